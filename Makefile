@@ -1,0 +1,34 @@
+# Two entry points: `make book` builds the HTML book, `make test` runs the tests.
+# Both create (or refresh) .venv from requirements.txt first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.requirements-installed
+DATASET ?= synthetic
+SEED ?= 0
+CHAPTERS ?=
+JOBS ?= 2
+PYTEST_ARGS ?=
+
+.PHONY: book test chapter benchmarks clean env
+
+env: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $(STAMP)
+
+book: $(STAMP)
+	$(BIN)/python -m recbias.book --dataset $(DATASET) --seed $(SEED) --jobs $(JOBS) $(if $(CHAPTERS),--chapters $(CHAPTERS))
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+benchmarks: $(STAMP)
+	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf _build book/*.ipynb

@@ -1,0 +1,65 @@
+"""The one interface every recommender implements."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Self
+
+import numpy as np
+
+from recbias.ratings import Ratings
+
+
+class Recommender(ABC):
+    """Fit on training ratings, then score arbitrary (user, item) pairs.
+
+    Subclasses implement :meth:`_fit` and :meth:`score_users`; pairwise
+    :meth:`score` defaults to gathering from user blocks and may be overridden
+    with something cheaper.  Scores are ``float64``; higher means recommended
+    earlier.  Codes outside the training code space raise ``ValueError``.
+    """
+
+    #: short name used in tables and figures
+    name: str = "recommender"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.n_users: int | None = None
+        self.n_items: int | None = None
+
+    def fit(self, train: Ratings) -> Self:
+        """Learn from ``train``; returns ``self``."""
+        self.n_users, self.n_items = train.shape
+        self._fit(train)
+        return self
+
+    @abstractmethod
+    def _fit(self, train: Ratings) -> None: ...
+
+    @abstractmethod
+    def score_users(self, users: np.ndarray) -> np.ndarray:
+        """Dense ``len(users) x n_items`` block of scores."""
+
+    def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
+        """Scores of the pairs ``(users[k], items[k])``."""
+        users, items = self._check(users, items)
+        unique, inverse = np.unique(users, return_inverse=True)
+        return self.score_users(unique)[inverse, items]
+
+    def _check(self, users: np.ndarray, items: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        if self.n_users is None:
+            raise RuntimeError(f"{self.name}: call fit() before scoring")
+        users = np.asarray(users, dtype=np.int64)
+        if users.size and (users.min() < 0 or users.max() >= self.n_users):
+            raise ValueError(f"{self.name}: user codes must lie in [0, {self.n_users}) as in training")
+        if items is None:
+            return users, np.empty(0, dtype=np.int64)
+        items = np.asarray(items, dtype=np.int64)
+        if items.shape != users.shape:
+            raise ValueError(f"{self.name}: users and items must have the same shape, got {users.shape} and {items.shape}")
+        if items.size and (items.min() < 0 or items.max() >= self.n_items):
+            raise ValueError(f"{self.name}: item codes must lie in [0, {self.n_items}) as in training")
+        return users, items
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"

@@ -1,0 +1,114 @@
+"""The compact array form of many evaluation runs.
+
+A *run* is what one ranking is evaluated on: a user, the target set ``T_u``
+(the candidate items the recommender must rank) and the relevance of each
+candidate.  Millions of runs are stored as flat arrays with CSR-like offsets:
+run ``k`` owns the slice ``offsets[k]:offsets[k + 1]`` of ``items``, ``labels``
+and ``grades``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class Runs:
+    """Target sets of many runs in flat arrays.
+
+    Attributes:
+        offsets: ``int64`` array of length ``n_runs + 1``, ``offsets[0] == 0``, non-decreasing.
+        users: user code of each run.
+        items: candidate item codes, run after run.
+        labels: ``True`` where the candidate is relevant for the run's user.
+        grades: graded relevance of each candidate (the test rating for relevant
+            items, ``0`` otherwise), used by graded metrics such as nDCG.
+        n_relevant: relevant items the run's user has in the test set; the recall
+            denominator, which can exceed ``labels`` in the run (for example in 1R).
+        groups: an integer group per run (the popularity percentile in P1R), or ``-1``.
+        design: name of the design that built the runs (``"TI-AN"``, ``"1R TI-NN(100)"``, ...).
+    """
+
+    offsets: np.ndarray
+    users: np.ndarray
+    items: np.ndarray
+    labels: np.ndarray
+    grades: np.ndarray
+    n_relevant: np.ndarray
+    groups: np.ndarray
+    design: str = ""
+
+    def __post_init__(self) -> None:
+        n_runs = len(self.offsets) - 1
+        if n_runs < 0 or self.offsets[0] != 0 or np.any(np.diff(self.offsets) < 0):
+            raise ValueError("offsets must start at 0 and be non-decreasing")
+        n_entries = int(self.offsets[-1])
+        for label, column, expected in (
+            ("users", self.users, n_runs),
+            ("n_relevant", self.n_relevant, n_runs),
+            ("groups", self.groups, n_runs),
+            ("items", self.items, n_entries),
+            ("labels", self.labels, n_entries),
+            ("grades", self.grades, n_entries),
+        ):
+            if len(column) != expected:
+                raise ValueError(f"Runs.{label} has {len(column)} entries, expected {expected}")
+
+    @classmethod
+    def from_arrays(
+        cls,
+        offsets: np.ndarray,
+        users: np.ndarray,
+        items: np.ndarray,
+        labels: np.ndarray,
+        grades: np.ndarray | None = None,
+        n_relevant: np.ndarray | None = None,
+        groups: np.ndarray | None = None,
+        design: str = "",
+    ) -> Runs:
+        """Build runs with dtypes normalised and defaults filled in.
+
+        ``grades`` defaults to the labels as 0/1 gains, ``n_relevant`` to the
+        number of relevant candidates in each run, ``groups`` to ``-1``.
+        """
+        offsets = np.asarray(offsets, dtype=np.int64)
+        labels = np.asarray(labels, dtype=bool)
+        n_runs = len(offsets) - 1
+        if n_relevant is None:
+            run_of_entry = np.repeat(np.arange(n_runs), np.diff(offsets))
+            n_relevant = np.bincount(run_of_entry, weights=labels, minlength=n_runs)
+        return cls(
+            offsets=offsets,
+            users=np.asarray(users, dtype=np.int32),
+            items=np.asarray(items, dtype=np.int32),
+            labels=labels,
+            grades=labels.astype(np.float64) if grades is None else np.asarray(grades, dtype=np.float64),
+            n_relevant=np.asarray(n_relevant, dtype=np.int64),
+            groups=np.full(n_runs, -1, dtype=np.int64) if groups is None else np.asarray(groups, dtype=np.int64),
+            design=design,
+        )
+
+    @property
+    def n_runs(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Number of candidates ``|T_u|`` in each run."""
+        return np.diff(self.offsets)
+
+    @property
+    def run_of_entry(self) -> np.ndarray:
+        """Run index of every flat entry (``len(items)`` values)."""
+        return np.repeat(np.arange(self.n_runs), self.sizes)
+
+    def __len__(self) -> int:
+        return self.n_runs
+
+    def __repr__(self) -> str:
+        return (
+            f"Runs(design={self.design!r}, runs={self.n_runs:,}, candidates={len(self.items):,}, "
+            f"relevant={int(self.labels.sum()):,})"
+        )
