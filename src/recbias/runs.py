@@ -25,6 +25,8 @@ class Runs:
         labels: ``True`` where the candidate is relevant for the run's user.
         grades: graded relevance of each candidate (the test rating for relevant
             items, ``0`` otherwise), used by graded metrics such as nDCG.
+        judged: ``True`` where the candidate has a test rating (relevant or not);
+            bpref and infAP treat judged non-relevant and unjudged items differently.
         n_relevant: relevant items the run's user has in the test set; the recall
             denominator, which can exceed ``labels`` in the run (for example in 1R).
         groups: an integer group per run (the popularity percentile in P1R), or ``-1``.
@@ -36,6 +38,7 @@ class Runs:
     items: np.ndarray
     labels: np.ndarray
     grades: np.ndarray
+    judged: np.ndarray
     n_relevant: np.ndarray
     groups: np.ndarray
     design: str = ""
@@ -52,6 +55,7 @@ class Runs:
             ("items", self.items, n_entries),
             ("labels", self.labels, n_entries),
             ("grades", self.grades, n_entries),
+            ("judged", self.judged, n_entries),
         ):
             if len(column) != expected:
                 raise ValueError(f"Runs.{label} has {len(column)} entries, expected {expected}")
@@ -64,13 +68,15 @@ class Runs:
         items: np.ndarray,
         labels: np.ndarray,
         grades: np.ndarray | None = None,
+        judged: np.ndarray | None = None,
         n_relevant: np.ndarray | None = None,
         groups: np.ndarray | None = None,
         design: str = "",
     ) -> Runs:
         """Build runs with dtypes normalised and defaults filled in.
 
-        ``grades`` defaults to the labels as 0/1 gains, ``n_relevant`` to the
+        ``grades`` defaults to the labels as 0/1 gains, ``judged`` to the labels,
+        ``n_relevant`` to the
         number of relevant candidates in each run, ``groups`` to ``-1``.
         """
         offsets = np.asarray(offsets, dtype=np.int64)
@@ -85,6 +91,7 @@ class Runs:
             items=np.asarray(items, dtype=np.int32),
             labels=labels,
             grades=labels.astype(np.float64) if grades is None else np.asarray(grades, dtype=np.float64),
+            judged=labels.copy() if judged is None else np.asarray(judged, dtype=bool),
             n_relevant=np.asarray(n_relevant, dtype=np.int64),
             groups=np.full(n_runs, -1, dtype=np.int64) if groups is None else np.asarray(groups, dtype=np.int64),
             design=design,
