@@ -1,0 +1,56 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Reproduction scorecard
+#
+# Every chapter registers the published numbers it recomputes. This page gathers
+# them from the last build: the value in the paper, ours, the tolerance within which
+# we call them equal, and a verdict. A number can only be checked on the dataset the
+# paper used; on any other dataset the claim is listed as *not comparable*, which is
+# not a failure: it shows what the same protocol gives elsewhere. The published online
+# book runs on MovieLens 1M, where most of the claims become comparable.
+#
+# Tolerances are set per claim from what the paper reports: for a number read off a
+# figure, the resolution of the figure; for a number printed with three decimals, half
+# a unit of the last decimal; for a simulated quantity, the standard error of the
+# simulation.
+
+# %% tags=["parameters"]
+results_dir = "_build/results"
+
+# %% tags=["remove-input"]
+from IPython.display import HTML, Markdown, display
+
+from recbias import report
+
+claims = report.load_claims(results_dir)
+counts = report.verdict_counts(claims)
+display(
+    Markdown(
+        f"**{len(claims)} claims** from {len({c.chapter for c in claims})} chapter(s): "
+        + ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
+        + "."
+    )
+)
+
+# %% tags=["remove-input"]
+COLOURS = {report.AGREES: "#d8f0d8", report.DIFFERS: "#f7d4d4", report.NOT_COMPARABLE: "#eeeeee"}
+table = report.scorecard(claims)
+if table.empty:
+    display(Markdown("No chapter has registered a claim in this build."))
+else:
+    table["chapter"] = [f'<a href="{name}.html">{name}</a>' for name in table["chapter"]]
+    styled = (
+        table.style.hide(axis="index")
+        .format({"paper": "{:.4g}", "ours": "{:.4g}", "tolerance": "{:.2g}"})
+        .map(lambda verdict: f"background-color: {COLOURS.get(verdict, 'white')}", subset=["verdict"])
+    )
+    display(HTML(styled.to_html(escape=False)))
