@@ -1,0 +1,169 @@
+"""Corrected sampled metrics (Krichene & Rendle 2020, Sec. 5).
+
+A correction replaces the metric applied to the sampled rank by a vector
+``c`` of length ``m + 1``: an instance whose relevant item lands at sampled rank
+``r~`` contributes ``c[r~ - 1]``, and the corrected metric over a data set is
+``mean(c[sampled_ranks - 1])`` (see :func:`apply_correction`).  The
+uncorrected sampled metric is the special case ``c = metric_vector(metric, m + 1)``.
+
+Three families are built here:
+
+* the rank estimate (Eq. 20): apply the exact metric to an unbiased estimate
+  of the true rank;
+* the bias-variance trade-off (Eq. 24-25), whose ``gamma = 0`` end is the
+  minimal-bias least-squares estimator (Eq. 21-23) and whose ``gamma = 1`` end
+  is the posterior mean of the metric given the sampled rank (Eq. 26);
+* the same problems under the constraint that ``c`` is non-increasing in the
+  sampled rank ("constrained least squares", CLS, Sec. 5.2 and 6.3).
+
+All least-squares corrections weigh true ranks by a prior ``p(r)``: uniform by
+default, as in the paper's experiments.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.optimize import lsq_linear
+
+from recbias.sampled.distribution import check_setting, check_true_ranks, sampled_rank_matrix
+from recbias.sampled.moments import estimator_moments
+from recbias.sampled.rank_metrics import RankMetric, metric_vector
+
+_PRIOR_TOLERANCE = 1e-9
+
+
+def check_prior(prior: ArrayLike | None, n: int) -> np.ndarray:
+    """Return the prior over true ranks ``1..n``: uniform if ``None``, else a checked probability vector."""
+    if prior is None:
+        return np.full(n, 1.0 / n)
+    weights = np.asarray(prior, dtype=np.float64)
+    if weights.shape != (n,):
+        raise ValueError(f"prior must have one probability per true rank, shape ({n},), got {weights.shape}")
+    if not np.all(np.isfinite(weights)) or weights.min() < 0:
+        raise ValueError("prior must be finite and non-negative")
+    if abs(weights.sum() - 1.0) > _PRIOR_TOLERANCE:
+        raise ValueError(f"prior must sum to 1, sums to {weights.sum():.12g}")
+    return weights
+
+
+def rank_estimate_correction(metric: str | RankMetric, n: int, m: int, rounding: str = "floor") -> np.ndarray:
+    """Exact metric at the rank estimate ``r^ = 1 + (n - 1)(r~ - 1) / m`` (Eq. 20).
+
+    ``r^`` is unbiased for ``r`` under both sampling schemes, since
+    ``E[r~ - 1] = m (r - 1) / (n - 1)`` for the binomial and the hypergeometric
+    count.  ``rounding="floor"`` evaluates the metric at ``floor(r^)``, as the
+    paper's experiments do (computed in integers, so exact);
+    ``rounding="interpolate"`` interpolates the metric linearly between ranks.
+    """
+    n, m = check_setting(n, m, replace=True)
+    exact = metric_vector(metric, n)
+    excess = (n - 1) * np.arange(m + 1)
+    if rounding == "floor":
+        return exact[excess // m]
+    if rounding == "interpolate":
+        return np.interp(1.0 + excess / m, np.arange(1, n + 1), exact)
+    raise ValueError(f"rounding must be 'floor' or 'interpolate', got {rounding!r}")
+
+
+def bias_variance_correction(
+    metric: str | RankMetric,
+    n: int,
+    m: int,
+    replace: bool,
+    gamma: float,
+    prior: ArrayLike | None = None,
+    monotone: bool = False,
+) -> np.ndarray:
+    """Minimiser of ``sum_r p(r) [(E[c_r~ | r] - M(r))^2 + gamma Var[c_r~ | r]]`` (Eq. 24).
+
+    Since ``Var = E[(c_r~ - M(r))^2 | r] - bias^2``, the objective equals
+    ``(1 - gamma) ||A c - b||^2 + gamma sum_j w_j (c_j - mu_j)^2`` up to a
+    constant, with ``A``, ``b`` from Eq. 23, ``w_j = sum_r p(r) p(j | r)`` and
+    ``mu_j`` the posterior mean of ``M(r)`` given sampled rank ``j`` (Eq. 26).
+    Its normal equations are exactly Eq. 25.  We solve this stacked
+    least-squares problem with an SVD (``numpy.linalg.lstsq``) instead of
+    inverting the normal matrix, because ``A^T A`` is numerically singular for
+    small ``gamma``; the SVD returns the minimum-norm minimiser.  ``gamma = 0``
+    is the minimal-bias estimator (Eq. 21-22), ``gamma = 1`` the posterior mean.
+
+    With ``monotone=True`` the minimiser is restricted to non-increasing ``c``
+    (``c_j >= c_{j+1}``).  Writing ``c = T z`` with ``z_0 = c_m`` free and
+    ``z_j = c_{j-1} - c_j >= 0`` maps the non-increasing vectors one-to-one
+    onto a box, so the constrained problem is a bound-constrained least-squares
+    problem, solved exactly (active set) by BVLS in ``scipy.optimize.lsq_linear``.
+    """
+    gamma = float(gamma)
+    if not 0.0 <= gamma <= 1.0:
+        raise ValueError(f"gamma must lie in [0, 1], got {gamma}")
+    n, m = check_setting(n, m, replace)
+    weights = check_prior(prior, n)
+    exact = metric_vector(metric, n)
+    transition = sampled_rank_matrix(n, m, replace)
+    marginal = transition.T @ weights
+    weighted_sum = transition.T @ (weights * exact)
+    scaled_posterior_mean = np.divide(
+        weighted_sum, np.sqrt(marginal), out=np.zeros(m + 1), where=marginal > 0
+    )
+    design = np.vstack([np.sqrt((1.0 - gamma) * weights)[:, None] * transition, np.diag(np.sqrt(gamma * marginal))])
+    target = np.concatenate([np.sqrt((1.0 - gamma) * weights) * exact, np.sqrt(gamma) * scaled_posterior_mean])
+    if not monotone:
+        return np.linalg.lstsq(design, target, rcond=None)[0]
+    cumulative = np.hstack([np.ones((m + 1, 1)), np.triu(np.ones((m + 1, m)))])
+    lower = np.concatenate([[-np.inf], np.zeros(m)])
+    solution = lsq_linear(design @ cumulative, target, bounds=(lower, np.inf), method="bvls")
+    if not solution.success:
+        raise RuntimeError(f"constrained least squares did not converge: {solution.message}")
+    # BVLS may leave steps of order -1e-19 on the bound; clip them so the output is exactly monotone
+    steps = np.concatenate([solution.x[:1], np.maximum(solution.x[1:], 0.0)])
+    return cumulative @ steps
+
+
+def minimal_bias_correction(
+    metric: str | RankMetric, n: int, m: int, replace: bool, prior: ArrayLike | None = None
+) -> np.ndarray:
+    """Least-squares estimator minimising the prior-weighted squared bias (Eq. 21-23).
+
+    The system has ``n`` equations and ``m + 1`` unknowns; for ``m + 1 < n``
+    it generally has no exact solution, and its residual is the smallest bias
+    any correction can reach.  This is :func:`bias_variance_correction` at ``gamma = 0``.
+    """
+    return bias_variance_correction(metric, n, m, replace, 0.0, prior)
+
+
+def constrained_least_squares_correction(
+    metric: str | RankMetric, n: int, m: int, replace: bool, prior: ArrayLike | None = None
+) -> np.ndarray:
+    """Minimal-bias estimator restricted to non-increasing values ("CLS", Sec. 5.2 and 6.3)."""
+    return bias_variance_correction(metric, n, m, replace, 0.0, prior, monotone=True)
+
+
+def correction_objective(
+    estimator: ArrayLike,
+    metric: str | RankMetric,
+    n: int,
+    replace: bool,
+    gamma: float = 0.0,
+    prior: ArrayLike | None = None,
+) -> float:
+    """Value of the criterion of Eq. 24 for an estimator (Eq. 21 when ``gamma = 0``).
+
+    ``sum_r p(r) [(E[c_r~ | r] - M(r))^2 + gamma Var[c_r~ | r]]`` with the true
+    metric ``M`` on ``n`` items; the estimator's length fixes ``m``.
+    """
+    n = operator.index(n)
+    weights = check_prior(prior, n)
+    moments = estimator_moments(estimator, np.arange(1, n + 1), n, replace)
+    bias = moments.mean - metric_vector(metric, n)
+    return float(weights @ (bias**2 + float(gamma) * moments.variance))
+
+
+def apply_correction(estimator: ArrayLike, sampled_ranks: ArrayLike) -> np.ndarray:
+    """Corrected value ``estimator[r~ - 1]`` of every observed sampled rank (any shape).
+
+    The corrected metric of a data set is the mean of the result.
+    """
+    values = np.asarray(estimator, dtype=np.float64)
+    return values[check_true_ranks(sampled_ranks, values.size, "sampled ranks") - 1]
