@@ -40,7 +40,7 @@ def check_setting(n: int, m: int, replace: bool) -> tuple[int, int]:
 def check_true_ranks(true_ranks: ArrayLike, n: int, what: str = "true ranks") -> np.ndarray:
     """Return ``true_ranks`` as an ``int64`` array after checking they lie in ``1..n``."""
     ranks = np.asarray(true_ranks)
-    if not np.issubdtype(ranks.dtype, np.integer):
+    if ranks.size and not np.issubdtype(ranks.dtype, np.integer):
         raise TypeError(f"{what} must be integers, got dtype {ranks.dtype}")
     if ranks.size and (ranks.min() < 1 or ranks.max() > n):
         raise ValueError(f"{what} must lie in 1..{n}, got range {ranks.min()}..{ranks.max()}")
