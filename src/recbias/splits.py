@@ -1,0 +1,262 @@
+"""Training/test splits of a :class:`~recbias.ratings.Ratings` set.
+
+Every split returns training and test sets over the same user and item code
+space as the input, and is a pure function of its parameters and ``seed``.
+Notation follows Bellogín, Castells and Cantador (IRJ 2017, Table 2): ``sigma``
+is the test ratio ``|R_test| / |R|``, ``r(i)`` the number of ratings of item ``i``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from recbias.ratings import Ratings
+
+__all__ = [
+    "UniformSplit",
+    "kfold_split",
+    "leave_last_out",
+    "random_split",
+    "remove_head",
+    "remove_test_ratings",
+    "temporal_split",
+    "uniform_split",
+]
+
+
+def _check_ratio(name: str, value: float, *, low_open: bool = True, high_open: bool = True) -> float:
+    """Validate that ``value`` lies in the interval (0, 1) with the requested open/closed ends."""
+    value = float(value)
+    too_low = value <= 0 if low_open else value < 0
+    too_high = value >= 1 if high_open else value > 1
+    if not np.isfinite(value) or too_low or too_high:
+        interval = ("(" if low_open else "[") + "0, 1" + (")" if high_open else "]")
+        raise ValueError(f"{name} must lie in {interval}, got {value!r}")
+    return value
+
+
+def _split_by_mask(ratings: Ratings, test_mask: np.ndarray) -> tuple[Ratings, Ratings]:
+    """Training and test sets from a boolean test mask."""
+    return ratings.subset(~test_mask), ratings.subset(test_mask)
+
+
+def _require_timestamps(ratings: Ratings) -> np.ndarray:
+    if ratings.timestamps is None:
+        raise ValueError(f"Ratings '{ratings.name}' have no timestamps; temporal splits need them")
+    return ratings.timestamps
+
+
+def _time_order_within_users(ratings: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ratings ordered by (user, time, row) with per-row position from the end of each user's history.
+
+    Returns ``order`` (row indices sorted by user, then timestamp, then row index, so that
+    ties in time are broken by the order of the rows), ``from_end`` (for each sorted row, how
+    many ratings of the same user come after it: 0 for the latest) and the per-user counts.
+    """
+    timestamps = _require_timestamps(ratings)
+    rows = np.arange(ratings.n_ratings)
+    order = np.lexsort((rows, timestamps, ratings.users))
+    counts = ratings.user_counts()
+    sorted_users = ratings.users[order]
+    end_of_user = np.cumsum(counts)[sorted_users]
+    from_end = end_of_user - 1 - np.arange(ratings.n_ratings)
+    return order, from_end, counts
+
+
+# --------------------------------------------------------------------------- random
+
+
+def random_split(ratings: Ratings, test_ratio: float = 0.2, *, seed: int = 0) -> tuple[Ratings, Ratings]:
+    """Coin-flip split: each rating goes to test independently with probability ``test_ratio``.
+
+    This is the split of IRJ 2017 Section 3.3: ``|R_test|`` is ``Binomial(|R|, sigma)``, so
+    ``E[|R_test|] = sigma |R|`` and, for every item, ``E[|PR_test(i)|] = sigma |PR(i)|``
+    (the property Eq. 3 and 4 rely on).
+    """
+    sigma = _check_ratio("test_ratio", test_ratio)
+    rng = np.random.default_rng(seed)
+    return _split_by_mask(ratings, rng.random(ratings.n_ratings) < sigma)
+
+
+def kfold_split(ratings: Ratings, n_folds: int = 5, *, seed: int = 0) -> list[tuple[Ratings, Ratings]]:
+    """K-fold cross-validation: a random partition of the ratings into ``n_folds`` folds.
+
+    Ratings are shuffled and dealt to folds in turn, so fold sizes differ by at most one
+    and every rating is in exactly one test set.  Fold ``k`` is the test set of the
+    ``k``-th pair, the other folds its training set.
+    """
+    if int(n_folds) != n_folds or n_folds < 2:
+        raise ValueError(f"n_folds must be an integer >= 2, got {n_folds!r}")
+    if ratings.n_ratings < n_folds:
+        raise ValueError(f"n_folds={n_folds} exceeds the {ratings.n_ratings} ratings")
+    rng = np.random.default_rng(seed)
+    fold = np.empty(ratings.n_ratings, dtype=np.int64)
+    fold[rng.permutation(ratings.n_ratings)] = np.arange(ratings.n_ratings) % n_folds
+    return [_split_by_mask(ratings, fold == k) for k in range(int(n_folds))]
+
+
+# ------------------------------------------------------------------------- temporal
+
+
+def temporal_split(
+    ratings: Ratings, test_ratio: float = 0.2, *, per_user: bool = False
+) -> tuple[Ratings, Ratings]:
+    """Split by time: the most recent ratings form the test set.
+
+    Global (``per_user=False``): with ``k = round(sigma |R|)``, the cut time ``t*`` is the
+    timestamp of the ``k``-th most recent rating and every rating with timestamp ``>= t*``
+    is a test rating.  No training rating is later than any test rating; ratings that share
+    the cut time all go to test, so ``|R_test|`` can exceed ``k`` when times are tied.
+
+    Per user (``per_user=True``): each user's ``round(sigma |R(u)|)`` most recent ratings
+    (halves rounded up) go to test, ties in time broken by row order (the later row is the
+    more recent).  A user with too few ratings for the rounding to reach one keeps all of
+    them in training.
+    """
+    sigma = _check_ratio("test_ratio", test_ratio)
+    if not per_user:
+        timestamps = _require_timestamps(ratings)
+        k = int(np.floor(sigma * ratings.n_ratings + 0.5))
+        if k == 0:
+            return _split_by_mask(ratings, np.zeros(ratings.n_ratings, dtype=bool))
+        cut = np.partition(timestamps, ratings.n_ratings - k)[ratings.n_ratings - k]
+        return _split_by_mask(ratings, timestamps >= cut)
+    order, from_end, counts = _time_order_within_users(ratings)
+    n_test = np.floor(sigma * counts + 0.5).astype(np.int64)
+    test_mask = np.zeros(ratings.n_ratings, dtype=bool)
+    test_mask[order] = from_end < n_test[ratings.users[order]]
+    return _split_by_mask(ratings, test_mask)
+
+
+def leave_last_out(ratings: Ratings) -> tuple[Ratings, Ratings]:
+    """Hold out each user's most recent rating (Krichene & Rendle, KDD 2020, Section 6).
+
+    The test set has one rating per user: the one with the latest timestamp, ties broken by
+    row order (the later row wins), so the choice is deterministic.  Users with a single
+    rating keep it in training: they have no test rating and are therefore not evaluated,
+    but their rating still informs the model.
+    """
+    order, from_end, counts = _time_order_within_users(ratings)
+    test_mask = np.zeros(ratings.n_ratings, dtype=bool)
+    test_mask[order] = (from_end == 0) & (counts[ratings.users[order]] >= 2)
+    return _split_by_mask(ratings, test_mask)
+
+
+# -------------------------------------------------------------------------- uniform
+
+
+@dataclass(frozen=True, eq=False)
+class UniformSplit:
+    """A split with uniform test item profiles (IRJ 2017 Section 6.2).
+
+    Attributes:
+        train, test: the two rating sets (same code space as the input).
+        target_items: ``T``, the item codes that received test ratings, most popular first.
+        eta: the number of test ratings of every item of ``T``.
+    """
+
+    train: Ratings
+    test: Ratings
+    target_items: np.ndarray
+    eta: int
+
+    @property
+    def achieved_test_ratio(self) -> float:
+        """``|T| eta / |R|``, the realised test ratio (at least the requested ``sigma``)."""
+        return len(self.target_items) * self.eta / (self.train.n_ratings + self.test.n_ratings)
+
+    def __iter__(self) -> Iterator[Ratings]:
+        """Unpack as ``train, test = uniform_split(...)``, like the other splits."""
+        return iter((self.train, self.test))
+
+
+def uniform_split(
+    ratings: Ratings, test_ratio: float = 0.2, min_train_ratio: float = 0.2, *, seed: int = 0
+) -> UniformSplit:
+    """Split with the same number ``eta`` of test ratings for every target item (IRJ 2017 Sec. 6.2).
+
+    Items are sorted by popularity ``r(i)`` (ties by item code); ``eps`` is the minimum
+    training ratio of an item.  The target set is ``T = {i_k : k <= zeta}`` with
+    ``zeta = max{k : floor((1 - eps) r(i_k)) k >= sigma |R|}``, the paper's rule with the
+    floor added so that the per-item capacity is an integer.  The paper then sets
+    ``eta = (1 - eps) r(i_zeta)``, which on long-tailed data is close to its stated goal
+    ``|T| eta / |R| = sigma`` but overshoots it when popularity is flat; we take the smallest
+    integer that meets the goal, ``eta = ceil(sigma |R| / zeta)``.  Then
+    ``sigma <= |T| eta / |R| < sigma + |T| / |R|`` and ``eta <= (1 - eps) r(i)`` for every
+    item of ``T``, which keeps at least ``eps r(i)`` training ratings.  Exactly ``eta`` ratings
+    of each item of ``T``, drawn uniformly without replacement, form the test set; all other
+    ratings train.
+
+    Raises ``ValueError`` when no prefix of the popularity ranking can hold ``sigma |R|``
+    test ratings under the training minimum.
+    """
+    sigma = _check_ratio("test_ratio", test_ratio)
+    epsilon = _check_ratio("min_train_ratio", min_train_ratio, low_open=False)
+    counts = ratings.item_counts()
+    by_popularity = np.lexsort((np.arange(ratings.n_items), -counts))
+    # Round before flooring so that e.g. 0.8 * 5 = 4.000000000000001 is not mistaken for 4.
+    capacity = np.floor(np.round((1.0 - epsilon) * counts[by_popularity], 9)).astype(np.int64)
+    rank = np.arange(1, ratings.n_items + 1)
+    target_tests = sigma * ratings.n_ratings
+    feasible = (capacity * rank >= target_tests * (1 - 1e-12)) & (capacity > 0)
+    if not feasible.any():
+        best = float((capacity * rank).max() / ratings.n_ratings) if ratings.n_ratings else 0.0
+        raise ValueError(
+            f"no uniform test item profile exists for test_ratio={sigma} with min_train_ratio={epsilon}: "
+            f"the largest achievable test ratio is {best:.4f}"
+        )
+    zeta = int(np.nonzero(feasible)[0].max()) + 1
+    eta = int(np.ceil(np.round(target_tests / zeta, 9)))
+    target_items = by_popularity[:zeta].copy()
+
+    in_target = np.zeros(ratings.n_items, dtype=bool)
+    in_target[target_items] = True
+    candidates = np.nonzero(in_target[ratings.items])[0]
+    keys = np.random.default_rng(seed).random(len(candidates))
+    order = candidates[np.lexsort((keys, ratings.items[candidates]))]
+    item_start = np.searchsorted(ratings.items[order], ratings.items[order], side="left")
+    rank_in_item = np.arange(len(order)) - item_start
+    test_mask = np.zeros(ratings.n_ratings, dtype=bool)
+    test_mask[order[rank_in_item < eta]] = True
+    train, test = _split_by_mask(ratings, test_mask)
+    return UniformSplit(train=train, test=test, target_items=target_items, eta=eta)
+
+
+# ------------------------------------------------------------------ test reductions
+
+
+def remove_test_ratings(test: Ratings, fraction: float, *, seed: int = 0) -> Ratings:
+    """Drop ``round(fraction |R_test|)`` test ratings chosen uniformly at random (sparsity sweeps).
+
+    The ratings are removed in the order of one random permutation fixed by ``seed``, so for
+    a given seed the ratings removed at a smaller fraction are also removed at every larger
+    one: a sweep over fractions thins one test set progressively (IRJ 2017 Fig. 3 and 4).
+    """
+    fraction = _check_ratio("fraction", fraction, low_open=False, high_open=False)
+    n_removed = int(np.floor(fraction * test.n_ratings + 0.5))
+    keep = np.ones(test.n_ratings, dtype=bool)
+    keep[np.random.default_rng(seed).permutation(test.n_ratings)[:n_removed]] = False
+    return test.subset(keep)
+
+
+def remove_head(train: Ratings, test: Ratings, fraction: float) -> tuple[Ratings, np.ndarray]:
+    """Remove the ``fraction`` most popular items from the test set (IRJ 2017 Sec. 6.3, "-x% head").
+
+    Popularity is ``r(i)``, the number of ratings in training and test together; the head is
+    the ``floor(fraction n)`` most popular of the ``n`` items with at least one rating (ties by
+    item code).  Returns the test set without the head items' ratings and the head item codes,
+    which a design must also drop from its candidate set.
+    """
+    fraction = _check_ratio("head fraction", fraction, high_open=False)
+    if train.shape != test.shape:
+        raise ValueError(f"train and test code spaces differ: {train.shape} vs {test.shape}")
+    popularity = train.item_counts() + test.item_counts()
+    n_rated = int(np.count_nonzero(popularity))
+    n_head = int(np.floor(fraction * n_rated + 1e-9))
+    head = np.lexsort((np.arange(len(popularity)), -popularity))[:n_head]
+    is_head = np.zeros(len(popularity), dtype=bool)
+    is_head[head] = True
+    return test.subset(~is_head[test.items]), np.sort(head)
