@@ -27,7 +27,8 @@ def test_rank_estimate_by_hand():
     # n = 10, m = 4: r^ = 1 + 9 (r~ - 1) / 4 = 1, 3.25, 5.5, 7.75, 10
     np.testing.assert_allclose(rank_estimate_correction("AP", 10, 4), [1, 1 / 3, 1 / 5, 1 / 7, 1 / 10])
     interpolated = rank_estimate_correction("AP", 10, 4, rounding="interpolate")
-    np.testing.assert_allclose(interpolated, [1, 1 / 3 + 0.25 * (1 / 4 - 1 / 3), (1 / 5 + 1 / 6) / 2, 1 / 7 + 0.75 * (1 / 8 - 1 / 7), 1 / 10])
+    by_hand = [1, 1 / 3 + 0.25 * (1 / 4 - 1 / 3), (1 / 5 + 1 / 6) / 2, 1 / 7 + 0.75 * (1 / 8 - 1 / 7), 1 / 10]
+    np.testing.assert_allclose(interpolated, by_hand)
 
 
 def test_rank_estimate_floor_is_exact_on_integer_estimates():

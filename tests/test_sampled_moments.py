@@ -187,3 +187,29 @@ def test_distribution_and_moments_agree():
     moments = sampled_metric_moments("NDCG", [r], n, m, True)
     assert moments.mean[0] == pytest.approx(probabilities @ metric)
     assert moments.variance[0] == pytest.approx(probabilities @ metric**2 - (probabilities @ metric) ** 2)
+
+
+@pytest.mark.parametrize(
+    ("m", "order"),
+    [(30, ["A", "C", "B"]), (200, ["A", "B", "C"]), (500, ["C", "A", "B"])],
+)
+def test_figure2_ap_order_changes_with_the_sample_size(m, order):
+    # Sec. 4.2 on Fig. 2: expected sampled AP orders the toy recommenders A > C > B below m = 50,
+    # A > B > C near m = 200 and C > A > B near m = 500
+    expected = {name: sampled_metric_moments("AP", r, TOY_N, m, True).average for name, r in TOY_RANKS.items()}
+    assert sorted(expected, key=expected.get, reverse=True) == order
+
+
+def test_figure2_recall_needs_thousands_of_samples():
+    # Sec. 4.2: sampled Recall@10 only comes close to the exact values (C 0.2, A = B = 0) from about m = 5,000
+    exact = metric_vector("Recall@10", TOY_N)
+
+    def largest_bias(m):
+        return max(
+            abs(sampled_metric_moments("Recall@10", r, TOY_N, m, True).average - exact[np.array(r) - 1].mean())
+            for r in TOY_RANKS.values()
+        )
+
+    assert largest_bias(1000) > 0.4
+    assert largest_bias(2000) > 0.2
+    assert largest_bias(5000) < 0.01

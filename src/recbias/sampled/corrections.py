@@ -86,8 +86,10 @@ def bias_variance_correction(
     Its normal equations are exactly Eq. 25.  We solve this stacked
     least-squares problem with an SVD (``numpy.linalg.lstsq``) instead of
     inverting the normal matrix, because ``A^T A`` is numerically singular for
-    small ``gamma``; the SVD returns the minimum-norm minimiser.  ``gamma = 0``
-    is the minimal-bias estimator (Eq. 21-22), ``gamma = 1`` the posterior mean.
+    small ``gamma``; singular values below machine precision are dropped, which
+    picks the minimum-norm vector among the numerically equivalent minimisers.
+    ``gamma = 0`` is the minimal-bias estimator (Eq. 21-22), ``gamma = 1`` the
+    posterior mean.
 
     With ``monotone=True`` the minimiser is restricted to non-increasing ``c``
     (``c_j >= c_{j+1}``).  Writing ``c = T z`` with ``z_0 = c_m`` free and
@@ -104,11 +106,11 @@ def bias_variance_correction(
     transition = sampled_rank_matrix(n, m, replace)
     marginal = transition.T @ weights
     weighted_sum = transition.T @ (weights * exact)
-    scaled_posterior_mean = np.divide(
-        weighted_sum, np.sqrt(marginal), out=np.zeros(m + 1), where=marginal > 0
-    )
-    design = np.vstack([np.sqrt((1.0 - gamma) * weights)[:, None] * transition, np.diag(np.sqrt(gamma * marginal))])
-    target = np.concatenate([np.sqrt((1.0 - gamma) * weights) * exact, np.sqrt(gamma) * scaled_posterior_mean])
+    # rows of the squared-bias term, then one row per sampled rank for the gamma-weighted MSE term
+    bias_rows = np.sqrt((1.0 - gamma) * weights)
+    scaled_posterior_mean = np.divide(weighted_sum, np.sqrt(marginal), out=np.zeros(m + 1), where=marginal > 0)
+    design = np.vstack([bias_rows[:, None] * transition, np.diag(np.sqrt(gamma * marginal))])
+    target = np.concatenate([bias_rows * exact, np.sqrt(gamma) * scaled_posterior_mean])
     if not monotone:
         return np.linalg.lstsq(design, target, rcond=None)[0]
     cumulative = np.hstack([np.ones((m + 1, 1)), np.triu(np.ones((m + 1, m)))])
