@@ -1,0 +1,37 @@
+"""Datasets as :class:`~recbias.ratings.Ratings`: a registry, verified files, IR judgments.
+
+``load(name)`` returns ratings for ``synthetic`` (the default, generated
+offline), ``synthetic-small``, ``ml-100k``, ``ml-1m``, ``ml-latest-small``,
+``lastfm-2k`` or ``csv:PATH``; ``load_qrels(name)`` returns the judgments of
+``cranfield`` or ``trec8-adhoc``.  Files are looked up locally before any
+download and always checked against pinned sha256 values (see
+:mod:`recbias.datasets.fetch` and ``data/README.md``).
+"""
+
+from recbias.datasets.api import DEFAULT, available, info, load, load_qrels, names, qrels_names
+from recbias.datasets.errors import (
+    ChecksumError,
+    CorruptArchiveError,
+    DatasetError,
+    MalformedLineError,
+    MissingFileError,
+    OfflineError,
+)
+from recbias.datasets.registry import DatasetInfo
+
+__all__ = [
+    "DEFAULT",
+    "ChecksumError",
+    "CorruptArchiveError",
+    "DatasetError",
+    "DatasetInfo",
+    "MalformedLineError",
+    "MissingFileError",
+    "OfflineError",
+    "available",
+    "info",
+    "load",
+    "load_qrels",
+    "names",
+    "qrels_names",
+]

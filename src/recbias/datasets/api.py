@@ -1,0 +1,127 @@
+"""The public entry points: ``load``, ``load_qrels``, ``names``, ``info``, ``available``."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+
+from recbias.datasets import lastfm, movielens, qrels
+from recbias.datasets.csvfile import csv_info, read_csv_ratings
+from recbias.datasets.errors import DatasetError
+from recbias.datasets.fetch import DataFiles, locate, open_files
+from recbias.datasets.registry import DATASETS, QRELS, DatasetInfo
+from recbias.ratings import Ratings
+
+DEFAULT = "synthetic"
+_CSV_PREFIX = "csv:"
+_SYNTHETIC = ("synthetic", "synthetic-small")
+_READERS: dict[str, Callable[[DataFiles, DatasetInfo, float], Ratings]] = {
+    "ml-100k": movielens.read_ml100k,
+    "ml-1m": movielens.read_ml1m,
+    "ml-latest-small": movielens.read_ml_latest_small,
+    "lastfm-2k": lastfm.read_lastfm_2k,
+}
+_QRELS_READERS: dict[str, Callable[..., pd.DataFrame]] = {
+    "cranfield": qrels.read_cranfield,
+    "trec8-adhoc": qrels.read_trec8_adhoc,
+}
+
+
+def names() -> list[str]:
+    """Registered ratings datasets (besides ``csv:PATH``, which loads any CSV file)."""
+    return list(DATASETS)
+
+
+def qrels_names() -> list[str]:
+    """Registered IR test collections for :func:`load_qrels`."""
+    return list(QRELS)
+
+
+def info(name: str = DEFAULT) -> DatasetInfo:
+    """Licence, citation, official URL, paper usage and default threshold, without loading."""
+    if name.startswith(_CSV_PREFIX):
+        return csv_info(name)
+    if name in DATASETS:
+        return DATASETS[name]
+    if name in QRELS:
+        return QRELS[name]
+    raise ValueError(_unknown_name(name, [*DATASETS, *QRELS]))
+
+
+def available(name: str = DEFAULT) -> bool:
+    """Whether ``name`` loads without the network right now (a verified local copy exists)."""
+    facts = info(name)
+    if name in _SYNTHETIC:
+        return True
+    if name.startswith(_CSV_PREFIX):
+        return Path(facts.url).is_file()
+    try:
+        files = locate(facts)
+        if files is None:
+            return False
+        files.verify()
+    except DatasetError:
+        return False
+    return True
+
+
+def load(name: str = DEFAULT, **options: Any) -> Ratings:
+    """Load a registered dataset as :class:`~recbias.ratings.Ratings`.
+
+    Real datasets and ``csv:PATH`` accept ``positive_threshold`` (a rating
+    ``>= positive_threshold`` is relevant); the synthetic presets also accept
+    the parameters of :func:`recbias.synthetic.generate` (``seed``, sizes, ...).
+    """
+    if name.startswith(_CSV_PREFIX):
+        _check_options(name, options, {"positive_threshold"})
+        return read_csv_ratings(name, **options)
+    if name in _SYNTHETIC:
+        return _load_synthetic(name, options)
+    if name not in _READERS:
+        raise ValueError(_unknown_name(name, [*DATASETS, "csv:PATH"]))
+    _check_options(name, options, {"positive_threshold"})
+    facts = DATASETS[name]
+    threshold = options.get("positive_threshold", facts.positive_threshold)
+    return _READERS[name](open_files(facts), facts, float(threshold))
+
+
+def load_qrels(name: str, **options: Any) -> pd.DataFrame:
+    """Relevance judgments ``query, doc, grade, relevant, gain`` of an IR test collection.
+
+    ``cranfield`` accepts ``reading`` (``"cleverdon"``, the default, or
+    ``"ir_datasets"``): which way its grade codes run, see :mod:`recbias.datasets.qrels`.
+    """
+    if name not in _QRELS_READERS:
+        raise ValueError(_unknown_name(name, list(QRELS)))
+    reader = _QRELS_READERS[name]
+    _check_options(name, options, set(inspect.signature(reader).parameters))
+    return reader(**options)
+
+
+def _load_synthetic(name: str, options: dict[str, Any]) -> Ratings:
+    """Delegate to :func:`recbias.synthetic.generate` with the preset, then apply a threshold override."""
+    from recbias import synthetic  # imported here: the generator is an optional, separate module
+
+    generate = synthetic.generate
+    parameters = inspect.signature(generate).parameters
+    named = {key for key, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
+    _check_options(name, options, named | set(synthetic.PRESETS[name]) | {"positive_threshold"})
+    settings = {**synthetic.PRESETS[name], **options}
+    threshold = settings.pop("positive_threshold", None)
+    ratings = generate(**settings)
+    return ratings if threshold is None else ratings.with_threshold(threshold)
+
+
+def _check_options(name: str, options: dict[str, Any], valid: set[str]) -> None:
+    unknown = sorted(set(options) - valid)
+    if unknown:
+        listed = ", ".join(sorted(valid)) or "none"
+        raise ValueError(f"unknown option(s) {', '.join(unknown)} for dataset '{name}'; valid options: {listed}")
+
+
+def _unknown_name(name: str, valid: list[str]) -> str:
+    return f"unknown dataset {name!r}; valid names: {', '.join(valid)}"

@@ -1,0 +1,92 @@
+"""Ratings from a user's own CSV file (``load("csv:PATH")``).
+
+Format: UTF-8, comma-separated, one rating per line, a header naming the
+columns ``user,item`` followed optionally by ``rating`` and then optionally by
+``timestamp`` (integer seconds since the epoch).  Ids are any non-empty text;
+if every id of a column is a plain non-negative integer they are treated as
+numbers (so codes follow numeric order).  Without a ``rating`` column the file
+is implicit feedback: every value is 1 and the positive threshold is 1.  With
+ratings, the default positive threshold is the highest rating in the file,
+the analogue of "5 stars" in the papers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from recbias.datasets.assemble import build_ratings
+from recbias.datasets.errors import DatasetError, MalformedLineError, MissingFileError
+from recbias.datasets.registry import DatasetInfo
+from recbias.datasets.tables import CSV_NONEMPTY_FIELD, DECIMAL, INTEGER, Column, TableFormat, read_table
+from recbias.ratings import Ratings
+
+#: the headers a CSV file may have
+CSV_HEADERS = (
+    ("user", "item"),
+    ("user", "item", "rating"),
+    ("user", "item", "timestamp"),
+    ("user", "item", "rating", "timestamp"),
+)
+_COLUMNS = {
+    "user": Column("user", "str", CSV_NONEMPTY_FIELD),
+    "item": Column("item", "str", CSV_NONEMPTY_FIELD),
+    "rating": Column("rating", "float64", DECIMAL),
+    "timestamp": Column("timestamp", "int64", INTEGER),
+}
+_CANONICAL_INTEGER = r"0|[1-9]\d*"
+
+
+def csv_info(name: str) -> DatasetInfo:
+    """Static facts for ``csv:PATH`` (nothing is read)."""
+    path = name.removeprefix("csv:")
+    return DatasetInfo(
+        name=name,
+        title=f"Ratings from {path}",
+        description=f"rating from the user file {path}",
+        licence="Unknown to recbias: as set by the provider of the file.",
+        citation="",
+        url=path,
+        paper_usage="User data, not part of the papers.",
+        positive_threshold=None,
+    )
+
+
+def read_csv_ratings(name: str, positive_threshold: float | None = None) -> Ratings:
+    """Load ``csv:PATH``; a malformed line raises an error naming the file and line."""
+    info = csv_info(name)
+    path = Path(info.url)
+    if not path.is_file():
+        raise MissingFileError(f"dataset '{name}': {path} does not exist or is not a file")
+    raw = path.read_bytes()
+    header = tuple(raw.split(b"\n", 1)[0].decode("utf-8-sig", errors="replace").rstrip("\r").split(","))
+    if header not in CSV_HEADERS:
+        accepted = " or ".join(",".join(h) for h in CSV_HEADERS)
+        raise MalformedLineError(name, str(path), 1, ",".join(header), f"expected the header {accepted}")
+    layout = TableFormat(tuple(_COLUMNS[c] for c in header), sep=",", header=header, encoding="utf-8-sig", quoted=True)
+    frame = read_table(raw, layout, name, str(path)).frame
+    if len(frame) == 0:
+        raise DatasetError(f"dataset '{name}': {path} holds a header but no ratings")
+    implicit = "rating" not in header
+    values = np.ones(len(frame)) if implicit else frame["rating"].to_numpy()
+    scale = (float(values.min()), float(values.max()))
+    default_threshold = 1.0 if implicit else scale[1]
+    return build_ratings(
+        info,
+        users=_ids(frame["user"]),
+        items=_ids(frame["item"]),
+        values=values,
+        timestamps=frame["timestamp"].to_numpy() if "timestamp" in header else None,
+        scale=scale,
+        positive_threshold=default_threshold if positive_threshold is None else positive_threshold,
+        description=f"{'implicit feedback (value 1)' if implicit else 'rating'} from {path}",
+    )
+
+
+def _ids(column: pd.Series) -> np.ndarray:
+    """Ids as integers when all are plain non-negative integers, else as text."""
+    if column.str.fullmatch(_CANONICAL_INTEGER).all():
+        return column.astype(np.int64).to_numpy()
+    return column.to_numpy(dtype=object)
