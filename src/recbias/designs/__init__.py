@@ -1,0 +1,11 @@
+"""Experimental designs: which items each run asks a recommender to rank.
+
+``build_runs(train, test, "1R TI-NN(100)", seed=0)`` forms the target sets of
+Bellogín, Castells and Cantador (IRJ 2017, Table 3 and Section 6) for every user
+at once and returns them as compact :class:`~recbias.runs.Runs`.
+"""
+
+from recbias.designs.build import DesignedRuns, DesignReport, build_runs
+from recbias.designs.spec import GRAMMAR, DesignSpec, parse_design
+
+__all__ = ["GRAMMAR", "DesignReport", "DesignSpec", "DesignedRuns", "build_runs", "parse_design"]

@@ -1,0 +1,297 @@
+"""Target sets of every design, built for all users at once (IRJ 2017 Sections 3 and 6).
+
+Given a split, a design forms the target sets the recommender must rank: one
+``T_u`` per user in AR, one ``T_u^r`` per relevant test rating in 1R.  An item is
+relevant for ``u`` when ``u`` rated it in the test set at or above the relevance
+threshold (``PR_test(u)``); the non-relevant part ``N_u`` is drawn from the
+candidates ``C`` minus ``PR_test(u)`` and minus the user's training items
+``R_train(u)``.  Within each run the candidates are listed by item code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from recbias.designs.sampling import AvailableItems, flat_ranges, sample_sorted_subsets
+from recbias.designs.spec import DesignSpec, parse_design
+from recbias.ratings import Ratings
+from recbias.runs import Runs
+from recbias.splits import remove_head
+
+__all__ = ["DesignReport", "DesignedRuns", "build_runs"]
+
+
+@dataclass(frozen=True)
+class DesignReport:
+    """What a design kept and what it had to leave out.
+
+    Attributes:
+        design: canonical design name.
+        n_candidates: ``|C|`` after head removal.
+        n_runs, n_users: runs built and distinct users among them.
+        users_without_relevant: users with test ratings but no relevant one; they have no
+            1R run, and no AR run unless ``keep_users_without_relevant`` was set.
+        shortage_users, shortage_runs: users and runs left out because fewer than
+            ``|N_u|`` non-relevant candidates were available (``on_shortage="exclude"``).
+        head_items, head_test_ratings: items and test ratings removed by "-x% head".
+    """
+
+    design: str
+    n_candidates: int
+    n_runs: int
+    n_users: int
+    users_without_relevant: int
+    shortage_users: int = 0
+    shortage_runs: int = 0
+    head_items: int = 0
+    head_test_ratings: int = 0
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class DesignedRuns(Runs):
+    """:class:`~recbias.runs.Runs` together with the :class:`DesignReport` of their construction."""
+
+    report: DesignReport | None = field(default=None, repr=False)
+
+
+def _sorted_pairs(ratings: Ratings, label: str) -> tuple[np.ndarray, np.ndarray]:
+    """Keys ``user * n_items + item`` in ascending order and the row order that sorts them."""
+    keys = ratings.users.astype(np.int64) * ratings.n_items + ratings.items
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    repeated = np.nonzero(keys[1:] == keys[:-1])[0]
+    if len(repeated):
+        row = order[repeated[0] + 1]
+        raise ValueError(
+            f"{label} set has {len(repeated)} repeated (user, item) pairs, e.g. user code "
+            f"{ratings.users[row]} and item code {ratings.items[row]}; keep one rating per pair"
+        )
+    return keys, order
+
+
+def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Membership of ``keys`` in the ascending array ``sorted_keys``."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=bool)
+    found = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[found] == keys
+
+
+def _check_uniform(test: Ratings, design: str) -> None:
+    counts = test.item_counts()
+    counts = counts[counts > 0]
+    if len(counts) and counts.min() != counts.max():
+        raise ValueError(
+            f"design {design} needs a test set with uniform item profiles, but test items have between "
+            f"{counts.min()} and {counts.max()} test ratings; build the split with recbias.splits.uniform_split"
+        )
+
+
+def _candidate_pools(
+    candidates: np.ndarray, popularity: np.ndarray, percentiles: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pools of candidates (all of ``C``, or ``m`` popularity percentiles of it), each sorted by code.
+
+    Percentiles: ``C`` sorted by decreasing popularity (ties by code) and cut into ``m``
+    consecutive groups of near-equal size, the first ones one item larger when ``m`` does
+    not divide ``|C|``; pool 0 holds the most popular items.
+    """
+    if percentiles is None:
+        return np.sort(candidates), np.array([0, len(candidates)])
+    if percentiles > len(candidates):
+        raise ValueError(f"percentiles={percentiles} exceeds the {len(candidates)} candidate items")
+    by_popularity = candidates[np.lexsort((candidates, -popularity[candidates]))]
+    sizes = np.full(percentiles, len(candidates) // percentiles)
+    sizes[: len(candidates) % percentiles] += 1
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    pool = np.repeat(np.arange(percentiles), sizes)
+    order = np.lexsort((by_popularity, pool))
+    return by_popularity[order], offsets
+
+
+def build_runs(
+    train: Ratings,
+    test: Ratings,
+    design: str | DesignSpec,
+    *,
+    seed: int = 0,
+    threshold: float | None = None,
+    n_nonrelevant: int = 100,
+    shared_negatives: bool = False,
+    on_shortage: str = "raise",
+    keep_users_without_relevant: bool = False,
+    max_entries: int = 300_000_000,
+) -> DesignedRuns:
+    """Target sets of ``design`` for every user of the split, as compact runs.
+
+    Definitions (IRJ 2017 Table 3): ``C = I`` (AI) or ``C = U_u R_test(u)`` (TI);
+    AN: ``N_u = C \\ PR_test(u) \\ R_train(u)``; NN(k): ``N_u`` a uniform random ``k``-subset of
+    that set; AR: ``T_u = PR_test(u) U N_u``, one run per user with at least one relevant test
+    item; 1R: ``T_u^r = {i_r} U N_u^r``, one run per relevant test rating ``(u, i_r)``.
+    P1R(m): 1R with ``N_u^r`` drawn from the popularity percentile of ``i_r`` (Sec. 6.1),
+    recorded in ``groups``.  U1R/UAR: 1R/AR on a uniform split, where TI means ``C = T``
+    (Sec. 6.2).  "-x% head": the head items leave the test set and ``C`` (Sec. 6.3).
+
+    Args:
+        design: a name (see :data:`recbias.designs.GRAMMAR`) or a :class:`DesignSpec`.
+        seed: seeds the NN sampling.
+        threshold: relevance threshold on test ratings; defaults to ``test.positive_threshold``.
+        n_nonrelevant: NN size for names that do not give one ("1R", "P1R(10)", "U1R").
+        shared_negatives: in 1R, draw ``N_u`` once per user (per user and percentile in P1R)
+            and reuse it in all the user's runs, the assumption of the AR/1R lemma (Eq. 2);
+            by default each run gets a fresh sample.
+        on_shortage: when a run has fewer than ``|N_u|`` non-relevant candidates, ``"raise"``
+            or ``"exclude"`` the run (its user in AR), counted in the report.
+        keep_users_without_relevant: in AR, also build runs for users whose test ratings are
+            all below the threshold (runs without relevant items).
+        max_entries: refuse designs whose runs would hold more candidate entries than this.
+
+    Returns:
+        :class:`DesignedRuns`: ``labels`` mark relevant items, ``grades`` hold their test
+        rating (0 elsewhere), ``judged`` marks candidates with a test rating by the user,
+        ``n_relevant`` is ``|PR_test(u)|``, ``groups`` the P1R percentile (else -1).
+    """
+    spec = parse_design(design, n_nonrelevant=n_nonrelevant) if isinstance(design, str) else design
+    name = spec.name
+    if on_shortage not in ("raise", "exclude"):
+        raise ValueError(f"on_shortage must be 'raise' or 'exclude', got {on_shortage!r}")
+    if train.shape != test.shape:
+        raise ValueError(f"train and test code spaces differ: {train.shape} vs {test.shape}")
+    threshold = test.positive_threshold if threshold is None else float(threshold)
+    n_items = test.n_items
+    if spec.uniform:
+        _check_uniform(test, name)
+
+    popularity = train.item_counts() + test.item_counts()
+    head = np.empty(0, dtype=np.int64)
+    n_test_before = test.n_ratings
+    if spec.head:
+        test, head = remove_head(train, test, spec.head)
+
+    train_keys, _ = _sorted_pairs(train, "training")
+    test_keys, test_order = _sorted_pairs(test, "test")
+    overlap = np.intersect1d(train_keys, test_keys, assume_unique=True)
+    if len(overlap):
+        raise ValueError(
+            f"{len(overlap)} (user, item) pairs are in both training and test, e.g. user code "
+            f"{overlap[0] // n_items} and item code {overlap[0] % n_items}"
+        )
+
+    # ---------------------------------------------------------------- candidates
+    if spec.candidates == "AI":
+        candidates = np.arange(n_items, dtype=np.int64)
+    else:
+        candidates = np.unique(test.items).astype(np.int64)
+    candidates = np.setdiff1d(candidates, head, assume_unique=True)
+    pool_items, pool_offsets = _candidate_pools(candidates, popularity, spec.percentiles)
+    n_pools = len(pool_offsets) - 1
+
+    # -------------------------------------------------------------- relevant items
+    test_users = test.users[test_order].astype(np.int64)
+    test_items = test.items[test_order].astype(np.int64)
+    test_values = test.values[test_order]
+    relevant = test_values >= threshold
+    rel_users, rel_items, rel_values = test_users[relevant], test_items[relevant], test_values[relevant]
+    n_relevant_of = np.bincount(rel_users, minlength=test.n_users)
+    users_in_test = np.unique(test_users)
+    users_without_relevant = int(np.count_nonzero(n_relevant_of[users_in_test] == 0))
+
+    available = AvailableItems.build(
+        pool_items,
+        pool_offsets,
+        n_items,
+        users=np.concatenate([train.users, rel_users]),
+        items=np.concatenate([train.items, rel_items]),
+    )
+    pool_of_item = np.full(n_items, -1, dtype=np.int64)
+    pool_of_item[pool_items] = np.repeat(np.arange(n_pools), np.diff(pool_offsets))
+
+    # ----------------------------------------------------------------------- runs
+    if spec.relevant == "AR":
+        run_users = users_in_test if keep_users_without_relevant else np.nonzero(n_relevant_of)[0]
+        run_blocks = run_users.astype(np.int64)
+        positive_run = np.searchsorted(run_users, rel_users)
+        groups = np.full(len(run_users), -1, dtype=np.int64)
+    else:
+        run_users = rel_users
+        run_blocks = rel_users * n_pools + pool_of_item[rel_items]
+        positive_run = np.arange(len(rel_users))
+        groups = pool_of_item[rel_items] if spec.percentiles is not None else np.full(len(rel_users), -1)
+    n_available = available.counts(run_blocks)
+
+    shortage_users = shortage_runs = 0
+    k = spec.n_nonrelevant
+    if k is not None and np.any(n_available < k):
+        short = n_available < k
+        if on_shortage == "raise":
+            worst = int(np.argmin(n_available))
+            raise ValueError(
+                f"design {name}: n_nonrelevant={k} but {int(short.sum())} runs have fewer non-relevant "
+                f"candidates (user code {run_users[worst]} has only {int(n_available[worst])}); lower "
+                f"n_nonrelevant, use AN, or pass on_shortage='exclude'"
+            )
+        shortage_runs = int(short.sum())
+        shortage_users = len(np.unique(run_users[short]))
+        keep = ~short
+        renumber = np.cumsum(keep) - 1
+        positive_keep = keep[positive_run]
+        positive_run = renumber[positive_run[positive_keep]]
+        rel_items, rel_values = rel_items[positive_keep], rel_values[positive_keep]
+        run_users, run_blocks, groups, n_available = run_users[keep], run_blocks[keep], groups[keep], n_available[keep]
+
+    n_runs = len(run_users)
+    n_negatives = n_available if k is None else np.full(n_runs, k, dtype=np.int64)
+    total = int(n_negatives.sum()) + len(rel_items)
+    if total > max_entries:
+        raise ValueError(
+            f"design {name} would hold {total:,} candidate entries, above max_entries={max_entries:,}; "
+            f"use NN with a smaller n_nonrelevant or raise max_entries"
+        )
+
+    # ------------------------------------------------------------------ negatives
+    rng = np.random.default_rng(seed)
+    if k is None:
+        row_of_entry, ranks = flat_ranges(n_available)
+    elif spec.relevant == "1R" and shared_negatives:
+        blocks, run_to_block = np.unique(run_blocks, return_inverse=True)
+        ranks = sample_sorted_subsets(available.counts(blocks), k, rng)[run_to_block].ravel()
+        row_of_entry = np.repeat(np.arange(n_runs), k)
+    else:
+        ranks = sample_sorted_subsets(n_available, k, rng).ravel()
+        row_of_entry = np.repeat(np.arange(n_runs), k)
+    negative_items = available.items(run_blocks, row_of_entry, ranks)
+    negative_keys = run_users[row_of_entry].astype(np.int64) * n_items + negative_items
+    negative_judged = _contains(test_keys, negative_keys)
+
+    # ------------------------------------------------------ merge in the positives
+    slot = np.searchsorted(row_of_entry * n_items + negative_items, positive_run * n_items + rel_items)
+    items = np.insert(negative_items, slot, rel_items)
+    labels = np.insert(np.zeros(len(negative_items), dtype=bool), slot, True)
+    grades = np.insert(np.zeros(len(negative_items)), slot, rel_values)
+    judged = np.insert(negative_judged, slot, True)
+    sizes = n_negatives + np.bincount(positive_run, minlength=n_runs)
+    report = DesignReport(
+        design=name,
+        n_candidates=len(candidates),
+        n_runs=n_runs,
+        n_users=len(np.unique(run_users)),
+        users_without_relevant=users_without_relevant,
+        shortage_users=shortage_users,
+        shortage_runs=shortage_runs,
+        head_items=len(head),
+        head_test_ratings=n_test_before - test.n_ratings,
+    )
+    runs = DesignedRuns.from_arrays(
+        offsets=np.concatenate([[0], np.cumsum(sizes)]),
+        users=run_users,
+        items=items,
+        labels=labels,
+        grades=grades,
+        judged=judged,
+        n_relevant=n_relevant_of[run_users],
+        groups=groups,
+        design=name,
+    )
+    return replace(runs, report=report)

@@ -1,0 +1,145 @@
+"""Vectorised sampling of non-relevant items for many runs at once.
+
+Two pieces, both free of per-user Python loops:
+
+* :func:`sample_sorted_subsets` draws, for every row, a uniform random subset of
+  ``k`` distinct ranks out of ``range(size)``;
+* :class:`AvailableItems` turns a rank into an item code: the candidate pool of a
+  run minus the items excluded for its user (training items and relevant test
+  items), in item-code order, without ever materialising those per-user lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["AvailableItems", "flat_ranges", "sample_sorted_subsets"]
+
+
+def flat_ranges(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row index and position of every element of the ranges ``range(sizes[r])``, concatenated."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    rows = np.repeat(np.arange(len(sizes)), sizes)
+    starts = np.cumsum(sizes) - sizes
+    return rows, np.arange(int(sizes.sum()), dtype=np.int64) - starts[rows]
+
+
+def sample_sorted_subsets(sizes: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """Row ``r``: ``k`` distinct integers drawn uniformly from ``range(sizes[r])``, ascending.
+
+    Rows with ``sizes >= 2k`` use rejection: ``k`` uniform draws, and each repeated value is
+    redrawn until the row holds ``k`` distinct values.  The row is then the set of the first
+    ``k`` distinct values of an i.i.d. uniform sequence, which is a uniform ``k``-subset; at
+    most half of a draw can collide, so few rounds are needed.  Rows with ``sizes < 2k`` take
+    the ``k`` smallest of ``sizes`` i.i.d. uniform keys (a uniform ``k``-subset as well), at a
+    cost proportional to the output.  Requires ``sizes >= k`` everywhere.
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if np.any(sizes < k):
+        raise ValueError(f"cannot draw {k} distinct values from a range of {int(sizes.min())}")
+    out = np.empty((len(sizes), k), dtype=np.int64)
+    dense = sizes < 2 * k
+
+    sparse_sizes = sizes[~dense]
+    draw = rng.integers(0, sparse_sizes[:, None], size=(len(sparse_sizes), k))
+    active = np.arange(len(sparse_sizes))
+    while len(active):
+        block = np.sort(draw[active], axis=1)
+        repeated = np.zeros(block.shape, dtype=bool)
+        repeated[:, 1:] = block[:, 1:] == block[:, :-1]
+        rows_with_repeats = repeated.any(axis=1)
+        redraw_rows = np.nonzero(repeated)[0]
+        block[repeated] = rng.integers(0, sparse_sizes[active[redraw_rows]])
+        draw[active] = block
+        active = active[rows_with_repeats]
+    out[~dense] = draw
+
+    dense_sizes = sizes[dense]
+    if len(dense_sizes):
+        width = int(dense_sizes.max())
+        keys = rng.random((len(dense_sizes), width))
+        keys[np.arange(width)[None, :] >= dense_sizes[:, None]] = np.inf
+        smallest = np.argpartition(keys, k - 1, axis=1)[:, :k]
+        out[dense] = np.sort(smallest, axis=1)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class AvailableItems:
+    """Candidate pools minus per-user exclusions, indexable by rank.
+
+    The candidates are partitioned into pools (one pool, or the P1R percentiles); a *block*
+    is a ``(user, pool)`` pair with id ``user * n_pools + pool``.  The items available to a
+    block are its pool's items that are not excluded for the user, in item-code order.
+    If the excluded positions of a block within its pool are ``p_0 < p_1 < ...``, the item
+    of rank ``j`` sits at pool position ``j + #{l : p_l - l <= j}``: ``p_l - l`` counts the
+    available items before ``p_l``.  Both lookups are one ``searchsorted`` over all blocks.
+
+    Attributes:
+        pool_items: candidate codes, pool after pool, ascending within each pool.
+        pool_offsets: pool ``p`` owns ``pool_items[pool_offsets[p]:pool_offsets[p + 1]]``.
+        excluded: sorted keys ``block * width + position`` of excluded candidates.
+        shifted: sorted keys ``block * width + (position - rank among the block's exclusions)``.
+    """
+
+    pool_items: np.ndarray
+    pool_offsets: np.ndarray
+    width: int
+    excluded: np.ndarray
+    shifted: np.ndarray
+
+    @classmethod
+    def build(
+        cls, pool_items: np.ndarray, pool_offsets: np.ndarray, n_items: int, users: np.ndarray, items: np.ndarray
+    ) -> AvailableItems:
+        """Pools from ``pool_items``/``pool_offsets``; ``(users, items)`` lists the excluded pairs.
+
+        Pairs whose item is in no pool are ignored; repeated pairs count once.
+        """
+        pool_items = np.asarray(pool_items, dtype=np.int64)
+        pool_offsets = np.asarray(pool_offsets, dtype=np.int64)
+        n_pools = len(pool_offsets) - 1
+        pool_of = np.full(n_items, -1, dtype=np.int64)
+        position_of = np.full(n_items, -1, dtype=np.int64)
+        pool_sizes = np.diff(pool_offsets)
+        pool_of[pool_items] = np.repeat(np.arange(n_pools), pool_sizes)
+        position_of[pool_items] = np.arange(len(pool_items)) - np.repeat(pool_offsets[:-1], pool_sizes)
+        width = int(pool_sizes.max(initial=0)) + 1
+
+        users = np.asarray(users, dtype=np.int64)
+        items = np.asarray(items, dtype=np.int64)
+        inside = pool_of[items] >= 0
+        blocks = users[inside] * n_pools + pool_of[items[inside]]
+        excluded = np.unique(blocks * width + position_of[items[inside]])
+        block_of = excluded // width
+        first = np.searchsorted(block_of, block_of, side="left")
+        shifted = excluded - (np.arange(len(excluded)) - first)
+        return cls(pool_items, pool_offsets, width, excluded, shifted)
+
+    @property
+    def n_pools(self) -> int:
+        return len(self.pool_offsets) - 1
+
+    def pool_of(self, blocks: np.ndarray) -> np.ndarray:
+        """Pool index of each block."""
+        return np.asarray(blocks, dtype=np.int64) % self.n_pools
+
+    def counts(self, blocks: np.ndarray) -> np.ndarray:
+        """Number of items available to each block."""
+        blocks = np.asarray(blocks, dtype=np.int64)
+        n_excluded = np.searchsorted(self.excluded, (blocks + 1) * self.width) - np.searchsorted(
+            self.excluded, blocks * self.width
+        )
+        return np.diff(self.pool_offsets)[self.pool_of(blocks)] - n_excluded
+
+    def items(self, blocks: np.ndarray, row_of_entry: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """Item of rank ``ranks[e]`` among those available to block ``blocks[row_of_entry[e]]``."""
+        blocks = np.asarray(blocks, dtype=np.int64)
+        base = blocks * self.width
+        first = np.searchsorted(self.shifted, base)[row_of_entry]
+        entry_base = base[row_of_entry]
+        skipped = np.searchsorted(self.shifted, entry_base + ranks, side="right") - first
+        position = ranks + skipped
+        return self.pool_items[self.pool_offsets[self.pool_of(blocks)[row_of_entry]] + position]
