@@ -185,6 +185,7 @@ def test_constrained_least_squares_keeps_an_already_monotone_solution():
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["AP", "NDCG@10", "Recall@10"])
 def test_corrections_reduce_the_bias_of_the_sampled_metric(metric):
     # Sec. 5.4 and Fig. 4 (n = 10,000, m = 100, uniform prior): every correction is closer in expectation
