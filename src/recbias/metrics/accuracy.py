@@ -1,0 +1,146 @@
+"""Accuracy metrics of ranked runs, one value per run, vectorised over all runs.
+
+Conventions shared by every function here:
+
+* ``runs`` holds each run's candidates in rank order (position 0 is the top);
+  :func:`recbias.evaluate.rank_runs` produces such runs from scores.
+* ``R`` is ``Runs.n_relevant``, the relevant test items of the run's user; it
+  is the denominator of recall, R-precision and AP and may exceed the relevant
+  candidates of the run (1R designs).
+* A run with nothing to normalise by (``R = 0``, an ideal DCG of 0, no
+  relevant/non-relevant pair for AUC) scores ``0`` and still counts in means,
+  as in trec_eval.
+* ``n`` is a positive cutoff; ``None`` means the whole run.  Precision divides
+  by ``n`` even when the run has fewer than ``n`` candidates (trec_eval, and
+  IRJ Eq. 1 where the maximum 1R precision is ``1/n``).
+
+Notation: ``hits@n`` is the number of relevant entries in the top ``n``, and
+``rank = position + 1``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+from recbias.metrics._view import RankedView, as_view, check_cutoff, safe_divide
+from recbias.runs import Runs
+
+Gain = Literal["linear", "exponential"]
+APNormalisation = Literal["relevant", "cutoff"]
+
+
+def precision(runs: Runs | RankedView, n: int) -> np.ndarray:
+    """P@n = hits@n / n (Krichene & Rendle 2020, Eq. 3; IRJ Eq. 1 inside the sum)."""
+    view, n = as_view(runs), check_cutoff(n)
+    return view.hits(n) / n
+
+
+def recall(runs: Runs | RankedView, n: int) -> np.ndarray:
+    """Recall@n = hits@n / R (Krichene & Rendle 2020, Eq. 4), ``0`` when ``R = 0``."""
+    view, n = as_view(runs), check_cutoff(n)
+    return safe_divide(view.hits(n), view.n_relevant)
+
+
+def f1(runs: Runs | RankedView, n: int) -> np.ndarray:
+    """F1@n, the harmonic mean of P@n and Recall@n, which simplifies to 2 hits@n / (n + R)."""
+    view, n = as_view(runs), check_cutoff(n)
+    return 2.0 * view.hits(n) / (n + view.n_relevant)
+
+
+def hit_rate(runs: Runs | RankedView, n: int) -> np.ndarray:
+    """HR@n = 1 if some relevant entry is in the top n, else 0 (Recall@n when R = 1)."""
+    view, n = as_view(runs), check_cutoff(n)
+    return (view.hits(n) > 0).astype(np.float64)
+
+
+def r_precision(runs: Runs | RankedView) -> np.ndarray:
+    """R-precision = hits@R / R, precision at the depth ``R = n_relevant`` of each run."""
+    view = as_view(runs)
+    depth = view.n_relevant[view.relevant_run]
+    hits = view.per_run(view.relevant_run[view.relevant_position < depth])
+    return safe_divide(hits, view.n_relevant)
+
+
+def reciprocal_rank(runs: Runs | RankedView, n: int | None = None) -> np.ndarray:
+    """RR = 1 / rank of the first relevant entry, ``0`` if there is none in the top n."""
+    view, n = as_view(runs), check_cutoff(n, optional=True)
+    first = (view.relevant_through == 1) & (view.relevant_position < n)
+    return view.per_run(view.relevant_run[first], 1.0 / (view.relevant_position[first] + 1))
+
+
+def average_precision(
+    runs: Runs | RankedView, n: int | None = None, normalise: APNormalisation = "relevant"
+) -> np.ndarray:
+    """AP@n = sum over relevant entries with rank k <= n of P@k, divided by a normaliser.
+
+    ``normalise="relevant"`` divides by ``R`` (trec_eval's ``map`` and ``map_cut``);
+    ``normalise="cutoff"`` divides by ``min(R, n)`` (Krichene & Rendle 2020, Eq. 5),
+    so that AP@n can reach 1 when ``R > n``.  Untruncated (``n=None``) both agree.
+    """
+    view, n = as_view(runs), check_cutoff(n, optional=True)
+    if normalise not in ("relevant", "cutoff"):
+        raise ValueError(f"normalise must be 'relevant' or 'cutoff', got {normalise!r}")
+    top = view.relevant_position < n
+    precision_at_hits = view.relevant_through[top] / (view.relevant_position[top] + 1.0)
+    total = view.per_run(view.relevant_run[top], precision_at_hits)
+    denominator = view.n_relevant if normalise == "relevant" else np.minimum(view.n_relevant, n)
+    return safe_divide(total, denominator)
+
+
+def _gains(grades: np.ndarray, gain: Gain) -> np.ndarray:
+    if gain == "linear":
+        return grades
+    if gain == "exponential":
+        return np.exp2(grades) - 1.0
+    raise ValueError(f"gain must be 'linear' or 'exponential', got {gain!r}")
+
+
+def ndcg(runs: Runs | RankedView, n: int | None = None, gain: Gain = "linear") -> np.ndarray:
+    """nDCG@n = DCG@n / IDCG@n with DCG@n = sum over ranks k <= n of g_k / log2(k + 1).
+
+    The gain of an entry comes from its grade: ``g = grade`` (``gain="linear"``,
+    trec_eval's convention) or ``g = 2**grade - 1`` (``gain="exponential"``,
+    Burges et al. 2005).  IDCG@n is the DCG@n of the run's own candidates sorted
+    by decreasing gain, so in a 1R run the single grade cancels out (IRJ
+    Section 6) and nDCG = 1 / log2(rank + 1) (Krichene & Rendle 2020, Eq. 11 and 13).
+    Relevant test items that are not candidates of the run do not enter the
+    ideal, unlike trec_eval whose ideal ranks every judged relevant document.
+    Grades must be non-negative.
+    """
+    view, n = as_view(runs), check_cutoff(n, optional=True)
+    grades = view.runs.grades
+    if grades.size and grades.min() < 0:
+        raise ValueError("nDCG needs non-negative grades")
+    entries = np.flatnonzero(grades > 0)
+    entry_runs = view.run_of(entries)
+    gains = _gains(grades[entries], gain)
+    positions = entries - view.offsets[entry_runs]
+    top = positions < n
+    dcg = view.per_run(entry_runs[top], gains[top] / np.log2(positions[top] + 2.0))
+    ideal_order = np.lexsort((-gains, entry_runs))
+    per_run = np.bincount(entry_runs, minlength=view.n_runs)
+    ideal_positions = np.arange(len(entries)) - (np.cumsum(per_run) - per_run)[entry_runs[ideal_order]]
+    ideal_gains = gains[ideal_order]
+    ideal_top = ideal_positions < n
+    idcg = view.per_run(
+        entry_runs[ideal_order][ideal_top], ideal_gains[ideal_top] / np.log2(ideal_positions[ideal_top] + 2.0)
+    )
+    return safe_divide(dcg, idcg)
+
+
+def auc(runs: Runs | RankedView) -> np.ndarray:
+    """AUC = share of (relevant, non-relevant) candidate pairs ranked in the right order.
+
+    Krichene & Rendle 2020, Eq. 2, over the run's own candidates: with ``m``
+    relevant candidates among ``|T_u|``, AUC = sum over relevant entries of the
+    non-relevant entries below it, divided by ``m (|T_u| - m)``.  With one relevant
+    item at rank r this is (|T_u| - r) / (|T_u| - 1) (Eq. 7).  ``0`` without pairs.
+    """
+    view = as_view(runs)
+    m = view.relevant_in_run
+    run = view.relevant_run
+    below = view.sizes[run] - view.relevant_position - 1
+    nonrelevant_below = below - (m[run] - view.relevant_through)
+    return safe_divide(view.per_run(run, nonrelevant_below), m * (view.sizes - m))

@@ -1,0 +1,67 @@
+"""Metrics built for incomplete judgments: bpref and infAP (IRJ Section 7).
+
+Both distinguish three kinds of candidates through ``Runs.labels`` and
+``Runs.judged``: relevant (a positive test rating), judged non-relevant (a test
+rating below the positive threshold) and unjudged (no test rating).  Every
+candidate of a run belongs to the judgment pool, so unjudged candidates are
+trec_eval's "pooled but unjudged" documents (qrels value ``-1``).  Relevant
+test items outside the run count in ``R = Runs.n_relevant`` and contribute 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from recbias.metrics._view import RankedView, as_view, safe_divide
+from recbias.runs import Runs
+
+#: trec_eval's smoothing constant for infAP (``INFAP_EPSILON`` in trec_eval.h)
+TREC_EVAL_INFAP_EPSILON = 1e-5
+
+
+def bpref(runs: Runs | RankedView) -> np.ndarray:
+    """bpref = (1/R) sum over relevant candidates r of (1 - min(N_above(r), R) / min(N, R)).
+
+    Buckley & Voorhees 2004, IRJ Section 7, with trec_eval's conventions: ``N_above(r)``
+    is the number of judged non-relevant candidates ranked above ``r``, capped at
+    ``R`` (only the first ``R`` judged non-relevant items matter), and ``N`` is the
+    number of judged non-relevant candidates of the run.  A relevant candidate with
+    no judged non-relevant item above it contributes 1, so bpref = 1 in 1R runs
+    whose non-relevant candidates are all unjudged (IRJ Section 7).
+    """
+    view = as_view(runs)
+    run = view.relevant_run
+    judged_nonrelevant = view.judged_nonrelevant
+    n_judged_nonrelevant = view.per_run(view.run_of(judged_nonrelevant))
+    above = view.count_above(judged_nonrelevant, view.relevant, run)
+    r = view.n_relevant[run].astype(np.float64)
+    cap = np.minimum(n_judged_nonrelevant[run], r)
+    term = 1.0 - safe_divide(np.minimum(above, r), cap)
+    return safe_divide(view.per_run(run, term), view.n_relevant)
+
+
+def infap(runs: Runs | RankedView, epsilon: float = 0.0) -> np.ndarray:
+    """Inferred AP (Yilmaz & Aslam 2006; IRJ Section 7), estimated from the judged candidates.
+
+    infAP = (1/R) sum over relevant candidates at rank k of E[P@k], with
+    E[P@k] = 1 at k = 1 and otherwise
+    ``1/k + (k-1)/k * (rel + epsilon) / (rel + nonrel + 2 epsilon)``, where ``rel`` and
+    ``nonrel`` count the relevant and judged non-relevant candidates above rank k:
+    the precision above k is estimated on the judged sample of the pool.
+    ``epsilon=0`` (the default) gives the IRJ formula exactly, so infAP equals AP
+    when every candidate is judged; with nothing judged above rank k the ratio is
+    then its limit 1/2.  ``epsilon=TREC_EVAL_INFAP_EPSILON`` reproduces trec_eval.
+    """
+    if not epsilon >= 0:
+        raise ValueError(f"epsilon must be non-negative, got {epsilon!r}")
+    view = as_view(runs)
+    run = view.relevant_run
+    k = view.relevant_position + 1.0
+    relevant_above = view.relevant_through - 1.0
+    judged_above = relevant_above + view.count_above(view.judged_nonrelevant, view.relevant, run)
+    numerator = relevant_above + epsilon
+    denominator = judged_above + 2.0 * epsilon
+    ratio = np.full_like(k, 0.5)
+    np.divide(numerator, denominator, out=ratio, where=denominator > 0)
+    expected_precision = 1.0 / k + (k - 1.0) / k * ratio
+    return safe_divide(view.per_run(run, expected_precision), view.n_relevant)

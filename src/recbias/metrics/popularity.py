@@ -1,0 +1,104 @@
+"""Popularity-aware metrics: Steck's popularity-stratified recall and novelty.
+
+Both need item statistics that runs do not carry; :class:`ItemPopularity`
+holds them, built from ratings with :meth:`ItemPopularity.from_ratings`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from recbias.metrics._view import RankedView, as_view, check_cutoff, safe_divide
+from recbias.ratings import Ratings
+from recbias.runs import Runs
+
+
+@dataclass(frozen=True, eq=False)
+class ItemPopularity:
+    """Item statistics for popularity-aware metrics.
+
+    Attributes:
+        positive_counts: ``|PR(i)|``, positive ratings of each item code (stratified recall).
+        rating_counts: ``|R(i)|``, ratings of each item code (novelty).
+        n_users: number of users the counts are taken over (novelty's ``p(i) = |R(i)| / n_users``).
+        test_positive: optional ``n_users x n_items`` matrix of positive test ratings; stratified
+            recall needs it for its denominator when runs do not hold all of a user's relevant
+            items (1R designs).
+    """
+
+    positive_counts: np.ndarray
+    rating_counts: np.ndarray
+    n_users: int
+    test_positive: sp.csr_matrix | None = None
+
+    @classmethod
+    def from_ratings(cls, ratings: Ratings, test: Ratings | None = None) -> ItemPopularity:
+        """Counts over ``ratings`` (IRJ's ``|PR(i)|`` counts every positive rating of the
+        dataset), and the positive test ratings of ``test`` when given."""
+        return cls(
+            positive_counts=ratings.item_counts(positive_only=True),
+            rating_counts=ratings.item_counts(),
+            n_users=ratings.n_users,
+            test_positive=None if test is None else test.matrix("positive"),
+        )
+
+
+def _stratification_weights(positive_counts: np.ndarray, items: np.ndarray, gamma: float) -> np.ndarray:
+    """``|PR(i)|^(-gamma / (gamma + 1))`` for the given items; ``gamma = inf`` gives exponent -1."""
+    if not gamma >= 0:
+        raise ValueError(f"gamma must be non-negative (or inf), got {gamma!r}")
+    counts = np.asarray(positive_counts, dtype=np.float64)[items]
+    if np.any(counts <= 0):
+        item = int(items[np.flatnonzero(counts <= 0)[0]])
+        raise ValueError(
+            f"item {item} is relevant but has no positive rating in ItemPopularity.positive_counts; "
+            "count positive ratings over the whole dataset"
+        )
+    exponent = -1.0 if np.isinf(gamma) else -gamma / (gamma + 1.0)
+    return counts**exponent
+
+
+def stratified_recall(runs: Runs | RankedView, n: int, popularity: ItemPopularity, gamma: float) -> np.ndarray:
+    """Popularity-stratified recall@n (Steck 2011; IRJ Section 7).
+
+    PSR@n = sum over relevant items in the top n of w(i) / sum over the user's relevant
+    test items of w(i), with w(i) = |PR(i)|^(-gamma/(gamma+1)).  ``gamma = 0`` is plain
+    recall; ``gamma = inf`` weights each item by 1/|PR(i)|.  The denominator comes from
+    ``popularity.test_positive`` when given, otherwise from the run's own relevant
+    candidates, which is only allowed when every run holds all ``n_relevant`` items.
+    ``0`` for runs without relevant items.
+    """
+    view, n = as_view(runs), check_cutoff(n)
+    items = view.runs.items
+    weights = _stratification_weights(popularity.positive_counts, items[view.relevant], gamma)
+    top = view.relevant_position < n
+    numerator = view.per_run(view.relevant_run[top], weights[top])
+    if popularity.test_positive is not None:
+        user_totals = popularity.test_positive.astype(bool).astype(np.float64)
+        indices = user_totals.indices
+        user_totals.data = _stratification_weights(popularity.positive_counts, indices, gamma)
+        denominator = np.asarray(user_totals.sum(axis=1)).ravel()[view.runs.users]
+    else:
+        if np.any(view.relevant_in_run != view.n_relevant):
+            raise ValueError(
+                "runs do not hold every relevant test item of their users (n_relevant exceeds the "
+                "relevant candidates); build ItemPopularity with the test ratings for the denominator"
+            )
+        denominator = view.per_run(view.relevant_run, weights)
+    return safe_divide(numerator, denominator)
+
+
+def novelty(runs: Runs | RankedView, n: int, popularity: ItemPopularity) -> np.ndarray:
+    """Mean self-information of the top n: (1/n') sum over the top n' = min(n, |T_u|) items
+    of -log2 p(i), with p(i) = |R(i)| / n_users (Zhou et al. 2010; Vargas & Castells 2011)."""
+    view, n = as_view(runs), check_cutoff(n)
+    entries, entry_runs = view.top_entries(n)
+    counts = np.asarray(popularity.rating_counts, dtype=np.float64)[view.runs.items[entries]]
+    if np.any(counts <= 0):
+        item = int(view.runs.items[entries[np.flatnonzero(counts <= 0)[0]]])
+        raise ValueError(f"item {item} is recommended but has no rating in ItemPopularity.rating_counts")
+    information = -np.log2(counts / popularity.n_users)
+    return safe_divide(view.per_run(entry_runs, information), np.minimum(view.sizes, n))

@@ -1,0 +1,144 @@
+"""Metric specifications such as ``"P@10"``, ``"nDCG"`` or ``"PSR@10(gamma=0.5)"``, parsed in one place.
+
+Grammar: ``NAME[@n][(key=value, ...)]``.  Names are case-insensitive and have
+a few aliases (``MAP`` = ``AP``, ``MRR`` = ``RR``, ``R-prec`` = ``Rprec``);
+per run, ``MAP`` is the run's AP and ``MRR`` its RR, their means being MAP and MRR.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from recbias.metrics import accuracy, incomplete, popularity
+from recbias.metrics._view import RankedView
+from recbias.metrics.popularity import ItemPopularity
+from recbias.runs import Runs
+
+
+def _choice(*allowed: str) -> Callable[[str], str]:
+    def convert(value: str) -> str:
+        if value not in allowed:
+            raise ValueError(f"expected one of {', '.join(allowed)}, got {value!r}")
+        return value
+
+    return convert
+
+
+def _number(value: str) -> float:
+    return float(value)
+
+
+@dataclass(frozen=True)
+class _Definition:
+    function: Callable[..., np.ndarray]
+    cutoff: str  # "required", "optional" or "none"
+    parameters: dict[str, Callable[[str], Any]] = field(default_factory=dict)
+    defaults: dict[str, Any] = field(default_factory=dict)
+    needs_popularity: bool = False
+
+
+_DEFINITIONS: dict[str, _Definition] = {
+    "P": _Definition(accuracy.precision, "required"),
+    "Recall": _Definition(accuracy.recall, "required"),
+    "F1": _Definition(accuracy.f1, "required"),
+    "HR": _Definition(accuracy.hit_rate, "required"),
+    "Rprec": _Definition(accuracy.r_precision, "none"),
+    "RR": _Definition(accuracy.reciprocal_rank, "optional"),
+    "AP": _Definition(
+        accuracy.average_precision, "optional", {"normalise": _choice("relevant", "cutoff")}, {"normalise": "relevant"}
+    ),
+    "nDCG": _Definition(accuracy.ndcg, "optional", {"gain": _choice("linear", "exponential")}, {"gain": "linear"}),
+    "AUC": _Definition(accuracy.auc, "none"),
+    "bpref": _Definition(incomplete.bpref, "none"),
+    "infAP": _Definition(incomplete.infap, "none", {"epsilon": _number}, {"epsilon": 0.0}),
+    "PSR": _Definition(
+        popularity.stratified_recall, "required", {"gamma": _number}, {"gamma": 1.0}, needs_popularity=True
+    ),
+    "novelty": _Definition(popularity.novelty, "required", needs_popularity=True),
+}
+_ALIASES = {"precision": "P", "hitrate": "HR", "r-prec": "Rprec", "mrr": "RR", "map": "AP", "ndcg": "nDCG"}
+_LOOKUP = {name.lower(): name for name in _DEFINITIONS} | _ALIASES
+_PATTERN = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(?:@\s*(\d+))?\s*(?:\((.*)\))?\s*$")
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A parsed metric: canonical ``name``, ``cutoff`` (``None`` = whole run), ``params``, and
+    ``label``, the text it was parsed from (the column name in per-run tables)."""
+
+    label: str
+    name: str
+    cutoff: int | None
+    params: dict[str, Any]
+
+    @property
+    def needs_popularity(self) -> bool:
+        return _DEFINITIONS[self.name].needs_popularity
+
+    def compute(self, runs: Runs | RankedView, item_popularity: ItemPopularity | None = None) -> np.ndarray:
+        """Per-run values of this metric on ranked runs."""
+        definition = _DEFINITIONS[self.name]
+        args: list[Any] = [runs]
+        if definition.cutoff != "none":
+            args.append(self.cutoff)
+        if definition.needs_popularity:
+            if item_popularity is None:
+                raise ValueError(f"metric {self.label!r} needs item popularity: pass an ItemPopularity")
+            args.append(item_popularity)
+        return definition.function(*args, **self.params)
+
+
+def valid_metric_names() -> list[str]:
+    """Canonical metric names with their cutoff rule, for error messages and docs."""
+    rule = {"required": "@n", "optional": "[@n]", "none": ""}
+    return [f"{name}{rule[d.cutoff]}" for name, d in _DEFINITIONS.items()]
+
+
+def parse_metric(text: str) -> MetricSpec:
+    """Parse ``NAME[@n][(key=value, ...)]``; unknown names and bad parameters raise ``ValueError``."""
+    match = _PATTERN.match(text) if isinstance(text, str) else None
+    if match is None:
+        raise ValueError(f"cannot parse metric {text!r}; expected NAME[@n][(key=value, ...)]")
+    raw_name, raw_cutoff, raw_params = match.groups()
+    name = _LOOKUP.get(raw_name.lower())
+    if name is None:
+        raise ValueError(f"unknown metric {raw_name!r} in {text!r}; valid metrics: {', '.join(valid_metric_names())}")
+    definition = _DEFINITIONS[name]
+    cutoff = None if raw_cutoff is None else int(raw_cutoff)
+    if cutoff is not None and cutoff < 1:
+        raise ValueError(f"metric {text!r}: the cutoff must be a positive integer")
+    if definition.cutoff == "required" and cutoff is None:
+        raise ValueError(f"metric {text!r} needs a cutoff, e.g. {name}@10")
+    if definition.cutoff == "none" and cutoff is not None:
+        raise ValueError(f"metric {text!r} takes no cutoff")
+    params = dict(definition.defaults)
+    for item in filter(None, (part.strip() for part in (raw_params or "").split(","))):
+        key, equals, value = (piece.strip() for piece in item.partition("="))
+        if not equals or key not in definition.parameters:
+            allowed = ", ".join(definition.parameters) or "none"
+            raise ValueError(f"metric {text!r}: bad parameter {item!r}; parameters of {name}: {allowed}")
+        try:
+            params[key] = definition.parameters[key](value)
+        except ValueError as error:
+            raise ValueError(f"metric {text!r}: parameter {key}: {error}") from None
+    return MetricSpec(label=text.strip(), name=name, cutoff=cutoff, params=params)
+
+
+def compute_metrics(
+    runs: Runs, metrics: Sequence[str], item_popularity: ItemPopularity | None = None
+) -> dict[str, np.ndarray]:
+    """Per-run values of every metric in ``metrics`` on ranked ``runs``, keyed by the spec text.
+
+    All metrics share one :class:`RankedView`, so the index work is done once.
+    """
+    specs = [parse_metric(text) for text in metrics]
+    labels = [spec.label for spec in specs]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"duplicate metrics in {labels}")
+    view = RankedView(runs)
+    return {spec.label: spec.compute(view, item_popularity) for spec in specs}
