@@ -143,6 +143,7 @@ def _execute(page: Page, output: Path, work: Path, parameters: dict[str, Any], e
     from papermill.exceptions import PapermillExecutionError
 
     os.environ.update(env)
+    _redirect_stderr(work.parent / "logs" / f"{page.name}.log")
     start = time.perf_counter()
     source_notebook = work / f"{page.name}.source.ipynb"
     executed = work / f"{page.name}.ipynb"
@@ -171,6 +172,13 @@ def _execute(page: Page, output: Path, work: Path, parameters: dict[str, Any], e
     nbformat.write(notebook, executed)
     os.replace(executed, output)
     return time.perf_counter() - start
+
+
+def _redirect_stderr(log: Path) -> None:
+    """Send this worker's (and its kernels') stderr to ``log``; the build prints only a summary."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(log, "w")  # noqa: SIM115 - stays open for the life of the worker
+    os.dup2(handle.fileno(), 2)
 
 
 def _hide_default_parameters(notebook: Any) -> None:
@@ -202,22 +210,20 @@ def execute(
 
     timings: dict[str, float] = {}
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
-        futures = [(page, pool.submit(_execute, *task(page))) for page in pages]
-        failures = []
-        for page, future in futures:
-            try:
-                timings[page.name] = future.result()
-                print(f"  executed {page.name:<28s} {timings[page.name]:7.1f} s", flush=True)
-            except BuildError as error:
-                failures.append(str(error))
-                print(f"  FAILED   {page.name}", flush=True)
-        if failures:
-            raise BuildError("\n".join(failures))
     scorecard = [p for p in notebook_pages(root) if p.name == SCORECARD]
-    for page in scorecard:
-        timings[page.name] = _execute(*task(page))
-        print(f"  executed {page.name:<28s} {timings[page.name]:7.1f} s", flush=True)
+    with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
+        for batch in (pages, scorecard):  # the scorecard reads what the chapters recorded
+            futures = [(page, pool.submit(_execute, *task(page))) for page in batch]
+            failures = []
+            for page, future in futures:
+                try:
+                    timings[page.name] = future.result()
+                    print(f"  executed {page.name:<28s} {timings[page.name]:7.1f} s", flush=True)
+                except BuildError as error:
+                    failures.append(str(error))
+                    print(f"  FAILED   {page.name}", flush=True)
+            if failures:
+                raise BuildError("\n".join(failures))
     return timings
 
 

@@ -1,0 +1,32 @@
+"""What every chapter does first: load its dataset, apply the theme, show the card."""
+
+from __future__ import annotations
+
+import pandas as pd
+from IPython.display import HTML, display
+
+from recbias import datasets
+from recbias.plotting import use_theme
+from recbias.ratings import Ratings
+from recbias.synthetic import PRESETS
+
+
+def load_dataset(dataset: str, seed: int = 0) -> Ratings:
+    """The chapter's ratings; ``seed`` also fixes the simulated worlds (real data ignores it)."""
+    options = {"seed": seed} if dataset in PRESETS else {}
+    return datasets.load(dataset, **options)
+
+
+def card_html(ratings: Ratings) -> str:
+    """The dataset card as a two-column HTML table."""
+    card = ratings.card()
+    frame = pd.DataFrame({"": card.index, ratings.name: card.to_numpy()})
+    return frame.to_html(index=False, classes="dataset-card", border=0)
+
+
+def open_dataset(dataset: str, seed: int = 0) -> Ratings:
+    """Load the chapter's dataset, set the book's figure theme and display the dataset card."""
+    ratings = load_dataset(dataset, seed)
+    use_theme()
+    display(HTML(card_html(ratings)))
+    return ratings
