@@ -103,17 +103,18 @@ def load_qrels(name: str, **options: Any) -> pd.DataFrame:
 
 
 def _load_synthetic(name: str, options: dict[str, Any]) -> Ratings:
-    """Delegate to :func:`recbias.synthetic.generate` with the preset, then apply a threshold override."""
-    from recbias import synthetic  # imported here: the generator is an optional, separate module
+    """Delegate to :func:`recbias.synthetic.generate` with preset ``name``.
 
-    generate = synthetic.generate
-    parameters = inspect.signature(generate).parameters
+    Valid options are the generator's named arguments and the keys of the
+    preset; ``positive_threshold`` goes to the generator, so that the true
+    relevance it returns uses the same threshold as the observed ratings.
+    """
+    from recbias import synthetic  # imported here: the simulation is only needed for these two names
+
+    parameters = inspect.signature(synthetic.generate).parameters
     named = {key for key, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
-    _check_options(name, options, named | set(synthetic.PRESETS[name]) | {"positive_threshold"})
-    settings = {**synthetic.PRESETS[name], **options}
-    threshold = settings.pop("positive_threshold", None)
-    ratings = generate(**settings)
-    return ratings if threshold is None else ratings.with_threshold(threshold)
+    _check_options(name, options, (named | set(synthetic.PRESETS[name])) - {"preset"})
+    return synthetic.generate(preset=name, **options)
 
 
 def _check_options(name: str, options: dict[str, Any], valid: set[str]) -> None:

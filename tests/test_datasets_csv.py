@@ -1,0 +1,77 @@
+"""``load("csv:PATH")``: the user's own ratings file."""
+
+from __future__ import annotations
+
+import pytest
+
+from recbias import datasets
+from recbias.datasets.errors import DatasetError, MalformedLineError, MissingFileError
+
+
+def write(tmp_path, text: str, name: str = "ratings.csv") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return f"csv:{path}"
+
+
+def test_explicit_ratings_with_timestamps(tmp_path):
+    name = write(tmp_path, "user,item,rating,timestamp\n9,10,4,100\n10,2,5,200\n9,2,2.5,300\n")
+    ratings = datasets.load(name)
+    assert ratings.name == name
+    assert ratings.user_ids.tolist() == [9, 10]  # numeric order, not "10" < "9"
+    assert ratings.item_ids.tolist() == [2, 10]
+    assert ratings.users.tolist() == [0, 1, 0] and ratings.items.tolist() == [1, 0, 0]
+    assert ratings.values.tolist() == [4.0, 5.0, 2.5]
+    assert ratings.timestamps.tolist() == [100, 200, 300]
+    assert ratings.scale == (2.5, 5.0)
+    assert ratings.positive_threshold == 5.0  # the highest rating in the file
+    assert datasets.load(name, positive_threshold=4).positive.tolist() == [True, True, False]
+
+
+def test_implicit_feedback_and_text_ids(tmp_path):
+    name = write(tmp_path, 'user,item\nbob,"Heat, The"\nalice,x\nbob,x\n')
+    ratings = datasets.load(name)
+    assert ratings.user_ids.tolist() == ["alice", "bob"]
+    assert ratings.item_ids.tolist() == ["Heat, The", "x"]
+    assert ratings.values.tolist() == [1.0, 1.0, 1.0]
+    assert ratings.positive_threshold == 1.0 and ratings.positive.all()
+    assert ratings.timestamps is None
+    assert "implicit" in ratings.description
+
+
+def test_ids_with_leading_zeros_stay_text(tmp_path):
+    ratings = datasets.load(write(tmp_path, "user,item\n007,1\n7,1\n"))
+    assert ratings.user_ids.tolist() == ["007", "7"]
+
+
+def test_malformed_line_has_file_and_number(tmp_path):
+    name = write(tmp_path, "user,item,rating\n1,2,3\n1,3,4\n2,2,four\n")
+    with pytest.raises(MalformedLineError) as caught:
+        datasets.load(name)
+    error = caught.value
+    assert error.line == 4 and error.text == "2,2,four" and error.file == str(tmp_path / "ratings.csv")
+    assert "field 'rating' should be number" in str(error)
+
+
+def test_missing_id_is_malformed(tmp_path):
+    with pytest.raises(MalformedLineError, match="line 3"):
+        datasets.load(write(tmp_path, "user,item\n1,2\n,3\n"))
+
+
+def test_bad_header(tmp_path):
+    with pytest.raises(MalformedLineError, match=r"line 1: expected the header user,item or .*user,item,rating,timestamp"):
+        datasets.load(write(tmp_path, "userId,movieId,rating\n1,2,3\n"))
+
+
+def test_header_only_and_missing_file(tmp_path):
+    with pytest.raises(DatasetError, match="no ratings"):
+        datasets.load(write(tmp_path, "user,item\n"))
+    with pytest.raises(MissingFileError, match="does not exist"):
+        datasets.load(f"csv:{tmp_path / 'absent.csv'}")
+    assert not datasets.available(f"csv:{tmp_path / 'absent.csv'}")
+    assert datasets.available(write(tmp_path, "user,item\n1,2\n"))
+
+
+def test_unknown_option(tmp_path):
+    with pytest.raises(ValueError, match="unknown option.*sep.*valid options: positive_threshold"):
+        datasets.load(write(tmp_path, "user,item\n1,2\n"), sep=";")
