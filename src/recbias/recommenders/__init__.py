@@ -1,5 +1,30 @@
-"""Recommenders used by the papers, behind one small interface."""
+"""Recommenders used by the papers, behind one small interface.
 
+Every recommender is fitted with ``fit(train)`` and scores any ``(user, item)``
+pairs of the training code space (higher is better).  Users without training
+ratings get the neutral score 0 for every item from the personalised models;
+the non-personalised baselines score them like anybody else.  ``make(name)``
+builds one from a named preset.
+"""
+
+from recbias.recommenders.als import ALS, IALS, hkv_from_krichene_rendle
 from recbias.recommenders.base import Recommender
+from recbias.recommenders.baselines import Popularity, Random
+from recbias.recommenders.factory import PRESETS, make
+from recbias.recommenders.knn import ItemKNN, UserKNN, cosine_neighbours
+from recbias.recommenders.plsa import PLSA
 
-__all__ = ["Recommender"]
+__all__ = [
+    "ALS",
+    "IALS",
+    "PLSA",
+    "PRESETS",
+    "ItemKNN",
+    "Popularity",
+    "Random",
+    "Recommender",
+    "UserKNN",
+    "cosine_neighbours",
+    "hkv_from_krichene_rendle",
+    "make",
+]
