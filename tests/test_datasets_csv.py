@@ -59,7 +59,8 @@ def test_missing_id_is_malformed(tmp_path):
 
 
 def test_bad_header(tmp_path):
-    with pytest.raises(MalformedLineError, match=r"line 1: expected the header user,item or .*user,item,rating,timestamp"):
+    expected = r"line 1: expected the header user,item or .*user,item,rating,timestamp"
+    with pytest.raises(MalformedLineError, match=expected):
         datasets.load(write(tmp_path, "userId,movieId,rating\n1,2,3\n"))
 
 

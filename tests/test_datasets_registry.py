@@ -51,7 +51,8 @@ def test_unknown_names_list_the_valid_ones():
 
 
 def test_unknown_options_list_the_valid_ones():
-    with pytest.raises(ValueError, match="unknown option.*seed for dataset 'ml-100k'; valid options: positive_threshold"):
+    expected = "unknown option.*seed for dataset 'ml-100k'; valid options: positive_threshold"
+    with pytest.raises(ValueError, match=expected):
         datasets.load("ml-100k", seed=1)
     with pytest.raises(ValueError, match="valid options: none"):
         datasets.load_qrels("trec8-adhoc", reading="cleverdon")

@@ -95,6 +95,7 @@ def test_quoted_csv_fields_keep_commas_and_quotes():
         (Column("item", "int64", INTEGER), Column("title", "str"), Column("genres", "str")),
         sep=",", header=("movieId", "title", "genres"), quoted=True,
     )
-    table = parse('movieId,title,genres\n1,"American President, The (1995)",Comedy\n2,"Say ""Hi"" (2001)",Drama\n', layout)
+    text = 'movieId,title,genres\n1,"American President, The (1995)",Comedy\n2,"Say ""Hi"" (2001)",Drama\n'
+    table = parse(text, layout)
     assert table.frame["title"].tolist() == ["American President, The (1995)", 'Say "Hi" (2001)']
     assert error_of('movieId,title,genres\n1,"Heat, (1995)",Drama\n2,Heat,Drama,extra\n', layout).line == 3

@@ -104,7 +104,8 @@ class ArchiveFiles(DataFiles):
             with zipfile.ZipFile(origin) as archive:
                 self._members = set(archive.namelist())
         except (zipfile.BadZipFile, OSError, EOFError) as error:
-            raise CorruptArchiveError(f"dataset '{dataset}': {origin} is not a readable zip archive: {error}") from error
+            message = f"dataset '{dataset}': {origin} is not a readable zip archive: {error}"
+            raise CorruptArchiveError(message) from error
 
     def label(self, name: str) -> str:
         return f"{self.origin}:{self._member(name)}"

@@ -38,7 +38,9 @@ _U_ITEM = TableFormat(
     + tuple(Column(f"genre_{k}", "int64", "[01]") for k in range(_N_GENRES_100K)),
     sep="|", encoding="latin-1",
 )
-_U_GENRE = TableFormat((Column("genre", "str", "[^|]+"), Column("index", "int64", INTEGER)), sep="|", encoding="latin-1")
+_U_GENRE = TableFormat(
+    (Column("genre", "str", "[^|]+"), Column("index", "int64", INTEGER)), sep="|", encoding="latin-1"
+)
 
 # ------------------------------------------------------------------ ML-1M
 _RATINGS_DAT = TableFormat(_RATING_COLUMNS, sep="::", encoding="latin-1")

@@ -176,7 +176,8 @@ def _why(line: str, sep: str, layout: TableFormat) -> str:
         fields = line.split(sep)
     expected = len(layout.columns)
     if len(fields) != expected:
-        return f"expected {expected} fields ({', '.join(layout.names)}) separated by {layout.sep!r}, found {len(fields)}"
+        names = ", ".join(layout.names)
+        return f"expected {expected} fields ({names}) separated by {layout.sep!r}, found {len(fields)}"
     for column, field in zip(layout.columns, fields, strict=True):
         if layout.quoted and column.dtype == "str":
             continue  # csv.reader has already removed the quotes the pattern expects
