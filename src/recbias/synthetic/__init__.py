@@ -1,0 +1,32 @@
+"""A MovieLens-like simulated world with complete ground truth.
+
+:func:`generate` returns observed :class:`~recbias.ratings.Ratings` with the
+``true_relevance`` matrix that real datasets lack; :func:`simulate` returns the
+whole :class:`World` (true ratings of every pair, observation propensities,
+latent tastes, the popularity curve).  The generative story:
+
+1. items get popularity ranks at random; the expected ratings of rank ``k``
+   follow the shifted power law ``c1 + beta (c2 + k)^-alpha`` (Bellogín et
+   al., IRJ 2017, Sec. 5.2; thesis Sec. 4.5.2); users get a long-tailed
+   activity (a floor plus gamma excess);
+2. users get a gender, age band and occupation (MovieLens 1M frequencies) that
+   partly set their latent tastes; affinity combines taste match, item quality
+   (correlated with popularity), user generosity and noise;
+3. which pairs are rated depends on the two margins and on affinity
+   (missing not at random), with exactly ``n_ratings`` ratings;
+4. the true rating of every pair is a step function of affinity, cut so that
+   the observed ratings follow the prior (MovieLens 100K by default); a pair is
+   truly relevant when its true rating reaches ``positive_threshold`` (5, as for
+   MovieLens in the papers);
+5. timestamps fall in a two-year window, non-decreasing within each user
+   (rows are sorted by user, then time).
+
+Items in the far tail may have no observed rating; every user has at least
+``min_user_ratings``.  Parameters and presets: :mod:`recbias.synthetic.parameters`.
+"""
+
+from recbias.synthetic.parameters import PRESETS, resolve_parameters
+from recbias.synthetic.popularity import PopularityCurve, popularity_curve
+from recbias.synthetic.world import World, generate, simulate
+
+__all__ = ["PRESETS", "PopularityCurve", "World", "generate", "popularity_curve", "resolve_parameters", "simulate"]
