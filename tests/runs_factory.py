@@ -1,4 +1,5 @@
-"""Random runs and per-run brute-force metric definitions shared by the metric tests.
+"""Helpers shared by the metric and evaluation tests: random runs, per-run brute-force
+metric definitions and a stand-in factor-model scorer.
 
 The brute-force functions loop over one run's ranked lists in plain Python and
 follow the textbook definitions (with the conventions documented in
@@ -11,6 +12,8 @@ import math
 
 import numpy as np
 
+from recbias.ratings import Ratings
+from recbias.recommenders.base import Recommender
 from recbias.runs import Runs
 
 
@@ -100,7 +103,11 @@ def bf_average_precision(run: dict, n: int | None = None, normalise: str = "rele
         if label:
             hits += 1
             total += hits / rank
-    denominator = run["R"] if normalise == "relevant" or n is None else min(run["R"], n)
+    denominator = {
+        "relevant": run["R"],
+        "cutoff": run["R"] if n is None else min(run["R"], n),
+        "candidates": sum(run["labels"]),
+    }[normalise]
     return div(total, denominator)
 
 
@@ -159,3 +166,36 @@ def bf_infap(run: dict, epsilon: float = 0.0) -> float:
 def bf_stratified_recall(run: dict, n: int, weight: dict[int, float], user_total: float) -> float:
     top = sum(weight[i] for i, label in zip(run["items"][:n], run["labels"][:n], strict=True) if label)
     return div(top, user_total)
+
+
+class FactorModel(Recommender):
+    """A stand-in scorer: fixed user and item factors, score = U[u] . V[i]."""
+
+    name = "factors"
+
+    def __init__(self, user_factors: np.ndarray, item_factors: np.ndarray) -> None:
+        super().__init__()
+        self.user_factors, self.item_factors = user_factors, item_factors
+
+    def _fit(self, train: Ratings) -> None:
+        if train.shape != (len(self.user_factors), len(self.item_factors)):
+            raise ValueError("factor shapes do not match the training code space")
+
+    def score_users(self, users: np.ndarray) -> np.ndarray:
+        users, _ = self._check(users)
+        return self.user_factors[users] @ self.item_factors.T
+
+
+def make_ratings(users: np.ndarray, items: np.ndarray, shape: tuple[int, int], values: np.ndarray | None = None) -> Ratings:
+    """Ratings over a ``shape`` code space (values default to 5 stars)."""
+    return Ratings(
+        name="toy",
+        users=users,
+        items=items,
+        values=np.full(len(users), 5.0) if values is None else values,
+        timestamps=None,
+        user_ids=np.arange(shape[0]),
+        item_ids=np.arange(shape[1]),
+        scale=(1.0, 5.0),
+        positive_threshold=4.0,
+    )

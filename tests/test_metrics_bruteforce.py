@@ -49,6 +49,11 @@ CASES: list[tuple[str, Callable, Callable]] = [
         lambda r: M.average_precision(r, 5, normalise="cutoff"),
         lambda d: bf_average_precision(d, 5, "cutoff"),
     ),
+    (
+        "AP candidates",
+        lambda r: M.average_precision(r, normalise="candidates"),
+        lambda d: bf_average_precision(d, None, "candidates"),
+    ),
     ("nDCG", M.ndcg, bf_ndcg),
     ("nDCG@5", lambda r: M.ndcg(r, 5), lambda d: bf_ndcg(d, 5)),
     ("nDCG@5 exp", lambda r: M.ndcg(r, 5, gain="exponential"), lambda d: bf_ndcg(d, 5, "exponential")),
@@ -106,6 +111,10 @@ def test_one_relevant_item_reduces_metrics_to_rank_functions() -> None:
     np.testing.assert_allclose(M.auc(runs), (t - ranks) / (t - 1), atol=1e-14)
     np.testing.assert_allclose(M.average_precision(runs), 1 / ranks, atol=1e-14)
     np.testing.assert_allclose(M.reciprocal_rank(runs), 1 / ranks, atol=1e-14)
+    # IRJ Section 6: in 1R runs MAP = MRR once AP is normalised by the run's relevant candidates
+    one_r = Runs.from_arrays(runs.offsets, runs.users, runs.items, runs.labels, n_relevant=rng.integers(1, 5, n_runs))
+    np.testing.assert_allclose(M.average_precision(one_r, normalise="candidates"), 1 / ranks, atol=1e-14)
+    np.testing.assert_allclose(M.average_precision(one_r), 1 / ranks / one_r.n_relevant, atol=1e-14)
     np.testing.assert_allclose(M.ndcg(runs), 1 / np.log2(ranks + 1), atol=1e-14)
     np.testing.assert_allclose(M.ndcg(runs, 10), (ranks <= 10) / np.log2(ranks + 1), atol=1e-14)
     np.testing.assert_allclose(M.recall(runs, 10), ranks <= 10, atol=0)

@@ -59,6 +59,8 @@ def test_rank_based(toy: Runs) -> None:
     # AP@3(A) = P@2 / R = (1/2) / 3; with normalise="cutoff" AP@2 = (1/2) / min(3, 2)
     check(M.average_precision(toy, 3), [1 / 6, 1, 0])
     check(M.average_precision(toy, 2, normalise="cutoff"), [1 / 4, 1, 0])
+    # normalised by the 2 relevant candidates of A: (1/2 + 2/4) / 2
+    check(M.average_precision(toy, normalise="candidates"), [1 / 2, 1, 0])
     # AUC(A): 2 relevant x 4 non-relevant pairs; rank 2 beats ranks 3, 5, 6 and rank 4
     # beats ranks 5, 6 -> 5/8.  B: its relevant item beats both others -> 1.  C: no pairs -> 0.
     check(M.auc(toy), [5 / 8, 1, 0])

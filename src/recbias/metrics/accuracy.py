@@ -28,7 +28,7 @@ from recbias.metrics._view import RankedView, as_view, check_cutoff, safe_divide
 from recbias.runs import Runs
 
 Gain = Literal["linear", "exponential"]
-APNormalisation = Literal["relevant", "cutoff"]
+APNormalisation = Literal["relevant", "cutoff", "candidates"]
 
 
 def precision(runs: Runs | RankedView, n: int) -> np.ndarray:
@@ -77,16 +77,22 @@ def average_precision(
 
     ``normalise="relevant"`` divides by ``R`` (trec_eval's ``map`` and ``map_cut``);
     ``normalise="cutoff"`` divides by ``min(R, n)`` (Krichene & Rendle 2020, Eq. 5),
-    so that AP@n can reach 1 when ``R > n``.  Untruncated (``n=None``) both agree.
+    so that AP@n can reach 1 when ``R > n`` (untruncated, both agree);
+    ``normalise="candidates"`` divides by the relevant candidates of the run, the
+    reading of IRJ Section 6 under which AP equals RR in 1R runs.
     """
     view, n = as_view(runs), check_cutoff(n, optional=True)
-    if normalise not in ("relevant", "cutoff"):
-        raise ValueError(f"normalise must be 'relevant' or 'cutoff', got {normalise!r}")
+    denominators = {
+        "relevant": lambda: view.n_relevant,
+        "cutoff": lambda: np.minimum(view.n_relevant, n),
+        "candidates": lambda: view.relevant_in_run,
+    }
+    if normalise not in denominators:
+        raise ValueError(f"normalise must be one of {', '.join(denominators)}, got {normalise!r}")
     top = view.relevant_position < n
     precision_at_hits = view.relevant_through[top] / (view.relevant_position[top] + 1.0)
     total = view.per_run(view.relevant_run[top], precision_at_hits)
-    denominator = view.n_relevant if normalise == "relevant" else np.minimum(view.n_relevant, n)
-    return safe_divide(total, denominator)
+    return safe_divide(total, denominators[normalise]())
 
 
 def _gains(grades: np.ndarray, gain: Gain) -> np.ndarray:

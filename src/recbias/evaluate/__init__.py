@@ -1,0 +1,31 @@
+"""Scores -> ranks -> per-run metric tables -> summaries with confidence intervals and paired tests.
+
+Also the exact full-catalogue ranks of test items, computed in user chunks.
+"""
+
+from recbias.evaluate.full_catalogue import full_catalogue_ranks
+from recbias.evaluate.per_run import DEFAULT_METRICS, evaluate_runs
+from recbias.evaluate.ranking import TIE_POLICIES, rank_runs, score_runs
+from recbias.evaluate.statistics import (
+    averaging_units,
+    compare,
+    mean_confidence_interval,
+    metric_columns,
+    paired_tests,
+    summarize,
+)
+
+__all__ = [
+    "DEFAULT_METRICS",
+    "TIE_POLICIES",
+    "averaging_units",
+    "compare",
+    "evaluate_runs",
+    "full_catalogue_ranks",
+    "mean_confidence_interval",
+    "metric_columns",
+    "paired_tests",
+    "rank_runs",
+    "score_runs",
+    "summarize",
+]

@@ -1,0 +1,106 @@
+"""Scores -> rank order, and the tie policies."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from runs_factory import random_runs
+
+from recbias import metrics as M
+from recbias.evaluate import rank_runs
+from recbias.runs import Runs
+
+
+def test_sorts_each_run_by_decreasing_score_and_keeps_runs_apart() -> None:
+    runs = Runs.from_arrays([0, 3, 5], [7, 8], items=[1, 2, 3, 4, 5], labels=[0, 1, 0, 1, 0], grades=[0, 4, 0, 5, 0])
+    ranked = rank_runs(runs, np.array([0.1, 0.9, 0.5, 2.0, 3.0]))
+    np.testing.assert_array_equal(ranked.items, [2, 3, 1, 5, 4])
+    np.testing.assert_array_equal(ranked.labels, [1, 0, 0, 0, 1])
+    np.testing.assert_array_equal(ranked.grades, [4, 0, 0, 0, 5])
+    np.testing.assert_array_equal(ranked.offsets, runs.offsets)
+    np.testing.assert_array_equal(ranked.users, runs.users)
+
+
+def test_tie_policies_on_a_hand_example() -> None:
+    # one run: item 0 scores highest, items 1 (relevant, grade 3), 2, 3 (relevant, grade 5) tie
+    runs = Runs.from_arrays([0, 4], [0], [0, 1, 2, 3], labels=[0, 1, 0, 1], grades=[0, 3, 0, 5])
+    scores = np.array([2.0, 1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(rank_runs(runs, scores, "optimistic").items, [0, 3, 1, 2])
+    np.testing.assert_array_equal(rank_runs(runs, scores, "pessimistic").items, [0, 2, 1, 3])
+    assert rank_runs(runs, scores, "random", seed=0).items[0] == 0
+
+
+@pytest.fixture(scope="module")
+def tied() -> tuple[Runs, np.ndarray]:
+    """Random runs scored on a coarse grid, so that most runs hold ties."""
+    rng = np.random.default_rng(9)
+    runs = random_runs(rng, n_runs=500, max_size=25, judged_share=0.5)
+    return runs, rng.integers(0, 4, size=len(runs.items)).astype(float)
+
+
+def test_optimistic_random_pessimistic_are_ordered(tied: tuple[Runs, np.ndarray]) -> None:
+    runs, scores = tied
+    specs = ["P@5", "Recall@5", "RR", "MAP", "nDCG", "nDCG@5", "AUC", "bpref", "infAP"]
+    best = M.compute_metrics(rank_runs(runs, scores, "optimistic"), specs)
+    worst = M.compute_metrics(rank_runs(runs, scores, "pessimistic"), specs)
+    for seed in range(3):
+        middle = M.compute_metrics(rank_runs(runs, scores, "random", seed=seed), specs)
+        for spec in specs:
+            assert np.all(best[spec] >= middle[spec] - 1e-12), spec
+            assert np.all(middle[spec] >= worst[spec] - 1e-12), spec
+    assert np.mean(best["MAP"]) > np.mean(worst["MAP"])
+
+
+def test_random_ties_are_deterministic_by_seed(tied: tuple[Runs, np.ndarray]) -> None:
+    runs, scores = tied
+    first, again = rank_runs(runs, scores, seed=1), rank_runs(runs, scores, seed=1)
+    np.testing.assert_array_equal(first.items, again.items)
+    assert not np.array_equal(first.items, rank_runs(runs, scores, seed=2).items)
+    np.testing.assert_array_equal(rank_runs(runs, scores).items, rank_runs(runs, scores, "random", 0).items)
+
+
+def test_random_tie_breaking_is_uniform() -> None:
+    # 6,000 runs of three tied candidates: each of the 6 orders should appear ~1,000 times
+    n_runs = 6000
+    runs = Runs.from_arrays(np.arange(n_runs + 1) * 3, np.arange(n_runs), np.tile([0, 1, 2], n_runs), np.zeros(3 * n_runs))
+    ranked = rank_runs(runs, np.zeros(3 * n_runs), seed=4)
+    counts = Counter(map(tuple, ranked.items.reshape(-1, 3)))
+    assert len(counts) == 6
+    # binomial(6000, 1/6): sd = 28.9; 4.5 sd bounds
+    assert all(870 < c < 1130 for c in counts.values()), counts
+
+
+def test_all_tied_scorer_gets_the_expected_random_precision() -> None:
+    """A constant scorer under random ties is a Random recommender: E[P@n] = n * (m / t) / n."""
+    n_runs, t, m, n = 3000, 20, 5, 5
+    rng = np.random.default_rng(0)
+    labels = np.zeros((n_runs, t), dtype=bool)
+    labels[np.arange(n_runs)[:, None], np.argsort(rng.random((n_runs, t)), axis=1)[:, :m]] = True
+    runs = Runs.from_arrays(np.arange(n_runs + 1) * t, np.arange(n_runs), np.tile(np.arange(t), n_runs), labels.ravel())
+    scores = np.ones(n_runs * t)
+    precision = M.precision(rank_runs(runs, scores, seed=3), n)
+    # hits ~ hypergeometric(t, m, n): var = n (m/t)(1 - m/t)(t - n)/(t - 1); SE of the mean P@n
+    expected = m / t
+    se = np.sqrt(n * expected * (1 - expected) * (t - n) / (t - 1)) / n / np.sqrt(n_runs)
+    assert abs(precision.mean() - expected) < 4 * se
+    assert M.precision(rank_runs(runs, scores, "optimistic"), n).mean() == 1.0
+    assert M.precision(rank_runs(runs, scores, "pessimistic"), n).mean() == 0.0
+
+
+def test_bad_input_raises() -> None:
+    runs = Runs.from_arrays([0, 2], [0], [1, 2], labels=[0, 1])
+    with pytest.raises(ValueError, match="NaN"):
+        rank_runs(runs, np.array([np.nan, 1.0]))
+    with pytest.raises(ValueError, match="shape"):
+        rank_runs(runs, np.array([1.0]))
+    with pytest.raises(ValueError, match="unknown tie policy 'first'"):
+        rank_runs(runs, np.array([1.0, 2.0]), ties="first")
+
+
+def test_infinite_scores_rank_at_the_ends() -> None:
+    runs = Runs.from_arrays([0, 4], [0], [0, 1, 2, 3], labels=[0, 0, 1, 0])
+    ranked = rank_runs(runs, np.array([-np.inf, 1.0, np.inf, -np.inf]), "optimistic")
+    np.testing.assert_array_equal(ranked.items[:2], [2, 1])
+    assert set(ranked.items[2:]) == {0, 3}

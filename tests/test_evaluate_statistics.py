@@ -1,0 +1,123 @@
+"""Per-run tables, the explicit averaging of runs (IRJ Eq. 1), confidence intervals and paired tests."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from runs_factory import FactorModel, make_ratings, random_runs
+from scipy import stats
+
+from recbias import metrics as M
+from recbias.evaluate import compare, evaluate_runs, mean_confidence_interval, rank_runs, score_runs, summarize
+from recbias.runs import Runs
+
+
+def table(users: list[int], **metrics: list[float]) -> pd.DataFrame:
+    return pd.DataFrame({"run": np.arange(len(users)), "user": users, "group": -1} | metrics)
+
+
+def test_evaluate_runs_ranks_then_measures() -> None:
+    rng = np.random.default_rng(0)
+    runs = random_runs(rng, n_runs=80, max_size=15, n_items=50)
+    model = FactorModel(rng.normal(size=(80, 4)), rng.normal(size=(50, 4))).fit(make_ratings([0], [0], (80, 50)))
+    scores = score_runs(model, runs)
+    np.testing.assert_allclose(scores, np.sum(model.user_factors[runs.run_of_entry] * model.item_factors[runs.items], 1))
+    frame = evaluate_runs(runs, scores, ["P@5", "nDCG", "AUC"], seed=2)
+    assert list(frame.columns) == ["run", "user", "group", "P@5", "nDCG", "AUC"]
+    ranked = rank_runs(runs, scores, seed=2)
+    np.testing.assert_array_equal(frame["AUC"], M.auc(ranked))
+    np.testing.assert_array_equal(frame["user"], runs.users)
+    # a better scorer: the labels themselves
+    perfect = evaluate_runs(runs, runs.labels.astype(float), ["AUC"], ties="pessimistic")
+    with_relevant = (M.auc(ranked) > 0) | (perfect["AUC"] > 0)
+    assert np.all(perfect["AUC"][with_relevant] == 1)
+
+
+def test_one_r_average_is_irj_equation_1() -> None:
+    """1R: one run per positive test rating; Eq. (1) divides the sum over all runs by |PR_test|."""
+    # user 0 has three test ratings (runs 0-2), user 1 has one (run 3)
+    per_run = {"s": table([0, 0, 0, 1], P=[0.1, 0.1, 0.1, 0.5])}
+    by_run = summarize(per_run, average="run").iloc[0]
+    by_user = summarize(per_run, average="user").iloc[0]
+    assert by_run["mean"] == pytest.approx((0.1 + 0.1 + 0.1 + 0.5) / 4)  # Eq. (1): 0.2
+    assert by_run["n"] == 4
+    assert by_user["mean"] == pytest.approx((0.1 + 0.5) / 2)  # per-user average: 0.3
+    assert by_user["n"] == 2
+
+
+def test_ar_average_per_user_is_the_run_average() -> None:
+    per_run = {"s": table([3, 1, 2], P=[0.2, 0.4, 0.9])}
+    assert summarize(per_run, average="user")["mean"].iloc[0] == pytest.approx(summarize(per_run)["mean"].iloc[0])
+
+
+def test_summary_interval_is_students_t() -> None:
+    values = [0.1, 0.4, 0.35, 0.8, 0.2]
+    row = summarize({"s": table([0, 1, 2, 3, 4], P=values)}, confidence=0.9).iloc[0]
+    low, high = stats.t.interval(0.9, df=4, loc=np.mean(values), scale=stats.sem(values))
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high))
+    assert np.isnan(mean_confidence_interval(np.array([0.3]))[1])
+
+
+def test_confidence_interval_covers_the_true_mean_95_percent_of_the_time() -> None:
+    rng = np.random.default_rng(1)
+    samples = rng.normal(0.3, 0.2, size=(2000, 25))
+    covered = [low <= 0.3 <= high for _, low, high in (mean_confidence_interval(s) for s in samples)]
+    # binomial(2000, 0.95): sd = 0.0049; 4 sd bounds
+    assert 0.93 < np.mean(covered) < 0.97
+
+
+def test_paired_tests_pair_by_run_and_agree_with_scipy() -> None:
+    rng = np.random.default_rng(2)
+    users = rng.integers(0, 30, size=60).tolist()
+    a_values, b_values = rng.random(60), rng.random(60) * 0.8
+    a = table(users, P=a_values)
+    b = table(users, P=b_values).sample(frac=1, random_state=0)  # rows in another order
+    row = compare({"A": a, "B": b}).iloc[0]
+    t, w = stats.ttest_rel(a_values, b_values), stats.wilcoxon(a_values, b_values)
+    assert (row["system_a"], row["system_b"], row["n"]) == ("A", "B", 60)
+    assert row["difference"] == pytest.approx(a_values.mean() - b_values.mean())
+    assert row["t_pvalue"] == pytest.approx(t.pvalue, rel=1e-12)
+    assert row["t_statistic"] == pytest.approx(t.statistic, rel=1e-12)
+    assert row["wilcoxon_pvalue"] == pytest.approx(w.pvalue, rel=1e-12)
+    assert row["wilcoxon_statistic"] == pytest.approx(w.statistic)
+    # pairing by row position instead of by run would give another answer
+    assert stats.ttest_rel(a_values, b["P"].to_numpy()).pvalue != pytest.approx(t.pvalue)
+    by_user = compare({"A": a, "B": b}, average="user").iloc[0]
+    means_a = a.groupby("user")["P"].mean()
+    means_b = b.groupby("user")["P"].mean()
+    assert by_user["n"] == len(means_a)
+    assert by_user["t_pvalue"] == pytest.approx(stats.ttest_rel(means_a, means_b).pvalue, rel=1e-12)
+
+
+def test_compare_with_a_baseline_and_identical_systems() -> None:
+    a = table([0, 1, 2], P=[0.1, 0.2, 0.3])
+    frame = compare({"base": a, "same": a.copy(), "other": table([0, 1, 2], P=[0.3, 0.1, 0.6])}, baseline="base")
+    assert list(zip(frame["system_a"], frame["system_b"], strict=True)) == [("base", "same"), ("base", "other")]
+    same = frame.iloc[0]
+    assert (same["t_pvalue"], same["wilcoxon_pvalue"], same["difference"]) == (1.0, 1.0, 0.0)
+
+
+def test_compare_refuses_unpaired_systems() -> None:
+    a = table([0, 1, 2], P=[0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match="same runs"):
+        compare({"A": a, "B": table([0, 1], P=[0.1, 0.2])})
+    with pytest.raises(ValueError, match="different users"):
+        compare({"A": a, "B": table([0, 1, 5], P=[0.1, 0.2, 0.3])})
+    with pytest.raises(ValueError, match="baseline"):
+        compare({"A": a, "B": a}, baseline="C")
+    with pytest.raises(ValueError, match="not in the per-run table"):
+        summarize({"A": a}, metrics=["nDCG"])
+    with pytest.raises(ValueError, match="average"):
+        summarize({"A": a}, average="item")
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss occurred")  # constant differences: scipy's t is infinite
+def test_per_run_table_feeds_summary_and_comparison() -> None:
+    runs = Runs.from_arrays([0, 3, 6], [0, 1], [0, 1, 2, 0, 1, 2], labels=[1, 0, 0, 0, 0, 1])
+    good = evaluate_runs(runs, np.array([3.0, 2, 1, 1, 2, 3]), ["P@1", "MAP"])
+    bad = evaluate_runs(runs, np.array([1.0, 2, 3, 3, 2, 1]), ["P@1", "MAP"])
+    summary = summarize({"good": good, "bad": bad}).set_index(["system", "metric"])["mean"]
+    assert summary[("good", "P@1")] == 1 and summary[("bad", "P@1")] == 0
+    assert summary[("bad", "MAP")] == pytest.approx(1 / 3)  # the relevant item is third in both runs
+    assert compare({"good": good, "bad": bad})["difference"].tolist() == pytest.approx([1, 2 / 3])
