@@ -56,6 +56,10 @@ def test_unknown_options_list_the_valid_ones():
         datasets.load("ml-100k", seed=1)
     with pytest.raises(ValueError, match="valid options: none"):
         datasets.load_qrels("trec8-adhoc", reading="cleverdon")
+    with pytest.raises(ValueError, match="positive_threshold must be a finite number, got 'five'"):
+        datasets.load("ml-100k", positive_threshold="five")
+    with pytest.raises(ValueError, match="positive_threshold must be a finite number, got nan"):
+        datasets.load("csv:ratings.csv", positive_threshold=float("nan"))
     with pytest.raises(ValueError, match="unknown Cranfield grade reading"):
         datasets.load_qrels("cranfield", reading="upside-down")
 

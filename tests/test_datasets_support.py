@@ -11,7 +11,7 @@ import io
 import socket
 import threading
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -91,9 +91,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve ``directory`` over HTTP on an ephemeral 127.0.0.1 port; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve_with(handler: Callable[..., http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Run an HTTP server with ``handler`` on an ephemeral 127.0.0.1 port; yields the base URL."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -103,3 +102,8 @@ def serve(directory: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+def serve(directory: Path) -> contextlib.AbstractContextManager[str]:
+    """Serve the files under ``directory``; yields the base URL."""
+    return serve_with(functools.partial(_QuietHandler, directory=str(directory)))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import http.server
 import time
 import zipfile
 
+import pooch
 import pytest
-from test_datasets_support import ML1M_FILES, isolate, make_zip, ml1m_archive, pin, serve, sha256
+from test_datasets_support import ML1M_FILES, isolate, make_zip, ml1m_archive, pin, serve, serve_with, sha256
 
 from recbias import datasets
 from recbias.datasets import fetch, registry
@@ -207,3 +209,38 @@ def test_collections_without_a_download_explain_where_files_go(dirs):
     assert f"{data / 'trec8-adhoc-qrels'}/" in message and "qrels.adhoc.401-450.txt" in message
     assert "https://trec.nist.gov/data/qrels_eng/qrels.trec8.adhoc.parts1-5.tar.gz" in message
 
+
+
+def test_interrupted_download_leaves_nothing(dirs, ml1m_zip, monkeypatch):
+    _, cache = dirs
+
+    def interrupted(self, url, output_file, pooch_instance):
+        with open(output_file, "wb") as handle:
+            handle.write(ml1m_zip[: len(ml1m_zip) // 2])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pooch.HTTPDownloader, "__call__", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        datasets.load("ml-1m")
+    assert list(cache.iterdir()) == []
+
+
+def test_connection_cut_mid_transfer_leaves_nothing(dirs, ml1m_zip, monkeypatch):
+    _, cache = dirs
+
+    class Truncating(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # promises the whole archive, sends half, hangs up
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(ml1m_zip)))
+            self.end_headers()
+            self.wfile.write(ml1m_zip[: len(ml1m_zip) // 2])
+            self.close_connection = True
+
+        def log_message(self, format, *args):  # noqa: A002 - signature of the base class
+            pass
+
+    with serve_with(Truncating) as url:
+        monkeypatch.setenv("RECBIAS_DATA_URL", url)
+        with pytest.raises(OfflineError, match="downloading .*ml-1m.zip failed"):
+            datasets.load("ml-1m")
+    assert list(cache.iterdir()) == []

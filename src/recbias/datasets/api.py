@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import inspect
+import math
 from pathlib import Path
 from collections.abc import Callable
+from numbers import Real
 from typing import Any
 
 import pandas as pd
@@ -78,15 +80,15 @@ def load(name: str = DEFAULT, **options: Any) -> Ratings:
     """
     if name.startswith(_CSV_PREFIX):
         _check_options(name, options, {"positive_threshold"})
-        return read_csv_ratings(name, **options)
+        return read_csv_ratings(name, _threshold(name, options.get("positive_threshold")))
     if name in _SYNTHETIC:
         return _load_synthetic(name, options)
     if name not in _READERS:
         raise ValueError(_unknown_name(name, [*DATASETS, "csv:PATH"]))
     _check_options(name, options, {"positive_threshold"})
     facts = DATASETS[name]
-    threshold = options.get("positive_threshold", facts.positive_threshold)
-    return _READERS[name](open_files(facts), facts, float(threshold))
+    threshold = _threshold(name, options.get("positive_threshold", facts.positive_threshold))
+    return _READERS[name](open_files(facts), facts, threshold)
 
 
 def load_qrels(name: str, **options: Any) -> pd.DataFrame:
@@ -115,6 +117,15 @@ def _load_synthetic(name: str, options: dict[str, Any]) -> Ratings:
     named = {key for key, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
     _check_options(name, options, (named | set(synthetic.PRESETS[name])) - {"preset"})
     return synthetic.generate(preset=name, **options)
+
+
+def _threshold(name: str, value: Any) -> float | None:
+    """A finite ``positive_threshold`` as a float (``None`` passes through: the loader's default)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise ValueError(f"dataset '{name}': positive_threshold must be a finite number, got {value!r}")
+    return float(value)
 
 
 def _check_options(name: str, options: dict[str, Any], valid: set[str]) -> None:
