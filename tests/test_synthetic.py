@@ -416,3 +416,31 @@ def test_apportion_adds_up_and_stays_within_one(weights, total):
     exact = np.array(weights) / sum(weights) * total
     assert counts.sum() == total
     assert np.all(np.abs(counts - exact) < 1)
+
+
+# ------------------------------------------------- defaults vs MovieLens 100K
+
+
+@pytest.mark.realdata
+def test_defaults_match_movielens_100k():
+    """The documented reasons for the defaults, rechecked on the ML-100K ratings file."""
+    from scipy.optimize import minimize_scalar
+    from test_datasets_support import real_data_dir
+
+    table = np.loadtxt(real_data_dir("ml-100k") / "ml-100k" / "u.data", dtype=np.int64)
+    users, items, values = table[:, 0], table[:, 1], table[:, 2]
+    defaults = PRESETS["synthetic"]
+    assert tuple(np.bincount(values, minlength=6)[1:]) == ML100K_RATING_COUNTS
+    # gamma shape of activity above the floor of 20, by the method of moments
+    excess = np.bincount(users)[1:] - 20
+    assert (excess.mean() / excess.std()) ** 2 == pytest.approx(defaults["activity_shape"], abs=0.05)
+    # c2 (as a share of the items) of the least-squares curve at alpha = 1.4 with c1 = 0
+    counts = np.sort(np.bincount(items)[1:])[::-1]
+    n_items, n_ratings = len(counts), counts.sum()
+
+    def squared_error(shift: float) -> float:
+        curve = popularity_curve(n_items, n_ratings, defaults["alpha"], 0.0, shift)
+        return float(np.sum((curve.expected(np.arange(1, n_items + 1)) - counts) ** 2))
+
+    fitted = minimize_scalar(squared_error, bounds=(0.001, 1.0), method="bounded").x
+    assert fitted == pytest.approx(defaults["popularity_shift"], abs=0.01)
