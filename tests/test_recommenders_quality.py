@@ -44,6 +44,7 @@ def test_personalised_beat_popularity_on_a_low_rank_world(synthetic_ndcg, name):
 
 
 @pytest.mark.realdata
+@pytest.mark.slow
 @pytest.mark.skipif(not ML100K.exists(), reason="MovieLens 100K not available")
 def test_ranking_on_movielens_100k():
     ndcg = per_user_ndcg(load_ml100k(), ["random", "popularity", *PERSONALISED])

@@ -26,7 +26,9 @@ def pairwise_dot(left: np.ndarray, right: np.ndarray, rows: np.ndarray, cols: np
     step = max(1, BLOCK_BUDGET // max(1, left.shape[1]))
     for start in range(0, len(rows), step):
         stop = start + step
-        out[start:stop] = np.einsum("nf,nf->n", left[rows[start:stop]], right[cols[start:stop]])
+        # np.take gathers rows faster than fancy indexing
+        gathered = np.take(left, rows[start:stop], axis=0), np.take(right, cols[start:stop], axis=0)
+        out[start:stop] = np.einsum("nf,nf->n", *gathered)
     return out
 
 
