@@ -14,6 +14,7 @@ from recbias.synthetic import PRESETS, generate, popularity_curve, resolve_param
 from recbias.synthetic.observation import fit_propensity, sample_observations
 from recbias.synthetic.parameters import ML100K_RATING_COUNTS
 from recbias.synthetic.popularity import apportion
+from recbias.synthetic.preferences import rating_cut_points, ratings_from_affinity
 
 
 @pytest.fixture(scope="module")
@@ -196,6 +197,16 @@ def test_exponential_race_inclusion_probabilities(count):
     assert np.all(np.abs(frequency - expected) < 4 * sd)
 
 
+def test_exponential_race_breaks_ties_at_the_cut_by_column():
+    class FixedArrivals:
+        def standard_exponential(self, shape, dtype):
+            return np.array([[3.0, 1.0, 1.0, 1.0, 0.5], [2.0, 2.0, 2.0, 2.0, 2.0]], dtype=dtype)
+
+    rows, columns = sample_observations(FixedArrivals(), np.ones((2, 5), np.float32), np.ones(5), np.array([3, 2]))
+    assert rows.tolist() == [0, 0, 0, 1, 1]
+    assert columns.tolist() == [1, 2, 4, 0, 1]
+
+
 def test_observation_rate_falls_with_popularity_rank(world):
     observed = world.ratings.matrix("binary").toarray() > 0
     by_rank = observed.mean(axis=0)[np.argsort(world.item_rank)]
@@ -231,6 +242,18 @@ def test_rating_histogram_follows_the_prior(world):
     counts = np.bincount(world.ratings.values.astype(int), minlength=6)[1:]
     prior = np.array(ML100K_RATING_COUNTS) / sum(ML100K_RATING_COUNTS)
     assert np.all(np.abs(counts - prior * world.ratings.n_ratings) <= 1)
+
+
+@pytest.mark.parametrize(
+    "prior, expected",
+    [((1, 1, 1, 1, 1), [1, 3, 2, 5, 4]), ((0, 1, 1, 1, 2), [2, 4, 3, 5, 5]), ((1, 1, 1, 2, 0), [1, 3, 2, 4, 4])],
+)
+def test_rating_cut_points_hand_examples(prior, expected):
+    observed = np.array([0.1, 0.5, 0.2, 0.9, 0.7], np.float32)
+    cut_points = rating_cut_points(observed, prior)
+    assert ratings_from_affinity(observed, cut_points).tolist() == expected
+    # an unobserved pair below every observed one gets the lowest level the prior allows
+    assert ratings_from_affinity(np.array([-5.0], np.float32), cut_points)[0] == (1 if prior[0] else 2)
 
 
 def test_custom_prior_is_honoured():

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 #: Poisson iterative proportional fitting steps used as the starting point.
-_WARM_START_STEPS = 10
+_WARM_START_STEPS = 3
 
 
 def _newton_factor(target: np.ndarray, achieved: np.ndarray, slope: np.ndarray) -> np.ndarray:
@@ -99,11 +99,17 @@ def sample_observations(
     rng: np.random.Generator, weights: np.ndarray, item_scale: np.ndarray, row_counts: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """For every row ``u``, the ``row_counts[u]`` columns whose exponential arrival
-    times ``E_ui / (w_ui y_i)`` come first.  Returns ``(rows, columns)``, grouped by row."""
-    n_rows, n_columns = weights.shape
-    rates = weights * item_scale.astype(np.float32)[None, :]
+    times ``E_ui / (w_ui y_i)`` come first (ties at the cut broken by column index, so
+    the result does not depend on the sorting algorithm).  Returns ``(rows, columns)``
+    in row-major order."""
+    row_counts = np.asarray(row_counts)
     arrivals = rng.standard_exponential(weights.shape, dtype=np.float32)
-    arrivals /= rates
-    order = np.argsort(arrivals, axis=1)
-    chosen = np.arange(n_columns)[None, :] < np.asarray(row_counts)[:, None]
-    return np.repeat(np.arange(n_rows), row_counts), order[chosen]
+    arrivals /= weights * item_scale.astype(np.float32)[None, :]
+    cut = np.take_along_axis(np.sort(arrivals, axis=1), (row_counts - 1)[:, None], axis=1)
+    chosen = arrivals < cut
+    tied = arrivals == cut
+    missing = row_counts - chosen.sum(axis=1)
+    crowded = np.flatnonzero(tied.sum(axis=1) > missing)  # rare: more ties than places left
+    tied[crowded] &= np.cumsum(tied[crowded], axis=1) <= missing[crowded, None]
+    chosen |= tied
+    return np.nonzero(chosen)

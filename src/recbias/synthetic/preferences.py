@@ -58,7 +58,7 @@ def affinity_matrix(
 ) -> np.ndarray:
     """The dense ``float32`` affinity matrix of the module equation."""
     rank = user_factors.shape[1]
-    affinity = (user_factors @ (item_factors.T / math.sqrt(rank))).astype(np.float32)
+    affinity = user_factors.astype(np.float32) @ (item_factors.T / math.sqrt(rank)).astype(np.float32)
     affinity += (item_effect * quality).astype(np.float32)[None, :]
     affinity += (user_effect * generosity).astype(np.float32)[:, None]
     affinity += noise * rng.standard_normal(affinity.shape, dtype=np.float32)
@@ -72,12 +72,15 @@ def affinity_sd(item_effect: float, user_effect: float, noise: float) -> float:
 
 def rating_cut_points(observed_affinity: np.ndarray, prior: tuple[float, ...]) -> np.ndarray:
     """Cut points ``t_1 <= ... <= t_4`` on affinity such that exactly
-    ``apportion(prior, n)`` of the ``n`` observed affinities fall in each rating level
-    (midpoints between consecutive order statistics; +-inf for empty top/bottom levels)."""
-    ordered = np.sort(np.asarray(observed_affinity, dtype=np.float64))
+    ``apportion(prior, n)`` of the ``n`` observed affinities fall in each rating level:
+    ``t_r`` is the smallest observed affinity above the ``r`` lowest levels (``-inf``
+    or ``+inf`` when those levels take none or all of them).  Same dtype as the input,
+    so that comparisons are exact."""
+    ordered = np.sort(observed_affinity)
     bounds = np.cumsum(apportion(np.asarray(prior), len(ordered)))[:-1]
-    padded = np.concatenate([[-np.inf], ordered, [np.inf]])
-    return (padded[bounds] + padded[bounds + 1]) / 2
+    cut_points = np.append(ordered, np.inf).astype(ordered.dtype)[bounds]
+    cut_points[bounds == 0] = -np.inf
+    return cut_points
 
 
 def ratings_from_affinity(affinity: np.ndarray, cut_points: np.ndarray) -> np.ndarray:
