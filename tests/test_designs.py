@@ -295,8 +295,13 @@ def test_available_items_against_brute_force() -> None:
             block = np.array([u * 3 + p])
             assert available.counts(block).tolist() == [len(expected)]
             ranks = np.arange(len(expected))
-            got = available.items(block, np.zeros(len(ranks), dtype=int), ranks)
+            got = available.items(block, ranks)
             assert got.tolist() == expected
+    blocks = np.array([5, 0, 5, 17, 9])
+    rows, listed = available.enumerate(blocks)
+    for r, b in enumerate(blocks):
+        excluded = set(items[users == b // 3].tolist())
+        assert listed[rows == r].tolist() == [i for i in sorted(pools[b % 3].tolist()) if i not in excluded]
 
 
 # ------------------------------------------------------------------ U and shortages

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from recbias.designs.sampling import AvailableItems, flat_ranges, sample_sorted_subsets
+from recbias.designs.sampling import AvailableItems, distinct, flat_ranges, sample_sorted_subsets
 from recbias.designs.spec import DesignSpec, parse_design
 from recbias.ratings import Ratings
 from recbias.runs import Runs
@@ -71,12 +71,45 @@ def _sorted_pairs(ratings: Ratings, label: str) -> tuple[np.ndarray, np.ndarray]
     return keys, order
 
 
-def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Membership of ``keys`` in the ascending array ``sorted_keys``."""
-    if not len(sorted_keys):
-        return np.zeros(len(keys), dtype=bool)
-    found = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-    return sorted_keys[found] == keys
+def _merge_entries(
+    n_items: int,
+    run_users: np.ndarray,
+    row_of_entry: np.ndarray,
+    negative_items: np.ndarray,
+    positive_run: np.ndarray,
+    positive_items: np.ndarray,
+    positive_values: np.ndarray,
+    judged_users: np.ndarray,
+    judged_items: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """Flat ``items``, ``labels``, ``grades`` and ``judged`` of all runs, items ascending in each run.
+
+    The non-relevant items come run after run in ascending order (keys ``run * n_items + item``
+    are sorted), so each relevant item is slotted in by one ``searchsorted``.  ``judged`` marks
+    the non-relevant test ratings ``(judged_users, judged_items)``: each is looked up in the runs
+    of its user (runs of a user are consecutive), far fewer queries than one per entry.
+    """
+    negative_keys = row_of_entry * n_items + negative_items
+    slot = np.searchsorted(negative_keys, positive_run * n_items + positive_items)
+    positive_at = slot + np.arange(len(slot))
+    labels = np.zeros(len(negative_keys) + len(slot), dtype=bool)
+    labels[positive_at] = True
+    negative_at = np.flatnonzero(~labels)
+    items = np.empty(len(labels), dtype=np.int32)
+    items[positive_at] = positive_items
+    items[negative_at] = negative_items
+    grades = np.zeros(len(labels))
+    grades[positive_at] = positive_values
+
+    first_run = np.searchsorted(run_users, judged_users, side="left")
+    n_runs_of = np.searchsorted(run_users, judged_users, side="right") - first_run
+    rating, offset = flat_ranges(n_runs_of)
+    query = (first_run[rating] + offset) * n_items + judged_items[rating]
+    found = np.minimum(np.searchsorted(negative_keys, query), max(len(negative_keys) - 1, 0))
+    hit = found[negative_keys[found] == query] if len(negative_keys) else found[:0]
+    judged = labels.copy()
+    judged[negative_at[hit]] = True
+    return {"items": items, "labels": labels, "grades": grades, "judged": judged}
 
 
 def _check_uniform(test: Ratings, design: str) -> None:
@@ -183,7 +216,7 @@ def build_runs(
     if spec.candidates == "AI":
         candidates = np.arange(n_items, dtype=np.int64)
     else:
-        candidates = np.unique(test.items).astype(np.int64)
+        candidates = np.flatnonzero(test.item_counts())
     candidates = np.setdiff1d(candidates, head, assume_unique=True)
     pool_items, pool_offsets = _candidate_pools(candidates, popularity, spec.percentiles)
     n_pools = len(pool_offsets) - 1
@@ -195,7 +228,7 @@ def build_runs(
     relevant = test_values >= threshold
     rel_users, rel_items, rel_values = test_users[relevant], test_items[relevant], test_values[relevant]
     n_relevant_of = np.bincount(rel_users, minlength=test.n_users)
-    users_in_test = np.unique(test_users)
+    users_in_test = np.flatnonzero(test.user_counts())
     users_without_relevant = int(np.count_nonzero(n_relevant_of[users_in_test] == 0))
 
     available = AvailableItems.build(
@@ -233,7 +266,7 @@ def build_runs(
                 f"n_nonrelevant, use AN, or pass on_shortage='exclude'"
             )
         shortage_runs = int(short.sum())
-        shortage_users = len(np.unique(run_users[short]))
+        shortage_users = int(np.count_nonzero(np.bincount(run_users[short])))
         keep = ~short
         renumber = np.cumsum(keep) - 1
         positive_keep = keep[positive_run]
@@ -253,30 +286,31 @@ def build_runs(
     # ------------------------------------------------------------------ negatives
     rng = np.random.default_rng(seed)
     if k is None:
-        row_of_entry, ranks = flat_ranges(n_available)
-    elif spec.relevant == "1R" and shared_negatives:
-        blocks, run_to_block = np.unique(run_blocks, return_inverse=True)
-        ranks = sample_sorted_subsets(available.counts(blocks), k, rng)[run_to_block].ravel()
-        row_of_entry = np.repeat(np.arange(n_runs), k)
+        row_of_entry, negative_items = available.enumerate(run_blocks)
     else:
-        ranks = sample_sorted_subsets(n_available, k, rng).ravel()
+        if spec.relevant == "1R" and shared_negatives:
+            blocks, run_to_block = distinct(run_blocks)
+            ranks = sample_sorted_subsets(available.counts(blocks), k, rng)[run_to_block]
+        else:
+            ranks = sample_sorted_subsets(n_available, k, rng)
+        negative_items = available.items(run_blocks[:, None], ranks).ravel()
         row_of_entry = np.repeat(np.arange(n_runs), k)
-    negative_items = available.items(run_blocks, row_of_entry, ranks)
-    negative_keys = run_users[row_of_entry].astype(np.int64) * n_items + negative_items
-    negative_judged = _contains(test_keys, negative_keys)
-
-    # ------------------------------------------------------ merge in the positives
-    slot = np.searchsorted(row_of_entry * n_items + negative_items, positive_run * n_items + rel_items)
-    items = np.insert(negative_items, slot, rel_items)
-    labels = np.insert(np.zeros(len(negative_items), dtype=bool), slot, True)
-    grades = np.insert(np.zeros(len(negative_items)), slot, rel_values)
-    judged = np.insert(negative_judged, slot, True)
-    sizes = n_negatives + np.bincount(positive_run, minlength=n_runs)
+    entries = _merge_entries(
+        n_items,
+        run_users,
+        row_of_entry,
+        negative_items,
+        positive_run,
+        rel_items,
+        rel_values,
+        judged_users=test_users[~relevant],
+        judged_items=test_items[~relevant],
+    )
     report = DesignReport(
         design=name,
         n_candidates=len(candidates),
         n_runs=n_runs,
-        n_users=len(np.unique(run_users)),
+        n_users=int(np.count_nonzero(np.bincount(run_users))) if n_runs else 0,
         users_without_relevant=users_without_relevant,
         shortage_users=shortage_users,
         shortage_runs=shortage_runs,
@@ -284,12 +318,9 @@ def build_runs(
         head_test_ratings=n_test_before - test.n_ratings,
     )
     runs = DesignedRuns.from_arrays(
-        offsets=np.concatenate([[0], np.cumsum(sizes)]),
+        offsets=np.concatenate([[0], np.cumsum(n_negatives + np.bincount(positive_run, minlength=n_runs))]),
         users=run_users,
-        items=items,
-        labels=labels,
-        grades=grades,
-        judged=judged,
+        **entries,
         n_relevant=n_relevant_of[run_users],
         groups=groups,
         design=name,

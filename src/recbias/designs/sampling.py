@@ -15,7 +15,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["AvailableItems", "flat_ranges", "sample_sorted_subsets"]
+__all__ = ["AvailableItems", "distinct", "flat_ranges", "sample_sorted_subsets"]
+
+
+def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct values and, for each input, the index of its value among them.
+
+    Same result as ``np.unique(values, return_inverse=True)`` through one stable sort,
+    much faster than numpy's hash-based ``unique`` on large integer arrays.
+    """
+    values = np.asarray(values)
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.ones(len(ordered), dtype=bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    inverse = np.empty(len(values), dtype=np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    return ordered[starts], inverse
 
 
 def flat_ranges(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -29,8 +45,9 @@ def flat_ranges(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def sample_sorted_subsets(sizes: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """Row ``r``: ``k`` distinct integers drawn uniformly from ``range(sizes[r])``, ascending.
 
-    Rows with ``sizes >= 2k`` use rejection: ``k`` uniform draws, and each repeated value is
-    redrawn until the row holds ``k`` distinct values.  The row is then the set of the first
+    Rows with ``sizes >= 2k`` use rejection: ``k`` uniform draws (``floor(size * U)`` with
+    ``U`` a double in [0, 1), uniform up to a relative error of ``size / 2**53``), and each
+    repeated value is redrawn until the row holds ``k`` distinct values.  The row is then the set of the first
     ``k`` distinct values of an i.i.d. uniform sequence, which is a uniform ``k``-subset; at
     most half of a draw can collide, so few rounds are needed.  Rows with ``sizes < 2k`` take
     the ``k`` smallest of ``sizes`` i.i.d. uniform keys (a uniform ``k``-subset as well), at a
@@ -43,17 +60,22 @@ def sample_sorted_subsets(sizes: np.ndarray, k: int, rng: np.random.Generator) -
     dense = sizes < 2 * k
 
     sparse_sizes = sizes[~dense]
-    draw = rng.integers(0, sparse_sizes[:, None], size=(len(sparse_sizes), k))
-    active = np.arange(len(sparse_sizes))
-    while len(active):
-        block = np.sort(draw[active], axis=1)
+    draw = (rng.random((len(sparse_sizes), k)) * sparse_sizes[:, None]).astype(np.int64)
+    draw.sort(axis=1)
+    rows = np.arange(len(sparse_sizes))
+    block = draw
+    while True:
         repeated = np.zeros(block.shape, dtype=bool)
         repeated[:, 1:] = block[:, 1:] == block[:, :-1]
-        rows_with_repeats = repeated.any(axis=1)
-        redraw_rows = np.nonzero(repeated)[0]
-        block[repeated] = rng.integers(0, sparse_sizes[active[redraw_rows]])
-        draw[active] = block
-        active = active[rows_with_repeats]
+        with_repeats = repeated.any(axis=1)
+        if block is not draw:
+            draw[rows] = block
+        if not with_repeats.any():
+            break
+        rows, block, repeated = rows[with_repeats], block[with_repeats], repeated[with_repeats]
+        redraw_sizes = sparse_sizes[rows[np.nonzero(repeated)[0]]]
+        block[repeated] = (rng.random(len(redraw_sizes)) * redraw_sizes).astype(np.int64)
+        block.sort(axis=1)
     out[~dense] = draw
 
     dense_sizes = sizes[dense]
@@ -98,7 +120,7 @@ class AvailableItems:
 
         Pairs whose item is in no pool are ignored; repeated pairs count once.
         """
-        pool_items = np.asarray(pool_items, dtype=np.int64)
+        pool_items = np.asarray(pool_items, dtype=np.int32)
         pool_offsets = np.asarray(pool_offsets, dtype=np.int64)
         n_pools = len(pool_offsets) - 1
         pool_of = np.full(n_items, -1, dtype=np.int64)
@@ -112,7 +134,8 @@ class AvailableItems:
         items = np.asarray(items, dtype=np.int64)
         inside = pool_of[items] >= 0
         blocks = users[inside] * n_pools + pool_of[items[inside]]
-        excluded = np.unique(blocks * width + position_of[items[inside]])
+        excluded = np.sort(blocks * width + position_of[items[inside]])
+        excluded = excluded[np.concatenate([[True], excluded[1:] != excluded[:-1]])]
         block_of = excluded // width
         first = np.searchsorted(block_of, block_of, side="left")
         shifted = excluded - (np.arange(len(excluded)) - first)
@@ -134,12 +157,38 @@ class AvailableItems:
         )
         return np.diff(self.pool_offsets)[self.pool_of(blocks)] - n_excluded
 
-    def items(self, blocks: np.ndarray, row_of_entry: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-        """Item of rank ``ranks[e]`` among those available to block ``blocks[row_of_entry[e]]``."""
+    def enumerate(self, blocks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """All items available to each block, block after block, ascending within a block.
+
+        Returns ``(row, items)`` with ``row`` the index into ``blocks`` of every item.  The
+        pool positions of each block are laid out in full and its excluded positions masked
+        out, so the cost is linear in the output and no search per item is needed.
+        """
+        blocks = np.asarray(blocks, dtype=np.int64)
+        pool_start = self.pool_offsets[self.pool_of(blocks)]
+        pool_size = np.diff(self.pool_offsets)[self.pool_of(blocks)]
+        row, position = flat_ranges(pool_size)
+        row_start = np.cumsum(pool_size) - pool_size
+        low = np.searchsorted(self.excluded, blocks * self.width)
+        high = np.searchsorted(self.excluded, (blocks + 1) * self.width)
+        excluded_row, offset = flat_ranges(high - low)
+        excluded_position = self.excluded[low[excluded_row] + offset] - blocks[excluded_row] * self.width
+        keep = np.ones(len(row), dtype=bool)
+        keep[row_start[excluded_row] + excluded_position] = False
+        row, position = row[keep], position[keep]
+        return row, self.pool_items[pool_start[row] + position]
+
+    def items(self, blocks: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """Item of rank ``ranks`` among those available to ``blocks`` (arrays broadcast together).
+
+        Pass ``blocks[:, None]`` with a ``(rows, k)`` rank matrix to avoid repeating blocks.
+        """
         blocks = np.asarray(blocks, dtype=np.int64)
         base = blocks * self.width
-        first = np.searchsorted(self.shifted, base)[row_of_entry]
-        entry_base = base[row_of_entry]
-        skipped = np.searchsorted(self.shifted, entry_base + ranks, side="right") - first
+        first = np.searchsorted(self.shifted, base)
+        queries = base + ranks
+        skipped = np.searchsorted(self.shifted, queries.ravel(), side="right").reshape(queries.shape) - first
         position = ranks + skipped
-        return self.pool_items[self.pool_offsets[self.pool_of(blocks)[row_of_entry]] + position]
+        if self.n_pools > 1:
+            position = position + self.pool_offsets[self.pool_of(blocks)]
+        return self.pool_items[position]

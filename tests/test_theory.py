@@ -1,0 +1,194 @@
+"""recbias.theory against hand-worked values, simulation of random rankings and a loop oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from recbias.designs import build_runs
+from recbias.ratings import Ratings
+from recbias.runs import Runs
+from recbias.splits import random_split
+from recbias.theory import (
+    expected_precision_nonpersonalised,
+    expected_random_precision_1r,
+    expected_random_precision_ar,
+    lemma_bounds,
+    relevance_density,
+    relevance_ratio,
+    target_size,
+)
+
+
+def world(seed: int = 0, n_users: int = 80, n_items: int = 120, density: float = 0.12) -> tuple[Ratings, Ratings]:
+    """A random split of random ratings with skewed popularity; positive means >= 4 stars."""
+    rng = np.random.default_rng(seed)
+    popularity = 1.0 / np.arange(1, n_items + 1) ** 0.8
+    users, items = np.nonzero(rng.random((n_users, n_items)) < density * popularity / popularity.mean())
+    ratings = Ratings(
+        name="world",
+        users=users,
+        items=items,
+        values=rng.integers(1, 6, len(users)),
+        timestamps=None,
+        user_ids=np.arange(n_users),
+        item_ids=np.arange(n_items),
+        scale=(1, 5),
+        positive_threshold=4,
+    )
+    return random_split(ratings, 0.25, seed=seed)
+
+
+def precision_at(runs: Runs, scores: np.ndarray, n: int) -> np.ndarray:
+    """P@n of every run: relevant items among the n highest scores, divided by n."""
+    run = runs.run_of_entry
+    order = np.lexsort((-scores, run))
+    position = np.arange(len(order)) - runs.offsets[run[order]]
+    hits = np.bincount(run[order], weights=runs.labels[order] & (position < n), minlength=runs.n_runs)
+    return hits / n
+
+
+# ------------------------------------------------------------------- hand-worked
+
+
+def hand_runs() -> Runs:
+    # run 0: 2 candidates, 1 relevant; run 1: 4 candidates, 1 relevant
+    return Runs.from_arrays(
+        offsets=[0, 2, 6], users=[0, 1], items=[0, 1, 0, 1, 2, 3], labels=[1, 0, 0, 0, 1, 0]
+    )
+
+
+def test_hand_worked_quantities() -> None:
+    runs = hand_runs()
+    assert target_size(runs) == pytest.approx(8 / 3)  # 1 / mean(1/2, 1/4)
+    assert relevance_ratio(runs) == pytest.approx(3 / 8)  # mean(1/2, 1/4)
+    assert relevance_density(100, 8 / 3, 10) == pytest.approx(3.75)
+    assert expected_random_precision_ar(0.2, 100, 8 / 3, 10) == pytest.approx(0.75)
+    assert expected_random_precision_1r(8 / 3) == pytest.approx(3 / 8)
+
+
+def test_eq4_equals_rho_for_equal_target_sizes() -> None:
+    # With |T_u| = t for all users, avg_u |PR_test(u)| / t = |PR_test| / (t |U|): Eq. 4 with sigma |PR| = |PR_test|.
+    runs = Runs.from_arrays(offsets=[0, 5, 10, 15], users=[0, 1, 2], items=np.tile(np.arange(5), 3), labels=[1, 1, 0, 0, 0] + [1, 0, 0, 0, 0] + [1, 1, 1, 0, 0])
+    assert relevance_ratio(runs) == pytest.approx(expected_random_precision_ar(1.0, 6, target_size(runs), 3))
+
+
+def test_eq3_hand_worked_and_reduction_to_eq4() -> None:
+    # sigma |C| / (n t |U|) * sum_k avg_u |PR(i_k)| = 0.5 * 10 / (2 * 5 * 4) * (3 + 1)
+    counts = np.array([[4, 2], [2, 0]])
+    assert expected_precision_nonpersonalised(0.5, 10, 5, 4, counts) == pytest.approx(0.5)
+    assert expected_precision_nonpersonalised(0.5, 10, 5, 4, counts.mean(axis=0)) == pytest.approx(0.5)
+    # A random ranking over C = I sees |PR| / |I| positives per position on average: Eq. 3 gives Eq. 4.
+    n_items, n_positive, t, n_users = 200, 3000, 150.0, 90
+    flat = np.full(10, n_positive / n_items)
+    assert expected_precision_nonpersonalised(0.2, n_items, t, n_users, flat) == pytest.approx(
+        expected_random_precision_ar(0.2, n_positive, t, n_users)
+    )
+
+
+def test_bad_parameters_raise() -> None:
+    with pytest.raises(ValueError, match="test_ratio"):
+        expected_random_precision_ar(0, 10, 5, 3)
+    with pytest.raises(ValueError, match="t must be positive"):
+        expected_random_precision_1r(0)
+    with pytest.raises(ValueError, match="n_users"):
+        relevance_density(10, 5, 0)
+    with pytest.raises(ValueError, match="positive_counts"):
+        expected_precision_nonpersonalised(0.2, 10, 5, 3, np.empty(0))
+    empty = Runs.from_arrays(offsets=[0], users=[], items=[], labels=[])
+    with pytest.raises(ValueError, match="at least one run"):
+        target_size(empty)
+
+
+# -------------------------------------------------------------------- simulation
+
+
+@pytest.mark.parametrize(("design", "n"), [("TI-AN", 5), ("AI-NN(30)", 10), ("1R TI-NN(40)", 10), ("P1R(2) TI-NN(20)", 5)])
+def test_random_recommender_matches_expected_precision(design: str, n: int) -> None:
+    train, test = world(seed=1)
+    runs = build_runs(train, test, design, seed=0)
+    assert runs.sizes.min() >= n
+    expected = relevance_ratio(runs)
+    if design.startswith(("1R", "P1R")):
+        assert expected == pytest.approx(expected_random_precision_1r(target_size(runs)))
+    rng = np.random.default_rng(123)
+    replicates = np.array([precision_at(runs, rng.random(len(runs.items)), n).mean() for _ in range(300)])
+    z = (replicates.mean() - expected) / (replicates.std(ddof=1) / np.sqrt(len(replicates)))
+    assert abs(z) < 4, (design, replicates.mean(), expected)
+
+
+def test_simulation_detects_a_wrong_expectation() -> None:
+    # The same z-test rejects 1 / (t - 1) in place of 1 / t: the simulation has the power to tell.
+    train, test = world(seed=1)
+    runs = build_runs(train, test, "1R TI-NN(40)", seed=0)
+    rng = np.random.default_rng(7)
+    replicates = np.array([precision_at(runs, rng.random(len(runs.items)), 10).mean() for _ in range(300)])
+    wrong = 1 / (target_size(runs) - 1)
+    assert abs(replicates.mean() - wrong) / (replicates.std(ddof=1) / np.sqrt(len(replicates))) > 4
+
+
+# ------------------------------------------------------------------------- lemma
+
+
+def lemma_oracle(runs: Runs, scores: np.ndarray, n: int) -> tuple[float, float, float]:
+    """Loop transcription of Eq. 1 and Eq. 2 with T_u the union of the user's 1R target sets."""
+    score_of = {}
+    sets: dict[int, set] = {}
+    relevant: dict[int, list] = {}
+    hits_1r = 0
+    for r in range(runs.n_runs):
+        part = range(runs.offsets[r], runs.offsets[r + 1])
+        u = int(runs.users[r])
+        for e in part:
+            score_of[u, int(runs.items[e])] = scores[e]
+        ranked = sorted(part, key=lambda e: (-scores[e], runs.items[e]))
+        hits_1r += sum(runs.labels[e] for e in ranked[:n])
+        sets.setdefault(u, set()).update(int(runs.items[e]) for e in part)
+        relevant.setdefault(u, []).extend(int(runs.items[e]) for e in part if runs.labels[e])
+    pr_test = sum(len(v) for v in relevant.values())
+    lower_hits = upper_hits = 0
+    for u, items in sets.items():
+        ranked = sorted(items, key=lambda i: (-score_of[u, i], i))
+        m_u = n + len(relevant[u]) - 1
+        lower_hits += sum(i in relevant[u] for i in ranked[:n])
+        upper_hits += sum(i in relevant[u] for i in ranked[:m_u])
+    return lower_hits / (n * pr_test), hits_1r / (n * pr_test), upper_hits / (n * pr_test)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("n", [1, 5, 10])
+def test_lemma_bounds_hold_and_match_oracle(seed: int, n: int) -> None:
+    train, test = world(seed=seed, n_users=40, n_items=80, density=0.2)
+    runs = build_runs(train, test, "1R TI-NN(15)", seed=seed, shared_negatives=True)
+    rng = np.random.default_rng(1000 + seed)  # independent of the draws that built the world
+    popularity = train.item_counts()
+    # A user-consistent scorer mixing popularity and taste; integer scores make ties common.
+    matrix = np.round(popularity[None, :] / 4 + 3 * rng.random((train.n_users, train.n_items)))
+    scores = matrix[runs.users[runs.run_of_entry], runs.items]
+    bounds = lemma_bounds(runs, scores, n)
+    assert bounds.lower <= bounds.value <= bounds.upper
+    assert (bounds.lower, bounds.value, bounds.upper) == pytest.approx(lemma_oracle(runs, scores, n), abs=1e-12)
+    assert bounds.value == pytest.approx(precision_at_ties_by_item(runs, scores, n))
+
+
+def precision_at_ties_by_item(runs: Runs, scores: np.ndarray, n: int) -> float:
+    """1RP@n (Eq. 1): mean over runs of P@n, ties broken by item code."""
+    run = runs.run_of_entry
+    order = np.lexsort((runs.items, -scores, run))
+    position = np.arange(len(order)) - runs.offsets[run[order]]
+    return float(np.sum(runs.labels[order] & (position < n)) / (n * runs.n_runs))
+
+
+def test_lemma_requires_shared_negatives_and_1r_runs() -> None:
+    train, test = world(seed=3, n_users=40, n_items=80, density=0.2)
+    fresh = build_runs(train, test, "1R TI-NN(15)", seed=0)
+    with pytest.raises(ValueError, match="shared_negatives"):
+        lemma_bounds(fresh, np.zeros(len(fresh.items)), 5)
+    ar = build_runs(train, test, "TI-NN(15)", seed=0)
+    with pytest.raises(ValueError, match="1R runs"):
+        lemma_bounds(ar, np.zeros(len(ar.items)), 5)
+    shared = build_runs(train, test, "1R TI-NN(15)", seed=0, shared_negatives=True)
+    with pytest.raises(ValueError, match="cut-off"):
+        lemma_bounds(shared, np.zeros(len(shared.items)), 0)
+    with pytest.raises(ValueError, match="scores has"):
+        lemma_bounds(shared, np.zeros(3), 5)
