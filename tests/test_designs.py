@@ -113,6 +113,8 @@ def test_fig1_head_removal() -> None:
     assert target_sets(runs) == [("u", "bce"), ("v", "bcefg"), ("w", "bcfg")]
     assert runs.report.head_items == 2 and runs.report.head_test_ratings == 1
     assert runs.n_relevant.tolist() == [1, 1, 1]
+    # Under AI the head items also leave C: a is never a candidate any more.
+    assert target_sets(build_runs(*TOY, "1R AI-AN -30% head")) == [("u", "bce"), ("v", "bcefg"), ("w", "bcfg")]
 
 
 # ---------------------------------------------------------------- random-data oracle
@@ -356,6 +358,8 @@ def test_impossible_requests_name_the_parameter() -> None:
         DesignSpec("1R", "TI", n_nonrelevant=0)
     with pytest.raises(ValueError, match="1R design only"):
         DesignSpec("AR", "TI", percentiles=10)
+    with pytest.raises(ValueError, match="unknown design"):
+        build_runs(train, test, 7)
     with pytest.raises(ValueError, match="code spaces"):
         build_runs(train, TOY[1], "TI-AN")
     with pytest.raises(ValueError, match="repeated"):

@@ -164,7 +164,8 @@ def build_runs(
     that set; AR: ``T_u = PR_test(u) U N_u``, one run per user with at least one relevant test
     item; 1R: ``T_u^r = {i_r} U N_u^r``, one run per relevant test rating ``(u, i_r)``.
     P1R(m): 1R with ``N_u^r`` drawn from the popularity percentile of ``i_r`` (Sec. 6.1),
-    recorded in ``groups``.  U1R/UAR: 1R/AR on a uniform split, where TI means ``C = T``
+    recorded in ``groups``; popularity is ``r(i)``, training plus test ratings, and the
+    percentiles cut ``C`` into ``m`` groups of near-equal size, 0 the most popular.  U1R/UAR: 1R/AR on a uniform split, where TI means ``C = T``
     (Sec. 6.2).  "-x% head": the head items leave the test set and ``C`` (Sec. 6.3).
 
     Args:
@@ -186,7 +187,7 @@ def build_runs(
         rating (0 elsewhere), ``judged`` marks candidates with a test rating by the user,
         ``n_relevant`` is ``|PR_test(u)|``, ``groups`` the P1R percentile (else -1).
     """
-    spec = parse_design(design, n_nonrelevant=n_nonrelevant) if isinstance(design, str) else design
+    spec = design if isinstance(design, DesignSpec) else parse_design(design, n_nonrelevant=n_nonrelevant)
     name = spec.name
     if on_shortage not in ("raise", "exclude"):
         raise ValueError(f"on_shortage must be 'raise' or 'exclude', got {on_shortage!r}")

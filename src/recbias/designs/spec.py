@@ -15,7 +15,8 @@ __all__ = ["GRAMMAR", "DesignSpec", "parse_design"]
 GRAMMAR = (
     "design := [RELEVANT] [CANDIDATES '-' NONRELEVANT] [' -' X '% head'], at least one of the first two, where "
     "RELEVANT is AR | 1R | P1R(m) | UAR | U1R, CANDIDATES is AI | TI and NONRELEVANT is AN | NN(k); "
-    "examples: 'AI-AN', 'TI-AN', 'TI-NN(1700)', '1R TI-NN(100)', 'P1R(10)', 'U1R', 'UAR', '1R TI-NN(100) -10% head'. "
+    "examples: 'AI-AN', 'TI-AN', 'TI-NN(1700)', '1R TI-NN(100)', 'P1R(10)', 'U1R', 'UAR', 'UAR AI-AN' (the paper's "
+    "AI-UAR), '1R TI-NN(100) -10% head'. "
     "Omitted parts default to TI-AN for AR/UAR and TI-NN(n_nonrelevant) for 1R/P1R/U1R"
 )
 
