@@ -261,7 +261,7 @@ def test_nn_sampling_is_uniform_over_the_available_items() -> None:
     assert abs(np.mean(z**2) - 1) < 0.15 and np.abs(z).max() < 5.5
 
 
-@pytest.mark.parametrize(("size", "k"), [(6, 2), (5, 3), (4, 4), (7, 1)])
+@pytest.mark.parametrize(("size", "k"), [(6, 2), (5, 3), (4, 4), (7, 1), (11, 2), (16, 3)])  # random keys, then rejection
 def test_sample_sorted_subsets_uniform_over_subsets(size: int, k: int) -> None:
     rows = 30000
     sample = sample_sorted_subsets(np.full(rows, size), k, np.random.default_rng(0))

@@ -17,6 +17,10 @@ import numpy as np
 
 __all__ = ["AvailableItems", "distinct", "flat_ranges", "sample_sorted_subsets"]
 
+# Rejection sampling is used when the range holds at least this many times k values;
+# below, random keys are cheaper (measured crossover on 6,000 rows of ~3,500 values).
+_REJECTION_MIN_RATIO = 5
+
 
 def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sorted distinct values and, for each input, the index of its value among them.
@@ -45,19 +49,19 @@ def flat_ranges(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def sample_sorted_subsets(sizes: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """Row ``r``: ``k`` distinct integers drawn uniformly from ``range(sizes[r])``, ascending.
 
-    Rows with ``sizes >= 2k`` use rejection: ``k`` uniform draws (``floor(size * U)`` with
+    Rows with ``sizes >= 5k`` use rejection: ``k`` uniform draws (``floor(size * U)`` with
     ``U`` a double in [0, 1), uniform up to a relative error of ``size / 2**53``), and each
-    repeated value is redrawn until the row holds ``k`` distinct values.  The row is then the set of the first
-    ``k`` distinct values of an i.i.d. uniform sequence, which is a uniform ``k``-subset; at
-    most half of a draw can collide, so few rounds are needed.  Rows with ``sizes < 2k`` take
-    the ``k`` smallest of ``sizes`` i.i.d. uniform keys (a uniform ``k``-subset as well), at a
-    cost proportional to the output.  Requires ``sizes >= k`` everywhere.
+    repeated value is redrawn until the row holds ``k`` distinct values.  The row is then the
+    set of the first ``k`` distinct values of an i.i.d. uniform sequence, which is a uniform
+    ``k``-subset; at most a fifth of the draws collide, so few rounds are needed.  Rows with
+    ``sizes < 5k`` take the ``k`` smallest of ``sizes`` i.i.d. uniform keys (a uniform
+    ``k``-subset as well), at a cost below five times the output.  Requires ``sizes >= k``.
     """
     sizes = np.asarray(sizes, dtype=np.int64)
     if np.any(sizes < k):
         raise ValueError(f"cannot draw {k} distinct values from a range of {int(sizes.min())}")
     out = np.empty((len(sizes), k), dtype=np.int64)
-    dense = sizes < 2 * k
+    dense = sizes < _REJECTION_MIN_RATIO * k
 
     sparse_sizes = sizes[~dense]
     draw = (rng.random((len(sparse_sizes), k)) * sparse_sizes[:, None]).astype(np.int64)
