@@ -87,6 +87,22 @@ def test_random_split_deterministic_by_seed() -> None:
     assert not np.array_equal(row_ids(a), row_ids(c))
 
 
+@pytest.mark.parametrize(
+    "split",
+    [
+        lambda r, seed: kfold_split(r, 5, seed=seed)[2][1],
+        lambda r, seed: uniform_split(r, 0.2, 0.2, seed=seed).test,
+        lambda r, seed: remove_test_ratings(r, 0.5, seed=seed),
+    ],
+    ids=["kfold", "uniform", "remove_test_ratings"],
+)
+def test_seeded_splits_are_deterministic(split) -> None:
+    ratings = make_ratings(n_users=200, n_items=100, n_ratings=6000)
+    a, b, c = (row_ids(split(ratings, seed)) for seed in (3, 3, 4))
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
 @pytest.mark.parametrize("ratio", [0, 1, -0.1, 1.5, float("nan")])
 def test_random_split_rejects_impossible_ratio(ratio: float) -> None:
     with pytest.raises(ValueError, match="test_ratio"):
