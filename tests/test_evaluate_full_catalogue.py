@@ -57,6 +57,9 @@ def test_chunk_size_does_not_change_the_ranks(world: tuple[FactorModel, Ratings,
     reference = full_catalogue_ranks(model, train, test, chunk_size=1000, ties=ties, seed=3)
     for chunk_size in (1, 2, 7):
         np.testing.assert_array_equal(full_catalogue_ranks(model, train, test, chunk_size, ties, seed=3), reference)
+    for n_threads in (1, 3):
+        ranks = full_catalogue_ranks(model, train, test, 5, ties, seed=3, n_threads=n_threads)
+        np.testing.assert_array_equal(ranks, reference)
 
 
 def test_random_ties_are_deterministic_by_seed(world: tuple[FactorModel, Ratings, Ratings]) -> None:
@@ -72,6 +75,8 @@ def test_bad_input_raises(world: tuple[FactorModel, Ratings, Ratings]) -> None:
         full_catalogue_ranks(model, train, train.subset(np.arange(3)))
     with pytest.raises(ValueError, match="chunk_size"):
         full_catalogue_ranks(model, train, test, chunk_size=0)
+    with pytest.raises(ValueError, match="n_threads"):
+        full_catalogue_ranks(model, train, test, n_threads=0)
     with pytest.raises(ValueError, match="unknown tie policy"):
         full_catalogue_ranks(model, train, test, ties="first")
     unfitted = FactorModel(model.user_factors, model.item_factors)

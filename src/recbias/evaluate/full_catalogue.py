@@ -5,6 +5,8 @@ of each test item ``i`` of user ``u`` among the candidates ``I \\ R_train(u)``
 (other test items of ``u`` included).  Users are scored in chunks with
 :meth:`Recommender.score_users`, one dense ``chunk_size x n_items`` block at a
 time, so memory stays bounded and no users x items matrix is ever built.
+Training items are counted with every other item and then subtracted, from
+the sparse training matrix, so the score block is never copied or modified.
 
 With ``g`` candidates scoring strictly higher than the test item and ``e``
 other candidates tied with it, the rank is ``1 + g`` (``"optimistic"``),
@@ -16,9 +18,12 @@ does not matter) or ``1 + g + e/2`` (``"expected"``, its expectation).
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 import numpy as np
+import scipy.sparse as sp
 
 from recbias.evaluate.ranking import TIE_POLICIES, check_ties
 from recbias.ratings import Ratings
@@ -36,23 +41,64 @@ def _check_inputs(recommender: Recommender, train: Ratings, test: Ratings) -> No
         raise ValueError(
             f"{recommender.name} was fitted on {(recommender.n_users, recommender.n_items)}, train is {train.shape}"
         )
-    n_items = np.int64(train.n_items)
-    overlap = np.isin(test.users * n_items + test.items, train.users * n_items + train.items)
-    if overlap.any():
-        k = int(np.flatnonzero(overlap)[0])
-        raise ValueError(
-            f"test rating {k} (user {test.users[k]}, item {test.items[k]}) is also a training item of its user"
-        )
 
 
-def _count_above_and_tied(
-    block: np.ndarray, rows: np.ndarray, targets: np.ndarray, need_ties: bool
+def _count_rows(
+    block: np.ndarray, rows: np.ndarray, target_items: np.ndarray, need_ties: bool
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Per target: items of its block row scoring higher, other items scoring the same,
+    and whether these rows hold a NaN score."""
+    compared = block[rows[0] : rows[-1] + 1] if np.array_equal(rows, np.arange(rows[0], rows[-1] + 1)) else block[rows]
+    has_nan = bool(np.isnan(compared).any())
+    targets = block[rows, target_items][:, None]
+    above = np.count_nonzero(compared > targets, axis=1)
+    tied = np.count_nonzero(compared == targets, axis=1) - 1 if need_ties else np.zeros_like(above)
+    return above, tied, has_nan
+
+
+def _count_in_parallel(
+    pool: ThreadPoolExecutor,
+    n_threads: int,
+    block: np.ndarray,
+    rows: np.ndarray,
+    target_items: np.ndarray,
+    need_ties: bool,
+    batch: int,
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_count_rows` over at least ``n_threads`` slices of at most ``batch`` targets,
+    on the pool's threads (numpy comparisons release the GIL); ``None`` when some row
+    holds a NaN score."""
+    n_parts = max(n_threads, -(-len(rows) // batch))
+    parts = [part for part in np.array_split(np.arange(len(rows)), n_parts) if part.size]
+    results = list(pool.map(lambda part: _count_rows(block, rows[part], target_items[part], need_ties), parts))
+    if any(has_nan for _, _, has_nan in results):
+        return None
+    return np.concatenate([r[0] for r in results]), np.concatenate([r[1] for r in results])
+
+
+def _training_above_and_tied(
+    block: np.ndarray, seen: sp.csr_matrix, rows: np.ndarray, target_items: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per target: candidates of its block row scoring higher, and others scoring the same."""
-    compared = block if np.array_equal(rows, np.arange(len(block))) else block[rows]
-    above = np.count_nonzero(compared > targets[:, None], axis=1)
-    tied = np.count_nonzero(compared == targets[:, None], axis=1) - 1 if need_ties else np.zeros_like(above)
-    return above, tied
+    """The same counts restricted to each target's training items (to be subtracted).
+
+    Raises if a target item is itself a training item of its user.
+    """
+    targets = block[rows, target_items]
+    per_target = np.diff(seen.indptr)[rows]
+    target_of_pair = np.repeat(np.arange(len(rows)), per_target)
+    first = np.cumsum(per_target) - per_target
+    seen_entry = seen.indptr[rows][target_of_pair] + np.arange(len(target_of_pair)) - first[target_of_pair]
+    seen_rows = np.repeat(np.arange(seen.shape[0]), np.diff(seen.indptr))
+    seen_items = seen.indices[seen_entry]
+    clash = np.flatnonzero(seen_items == target_items[target_of_pair])
+    if clash.size:
+        item = int(seen_items[clash[0]])
+        raise ValueError(f"test item {item} is also a training item of its user")
+    seen_scores = block[seen_rows[seen_entry], seen_items]
+    pair_targets = targets[target_of_pair]
+    above = np.bincount(target_of_pair, weights=seen_scores > pair_targets, minlength=len(rows))
+    tied = np.bincount(target_of_pair, weights=seen_scores == pair_targets, minlength=len(rows))
+    return above.astype(np.int64), tied.astype(np.int64)
 
 
 def full_catalogue_ranks(
@@ -62,6 +108,7 @@ def full_catalogue_ranks(
     chunk_size: int = 256,
     ties: FullTiePolicy = "random",
     seed: int = 0,
+    n_threads: int | None = None,
 ) -> np.ndarray:
     """1-based rank of every test rating's item among its user's non-training items.
 
@@ -69,35 +116,41 @@ def full_catalogue_ranks(
     ``ties="expected"``).  ``recommender`` must be fitted on ``train``; a test
     pair that is also in ``train`` or a NaN score raises.  Peak memory is about
     ``chunk_size x n_items`` scores (plus as many for users with several test items).
+    The comparisons of each block run on ``n_threads`` threads (default: all cores);
+    the result does not depend on ``chunk_size`` or ``n_threads``.
     """
     check_ties(ties, (*TIE_POLICIES, "expected"))
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    for label, value in (("chunk_size", chunk_size), ("n_threads", 1 if n_threads is None else n_threads)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{label} must be a positive integer, got {value!r}")
     _check_inputs(recommender, train, test)
     by_user = np.argsort(test.users, kind="stable")
     test_users = test.users[by_user]
-    users, first_rating = np.unique(test_users, return_index=True)
+    first_rating = np.flatnonzero(np.diff(test_users, prepend=-1))
+    users = test_users[first_rating]
     bounds = np.append(first_rating, len(test_users))
     train_matrix = train.matrix("binary")
     above = np.zeros(len(test.users), dtype=np.int64)
     tied = np.zeros(len(test.users), dtype=np.int64)
-    for start in range(0, len(users), chunk_size):
-        chunk = users[start : start + chunk_size]
-        ratings = by_user[bounds[start] : bounds[start + len(chunk)]]
-        block = np.array(recommender.score_users(chunk), dtype=np.float64)
-        if block.shape != (len(chunk), train.n_items):
-            raise ValueError(f"{recommender.name}.score_users returned {block.shape}, expected {(len(chunk), train.n_items)}")
-        if np.isnan(block).any():
-            raise ValueError(f"{recommender.name} returned NaN scores for some of users {chunk[0]}..{chunk[-1]}")
-        rows = np.searchsorted(chunk, test.users[ratings])
-        targets = block[rows, test.items[ratings]]
-        seen = train_matrix[chunk].tocoo()
-        block[seen.row, seen.col] = np.nan  # NaN compares false: training items never count
-        for lo in range(0, len(ratings), chunk_size):
-            part = slice(lo, lo + chunk_size)
-            above[ratings[part]], tied[ratings[part]] = _count_above_and_tied(
-                block, rows[part], targets[part], need_ties=ties != "optimistic"
-            )
+    need_ties = ties != "optimistic"
+    n_threads = n_threads or os.cpu_count() or 1
+    with ThreadPoolExecutor(n_threads) as pool:
+        for start in range(0, len(users), chunk_size):
+            chunk = users[start : start + chunk_size]
+            ratings = by_user[bounds[start] : bounds[start + len(chunk)]]
+            block = np.asarray(recommender.score_users(chunk), dtype=np.float64)
+            if block.shape != (len(chunk), train.n_items):
+                raise ValueError(
+                    f"{recommender.name}.score_users returned {block.shape}, expected {(len(chunk), train.n_items)}"
+                )
+            rows = np.searchsorted(chunk, test.users[ratings])
+            seen_above, seen_tied = _training_above_and_tied(block, train_matrix[chunk], rows, test.items[ratings])
+            counts = _count_in_parallel(pool, n_threads, block, rows, test.items[ratings], need_ties, chunk_size)
+            if counts is None:
+                raise ValueError(f"{recommender.name} returned NaN scores for some of users {chunk[0]}..{chunk[-1]}")
+            above[ratings] = counts[0] - seen_above
+            if need_ties:
+                tied[ratings] = counts[1] - seen_tied
     if ties == "optimistic":
         return 1 + above
     if ties == "pessimistic":

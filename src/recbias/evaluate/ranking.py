@@ -42,35 +42,54 @@ def score_runs(recommender: Recommender, runs: Runs) -> np.ndarray:
     return recommender.score(np.repeat(runs.users, runs.sizes), runs.items)
 
 
-def _dense_descending_rank(scores: np.ndarray) -> tuple[np.ndarray, int]:
-    """0 for the highest score, equal scores share a rank; also the number of distinct scores."""
-    order = np.argsort(-scores)
-    ordered = scores[order]
-    new_value = np.ones(len(scores), dtype=bool)
-    new_value[1:] = ordered[1:] != ordered[:-1]
-    dense = np.empty(len(scores), dtype=np.int64)
-    dense[order] = np.cumsum(new_value) - 1
-    return dense, int(new_value.sum())
+#: rows x width of one padded block sorted at a time (bounds the memory of rank_runs)
+BLOCK_ENTRIES = 1 << 22
 
 
-def _relevance_level(runs: Runs, entries: np.ndarray) -> tuple[np.ndarray, int]:
-    """Dense rank of (label, grade) of the given entries, higher = more relevant; and the level count."""
-    grade_levels, grade_rank = np.unique(runs.grades[entries], return_inverse=True)
-    levels = len(grade_levels)
-    return runs.labels[entries].astype(np.int64) * levels + grade_rank, 2 * levels
-
-
-def _tie_order(runs: Runs, tied: np.ndarray, group: np.ndarray, ties: str, seed: int) -> np.ndarray:
-    """Reorder the tied entries (listed group after group) by the tie policy."""
-    by_index = np.argsort(tied)
-    tied, group = tied[by_index], group[by_index]
+def _tie_keys(runs: Runs, ties: str, seed: int) -> list[np.ndarray]:
+    """Secondary sort keys (least significant first, as for ``np.lexsort``) that break ties."""
     if ties == "random":
-        key = group * len(tied) + np.random.default_rng(seed).permutation(len(tied))
-        return tied[np.argsort(key)]
-    level, n_levels = _relevance_level(runs, tied)
+        return [np.random.default_rng(seed).random(len(runs.items))]
     if ties == "optimistic":
-        level = n_levels - 1 - level
-    return tied[np.argsort(group * n_levels + level, kind="stable")]
+        return [-runs.grades, -runs.labels.astype(np.int8)]
+    return [runs.grades, runs.labels.astype(np.int8)]
+
+
+def _order_within_runs(runs: Runs, scores: np.ndarray, ties: str, seed: int) -> np.ndarray:
+    """Flat entry order that sorts every run by decreasing score, ties broken by ``ties``.
+
+    Runs are sorted as rows of padded blocks (runs of similar size together, padding
+    <= the real entries, NaN padding sorting last), so each sort stays within one run.
+    Rows without tied scores are sorted once; rows with ties are re-sorted with the
+    tie-breaking keys.  The tie keys depend only on entries, not on the sort algorithm,
+    so the ranking is the same on every machine.
+    """
+    sizes, offsets = runs.sizes, runs.offsets
+    order = np.empty(len(scores), dtype=np.int64)
+    nonempty = np.flatnonzero(sizes > 0)
+    size_class = np.ceil(np.log2(sizes[nonempty])).astype(np.int64)
+    tie_keys: list[np.ndarray] | None = None
+    for width_class in np.unique(size_class):
+        members = nonempty[size_class == width_class]
+        width = int(sizes[members].max())
+        columns = np.arange(width)
+        rows_per_block = max(1, BLOCK_ENTRIES // width)
+        for start in range(0, len(members), rows_per_block):
+            block = members[start : start + rows_per_block]
+            valid = columns < sizes[block][:, None]
+            entries = np.where(valid, offsets[block][:, None] + columns, 0)
+            negated = np.where(valid, -scores[entries], np.nan)
+            row_order = np.argsort(negated, axis=1)
+            ordered = np.take_along_axis(negated, row_order, axis=1)
+            tied_rows = np.flatnonzero(np.any(ordered[:, 1:] == ordered[:, :-1], axis=1))
+            if tied_rows.size:
+                tie_keys = _tie_keys(runs, ties, seed) if tie_keys is None else tie_keys
+                tied_entries = entries[tied_rows]
+                keys = [key[tied_entries] for key in tie_keys] + [negated[tied_rows]]
+                row_order[tied_rows] = np.lexsort(keys, axis=1)
+            sorted_entries = np.take_along_axis(entries, row_order, axis=1)
+            order[entries[valid]] = sorted_entries[np.take_along_axis(valid, row_order, axis=1)]
+    return order
 
 
 def rank_runs(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: int = 0) -> Runs:
@@ -78,7 +97,8 @@ def rank_runs(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: 
 
     ``scores`` is aligned with ``runs.items`` (see :func:`score_runs`); NaN scores
     raise.  Ties between equal scores within a run are broken by ``ties``.
-    Cost: two ``O(N log N)`` sorts of all entries, plus one sort of the tied entries.
+    Each run is sorted on its own (``O(N log |T_u|)``); memory is bounded by
+    :data:`BLOCK_ENTRIES` padded entries at a time.
     """
     check_ties(ties)
     scores = np.asarray(scores, dtype=np.float64)
@@ -88,20 +108,7 @@ def rank_runs(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: 
         raise ValueError(f"{int(np.isnan(scores).sum())} scores are NaN; every candidate needs a score")
     if scores.size == 0:
         return runs
-    dense, n_distinct = _dense_descending_rank(scores)
-    key = runs.run_of_entry * n_distinct + dense
-    order = np.argsort(key)
-    ordered_key = key[order]
-    tied_with_previous = ordered_key[1:] == ordered_key[:-1]
-    if tied_with_previous.any():
-        in_tie = np.zeros(len(order), dtype=bool)
-        in_tie[1:] |= tied_with_previous
-        in_tie[:-1] |= tied_with_previous
-        starts_group = np.ones(len(order), dtype=bool)
-        starts_group[1:] = ~tied_with_previous
-        positions = np.flatnonzero(in_tie)
-        group = (np.cumsum(starts_group) - 1)[positions]
-        order[positions] = _tie_order(runs, order[positions], group, ties, seed)
+    order = _order_within_runs(runs, scores, ties, seed)
     return replace(
         runs,
         items=runs.items[order],
