@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from runs_factory import FactorModel, make_ratings
 
-from recbias.evaluate import full_catalogue_ranks
+from recbias.evaluate import full_catalogue_ranks, rank_runs, score_runs
 from recbias.ratings import Ratings
+from recbias.runs import Runs
 
 N_USERS, N_ITEMS = 40, 60
 
@@ -86,3 +87,19 @@ def test_bad_input_raises(world: tuple[FactorModel, Ratings, Ratings]) -> None:
     broken.item_factors[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         full_catalogue_ranks(broken.fit(train), train, test)
+
+
+def test_ranks_agree_with_ranking_one_run_per_test_item(world: tuple[FactorModel, Ratings, Ratings]) -> None:
+    """Each test rating as a run over all of its user's non-training items, ranked by rank_runs."""
+    model, train, test = world
+    seen = train.matrix("binary").toarray() > 0
+    candidates = [np.flatnonzero(~seen[u]) for u in test.users]
+    sizes = np.array([len(c) for c in candidates])
+    items = np.concatenate(candidates)
+    labels = np.concatenate([c == i for c, i in zip(candidates, test.items, strict=True)])
+    runs = Runs.from_arrays(np.concatenate([[0], np.cumsum(sizes)]), test.users, items, labels)
+    scores = score_runs(model, runs)
+    for ties in ("optimistic", "pessimistic"):
+        ranked = rank_runs(runs, scores, ties)
+        positions = np.flatnonzero(ranked.labels) - ranked.offsets[:-1]
+        np.testing.assert_array_equal(full_catalogue_ranks(model, train, test, ties=ties), positions + 1)

@@ -9,7 +9,7 @@ import pytest
 from runs_factory import random_runs
 
 from recbias import metrics as M
-from recbias.evaluate import rank_runs
+from recbias.evaluate import rank_runs, ranking
 from recbias.runs import Runs
 
 
@@ -104,3 +104,29 @@ def test_infinite_scores_rank_at_the_ends() -> None:
     ranked = rank_runs(runs, np.array([-np.inf, 1.0, np.inf, -np.inf]), "optimistic")
     np.testing.assert_array_equal(ranked.items[:2], [2, 1])
     assert set(ranked.items[2:]) == {0, 3}
+
+
+@pytest.mark.parametrize("block_entries", [16, 200, 1 << 22])
+def test_order_matches_a_python_sort_whatever_the_block_size(monkeypatch: pytest.MonkeyPatch, block_entries: int) -> None:
+    """Sizes 0..60 (several size classes); small blocks force many padded batches."""
+    rng = np.random.default_rng(21)
+    runs = random_runs(rng, n_runs=150, max_size=60)
+    scores = rng.integers(0, 6, size=len(runs.items)).astype(float)
+    reference = {ties: rank_runs(runs, scores, ties, seed=8) for ties in ("random", "optimistic", "pessimistic")}
+    monkeypatch.setattr(ranking, "BLOCK_ENTRIES", block_entries)
+    for sign, ties in ((-1, "optimistic"), (1, "pessimistic")):
+        ranked = rank_runs(runs, scores, ties)
+        for k in range(runs.n_runs):
+            entries = range(runs.offsets[k], runs.offsets[k + 1])
+            expected = sorted(
+                entries, key=lambda e: (-scores[e], sign * runs.labels[e], sign * runs.grades[e], e)
+            )
+            np.testing.assert_array_equal(ranked.items[runs.offsets[k] : runs.offsets[k + 1]], runs.items[expected])
+    for ties, ranked in reference.items():
+        np.testing.assert_array_equal(rank_runs(runs, scores, ties, seed=8).items, ranked.items)
+    random = reference["random"]
+    for k in range(runs.n_runs):
+        span = slice(runs.offsets[k], runs.offsets[k + 1])
+        score_of = dict(zip(runs.items[span].tolist(), scores[span].tolist(), strict=True))
+        ranked_scores = [score_of[item] for item in random.items[span].tolist()]
+        assert ranked_scores == sorted(ranked_scores, reverse=True)
