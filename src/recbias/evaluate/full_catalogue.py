@@ -88,13 +88,12 @@ def _training_above_and_tied(
     target_of_pair = np.repeat(np.arange(len(rows)), per_target)
     first = np.cumsum(per_target) - per_target
     seen_entry = seen.indptr[rows][target_of_pair] + np.arange(len(target_of_pair)) - first[target_of_pair]
-    seen_rows = np.repeat(np.arange(seen.shape[0]), np.diff(seen.indptr))
     seen_items = seen.indices[seen_entry]
     clash = np.flatnonzero(seen_items == target_items[target_of_pair])
     if clash.size:
         item = int(seen_items[clash[0]])
         raise ValueError(f"test item {item} is also a training item of its user")
-    seen_scores = block[seen_rows[seen_entry], seen_items]
+    seen_scores = block[rows[target_of_pair], seen_items]
     pair_targets = targets[target_of_pair]
     above = np.bincount(target_of_pair, weights=seen_scores > pair_targets, minlength=len(rows))
     tied = np.bincount(target_of_pair, weights=seen_scores == pair_targets, minlength=len(rows))
