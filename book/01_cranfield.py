@@ -267,9 +267,18 @@ def collection_palette(names_by_kind: dict[str, list[str]]) -> dict[str, tuple]:
     return colours
 
 
+registry_order = [*datasets.qrels_names(), *datasets.names()]
+
+
+def registry_rank(name: str) -> tuple[int, str]:
+    """Position in the registry, so that a collection keeps its colour whatever the page's dataset."""
+    base = name.removesuffix(" (true relevance)")
+    return (registry_order.index(base) if base in registry_order else len(registry_order), name)
+
+
 kinds: dict[str, list[str]] = {}
-for name, spread in spreads.items():
-    kinds.setdefault(spread.kind, []).append(name)
+for name in sorted(spreads, key=registry_rank):
+    kinds.setdefault(spreads[name].kind, []).append(name)
 colour = collection_palette(kinds)
 curves = pd.concat([judgments.cumulative_share(s) for s in spreads.values()], ignore_index=True)
 
@@ -464,8 +473,8 @@ else:
 # One track of 50 topics, chosen to differ from one another, rarely has a document
 # relevant to two of them. Appending 30 tracks brings together topics from tracks that
 # search the same document collections, sometimes on related subjects, so a document can
-# collect judgments from several tracks. This is why the aggregate has more documents
-# relevant to several queries, and a larger maximum, than TREC-8 alone. Relative to the
+# collect judgments from several tracks. This most likely explains why the aggregate has
+# more documents relevant to several queries, and a larger maximum, than TREC-8 alone. Relative to the
 # number of queries, both maxima are small, and the conclusion does not change: an IR
 # collection has no head of documents shared by many queries. The scorecard lists these
 # entries as *not comparable*, because the collections differ.
@@ -553,7 +562,7 @@ gini_move = (ends["own_gini"] - ends["loose_gini"]).abs()
 r = ends.loc[here]
 display(Markdown(
     f"On `{here}`, counting every rating as positive makes the most-liked item liked by {pct(r['loose_reach'])} of "
-    f"the users. The dataset's own threshold (rating >= {ratings.positive_threshold:g}, which keeps "
+    f"the users. The dataset's own threshold ({ratings.positive_threshold:g}, which keeps "
     f"{pct(r['own_share'])} of the ratings) brings this down to {pct(r['own_reach'])}, while the Gini coefficient "
     f"goes from {two(r['loose_gini'])} to {two(r['own_gini'])}. Across the rating datasets of this page, moving "
     f"from 'every rating is positive' to the dataset's own threshold lowers the reach of the top item by "
