@@ -74,10 +74,12 @@ def show_table(frame: pd.DataFrame, formats: dict[str, str]) -> None:
 # of hundreds of thousands of documents, so TREC judges a *pool*: the union of the top
 # documents (typically the first 100) returned by the participating systems for each
 # topic {cite:p}`voorhees1999overview`. Documents outside the pool are taken as not
-# relevant. This is safe as long as the pool finds nearly all relevant documents,
-# which experiments on TREC data have supported for pools that are deep enough
-# relative to the collection {cite:p}`buckley2004retrieval`. The judges are assessors
-# who read the documents; the systems under test never see the judgments.
+# relevant. This is safe as long as the pool finds nearly all relevant documents; for
+# judgments that are far from complete, IR designed measures such as bpref, which
+# ignores unjudged documents {cite:p}`buckley2004retrieval`, and infAP, which estimates
+# average precision from a random sample of judgments {cite:p}`yilmaz2006estimating`.
+# The judges are assessors who read the documents; the systems under test never see
+# the judgments.
 #
 # ## Reading a recommendation dataset as a test collection
 #
