@@ -16,10 +16,12 @@ import time
 import numpy as np
 
 from recbias.evaluate import full_catalogue_ranks
+from recbias.evaluate.full_catalogue import BLOCK_BYTES
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 
-N_USERS, N_ITEMS, RANK, TRAIN_PER_USER, CHUNK = 100_000, 20_000, 64, 20, 256
+N_USERS, N_ITEMS, RANK, TRAIN_PER_USER = 100_000, 20_000, 64, 20
+CHUNK = BLOCK_BYTES // (8 * N_ITEMS)  # the default chunk of full_catalogue_ranks
 
 
 class RandomFactors(Recommender):
@@ -84,7 +86,7 @@ def main() -> None:
     peak_square = best_gflops(square, square)
     peak_chunk = best_gflops(model.user_factors[:CHUNK], model.item_factors.T)
     start = time.perf_counter()
-    ranks = full_catalogue_ranks(model, train, test, chunk_size=CHUNK, ties="random", seed=0)
+    ranks = full_catalogue_ranks(model, train, test, ties="random", seed=0)
     elapsed = time.perf_counter() - start
     achieved = 2.0 * N_USERS * N_ITEMS * RANK / elapsed / 1e9
     print(f"world: {N_USERS:,} users x {N_ITEMS:,} items, rank {RANK}, {train.n_ratings:,} training ratings, "

@@ -31,6 +31,9 @@ from recbias.recommenders.base import Recommender
 
 FullTiePolicy = Literal["random", "optimistic", "pessimistic", "expected"]
 
+#: target size of one block of scores when ``chunk_size`` is not given
+BLOCK_BYTES = 16 * 2**20
+
 
 def _check_inputs(recommender: Recommender, train: Ratings, test: Ratings) -> None:
     if train.shape != test.shape:
@@ -104,7 +107,7 @@ def full_catalogue_ranks(
     recommender: Recommender,
     train: Ratings,
     test: Ratings,
-    chunk_size: int = 256,
+    chunk_size: int | None = None,
     ties: FullTiePolicy = "random",
     seed: int = 0,
     n_threads: int | None = None,
@@ -114,11 +117,15 @@ def full_catalogue_ranks(
     Returns one value per test rating, in test order (``int64``; ``float64`` for
     ``ties="expected"``).  ``recommender`` must be fitted on ``train``; a test
     pair that is also in ``train`` or a NaN score raises.  Peak memory is about
-    ``chunk_size x n_items`` scores (plus as many for users with several test items).
+    ``chunk_size x n_items`` scores (plus as many for users with several test items);
+    the default ``chunk_size`` keeps a block near :data:`BLOCK_BYTES`, small enough to
+    stay in a large last-level cache during the comparisons.
     The comparisons of each block run on ``n_threads`` threads (default: all cores);
     the result does not depend on ``chunk_size`` or ``n_threads``.
     """
     check_ties(ties, (*TIE_POLICIES, "expected"))
+    if chunk_size is None:
+        chunk_size = max(1, BLOCK_BYTES // (8 * max(train.n_items, 1)))
     for label, value in (("chunk_size", chunk_size), ("n_threads", 1 if n_threads is None else n_threads)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{label} must be a positive integer, got {value!r}")
