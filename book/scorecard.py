@@ -27,6 +27,7 @@
 results_dir = "_build/results"
 
 # %% tags=["remove-input"]
+import pandas as pd
 from IPython.display import HTML, Markdown, display
 
 from recbias import report
@@ -43,14 +44,32 @@ display(
 
 # %% tags=["remove-input"]
 COLOURS = {report.AGREES: "#d8f0d8", report.DIFFERS: "#f7d4d4", report.NOT_COMPARABLE: "#eeeeee"}
-table = report.scorecard(claims)
-if table.empty:
-    display(Markdown("No chapter has registered a claim in this build."))
-else:
-    table["chapter"] = [f'<a href="{name}.html">{name}</a>' for name in table["chapter"]]
-    styled = (
-        table.style.hide(axis="index")
-        .format({"paper": "{:.4g}", "ours": "{:.4g}", "tolerance": "{:.2g}"})
-        .map(lambda verdict: f"background-color: {COLOURS.get(verdict, 'white')}", subset=["verdict"])
+
+
+def chapter_table(chapter_claims: list[report.Claim]) -> str:
+    """A compact HTML table of one chapter's claims: values carry their dataset."""
+    rows = []
+    for c in chapter_claims:
+        claim = c.key + (f"<br><small>{c.note}</small>" if c.note else "")
+        rows.append(
+            {
+                "source": c.source,
+                "claim": claim,
+                "paper": f"{c.paper:.4g} <small>({c.paper_dataset})</small>",
+                "ours": f"{c.ours:.4g} <small>({c.dataset})</small>",
+                "tolerance": f"±{c.tolerance:.2g}",
+                "verdict": c.verdict,
+            }
+        )
+    table = pd.DataFrame(rows)
+    styled = table.style.hide(axis="index").map(
+        lambda verdict: f"background-color: {COLOURS[verdict]}", subset=["verdict"]
     )
-    display(HTML(styled.to_html(escape=False)))
+    return styled.to_html(escape=False)
+
+
+if not claims:
+    display(Markdown("No chapter has registered a claim in this build."))
+for chapter in sorted({c.chapter for c in claims}):
+    chapter_claims = [c for c in claims if c.chapter == chapter]
+    display(HTML(f'<h3><a href="{chapter}.html">{chapter}</a></h3>' + chapter_table(chapter_claims)))

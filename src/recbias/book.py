@@ -20,9 +20,9 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -194,9 +194,15 @@ def execute(
 ) -> dict[str, float]:
     """Execute ``pages`` (in parallel where ``jobs`` allows), then the scorecard."""
     results_dir = root / "_build" / "results"
-    work = root / "_build" / ".work"
     results_dir.mkdir(parents=True, exist_ok=True)
-    work.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=root / "_build", prefix=".work-") as scratch:
+        return _execute_all(root, pages, Path(scratch), results_dir, dataset, seed, extra, jobs)
+
+
+def _execute_all(
+    root: Path, pages: list[Page], work: Path, results_dir: Path, dataset: str, seed: int, extra: dict[str, Any], jobs: int
+) -> dict[str, float]:
+    """Execute in a private scratch directory, so that concurrent builds never collide."""
     threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
     base_env = {RESULTS_DIR_VARIABLE: str(results_dir), **{v: threads for v in THREAD_VARIABLES}}
 
@@ -289,8 +295,6 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as error:
         print(f"Build failed: {error}", file=sys.stderr)
         return 1
-    finally:
-        shutil.rmtree(root / "_build" / ".work", ignore_errors=True)
     return 0
 
 
