@@ -5,7 +5,8 @@ chunks (``full_catalogue_ranks``); each user has 20 training items, excluded fro
 the candidates, and one test item to rank.  Prints the achieved scoring rate
 (2 x users x items x 64 floating-point operations over the whole wall time,
 ranking included) next to this machine's numpy matmul peak, measured here on a
-large square product and on the chunk-shaped product.  Target: at least half
+large square product and on the chunk-shaped product (best of before and after
+the ranking, as other work on the machine lowers it).  Target: at least half
 of the peak.  Run with ``.venv/bin/python benchmarks/bench_full_ranking.py``.
 """
 
@@ -83,11 +84,14 @@ def main() -> None:
     train, test = world(rng)
     model = RandomFactors(rng.standard_normal((N_USERS, RANK)), rng.standard_normal((N_ITEMS, RANK))).fit(train)
     square = rng.standard_normal((4096, 4096))
-    peak_square = best_gflops(square, square)
-    peak_chunk = best_gflops(model.user_factors[:CHUNK], model.item_factors.T)
+    chunk = model.user_factors[:CHUNK]
+    peak_square, peak_chunk = best_gflops(square, square), best_gflops(chunk, model.item_factors.T)
     start = time.perf_counter()
     ranks = full_catalogue_ranks(model, train, test, ties="random", seed=0)
     elapsed = time.perf_counter() - start
+    # the machine may be shared: keep the better peak of before and after
+    peak_square = max(peak_square, best_gflops(square, square))
+    peak_chunk = max(peak_chunk, best_gflops(chunk, model.item_factors.T))
     achieved = 2.0 * N_USERS * N_ITEMS * RANK / elapsed / 1e9
     print(f"world: {N_USERS:,} users x {N_ITEMS:,} items, rank {RANK}, {train.n_ratings:,} training ratings, "
           f"{test.n_ratings:,} test items, chunk {CHUNK} users")
