@@ -95,7 +95,10 @@ def main() -> None:
     achieved = 2.0 * N_USERS * N_ITEMS * RANK / elapsed / 1e9
     print(f"world: {N_USERS:,} users x {N_ITEMS:,} items, rank {RANK}, {train.n_ratings:,} training ratings, "
           f"{test.n_ratings:,} test items, chunk {CHUNK} users")
-    print(f"numpy matmul peak: {peak_square:.1f} GFLOP/s (4096^3), {peak_chunk:.1f} GFLOP/s ({CHUNK}x{RANK} @ {RANK}x{N_ITEMS})")
+    print(
+        f"numpy matmul peak: {peak_square:.1f} GFLOP/s (4096^3), "
+        f"{peak_chunk:.1f} GFLOP/s ({CHUNK}x{RANK} @ {RANK}x{N_ITEMS})"
+    )
     print(f"full-catalogue ranks: {elapsed:.2f} s, of which scoring {model.scoring_seconds:.2f} s")
     print(f"achieved: {achieved:.1f} GFLOP/s = {achieved / peak_square:.0%} of the square peak, "
           f"{achieved / peak_chunk:.0%} of the chunk-shaped peak (target >= 50%)")

@@ -42,8 +42,10 @@ def seconds(task):
 
 def main() -> None:
     print(f"metrics: {', '.join(DEFAULT_METRICS)}; random tie-breaking")
-    header = f"{'world':<22} {'design':<14} {'system':<11} {'runs':>9} {'entries':>11} {'score s':>8} {'rank s':>7} {'metrics s':>9} {'evaluate s':>10} {'P@10':>7}"
-    print(header)
+    print(
+        f"{'world':<22} {'design':<14} {'system':<11} {'runs':>9} {'entries':>11} "
+        f"{'score s':>8} {'rank s':>7} {'metrics s':>9} {'evaluate s':>10} {'P@10':>7}"
+    )
     for world, ratings in worlds():
         train, test = random_split(ratings, 0.2, seed=0)
         systems = {"Popularity": Popularity().fit(train), "MF": ALS(factors=64).fit(train)}

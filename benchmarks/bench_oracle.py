@@ -44,7 +44,8 @@ def trec_inputs(ranked: Runs) -> tuple[dict, dict, dict]:
     value = np.where(ranked.labels, ranked.grades, np.where(ranked.judged, 0, -1)).astype(int).tolist()
     score = (np.repeat(sizes, sizes) - positions).astype(float).tolist()
     docs = [f"i{item}" for item in ranked.items.tolist()]
-    outside = (ranked.n_relevant - np.bincount(ranked.run_of_entry, weights=ranked.labels, minlength=ranked.n_runs)).astype(int)
+    in_run = np.bincount(ranked.run_of_entry, weights=ranked.labels, minlength=ranked.n_runs)
+    outside = (ranked.n_relevant - in_run).astype(int)
     bounds = ranked.offsets.tolist()
     for k in range(ranked.n_runs):
         lo, hi = bounds[k], bounds[k + 1]
@@ -83,7 +84,10 @@ def main() -> None:
     for metric, (_, name, kind) in TREC_NAMES.items():
         theirs = np.array([trec[kind][f"q{k}"][name] for k in range(runs.n_runs)])
         gap = np.abs(ours[metric].to_numpy() - theirs).max()
-        print(f"  {metric:<10} mean {ours[metric].mean():.6f}   trec_eval {name:<12} mean {theirs.mean():.6f}   max |diff| {gap:.2e}")
+        print(
+            f"  {metric:<10} mean {ours[metric].mean():.6f}   trec_eval {name:<12} mean {theirs.mean():.6f}"
+            f"   max |diff| {gap:.2e}"
+        )
 
 
 if __name__ == "__main__":

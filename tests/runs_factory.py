@@ -186,7 +186,9 @@ class FactorModel(Recommender):
         return self.user_factors[users] @ self.item_factors.T
 
 
-def make_ratings(users: np.ndarray, items: np.ndarray, shape: tuple[int, int], values: np.ndarray | None = None) -> Ratings:
+def make_ratings(
+    users: np.ndarray, items: np.ndarray, shape: tuple[int, int], values: np.ndarray | None = None
+) -> Ratings:
     """Ratings over a ``shape`` code space (values default to 5 stars)."""
     return Ratings(
         name="toy",

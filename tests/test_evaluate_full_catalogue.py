@@ -17,7 +17,8 @@ N_USERS, N_ITEMS = 40, 60
 def world() -> tuple[FactorModel, Ratings, Ratings]:
     """Scores on a coarse grid (many ties); each user has training items and 0-4 test items."""
     rng = np.random.default_rng(12)
-    model = FactorModel(rng.integers(-2, 3, size=(N_USERS, 3)).astype(float), rng.integers(-2, 3, size=(N_ITEMS, 3)).astype(float))
+    user_factors = rng.integers(-2, 3, size=(N_USERS, 3)).astype(float)
+    model = FactorModel(user_factors, rng.integers(-2, 3, size=(N_ITEMS, 3)).astype(float))
     rated = rng.random((N_USERS, N_ITEMS)) < 0.3
     in_test = rated & (rng.random((N_USERS, N_ITEMS)) < 0.25)
     train_u, train_i = np.nonzero(rated & ~in_test)

@@ -64,7 +64,8 @@ def test_random_ties_are_deterministic_by_seed(tied: tuple[Runs, np.ndarray]) ->
 def test_random_tie_breaking_is_uniform() -> None:
     # 6,000 runs of three tied candidates: each of the 6 orders should appear ~1,000 times
     n_runs = 6000
-    runs = Runs.from_arrays(np.arange(n_runs + 1) * 3, np.arange(n_runs), np.tile([0, 1, 2], n_runs), np.zeros(3 * n_runs))
+    offsets = np.arange(n_runs + 1) * 3
+    runs = Runs.from_arrays(offsets, np.arange(n_runs), np.tile([0, 1, 2], n_runs), np.zeros(3 * n_runs))
     ranked = rank_runs(runs, np.zeros(3 * n_runs), seed=4)
     counts = Counter(map(tuple, ranked.items.reshape(-1, 3)))
     assert len(counts) == 6
@@ -78,7 +79,8 @@ def test_all_tied_scorer_gets_the_expected_random_precision() -> None:
     rng = np.random.default_rng(0)
     labels = np.zeros((n_runs, t), dtype=bool)
     labels[np.arange(n_runs)[:, None], np.argsort(rng.random((n_runs, t)), axis=1)[:, :m]] = True
-    runs = Runs.from_arrays(np.arange(n_runs + 1) * t, np.arange(n_runs), np.tile(np.arange(t), n_runs), labels.ravel())
+    offsets = np.arange(n_runs + 1) * t
+    runs = Runs.from_arrays(offsets, np.arange(n_runs), np.tile(np.arange(t), n_runs), labels.ravel())
     scores = np.ones(n_runs * t)
     precision = M.precision(rank_runs(runs, scores, seed=3), n)
     # hits ~ hypergeometric(t, m, n): var = n (m/t)(1 - m/t)(t - n)/(t - 1); SE of the mean P@n
@@ -107,7 +109,9 @@ def test_infinite_scores_rank_at_the_ends() -> None:
 
 
 @pytest.mark.parametrize("block_entries", [16, 200, 1 << 22])
-def test_order_matches_a_python_sort_whatever_the_block_size(monkeypatch: pytest.MonkeyPatch, block_entries: int) -> None:
+def test_order_matches_a_python_sort_whatever_the_block_size(
+    monkeypatch: pytest.MonkeyPatch, block_entries: int
+) -> None:
     """Sizes 0..60 (several size classes); small blocks force many padded batches."""
     rng = np.random.default_rng(21)
     runs = random_runs(rng, n_runs=150, max_size=60)
@@ -118,9 +122,7 @@ def test_order_matches_a_python_sort_whatever_the_block_size(monkeypatch: pytest
         ranked = rank_runs(runs, scores, ties)
         for k in range(runs.n_runs):
             entries = range(runs.offsets[k], runs.offsets[k + 1])
-            expected = sorted(
-                entries, key=lambda e: (-scores[e], sign * runs.labels[e], sign * runs.grades[e], e)
-            )
+            expected = sorted(entries, key=lambda e: (-scores[e], sign * runs.labels[e], sign * runs.grades[e], e))
             np.testing.assert_array_equal(ranked.items[runs.offsets[k] : runs.offsets[k + 1]], runs.items[expected])
     for ties, ranked in reference.items():
         np.testing.assert_array_equal(rank_runs(runs, scores, ties, seed=8).items, ranked.items)

@@ -22,7 +22,8 @@ def test_evaluate_runs_ranks_then_measures() -> None:
     runs = random_runs(rng, n_runs=80, max_size=15, n_items=50)
     model = FactorModel(rng.normal(size=(80, 4)), rng.normal(size=(50, 4))).fit(make_ratings([0], [0], (80, 50)))
     scores = score_runs(model, runs)
-    np.testing.assert_allclose(scores, np.sum(model.user_factors[runs.run_of_entry] * model.item_factors[runs.items], 1))
+    expected = np.sum(model.user_factors[runs.run_of_entry] * model.item_factors[runs.items], axis=1)
+    np.testing.assert_allclose(scores, expected)
     frame = evaluate_runs(runs, scores, ["P@5", "nDCG", "AUC"], seed=2)
     assert list(frame.columns) == ["run", "user", "group", "P@5", "nDCG", "AUC"]
     ranked = rank_runs(runs, scores, seed=2)

@@ -50,7 +50,10 @@ _DEFINITIONS: dict[str, _Definition] = {
     "Rprec": _Definition(accuracy.r_precision, "none"),
     "RR": _Definition(accuracy.reciprocal_rank, "optional"),
     "AP": _Definition(
-        accuracy.average_precision, "optional", {"normalise": _choice("relevant", "cutoff", "candidates")}, {"normalise": "relevant"}
+        accuracy.average_precision,
+        "optional",
+        {"normalise": _choice("relevant", "cutoff", "candidates")},
+        {"normalise": "relevant"},
     ),
     "nDCG": _Definition(accuracy.ndcg, "optional", {"gain": _choice("linear", "exponential")}, {"gain": "linear"}),
     "AUC": _Definition(accuracy.auc, "none"),
