@@ -52,6 +52,10 @@ class RankedView:
         relevant_through: relevant entries at or above each relevant entry in its
             run (1 for the first relevant entry of a run).
         relevant_in_run: relevant candidates per run.
+        judged_nonrelevant: flat indices of judged entries that are not relevant.
+
+    Reading ``relevant_run`` checks that no run has more relevant candidates than
+    its ``n_relevant``.
     """
 
     def __init__(self, runs: Runs) -> None:
