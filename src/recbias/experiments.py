@@ -1,0 +1,578 @@
+"""A small runner for offline experiments: dataset x fold x design x recommender -> per-run table.
+
+The chapters compare recommenders under several experimental designs on
+several splits of a dataset.  This module does the plumbing once:
+
+* :func:`make_folds` draws the training/test splits (repeated coin flips,
+  k-fold partitions or a temporal cut);
+* :func:`fit_systems` fits the recommenders of one training set, through the
+  on-disk fit cache of :mod:`recbias.cache`;
+* :func:`score_designs` scores the target sets of several designs with one
+  dense score block per chunk of users, so a user is scored once whatever
+  the number of designs;
+* :func:`run_experiment` ties them together and returns an
+  :class:`Experiment`, whose ``runs`` attribute is a tidy per-run table with
+  one row per (fold, design, system, run) and one column per metric;
+* :func:`summarise` and :func:`pairwise_tests` turn that table into means with
+  confidence intervals and paired tests, pooling the runs of all folds.
+
+Two analyses of Bellogín, Castells and Cantador (IRJ 2017, Section 3) live
+here as well: :func:`lemma_sweep` (the AR bounds of 1R precision, Eq. 2 and
+Fig. 3) and :func:`true_precision` with :func:`ordering_agreement` (how the
+measured ordering of systems compares with the ordering under complete ground
+truth, for simulated worlds).  :func:`fig1_toy` is the hand-made rating matrix
+of their Fig. 1.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from recbias import splits as splitting
+from recbias.cache import fit_cached
+from recbias.designs import DesignSpec, build_runs, parse_design
+from recbias.evaluate import DEFAULT_METRICS, evaluate_runs, mean_confidence_interval, paired_tests
+from recbias.ratings import Ratings
+from recbias.recommenders import Recommender, make
+from recbias.runs import Runs
+from recbias.theory import lemma_bounds
+
+__all__ = [
+    "PAPER_SYSTEMS",
+    "Experiment",
+    "Fold",
+    "fig1_toy",
+    "fit_systems",
+    "lemma_sweep",
+    "make_folds",
+    "ordering_agreement",
+    "pairwise_tests",
+    "run_experiment",
+    "score_designs",
+    "subset_runs",
+    "summarise",
+    "true_precision",
+]
+
+#: The five systems of IRJ 2017 Section 3.3, display label -> :func:`recbias.recommenders.make` preset.
+PAPER_SYSTEMS: dict[str, str] = {
+    "Popularity": "popularity",
+    "pLSA": "plsa",
+    "MF": "mf",
+    "user-kNN": "user-knn",
+    "Random": "random",
+}
+
+#: dense score entries held at once when scoring target sets (32 MB of float64)
+SCORE_BLOCK = 1 << 22
+
+_SPLIT_METHODS = ("coin", "kfold", "temporal")
+
+
+# ------------------------------------------------------------------------------- folds
+
+
+@dataclass(frozen=True, eq=False)
+class Fold:
+    """One training/test split of an experiment.
+
+    Attributes:
+        index: 0, 1, ... within the experiment.
+        train, test: the two rating sets (same code space).
+        method: ``"coin"``, ``"kfold"`` or ``"temporal"``.
+        seed: the seed that drew the split (``-1`` for the deterministic temporal cut).
+    """
+
+    index: int
+    train: Ratings
+    test: Ratings
+    method: str
+    seed: int
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """What identifies the split in cache keys."""
+        return (self.train.name, self.method, self.index, self.seed)
+
+
+def fold_seed(seed: int, index: int) -> int:
+    """Seed of fold ``index`` of an experiment seeded with ``seed`` (independent streams)."""
+    return int(np.random.SeedSequence([int(seed), int(index)]).generate_state(1)[0])
+
+
+def make_folds(
+    ratings: Ratings, *, method: str = "coin", folds: int = 5, test_ratio: float = 0.2, seed: int = 0
+) -> list[Fold]:
+    """Training/test splits of ``ratings``.
+
+    * ``"coin"``: ``folds`` independent coin-flip splits (each rating goes to test with
+      probability ``test_ratio``), the procedure of IRJ 2017 Section 3.3; fold ``k`` is
+      drawn with :func:`fold_seed` ``(seed, k)``.
+    * ``"kfold"``: a random partition into ``folds`` folds, each the test set once
+      (``test_ratio`` is then ``1 / folds`` and the argument is ignored).
+    * ``"temporal"``: one split, the most recent ``test_ratio`` of the ratings in test
+      (needs timestamps; ``folds`` must be 1).
+    """
+    if method not in _SPLIT_METHODS:
+        raise ValueError(f"unknown split method {method!r}; use one of {', '.join(_SPLIT_METHODS)}")
+    if int(folds) != folds or folds < 1:
+        raise ValueError(f"folds must be a positive integer, got {folds!r}")
+    if method == "coin":
+        out = []
+        for k in range(int(folds)):
+            s = fold_seed(seed, k)
+            train, test = splitting.random_split(ratings, test_ratio, seed=s)
+            out.append(Fold(k, train, test, method, s))
+        return out
+    if method == "kfold":
+        if folds < 2:
+            raise ValueError("k-fold cross-validation needs folds >= 2")
+        pairs = splitting.kfold_split(ratings, int(folds), seed=seed)
+        return [Fold(k, train, test, method, int(seed)) for k, (train, test) in enumerate(pairs)]
+    if folds != 1:
+        raise ValueError("a temporal split is a single fold; pass folds=1")
+    train, test = splitting.temporal_split(ratings, test_ratio)
+    return [Fold(0, train, test, method, -1)]
+
+
+# ------------------------------------------------------------------------------ systems
+
+
+def fit_systems(
+    systems: Mapping[str, str | Recommender],
+    train: Ratings,
+    *,
+    key_extra: Any = None,
+    cache: bool = True,
+    seed: int = 0,
+) -> dict[str, Recommender]:
+    """Fitted recommenders, keyed by the labels of ``systems``.
+
+    A value of ``systems`` is a preset name of :func:`recbias.recommenders.make`
+    (built with ``seed``) or an unfitted recommender.  With ``cache`` the fits go
+    through :func:`recbias.cache.fit_cached`, keyed by the training data, the
+    recommender's parameters and ``key_extra``.
+    """
+    fitted = {}
+    for label, system in systems.items():
+        recommender = make(system, seed=seed) if isinstance(system, str) else system
+        recommender.name = label
+        fitted[label] = fit_cached(recommender, train, key_extra) if cache else recommender.fit(train)
+    return fitted
+
+
+def score_designs(recommender: Recommender, runs_list: Sequence[Runs], block: int = SCORE_BLOCK) -> list[np.ndarray]:
+    """Scores of every candidate of every runs object, aligned with their ``items``.
+
+    Users are scored with :meth:`Recommender.score_users` in chunks of at most
+    ``block // n_items`` users, each dense block serving all the runs objects, so
+    the cost does not grow with the number of designs that share users.
+    """
+    if recommender.n_items is None:
+        raise RuntimeError(f"{recommender.name}: fit before scoring")
+    entry_users = [np.repeat(runs.users.astype(np.int64), runs.sizes) for runs in runs_list]
+    orders = [np.argsort(users, kind="stable") for users in entry_users]
+    sorted_users = [users[order] for users, order in zip(entry_users, orders, strict=True)]
+    out = [np.empty(len(runs.items), dtype=np.float64) for runs in runs_list]
+    wanted = np.unique(np.concatenate(entry_users)) if entry_users else np.empty(0, dtype=np.int64)
+    step = max(1, block // max(1, recommender.n_items))
+    for start in range(0, len(wanted), step):
+        chunk = wanted[start : start + step]
+        scores = recommender.score_users(chunk)
+        for runs, order, users, target in zip(runs_list, orders, sorted_users, out, strict=True):
+            low = np.searchsorted(users, chunk[0], side="left")
+            high = np.searchsorted(users, chunk[-1], side="right")
+            entries = order[low:high]
+            rows = np.searchsorted(chunk, users[low:high])
+            target[entries] = scores[rows, runs.items[entries]]
+    return out
+
+
+# ------------------------------------------------------------------------- experiments
+
+
+@dataclass
+class Experiment:
+    """What :func:`run_experiment` measured.
+
+    Attributes:
+        runs: tidy per-run table, one row per (fold, design, system, run): columns
+            ``dataset``, ``fold``, ``design``, ``system``, ``run``, ``user``, ``group`` and one
+            column per metric.  ``run`` numbers the runs within (fold, design).
+        reports: one row per (fold, design): the :class:`~recbias.designs.DesignReport`
+            fields, ``|PR_test|``, and the training and test sizes.
+        seconds: wall time per stage (``fit``, ``design``, ``score``, ``evaluate``).
+    """
+
+    runs: pd.DataFrame
+    reports: pd.DataFrame
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def metrics(self) -> list[str]:
+        return [c for c in self.runs.columns if c not in _ID_COLUMNS]
+
+    def summary(self, metrics: Sequence[str] | None = None, confidence: float = 0.95) -> pd.DataFrame:
+        """:func:`summarise` of the per-run table."""
+        return summarise(self.runs, metrics or self.metrics, confidence=confidence)
+
+
+_ID_COLUMNS = ("dataset", "fold", "design", "system", "run", "user", "group")
+
+
+def _design_name(design: str | DesignSpec, n_nonrelevant: int) -> DesignSpec:
+    return parse_design(design, n_nonrelevant=n_nonrelevant) if isinstance(design, str) else design
+
+
+def run_experiment(
+    ratings: Ratings,
+    designs: Sequence[str | DesignSpec],
+    systems: Mapping[str, str | Recommender],
+    *,
+    folds: int | Sequence[Fold] = 5,
+    split: str = "coin",
+    test_ratio: float = 0.2,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    seed: int = 0,
+    ties: str = "random",
+    cache: bool = True,
+    n_nonrelevant: int = 100,
+    on_shortage: str = "exclude",
+    shared_negatives: bool = False,
+) -> Experiment:
+    """Evaluate ``systems`` under every design on every fold.
+
+    Args:
+        ratings: the dataset (its ``positive_threshold`` defines relevance).
+        designs: design names of :data:`recbias.designs.GRAMMAR` or specs.
+        systems: display label -> preset name or unfitted recommender (see :func:`fit_systems`).
+        folds: the number of folds to draw with :func:`make_folds` (``split``, ``test_ratio``,
+            ``seed``), or ready-made folds.
+        metrics: metric specs of :func:`recbias.metrics.parse_metric`.
+        seed: seeds the splits, the recommenders, the sampling of non-relevant items
+            (design ``d`` of fold ``k`` uses :func:`fold_seed` ``(seed, 1000 k + d)``) and
+            the random tie-break.
+        ties: tie policy of :func:`recbias.evaluate.rank_runs`.
+        cache: reuse fits through :mod:`recbias.cache`.
+        n_nonrelevant, on_shortage, shared_negatives: passed to :func:`recbias.designs.build_runs`.
+    """
+    fold_list = (
+        make_folds(ratings, method=split, folds=folds, test_ratio=test_ratio, seed=seed)
+        if isinstance(folds, (int, np.integer))
+        else list(folds)
+    )
+    specs = [_design_name(d, n_nonrelevant) for d in designs]
+    names = [spec.name for spec in specs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"repeated designs in {names}")
+    seconds = dict.fromkeys(("fit", "design", "score", "evaluate"), 0.0)
+    tables, reports = [], []
+    for fold in fold_list:
+        clock = time.perf_counter()
+        fitted = fit_systems(systems, fold.train, key_extra=fold.key, cache=cache, seed=seed)
+        seconds["fit"] += time.perf_counter() - clock
+
+        clock = time.perf_counter()
+        runs_list = []
+        for d, spec in enumerate(specs):
+            runs = build_runs(
+                fold.train,
+                fold.test,
+                spec,
+                seed=fold_seed(seed, 1000 * fold.index + d),
+                on_shortage=on_shortage,
+                shared_negatives=shared_negatives,
+            )
+            runs_list.append(runs)
+            report = runs.report
+            reports.append(
+                {"dataset": ratings.name, "fold": fold.index}
+                | (vars(report) if report is not None else {"design": spec.name})
+                | {
+                    "relevant": int(runs.labels.sum()),
+                    "candidates": len(runs.items),
+                    "train": fold.train.n_ratings,
+                    "test": fold.test.n_ratings,
+                }
+            )
+        seconds["design"] += time.perf_counter() - clock
+
+        for label, recommender in fitted.items():
+            clock = time.perf_counter()
+            scores = score_designs(recommender, runs_list)
+            seconds["score"] += time.perf_counter() - clock
+            clock = time.perf_counter()
+            for spec, runs, score in zip(specs, runs_list, scores, strict=True):
+                table = evaluate_runs(runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index))
+                table.insert(0, "system", label)
+                table.insert(0, "design", spec.name)
+                table.insert(0, "fold", fold.index)
+                table.insert(0, "dataset", ratings.name)
+                tables.append(table)
+            seconds["evaluate"] += time.perf_counter() - clock
+    runs_table = pd.concat(tables, ignore_index=True)
+    for column in ("dataset", "design", "system"):
+        order = list(dict.fromkeys(runs_table[column]))
+        runs_table[column] = pd.Categorical(runs_table[column], categories=order)
+    return Experiment(runs=runs_table, reports=pd.DataFrame(reports), seconds=seconds)
+
+
+def summarise(
+    runs: pd.DataFrame,
+    metrics: Sequence[str],
+    by: Sequence[str] = ("dataset", "design", "system"),
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Mean of each metric per group, pooling the runs of every fold.
+
+    One row per (group, metric) with ``mean`` (the plain mean over runs: the per-user
+    mean in AR, Eq. 1 in 1R), Student's t interval ``ci_low``/``ci_high`` over the runs,
+    ``runs``, and the spread of the per-fold means (``fold_sd``, NaN with one fold).
+    """
+    rows = []
+    for keys, group in runs.groupby(list(by), observed=True, sort=False):
+        keys = keys if isinstance(keys, tuple) else (keys,)
+        for metric in metrics:
+            values = group[metric].to_numpy()
+            mean, low, high = mean_confidence_interval(values, confidence)
+            per_fold = group.groupby("fold")[metric].mean() if "fold" in group else pd.Series([mean])
+            rows.append(
+                dict(zip(by, keys, strict=True))
+                | {
+                    "metric": metric,
+                    "mean": mean,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "runs": len(values),
+                    "fold_sd": float(per_fold.std(ddof=1)) if len(per_fold) > 1 else np.nan,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def pairwise_tests(runs: pd.DataFrame, metric: str, systems: Sequence[str] | None = None) -> pd.DataFrame:
+    """Paired t and Wilcoxon signed-rank tests between every two systems of one design.
+
+    ``runs`` holds the per-run rows of a single design (and dataset); the units are the
+    runs, paired by (fold, run) across systems.  Columns: ``system_a``, ``system_b``, the
+    two means, ``difference``, ``n`` and the statistics and p-values of
+    :func:`recbias.evaluate.paired_tests`.
+    """
+    if runs["design"].nunique() != 1 or ("dataset" in runs and runs["dataset"].nunique() != 1):
+        raise ValueError("pairwise_tests needs the runs of exactly one dataset and design")
+    wide = runs.pivot_table(index=["fold", "run"], columns="system", values=metric, observed=True)
+    names = list(systems) if systems is not None else [s for s in runs["system"].cat.categories if s in wide]
+    if wide[names].isna().any().any():
+        raise ValueError("systems were not evaluated on the same runs")
+    rows = []
+    for a, b in combinations(names, 2):
+        x, y = wide[a].to_numpy(), wide[b].to_numpy()
+        rows.append(
+            {"system_a": a, "system_b": b, "mean_a": x.mean(), "mean_b": y.mean(), "difference": x.mean() - y.mean(), "n": len(x)}
+            | paired_tests(x, y)
+        )
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------- lemma (Eq. 2)
+
+
+def subset_runs(runs: Runs, keep: np.ndarray) -> Runs:
+    """The runs selected by the boolean mask ``keep`` (one entry per run), in their order."""
+    keep = np.asarray(keep, dtype=bool)
+    if len(keep) != runs.n_runs:
+        raise ValueError(f"keep has {len(keep)} entries for {runs.n_runs} runs")
+    entries = np.repeat(keep, runs.sizes)
+    return Runs.from_arrays(
+        offsets=np.concatenate([[0], np.cumsum(runs.sizes[keep])]),
+        users=runs.users[keep],
+        items=runs.items[entries],
+        labels=runs.labels[entries],
+        grades=runs.grades[entries],
+        judged=runs.judged[entries],
+        n_relevant=runs.n_relevant[keep],
+        groups=runs.groups[keep],
+        design=runs.design,
+    )
+
+
+def _lemma_runs(train: Ratings, test: Ratings, size: int, seed: int, users: np.ndarray | None) -> Runs:
+    runs = build_runs(
+        train, test, f"1R TI-NN({size - 1})", seed=seed, shared_negatives=True, on_shortage="exclude"
+    )
+    if users is not None:
+        runs = subset_runs(runs, np.isin(runs.users, users))
+    return runs
+
+
+def lemma_sweep(
+    train: Ratings,
+    test: Ratings,
+    systems: Mapping[str, Recommender],
+    *,
+    n: int = 10,
+    target_sizes: Sequence[int] = (100, 200, 400, 600, 800, 1000),
+    removed: Sequence[float] = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9),
+    base_size: int = 100,
+    max_users: int | None = None,
+    min_share: float = 0.5,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """1R precision and its AR bounds (IRJ 2017 Eq. 2) along the two sweeps of their Fig. 3.
+
+    Both sweeps use 1R TI-NN target sets ``T_u^r`` of ``size`` items (``size - 1``
+    non-relevant ones) whose non-relevant items are shared by all the runs of a user,
+    the assumption of the lemma, and :func:`recbias.theory.lemma_bounds`:
+
+    * ``"removed test ratings"``: ``|T_u^r| = base_size``, a ``removed`` fraction of the
+      test ratings dropped at random (:func:`recbias.splits.remove_test_ratings`,
+      nested: what is gone at 20% is gone at 40%);
+    * ``"target size"``: the whole test set, ``|T_u^r|`` over ``target_sizes``.
+
+    The target-size sweep keeps one population of users: those who have enough
+    non-relevant candidates at the largest size, subsampled to ``max_users`` users with
+    ``seed`` when given.  Sizes are dropped from the top until that population holds at
+    least ``min_share`` of the users with a relevant test item.
+
+    Returns one row per (sweep, x, system): ``lower``, ``value``, ``upper``, ``runs``,
+    ``users`` and ``holds`` (``lower <= value <= upper``).
+    """
+    rows = []
+
+    def record(sweep: str, x: float, runs: Runs) -> None:
+        if runs.n_runs == 0:
+            return
+        scores = score_designs_dict(systems, runs)
+        for label, score in scores.items():
+            bounds = lemma_bounds(runs, score, n)
+            rows.append(
+                {
+                    "sweep": sweep,
+                    "x": x,
+                    "system": label,
+                    "lower": bounds.lower,
+                    "value": bounds.value,
+                    "upper": bounds.upper,
+                    "runs": runs.n_runs,
+                    "users": len(np.unique(runs.users)),
+                    "holds": bounds.lower <= bounds.value <= bounds.upper,
+                }
+            )
+
+    for k, fraction in enumerate(removed):
+        thinned = splitting.remove_test_ratings(test, fraction, seed=seed) if fraction > 0 else test
+        record("removed test ratings", float(fraction), _lemma_runs(train, thinned, base_size, fold_seed(seed, k), None))
+
+    sizes = sorted(int(s) for s in target_sizes)
+    n_users = len(np.unique(test.users[test.values >= test.positive_threshold]))
+    eligible = np.empty(0, dtype=np.int64)
+    while sizes:
+        widest = _lemma_runs(train, test, sizes[-1], fold_seed(seed, 100), None)
+        eligible = np.unique(widest.users)
+        if len(eligible) >= min_share * n_users:
+            break
+        sizes.pop()
+    if sizes:
+        if max_users is not None and len(eligible) > max_users:
+            eligible = np.sort(np.random.default_rng(seed).choice(eligible, max_users, replace=False))
+        for k, size in enumerate(sizes):
+            record("target size", float(size), _lemma_runs(train, test, size, fold_seed(seed, 200 + k), eligible))
+    return pd.DataFrame(rows)
+
+
+def score_designs_dict(systems: Mapping[str, Recommender], runs: Runs) -> dict[str, np.ndarray]:
+    """Scores of ``runs`` by every fitted system, keyed like ``systems``."""
+    return {label: score_designs(recommender, [runs])[0] for label, recommender in systems.items()}
+
+
+# ------------------------------------------------------------------------ ground truth
+
+
+def true_precision(
+    recommender: Recommender,
+    train: Ratings,
+    truth: np.ndarray,
+    *,
+    n: int = 10,
+    users: np.ndarray | None = None,
+    seed: int = 0,
+    block: int = SCORE_BLOCK,
+) -> np.ndarray:
+    """Precision of each user's top ``n`` over all items outside ``R_train(u)``, under the truth.
+
+    ``truth`` is the complete ``n_users x n_items`` relevance matrix of a simulated world
+    (``Ratings.true_relevance``).  Every item the user did not rate in training is a
+    candidate, and its relevance is known, so this is the quantity every offline design
+    tries to estimate.  Ties in score are broken at random (``seed``).  Returns one value
+    per user of ``users`` (default: every user).
+    """
+    truth = np.asarray(truth, dtype=bool)
+    if truth.shape != train.shape:
+        raise ValueError(f"truth has shape {truth.shape}, the ratings {train.shape}")
+    users = np.arange(train.n_users) if users is None else np.asarray(users, dtype=np.int64)
+    rated = train.matrix("binary")
+    rng = np.random.default_rng(seed)
+    shuffle = rng.permutation(train.n_items)
+    out = np.empty(len(users), dtype=np.float64)
+    step = max(1, block // max(1, train.n_items))
+    for start in range(0, len(users), step):
+        chunk = users[start : start + step]
+        scores = recommender.score_users(chunk)
+        scores[rated[chunk].nonzero()] = -np.inf
+        top = np.argsort(-scores[:, shuffle], axis=1, kind="stable")[:, :n]
+        items = shuffle[top]
+        out[start : start + step] = truth[chunk[:, None], items].sum(axis=1) / n
+    return out
+
+
+def ordering_agreement(measured: Mapping[str, float], true: Mapping[str, float]) -> float:
+    """Kendall's tau-b between the system orderings by ``measured`` and by ``true`` values."""
+    names = [name for name in measured if name in true]
+    if len(names) < 2:
+        raise ValueError("need at least two systems in both orderings")
+    tau = stats.kendalltau([measured[s] for s in names], [true[s] for s in names]).statistic
+    return float(tau)
+
+
+# ----------------------------------------------------------------------- toy (Fig. 1)
+
+#: users and items of the toy matrix; the target user is ``u``
+TOY_USERS = ("u", "v", "w")
+TOY_ITEMS = ("a", "b", "c", "d", "e", "f", "g")
+#: (user, item, stars); positive means 4 stars or more
+TOY_TRAIN = (("u", "f", 5), ("u", "g", 2), ("v", "a", 5), ("v", "d", 2), ("w", "a", 5), ("w", "e", 5))
+TOY_TEST = (("u", "d", 5), ("u", "e", 4), ("v", "b", 2), ("v", "f", 5), ("w", "c", 5), ("w", "g", 1))
+
+
+def fig1_toy() -> tuple[Ratings, Ratings]:
+    """Training and test ratings of a toy matrix with the properties of IRJ 2017 Fig. 1.
+
+    User ``u`` liked ``d`` and ``e`` in the test set and rated ``f`` and ``g`` in training;
+    item ``a`` has no test rating (so it is a candidate under AI only); ``b`` and ``c`` are
+    test items of other users that ``u`` never rated.  Ratings of 4 or 5 stars are positive.
+    """
+
+    def build(rows: Sequence[tuple[str, str, int]]) -> Ratings:
+        return Ratings(
+            name="Fig. 1 toy",
+            users=np.array([TOY_USERS.index(u) for u, _, _ in rows]),
+            items=np.array([TOY_ITEMS.index(i) for _, i, _ in rows]),
+            values=np.array([v for _, _, v in rows], dtype=float),
+            timestamps=None,
+            user_ids=np.array(TOY_USERS),
+            item_ids=np.array(TOY_ITEMS),
+            scale=(1, 5),
+            positive_threshold=4,
+            description="hand-made stars",
+        )
+
+    return build(TOY_TRAIN), build(TOY_TEST)
+

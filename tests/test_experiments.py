@@ -1,0 +1,267 @@
+"""The experiment runner: folds, scoring, per-run tables, summaries, the lemma sweep and ground truth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from recbias import datasets, experiments
+from recbias.designs import build_runs
+from recbias.evaluate import evaluate_runs, mean_confidence_interval
+from recbias.ratings import Ratings
+from recbias.recommenders import make
+from recbias.recommenders.base import Recommender
+
+
+@pytest.fixture(scope="module")
+def small() -> Ratings:
+    return datasets.load("synthetic-small", seed=0)
+
+
+@pytest.fixture(scope="module")
+def experiment(small: Ratings) -> experiments.Experiment:
+    return experiments.run_experiment(
+        small,
+        ["TI-AN", "1R TI-NN(49)"],
+        {"Popularity": "popularity", "pLSA": "plsa", "Random": "random"},
+        folds=2,
+        metrics=["P@10", "MAP", "MRR", "MAP(normalise=candidates)"],
+        seed=3,
+        cache=False,
+    )
+
+
+class Oracle(Recommender):
+    """Scores the truth: relevant items 1, others 0."""
+
+    name = "oracle"
+
+    def __init__(self, truth: np.ndarray, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.truth = truth
+
+    def _fit(self, train: Ratings) -> None:
+        pass
+
+    def score_users(self, users: np.ndarray) -> np.ndarray:
+        users, _ = self._check(users)
+        return self.truth[users].astype(float)
+
+
+# ------------------------------------------------------------------------------ folds
+
+
+def test_coin_folds_are_independent_deterministic_splits(small: Ratings) -> None:
+    folds = experiments.make_folds(small, method="coin", folds=3, test_ratio=0.2, seed=1)
+    again = experiments.make_folds(small, method="coin", folds=3, test_ratio=0.2, seed=1)
+    assert [f.index for f in folds] == [0, 1, 2]
+    for fold, same in zip(folds, again, strict=True):
+        assert fold.train.n_ratings + fold.test.n_ratings == small.n_ratings
+        assert np.array_equal(fold.test.items, same.test.items) and np.array_equal(fold.test.users, same.test.users)
+        assert abs(fold.test.n_ratings / small.n_ratings - 0.2) < 0.03
+    keys = [set(zip(f.test.users.tolist(), f.test.items.tolist(), strict=True)) for f in folds]
+    assert keys[0] != keys[1] != keys[2]
+    assert len({f.seed for f in folds}) == 3
+
+
+def test_kfold_folds_partition_the_ratings(small: Ratings) -> None:
+    folds = experiments.make_folds(small, method="kfold", folds=4, seed=0)
+    tested = np.concatenate([f.test.users.astype(np.int64) * small.n_items + f.test.items for f in folds])
+    everything = small.users.astype(np.int64) * small.n_items + small.items
+    assert np.array_equal(np.sort(tested), np.sort(everything))
+
+
+def test_temporal_fold_and_bad_arguments(small: Ratings) -> None:
+    (fold,) = experiments.make_folds(small, method="temporal", folds=1, test_ratio=0.2)
+    assert fold.train.timestamps.max() <= fold.test.timestamps.min()
+    with pytest.raises(ValueError, match="single fold"):
+        experiments.make_folds(small, method="temporal", folds=2)
+    with pytest.raises(ValueError, match="unknown split method"):
+        experiments.make_folds(small, method="bootstrap")
+    with pytest.raises(ValueError, match="positive integer"):
+        experiments.make_folds(small, folds=0)
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+def test_score_designs_matches_pairwise_scores(small: Ratings) -> None:
+    (fold,) = experiments.make_folds(small, folds=1, seed=0)
+    model = make("plsa", n_aspects=5, iterations=5).fit(fold.train)
+    runs = [build_runs(fold.train, fold.test, d, seed=0, on_shortage="exclude") for d in ("AI-AN", "1R TI-NN(20)")]
+    for block in (experiments.SCORE_BLOCK, 7 * small.n_items, 1):  # one chunk, several, one user at a time
+        scores = experiments.score_designs(model, runs, block=block)
+        for r, s in zip(runs, scores, strict=True):
+            expected = model.score(np.repeat(r.users, r.sizes), r.items)
+            np.testing.assert_allclose(s, expected, rtol=1e-12, atol=1e-15)
+
+
+def test_subset_runs_keeps_whole_runs(small: Ratings) -> None:
+    (fold,) = experiments.make_folds(small, folds=1, seed=0)
+    runs = build_runs(fold.train, fold.test, "1R TI-NN(10)", seed=0, on_shortage="exclude")
+    keep = np.arange(runs.n_runs) % 3 == 0
+    part = experiments.subset_runs(runs, keep)
+    assert part.n_runs == keep.sum()
+    kept = np.flatnonzero(keep)
+    for new, old in ((0, kept[0]), (part.n_runs - 1, kept[-1])):
+        a, b = slice(part.offsets[new], part.offsets[new + 1]), slice(runs.offsets[old], runs.offsets[old + 1])
+        assert np.array_equal(part.items[a], runs.items[b]) and np.array_equal(part.labels[a], runs.labels[b])
+    assert np.array_equal(part.n_relevant, runs.n_relevant[keep])
+
+
+# ------------------------------------------------------------------------ experiments
+
+
+def test_experiment_table_shape_and_content(experiment: experiments.Experiment) -> None:
+    runs = experiment.runs
+    assert list(runs.columns[:7]) == ["dataset", "fold", "design", "system", "run", "user", "group"]
+    assert set(experiment.metrics) == {"P@10", "MAP", "MRR", "MAP(normalise=candidates)"}
+    assert list(runs["design"].cat.categories) == ["TI-AN", "1R TI-NN(49)"]
+    counts = runs.groupby(["fold", "design", "system"], observed=True).size().unstack("system")
+    assert (counts.nunique(axis=1) == 1).all()  # every system is evaluated on the same runs
+    reports = experiment.reports.set_index(["fold", "design"])
+    for (fold, design), row in reports.iterrows():
+        assert counts.loc[(fold, design)].iloc[0] == row["n_runs"]
+    one_r = runs[runs["design"] == "1R TI-NN(49)"]
+    assert one_r["P@10"].max() <= 0.1 + 1e-12  # the 1R ceiling 1/n
+    assert np.allclose(one_r["MAP(normalise=candidates)"], one_r["MRR"])  # MAP = MRR in 1R (IRJ Sec. 6)
+    assert set(experiment.seconds) == {"fit", "design", "score", "evaluate"}
+
+
+def test_experiment_is_reproducible(small: Ratings, experiment: experiments.Experiment) -> None:
+    again = experiments.run_experiment(
+        small,
+        ["TI-AN", "1R TI-NN(49)"],
+        {"Popularity": "popularity", "pLSA": "plsa", "Random": "random"},
+        folds=2,
+        metrics=["P@10", "MAP", "MRR", "MAP(normalise=candidates)"],
+        seed=3,
+        cache=False,
+    )
+    pd.testing.assert_frame_equal(experiment.runs, again.runs)
+
+
+def test_experiment_rows_equal_a_direct_evaluation(small: Ratings, experiment: experiments.Experiment) -> None:
+    fold = experiments.make_folds(small, folds=2, seed=3)[1]
+    model = make("popularity", seed=3).fit(fold.train)
+    runs = build_runs(fold.train, fold.test, "1R TI-NN(49)", seed=experiments.fold_seed(3, 1000 + 1), on_shortage="exclude")
+    direct = evaluate_runs(runs, model.score(np.repeat(runs.users, runs.sizes), runs.items), ["P@10", "MRR"],
+                           seed=experiments.fold_seed(3, 1))
+    mine = experiment.runs.query("fold == 1 and design == '1R TI-NN(49)' and system == 'Popularity'")
+    np.testing.assert_allclose(mine["P@10"].to_numpy(), direct["P@10"].to_numpy())
+    np.testing.assert_allclose(mine["MRR"].to_numpy(), direct["MRR"].to_numpy())
+
+
+def test_random_precision_matches_its_expectation(experiment: experiments.Experiment) -> None:
+    summary = experiment.summary(["P@10"]).set_index(["design", "system"])
+    row = summary.loc[("1R TI-NN(49)", "Random")]
+    assert row["ci_low"] - 0.005 <= 1 / 50 <= row["ci_high"] + 0.005  # E[1R P@n] = 1/|T_u^r| (IRJ Eq. 5)
+
+
+def test_summarise_pools_runs_of_all_folds(experiment: experiments.Experiment) -> None:
+    summary = experiments.summarise(experiment.runs, ["P@10"], by=("design", "system"))
+    for _, row in summary.iterrows():
+        values = experiment.runs.query("design == @row.design and system == @row.system")["P@10"].to_numpy()
+        mean, low, high = mean_confidence_interval(values)
+        assert row["runs"] == len(values)
+        assert row["mean"] == pytest.approx(mean) and row["ci_low"] == pytest.approx(low)
+        assert row["ci_high"] == pytest.approx(high)
+        assert np.isfinite(row["fold_sd"])
+
+
+def test_pairwise_tests_pair_runs_across_folds(experiment: experiments.Experiment) -> None:
+    runs = experiment.runs[experiment.runs["design"] == "TI-AN"]
+    tests = experiments.pairwise_tests(runs, "P@10")
+    assert len(tests) == 3
+    first = tests.iloc[0]
+    a = runs[runs["system"] == first["system_a"]]["P@10"].mean()
+    assert first["mean_a"] == pytest.approx(a)
+    assert first["n"] == len(runs) // 3
+    assert tests.set_index(["system_a", "system_b"]).loc[("pLSA", "Random"), "wilcoxon_pvalue"] < 1e-3
+    with pytest.raises(ValueError, match="one dataset and design"):
+        experiments.pairwise_tests(experiment.runs, "P@10")
+
+
+# ------------------------------------------------------------------------------ lemma
+
+
+def test_lemma_sweep_bounds_hold_everywhere(small: Ratings) -> None:
+    (fold,) = experiments.make_folds(small, folds=1, seed=0)
+    systems = experiments.fit_systems({"pLSA": "plsa", "Popularity": "popularity"}, fold.train, cache=False)
+    sweep = experiments.lemma_sweep(
+        fold.train, fold.test, systems, target_sizes=(20, 50, 100, 250), removed=(0.0, 0.5), base_size=20, max_users=40
+    )
+    assert sweep["holds"].all()
+    assert (sweep["lower"] <= sweep["value"]).all() and (sweep["value"] <= sweep["upper"]).all()
+    growth = sweep[sweep["sweep"] == "target size"]
+    assert growth["users"].nunique() == 1 and growth["users"].iloc[0] <= 40  # one population along the sweep
+    assert growth["x"].max() < 250  # a size beyond most users' candidates is dropped
+    removal = sweep[sweep["sweep"] == "removed test ratings"]
+    runs_by_x = removal.groupby("x")["runs"].first()
+    assert runs_by_x.loc[0.5] < runs_by_x.loc[0.0]
+
+
+# ----------------------------------------------------------------------- ground truth
+
+
+def test_true_precision_against_a_loop(small: Ratings) -> None:
+    (fold,) = experiments.make_folds(small, folds=1, seed=0)
+    model = make("popularity").fit(fold.train)
+    got = experiments.true_precision(model, fold.train, small.true_relevance, n=5, block=3 * small.n_items)
+    rated = fold.train.matrix("binary").toarray() > 0
+    scores = model.score_users(np.arange(small.n_users))
+    for user in range(0, small.n_users, 17):
+        candidates = np.flatnonzero(~rated[user])
+        cut = np.sort(scores[user, candidates])[::-1][4]
+        above = candidates[scores[user, candidates] > cut]
+        tied = candidates[scores[user, candidates] == cut]
+        low = small.true_relevance[user, above].sum() + max(0, 5 - len(above) - (~small.true_relevance[user, tied]).sum())
+        high = small.true_relevance[user, above].sum() + min(5 - len(above), small.true_relevance[user, tied].sum())
+        assert low / 5 <= got[user] <= high / 5
+
+
+def test_true_precision_of_an_oracle(small: Ratings) -> None:
+    (fold,) = experiments.make_folds(small, folds=1, seed=0)
+    oracle = Oracle(small.true_relevance).fit(fold.train)
+    got = experiments.true_precision(oracle, fold.train, small.true_relevance, n=10)
+    rated = fold.train.matrix("binary").toarray() > 0
+    available = (small.true_relevance & ~rated).sum(axis=1)
+    np.testing.assert_allclose(got, np.minimum(available, 10) / 10)
+
+
+def test_true_precision_checks_shape(small: Ratings) -> None:
+    model = make("random").fit(small)
+    with pytest.raises(ValueError, match="shape"):
+        experiments.true_precision(model, small, np.zeros((2, 2), dtype=bool))
+
+
+def test_ordering_agreement() -> None:
+    true = {"a": 3.0, "b": 2.0, "c": 1.0}
+    assert experiments.ordering_agreement({"a": 0.3, "b": 0.2, "c": 0.1}, true) == pytest.approx(1.0)
+    assert experiments.ordering_agreement({"a": 0.1, "b": 0.2, "c": 0.3}, true) == pytest.approx(-1.0)
+    assert experiments.ordering_agreement({"a": 0.3, "b": 0.1, "c": 0.2}, true) == pytest.approx(1 / 3)
+    with pytest.raises(ValueError):
+        experiments.ordering_agreement({"a": 1.0}, true)
+
+
+# ------------------------------------------------------------------------------- toy
+
+
+def test_fig1_toy_target_sets_of_u() -> None:
+    train, test = experiments.fig1_toy()
+    u = experiments.TOY_USERS.index("u")
+    names = experiments.TOY_ITEMS
+
+    def sets(design: str) -> list[str]:
+        runs = build_runs(train, test, design, seed=0)
+        return [
+            "".join(names[i] for i in runs.items[runs.offsets[k] : runs.offsets[k + 1]])
+            for k in np.flatnonzero(runs.users == u)
+        ]
+
+    assert sets("AI-AN") == ["abcde"]
+    assert sets("TI-AN") == ["bcde"]
+    nn = sets("1R TI-NN(1)")
+    assert len(nn) == 2 and nn[0][-1] == "d" and nn[1][-1] == "e" and all(s[0] in "bc" for s in nn)
+    assert all(s[0] in "abc" for s in sets("1R AI-NN(1)"))
