@@ -8,7 +8,8 @@ ranking included) next to this machine's numpy matmul peak, measured here on a
 large square product and on the chunk-shaped product (best of before and after
 the ranking, as other work on the machine lowers it), and next to the rate of
 a pass that only scores every user in the same chunks, which shows the cost of
-ranking apart from the machine's load.  Target: at least half of the peak.  Run with ``.venv/bin/python benchmarks/bench_full_ranking.py``.
+ranking apart from the machine's load.  Target: at least half of the peak.
+Run with ``.venv/bin/python benchmarks/bench_full_ranking.py``.
 """
 
 from __future__ import annotations
