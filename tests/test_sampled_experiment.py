@@ -23,6 +23,7 @@ from recbias.sampled_experiment import (
     correction_tables,
     exact_metric,
     expected_estimates,
+    expected_sampled_hits,
     first_consistent_m,
     leave_one_random_out,
     ordering_agreement,
@@ -235,3 +236,11 @@ def test_run_positions_of_a_1r_design(world) -> None:
         s = scores[runs.offsets[k] : runs.offsets[k + 1]]
         own = s[runs.labels[runs.offsets[k] : runs.offsets[k + 1]]][0]
         assert positions[k] == 1 + np.sum(s > own)
+
+
+@pytest.mark.parametrize("replace", [True, False])
+def test_expected_sampled_hits_is_the_expected_sampled_recall(replace) -> None:
+    ranks, sizes = np.array([1, 3, 12, 60, 200]), np.array([90, 150, 200, 210, 400])
+    table = metric_vector("Recall@10", 41)[None, :]
+    mean, _ = expected_estimates(table, np.zeros(5, int), ranks, sizes, 40, replace)
+    np.testing.assert_allclose(expected_sampled_hits(ranks, sizes, 40, 10, replace), mean, atol=1e-12)

@@ -55,6 +55,7 @@ __all__ = [
     "correction_tables",
     "exact_metric",
     "expected_estimates",
+    "expected_sampled_hits",
     "first_consistent_m",
     "leave_one_random_out",
     "ordering_agreement",
@@ -244,6 +245,21 @@ def rank_law(true_ranks: np.ndarray, sizes: np.ndarray, m: int, replace: bool) -
     if replace:
         return stats.binom.pmf(above, m, ((r - 1) / (n - 1))[:, None])
     return np.exp(stats.hypergeom.logpmf(above, (n - 1)[:, None], (r - 1)[:, None], m))
+
+
+def expected_sampled_hits(true_ranks: np.ndarray, sizes: np.ndarray, m: int, k: int, replace: bool) -> np.ndarray:
+    """``P(r~ <= k)`` for every target: the expected uncorrected sampled Recall@k (Eq. 18).
+
+    The CDF of the binomial or hypergeometric count at ``k - 1``, each target
+    with its own ``n``; cheap for any ``m``, unlike the full law of :func:`rank_law`.
+    """
+    r = np.asarray(true_ranks, dtype=np.int64).ravel()
+    n = np.asarray(sizes, dtype=np.int64).ravel()
+    if not replace and np.any(m > n - 1):
+        raise ValueError(f"m={m} exceeds the pool of some target (smallest n - 1 = {int(n.min()) - 1})")
+    if replace:
+        return stats.binom.cdf(k - 1, m, (r - 1) / (n - 1))
+    return stats.hypergeom.cdf(k - 1, n - 1, r - 1, m)
 
 
 def simulate_common_sampled_ranks(
