@@ -16,6 +16,8 @@ def test_chapter_executes_on_synthetic_small(tmp_path, monkeypatch):
     papermill = pytest.importorskip("papermill")
     for variable in ("RECBIAS_RESULTS_DIR", "RECBIAS_CHAPTER"):  # keep the scorecard of real builds untouched
         monkeypatch.delenv(variable, raising=False)
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # as the book pipeline does
+        monkeypatch.setenv(variable, "1")
     source = tmp_path / "06_sampled_metrics.ipynb"
     jupytext.write(jupytext.read(CHAPTER), source)
     executed = papermill.execute_notebook(
