@@ -245,6 +245,13 @@ def test_ordering_agreement() -> None:
         experiments.ordering_agreement({"a": 1.0}, true)
 
 
+def test_discordant_pairs() -> None:
+    true = {"a": 3.0, "b": 2.0, "c": 1.0, "d": 1.0}
+    assert experiments.discordant_pairs({"a": 0.3, "b": 0.2, "c": 0.1, "d": 0.05}, true) == []
+    assert experiments.discordant_pairs({"a": 0.1, "b": 0.3, "c": 0.2, "d": 0.0}, true) == [("b", "a"), ("c", "a")]
+    assert experiments.discordant_pairs({"a": 0.3, "b": 0.2, "c": 0.1, "d": 0.2}, true) == []  # c, d tied in truth
+
+
 # ------------------------------------------------------------------------------- toy
 
 
@@ -265,3 +272,33 @@ def test_fig1_toy_target_sets_of_u() -> None:
     nn = sets("1R TI-NN(1)")
     assert len(nn) == 2 and nn[0][-1] == "d" and nn[1][-1] == "e" and all(s[0] in "bc" for s in nn)
     assert all(s[0] in "abc" for s in sets("1R AI-NN(1)"))
+
+
+# ---------------------------------------------------------------------- chapter smoke
+
+
+@pytest.mark.slow
+def test_chapter_2_executes_on_the_small_world(tmp_path) -> None:
+    """Chapter 2 runs end to end through the pipeline on synthetic-small and registers its claims."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "intro.md").write_text("# Intro\n")
+    shutil.copy(root / "book" / "02_designs.py", tmp_path / "book" / "02_designs.py")
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/02_designs\n")
+    command = [
+        sys.executable, "-m", "recbias.book", "--root", str(tmp_path), "--no-html", "--dataset", "synthetic-small",
+        "-p", "folds", "2", "-p", "second_dataset", "", "-p", "sweep_users", "50",
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    claims = json.loads((tmp_path / "_build" / "results" / "02_designs.json").read_text())
+    keys = {c["key"] for c in claims}
+    assert {"fig2/AR/Popularity/P@10", "fig2/1R/ceiling", "fig3/lemma-holds"} <= keys
+    lemma = next(c for c in claims if c["key"] == "fig3/lemma-holds")
+    assert lemma["ours"] == 1.0

@@ -49,6 +49,7 @@ __all__ = [
     "PAPER_SYSTEMS",
     "Experiment",
     "Fold",
+    "discordant_pairs",
     "fig1_toy",
     "fit_systems",
     "lemma_sweep",
@@ -540,6 +541,21 @@ def ordering_agreement(measured: Mapping[str, float], true: Mapping[str, float])
         raise ValueError("need at least two systems in both orderings")
     tau = stats.kendalltau([measured[s] for s in names], [true[s] for s in names]).statistic
     return float(tau)
+
+
+def discordant_pairs(measured: Mapping[str, float], true: Mapping[str, float]) -> list[tuple[str, str]]:
+    """Pairs ``(a, b)`` that ``measured`` puts strictly above one another against ``true``.
+
+    ``a`` is measured above ``b`` while its true value is strictly lower; pairs tied on either
+    side are not counted.  Listed by decreasing measured value of ``a``, then of ``b``.
+    """
+    names = sorted((name for name in measured if name in true), key=lambda name: -measured[name])
+    return [
+        (a, b)
+        for k, a in enumerate(names)
+        for b in names[k + 1 :]
+        if measured[a] > measured[b] and true[a] < true[b]
+    ]
 
 
 # ----------------------------------------------------------------------- toy (Fig. 1)
