@@ -101,7 +101,6 @@ def seconds(x: float) -> str:
 
 
 sampling_law = "binomial (with replacement)" if with_replacement else "hypergeometric (without replacement)"
-say("m", f"{m}")
 say("repetitions", f"{repetitions:,}")
 say("toy_repetitions", f"{toy_repetitions:,}")
 say("sampling_law", sampling_law)
@@ -578,6 +577,11 @@ t_fit = time.perf_counter() - t0
 t0 = time.perf_counter()
 pool = se.pool_ranks(models, train, test, patterns=True, seed=seed)
 t_pool = time.perf_counter() - t0
+m_note = ""
+if not with_replacement and np.count_nonzero(pool.sizes - 1 >= m) < 10:  # too few pools hold m items: shrink m
+    m_note = (f" The requested m = {m} exceeds the pools of almost every user on this dataset, so this section uses "
+              f"m = {int(pool.sizes.min()) - 1}, the size of the smallest pool.")
+    m = int(pool.sizes.min()) - 1
 keep = np.ones(pool.n_targets, dtype=bool) if with_replacement else pool.sizes - 1 >= m
 n_dropped = int((~keep).sum())
 names = list(RECS)
@@ -593,6 +597,8 @@ say("n_min", f"{sizes.min():,}")
 say("n_max", f"{sizes.max():,}")
 say("n_median", f"{int(np.median(sizes)):,}")
 say("dropped_note", "" if n_dropped == 0 else f" ({n_dropped:,} users whose pool is smaller than m are left out)")
+say("m_used", f"{m}")
+say("m_note", m_note)
 
 # %% [markdown]
 # **On this build.** Split: {glue:text}`split_label`. Evaluated users:
@@ -638,7 +644,7 @@ show_table(rank_summary, {"median rank": "{:.0f}"})
 # ### Sampled metrics and their corrections
 #
 # For the sampled evaluation, each user's held-out item is ranked against $m$ =
-# {glue:text}`m` items drawn uniformly from the same pool, and the metric is computed on
+# {glue:text}`m_used` items drawn uniformly from the same pool, and the metric is computed on
 # the $m + 1$ items. We do not rescore sampled items: since the exact rank of the
 # held-out item among the pool is known for every recommender, the number of sampled
 # items ranked above it follows {eq}`eq-sm-law`, here the {glue:text}`sampling_law`
@@ -646,7 +652,7 @@ show_table(rank_summary, {"median rank": "{:.0f}"})
 # study with one fixed list of negatives would do; the package draws the counts of
 # sampled items in each of the eight classes "ranked above the held-out item by X / Y /
 # Z or not", which preserves the dependence between the three sampled ranks. The
-# sampling is repeated {glue:text}`repetitions` times.
+# sampling is repeated {glue:text}`repetitions` times.{glue:text}`m_note`
 #
 # The corrections need one catalogue size $n$, and ours varies per user. The paper
 # does not say how it handled this. We group users whose $n$ lie within a factor of
@@ -1095,7 +1101,7 @@ else:
 # The argument for sampling is cost. We time both evaluations of recommender X on the
 # data of the real-data experiment: the exact evaluation scores every item for every
 # user and counts, for each held-out item, the candidates scored above it; the sampled
-# evaluation draws {glue:text}`m` negatives per user, scores only those pairs and
+# evaluation draws {glue:text}`m_used` negatives per user, scores only those pairs and
 # ranks each short list. Both times are the best of three runs, measured when this
 # page was built.
 
