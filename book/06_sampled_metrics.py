@@ -586,7 +586,7 @@ keep = np.ones(pool.n_targets, dtype=bool) if with_replacement else pool.sizes -
 n_dropped = int((~keep).sum())
 names = list(RECS)
 labels = {short: model.name for short, model in zip(names, models, strict=True)}
-COLOURS = dict(zip(names, palette(["iALS (X)", "item-kNN (Y)", "item-kNN (Z)"]).values(), strict=True))
+COLOURS = {short: palette([labels[short]])[labels[short]] for short in names}
 ranks_exact = pool.ranks[keep]
 sizes = pool.sizes[keep]
 patterns = pool.patterns[keep]

@@ -5,17 +5,18 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import seaborn as sns
 
-#: Fixed colours so a recommender looks the same in every chapter.
+#: Fixed colours, keyed by the display names of ``recommenders.make``, so a
+#: recommender looks the same in every chapter.
 RECOMMENDER_COLOURS: dict[str, str] = {
     "Random": "#9e9e9e",
     "Popularity": "#d62728",
     "pLSA": "#1f77b4",
     "MF": "#2ca02c",
-    "user-kNN": "#ff7f0e",
-    "item-kNN": "#9467bd",
-    "iALS (X)": "#2ca02c",
-    "item-kNN (Y)": "#9467bd",
-    "item-kNN (Z)": "#8c564b",
+    "kNN": "#ff7f0e",
+    "ItemKNN": "#9467bd",
+    "X (iALS)": "#2ca02c",
+    "Y (item-kNN)": "#9467bd",
+    "Z (item-kNN)": "#8c564b",
 }
 
 #: Colours for the kinds of collection compared in chapter 1.
