@@ -18,8 +18,8 @@ PRESETS: dict[str, tuple[type[Recommender], str, dict[str, Any]]] = {
     "plsa": (PLSA, "pLSA", {}),
     "mf": (ALS, "MF", {}),
     "ials-x": (IALS, "X (iALS)", {"factors": 16, "regularization": 10.0, "alpha": 0.2}),
-    "user-knn": (UserKNN, "kNN", {}),
-    "item-knn": (ItemKNN, "ItemKNN", {}),
+    "user-knn": (UserKNN, "user-kNN", {}),
+    "item-knn": (ItemKNN, "item-kNN", {}),
     "item-knn-y": (ItemKNN, "Y (item-kNN)", {"q": 3.0, "k": None, "k_prime": None}),
     "item-knn-z": (ItemKNN, "Z (item-kNN)", {"q": 1.0, "k": None, "k_prime": 10}),
 }
