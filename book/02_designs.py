@@ -277,7 +277,7 @@ if an_entries > max_an_entries:
     ))
 else:
     ar_designs = ["AI-AN", "TI-AN"]
-METRICS = ["P@10", "Recall@10", "nDCG@10", "MAP", "MRR", "MAP(normalise=candidates)"]
+METRICS = ["P@10", "Recall@10", "nDCG@10", "MAP", "MRR"]
 
 # %%
 main = experiments.run_experiment(
@@ -636,26 +636,22 @@ display(Markdown(
 # ## Beyond P@10
 #
 # The same runs give other metrics. The table shows them under the AR design and under
-# 1R for the main dataset (means over all runs and splits). Recall@10 divides by all
-# of the user's relevant test items, also in 1R, where each run contains only one of
-# them; nDCG uses the rating of a relevant item as its gain; "MAP" is the mean of
-# average precision with the trec_eval normaliser, the user's number of relevant test
-# items; "MAP (per run)" normalises instead by the relevant items *in the run*.
+# 1R for the main dataset (means over all runs and splits). In AR, Recall@10 and
+# average precision divide by the user's number of relevant test items; in 1R each run
+# holds exactly one relevant item, so Recall@10 is the hit rate of the run. nDCG uses
+# the rating of a relevant item as its gain.
 
 # %% tags=["remove-input"]
-metric_labels = {"MAP(normalise=candidates)": "MAP (per run)"}
 others = main.summary(METRICS)
 others = others[others["design"].isin([ar_main, one_r])]
 metric_table = others.pivot_table(index=["design", "system"], columns="metric", values="mean", observed=True, sort=False)
 metric_table = metric_table.reindex([(d, s) for d in (ar_main, one_r) for s in NAMES])
-metric_table = metric_table[METRICS].rename(columns=metric_labels).reset_index()
+metric_table = metric_table[METRICS].reset_index()
 show_table(metric_table, {c: "{:.3f}" for c in metric_table.columns if c not in ("design", "system")})
 
 runs_1r = main.runs[main.runs["design"] == one_r]
-map_mrr_gap = float((runs_1r["MAP(normalise=candidates)"] - runs_1r["MRR"]).abs().max())
-map_trec_gap = float((runs_1r["MAP"] - runs_1r["MRR"]).abs().max())
+map_mrr_gap = float((runs_1r["MAP"] - runs_1r["MRR"]).abs().max())
 say("map_mrr_gap", f"{map_mrr_gap:.1e}" if map_mrr_gap else "0")
-say("map_trec_gap", f"{map_trec_gap:.3f}")
 say("runs_1r", f"{len(runs_1r):,}")
 metric_orders = {
     design: {m: list(others[(others["design"] == design) & (others["metric"] == m)].sort_values("mean", ascending=False)["system"])
@@ -668,13 +664,14 @@ say("orders_agree", f"{same_as_p} of {len(metric_orders) * len(other_metrics)}")
 
 # %% [markdown]
 # In 1R a run holds one relevant item, so its average precision is the precision at
-# that item's rank $k$, that is $1/k$: the reciprocal rank. With the per-run
-# normaliser, MAP and MRR coincide; over the {glue:text}`runs_1r` 1R runs the largest
-# difference is {glue:text}`map_mrr_gap`. With the trec_eval normaliser the two part
-# (largest difference {glue:text}`map_trec_gap`), because AP is divided by relevant
-# items that are not in the run: whoever reports "MAP under 1R" must say which
-# normaliser was used. The same collapse makes nDCG blind to rating grades in 1R (one
-# gain cancels against its own ideal), whereas grades count in AR. In
+# that item's rank $k$, that is $1/k$: the reciprocal rank. MAP and MRR therefore
+# coincide; over the {glue:text}`runs_1r` 1R runs the largest difference is
+# {glue:text}`map_mrr_gap`. The equality rests on normalising each run by the one
+# relevant item it contains: a tool that treated a user as a single query and divided
+# by all of the user's relevant test items would report a smaller MAP, so whoever
+# reports "MAP under 1R" should say which denominator was used. The same collapse
+# makes nDCG blind to rating grades in 1R (one gain cancels against its own ideal),
+# whereas grades count in AR. In
 # {glue:text}`orders_agree` cases the order of the five systems under a metric is the
 # same as under P@10 within the same design.
 
@@ -761,7 +758,7 @@ else:
 #   relevant; including them (AI) adds easy negatives, and the papers find that it
 #   leaves more room for the popularity bias (their Section 6).
 # - **Say how metrics are averaged and normalised.** 1R weighs users by their number of
-#   relevant test ratings; MAP under 1R equals MRR only with a per-run normaliser.
+#   relevant test ratings, and MAP under 1R is just MRR.
 # - **Test differences on paired units.** Runs of two systems on the same users or
 #   held-out ratings pair naturally; on this page {glue:text}`pairs_significant` pairs of
 #   systems (over all designs and datasets) differ at the 0.001 level under a Wilcoxon

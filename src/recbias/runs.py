@@ -27,8 +27,9 @@ class Runs:
             items, ``0`` otherwise), used by graded metrics such as nDCG.
         judged: ``True`` where the candidate has a test rating (relevant or not);
             bpref and infAP treat judged non-relevant and unjudged items differently.
-        n_relevant: relevant items the run's user has in the test set; the recall
-            denominator, which can exceed ``labels`` in the run (for example in 1R).
+        n_relevant: the recall and AP denominator: the relevant items the run's user
+            has in the test set (AR, where some may fall outside a truncated run), or 1
+            for a one-relevant-item run (1R).
         groups: an integer group per run (the popularity percentile in P1R), or ``-1``.
         design: name of the design that built the runs (``"TI-AN"``, ``"1R TI-NN(100)"``, ...).
     """

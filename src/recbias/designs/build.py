@@ -185,7 +185,9 @@ def build_runs(
     Returns:
         :class:`DesignedRuns`: ``labels`` mark relevant items, ``grades`` hold their test
         rating (0 elsewhere), ``judged`` marks candidates with a test rating by the user,
-        ``n_relevant`` is ``|PR_test(u)|``, ``groups`` the P1R percentile (else -1).
+        ``n_relevant`` is ``|PR_test(u)|`` in AR and 1 in 1R (a 1R run holds exactly one
+        relevant item, so its recall is a hit and its AP the reciprocal rank, IRJ Sec. 6.4),
+        ``groups`` the P1R percentile (else -1).
     """
     spec = design if isinstance(design, DesignSpec) else parse_design(design, n_nonrelevant=n_nonrelevant)
     name = spec.name
@@ -322,7 +324,7 @@ def build_runs(
         offsets=np.concatenate([[0], np.cumsum(n_negatives + np.bincount(positive_run, minlength=n_runs))]),
         users=run_users,
         **entries,
-        n_relevant=n_relevant_of[run_users],
+        n_relevant=n_relevant_of[run_users] if spec.relevant == "AR" else np.ones(n_runs, dtype=np.int64),
         groups=groups,
         design=name,
     )
