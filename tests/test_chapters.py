@@ -1,0 +1,59 @@
+"""Every page of the book executes on the small simulated world and glues every value its prose quotes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jupytext
+import papermill
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GLUE_REFERENCE = re.compile(r"\{glue:text\}`([^`:]+)(?::[^`]*)?`")
+
+#: page -> parameters that keep its smoke run short (beyond dataset and seed)
+FAST_PARAMETERS: dict[str, dict] = {
+    "01_cranfield": {"compare_all": True},
+    "02_designs": {"folds": 2, "second_dataset": "", "sweep_users": 60},
+    "03_sparsity_bias": {},
+    "04_popularity_bias": {},
+    "05_neutralising_designs": {},
+    "06_sampled_metrics": {"repetitions": 20, "toy_repetitions": 100, "fig6_max_m": 60},
+    "07_discounted_auc": {},
+    "appendix_datasets": {},
+}
+
+
+def test_every_notebook_page_has_smoke_parameters():
+    pages = {path.stem for path in (ROOT / "book").glob("*.py")} - {"scorecard"}
+    assert pages == set(FAST_PARAMETERS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", sorted(FAST_PARAMETERS))
+def test_page_executes_and_glues_what_its_prose_quotes(page, tmp_path, monkeypatch):
+    for variable in ("RECBIAS_RESULTS_DIR", "RECBIAS_CHAPTER"):  # keep the scorecard of real builds untouched
+        monkeypatch.delenv(variable, raising=False)
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # as the book pipeline does
+        monkeypatch.setenv(variable, "1")
+    chapter = ROOT / "book" / f"{page}.py"
+    source = tmp_path / f"{page}.ipynb"
+    jupytext.write(jupytext.read(chapter), source)
+    executed = papermill.execute_notebook(
+        str(source),
+        str(tmp_path / "executed.ipynb"),
+        parameters={"dataset": "synthetic-small", "seed": 1, **FAST_PARAMETERS[page]},
+        kernel_name="python3",
+        progress_bar=False,
+        cwd=str(ROOT),
+    )
+    glued = {
+        output["metadata"]["scrapbook"]["name"]
+        for cell in executed.cells
+        for output in cell.get("outputs", [])
+        if "scrapbook" in output.get("metadata", {})
+    }
+    prose = "\n".join(line for line in chapter.read_text().splitlines() if line.startswith("#"))
+    quoted = set(GLUE_REFERENCE.findall(prose))
+    assert quoted <= glued, f"{page} quotes values it never glues: {sorted(quoted - glued)}"
