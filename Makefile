@@ -10,7 +10,7 @@ CHAPTERS ?=
 JOBS ?= 2
 PYTEST_ARGS ?=
 
-.PHONY: book test chapter benchmarks clean env
+.PHONY: book test benchmarks readme-figure clean env
 
 env: $(STAMP)
 
@@ -29,6 +29,11 @@ test: $(STAMP)
 
 benchmarks: $(STAMP)
 	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done
+
+readme-figure: book/01_cranfield.ipynb
+	$(BIN)/python -c "import base64, json, sys; cells = json.load(open(sys.argv[1]))['cells']; \
+	png = next(o['data']['image/png'] for c in cells for o in c.get('outputs', []) if 'image/png' in o.get('data', {})); \
+	open(sys.argv[2], 'wb').write(base64.b64decode(png))" $< docs/relevance-spread.png
 
 clean:
 	rm -rf _build book/*.ipynb
