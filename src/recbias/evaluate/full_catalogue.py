@@ -46,6 +46,15 @@ def _check_inputs(recommender: Recommender, train: Ratings, test: Ratings) -> No
         )
 
 
+def _count_per_row(mask: np.ndarray) -> np.ndarray:
+    """Number of ``True`` values in each row of a boolean matrix.
+
+    A ``uint8`` reduction into ``int32``: faster than ``count_nonzero(axis=1)``, and a
+    ufunc reduction that releases the GIL, so the threads of a block truly run in parallel.
+    """
+    return np.add.reduce(mask.view(np.uint8), axis=1, dtype=np.int32).astype(np.int64)
+
+
 def _count_rows(
     block: np.ndarray, rows: np.ndarray, target_items: np.ndarray, need_ties: bool
 ) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -54,8 +63,8 @@ def _count_rows(
     compared = block[rows[0] : rows[-1] + 1] if np.array_equal(rows, np.arange(rows[0], rows[-1] + 1)) else block[rows]
     has_nan = bool(np.isnan(compared).any())
     targets = block[rows, target_items][:, None]
-    above = np.count_nonzero(compared > targets, axis=1)
-    tied = np.count_nonzero(compared == targets, axis=1) - 1 if need_ties else np.zeros_like(above)
+    above = _count_per_row(compared > targets)
+    tied = _count_per_row(compared == targets) - 1 if need_ties else np.zeros_like(above)
     return above, tied, has_nan
 
 
