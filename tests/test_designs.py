@@ -11,7 +11,8 @@ from scipy import stats
 from recbias.designs import GRAMMAR, DesignSpec, build_runs, parse_design
 from recbias.designs.sampling import AvailableItems, sample_sorted_subsets
 from recbias.ratings import Ratings
-from recbias.splits import random_split, uniform_split
+from recbias.splits import uniform_split
+from worlds import skewed_split
 
 # ------------------------------------------------------------------ toy of IRJ Fig. 1
 # Fig. 1 shows one user u whose positive test items are d and e; the non-relevant item
@@ -121,22 +122,7 @@ def test_fig1_head_removal() -> None:
 
 
 def random_split_ratings(seed: int = 0, n_users: int = 40, n_items: int = 60, density: float = 0.15):
-    rng = np.random.default_rng(seed)
-    popularity = 1.0 / np.arange(1, n_items + 1) ** 0.7
-    rated = rng.random((n_users, n_items)) < density * popularity / popularity.mean()
-    users, items = np.nonzero(rated)
-    ratings = Ratings(
-        name="random",
-        users=users,
-        items=items,
-        values=rng.integers(1, 6, len(users)),
-        timestamps=None,
-        user_ids=np.arange(n_users),
-        item_ids=np.arange(n_items),
-        scale=(1, 5),
-        positive_threshold=4,
-    )
-    return random_split(ratings, 0.3, seed=seed)
+    return skewed_split(seed, n_users, n_items, density, exponent=0.7, test_ratio=0.3)
 
 
 def oracle_runs(train: Ratings, test: Ratings, spec: DesignSpec) -> list[tuple[int, int, frozenset]]:

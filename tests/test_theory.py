@@ -8,7 +8,7 @@ import pytest
 from recbias.designs import build_runs
 from recbias.ratings import Ratings
 from recbias.runs import Runs
-from recbias.splits import random_split
+from worlds import skewed_split
 from recbias.theory import (
     expected_precision_nonpersonalised,
     expected_random_precision_1r,
@@ -22,21 +22,7 @@ from recbias.theory import (
 
 def world(seed: int = 0, n_users: int = 80, n_items: int = 120, density: float = 0.12) -> tuple[Ratings, Ratings]:
     """A random split of random ratings with skewed popularity; positive means >= 4 stars."""
-    rng = np.random.default_rng(seed)
-    popularity = 1.0 / np.arange(1, n_items + 1) ** 0.8
-    users, items = np.nonzero(rng.random((n_users, n_items)) < density * popularity / popularity.mean())
-    ratings = Ratings(
-        name="world",
-        users=users,
-        items=items,
-        values=rng.integers(1, 6, len(users)),
-        timestamps=None,
-        user_ids=np.arange(n_users),
-        item_ids=np.arange(n_items),
-        scale=(1, 5),
-        positive_threshold=4,
-    )
-    return random_split(ratings, 0.25, seed=seed)
+    return skewed_split(seed, n_users, n_items, density, exponent=0.8, test_ratio=0.25)
 
 
 def precision_at(runs: Runs, scores: np.ndarray, n: int) -> np.ndarray:

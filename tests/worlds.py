@@ -1,0 +1,32 @@
+"""Small random rating worlds shared by the tests of designs and theory."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from recbias.ratings import Ratings
+from recbias.splits import random_split
+
+
+def skewed_split(
+    seed: int, n_users: int, n_items: int, density: float, exponent: float, test_ratio: float
+) -> tuple[Ratings, Ratings]:
+    """A coin-flip split of random 1-5 star ratings whose item popularity falls as ``rank^-exponent``.
+
+    Positive means at least 4 stars.
+    """
+    rng = np.random.default_rng(seed)
+    popularity = 1.0 / np.arange(1, n_items + 1) ** exponent
+    users, items = np.nonzero(rng.random((n_users, n_items)) < density * popularity / popularity.mean())
+    ratings = Ratings(
+        name="skewed",
+        users=users,
+        items=items,
+        values=rng.integers(1, 6, len(users)),
+        timestamps=None,
+        user_ids=np.arange(n_users),
+        item_ids=np.arange(n_items),
+        scale=(1, 5),
+        positive_threshold=4,
+    )
+    return random_split(ratings, test_ratio, seed=seed)
