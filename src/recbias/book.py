@@ -92,7 +92,10 @@ def select(pages: list[Page], wanted: list[str] | None) -> list[Page]:
         return chapters
     chosen = []
     for token in wanted:
-        matches = [p for p in chapters if token in (p.name, p.number) or (token.isdigit() and p.number and int(token) == int(p.number))]
+        numbered = token.isdigit()
+        matches = [
+            p for p in chapters if token in (p.name, p.number) or (numbered and p.number and int(token) == int(p.number))
+        ]
         if not matches:
             valid = ", ".join(p.name for p in chapters)
             raise BuildError(f"unknown chapter {token!r}; valid chapters: {valid}")
@@ -200,7 +203,14 @@ def execute(
 
 
 def _execute_all(
-    root: Path, pages: list[Page], work: Path, results_dir: Path, dataset: str, seed: int, extra: dict[str, Any], jobs: int
+    root: Path,
+    pages: list[Page],
+    work: Path,
+    results_dir: Path,
+    dataset: str,
+    seed: int,
+    extra: dict[str, Any],
+    jobs: int,
 ) -> dict[str, float]:
     """Execute in a private scratch directory, so that concurrent builds never collide."""
     threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
@@ -280,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
         declared = set().union(*(declared_parameters(p.source) for p in pages)) if pages else set()
         unknown = sorted(set(extra) - declared)
         if unknown:
-            raise BuildError(f"unknown parameter(s) {', '.join(unknown)}; the selected chapters declare: {', '.join(sorted(declared))}")
+            valid = ", ".join(sorted(declared))
+            raise BuildError(f"unknown parameter(s) {', '.join(unknown)}; the selected chapters declare: {valid}")
         check_dataset(args.dataset)
         print(f"Executing {len(pages)} page(s) on dataset {args.dataset!r}, seed {args.seed}, {args.jobs} job(s)")
         start = time.perf_counter()

@@ -56,7 +56,9 @@ class Recommender(ABC):
             return users, np.empty(0, dtype=np.int64)
         items = np.asarray(items, dtype=np.int64)
         if items.shape != users.shape:
-            raise ValueError(f"{self.name}: users and items must have the same shape, got {users.shape} and {items.shape}")
+            raise ValueError(
+                f"{self.name}: users and items must have the same shape, got {users.shape} and {items.shape}"
+            )
         if items.size and (items.min() < 0 or items.max() >= self.n_items):
             raise ValueError(f"{self.name}: item codes must lie in [0, {self.n_items}) as in training")
         return users, items
