@@ -39,10 +39,6 @@ from recbias.chapter import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
-import warnings
-
-warnings.filterwarnings("ignore", message="IProgress not found")  # progress bars are off in the book anyway
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd

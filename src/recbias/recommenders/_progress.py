@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 #: seconds a fit must run before its bar appears
 PROGRESS_DELAY = 3.0
