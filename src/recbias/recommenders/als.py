@@ -14,12 +14,17 @@ Both are solved by ``implicit``'s CPU ALS (conjugate-gradient inner solver).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from implicit.cpu.als import AlternatingLeastSquares
 from threadpoolctl import threadpool_limits
+from tqdm import TqdmWarning
+
+with warnings.catch_warnings():  # implicit imports tqdm.auto, which warns in notebooks without ipywidgets
+    warnings.simplefilter("ignore", TqdmWarning)
+    from implicit.cpu.als import AlternatingLeastSquares
 
 from recbias.ratings import Ratings
 from recbias.recommenders._pairs import pairwise_dot
