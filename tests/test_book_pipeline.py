@@ -58,3 +58,13 @@ def test_unknown_parameter_chapter_and_dataset_are_refused(tmp_path):
         capture_output=True, text=True, timeout=120,
     )
     assert unknown_dataset.returncode == 1 and "ml-10m" in unknown_dataset.stderr
+
+
+def test_list_shows_each_chapters_parameters(tmp_path):
+    write_book(tmp_path, {"01_fine": "pass", "02_other": "pass"})
+    listed = subprocess.run(
+        [sys.executable, "-m", "recbias.book", "--root", str(tmp_path), "--list", "--chapters", "2"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert listed.returncode == 0
+    assert listed.stdout.startswith("02_other:") and "n_folds = 5" in listed.stdout and "01_fine" not in listed.stdout

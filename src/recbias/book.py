@@ -27,6 +27,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from textwrap import indent
 from typing import Any
 
 import yaml
@@ -109,17 +110,26 @@ def parse_value(text: str) -> Any:
     return text if isinstance(value, (dict, list)) or value is None else value
 
 
-def declared_parameters(source: Path) -> dict[str, Any]:
-    """Names and defaults of the cell tagged ``parameters`` in a Jupytext source."""
+def parameters_cell(source: Path) -> str:
+    """The code of the cell tagged ``parameters`` in a Jupytext source."""
     import jupytext
 
-    notebook = jupytext.read(source)
-    for cell in notebook.cells:
+    for cell in jupytext.read(source).cells:
         if PARAMETERS_TAG in cell.get("metadata", {}).get("tags", []):
-            namespace: dict[str, Any] = {}
-            exec(compile(cell.source, str(source), "exec"), {}, namespace)  # noqa: S102 - our own parameter cell
-            return namespace
+            return cell.source
     raise BuildError(f"{source}: no cell tagged 'parameters'")
+
+
+def declared_parameters(source: Path) -> dict[str, Any]:
+    """Names and defaults of the parameters a page declares."""
+    namespace: dict[str, Any] = {}
+    exec(compile(parameters_cell(source), str(source), "exec"), {}, namespace)  # noqa: S102 - our own cell
+    return namespace
+
+
+def describe(pages: list[Page]) -> str:
+    """Every page with its parameters cell: what ``-p NAME VALUE`` can change."""
+    return "\n\n".join(f"{page.name}:\n" + indent(parameters_cell(page.source), "    ") for page in pages)
 
 
 def check_dataset(name: str) -> None:
@@ -279,10 +289,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--jobs", type=int, default=2, help="chapters executed in parallel")
     parser.add_argument("--no-html", action="store_true", help="execute only, do not render HTML")
+    parser.add_argument("--list", action="store_true", help="list the chapters and their parameters, then stop")
     args = parser.parse_args(argv)
     root = args.root.resolve()
     try:
         pages = select(notebook_pages(root), args.chapters)
+        if args.list:
+            print(describe(pages))
+            return 0
         extra = {name: parse_value(value) for name, value in args.parameter}
         for reserved in ("dataset", "seed"):
             if reserved in extra:
