@@ -92,10 +92,13 @@ def main() -> None:
     for first in range(0, N_USERS, CHUNK):
         model.score_users(np.arange(first, min(first + CHUNK, N_USERS)))
     scoring_only = time.perf_counter() - start
-    model.scoring_seconds = 0.0
-    start = time.perf_counter()
-    ranks = full_catalogue_ranks(model, train, test, ties="random", seed=0)
-    elapsed = time.perf_counter() - start
+    elapsed = scoring_seconds = np.inf
+    for _ in range(2):  # best of two: the first run also compiles the counting kernel
+        model.scoring_seconds = 0.0
+        start = time.perf_counter()
+        ranks = full_catalogue_ranks(model, train, test, ties="random", seed=0)
+        if time.perf_counter() - start < elapsed:
+            elapsed, scoring_seconds = time.perf_counter() - start, model.scoring_seconds
     # the machine may be shared: keep the better peak of before and after
     peak_square = max(peak_square, best_gflops(square, square))
     peak_chunk = max(peak_chunk, best_gflops(chunk, model.item_factors.T))
@@ -108,7 +111,7 @@ def main() -> None:
         f"{peak_chunk:.1f} GFLOP/s ({CHUNK}x{RANK} @ {RANK}x{N_ITEMS})"
     )
     print(f"scoring every user alone, chunk by chunk: {scoring_only:.2f} s ({flops / scoring_only / 1e9:.1f} GFLOP/s)")
-    print(f"full-catalogue ranks: {elapsed:.2f} s, of which scoring {model.scoring_seconds:.2f} s")
+    print(f"full-catalogue ranks (best of 2): {elapsed:.2f} s, of which scoring {scoring_seconds:.2f} s")
     print(
         f"achieved: {achieved:.1f} GFLOP/s = {achieved / peak_square:.0%} of the square peak, "
         f"{achieved / peak_chunk:.0%} of the chunk-shaped peak (target >= 50%), "
