@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from recbias.datasets import fetch, registry
+from recbias.ratings import Ratings
 
-SHARED_DATA = Path("/work/shared/data")
+SHARED_DATA = fetch.repo_root().parent / "shared" / "data"  # beside the repository, as in CI
 
 # A tiny ML-1M with the official layout: user 4 never rates, movie 11 is never
 # rated, ids 7 < 10 test numeric (not text) ordering, and one Latin-1 title.
@@ -41,6 +42,16 @@ def real_data_dir(folder: str) -> Path:
         if (candidate / folder).is_dir():
             return candidate
     pytest.skip(f"no local copy of {folder}/ in data/raw or {SHARED_DATA}")
+
+
+def load_real(name: str, **options) -> Ratings:
+    """A real dataset through the package's own loader, from ``data/raw`` or the shared copy, or skip."""
+    from recbias import datasets
+
+    folder = datasets.info(name).files.folder
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RECBIAS_DATA_DIR", str(real_data_dir(folder)))
+        return datasets.load(name, **options)
 
 
 def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[Path, Path]:

@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import wilcoxon
 
 from recbias.recommenders import make
-from test_recommenders_support import ML100K, coin_flip_split, load_ml100k, low_rank_world, ndcg_at_10_ti_an
+from test_recommenders_support import coin_flip_split, load_ml100k, low_rank_world, ndcg_at_10_ti_an
 
 PERSONALISED = ["plsa", "mf", "ials-x", "user-knn", "item-knn", "item-knn-y", "item-knn-z"]
 
@@ -45,7 +45,6 @@ def test_personalised_beat_popularity_on_a_low_rank_world(synthetic_ndcg, name):
 
 @pytest.mark.realdata
 @pytest.mark.slow
-@pytest.mark.skipif(not ML100K.exists(), reason="MovieLens 100K not available")
 def test_ranking_on_movielens_100k():
     ndcg = per_user_ndcg(load_ml100k(), ["random", "popularity", *PERSONALISED])
     assert beats(ndcg["popularity"], ndcg["random"])

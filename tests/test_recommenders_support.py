@@ -6,14 +6,12 @@ recommenders can be tested on their own.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from recbias.ratings import Ratings
+from test_datasets_support import load_real
 
-ML100K = Path("/work/shared/data/ml-100k/u.data")
 
 
 def make_ratings(users, items, values, n_users: int, n_items: int, name: str = "toy", threshold: float = 4) -> Ratings:
@@ -53,21 +51,8 @@ def low_rank_world(n_users: int = 300, n_items: int = 200, rank: int = 4, densit
 
 
 def load_ml100k() -> Ratings:
-    """MovieLens 100K from its tab-separated ``u.data`` (user, item, rating, timestamp)."""
-    frame = pd.read_csv(ML100K, sep="\t", names=["user", "item", "rating", "timestamp"])
-    user_ids, users = np.unique(frame["user"].to_numpy(), return_inverse=True)
-    item_ids, items = np.unique(frame["item"].to_numpy(), return_inverse=True)
-    return Ratings(
-        name="ml-100k",
-        users=users,
-        items=items,
-        values=frame["rating"].to_numpy(float),
-        timestamps=frame["timestamp"].to_numpy(),
-        user_ids=user_ids,
-        item_ids=item_ids,
-        scale=(1.0, 5.0),
-        positive_threshold=4.0,
-    )
+    """MovieLens 100K through the package's loader, 4 stars and more as positive (or skip)."""
+    return load_real("ml-100k", positive_threshold=4.0)
 
 
 def coin_flip_split(ratings: Ratings, train_share: float = 0.8, seed: int = 0) -> tuple[Ratings, Ratings]:

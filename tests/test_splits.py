@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from recbias.ratings import Ratings
+from test_datasets_support import load_real
 from recbias.splits import (
     kfold_split,
     leave_last_out,
@@ -19,7 +18,6 @@ from recbias.splits import (
     uniform_split,
 )
 
-ML100K = Path("/work/shared/data/ml-100k/u.data")
 
 
 def make_ratings(n_users: int = 60, n_items: int = 80, n_ratings: int = 1500, seed: int = 0, ties: bool = True) -> Ratings:
@@ -260,22 +258,7 @@ def test_uniform_split_infeasible_raises() -> None:
 
 @pytest.mark.realdata
 def test_uniform_split_on_movielens_100k() -> None:
-    if not ML100K.exists():
-        pytest.skip("ml-100k not available")
-    frame = pd.read_csv(ML100K, sep="\t", header=None, names=["user", "item", "rating", "timestamp"])
-    users, user_ids = pd.factorize(frame["user"])
-    items, item_ids = pd.factorize(frame["item"])
-    ratings = Ratings(
-        name="ml-100k",
-        users=users,
-        items=items,
-        values=frame["rating"],
-        timestamps=frame["timestamp"],
-        user_ids=np.asarray(user_ids),
-        item_ids=np.asarray(item_ids),
-        scale=(1, 5),
-        positive_threshold=5,
-    )
+    ratings = load_real("ml-100k")
     split = uniform_split(ratings, 0.2, 0.2, seed=0)
     print(f"ml-100k U split: |T| = {len(split.target_items)}, eta = {split.eta}, sigma = {split.achieved_test_ratio:.4f}")
     zeta, eta = zeta_oracle(ratings.item_counts(), ratings.n_ratings, 0.2, 0.2)
