@@ -36,6 +36,13 @@ from IPython.display import HTML, Markdown, display
 from recbias import datasets
 from recbias.chapter import card_html, load_dataset
 
+
+
+def source_link(url: str) -> str:
+    """A short link named after the archive, or the text itself when there is nothing to download."""
+    return f'<a href="{url}">{url.rsplit("/", 1)[-1]}</a>' if url.startswith("http") else url
+
+
 registry = pd.DataFrame(
     [
         {
@@ -43,12 +50,12 @@ registry = pd.DataFrame(
             "what a rating is": info.description,
             "positive when": f"rating >= {info.positive_threshold:g}",
             "available offline here": "yes" if datasets.available(name) else "no",
-            "source": info.url,
+            "official source": source_link(info.url),
         }
         for name, info in ((n, datasets.info(n)) for n in datasets.names())
     ]
 )
-display(HTML(registry.to_html(index=False, border=0)))
+display(HTML(registry.to_html(index=False, border=0, escape=False)))
 
 # %% [markdown]
 # ## How the papers used them
