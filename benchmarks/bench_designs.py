@@ -22,17 +22,10 @@ def movielens_like(n_users: int = 6040, n_items: int = 3706, n_ratings: int = 50
     users = rng.integers(0, n_users, int(1.3 * n_ratings))
     items = rng.choice(n_items, len(users), p=weights / weights.sum())
     keys = np.unique(users.astype(np.int64) * n_items + items)[:n_ratings]
-    return Ratings(
-        name="bench",
-        users=keys // n_items,
-        items=keys % n_items,
-        values=rng.integers(1, 6, len(keys)),
-        timestamps=None,
-        user_ids=np.arange(n_users),
-        item_ids=np.arange(n_items),
-        scale=(1, 5),
-        positive_threshold=1,  # every test rating is relevant: one 1R run per test rating
-    )
+    values = rng.integers(1, 6, len(keys))
+    # every test rating is relevant: one 1R run per test rating
+    return Ratings.from_codes(keys // n_items, keys % n_items, values, (n_users, n_items), positive_threshold=1,
+                              name="bench")
 
 
 def timed(label: str, build, repeat: int = 3) -> None:

@@ -66,17 +66,9 @@ def world(rng: np.random.Generator) -> tuple[Ratings, Ratings]:
     users = np.repeat(np.arange(N_USERS), TRAIN_PER_USER + 1).reshape(N_USERS, -1)
 
     def ratings(columns: slice) -> Ratings:
-        return Ratings(
-            name="bench",
-            users=users[:, columns].ravel(),
-            items=items[:, columns].ravel(),
-            values=np.ones(users[:, columns].size),
-            timestamps=None,
-            user_ids=np.arange(N_USERS),
-            item_ids=np.arange(N_ITEMS),
-            scale=(1.0, 1.0),
-            positive_threshold=1.0,
-        )
+        picked_users, picked_items = users[:, columns].ravel(), items[:, columns].ravel()
+        return Ratings.from_codes(picked_users, picked_items, np.ones(picked_users.size), (N_USERS, N_ITEMS),
+                                  positive_threshold=1.0, scale=(1.0, 1.0), name="bench")
 
     return ratings(slice(0, TRAIN_PER_USER)), ratings(slice(TRAIN_PER_USER, None))
 

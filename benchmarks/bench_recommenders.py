@@ -42,17 +42,8 @@ def ml1m_sized_world(n_users: int = 6040, n_items: int = 3706, n_ratings: int = 
     users, items = np.nonzero(rng.random(weight.shape) < probability)
     affinity = np.einsum("nf,nf->n", tastes[users], traits[items])
     stars = 1 + np.searchsorted(np.quantile(affinity, [0.2, 0.4, 0.6, 0.8]), affinity)
-    return Ratings(
-        name="synthetic-ml-1m-size",
-        users=users,
-        items=items,
-        values=stars.astype(float),
-        timestamps=None,
-        user_ids=np.arange(n_users),
-        item_ids=np.arange(n_items),
-        scale=(1.0, 5.0),
-        positive_threshold=4.0,
-    )
+    return Ratings.from_codes(users, items, stars, (n_users, n_items), positive_threshold=4.0,
+                              name="synthetic-ml-1m-size")
 
 
 def time_preset(name: str, train: Ratings) -> dict[str, float | str]:

@@ -190,14 +190,5 @@ def make_ratings(
     users: np.ndarray, items: np.ndarray, shape: tuple[int, int], values: np.ndarray | None = None
 ) -> Ratings:
     """Ratings over a ``shape`` code space (values default to 5 stars)."""
-    return Ratings(
-        name="toy",
-        users=users,
-        items=items,
-        values=np.full(len(users), 5.0) if values is None else values,
-        timestamps=None,
-        user_ids=np.arange(shape[0]),
-        item_ids=np.arange(shape[1]),
-        scale=(1.0, 5.0),
-        positive_threshold=4.0,
-    )
+    values = np.full(len(users), 5.0) if values is None else values
+    return Ratings.from_codes(users, items, values, shape, positive_threshold=4.0, name="toy")

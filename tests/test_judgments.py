@@ -15,11 +15,8 @@ from recbias.ratings import Ratings
 def make_ratings(rows: list[tuple[int, int, float]], n_users: int, n_items: int, threshold: float = 4.0,
                  truth: np.ndarray | None = None) -> Ratings:
     users, items, values = (np.array(c) for c in zip(*rows))
-    return Ratings(
-        name="toy", users=users, items=items, values=values, timestamps=None,
-        user_ids=np.arange(n_users), item_ids=np.arange(n_items), scale=(1.0, 5.0),
-        positive_threshold=threshold, true_relevance=truth,
-    )
+    return Ratings.from_codes(users, items, values, (n_users, n_items), positive_threshold=threshold,
+                              name="toy", true_relevance=truth)
 
 
 # ----------------------------------------------------------------- gini

@@ -16,17 +16,7 @@ from test_datasets_support import load_real
 
 def make_ratings(users, items, values, n_users: int, n_items: int, name: str = "toy", threshold: float = 4) -> Ratings:
     """A ``Ratings`` over the given code space."""
-    return Ratings(
-        name=name,
-        users=np.asarray(users),
-        items=np.asarray(items),
-        values=np.asarray(values, dtype=float),
-        timestamps=None,
-        user_ids=np.arange(n_users),
-        item_ids=np.arange(n_items),
-        scale=(1.0, 5.0),
-        positive_threshold=threshold,
-    )
+    return Ratings.from_codes(users, items, values, (n_users, n_items), positive_threshold=threshold, name=name)
 
 
 def low_rank_world(n_users: int = 300, n_items: int = 200, rank: int = 4, density: float = 0.1, seed: int = 0) -> Ratings:

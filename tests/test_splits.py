@@ -30,17 +30,8 @@ def make_ratings(n_users: int = 60, n_items: int = 80, n_ratings: int = 1500, se
     first = np.sort(rng.choice(first, n_ratings, replace=False))
     users, items = users[first], items[first]
     timestamps = rng.integers(0, 200 if ties else 10**9, n_ratings)
-    return Ratings(
-        name="toy",
-        users=users,
-        items=items,
-        values=np.arange(n_ratings),
-        timestamps=timestamps,
-        user_ids=np.arange(n_users),
-        item_ids=np.arange(n_items),
-        scale=(0, n_ratings),
-        positive_threshold=0,
-    )
+    return Ratings.from_codes(users, items, np.arange(n_ratings), (n_users, n_items), positive_threshold=0,
+                              scale=(0, n_ratings), timestamps=timestamps, name="toy")
 
 
 def row_ids(ratings: Ratings) -> np.ndarray:
@@ -185,17 +176,8 @@ def test_leave_last_out_picks_latest_with_row_tie_break() -> None:
 
 def test_leave_last_out_hand_example() -> None:
     # user 0: times 5, 9, 9 -> the later row among the tied 9s; user 1: a single rating stays in training.
-    ratings = Ratings(
-        name="hand",
-        users=[0, 0, 0, 1],
-        items=[0, 1, 2, 0],
-        values=[0, 1, 2, 3],
-        timestamps=[5, 9, 9, 4],
-        user_ids=np.arange(2),
-        item_ids=np.arange(3),
-        scale=(0, 3),
-        positive_threshold=0,
-    )
+    ratings = Ratings.from_codes([0, 0, 0, 1], [0, 1, 2, 0], [0, 1, 2, 3], (2, 3), positive_threshold=0,
+                                 scale=(0, 3), timestamps=[5, 9, 9, 4], name="hand")
     train, test = leave_last_out(ratings)
     assert row_ids(test).tolist() == [2]
     assert sorted(row_ids(train).tolist()) == [0, 1, 3]
@@ -284,17 +266,8 @@ def test_remove_head_hand_example() -> None:
     # r(i): item 0 -> 4, item 1 -> 3, item 2 -> 3, item 3 -> 1, item 4 unrated; 4 rated items.
     users = [0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 3]
     items = [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3]
-    ratings = Ratings(
-        name="hand",
-        users=users,
-        items=items,
-        values=np.arange(len(users)),
-        timestamps=None,
-        user_ids=np.arange(4),
-        item_ids=np.arange(5),
-        scale=(0, 10),
-        positive_threshold=0,
-    )
+    ratings = Ratings.from_codes(users, items, np.arange(len(users)), (4, 5), positive_threshold=0, scale=(0, 10),
+                                 name="hand")
     test_mask = np.isin(np.arange(len(users)), [0, 4, 7, 10])
     train, test = ratings.subset(~test_mask), ratings.subset(test_mask)
     reduced, head = remove_head(train, test, 0.5)  # floor(0.5 * 4) = 2 head items: 0, then 1 (tie with 2 by code)

@@ -18,15 +18,6 @@ def skewed_split(
     rng = np.random.default_rng(seed)
     popularity = 1.0 / np.arange(1, n_items + 1) ** exponent
     users, items = np.nonzero(rng.random((n_users, n_items)) < density * popularity / popularity.mean())
-    ratings = Ratings(
-        name="skewed",
-        users=users,
-        items=items,
-        values=rng.integers(1, 6, len(users)),
-        timestamps=None,
-        user_ids=np.arange(n_users),
-        item_ids=np.arange(n_items),
-        scale=(1, 5),
-        positive_threshold=4,
-    )
+    values = rng.integers(1, 6, len(users))
+    ratings = Ratings.from_codes(users, items, values, (n_users, n_items), positive_threshold=4, name="skewed")
     return random_split(ratings, test_ratio, seed=seed)

@@ -85,6 +85,35 @@ class Ratings:
                 f"Ratings '{self.name}': true_relevance has shape {self.true_relevance.shape}, expected {self.shape}"
             )
 
+    @classmethod
+    def from_codes(
+        cls,
+        users: np.ndarray,
+        items: np.ndarray,
+        values: np.ndarray,
+        shape: tuple[int, int],
+        *,
+        positive_threshold: float,
+        name: str = "ratings",
+        scale: tuple[float, float] = (1.0, 5.0),
+        timestamps: np.ndarray | None = None,
+        true_relevance: np.ndarray | None = None,
+    ) -> Ratings:
+        """Ratings over a ``shape = (n_users, n_items)`` code space whose original ids are
+        the codes themselves, as for generated or hand-made data."""
+        return cls(
+            name=name,
+            users=users,
+            items=items,
+            values=values,
+            timestamps=timestamps,
+            user_ids=np.arange(shape[0]),
+            item_ids=np.arange(shape[1]),
+            scale=scale,
+            positive_threshold=positive_threshold,
+            true_relevance=true_relevance,
+        )
+
     # ------------------------------------------------------------------ sizes
     @property
     def n_users(self) -> int:
