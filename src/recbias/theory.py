@@ -33,12 +33,24 @@ def _positive(name: str, value: float) -> float:
     return value
 
 
-def target_size(runs: Runs) -> float:
-    """``t = 1 / avg(1 / |T|)`` over the runs, the "average" target set size of Table 2."""
+def _test_ratio(value: float) -> float:
+    sigma = float(value)
+    if not 0 < sigma <= 1:
+        raise ValueError(f"test_ratio must lie in (0, 1], got {value!r}")
+    return sigma
+
+
+def _target_sizes(runs: Runs, caller: str) -> np.ndarray:
+    """``|T|`` of every run, refusing no runs or an empty target set."""
     sizes = runs.sizes
     if runs.n_runs == 0 or np.any(sizes == 0):
-        raise ValueError("target_size needs at least one run and no empty target set")
-    return float(1.0 / np.mean(1.0 / sizes))
+        raise ValueError(f"{caller} needs at least one run and no empty target set")
+    return sizes
+
+
+def target_size(runs: Runs) -> float:
+    """``t = 1 / avg(1 / |T|)`` over the runs, the "average" target set size of Table 2."""
+    return float(1.0 / np.mean(1.0 / _target_sizes(runs, "target_size")))
 
 
 def relevance_ratio(runs: Runs) -> float:
@@ -48,9 +60,7 @@ def relevance_ratio(runs: Runs) -> float:
     of a run is hypergeometric with mean ``n rho_u``, so ``E[P_RND@n] = rho`` exactly for any
     ``n <= min |T|``.  In 1R every run has one relevant item and ``rho = 1 / t`` (Eq. 5).
     """
-    sizes = runs.sizes
-    if runs.n_runs == 0 or np.any(sizes == 0):
-        raise ValueError("relevance_ratio needs at least one run and no empty target set")
+    sizes = _target_sizes(runs, "relevance_ratio")
     relevant = np.bincount(runs.run_of_entry, weights=runs.labels, minlength=runs.n_runs)
     return float(np.mean(relevant / sizes))
 
@@ -66,10 +76,7 @@ def expected_random_precision_ar(test_ratio: float, n_positive: int, t: float, n
     Assumes a random split with ratio ``sigma`` (so ``E[|PR_test|] = sigma |PR|``) and target
     sets of similar size; it does not depend on the cut-off ``n``.
     """
-    sigma = float(test_ratio)
-    if not 0 < sigma <= 1:
-        raise ValueError(f"test_ratio must lie in (0, 1], got {test_ratio!r}")
-    return sigma * relevance_density(n_positive, t, n_users)
+    return _test_ratio(test_ratio) * relevance_density(n_positive, t, n_users)
 
 
 def expected_random_precision_1r(t: float) -> float:
@@ -90,11 +97,8 @@ def expected_precision_nonpersonalised(
     counts = np.atleast_2d(np.asarray(positive_counts, dtype=np.float64))
     if counts.ndim != 2 or counts.shape[1] == 0:
         raise ValueError("positive_counts must be a non-empty vector (n,) or matrix (users, n)")
-    sigma = float(test_ratio)
-    if not 0 < sigma <= 1:
-        raise ValueError(f"test_ratio must lie in (0, 1], got {test_ratio!r}")
     n = counts.shape[1]
-    scale = sigma * _positive("n_candidates", n_candidates) / (n * _positive("t", t) * _positive("n_users", n_users))
+    scale = _test_ratio(test_ratio) * _positive("n_candidates", n_candidates) / (n * _positive("t", t) * _positive("n_users", n_users))
     return float(scale * counts.mean(axis=0).sum())
 
 
@@ -137,13 +141,9 @@ def lemma_bounds(runs: Runs, scores: np.ndarray, n: int) -> LemmaBounds:
     n_items = int(runs.items.max()) + 1
 
     # Shared negatives: every (user, non-relevant item) pair appears in all the user's runs.
-    runs_of_user = np.bincount(users, minlength=users.max() + 1)
+    runs_of_user = np.bincount(users)
     negative = ~runs.labels
-    negative_keys = users[run_of_entry[negative]] * n_items + runs.items[negative]
-    keys = np.sort(negative_keys)
-    starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
-    copies = np.diff(np.append(starts, len(keys)))
-    keys = keys[starts]
+    keys, copies = np.unique(users[run_of_entry[negative]] * n_items + runs.items[negative], return_counts=True)
     if np.any(copies != runs_of_user[keys // n_items]):
         raise ValueError("lemma_bounds needs the same non-relevant items in all runs of a user (shared_negatives=True)")
 
