@@ -94,8 +94,8 @@ def fit_hkv(
     adds ``regularization * I`` unscaled, so it is given ``1 + alpha * r``.
     Returns float64 user and item factors.
     """
-    confidence = preferences.copy()
-    confidence.data = 1.0 + confidence_alpha * confidence.data
+    values = (1.0 + confidence_alpha * preferences.data).astype(np.float32)
+    confidence = sp.csr_matrix((values, preferences.indices, preferences.indptr), shape=preferences.shape)
     rng = np.random.default_rng(seed)
     with threadpool_limits(1, "blas"), progress_bar(iterations, desc) as bar:
         model = AlternatingLeastSquares(
@@ -109,15 +109,33 @@ def fit_hkv(
         # users are solved first from the item factors, so only these need a start
         model.item_factors = (rng.standard_normal((confidence.shape[1], factors)) * 0.01).astype(np.float32)
         model.user_factors = np.zeros((confidence.shape[0], factors), dtype=np.float32)
-        model.fit(confidence.astype(np.float32), show_progress=False, callback=lambda *_: bar.update())
+        model.fit(confidence, show_progress=False, callback=lambda *_: bar.update())
     return model.user_factors.astype(np.float64), model.item_factors.astype(np.float64)
 
 
 class _FactorModel(Recommender):
-    """Scores ``<x_u, y_i>`` from fitted user and item factors."""
+    """Fits user and item factors with :func:`fit_hkv`; scores ``<x_u, y_i>``."""
 
     user_factors_: np.ndarray
     item_factors_: np.ndarray
+
+    def __init__(self, factors: int, regularization: float, alpha: float, iterations: int, seed: int) -> None:
+        super().__init__(seed=seed)
+        if factors < 1:
+            raise ValueError(f"{self.name}: factors must be >= 1, got {factors}")
+        if iterations < 1:
+            raise ValueError(f"{self.name}: iterations must be >= 1, got {iterations}")
+        self.factors = factors
+        self.regularization = regularization
+        self.alpha = alpha
+        self.iterations = iterations
+
+    def _fit_hkv(
+        self, preferences: sp.csr_matrix, confidence_alpha: float, regularization: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        return fit_hkv(
+            preferences, confidence_alpha, regularization, self.factors, self.iterations, self.seed, f"fit {self.name}"
+        )
 
     def score_users(self, users: np.ndarray) -> np.ndarray:
         users, _ = self._check(users)
@@ -126,13 +144,6 @@ class _FactorModel(Recommender):
     def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
         users, items = self._check(users, items)
         return pairwise_dot(self.user_factors_, self.item_factors_, users, items)
-
-
-def _check_common(owner: str, factors: int, iterations: int) -> None:
-    if factors < 1:
-        raise ValueError(f"{owner}: factors must be >= 1, got {factors}")
-    if iterations < 1:
-        raise ValueError(f"{owner}: iterations must be >= 1, got {iterations}")
 
 
 class ALS(_FactorModel):
@@ -155,21 +166,14 @@ class ALS(_FactorModel):
         feedback: str = "values",
         seed: int = 0,
     ) -> None:
-        super().__init__(seed=seed)
-        _check_common(self.name, factors, iterations)
+        super().__init__(factors, regularization, alpha, iterations, seed)
         if alpha < 0 or regularization < 0:
             raise ValueError(f"{self.name}: alpha and regularization must be >= 0, got {alpha}, {regularization}")
-        self.factors = factors
-        self.regularization = regularization
-        self.alpha = alpha
-        self.iterations = iterations
         self.feedback = check_feedback(self.name, feedback)
 
     def _fit(self, train: Ratings) -> None:
         preferences = feedback_matrix(self.name, train, self.feedback)
-        self.user_factors_, self.item_factors_ = fit_hkv(
-            preferences, self.alpha, self.regularization, self.factors, self.iterations, self.seed, f"fit {self.name}"
-        )
+        self.user_factors_, self.item_factors_ = self._fit_hkv(preferences, self.alpha, self.regularization)
 
 
 class IALS(_FactorModel):
@@ -192,24 +196,11 @@ class IALS(_FactorModel):
         iterations: int = 15,
         seed: int = 0,
     ) -> None:
-        super().__init__(seed=seed)
-        _check_common(self.name, factors, iterations)
+        super().__init__(factors, regularization, alpha, iterations, seed)
         self.mapping = hkv_from_krichene_rendle(alpha, regularization)
-        self.factors = factors
-        self.regularization = regularization
-        self.alpha = alpha
-        self.iterations = iterations
 
     def _fit(self, train: Ratings) -> None:
         preferences = feedback_matrix(self.name, train, "binary")
-        users, items = fit_hkv(
-            preferences,
-            self.mapping.confidence_alpha,
-            self.mapping.regularization,
-            self.factors,
-            self.iterations,
-            self.seed,
-            f"fit {self.name}",
-        )
+        users, items = self._fit_hkv(preferences, self.mapping.confidence_alpha, self.mapping.regularization)
         shrink = np.sqrt(self.mapping.score_scale)
         self.user_factors_, self.item_factors_ = users * shrink, items * shrink
