@@ -98,7 +98,8 @@ def expected_precision_nonpersonalised(
     if counts.ndim != 2 or counts.shape[1] == 0:
         raise ValueError("positive_counts must be a non-empty vector (n,) or matrix (users, n)")
     n = counts.shape[1]
-    scale = _test_ratio(test_ratio) * _positive("n_candidates", n_candidates) / (n * _positive("t", t) * _positive("n_users", n_users))
+    scale = _test_ratio(test_ratio) * _positive("n_candidates", n_candidates)
+    scale /= n * _positive("t", t) * _positive("n_users", n_users)
     return float(scale * counts.mean(axis=0).sum())
 
 
