@@ -14,7 +14,6 @@ each entry carries the sha256 of its payload, and a damaged entry is refitted.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import os
 import pickle
@@ -29,6 +28,7 @@ import recbias
 from recbias.datasets.fetch import cache_dir
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
+from recbias.recommenders.factory import parameter_names
 
 _MAGIC = b"RECBIAS-FIT-1\n"
 _DIGEST_SIZE = 32
@@ -60,7 +60,7 @@ def ratings_digest(ratings: Ratings) -> str:
 
 def recommender_params(recommender: Recommender) -> dict[str, Any]:
     """Constructor parameters, read from the attributes of the same names."""
-    names = [name for name in inspect.signature(type(recommender).__init__).parameters if name != "self"]
+    names = parameter_names(type(recommender))
     missing = [name for name in names if not hasattr(recommender, name)]
     if missing:
         raise TypeError(f"{type(recommender).__name__} does not store constructor parameters {missing} as attributes")
