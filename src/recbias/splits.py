@@ -38,6 +38,11 @@ def _check_ratio(name: str, value: float, *, low_open: bool = True, high_open: b
     return value
 
 
+def _by_popularity(counts: np.ndarray) -> np.ndarray:
+    """Item codes by decreasing ``counts``, ties by increasing code."""
+    return np.argsort(-counts, kind="stable")
+
+
 def _split_by_mask(ratings: Ratings, test_mask: np.ndarray) -> tuple[Ratings, Ratings]:
     """Training and test sets from a boolean test mask."""
     return ratings.subset(~test_mask), ratings.subset(test_mask)
@@ -196,7 +201,7 @@ def uniform_split(
     sigma = _check_ratio("test_ratio", test_ratio)
     epsilon = _check_ratio("min_train_ratio", min_train_ratio, low_open=False)
     counts = ratings.item_counts()
-    by_popularity = np.lexsort((np.arange(ratings.n_items), -counts))
+    by_popularity = _by_popularity(counts)
     # Round before flooring so that e.g. 0.8 * 5 = 4.000000000000001 is not mistaken for 4.
     capacity = np.floor(np.round((1.0 - epsilon) * counts[by_popularity], 9)).astype(np.int64)
     rank = np.arange(1, ratings.n_items + 1)
@@ -256,7 +261,7 @@ def remove_head(train: Ratings, test: Ratings, fraction: float) -> tuple[Ratings
     popularity = train.item_counts() + test.item_counts()
     n_rated = int(np.count_nonzero(popularity))
     n_head = int(np.floor(fraction * n_rated + 1e-9))
-    head = np.lexsort((np.arange(len(popularity)), -popularity))[:n_head]
+    head = _by_popularity(popularity)[:n_head]
     is_head = np.zeros(len(popularity), dtype=bool)
     is_head[head] = True
     return test.subset(~is_head[test.items]), np.sort(head)
