@@ -148,10 +148,11 @@ def check_dataset(name: str) -> None:
 def _execute(page: Page, output: Path, work: Path, parameters: dict[str, Any], env: dict[str, str]) -> float:
     """Execute one page with papermill into ``output``; returns seconds.
 
-    Runs in a worker process.  The notebook is executed into ``work`` and moved
-    to ``output`` only on success, so a failed page leaves no output behind.
+    Runs in a worker process.  The executed notebook is written once, to ``work``,
+    and moved to ``output`` only on success, so a failed page leaves no output behind.
     """
     import jupytext
+    import nbformat
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -164,7 +165,7 @@ def _execute(page: Page, output: Path, work: Path, parameters: dict[str, Any], e
     try:
         notebook = papermill.execute_notebook(
             str(source_notebook),
-            str(executed),
+            None,  # written below, once the defaults cell is hidden
             parameters=parameters,
             kernel_name="python3",
             progress_bar=False,
@@ -180,8 +181,6 @@ def _execute(page: Page, output: Path, work: Path, parameters: dict[str, Any], e
     finally:
         source_notebook.unlink(missing_ok=True)
     _hide_default_parameters(notebook)
-    import nbformat
-
     nbformat.write(notebook, executed)
     os.replace(executed, output)
     return time.perf_counter() - start
@@ -190,8 +189,8 @@ def _execute(page: Page, output: Path, work: Path, parameters: dict[str, Any], e
 def _redirect_stderr(log: Path) -> None:
     """Send this worker's (and its kernels') stderr to ``log``; the build prints only a summary."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(log, "w")  # noqa: SIM115 - stays open for the life of the worker
-    os.dup2(handle.fileno(), 2)
+    with open(log, "w") as handle:
+        os.dup2(handle.fileno(), 2)  # descriptor 2 keeps the file open after the handle closes
 
 
 def _hide_default_parameters(notebook: Any) -> None:
