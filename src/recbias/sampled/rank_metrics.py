@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from recbias.sampled.distribution import check_true_ranks
+
 #: canonical family name for every accepted spelling; for one relevant item the
 #: hit ratio is recall and the reciprocal rank is average precision (paper, Sec. 3.1)
 _FAMILY_ALIASES = {
@@ -73,12 +75,7 @@ class RankMetric:
         n = operator.index(n)
         if n < 1 or (self.family == "AUC" and n < 2):
             raise ValueError(f"{self.name} needs at least {2 if self.family == 'AUC' else 1} items, got n={n}")
-        r = np.asarray(ranks)
-        if not np.issubdtype(r.dtype, np.integer):
-            raise TypeError(f"ranks must be integers, got dtype {r.dtype}")
-        if r.size and (r.min() < 1 or r.max() > n):
-            raise ValueError(f"ranks must lie in 1..{n}, got range {r.min()}..{r.max()}")
-        r = r.astype(np.float64)
+        r = check_true_ranks(ranks, n, "ranks").astype(np.float64)
         if self.family == "AUC":
             return (n - r) / (n - 1)
         hit = r <= (n if self.k is None else self.k)
