@@ -165,8 +165,9 @@ def build_runs(
     item; 1R: ``T_u^r = {i_r} U N_u^r``, one run per relevant test rating ``(u, i_r)``.
     P1R(m): 1R with ``N_u^r`` drawn from the popularity percentile of ``i_r`` (Sec. 6.1),
     recorded in ``groups``; popularity is ``r(i)``, training plus test ratings, and the
-    percentiles cut ``C`` into ``m`` groups of near-equal size, 0 the most popular.  U1R/UAR: 1R/AR on a uniform split, where TI means ``C = T``
-    (Sec. 6.2).  "-x% head": the head items leave the test set and ``C`` (Sec. 6.3).
+    percentiles cut ``C`` into ``m`` groups of near-equal size, 0 the most popular.
+    U1R/UAR: 1R/AR on a uniform split, where TI means ``C = T`` (Sec. 6.2).
+    "-x% head": the head items leave the test set and ``C`` (Sec. 6.3).
 
     Args:
         design: a name (see :data:`recbias.designs.GRAMMAR`) or a :class:`DesignSpec`.
