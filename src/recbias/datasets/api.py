@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import inspect
 import math
-from pathlib import Path
 from collections.abc import Callable
 from numbers import Real
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
