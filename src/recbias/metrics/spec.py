@@ -29,10 +29,6 @@ def _choice(*allowed: str) -> Callable[[str], str]:
     return convert
 
 
-def _number(value: str) -> float:
-    return float(value)
-
-
 @dataclass(frozen=True)
 class _Definition:
     function: Callable[..., np.ndarray]
@@ -58,9 +54,9 @@ _DEFINITIONS: dict[str, _Definition] = {
     "nDCG": _Definition(accuracy.ndcg, "optional", {"gain": _choice("linear", "exponential")}, {"gain": "linear"}),
     "AUC": _Definition(accuracy.auc, "none"),
     "bpref": _Definition(incomplete.bpref, "none"),
-    "infAP": _Definition(incomplete.infap, "none", {"epsilon": _number}, {"epsilon": 0.0}),
+    "infAP": _Definition(incomplete.infap, "none", {"epsilon": float}, {"epsilon": 0.0}),
     "PSR": _Definition(
-        popularity.stratified_recall, "required", {"gamma": _number}, {"gamma": 1.0}, needs_popularity=True
+        popularity.stratified_recall, "required", {"gamma": float}, {"gamma": 1.0}, needs_popularity=True
     ),
     "novelty": _Definition(popularity.novelty, "required", needs_popularity=True),
 }
