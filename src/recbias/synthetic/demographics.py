@@ -10,15 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from recbias.datasets.movielens import ML1M_AGE_BANDS, ML1M_OCCUPATIONS
+
 GENDERS = ("F", "M")
 GENDER_COUNTS = (1709, 4331)
-AGE_BANDS = ("Under 18", "18-24", "25-34", "35-44", "45-49", "50-55", "56+")
-OCCUPATIONS = (
-    "other", "academic/educator", "artist", "clerical/admin", "college/grad student",
-    "customer service", "doctor/health care", "executive/managerial", "farmer", "homemaker",
-    "K-12 student", "lawyer", "programmer", "retired", "sales/marketing", "scientist",
-    "self-employed", "technician/engineer", "tradesman/craftsman", "unemployed", "writer",
-)  # fmt: skip
+AGE_BANDS = tuple(ML1M_AGE_BANDS.values())
+OCCUPATIONS = ML1M_OCCUPATIONS
 #: users per (age band, occupation) in MovieLens 1M, rows in AGE_BANDS order
 AGE_OCCUPATION_COUNTS = np.array(
     [
