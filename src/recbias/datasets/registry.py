@@ -63,12 +63,13 @@ _MOVIELENS_NO_REDISTRIBUTION = (
     "no redistribution without separate permission; no commercial use; no implied endorsement."
 )
 
-_SYNTHETIC_DESCRIPTION = (
+#: what the simulated worlds say about themselves, in the registry and on their cards
+SYNTHETIC_DESCRIPTION = (
     "simulated 1-5 star rating of a movie-like item, observed missing not at random; the complete true "
     "relevance is known"
 )
-_SYNTHETIC_LICENCE = "CC0 1.0 (generated data)"
-_SYNTHETIC_CITATION = (
+SYNTHETIC_LICENCE = "CC0 1.0 (generated data)"
+SYNTHETIC_CITATION = (
     "The recbias authors. recbias, module recbias.synthetic; popularity follows the shifted power law "
     "of Bellogín, Castells and Cantador (2017)."
 )
@@ -77,9 +78,9 @@ DATASETS: dict[str, DatasetInfo] = {
     "synthetic": DatasetInfo(
         name="synthetic",
         title="Simulated ratings with known true relevance (default preset: MovieLens 100K scale, ML-1M density)",
-        description=_SYNTHETIC_DESCRIPTION,
-        licence=_SYNTHETIC_LICENCE,
-        citation=_SYNTHETIC_CITATION,
+        description=SYNTHETIC_DESCRIPTION,
+        licence=SYNTHETIC_LICENCE,
+        citation=SYNTHETIC_CITATION,
         url="(generated offline)",
         paper_usage="The shifted power-law popularity simulation of Bellogín et al. (2017, Section 5.2) and "
         "Bellogín (2012, Section 4.5.2), extended with a known ground truth.",
@@ -88,9 +89,9 @@ DATASETS: dict[str, DatasetInfo] = {
     "synthetic-small": DatasetInfo(
         name="synthetic-small",
         title="Simulated ratings with known true relevance (small preset for tests and quick builds)",
-        description=_SYNTHETIC_DESCRIPTION,
-        licence=_SYNTHETIC_LICENCE,
-        citation=_SYNTHETIC_CITATION,
+        description=SYNTHETIC_DESCRIPTION,
+        licence=SYNTHETIC_LICENCE,
+        citation=SYNTHETIC_CITATION,
         url="(generated offline)",
         paper_usage="A fast stand-in for 'synthetic' in tests and draft builds.",
         positive_threshold=5.0,

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from recbias.datasets.registry import SYNTHETIC_CITATION, SYNTHETIC_DESCRIPTION, SYNTHETIC_LICENCE
 from recbias.ratings import Ratings
 from recbias.synthetic.demographics import sample_demographics
 from recbias.synthetic.observation import fit_propensity, sample_observations
@@ -22,11 +23,6 @@ from recbias.synthetic.preferences import (
 )
 from recbias.synthetic.timeline import rating_times
 
-LICENCE = "CC0 1.0 (generated data)"
-CITATION = (
-    "The recbias authors. recbias: an executable companion on biases in offline evaluation of "
-    "recommender systems, version 0.1.0, module recbias.synthetic."
-)
 # independent random streams, so that changing one part leaves the others alone
 _STREAMS = ("items", "users", "attributes", "tastes", "noise", "observation", "time")
 
@@ -128,11 +124,11 @@ def simulate(*, seed: int = 0, preset: str = "synthetic", **parameters: Any) -> 
         item_ids=np.arange(1, n_items + 1),
         scale=(1.0, 5.0),
         positive_threshold=float(p["positive_threshold"]),
-        licence=LICENCE,
-        citation=f"{CITATION} Generated with preset {preset!r}, seed {seed}.",
+        licence=SYNTHETIC_LICENCE,
+        citation=f"{SYNTHETIC_CITATION} Generated with preset {preset!r}, seed {seed}.",
         user_attributes=attributes,
         true_relevance=true_ratings >= p["positive_threshold"],
-        description="simulated 1-5 star rating of a movie-like item, observed missing not at random",
+        description=SYNTHETIC_DESCRIPTION,
     )
     return World(
         ratings=ratings,
