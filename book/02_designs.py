@@ -401,8 +401,7 @@ ti_ai_gap = float((means.loc[(ratings.name, ar_designs[0])] - means.loc[(ratings
 best_1r = float(means.loc[(ratings.name, one_r)].max())
 
 # The 1R ceiling: an oracle that scores relevant items first reaches 1/n on every run.
-oracle_fold = experiments.make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)[0]
-oracle_runs = designs.build_runs(oracle_fold.train, oracle_fold.test, one_r, seed=seed, on_shortage="exclude")
+oracle_runs = designs.build_runs(first_fold.train, first_fold.test, one_r, seed=seed, on_shortage="exclude")
 oracle_1r = float(evaluate_runs(oracle_runs, oracle_runs.labels.astype(float), ["P@10"])["P@10"].mean())
 
 
@@ -556,7 +555,6 @@ sweep = experiments.lemma_sweep(
 )
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.0))
 for ax, (name, part) in zip(axes, sweep.groupby("sweep", sort=False), strict=True):
-    x = part["x"] * (100 if name == "removed test ratings" else 1)
     for system, rows in part.groupby("system", sort=False):
         xs = rows["x"] * (100 if name == "removed test ratings" else 1)
         ax.fill_between(xs, rows["lower"], rows["upper"], color=COLOURS[system], alpha=0.18, linewidth=0)
