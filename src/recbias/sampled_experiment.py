@@ -407,7 +407,7 @@ def exact_metric(metric: str, ranks: np.ndarray, sizes: np.ndarray) -> np.ndarra
     n = np.asarray(sizes, dtype=np.int64)
     if spec.family == "AUC":
         return (n - r) / (n - 1.0)
-    return spec.values(r, int(max(r.max(initial=1), 1)))
+    return spec.values(r, int(r.max(initial=1)))
 
 
 def expected_estimates(
