@@ -40,17 +40,11 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from IPython.display import HTML, Markdown, display
-from myst_nb import glue
 
 from recbias import datasets, judgments
-from recbias.chapter import load_dataset
+from recbias.chapter import load_dataset, say
 from recbias.plotting import COLLECTION_COLOURS, dataset_caption
 from recbias.report import claim
-
-
-def say(name: str, text: str) -> None:
-    """Make ``text`` available to the prose as {glue:text}`name`."""
-    glue(name, text, display=False)
 
 
 def pct(x: float) -> str:
@@ -318,11 +312,11 @@ plt.show()
 # %% [markdown]
 # ## Flat in IR, long-tailed in recommendation
 #
-# The figure shows two regimes. In the top panel, the IR curves run close to the
-# diagonal: their positive judgments are spread almost evenly over the documents that
-# have any. The rating datasets bow sharply upwards: a small fraction of the items holds
-# most of the likes. The bottom panel shows the same in absolute terms, as the share of
-# queries or users reached by the $k$-th most often judged-relevant document.
+# In the top panel, a curve on the diagonal means that positive judgments are spread
+# evenly over the documents that have any; the further a curve rises above it, the
+# more of the judgments a small head of documents or items holds. The bottom panel
+# shows the same in absolute terms, as the share of queries or users reached by the
+# $k$-th most often judged-relevant document. The numbers below read both panels.
 
 # %% tags=["remove-cell"]
 trec = stats.loc["trec8-adhoc"] if "trec8-adhoc" in stats.index else None
@@ -341,7 +335,19 @@ three = "{:.3f}".format
 two = "{:.2f}".format
 
 # %% tags=["remove-input"]
+head_share = (
+    curves[curves["rank_share"] <= 0.1].groupby("collection", sort=False)["cumulative_share"].max()
+    .reindex(stats.index, fill_value=0.0)
+)
 parts = []
+if len(ir_rows):
+    parts.append(
+        "The tenth of the documents most often judged relevant holds "
+        + " and ".join(f"{pct(head_share[c])} of the positive judgments of {c}" for c in ir_rows.index)
+        + f"; the tenth of the most-liked items holds {pct(head_share[rec_rows.index].min())}"
+        + (f" to {pct(head_share[rec_rows.index].max())}" if len(rec_rows) > 1 else "")
+        + " of the likes in the rating datasets."
+    )
 if len(ir_rows):
     parts.append(
         "In the IR collections, the document relevant to the most queries reaches "
@@ -574,12 +580,12 @@ display(Markdown(
 
 # %% [markdown]
 # A stricter threshold thins the head, since fewer users rate even the most popular
-# item highly enough, but the concentration of likes on few items stays high at every
-# threshold: the skew is a property of which items people rate and like, not of one
-# particular cut-off. On Last.fm 2K almost every listed artist has more than two plays,
-# because the release lists each user's favourite artists only; there the threshold
-# starts to matter only at hundreds of plays. The table gives the sweep for this page's
-# dataset.
+# item highly enough; the change of the Gini coefficient quoted above tells how much
+# of the concentration of likes survives it, that is, how much of the skew comes from
+# which items people rate at all rather than from one particular cut-off. Last.fm 2K
+# lists only each user's favourite artists, so a play-count threshold removes fewer of
+# its rows than a star threshold removes from MovieLens; the share each threshold keeps
+# is on the horizontal axis. The table gives the sweep for this page's dataset.
 
 # %% tags=["remove-input"]
 mine_sweep = sweeps[sweeps["collection"] == here]

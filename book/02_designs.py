@@ -44,11 +44,10 @@ import numpy as np
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 from matplotlib.patches import Patch
-from myst_nb import glue
 
 from recbias import datasets, designs, experiments
-from recbias.chapter import load_dataset
 from recbias.cache import recommender_params
+from recbias.chapter import load_dataset, say
 from recbias.evaluate import evaluate_runs
 from recbias.plotting import dataset_caption, palette
 from recbias.recommenders import make
@@ -58,11 +57,6 @@ N = 10  # cut-off of P@n throughout, as in the papers
 SYSTEMS = experiments.PAPER_SYSTEMS
 NAMES = list(SYSTEMS)
 COLOURS = palette(NAMES)
-
-
-def say(name: str, text: str) -> None:
-    """Make ``text`` available to the prose as {glue:text}`name`."""
-    glue(name, text, display=False)
 
 
 def show_table(frame: pd.DataFrame, formats: dict | str | None = None, precision: int = 3, compact: bool = False) -> None:

@@ -49,21 +49,16 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from IPython.display import HTML, Markdown, display
-from myst_nb import glue
 
 from recbias import sampled, splits
 from recbias import sampled_experiment as se
 from recbias.cache import fit_cached
+from recbias.chapter import say
 from recbias.designs import build_runs
 from recbias.evaluate import full_catalogue_ranks, rank_runs, score_runs
 from recbias.plotting import dataset_caption, palette
 from recbias.recommenders import make
 from recbias.report import claim
-
-
-def say(name: str, text: str) -> None:
-    """Make ``text`` available to the prose as {glue:text}`name`."""
-    glue(name, text, display=False)
 
 
 def show_table(frame: pd.DataFrame, formats: dict | str | None = None, index: bool = False, wrap: bool = False) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 from IPython.display import HTML, display
+from myst_nb import glue
 
 from recbias import datasets
 from recbias.plotting import use_theme
@@ -30,3 +31,8 @@ def open_dataset(dataset: str, seed: int = 0) -> Ratings:
     use_theme()
     display(HTML(card_html(ratings)))
     return ratings
+
+
+def say(name: str, text: str) -> None:
+    """Make ``text`` available to the prose as {glue:text}`name`, without showing it here."""
+    glue(name, text, display=False)
