@@ -752,10 +752,11 @@ else:
 #   systems (over all designs and datasets) differ at the 0.001 level under a Wilcoxon
 #   signed-rank test. Report the test, since the closest pairs are the ones whose order
 #   is fragile.
-# - **Expect absolute values to mean little.** Precision moves with the design far more
-#   than with the system, and on a simulated world it stays far below what the systems
-#   achieve on the complete truth. Only comparisons within one design carry
-#   information, and even those are exposed to the biases of the next chapters.
+# - **Expect absolute values to mean little.** Precision moves with the design and the
+#   dataset, as the spread of the same system across this page's settings shows, and
+#   on a simulated world the section above sets it against what the systems achieve on
+#   the complete truth. Comparisons within one design carry the information, and even
+#   those are exposed to the biases of the next chapters.
 
 # %% [markdown]
 # ## Try it
