@@ -22,7 +22,7 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $(STAMP)
 
 book: $(STAMP)
-	$(BIN)/python -m recbias.book --dataset $(DATASET) --seed $(SEED) --jobs $(JOBS) $(if $(CHAPTERS),--chapters $(CHAPTERS))
+	$(BIN)/python -m recbias.bookkit --dataset $(DATASET) --seed $(SEED) --jobs $(JOBS) $(if $(CHAPTERS),--chapters $(CHAPTERS))
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -29,7 +29,7 @@ cutoff = 10  # list length n of the fixed-list precision, Eq. (eq-fixed-list)
 compare_all = True  # also load every other available rating dataset for the side-by-side comparison
 
 # %% tags=["remove-input"]
-from recbias.chapter import open_dataset
+from recbias.bookkit.page import open_dataset
 
 ratings = open_dataset(dataset, seed)
 
@@ -42,9 +42,9 @@ import seaborn as sns
 from IPython.display import HTML, Markdown, display
 
 from recbias import datasets, judgments
-from recbias.chapter import load_dataset, say
-from recbias.plotting import COLLECTION_COLOURS, dataset_caption
-from recbias.report import claim
+from recbias.bookkit.page import load_dataset, say
+from recbias.bookkit.plotting import COLLECTION_COLOURS, dataset_caption
+from recbias.bookkit.scorecard import number
 
 
 def pct(x: float) -> str:
@@ -452,19 +452,19 @@ show_table(comparison, {})
 # Scorecard: one claim per published number. The recommendation numbers are computed on this
 # page's dataset (comparable only when it is the paper's); the TREC numbers on TREC-8 alone.
 IRJ = "IRJ Sec. 5.2"
-claim("top-item-reach/movielens-1m", mine["top reach"], paper=0.327, tolerance=0.0005, source=IRJ,
+number("top-item-reach/movielens-1m", mine["top reach"], paper=0.327, tolerance=0.0005, source=IRJ,
       dataset=dataset, paper_dataset="ml-1m", note="share of users who like the most-liked item (5 stars)")
-claim("top-item-reach/lastfm", mine["top reach"], paper=0.73, tolerance=0.005, source=IRJ,
+number("top-item-reach/lastfm", mine["top reach"], paper=0.73, tolerance=0.005, source=IRJ,
       dataset=dataset, paper_dataset="lastfm-1k", note="share of users who like the most-liked artist (more than 2 plays)")
-claim("top-item-reach/netflix", mine["top reach"], paper=0.201, tolerance=0.0005, source=IRJ,
+number("top-item-reach/netflix", mine["top reach"], paper=0.201, tolerance=0.0005, source=IRJ,
       dataset=dataset, paper_dataset="netflix", note="no Netflix data are registered; shown for reference")
 if trec is not None:
     trec_note = "paper: 30 TREC tracks appended (703 queries); ours: TREC-8 ad hoc alone (50 topics)"
-    claim("trec/share-relevant-to-one-query", trec["share relevant to one query"], paper=0.872, tolerance=0.0005,
+    number("trec/share-relevant-to-one-query", trec["share relevant to one query"], paper=0.872, tolerance=0.0005,
           source=IRJ, dataset="trec8-adhoc", paper_dataset="trec", note=trec_note)
-    claim("trec/max-positives-per-document", trec["max positives per document"], paper=25, tolerance=0,
+    number("trec/max-positives-per-document", trec["max positives per document"], paper=25, tolerance=0,
           source=IRJ, dataset="trec8-adhoc", paper_dataset="trec", note=trec_note)
-    claim("trec/max-positives-share-of-queries", trec["top reach"], paper=0.036, tolerance=0.0005,
+    number("trec/max-positives-share-of-queries", trec["top reach"], paper=0.036, tolerance=0.0005,
           source=IRJ, dataset="trec8-adhoc", paper_dataset="trec", note=trec_note)
 
 # %% tags=["remove-input"]
@@ -624,7 +624,7 @@ show_table(
 #   or `make book CHAPTERS=1 DATASET=lastfm-2k`; your own ratings load with
 #   `DATASET=csv:PATH`.
 # - Change the list length of the fixed-list precision:
-#   `.venv/bin/python -m recbias.book --chapters 1 --dataset ml-100k -p cutoff 20`.
+#   `.venv/bin/python -m recbias.bookkit --chapters 1 --dataset ml-100k -p cutoff 20`.
 # - Show only this page's dataset next to the IR collections: `-p compare_all false`.
 # - Change the seed of the simulated world (`make book CHAPTERS=1 SEED=7`) and see how
 #   much of its true relevance the observed ratings cover.

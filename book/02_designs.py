@@ -34,7 +34,7 @@ max_an_entries = 25_000_000  # target entries above which AN designs give way to
 sweep_users = 400  # users sampled for the |T_u| sweep of the lemma figure; None keeps all eligible users
 
 # %% tags=["remove-input"]
-from recbias.chapter import open_dataset
+from recbias.bookkit.page import open_dataset
 
 ratings = open_dataset(dataset, seed)
 
@@ -47,11 +47,11 @@ from matplotlib.patches import Patch
 
 from recbias import datasets, designs, experiments
 from recbias.cache import recommender_params
-from recbias.chapter import load_dataset, say
+from recbias.bookkit.page import load_dataset, say
 from recbias.evaluate import evaluate_runs
-from recbias.plotting import dataset_caption, palette
+from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.recommenders import make
-from recbias.report import claim
+from recbias.bookkit.scorecard import number
 
 N = 10  # cut-off of P@n throughout, as in the papers
 SYSTEMS = experiments.PAPER_SYSTEMS
@@ -375,7 +375,7 @@ shown = test_table.assign(**{"pairs with p < 0.001": [f"{k} of {n}" for k, n in 
 show_table(shown[["dataset", "design", "pairs with p < 0.001", "closest pair", "its P@10 difference", "its p-value"]])
 say("pairs_significant", f"{test_table['significant'].sum()} of {test_table['pairs'].sum()}")
 on_main = test_table[test_table["dataset"] == ratings.name]
-_ = claim("fig2/wilcoxon-share-p<0.001", on_main["significant"].sum() / on_main["pairs"].sum(), paper=1.0,
+_ = number("fig2/wilcoxon-share-p<0.001", on_main["significant"].sum() / on_main["pairs"].sum(), paper=1.0,
           tolerance=0.0, source="IRJ Sec. 3.3 (Fig. 2)", dataset=ratings.name, paper_dataset="ml-1m",
           note="share of system pairs with Wilcoxon p < 0.001, over the three designs; the paper: all pairs")
 
@@ -428,16 +428,16 @@ paper_rows = [
     (f"largest |{ar_designs[0]} − {ar_designs[1]}| gap in P@10", "almost none (AI-AN vs TI-AN)", f"{ti_ai_gap:.4f}", "ml-1m"),
     ("ceiling of 1R P@10 (oracle ranking)", "0.10", f"{oracle_1r:.3f}", "ml-1m"),
 ]
-claim("fig2/AR/Popularity/P@10", pop_ar, paper=0.08, tolerance=0.01, source="IRJ Sec. 3.3 (Fig. 2)",
+number("fig2/AR/Popularity/P@10", pop_ar, paper=0.08, tolerance=0.01, source="IRJ Sec. 3.3 (Fig. 2)",
       dataset=ratings.name, paper_dataset="ml-1m", note=f"AR {ar_main}; the text gives 0.08")
-claim("fig2/1R/ceiling", oracle_1r, paper=0.10, tolerance=1e-9, source="IRJ Sec. 3.2-3.3",
+number("fig2/1R/ceiling", oracle_1r, paper=0.10, tolerance=1e-9, source="IRJ Sec. 3.2-3.3",
       dataset=ratings.name, paper_dataset="ml-1m", note="1R P@10 of a perfect ranking, 1/n")
-claim("fig2/AR/pLSA-first", float(main_ar_order[0] == "pLSA"), paper=1.0, tolerance=0.0,
+number("fig2/AR/pLSA-first", float(main_ar_order[0] == "pLSA"), paper=1.0, tolerance=0.0,
       source="IRJ Sec. 3.3 (Fig. 2)", dataset=ratings.name, paper_dataset="ml-1m", note=f"1 if pLSA has the best AR {ar_main} P@10")
-claim("fig2/1R/pLSA-first", float(main_1r_order[0] == "pLSA"), paper=1.0, tolerance=0.0,
+number("fig2/1R/pLSA-first", float(main_1r_order[0] == "pLSA"), paper=1.0, tolerance=0.0,
       source="IRJ Sec. 3.3 (Fig. 2)", dataset=ratings.name, paper_dataset="ml-1m", note="1 if pLSA has the best 1R P@10")
 for design_label, names in (("AR", main_ar_order), ("1R", main_1r_order)):
-    claim(f"fig2/{design_label}/MF-above-kNN", float(position(names, "MF") < position(names, "user-kNN")), paper=1.0,
+    number(f"fig2/{design_label}/MF-above-kNN", float(position(names, "MF") < position(names, "user-kNN")), paper=1.0,
           tolerance=0.0, source="IRJ Sec. 3.3 (Fig. 2)", dataset=ratings.name, paper_dataset="ml-1m",
           note=f"1 if MF beats user-kNN in {design_label} P@10")
 
@@ -451,9 +451,9 @@ if second is not None:
         ("Popularity P@10, AR (Last.fm)", "0.35", f"{pop_second:.3f}", "lastfm-1k"),
         ("AR and 1R order systems alike (Last.fm)", "no", "yes" if second_ar_order == second_1r_order else "no", "lastfm-1k"),
     ]
-    claim("fig2/AR-lastfm/Popularity/P@10", pop_second, paper=0.35, tolerance=0.02, source="IRJ Sec. 3.3 (Fig. 2)",
+    number("fig2/AR-lastfm/Popularity/P@10", pop_second, paper=0.35, tolerance=0.02, source="IRJ Sec. 3.3 (Fig. 2)",
           dataset=second_dataset, paper_dataset="lastfm-1k", note=f"AR {second_ar}; the text gives 0.35")
-    claim("fig2/AR-lastfm/Popularity-first", float(second_ar_order[0] == "Popularity"), paper=1.0, tolerance=0.0,
+    number("fig2/AR-lastfm/Popularity-first", float(second_ar_order[0] == "Popularity"), paper=1.0, tolerance=0.0,
           source="IRJ Sec. 3.3 (Fig. 2)", dataset=second_dataset, paper_dataset="lastfm-1k",
           note="1 if Popularity has the best AR P@10")
 
@@ -599,7 +599,7 @@ if len(growth):
         )
 else:
     sentence += " The catalogue is too small for the size sweep."
-claim("fig3/lemma-holds", holds / len(sweep), paper=1.0, tolerance=0.0, source="IRJ Eq. 2 (Fig. 3)",
+number("fig3/lemma-holds", holds / len(sweep), paper=1.0, tolerance=0.0, source="IRJ Eq. 2 (Fig. 3)",
       dataset=ratings.name, paper_dataset="ml-1m", note="share of sweep points with lower <= 1R P@10 <= upper")
 compact = sweep.assign(
     cell=[f"{lo:.4f} ≤ {v:.4f} ≤ {hi:.4f}" for lo, v, hi in zip(sweep["lower"], sweep["value"], sweep["upper"], strict=True)],
@@ -765,7 +765,7 @@ else:
 #   (its large artist catalogue pushes the AR designs to NN sampling, see `max_an_entries`).
 # - The papers' number of splits and target set size are the defaults; fewer splits make
 #   the page faster:
-#   `.venv/bin/python -m recbias.book --chapters 2 --dataset ml-100k -p folds 2`.
+#   `.venv/bin/python -m recbias.bookkit --chapters 2 --dataset ml-100k -p folds 2`.
 # - Cremonesi's larger 1R target sets: `-p target_size 1001`.
 # - A smaller Last.fm sample of non-relevant items: `-p second_nonrelevant 1000`, or skip
 #   the second dataset with `-p second_dataset ""`.

@@ -29,6 +29,6 @@ dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
 seed = 0
 
 # %% tags=["remove-input"]
-from recbias.chapter import open_dataset
+from recbias.bookkit.page import open_dataset
 
 ratings = open_dataset(dataset, seed)

@@ -35,7 +35,7 @@ n_tolerance = 0.05  # users whose catalogue sizes differ by less than this facto
 fig6_max_m = 400  # largest sample size for the corrected curve of the m sweep (the uncorrected one goes to the end)
 
 # %% tags=["remove-input"]
-from recbias.chapter import open_dataset
+from recbias.bookkit.page import open_dataset
 
 ratings = open_dataset(dataset, seed)
 
@@ -53,12 +53,12 @@ from IPython.display import HTML, Markdown, display
 from recbias import sampled, splits
 from recbias import sampled_experiment as se
 from recbias.cache import fit_cached
-from recbias.chapter import say
+from recbias.bookkit.page import say
 from recbias.designs import build_runs
 from recbias.evaluate import full_catalogue_ranks, rank_runs, score_runs
-from recbias.plotting import dataset_caption, palette
+from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.recommenders import make
-from recbias.report import claim
+from recbias.bookkit.scorecard import number
 
 
 def show_table(frame: pd.DataFrame, formats: dict | str | None = None, index: bool = False, wrap: bool = False) -> None:
@@ -176,7 +176,7 @@ for name, ranks in TOY.items():
     row = {}
     for j, metric in enumerate(TOY_METRICS):
         ours = toy_exact[name][metric]
-        claim(f"table1/{name}/{metric}", ours, paper=PAPER_T1[name][j], tolerance=0.0005,
+        number(f"table1/{name}/{metric}", ours, paper=PAPER_T1[name][j], tolerance=0.0005,
               source="KDD Table 1", dataset="toy", paper_dataset="toy", note="exact metric, n = 10,000")
         row[(metric, "ours")] = ours
         row[(metric, "paper")] = PAPER_T1[name][j]
@@ -231,10 +231,10 @@ for name, ranks in TOY.items():
         moments = sampled.sampled_metric_moments(metric, ranks, N_TOY, M_TOY, True)
         toy_expected[(name, metric)] = moments
         paper_mean, paper_sd = PAPER_T2[name][j]
-        claim(f"table2/{name}/{metric}/mean", moments.average, paper=paper_mean,
+        number(f"table2/{name}/{metric}/mean", moments.average, paper=paper_mean,
               tolerance=2 * paper_sd / np.sqrt(1000) + 0.0005, source="KDD Table 2", dataset="toy", paper_dataset="toy",
               note="exact expectation, m = 99 with replacement; tolerance: 2 Monte Carlo standard errors of the paper's mean + rounding")
-        claim(f"table2/{name}/{metric}/sd", moments.average_std, paper=paper_sd,
+        number(f"table2/{name}/{metric}/sd", moments.average_std, paper=paper_sd,
               tolerance=2 * paper_sd / np.sqrt(2 * 999) + 0.0005, source="KDD Table 2", dataset="toy", paper_dataset="toy",
               note="exact standard deviation of the 5-instance average; tolerance: 2 standard errors of a 1,000-draw sd + rounding")
         rows.append({
@@ -733,15 +733,15 @@ show_table(paper3)
 for metric in METRICS:
     for k, short in enumerate(names):
         published = PAPER_T3[metric][short]
-        claim(f"table3/{METRIC_LABEL[metric]}/{short}/exact", 100 * exact[metric][k], paper=published[0], tolerance=0.005,
+        number(f"table3/{METRIC_LABEL[metric]}/{short}/exact", 100 * exact[metric][k], paper=published[0], tolerance=0.005,
               source="KDD Table 3", dataset=dataset, paper_dataset="ml-1m", note="percent; tolerance: rounding of the printed value")
         for i, method in enumerate(TABLE3_METHODS):
             paper_mean, paper_sd = published[1 + i]
             values = 100 * estimates[(method, metric)][:, k]
-            claim(f"table3/{METRIC_LABEL[metric]}/{short}/{method}/mean", values.mean(), paper=paper_mean,
+            number(f"table3/{METRIC_LABEL[metric]}/{short}/{method}/mean", values.mean(), paper=paper_mean,
                   tolerance=2 * paper_sd / np.sqrt(100) + 0.005, source="KDD Table 3", dataset=dataset, paper_dataset="ml-1m",
                   note="percent, mean of the repetitions; tolerance: 2 standard errors of a 100-repetition mean + rounding")
-            claim(f"table3/{METRIC_LABEL[metric]}/{short}/{method}/sd", values.std(ddof=1), paper=paper_sd,
+            number(f"table3/{METRIC_LABEL[metric]}/{short}/{method}/sd", values.std(ddof=1), paper=paper_sd,
                   tolerance=2 * paper_sd / np.sqrt(2 * 99) + 0.005, source="KDD Table 3", dataset=dataset, paper_dataset="ml-1m",
                   note="percent, sd over repetitions; tolerance: 2 standard errors of a 100-draw sd + rounding")
 
@@ -862,7 +862,7 @@ for a, b in PAIRS:
             if np.isnan(count) or np.isnan(ours_row[method]):
                 continue
             p = (count + 1) / 102
-            claim(f"table4/{pair}/{METRIC_LABEL[metric]}/{method}", ours_row[method], paper=count,
+            number(f"table4/{pair}/{METRIC_LABEL[metric]}/{method}", ours_row[method], paper=count,
                   tolerance=2 * np.sqrt(100 * p * (1 - p)), source="KDD Table 4", dataset=dataset, paper_dataset="ml-1m",
                   note="correct orderings out of 100; tolerance: 2 binomial sd of a count out of 100, p = (count + 1)/102")
 paper4 = pd.DataFrame(rows)
@@ -1190,5 +1190,5 @@ display(Markdown(
 #
 # ```bash
 # make book CHAPTERS=6 DATASET=ml-100k SEED=1
-# .venv/bin/python -m recbias.book --chapters 6 --dataset lastfm-2k -p m 200
+# .venv/bin/python -m recbias.bookkit --chapters 6 --dataset lastfm-2k -p m 200
 # ```

@@ -34,7 +34,7 @@ import pandas as pd
 from IPython.display import HTML, Markdown, display
 
 from recbias import datasets
-from recbias.chapter import card_html, load_dataset
+from recbias.bookkit.page import card_html, load_dataset
 
 
 

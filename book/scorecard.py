@@ -30,7 +30,7 @@ results_dir = "_build/results"
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from recbias import report
+from recbias.bookkit import scorecard as report
 
 claims = report.load_claims(results_dir)
 counts = report.verdict_counts(claims)

@@ -21,7 +21,7 @@ def write_book(root: Path, chapters: dict[str, str]) -> None:
 
 
 def run(root: Path, *args: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "recbias.book", "--root", str(root), "--no-html", "--dataset", "synthetic-small", *args]
+    command = [sys.executable, "-m", "recbias.bookkit", "--root", str(root), "--no-html", "--dataset", "synthetic-small", *args]
     return subprocess.run(command, capture_output=True, text=True, timeout=300)
 
 
@@ -54,7 +54,7 @@ def test_unknown_parameter_chapter_and_dataset_are_refused(tmp_path):
     unknown_chapter = run(tmp_path, "--chapters", "9")
     assert unknown_chapter.returncode == 1 and "01_fine" in unknown_chapter.stderr
     unknown_dataset = subprocess.run(
-        [sys.executable, "-m", "recbias.book", "--root", str(tmp_path), "--no-html", "--dataset", "ml-10m"],
+        [sys.executable, "-m", "recbias.bookkit", "--root", str(tmp_path), "--no-html", "--dataset", "ml-10m"],
         capture_output=True, text=True, timeout=120,
     )
     assert unknown_dataset.returncode == 1 and "ml-10m" in unknown_dataset.stderr
@@ -63,7 +63,7 @@ def test_unknown_parameter_chapter_and_dataset_are_refused(tmp_path):
 def test_list_shows_each_chapters_parameters(tmp_path):
     write_book(tmp_path, {"01_fine": "pass", "02_other": "pass"})
     listed = subprocess.run(
-        [sys.executable, "-m", "recbias.book", "--root", str(tmp_path), "--list", "--chapters", "2"],
+        [sys.executable, "-m", "recbias.bookkit", "--root", str(tmp_path), "--list", "--chapters", "2"],
         capture_output=True, text=True, timeout=60,
     )
     assert listed.returncode == 0

@@ -290,7 +290,7 @@ def test_chapter_2_executes_on_the_small_world(tmp_path) -> None:
     shutil.copy(root / "book" / "02_designs.py", tmp_path / "book" / "02_designs.py")
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/02_designs\n")
     command = [
-        sys.executable, "-m", "recbias.book", "--root", str(tmp_path), "--no-html", "--dataset", "synthetic-small",
+        sys.executable, "-m", "recbias.bookkit", "--root", str(tmp_path), "--no-html", "--dataset", "synthetic-small",
         "-p", "folds", "2", "-p", "second_dataset", "", "-p", "sweep_users", "50",
     ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)

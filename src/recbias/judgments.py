@@ -31,7 +31,7 @@ import pandas as pd
 
 from recbias.ratings import Ratings
 
-#: the kinds of collection, as used for colours in :data:`recbias.plotting.COLLECTION_COLOURS`
+#: the kinds of collection, as used for colours in :data:`recbias.bookkit.plotting.COLLECTION_COLOURS`
 KINDS = ("IR", "recommendation", "simulation")
 
 

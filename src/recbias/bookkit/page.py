@@ -7,7 +7,7 @@ from IPython.display import HTML, display
 from myst_nb import glue
 
 from recbias import datasets
-from recbias.plotting import use_theme
+from recbias.bookkit.plotting import use_theme
 from recbias.ratings import Ratings
 from recbias.synthetic import PRESETS
 

@@ -1,6 +1,7 @@
 """The reproduction scorecard: published numbers set against our recomputation.
 
-Chapters call :func:`claim` for every number of a paper they reproduce.  When
+Chapters call :func:`number` for every number of a paper they reproduce and
+:func:`finding` for every qualitative statement they check.  When
 the book pipeline executes a chapter it sets ``RECBIAS_RESULTS_DIR`` and
 ``RECBIAS_CHAPTER``; each claim is then appended to
 ``<results dir>/<chapter>.json``.  The scorecard appendix reads those files back
@@ -16,7 +17,7 @@ import json
 import math
 import os
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -27,39 +28,53 @@ CHAPTER_VARIABLE = "RECBIAS_CHAPTER"
 AGREES = "agrees"
 DIFFERS = "differs"
 NOT_COMPARABLE = "not comparable"
+HOLDS = "holds"
+FAILS = "does not hold"
+
+NUMBER = "number"
+FINDING = "finding"
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One published number and our value for it.
+    """One statement of a paper and what our build found for it.
 
-    The verdict is ``agrees`` when ``|ours - paper| <= tolerance`` on the
-    paper's own dataset, ``differs`` when it exceeds the tolerance there, and
-    ``not comparable`` on any other dataset.
+    A *number* is a published value set against ours: its verdict is ``agrees`` when
+    ``|ours - paper| <= tolerance`` on the paper's own dataset, ``differs`` when it
+    exceeds the tolerance there, and ``not comparable`` on any other dataset.  A
+    *finding* is a qualitative statement checked on whatever dataset the page was
+    built with: it ``holds`` or ``does not hold``, with the measured ``evidence``.
     """
 
+    kind: str
     key: str
-    ours: float
-    paper: float
-    tolerance: float
+    label: str
     source: str
     dataset: str
-    paper_dataset: str
+    ours: float = math.nan
+    paper: float = math.nan
+    tolerance: float = math.nan
+    paper_dataset: str = ""
+    holds: bool = False
+    evidence: str = ""
+    anchor: str = ""
     chapter: str = ""
     note: str = ""
 
     @property
     def comparable(self) -> bool:
-        return self.dataset == self.paper_dataset
+        return self.kind == FINDING or self.dataset == self.paper_dataset
 
     @property
     def verdict(self) -> str:
+        if self.kind == FINDING:
+            return HOLDS if self.holds else FAILS
         if not self.comparable:
             return NOT_COMPARABLE
         return AGREES if abs(self.ours - self.paper) <= self.tolerance else DIFFERS
 
 
-def claim(
+def number(
     key: str,
     ours: float,
     *,
@@ -68,36 +83,89 @@ def claim(
     source: str,
     dataset: str,
     paper_dataset: str,
+    label: str = "",
+    anchor: str = "",
     note: str = "",
 ) -> Claim:
-    """Register a reproduced number and return it with its verdict.
+    """Register a reproduced published number and return it with its verdict.
 
     Args:
         key: unique name of the number within its chapter, e.g. ``"fig2/AR/pLSA/P@10"``.
         ours: the value our code computed.
         paper: the published value.
         tolerance: largest absolute difference still counted as agreement.
-        source: where the number is published, e.g. ``"IRJ Fig. 2"``.
+        source: where the number is published, e.g. ``"IRJ 2017 Sec. 3.3, Fig. 2"``.
         dataset: dataset our value was computed on.
         paper_dataset: dataset the paper used (``"ml-1m"``, ``"lastfm-1k"``, ``"toy"``, ...).
+        label: readable statement of what the number is (default: ``key``).
+        anchor: MyST label of the figure, table or section of the chapter that shows it.
         note: optional remark shown on the scorecard.
     """
-    for label, value in (("ours", ours), ("paper", paper), ("tolerance", tolerance)):
+    for name, value in (("ours", ours), ("paper", paper), ("tolerance", tolerance)):
         if not math.isfinite(float(value)):
-            raise ValueError(f"claim {key!r}: {label} must be a finite number, got {value!r}")
+            raise ValueError(f"claim {key!r}: {name} must be a finite number, got {value!r}")
     if tolerance < 0:
         raise ValueError(f"claim {key!r}: tolerance must be non-negative, got {tolerance}")
-    record = Claim(
-        key=key,
-        ours=float(ours),
-        paper=float(paper),
-        tolerance=float(tolerance),
-        source=source,
-        dataset=dataset,
-        paper_dataset=paper_dataset,
-        chapter=os.environ.get(CHAPTER_VARIABLE, ""),
-        note=note,
+    return _record(
+        Claim(
+            kind=NUMBER,
+            key=key,
+            label=label or key,
+            source=source,
+            dataset=dataset,
+            ours=float(ours),
+            paper=float(paper),
+            tolerance=float(tolerance),
+            paper_dataset=paper_dataset,
+            anchor=anchor,
+            note=note,
+        )
     )
+
+
+def finding(
+    key: str,
+    *,
+    label: str,
+    holds: bool,
+    evidence: str,
+    source: str,
+    dataset: str,
+    anchor: str = "",
+    note: str = "",
+) -> Claim:
+    """Register a qualitative finding of a paper, checked on the build's dataset.
+
+    Args:
+        key: unique name within the chapter, e.g. ``"random-1r-precision-is-1/t"``.
+        label: the statement in words, e.g. "random 1R precision equals 1/t".
+        holds: whether our measurement bears the statement out.
+        evidence: the measured numbers behind the verdict, in words.
+        source: where the paper states it, e.g. ``"IRJ 2017 Sec. 4.2"``.
+        dataset: dataset of the build.
+        anchor: MyST label of the figure, table or section of the chapter that shows it.
+        note: optional remark shown on the scorecard.
+    """
+    if not label or not evidence:
+        raise ValueError(f"finding {key!r}: label and evidence must be non-empty")
+    return _record(
+        Claim(
+            kind=FINDING,
+            key=key,
+            label=label,
+            source=source,
+            dataset=dataset,
+            holds=bool(holds),
+            evidence=evidence,
+            anchor=anchor,
+            note=note,
+        )
+    )
+
+
+def _record(record: Claim) -> Claim:
+    """Store ``record`` in the results file of the chapter being executed, if any."""
+    record = replace(record, chapter=os.environ.get(CHAPTER_VARIABLE, ""))
     results_dir = os.environ.get(RESULTS_DIR_VARIABLE)
     if results_dir and record.chapter:
         _append(Path(results_dir) / f"{record.chapter}.json", record)
@@ -148,6 +216,6 @@ def scorecard(claims: list[Claim]) -> pd.DataFrame:
 
 
 def verdict_counts(claims: list[Claim]) -> pd.Series:
-    """How many claims agree, differ, or are not comparable."""
+    """How many claims agree, differ, are not comparable, hold or do not hold."""
     counts = pd.Series([c.verdict for c in claims], dtype=object).value_counts()
-    return counts.reindex([AGREES, DIFFERS, NOT_COMPARABLE], fill_value=0)
+    return counts.reindex([AGREES, DIFFERS, NOT_COMPARABLE, HOLDS, FAILS], fill_value=0)

@@ -47,6 +47,11 @@ from recbias.theory import lemma_bounds
 
 __all__ = [
     "PAPER_SYSTEMS",
+    "SCORE_BLOCK",
+    "TOY_ITEMS",
+    "TOY_USERS",
+    "fold_seed",
+    "score_designs_dict",
     "Experiment",
     "Fold",
     "discordant_pairs",

@@ -2,10 +2,10 @@
 
 Usage (from the repository root)::
 
-    python -m recbias.book                          # every page, synthetic dataset
-    python -m recbias.book --dataset ml-100k        # every page on MovieLens 100K
-    python -m recbias.book --chapters 2 6 --seed 3  # only chapters 2 and 6
-    python -m recbias.book --chapters 3 -p test_ratio 0.3 --no-html
+    python -m recbias.bookkit                          # every page, synthetic dataset
+    python -m recbias.bookkit --dataset ml-100k        # every page on MovieLens 100K
+    python -m recbias.bookkit --chapters 2 6 --seed 3  # only chapters 2 and 6
+    python -m recbias.bookkit --chapters 3 -p test_ratio 0.3 --no-html
 
 Every page of ``_toc.yml`` whose source is a Jupytext percent file
 ``book/<name>.py`` is converted to a notebook, executed by papermill with the
@@ -32,7 +32,7 @@ from typing import Any
 
 import yaml
 
-from recbias.report import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
+from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
 
 SCORECARD = "scorecard"
 BOOK_DIR = "book"
@@ -277,7 +277,7 @@ def render(root: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m recbias.book", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m recbias.bookkit", description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root holding _toc.yml")
     parser.add_argument("--dataset", default="synthetic", help="dataset name (default: synthetic)")
     parser.add_argument("--seed", type=int, default=0, help="random seed passed to every chapter")

@@ -1,0 +1,74 @@
+"""The scorecard API: verdicts, persistence per chapter, and rendering."""
+
+import json
+
+import pytest
+
+from recbias.bookkit import scorecard as report
+
+
+def test_verdict_follows_tolerance_on_the_papers_dataset():
+    close = report.number("a", 0.081, paper=0.08, tolerance=0.005, source="IRJ Fig. 2", dataset="ml-1m", paper_dataset="ml-1m")
+    far = report.number("b", 0.09, paper=0.08, tolerance=0.005, source="IRJ Fig. 2", dataset="ml-1m", paper_dataset="ml-1m")
+    assert close.verdict == report.AGREES
+    assert far.verdict == report.DIFFERS
+
+
+def test_other_dataset_is_not_comparable_rather_than_failing():
+    c = report.number("a", 0.5, paper=0.08, tolerance=0.005, source="x", dataset="ml-100k", paper_dataset="ml-1m")
+    assert c.verdict == report.NOT_COMPARABLE
+
+
+def test_claims_are_written_per_chapter_and_replaced_by_key(tmp_path, monkeypatch):
+    monkeypatch.setenv(report.RESULTS_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setenv(report.CHAPTER_VARIABLE, "02_designs")
+    report.number("k", 1.0, paper=1.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
+    report.number("k", 2.0, paper=1.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
+    report.number("j", 3.0, paper=3.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
+    records = json.loads((tmp_path / "02_designs.json").read_text())
+    assert [(r["key"], r["ours"]) for r in records] == [("k", 2.0), ("j", 3.0)]
+    assert not list(tmp_path.glob("*.tmp"))
+    loaded = report.load_claims(tmp_path)
+    assert [c.verdict for c in loaded] == [report.DIFFERS, report.AGREES]
+    table = report.scorecard(loaded)
+    assert list(table["chapter"]) == ["02_designs", "02_designs"]
+    assert report.verdict_counts(loaded).to_dict() == {report.AGREES: 1, report.DIFFERS: 1, report.NOT_COMPARABLE: 0, report.HOLDS: 0, report.FAILS: 0}
+
+
+def test_without_a_results_dir_nothing_is_written(tmp_path, monkeypatch):
+    monkeypatch.delenv(report.RESULTS_DIR_VARIABLE, raising=False)
+    monkeypatch.chdir(tmp_path)
+    report.number("k", 1.0, paper=1.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("field", ["ours", "paper", "tolerance"])
+def test_non_finite_values_are_rejected(field):
+    values = {"ours": 1.0, "paper": 1.0, "tolerance": 0.1} | {field: float("nan")}
+    with pytest.raises(ValueError, match=field):
+        report.number("k", values["ours"], paper=values["paper"], tolerance=values["tolerance"], source="s", dataset="a", paper_dataset="a")
+
+
+def test_corrupt_claims_file_is_named(tmp_path):
+    (tmp_path / "03_x.json").write_text("{not json")
+    with pytest.raises(ValueError, match="03_x.json"):
+        report.load_claims(tmp_path)
+
+
+def test_a_finding_holds_or_fails_on_any_dataset(tmp_path, monkeypatch):
+    monkeypatch.setenv(report.RESULTS_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setenv(report.CHAPTER_VARIABLE, "03_sparsity_bias")
+    yes = report.finding("f", label="random 1R precision is 1/t", holds=True, evidence="0.0101 vs 0.0100",
+                         source="IRJ Sec. 4", dataset="ml-100k")
+    no = report.finding("g", label="popularity is first", holds=False, evidence="second", source="IRJ", dataset="x")
+    assert (yes.verdict, no.verdict) == (report.HOLDS, report.FAILS)
+    loaded = report.load_claims(tmp_path)
+    assert [(c.kind, c.label, c.verdict) for c in loaded] == [
+        (report.FINDING, "random 1R precision is 1/t", report.HOLDS),
+        (report.FINDING, "popularity is first", report.FAILS),
+    ]
+
+
+def test_a_finding_needs_its_statement_and_evidence():
+    with pytest.raises(ValueError, match="evidence"):
+        report.finding("f", label="x", holds=True, evidence="", source="s", dataset="d")
