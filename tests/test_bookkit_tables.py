@@ -1,0 +1,34 @@
+"""Number formatting of the book's pages: edge values read right."""
+
+import math
+
+import pandas as pd
+
+from recbias.bookkit import tables
+
+
+def test_p_values_switch_to_scientific_below_a_thousandth():
+    assert tables.fmt_p(0.0123) == "0.012"
+    assert tables.fmt_p(4.1e-50) == "4.1e-50"
+    assert tables.fmt_p(0.0) == "< 1e-300"
+    assert tables.fmt_p(math.nan) == "n/a"
+
+
+def test_negative_zero_is_printed_without_its_sign():
+    assert tables.fmt_number(-0.00001) == "0.000"
+    assert tables.fmt_number(-0.0123, 2) == "-0.01"
+
+
+def test_ordinals_follow_english_usage():
+    assert [tables.ordinal(k) for k in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"
+    ]
+
+
+def test_order_text_lists_systems_from_best_to_worst():
+    assert tables.order_text({"Random": 0.01, "MF": 0.3, "pLSA": 0.2}) == "MF > pLSA > Random"
+
+
+def test_table_html_hides_the_index_and_marks_missing_values():
+    html = tables.table_html(pd.DataFrame({"system": ["MF"], "P@10": [float("nan")]}))
+    assert "–" in html and "MF" in html
