@@ -9,7 +9,7 @@ from test_datasets_support import isolate
 from recbias import datasets
 from recbias.datasets import registry
 
-REAL = ["ml-100k", "ml-1m", "ml-latest-small", "lastfm-2k"]
+REAL = ["ml-100k", "ml-1m", "ml-latest-small", "lastfm-2k", "coat"]
 
 
 def test_names_list_the_registry():
@@ -37,12 +37,14 @@ def test_thresholds_follow_the_papers():
 def test_real_datasets_have_official_archive_pins(name):
     files = registry.DATASETS[name].files
     assert files.archive and files.url_path and len(files.archive_sha256) == 64
-    assert datasets.info(name).url == f"{registry.GROUPLENS_URL}/{files.url_path}"
+    hosted_elsewhere = "://" in files.url_path
+    expected = files.url_path if hosted_elsewhere else f"{registry.GROUPLENS_URL}/{files.url_path}"
+    assert datasets.info(name).url == expected
     assert all(len(pin) == 64 for pin in files.pins.values())
 
 
 def test_unknown_names_list_the_valid_ones():
-    with pytest.raises(ValueError, match="unknown dataset 'ml-10m'; valid names: synthetic, .*lastfm-2k, csv:PATH"):
+    with pytest.raises(ValueError, match="unknown dataset 'ml-10m'; valid names: synthetic, .*lastfm-2k, coat, csv:PATH"):
         datasets.load("ml-10m")
     with pytest.raises(ValueError, match="valid names: .*cranfield, trec8-adhoc"):
         datasets.info("netflix")

@@ -43,6 +43,9 @@ class Ratings:
         user_attributes, item_metadata: optional tables indexed by code.
         true_relevance: for simulated worlds only, the complete ``n_users x n_items``
             boolean relevance matrix that no real dataset has.
+        unbiased_test: for datasets that have them (Coat), ratings of items drawn
+            uniformly at random for the same users, in the same code space: an
+            unbiased (missing-at-random) test sample, never to be trained on.
         description: one line on what a rating is.
     """
 
@@ -61,6 +64,7 @@ class Ratings:
     item_metadata: pd.DataFrame | None = None
     true_relevance: np.ndarray | None = None
     description: str = ""
+    unbiased_test: Ratings | None = None
     _csr_cache: dict[str, sp.csr_matrix] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -83,6 +87,10 @@ class Ratings:
         if self.true_relevance is not None and self.true_relevance.shape != self.shape:
             raise ValueError(
                 f"Ratings '{self.name}': true_relevance has shape {self.true_relevance.shape}, expected {self.shape}"
+            )
+        if self.unbiased_test is not None and self.unbiased_test.shape != self.shape:
+            raise ValueError(
+                f"Ratings '{self.name}': unbiased_test has shape {self.unbiased_test.shape}, expected {self.shape}"
             )
 
     @classmethod
@@ -152,8 +160,13 @@ class Ratings:
         return self.values >= self.positive_threshold
 
     def with_threshold(self, threshold: float) -> Ratings:
-        """The same ratings judged with another positive threshold."""
-        return replace(self, positive_threshold=float(threshold), _csr_cache={})
+        """The same ratings (and unbiased test sample) judged with another positive threshold."""
+        unbiased = None if self.unbiased_test is None else self.unbiased_test.with_threshold(threshold)
+        return replace(self, positive_threshold=float(threshold), unbiased_test=unbiased, _csr_cache={})
+
+    def with_unbiased_test(self, unbiased: Ratings) -> Ratings:
+        """These ratings with ``unbiased`` (same users and items) as their unbiased test sample."""
+        return replace(self, unbiased_test=unbiased, _csr_cache={})
 
     # ------------------------------------------------------------- matrices
     def matrix(self, kind: str = "values") -> sp.csr_matrix:
@@ -233,6 +246,11 @@ class Ratings:
                 "positive threshold": f"rating >= {self.positive_threshold:g}",
                 "positive ratings": f"{positive.sum():,} ({positive.mean():.1%})",
                 "timestamps": "yes" if self.timestamps is not None else "no",
+                **(
+                    {"unbiased test sample": f"{self.unbiased_test.n_ratings:,} ratings of random items"}
+                    if self.unbiased_test is not None
+                    else {}
+                ),
                 "user attributes": ", ".join(self.user_attributes.columns)
                 if self.user_attributes is not None
                 else "none",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from recbias.datasets import lastfm, movielens, qrels
+from recbias.datasets import coat, lastfm, movielens, qrels
 from recbias.datasets.csvfile import csv_info, read_csv_ratings
 from recbias.datasets.errors import DatasetError
 from recbias.datasets.fetch import DataFiles, locate, open_files
@@ -26,6 +26,7 @@ _READERS: dict[str, Callable[[DataFiles, DatasetInfo, float], Ratings]] = {
     "ml-1m": movielens.read_ml1m,
     "ml-latest-small": movielens.read_ml_latest_small,
     "lastfm-2k": lastfm.read_lastfm_2k,
+    "coat": coat.read_coat,
 }
 _QRELS_READERS: dict[str, Callable[..., pd.DataFrame]] = {
     "cranfield": qrels.read_cranfield,

@@ -165,7 +165,7 @@ def download(info: DatasetInfo) -> Path:
     import requests
 
     files = _file_set(info)
-    url = f"{base_url()}/{files.url_path}"
+    url = files.url_path if "://" in str(files.url_path) else f"{base_url()}/{files.url_path}"
     target = cache_dir() / str(files.archive)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{files.archive}.", suffix=".part", dir=target.parent)

@@ -23,8 +23,9 @@ class FileSet:
         pins: sha256 of every file the loader reads, keyed by file name.
         archive: file name of the official archive, or ``None`` when there is none.
         archive_sha256: pinned sha256 of that archive.
-        url_path: path of the archive below the base download URL, or ``None``
-            when it cannot be downloaded with a pinned checksum.
+        url_path: path of the archive below the base download URL (or a full URL for
+            archives hosted elsewhere), or ``None`` when it cannot be downloaded with a
+            pinned checksum.
     """
 
     folder: str
@@ -185,6 +186,42 @@ DATASETS: dict[str, DatasetInfo] = {
             archive="hetrec2011-lastfm-2k.zip",
             archive_sha256="6738f48195667ff03caaab4d32ca9a3133d8cc026b7c3cdaf6ce1010e913c59c",
             url_path="hetrec2011/hetrec2011-lastfm-2k.zip",
+        ),
+    ),
+    "coat": DatasetInfo(
+        name="coat",
+        title="Coat shopping (Schnabel et al., 2016): self-selected and random-item ratings",
+        description="1-5 star rating of a coat that the user chose to rate (missing not at random)",
+        licence="Published by the authors for research use; cite Schnabel et al. (2016).",
+        citation="Tobias Schnabel, Adith Swaminathan, Ashudeep Singh, Navin Chandak and Thorsten Joachims. "
+        "2016. Recommendations as Treatments: Debiasing Learning and Evaluation. In Proceedings of the 33rd "
+        "International Conference on Machine Learning (ICML 2016), PMLR 48, 1670-1679.",
+        url="https://www.cs.cornell.edu/~schnabts/mnar/coat.zip",
+        paper_usage="Not used by the papers; the one small public dataset with both self-selected ratings and "
+        "ratings of uniformly random items from the same users, so an unbiased test sample exists.",
+        positive_threshold=4.0,
+        files=FileSet(
+            folder="coat",
+            pins={
+                "train.ascii": "a87bd9e7eaf3b89f976df3f25d4aa5d5d871be8a00b58947df9e6e015559bd37",
+                "test.ascii": "de6714ab105a5e0be8166be7fd313901b29f9a09c3bea307901457d1d71847e6",
+                "user_item_features/user_features.ascii": (
+                    "d8f9531b601c54a7272602f8b21fa6cb4652cbf122e35d8615ea9645ebbf1b1f"
+                ),
+                "user_item_features/user_features_map.txt": (
+                    "3b8c825ad4445d4a46a400629c5fb43c805ff5a7982b2e436b69e7262c8a013a"
+                ),
+                "user_item_features/item_features.ascii": (
+                    "edea8217ec5606779b4d3bf819f7591dc63bcd5194d619e8048c2322d07630b1"
+                ),
+                "user_item_features/item_features_map.txt": (
+                    "2675dfaa38b89a9cbb1997f0cfcd46ed7e0e366dc515d12d95508d1f356e5d25"
+                ),
+            },
+            archive="coat.zip",
+            # the official zip's sha256 as pinned by third-party download code
+            archive_sha256="6073d0b515ed1f6e830e4fead66dc76ad7991a7553eaa58e228b234a9d19daed",
+            url_path="https://www.cs.cornell.edu/~schnabts/mnar/coat.zip",
         ),
     ),
 }
