@@ -43,7 +43,8 @@ display(
 )
 
 # %% tags=["remove-input"]
-COLOURS = {report.AGREES: "#d8f0d8", report.DIFFERS: "#f7d4d4", report.NOT_COMPARABLE: "#eeeeee"}
+COLOURS = {report.AGREES: "#d8f0d8", report.DIFFERS: "#f7d4d4", report.NOT_COMPARABLE: "#eeeeee",
+           report.HOLDS: "#d8f0d8", report.FAILS: "#f7d4d4"}
 
 
 def chapter_table(chapter_claims: list[report.Claim]) -> str:

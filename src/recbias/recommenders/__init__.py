@@ -10,6 +10,7 @@ builds one from a named preset.
 from recbias.recommenders.als import ALS, IALS, hkv_from_krichene_rendle
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.baselines import Popularity, Random
+from recbias.recommenders.blend import PopularityBlend, percentile_ranks
 from recbias.recommenders.factory import PRESETS, make
 from recbias.recommenders.knn import ItemKNN, UserKNN, cosine_neighbours
 from recbias.recommenders.plsa import PLSA
@@ -21,10 +22,12 @@ __all__ = [
     "PRESETS",
     "ItemKNN",
     "Popularity",
+    "PopularityBlend",
     "Random",
     "Recommender",
     "UserKNN",
     "cosine_neighbours",
     "hkv_from_krichene_rendle",
     "make",
+    "percentile_ranks",
 ]

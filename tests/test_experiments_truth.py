@@ -1,0 +1,100 @@
+"""Chapter 8's driver: true quality against brute force, random-item runs, order agreement."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from recbias import datasets
+from recbias.experiments import truth
+from recbias.ratings import Ratings
+from recbias.recommenders import make
+
+
+@pytest.fixture(scope="module")
+def world() -> Ratings:
+    return datasets.load("synthetic-small", seed=1)
+
+
+def test_true_quality_matches_a_brute_force_top_ten(world):
+    train, _ = truth.splits.random_split(world, 0.2, seed=0)
+    systems = {"MF": make("mf").fit(train), "Popularity": make("popularity").fit(train)}
+    got = truth.true_quality(systems, train, world.true_relevance, block=7 * world.n_items)
+    rated = train.matrix("binary").toarray() > 0
+    for label, recommender in systems.items():
+        scores = recommender.score_users(np.arange(world.n_users))
+        for u in range(0, world.n_users, 17):
+            candidates = [i for i in np.argsort(-scores[u], kind="stable") if not rated[u, i]][:10]
+            hits = world.true_relevance[u, candidates]
+            assert got["P@10"].loc[u, label] == pytest.approx(hits.mean())
+            relevant = int((world.true_relevance[u] & ~rated[u]).sum())
+            ideal = sum(1 / np.log2(k + 2) for k in range(min(10, relevant)))
+            dcg = sum(h / np.log2(k + 2) for k, h in enumerate(hits))
+            expected = dcg / ideal if ideal else np.nan
+            assert got["nDCG@10"].loc[u, label] == pytest.approx(expected, nan_ok=True)
+
+
+def test_random_item_runs_leave_out_training_pairs_and_judge_by_threshold():
+    train = Ratings.from_codes(np.array([0, 1]), np.array([2, 0]), np.array([5.0, 3.0]), (2, 4), positive_threshold=4)
+    unbiased = Ratings.from_codes(
+        np.array([0, 0, 0, 1, 1]), np.array([2, 3, 1, 0, 3]), np.array([1.0, 4.0, 2.0, 5.0, 5.0]), (2, 4), positive_threshold=4
+    )
+    runs = truth.random_item_runs(train, unbiased)
+    assert runs.users.tolist() == [0, 1]
+    assert runs.items.tolist() == [1, 3, 3]  # (0, 2) and (1, 0) were rated in training
+    assert runs.labels.tolist() == [False, True, True]
+    assert runs.grades.tolist() == [0.0, 4.0, 5.0] and runs.judged.all()
+
+
+def test_order_agreement_on_hand_made_orders():
+    true = np.array([[3.0, 2.0, 1.0, 0.0]])
+    tau, share, best = truth._order_agreement(np.array([[0.4, 0.3, 0.2, 0.1]]), true)
+    assert (tau[0], share[0], best[0]) == (1.0, 1.0, True)
+    tau, share, best = truth._order_agreement(np.array([[0.1, 0.2, 0.3, 0.4]]), true)
+    assert (tau[0], share[0], best[0]) == (-1.0, 0.0, False)
+    tau, share, _ = truth._order_agreement(np.array([[0.4, 0.4, 0.2, 0.1]]), true)  # one tie among six pairs
+    assert share[0] == pytest.approx(5 / 6) and tau[0] == pytest.approx(5 / np.sqrt(5 * 6))
+
+
+def test_a_protocol_equal_to_the_truth_has_full_fidelity_and_a_reversed_one_none():
+    rng = np.random.default_rng(0)
+    users = pd.Index(np.arange(300), name="user")
+    true = pd.DataFrame(rng.normal(0, 0.05, (300, 4)) + [0.4, 0.3, 0.2, 0.1], index=users, columns=list("abcd"))
+    study = truth.TruthStudy(
+        protocols={"same": true.copy(), "reversed": -true},
+        truth={"P@10": true},
+        systems=list("abcd"),
+        dataset="toy",
+        seed=0,
+    )
+    table = truth.fidelity(study, n_boot=50).set_index("protocol")
+    assert table.loc["same", ["tau", "tau_low", "tau_high", "pairs", "best", "best_share"]].tolist() == [1, 1, 1, 1, 1, 1]
+    assert table.loc["reversed", "tau"] == -1 and table.loc["reversed", "best_share"] == 0
+
+
+def test_a_dataset_without_truth_is_refused_by_name_and_replaced_by_a_world_of_its_size(world):
+    plain = dataclasses.replace(world, name="plain", true_relevance=None)
+    with pytest.raises(ValueError, match="'plain' has no ground truth"):
+        truth.truth_study(plain)
+    stand_in = truth.world_with_truth(plain)
+    assert stand_in.true_relevance is not None
+    assert (stand_in.n_users, stand_in.n_items, stand_in.n_ratings) == (plain.n_users, plain.n_items, plain.n_ratings)
+
+
+def test_one_r_target_sets_fit_the_catalogue():
+    assert {p.design for p in truth.protocols(3706) if p.label == "1R P@10"} == {"1R TI-NN(99)"}
+    assert {p.design for p in truth.protocols(300) if p.label == "1R P@10"} == {"1R TI-NN(15)"}
+
+
+def test_a_small_study_measures_every_protocol_for_every_system(world):
+    systems = {"Random": make("random"), "Popularity": make("popularity"), "MF": make("mf")}
+    study = truth.truth_study(world, systems=systems, cache=False)
+    assert set(study.protocols) == {p.label for p in truth.protocols(world.n_items)}
+    means = study.means()
+    assert list(means.index) == ["Random", "Popularity", "MF"]
+    assert means.notna().all().all()
+    # on the truth, the personalised system beats random by a wide margin
+    assert means.loc["MF", "truth: P@10"] > 2 * means.loc["Random", "truth: P@10"]
