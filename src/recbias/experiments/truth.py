@@ -529,7 +529,7 @@ def grid_trend(grid: pd.DataFrame) -> str:
     by_selection = grid.groupby("selection")["tau"].mean()
     low, high = by_selection.iloc[0], by_selection.iloc[-1]
     values = (
-        f"mean $\\tau_b$ over protocols {low:.2f} at strength {by_selection.index[0]:g} and "
+        f"mean Kendall tau over protocols {low:.2f} at strength {by_selection.index[0]:g} and "
         f"{high:.2f} at {by_selection.index[-1]:g}"
     )
     if high > low:
