@@ -24,8 +24,8 @@
 
 # %% tags=["parameters"]
 dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
-seed = 0
-cutoff = 10  # list length n of the fixed-list precision, Eq. (eq-fixed-list)
+seed = 0  # random seed of splits, samples and simulated worlds, int in [0, 4294967295]
+cutoff = 10  # list length n of the fixed-list precision, Eq. (eq-fixed-list), int in [1, 1000]
 compare_all = True  # also load every other available rating dataset for the side-by-side comparison
 
 # %% tags=["remove-input"]

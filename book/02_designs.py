@@ -24,14 +24,14 @@
 
 # %% tags=["parameters"]
 dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
-seed = 0
-folds = 5  # coin-flip 80/20 splits of the main comparison (the papers: 5)
-test_ratio = 0.2  # share of ratings held out in each split (the papers: 0.2)
-target_size = 100  # |T_u^r| in 1R: the held-out item plus target_size - 1 sampled items (the papers: 100)
+seed = 0  # random seed of splits, samples and simulated worlds, int in [0, 4294967295]
+folds = 5  # coin-flip 80/20 splits of the main comparison (the papers: 5), int in [1, 20]
+test_ratio = 0.2  # share of ratings held out in each split (the papers: 0.2), float in (0, 1)
+target_size = 100  # |T_u^r| in 1R: the held-out item plus target_size - 1 sampled items (the papers: 100), int in [2, 100000]
 second_dataset = "lastfm-2k"  # second dataset of the comparison, "" to skip (the papers: Last.fm)
-second_nonrelevant = 2500  # |N_u| of the AR TI-NN design on the second dataset (the papers: 2,500)
-max_an_entries = 25_000_000  # target entries above which AN designs give way to NN(second_nonrelevant)
-sweep_users = 400  # users sampled for the |T_u| sweep of the lemma figure; None keeps all eligible users
+second_nonrelevant = 2500  # |N_u| of the AR TI-NN design on the second dataset (the papers: 2,500), int in [1, 1000000]
+max_an_entries = 25_000_000  # target entries above which AN designs give way to NN(second_nonrelevant), int in [1, 1000000000]
+sweep_users = 400  # users sampled for the |T_u| sweep of the lemma figure, int in [10, 10000000] or None (None keeps all eligible users)
 
 # %% tags=["remove-input"]
 from recbias.bookkit.page import open_dataset

@@ -26,7 +26,7 @@
 
 # %% tags=["parameters"]
 dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
-seed = 0
+seed = 0  # random seed of splits, samples and simulated worlds, int in [0, 4294967295]
 
 # %% tags=["remove-input"]
 from recbias.bookkit.page import open_dataset

@@ -26,13 +26,13 @@
 
 # %% tags=["parameters"]
 dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
-seed = 0
-m = 100  # sampled irrelevant items per held-out item in the real-data experiment (paper: 100)
-repetitions = 100  # repetitions of the sampling behind Tables 3-4 (paper: 100)
-toy_repetitions = 1000  # repetitions of the sampling of the toy example, Table 2 (paper: 1,000)
+seed = 0  # random seed of splits, samples and simulated worlds, int in [0, 4294967295]
+m = 100  # sampled irrelevant items per held-out item in the real-data experiment (paper: 100), int in [1, 100000]
+repetitions = 100  # repetitions of the sampling behind Tables 3-4 (paper: 100), int in [2, 10000]
+toy_repetitions = 1000  # repetitions of the sampling of the toy example, Table 2 (paper: 1,000), int in [2, 100000]
 with_replacement = False  # draw the sample with replacement (binomial law) instead of without (hypergeometric)
-n_tolerance = 0.05  # users whose catalogue sizes differ by less than this factor share one correction vector
-fig6_max_m = 400  # largest sample size for the corrected curve of the m sweep (the uncorrected one goes to the end)
+n_tolerance = 0.05  # users whose catalogue sizes differ by less than this factor share one correction vector, float in [0, 1]
+fig6_max_m = 400  # largest sample size for the corrected curve of the m sweep (the uncorrected one goes to the end), int in [1, 100000]
 
 # %% tags=["remove-input"]
 from recbias.bookkit.page import open_dataset

@@ -24,7 +24,7 @@
 
 # %% tags=["parameters"]
 dataset = "synthetic"  # dataset with a ground truth (a synthetic preset or "coat"); others are replaced by a simulated world of their size
-seed = 0
+seed = 0  # random seed of splits, samples and simulated worlds, int in [0, 4294967295]
 second_dataset = "coat"  # a second dataset with a ground truth, "" to skip; skipped with a note when not available
 split_seeds = 2  # coin-flip splits per dataset, int in [1, 20]
 bootstrap = 200  # bootstrap resamples of users, int in [20, 5000]

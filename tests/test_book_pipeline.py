@@ -1,10 +1,13 @@
 """The book pipeline on a tiny throw-away book: parameters, failures, outputs."""
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 HEADER = "# ---\n# jupyter:\n#   kernelspec:\n#     display_name: Python 3\n#     language: python\n#     name: python3\n# ---\n\n"
@@ -68,3 +71,118 @@ def test_list_shows_each_chapters_parameters(tmp_path):
     )
     assert listed.returncode == 0
     assert listed.stdout.startswith("02_other:") and "n_folds = 5" in listed.stdout and "01_fine" not in listed.stdout
+
+
+ANNOTATED = (
+    'dataset = "synthetic"\nseed = 0\n'
+    "m = 100  # sampled items, int in [1, 10000]\n"
+    "ratio = 0.2  # held-out share, float in (0, 1)\n"
+    'gain = "linear"  # gain of nDCG, one of linear, exponential\n'
+    "users = 400  # users of the sweep, int in [10, 100000] or None\n"
+)
+
+
+def write_annotated(root: Path, body: str = "pass", name: str = "06_sampled") -> None:
+    (root / "book").mkdir(exist_ok=True)
+    (root / "book" / "intro.md").write_text("# Intro\n")
+    (root / "_toc.yml").write_text(f"format: jb-book\nroot: book/intro\nchapters:\n  - file: book/{name}\n")
+    (root / "book" / f"{name}.py").write_text(HEADER + "# %% [markdown]\n# # A chapter\n\n# %% tags=[\"parameters\"]\n"
+                                               + ANNOTATED + "\n# %%\n" + body + "\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        ("m", "abc", "m = 'abc' is not admissible; expected an int in [1, 10000]"),
+        ("m", "-5", "m = -5 is not admissible; expected an int in [1, 10000]"),
+        ("m", "2.5", "m = 2.5 is not admissible"),
+        ("ratio", "1", "ratio = 1 is not admissible; expected a number in (0, 1)"),
+        ("gain", "cubic", "gain = 'cubic' is not admissible; expected one of linear, exponential"),
+        ("users", "5", "users = 5 is not admissible; expected an int in [10, 100000] or None"),
+    ],
+)
+def test_inadmissible_values_are_refused_before_anything_runs(tmp_path, name, value, expected):
+    write_annotated(tmp_path, "raise SystemExit('the chapter must not run')")
+    start = time.perf_counter()
+    result = run(tmp_path, "-p", name, value)
+    assert result.returncode == 1
+    assert "chapter 06_sampled" in result.stderr and expected in result.stderr
+    assert time.perf_counter() - start < 20  # an interpreter start, no kernel
+    assert not (tmp_path / "book" / "06_sampled.ipynb").exists()
+
+
+def test_admissible_values_and_none_pass(tmp_path):
+    from recbias.bookkit.parameters import check_value, parse_parameters
+
+    specs = parse_parameters(ANNOTATED)
+    assert check_value(specs["users"], None, "x") is None
+    assert check_value(specs["m"], 3.0, "x") == 3 and isinstance(check_value(specs["m"], 3.0, "x"), int)
+    assert check_value(specs["gain"], "exponential", "x") == "exponential"
+
+
+def test_every_chapter_default_is_admissible():
+    from recbias.bookkit.parameters import check_value
+    from recbias.bookkit.pipeline import declared_parameters, notebook_pages
+
+    root = Path(__file__).resolve().parents[1]
+    for page in notebook_pages(root):
+        for spec in declared_parameters(page.source).values():
+            check_value(spec, spec.default, page.name)
+
+
+def test_a_malformed_csv_fails_once_before_any_chapter(tmp_path):
+    write_book(tmp_path, {"01_one": "pass", "02_two": "pass"})
+    bad = tmp_path / "bad.csv"
+    bad.write_text("user,item,rating\n1,2,5\n1,3,abc\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "recbias.bookkit", "--root", str(tmp_path), "--no-html", "--dataset", f"csv:{bad}"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 1
+    assert result.stderr.count("line 3") == 1 and "bad.csv" in result.stderr
+    assert "Executing" not in result.stdout
+
+
+@pytest.mark.slow
+def test_a_failed_rebuild_keeps_the_last_good_page_and_its_claims(tmp_path):
+    claim = (
+        "from recbias.bookkit.scorecard import finding\n"
+        "finding('k', label='it holds', holds=True, evidence='seen', source='s', dataset=dataset)\n"
+        "assert n_folds < 9, 'too many folds'\n"
+    )
+    write_book(tmp_path, {"01_claims": claim})
+    assert run(tmp_path).returncode == 0
+    page = tmp_path / "book" / "01_claims.ipynb"
+    claims = tmp_path / "_build" / "results" / "01_claims.json"
+    before = (page.read_bytes(), claims.read_bytes())
+    failed = run(tmp_path, "-p", "n_folds", "9")
+    assert failed.returncode == 1 and "too many folds" in failed.stderr
+    assert (page.read_bytes(), claims.read_bytes()) == before
+    assert not list((tmp_path / "_build").glob(".work-*"))
+    record = json.loads((tmp_path / "_build" / "results" / "provenance" / "01_claims.json").read_text())
+    assert record["dataset"] == "synthetic-small" and record["parameters"]["n_folds"] == 5
+    executed = json.loads(page.read_text())
+    assert "How this page was built" in "".join(executed["cells"][0]["source"] + executed["cells"][1]["source"])
+
+
+@pytest.mark.slow
+def test_sigterm_stops_workers_and_kernels_and_keeps_earlier_pages(tmp_path):
+    pid_file = tmp_path / "kernel.pid"
+    body = f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(120)"
+    write_book(tmp_path, {"01_slow": body})
+    page = tmp_path / "book" / "01_slow.ipynb"
+    page.write_text("previous page")
+    command = [sys.executable, "-m", "recbias.bookkit", "--root", str(tmp_path), "--no-html", "--dataset", "synthetic-small"]
+    build = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while not pid_file.exists() and time.time() < deadline:
+        time.sleep(0.2)
+    assert pid_file.exists(), "the kernel never started"
+    kernel = int(pid_file.read_text())
+    build.send_signal(signal.SIGTERM)
+    _, stderr = build.communicate(timeout=60)
+    assert build.returncode == 130 and "Build stopped" in stderr and "Traceback" not in stderr
+    time.sleep(0.5)
+    assert not psutil.pid_exists(kernel) or psutil.Process(kernel).status() == psutil.STATUS_ZOMBIE
+    assert page.read_text() == "previous page"
+    assert not list((tmp_path / "_build").glob(".work-*"))

@@ -74,5 +74,23 @@ def test_header_only_and_missing_file(tmp_path):
 
 
 def test_unknown_option(tmp_path):
-    with pytest.raises(ValueError, match="unknown option.*sep.*valid options: positive_threshold"):
+    with pytest.raises(ValueError, match="unknown option.*sep.*valid options: duplicates, positive_threshold"):
         datasets.load(write(tmp_path, "user,item\n1,2\n"), sep=";")
+
+
+def test_a_repeated_pair_is_named_with_its_lines(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("user,item,rating\n1,10,5\n2,10,3\n1,10,1\n2,10,4\n")
+    with pytest.raises(DatasetError, match=r"user 1 and item 10 appear on lines 2 and 4 \(1 more repeated line"):
+        datasets.load(f"csv:{path}")
+
+
+def test_duplicate_policies_keep_the_last_line_or_average(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("user,item,rating,timestamp\n1,10,5,100\n2,10,3,50\n1,10,2,300\n")
+    last = datasets.load(f"csv:{path}", duplicates="last").to_frame()
+    assert sorted(zip(last["user_id"], last["rating"], last["timestamp"])) == [(1, 2.0, 300), (2, 3.0, 50)]
+    mean = datasets.load(f"csv:{path}", duplicates="mean").to_frame()
+    assert sorted(zip(mean["user_id"], mean["rating"], mean["timestamp"])) == [(1, 3.5, 300), (2, 3.0, 50)]
+    with pytest.raises(ValueError, match="duplicates must be one of error, last, mean"):
+        datasets.load(f"csv:{path}", duplicates="sum")

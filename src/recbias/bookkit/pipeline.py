@@ -18,8 +18,11 @@ notebooks, without executing them again, in strict mode (``-W -n``).
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -30,14 +33,19 @@ from pathlib import Path
 from textwrap import indent
 from typing import Any
 
+import psutil
 import yaml
 
+import recbias
+from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
 
 SCORECARD = "scorecard"
 BOOK_DIR = "book"
 PARAMETERS_TAG = "parameters"
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+#: where a worker moves a successful page's claims (the staging directory is RESULTS_DIR_VARIABLE)
+FINAL_RESULTS_VARIABLE = "RECBIAS_FINAL_RESULTS_DIR"
 
 
 class BuildError(RuntimeError):
@@ -120,11 +128,34 @@ def parameters_cell(source: Path) -> str:
     raise BuildError(f"{source}: no cell tagged 'parameters'")
 
 
-def declared_parameters(source: Path) -> dict[str, Any]:
-    """Names and defaults of the parameters a page declares."""
-    namespace: dict[str, Any] = {}
-    exec(compile(parameters_cell(source), str(source), "exec"), {}, namespace)  # noqa: S102 - our own cell
-    return namespace
+def declared_parameters(source: Path) -> dict[str, ParameterSpec]:
+    """The parameters a page declares, with their defaults and admissible values."""
+    try:
+        return parse_parameters(parameters_cell(source))
+    except (SyntaxError, ValueError) as error:
+        raise BuildError(f"{source}: the parameters cell must hold 'name = literal  # meaning' lines ({error})") from None
+
+
+def validate(pages: list[Page], dataset: str, seed: Any, extra: dict[str, Any]) -> None:
+    """Reject unknown parameters and inadmissible values before any page runs."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise BuildError(f"seed must be a non-negative integer, got {seed!r}")
+    for reserved in ("dataset", "seed"):
+        if reserved in extra:
+            raise BuildError(f"use --{reserved} instead of -p {reserved}")
+    declared = {page.name: declared_parameters(page.source) for page in pages}
+    known = set().union(*declared.values()) if declared else set()
+    unknown = sorted(set(extra) - known)
+    if unknown:
+        valid = ", ".join(sorted(known))
+        raise BuildError(f"unknown parameter(s) {', '.join(unknown)}; the selected chapters declare: {valid}")
+    for name, specs in declared.items():
+        for key, value in extra.items():
+            if key in specs:
+                try:
+                    check_value(specs[key], value, name)
+                except ParameterError as error:
+                    raise BuildError(str(error)) from None
 
 
 def describe(pages: list[Page]) -> str:
@@ -133,23 +164,69 @@ def describe(pages: list[Page]) -> str:
 
 
 def check_dataset(name: str) -> None:
-    """Fail fast when the dataset is unknown, or cannot be loaded here and now."""
+    """Fail fast, once, when the dataset is unknown or does not load (missing, corrupt, malformed)."""
     from recbias import datasets
 
     if not name.startswith("csv:") and name not in datasets.names():
         raise BuildError(f"unknown dataset {name!r}; valid: {', '.join(datasets.names())} or csv:PATH")
-    if not datasets.available(name):
+    try:
+        datasets.load(name)
+    except (datasets.DatasetError, ValueError) as error:
+        raise BuildError(f"dataset {name!r} cannot be used: {error}") from None
+
+
+def provenance(root: Path, dataset: str, seed: int) -> dict[str, Any]:
+    """What every page of this build records about how it was made (parameters are added per page)."""
+    from recbias import datasets
+
+    def git(*args: str) -> str:
         try:
-            datasets.load(name)
-        except datasets.DatasetError as error:
-            raise BuildError(str(error)) from error
+            return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return ""
+
+    info = datasets.info(dataset)
+    if info.files is not None:
+        data = {name: pin[:12] for name, pin in info.files.pins.items()}
+    elif dataset.startswith("csv:"):
+        from recbias.datasets.fetch import sha256_file
+
+        data = {Path(info.url).name: sha256_file(info.url)[:12]}
+    else:
+        data = {"generated": f"seed {seed}"}
+    return {
+        "dataset": dataset,
+        "seed": seed,
+        "version": recbias.__version__,
+        "commit": git("rev-parse", "--short=10", "HEAD") or "unknown",
+        "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+        "data": data,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
 
 
-def _execute(page: Page, output: Path, work: Path, parameters: dict[str, Any], env: dict[str, str]) -> float:
+def provenance_markdown(record: dict[str, Any]) -> str:
+    """The small box at the top of a page that says how it was built."""
+    commit = record["commit"] + (" (with uncommitted changes)" if record["dirty"] else "")
+    parameters = ", ".join(f"`{k} = {v!r}`" for k, v in record["parameters"].items())
+    data = ", ".join(f"{name} `{digest}`" for name, digest in record["data"].items())
+    return (
+        ":::{admonition} How this page was built\n:class: dropdown note\n"
+        f"Dataset **{record['dataset']}**, seed **{record['seed']}**, recbias {record['version']}, "
+        f"commit `{commit}`, built {record['date']}.\n\n"
+        f"Parameters: {parameters}.\n\nData (sha256, first 12 digits): {data}.\n:::"
+    )
+
+
+def _execute(
+    page: Page, output: Path, work: Path, parameters: dict[str, Any], env: dict[str, str], record: dict[str, Any]
+) -> float:
     """Execute one page with papermill into ``output``; returns seconds.
 
-    Runs in a worker process.  The executed notebook is written once, to ``work``,
-    and moved to ``output`` only on success, so a failed page leaves no output behind.
+    Runs in a worker process.  The executed notebook and the claims it registers are
+    written to ``work`` and replace the previous page and claims only on success, so a
+    failed or interrupted page leaves the last good ones in place.  ``record`` is the
+    build's provenance; the page's parameters are added and shown in a box under its title.
     """
     import jupytext
     import nbformat
@@ -181,8 +258,23 @@ def _execute(page: Page, output: Path, work: Path, parameters: dict[str, Any], e
     finally:
         source_notebook.unlink(missing_ok=True)
     _hide_default_parameters(notebook)
+    record = record | {"parameters": parameters}
+    box = nbformat.v4.new_markdown_cell(provenance_markdown(record))
+    notebook.cells.insert(1 if notebook.cells and notebook.cells[0].cell_type == "markdown" else 0, box)
     nbformat.write(notebook, executed)
+    results = Path(env[RESULTS_DIR_VARIABLE])
+    final = Path(env[FINAL_RESULTS_VARIABLE])
+    staged_claims = results / f"{page.name}.json"
+    (final / "provenance").mkdir(parents=True, exist_ok=True)
+    staged_record = work / f"{page.name}.provenance.json"
+    staged_record.write_text(json.dumps(record, indent=1))
+    # success: replace page, claims and provenance together
     os.replace(executed, output)
+    if staged_claims.exists():
+        os.replace(staged_claims, final / f"{page.name}.json")
+    else:
+        (final / f"{page.name}.json").unlink(missing_ok=True)
+    os.replace(staged_record, final / "provenance" / f"{page.name}.json")
     return time.perf_counter() - start
 
 
@@ -211,6 +303,16 @@ def execute(
         return _execute_all(root, pages, Path(scratch), results_dir, dataset, seed, extra, jobs)
 
 
+def stop_children() -> None:
+    """Terminate every process this build started (workers and their kernels), then kill stragglers."""
+    children = psutil.Process().children(recursive=True)
+    for child in children:
+        child.terminate()
+    _, alive = psutil.wait_procs(children, timeout=3)
+    for child in alive:
+        child.kill()
+
+
 def _execute_all(
     root: Path,
     pages: list[Page],
@@ -223,20 +325,31 @@ def _execute_all(
 ) -> dict[str, float]:
     """Execute in a private scratch directory, so that concurrent builds never collide."""
     threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
-    base_env = {RESULTS_DIR_VARIABLE: str(results_dir), **{v: threads for v in THREAD_VARIABLES}}
+    staging = work / "results"
+    staging.mkdir()
+    base_env = {
+        RESULTS_DIR_VARIABLE: str(staging),
+        FINAL_RESULTS_VARIABLE: str(results_dir),
+        **{v: threads for v in THREAD_VARIABLES},
+    }
+    record = provenance(root, dataset, seed)
 
-    def task(page: Page) -> tuple[Page, Path, Path, dict[str, Any], dict[str, str]]:
+    def task(page: Page) -> tuple[Page, Path, Path, dict[str, Any], dict[str, str], dict[str, Any]]:
         declared = declared_parameters(page.source)
         wanted = {"dataset": dataset, "seed": seed} | extra
-        parameters = {k: v for k, v in wanted.items() if k in declared}
-        (results_dir / f"{page.name}.json").unlink(missing_ok=True)
+        defaults = {name: spec.default for name, spec in declared.items()}
+        parameters = defaults | {k: v for k, v in wanted.items() if k in declared}
         output = page.source.with_suffix(".ipynb")
-        return page, output, work, parameters, base_env | {CHAPTER_VARIABLE: page.name}
+        env = base_env | {CHAPTER_VARIABLE: page.name}
+        if page.name == SCORECARD:  # the scorecard reads the claims already in place
+            env[RESULTS_DIR_VARIABLE] = str(results_dir)
+        return page, output, work, parameters, env, record
 
     timings: dict[str, float] = {}
     context = multiprocessing.get_context("spawn")
     scorecard = [p for p in notebook_pages(root) if p.name == SCORECARD]
-    with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context)
+    try:
         for batch in (pages, scorecard):  # the scorecard reads what the chapters recorded
             futures = [(page, pool.submit(_execute, *task(page))) for page in batch]
             failures = []
@@ -249,18 +362,40 @@ def _execute_all(
                     print(f"  FAILED   {page.name}", flush=True)
             if failures:
                 raise BuildError("\n".join(failures))
+    except BaseException:
+        stop_children()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return timings
 
 
 def fill_missing(root: Path) -> list[str]:
-    """Write unexecuted notebooks for pages that were never executed, so the book still builds."""
+    """Write a "not built yet" page for every page that was never executed, so the book still builds.
+
+    The placeholder keeps the page's title and says how to build it; it has none of the
+    page's code or glued values, so strict rendering does not trip over missing results.
+    """
     import jupytext
+    import nbformat
 
     missing = []
     for page in notebook_pages(root):
         output = page.source.with_suffix(".ipynb")
         if not output.exists():
-            jupytext.write(jupytext.read(page.source), output)
+            cells = jupytext.read(page.source).cells
+            title = next(
+                (line for c in cells if c.cell_type == "markdown" for line in c.source.splitlines() if line.startswith("# ")),
+                f"# {page.name}",
+            )
+            chapter = page.number.lstrip("0") or page.name
+            note = (
+                ":::{note}\nThis page has not been built yet. Build it with "
+                f"`make book CHAPTERS={chapter}` (or `python -m recbias.bookkit --chapters {chapter}`).\n:::"
+            )
+            notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"{title}\n\n{note}")])
+            notebook.metadata = jupytext.read(page.source).metadata
+            nbformat.write(notebook, output)
             missing.append(page.name)
     return missing
 
@@ -291,20 +426,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the chapters and their parameters, then stop")
     args = parser.parse_args(argv)
     root = args.root.resolve()
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         pages = select(notebook_pages(root), args.chapters)
         if args.list:
             print(describe(pages))
             return 0
         extra = {name: parse_value(value) for name, value in args.parameter}
-        for reserved in ("dataset", "seed"):
-            if reserved in extra:
-                raise BuildError(f"use --{reserved} instead of -p {reserved}")
-        declared = set().union(*(declared_parameters(p.source) for p in pages)) if pages else set()
-        unknown = sorted(set(extra) - declared)
-        if unknown:
-            valid = ", ".join(sorted(declared))
-            raise BuildError(f"unknown parameter(s) {', '.join(unknown)}; the selected chapters declare: {valid}")
+        validate(pages, args.dataset, args.seed, extra)
         check_dataset(args.dataset)
         print(f"Executing {len(pages)} page(s) on dataset {args.dataset!r}, seed {args.seed}, {args.jobs} job(s)")
         start = time.perf_counter()
@@ -319,7 +448,15 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as error:
         print(f"Build failed: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("Build stopped: workers ended, scratch removed, earlier pages kept.", file=sys.stderr)
+        return 130
     return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM ends the build like Ctrl-C does."""
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

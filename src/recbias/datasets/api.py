@@ -76,12 +76,14 @@ def load(name: str = DEFAULT, **options: Any) -> Ratings:
     """Load a registered dataset as :class:`~recbias.ratings.Ratings`.
 
     Real datasets and ``csv:PATH`` accept ``positive_threshold`` (a rating
-    ``>= positive_threshold`` is relevant); the synthetic presets also accept
+    ``>= positive_threshold`` is relevant); ``csv:PATH`` also accepts ``duplicates``
+    (``"error"``, ``"last"`` or ``"mean"``, see :mod:`recbias.datasets.csvfile`); the synthetic presets also accept
     the parameters of :func:`recbias.synthetic.generate` (``seed``, sizes, ...).
     """
     if name.startswith(_CSV_PREFIX):
-        _check_options(name, options, {"positive_threshold"})
-        return read_csv_ratings(name, _threshold(name, options.get("positive_threshold")))
+        _check_options(name, options, {"positive_threshold", "duplicates"})
+        threshold = _threshold(name, options.get("positive_threshold"))
+        return read_csv_ratings(name, threshold, options.get("duplicates", "error"))
     if name in _SYNTHETIC:
         return _load_synthetic(name, options)
     if name not in _READERS:

@@ -8,6 +8,11 @@ numbers (so codes follow numeric order).  Without a ``rating`` column the file
 is implicit feedback: every value is 1 and the positive threshold is 1.  With
 ratings, the default positive threshold is the highest rating in the file,
 the analogue of "5 stars" in the papers.
+
+A (user, item) pair may appear once.  A repeated pair is an error naming the
+file and the lines of its first repetition, unless ``duplicates`` asks for a
+policy: ``"last"`` keeps the last line of each pair, ``"mean"`` averages the
+ratings of a pair (and keeps its latest timestamp).
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ _COLUMNS = {
     "timestamp": Column("timestamp", "int64", INTEGER),
 }
 _CANONICAL_INTEGER = r"0|[1-9]\d*"
+#: what to do with a (user, item) pair that appears on several lines
+DUPLICATE_POLICIES = ("error", "last", "mean")
 
 
 def csv_info(name: str) -> DatasetInfo:
@@ -54,8 +61,10 @@ def csv_info(name: str) -> DatasetInfo:
     )
 
 
-def read_csv_ratings(name: str, positive_threshold: float | None = None) -> Ratings:
-    """Load ``csv:PATH``; a malformed line raises an error naming the file and line."""
+def read_csv_ratings(name: str, positive_threshold: float | None = None, duplicates: str = "error") -> Ratings:
+    """Load ``csv:PATH``; a malformed line or a repeated pair raises an error naming the file and lines."""
+    if duplicates not in DUPLICATE_POLICIES:
+        raise ValueError(f"dataset '{name}': duplicates must be one of {', '.join(DUPLICATE_POLICIES)}, got {duplicates!r}")
     info = csv_info(name)
     path = Path(info.url)
     if not path.is_file():
@@ -69,6 +78,7 @@ def read_csv_ratings(name: str, positive_threshold: float | None = None) -> Rati
     frame = read_table(raw, layout, name, str(path)).frame
     if len(frame) == 0:
         raise DatasetError(f"dataset '{name}': {path} holds a header but no ratings")
+    frame = _resolve_duplicates(frame, duplicates, name, path)
     implicit = "rating" not in header
     values = np.ones(len(frame)) if implicit else frame["rating"].to_numpy()
     scale = (float(values.min()), float(values.max()))
@@ -83,6 +93,27 @@ def read_csv_ratings(name: str, positive_threshold: float | None = None) -> Rati
         positive_threshold=default_threshold if positive_threshold is None else positive_threshold,
         description=f"{'implicit feedback (value 1)' if implicit else 'rating'} from {path}",
     )
+
+
+def _resolve_duplicates(frame: pd.DataFrame, policy: str, name: str, path: Path) -> pd.DataFrame:
+    """``frame`` with each (user, item) pair once, by ``policy``; ``"error"`` names the first repeat."""
+    repeated = frame.duplicated(["user", "item"], keep="first").to_numpy()
+    if not repeated.any():
+        return frame
+    if policy == "error":
+        second = int(np.argmax(repeated))
+        user, item = frame["user"].iat[second], frame["item"].iat[second]
+        first = int(np.argmax(((frame["user"] == user) & (frame["item"] == item)).to_numpy()))
+        more = int(repeated.sum()) - 1
+        raise DatasetError(
+            f"dataset '{name}': {path}: user {user} and item {item} appear on lines {first + 2} and {second + 2}"
+            + (f" ({more} more repeated line(s) follow)" if more else "")
+            + "; each (user, item) pair may appear once, or load it with duplicates='last' or 'mean'"
+        )
+    if policy == "last":
+        return frame[~frame.duplicated(["user", "item"], keep="last").to_numpy()].reset_index(drop=True)
+    rules = {column: ("mean" if column == "rating" else "max") for column in frame.columns if column not in ("user", "item")}
+    return frame.groupby(["user", "item"], sort=False, as_index=False).agg(rules)
 
 
 def _ids(column: pd.Series) -> np.ndarray:
