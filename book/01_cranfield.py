@@ -44,7 +44,7 @@ from IPython.display import HTML, Markdown, display
 from recbias import datasets, judgments
 from recbias.bookkit.page import load_dataset, say
 from recbias.bookkit.plotting import COLLECTION_COLOURS, dataset_caption
-from recbias.bookkit.scorecard import number
+from recbias.bookkit.scorecard import finding, number
 
 
 def pct(x: float) -> str:
@@ -466,6 +466,29 @@ if trec is not None:
           source=IRJ, dataset="trec8-adhoc", paper_dataset="trec", note=trec_note)
     number("trec/max-positives-share-of-queries", trec["top reach"], paper=0.036, tolerance=0.0005,
           source=IRJ, dataset="trec8-adhoc", paper_dataset="trec", note=trec_note)
+
+# %% tags=["remove-cell"]
+ir_max = ir_rows.max(numeric_only=True)
+findings = [
+    ("liked-items-reach-more-users", "the most-liked item reaches a larger share of users than any IR document "
+     "reaches queries", mine["top reach"] > ir_max["top reach"],
+     f"{pct(mine['top reach'])} of users ({here}) vs at most {pct(ir_max['top reach'])} of queries"),
+    ("likes-concentrate", "positive judgments concentrate on few items more than on few documents (higher Gini)",
+     mine["gini"] > ir_max["gini"], f"Gini {mine['gini']:.2f} ({here}) vs at most {ir_max['gini']:.2f} in IR"),
+    ("few-single-user-items", "fewer liked items are liked by a single user than relevant documents are relevant "
+     "to a single query", mine["share relevant to one query"] < ir_rows["share relevant to one query"].min(),
+     f"{pct(mine['share relevant to one query'])} ({here}) vs at least "
+     f"{pct(ir_rows['share relevant to one query'].min())} in IR"),
+    ("head-holds-more", "the tenth of items most often liked holds a larger share of positive judgments than the "
+     "tenth of documents most often judged relevant", head_share[here] > head_share[ir_rows.index].max(),
+     f"{pct(head_share[here])} ({here}) vs at most {pct(head_share[ir_rows.index].max())} in IR"),
+    ("fixed-list-works", f"one fixed list of the {cutoff} most-liked items, shown to everybody, scores a higher "
+     "precision than the IR collections' most-judged documents do as a fixed answer to every query",
+     mine[fixed] > ir_max[fixed], f"fixed-list P@{cutoff}: {mine[fixed]:.3f} ({here}) vs at most {ir_max[fixed]:.3f} in IR"),
+]
+for key, label, holds, evidence in findings:
+    finding(key, label=label, holds=bool(holds), evidence=evidence, source="IRJ 2017 Sec. 5.3; thesis Table 4.1",
+            dataset=here)
 
 # %% tags=["remove-input"]
 if trec is not None:

@@ -51,7 +51,7 @@ from recbias.bookkit.page import load_dataset, say
 from recbias.evaluate import evaluate_runs
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.recommenders import make
-from recbias.bookkit.scorecard import number
+from recbias.bookkit.scorecard import finding, number
 
 N = 10  # cut-off of P@n throughout, as in the papers
 SYSTEMS = experiments.PAPER_SYSTEMS
@@ -375,9 +375,6 @@ shown = test_table.assign(**{"pairs with p < 0.001": [f"{k} of {n}" for k, n in 
 show_table(shown[["dataset", "design", "pairs with p < 0.001", "closest pair", "its P@10 difference", "its p-value"]])
 say("pairs_significant", f"{test_table['significant'].sum()} of {test_table['pairs'].sum()}")
 on_main = test_table[test_table["dataset"] == ratings.name]
-_ = number("fig2/wilcoxon-share-p<0.001", on_main["significant"].sum() / on_main["pairs"].sum(), paper=1.0,
-          tolerance=0.0, source="IRJ Sec. 3.3 (Fig. 2)", dataset=ratings.name, paper_dataset="ml-1m",
-          note="share of system pairs with Wilcoxon p < 0.001, over the three designs; the paper: all pairs")
 
 # %% tags=["remove-cell"]
 means = summary.set_index(["dataset", "design", "system"])["mean"].sort_index()
@@ -432,14 +429,26 @@ number("fig2/AR/Popularity/P@10", pop_ar, paper=0.08, tolerance=0.01, source="IR
       dataset=ratings.name, paper_dataset="ml-1m", note=f"AR {ar_main}; the text gives 0.08")
 number("fig2/1R/ceiling", oracle_1r, paper=0.10, tolerance=1e-9, source="IRJ Sec. 3.2-3.3",
       dataset=ratings.name, paper_dataset="ml-1m", note="1R P@10 of a perfect ranking, 1/n")
-number("fig2/AR/pLSA-first", float(main_ar_order[0] == "pLSA"), paper=1.0, tolerance=0.0,
-      source="IRJ Sec. 3.3 (Fig. 2)", dataset=ratings.name, paper_dataset="ml-1m", note=f"1 if pLSA has the best AR {ar_main} P@10")
-number("fig2/1R/pLSA-first", float(main_1r_order[0] == "pLSA"), paper=1.0, tolerance=0.0,
-      source="IRJ Sec. 3.3 (Fig. 2)", dataset=ratings.name, paper_dataset="ml-1m", note="1 if pLSA has the best 1R P@10")
-for design_label, names in (("AR", main_ar_order), ("1R", main_1r_order)):
-    number(f"fig2/{design_label}/MF-above-kNN", float(position(names, "MF") < position(names, "user-kNN")), paper=1.0,
-          tolerance=0.0, source="IRJ Sec. 3.3 (Fig. 2)", dataset=ratings.name, paper_dataset="ml-1m",
-          note=f"1 if MF beats user-kNN in {design_label} P@10")
+findings = [
+    ("fig2/AR/pLSA-first", "pLSA has the best AR precision of the five systems", main_ar_order[0] == "pLSA",
+     f"AR {ar_main} order: {' > '.join(main_ar_order)}"),
+    ("fig2/1R/pLSA-first", "pLSA has the best 1R precision of the five systems", main_1r_order[0] == "pLSA",
+     f"1R order: {' > '.join(main_1r_order)}"),
+    ("fig2/AR/Popularity-second", "Popularity comes second under AR, ahead of two personalised systems",
+     position(main_ar_order, "Popularity") == 2, f"Popularity is {ordinal(position(main_ar_order, 'Popularity'))} under AR"),
+    ("fig2/AR/MF-above-kNN", "MF beats user-kNN under AR", position(main_ar_order, "MF") < position(main_ar_order, "user-kNN"),
+     f"AR P@10: MF {means.loc[(ratings.name, ar_main, 'MF')]:.4f}, user-kNN {means.loc[(ratings.name, ar_main, 'user-kNN')]:.4f}"),
+    ("fig2/1R/MF-above-kNN", "MF beats user-kNN under 1R", position(main_1r_order, "MF") < position(main_1r_order, "user-kNN"),
+     f"1R P@10: MF {means.loc[(ratings.name, one_r, 'MF')]:.4f}, user-kNN {means.loc[(ratings.name, one_r, 'user-kNN')]:.4f}"),
+    ("fig2/AI-TI-alike", "AI and TI candidate sets give almost the same AR precision (gap below 0.01)", ti_ai_gap < 0.01,
+     f"largest |{ar_designs[0]} - {ar_designs[1]}| P@10 gap: {ti_ai_gap:.4f}"),
+    ("fig2/all-pairs-significant", "every pair of systems differs with Wilcoxon p < 0.001 in every design",
+     bool(on_main["significant"].sum() == on_main["pairs"].sum()),
+     f"{on_main['significant'].sum()} of {on_main['pairs'].sum()} pairs"),
+]
+for key, label, holds, evidence in findings:
+    finding(key, label=label, holds=bool(holds), evidence=evidence, source="IRJ 2017 Sec. 3.3, Fig. 2",
+            dataset=ratings.name)
 
 if second is not None:
     second_ar = f"TI-NN({second_nonrelevant})"
@@ -453,9 +462,9 @@ if second is not None:
     ]
     number("fig2/AR-lastfm/Popularity/P@10", pop_second, paper=0.35, tolerance=0.02, source="IRJ Sec. 3.3 (Fig. 2)",
           dataset=second_dataset, paper_dataset="lastfm-1k", note=f"AR {second_ar}; the text gives 0.35")
-    number("fig2/AR-lastfm/Popularity-first", float(second_ar_order[0] == "Popularity"), paper=1.0, tolerance=0.0,
-          source="IRJ Sec. 3.3 (Fig. 2)", dataset=second_dataset, paper_dataset="lastfm-1k",
-          note="1 if Popularity has the best AR P@10")
+    finding("fig2/AR-lastfm/Popularity-first", label="on Last.fm, Popularity has the best AR precision",
+            holds=second_ar_order[0] == "Popularity", evidence=f"AR {second_ar} order: {' > '.join(second_ar_order)}",
+            source="IRJ 2017 Sec. 3.3, Fig. 2", dataset=second_dataset)
 
 # %% [markdown]
 # ### What the papers found, and what we find
@@ -599,8 +608,9 @@ if len(growth):
         )
 else:
     sentence += " The catalogue is too small for the size sweep."
-number("fig3/lemma-holds", holds / len(sweep), paper=1.0, tolerance=0.0, source="IRJ Eq. 2 (Fig. 3)",
-      dataset=ratings.name, paper_dataset="ml-1m", note="share of sweep points with lower <= 1R P@10 <= upper")
+finding("fig3/lemma-holds", label="1R precision lies within the lemma's AR bounds at every point of both sweeps",
+        holds=bool(holds == len(sweep)), evidence=f"{holds} of {len(sweep)} points within the bounds",
+        source="IRJ 2017 Eq. 2, Fig. 3", dataset=ratings.name)
 compact = sweep.assign(
     cell=[f"{lo:.4f} ≤ {v:.4f} ≤ {hi:.4f}" for lo, v, hi in zip(sweep["lower"], sweep["value"], sweep["upper"], strict=True)],
     setting=np.where(sweep["sweep"] == "removed test ratings", [f"{x:.0%} of test removed" for x in sweep["x"]],

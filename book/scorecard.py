@@ -11,66 +11,45 @@
 # %% [markdown]
 # # Reproduction scorecard
 #
-# Every chapter registers the published numbers it recomputes. This page gathers
-# them from the last build: the value in the paper, ours, the tolerance within which
-# we call them equal, and a verdict. A number can only be checked on the dataset the
-# paper used; on any other dataset the claim is listed as *not comparable*, which is
-# not a failure: it shows what the same protocol gives elsewhere. The published online
-# book runs on MovieLens 1M, where most of the claims become comparable.
+# Every chapter registers two kinds of claims. A *number* is a value printed in a
+# paper, set against our recomputation: it can only be checked on the dataset the
+# paper used, and on any other dataset it is listed as *not comparable*, which shows
+# what the same protocol gives elsewhere rather than a failure. A *finding* is a
+# qualitative statement of a paper (or of this book), such as "random 1R precision
+# equals $1/t$", checked on whatever dataset the page was built with: it holds or it
+# does not, and the evidence says what was measured.
 #
-# Tolerances are set per claim from what the paper reports: for a number read off a
-# figure, the resolution of the figure; for a number printed with three decimals, half
-# a unit of the last decimal; for a simulated quantity, the standard error of the
-# simulation.
+# Tolerances of numbers are set per claim from what the paper reports: for a number
+# read off a figure, the resolution of the figure; for a number printed with three
+# decimals, half a unit of the last decimal; for a simulated quantity, the standard
+# error of the simulation. The table below counts the verdicts per chapter; the
+# sections after it hold every claim, with a link to the place in the chapter that
+# shows it.
 
 # %% tags=["parameters"]
-results_dir = "_build/results"
+results_dir = "_build/results"  # where the chapters of this build stored their claims
 
 # %% tags=["remove-input"]
-import pandas as pd
 from IPython.display import HTML, Markdown, display
 
 from recbias.bookkit import scorecard as report
+from recbias.bookkit.tables import show_table
 
 claims = report.load_claims(results_dir)
-counts = report.verdict_counts(claims)
-display(
-    Markdown(
-        f"**{len(claims)} claims** from {len({c.chapter for c in claims})} chapter(s): "
-        + ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
-        + "."
-    )
-)
+notice = report.mixed_builds(report.load_provenance(results_dir))
+display(HTML(f'<div class="admonition warning"><p class="admonition-title">Mixed build</p><p>{notice}</p></div>')
+        if notice else Markdown("All pages of this book come from one dataset and seed."))
+if claims:
+    show_table(report.summary(claims))
+else:
+    display(Markdown("No chapter has registered a claim in this build."))
 
 # %% tags=["remove-input"]
-COLOURS = {report.AGREES: "#d8f0d8", report.DIFFERS: "#f7d4d4", report.NOT_COMPARABLE: "#eeeeee",
-           report.HOLDS: "#d8f0d8", report.FAILS: "#f7d4d4"}
-
-
-def chapter_table(chapter_claims: list[report.Claim]) -> str:
-    """A compact HTML table of one chapter's claims: values carry their dataset."""
-    rows = []
-    for c in chapter_claims:
-        claim = c.key + (f"<br><small>{c.note}</small>" if c.note else "")
-        rows.append(
-            {
-                "source": c.source,
-                "claim": claim,
-                "paper": f"{c.paper:.4g} <small>({c.paper_dataset})</small>",
-                "ours": f"{c.ours:.4g} <small>({c.dataset})</small>",
-                "tolerance": f"±{c.tolerance:.2g}",
-                "verdict": c.verdict,
-            }
-        )
-    table = pd.DataFrame(rows)
-    styled = table.style.hide(axis="index").map(
-        lambda verdict: f"background-color: {COLOURS[verdict]}", subset=["verdict"]
-    )
-    return styled.to_html(escape=False)
-
-
-if not claims:
-    display(Markdown("No chapter has registered a claim in this build."))
 for chapter in sorted({c.chapter for c in claims}):
     chapter_claims = [c for c in claims if c.chapter == chapter]
-    display(HTML(f'<h3><a href="{chapter}.html">{chapter}</a></h3>' + chapter_table(chapter_claims)))
+    counts = report.summary(chapter_claims).iloc[0]
+    display(HTML(f"<details><summary><b>{chapter}</b>: {counts['findings hold']} of "
+                 f"{counts['findings hold'] + counts['findings fail']} findings hold, "
+                 f"{counts['numbers agree']} numbers agree, {counts['numbers differ']} differ, "
+                 f"{counts['numbers not comparable']} not comparable</summary>"
+                 + report.details_html(chapter_claims) + "</details>"))

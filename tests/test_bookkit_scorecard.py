@@ -72,3 +72,28 @@ def test_a_finding_holds_or_fails_on_any_dataset(tmp_path, monkeypatch):
 def test_a_finding_needs_its_statement_and_evidence():
     with pytest.raises(ValueError, match="evidence"):
         report.finding("f", label="x", holds=True, evidence="", source="s", dataset="d")
+
+
+def test_summary_counts_verdicts_per_chapter_and_details_link_to_anchors(tmp_path, monkeypatch):
+    monkeypatch.setenv(report.RESULTS_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setenv(report.CHAPTER_VARIABLE, "03_sparsity_bias")
+    report.finding("f", label="random 1R precision is 1/t", holds=True, evidence="0.0101 vs 0.0100",
+                   source="IRJ Sec. 4.2", dataset="ml-100k", anchor="fig-sparsity-1r")
+    report.number("n", 0.5, paper=0.08, tolerance=0.01, source="IRJ Fig. 4", dataset="ml-100k", paper_dataset="ml-1m")
+    claims = report.load_claims(tmp_path)
+    row = report.summary(claims).iloc[0]
+    assert row["chapter"] == "03_sparsity_bias"
+    assert (row["findings hold"], row["findings fail"], row["numbers not comparable"], row["numbers agree"]) == (1, 0, 1, 0)
+    html = report.details_html(claims)
+    assert 'href="03_sparsity_bias.html#fig-sparsity-1r"' in html and "0.0101 vs 0.0100" in html
+
+
+def test_mixed_builds_are_named():
+    import pandas as pd
+
+    same = pd.DataFrame({"chapter": ["01_a", "02_b"], "dataset": ["ml-100k"] * 2, "seed": [0, 0]})
+    assert report.mixed_builds(same) == ""
+    mixed = pd.DataFrame({"chapter": ["01_a", "02_b", "scorecard"], "dataset": ["ml-100k", "lastfm-2k", "x"],
+                          "seed": [0, 7, 0]})
+    notice = report.mixed_builds(mixed)
+    assert "lastfm-2k (seed 7): 02_b" in notice and "ml-100k (seed 0): 01_a" in notice and "scorecard" not in notice

@@ -194,6 +194,68 @@ def load_claims(results_dir: str | Path) -> list[Claim]:
     return claims
 
 
+def load_provenance(results_dir: str | Path) -> pd.DataFrame:
+    """One row per executed page: chapter, dataset, seed, commit and build date of its last build."""
+    rows = []
+    for path in sorted((Path(results_dir) / "provenance").glob("*.json")):
+        record = json.loads(path.read_text())
+        rows.append({"chapter": path.stem} | {k: record.get(k) for k in ("dataset", "seed", "commit", "date")})
+    return pd.DataFrame(rows, columns=["chapter", "dataset", "seed", "commit", "date"])
+
+
+def mixed_builds(provenance: pd.DataFrame) -> str:
+    """A warning when the pages of one book were built with different datasets or seeds, else ``""``."""
+    chapters = provenance[provenance["chapter"] != "scorecard"]
+    if chapters.empty or chapters[["dataset", "seed"]].drop_duplicates().shape[0] == 1:
+        return ""
+    groups = chapters.groupby(["dataset", "seed"])["chapter"].apply(lambda c: ", ".join(c))
+    listed = "; ".join(f"{dataset} (seed {seed}): {pages}" for (dataset, seed), pages in groups.items())
+    return f"The pages of this book were built with different datasets or seeds: {listed}."
+
+
+def summary(claims: list[Claim]) -> pd.DataFrame:
+    """Per chapter: how many numbers agree, differ or are not comparable, and how many findings hold or fail."""
+    verdicts = [AGREES, DIFFERS, NOT_COMPARABLE, HOLDS, FAILS]
+    frame = pd.DataFrame({"chapter": [c.chapter for c in claims], "verdict": [c.verdict for c in claims]})
+    table = pd.crosstab(frame["chapter"], frame["verdict"]).reindex(columns=verdicts, fill_value=0)
+    table.columns = ["numbers agree", "numbers differ", "numbers not comparable", "findings hold", "findings fail"]
+    return table.reset_index()
+
+
+def _link(claim: Claim) -> str:
+    target = f"{claim.chapter}.html" + (f"#{claim.anchor}" if claim.anchor else "")
+    return f'<a href="{target}">{claim.source or "source"}</a>'
+
+
+def details_html(claims: list[Claim]) -> str:
+    """The claims of one chapter as two HTML tables: findings first, then numbers."""
+    findings = [c for c in claims if c.kind == FINDING]
+    numbers = [c for c in claims if c.kind == NUMBER]
+    parts = []
+    if findings:
+        rows = "".join(
+            f"<tr><td>{c.label}</td><td class='{'holds' if c.holds else 'fails'}'>{c.verdict}</td>"
+            f"<td>{c.evidence}</td><td>{c.dataset}</td><td>{_link(c)}</td></tr>"
+            for c in findings
+        )
+        parts.append(
+            "<table class='scorecard'><tr><th>finding</th><th>verdict</th><th>evidence</th><th>checked on</th>"
+            f"<th>where</th></tr>{rows}</table>"
+        )
+    if numbers:
+        rows = "".join(
+            f"<tr><td>{c.label}</td><td>{c.paper:.4g} <small>({c.paper_dataset})</small></td>"
+            f"<td>{c.ours:.4g} <small>({c.dataset})</small></td><td>±{c.tolerance:.2g}</td>"
+            f"<td class='{c.verdict.replace(' ', '-')}'>{c.verdict}</td><td>{_link(c)}</td></tr>"
+            for c in numbers
+        )
+        parts.append(
+            "<table class='scorecard'><tr><th>published number</th><th>paper</th><th>ours</th><th>tolerance</th>"
+            f"<th>verdict</th><th>where</th></tr>{rows}</table>"
+        )
+    return "".join(parts)
+
+
 def scorecard(claims: list[Claim]) -> pd.DataFrame:
     """One row per claim: where it comes from, both values, tolerance and verdict."""
     columns = ["chapter", "source", "key", "paper", "ours", "tolerance", "paper dataset", "dataset", "verdict", "note"]
