@@ -11,7 +11,7 @@ import pooch
 import pytest
 from test_datasets_support import ML1M_FILES, isolate, make_zip, ml1m_archive, pin, serve, serve_with, sha256
 
-from recbias import datasets
+from recbias import datasets, paths
 from recbias.datasets import fetch, registry
 from recbias.datasets.errors import (
     ChecksumError,
@@ -37,10 +37,10 @@ def ml1m_zip(monkeypatch) -> bytes:
 def test_default_directories_hang_off_the_repository(monkeypatch):
     for variable in ("RECBIAS_DATA_DIR", "RECBIAS_CACHE_DIR", "RECBIAS_DATA_URL"):
         monkeypatch.delenv(variable, raising=False)
-    root = fetch.repo_root()
+    root = paths.repo_root()
     assert (root / "src" / "recbias" / "datasets" / "fetch.py").is_file()
-    assert fetch.data_dir() == root / "data" / "raw"
-    assert fetch.cache_dir() == root / "data" / "cache"
+    assert paths.data_dir() == root / "data" / "raw"
+    assert paths.cache_dir() == root / "data" / "cache"
     assert fetch.base_url() == "https://files.grouplens.org/datasets"
 
 

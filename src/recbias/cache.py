@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 import recbias
-from recbias.datasets.fetch import cache_dir
+from recbias.paths import cache_dir
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.factory import parameter_names
@@ -44,7 +44,7 @@ def fits_dir() -> Path:
     """Where fitted recommenders live: ``fits/`` under the shared cache directory.
 
     The cache directory is ``$RECBIAS_CACHE_DIR``, else ``<repo>/data/cache``
-    (:func:`recbias.datasets.fetch.cache_dir`).
+    (:func:`recbias.paths.cache_dir`).
     """
     return cache_dir() / "fits"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import math
+from dataclasses import replace
 from collections.abc import Callable
 from numbers import Real
 from pathlib import Path
@@ -108,7 +109,7 @@ def load_qrels(name: str, **options: Any) -> pd.DataFrame:
 
 
 def _load_synthetic(name: str, options: dict[str, Any]) -> Ratings:
-    """Delegate to :func:`recbias.synthetic.generate` with preset ``name``.
+    """Delegate to :func:`recbias.synthetic.generate` with preset ``name``, and stamp its card.
 
     Valid options are the generator's named arguments and the keys of the
     preset; ``positive_threshold`` goes to the generator, so that the true
@@ -119,7 +120,10 @@ def _load_synthetic(name: str, options: dict[str, Any]) -> Ratings:
     parameters = inspect.signature(synthetic.generate).parameters
     named = {key for key, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
     _check_options(name, options, (named | set(synthetic.PRESETS[name])) - {"preset"})
-    return synthetic.generate(preset=name, **options)
+    world = synthetic.generate(preset=name, **options)
+    facts = DATASETS[name]
+    citation = f"{facts.citation} Generated with preset {name!r}, seed {options.get('seed', 0)}."
+    return replace(world, licence=facts.licence, citation=citation, description=facts.description)
 
 
 def _threshold(name: str, value: Any) -> float | None:

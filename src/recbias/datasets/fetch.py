@@ -25,24 +25,10 @@ from pathlib import Path
 
 from recbias.datasets.errors import ChecksumError, CorruptArchiveError, MissingFileError, OfflineError
 from recbias.datasets.registry import GROUPLENS_URL, DatasetInfo, FileSet
+from recbias.paths import cache_dir, data_dir
 
 #: (connect, read) timeouts in seconds; a missing network fails within the first
 DOWNLOAD_TIMEOUT = (5.0, 60.0)
-
-
-def repo_root() -> Path:
-    """The repository that holds the editable install (``src/recbias/datasets`` is three levels down)."""
-    return Path(__file__).resolve().parents[3]
-
-
-def data_dir() -> Path:
-    """Directory searched first for archives and extracted files."""
-    return Path(os.environ.get("RECBIAS_DATA_DIR") or repo_root() / "data" / "raw")
-
-
-def cache_dir() -> Path:
-    """Directory that receives downloaded archives."""
-    return Path(os.environ.get("RECBIAS_CACHE_DIR") or repo_root() / "data" / "cache")
 
 
 def base_url() -> str:

@@ -15,6 +15,7 @@ from recbias.datasets.errors import DatasetError
 from recbias.datasets.fetch import DataFiles
 from recbias.datasets.registry import DatasetInfo
 from recbias.datasets.tables import DECIMAL, INTEGER, Column, Table, TableFormat, read_table
+from recbias.demographics import ML1M_AGE_BANDS, ML1M_OCCUPATIONS
 from recbias.ratings import Ratings
 
 _RATING_COLUMNS = (
@@ -52,15 +53,6 @@ _USERS_DAT = TableFormat(
 _MOVIES_DAT = TableFormat(
     (Column("item", "int64", INTEGER), Column("title", "str"), Column("genres", "str")), sep="::", encoding="latin-1"
 )
-#: ML-1M README, "USERS FILE DESCRIPTION": age code -> band, occupation code -> name
-ML1M_AGE_BANDS = {1: "Under 18", 18: "18-24", 25: "25-34", 35: "35-44", 45: "45-49", 50: "50-55", 56: "56+"}
-ML1M_OCCUPATIONS = (
-    "other", "academic/educator", "artist", "clerical/admin", "college/grad student", "customer service",
-    "doctor/health care", "executive/managerial", "farmer", "homemaker", "K-12 student", "lawyer", "programmer",
-    "retired", "sales/marketing", "scientist", "self-employed", "technician/engineer", "tradesman/craftsman",
-    "unemployed", "writer",
-)
-
 # -------------------------------------------------------- ml-latest-small
 _RATINGS_CSV = TableFormat(
     _RATING_COLUMNS, sep=",", header=("userId", "movieId", "rating", "timestamp"), encoding="utf-8"

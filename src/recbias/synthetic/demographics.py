@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from recbias.datasets.movielens import ML1M_AGE_BANDS, ML1M_OCCUPATIONS
+from recbias.demographics import ML1M_AGE_BANDS, ML1M_OCCUPATIONS
 
 GENDERS = ("F", "M")
 GENDER_COUNTS = (1709, 4331)

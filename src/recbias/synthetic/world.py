@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from recbias.datasets.registry import SYNTHETIC_CITATION, SYNTHETIC_DESCRIPTION, SYNTHETIC_LICENCE
 from recbias.ratings import Ratings
 from recbias.synthetic.demographics import sample_demographics
 from recbias.synthetic.observation import fit_propensity, sample_observations
@@ -124,11 +123,8 @@ def simulate(*, seed: int = 0, preset: str = "synthetic", **parameters: Any) -> 
         item_ids=np.arange(1, n_items + 1),
         scale=(1.0, 5.0),
         positive_threshold=float(p["positive_threshold"]),
-        licence=SYNTHETIC_LICENCE,
-        citation=f"{SYNTHETIC_CITATION} Generated with preset {preset!r}, seed {seed}.",
         user_attributes=attributes,
         true_relevance=true_ratings >= p["positive_threshold"],
-        description=SYNTHETIC_DESCRIPTION,
     )
     return World(
         ratings=ratings,
