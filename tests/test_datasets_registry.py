@@ -13,7 +13,7 @@ REAL = ["ml-100k", "ml-1m", "ml-latest-small", "lastfm-2k", "coat"]
 
 
 def test_names_list_the_registry():
-    assert datasets.names() == ["synthetic", "synthetic-small", *REAL]
+    assert datasets.names() == ["synthetic", "synthetic-small", "synthetic-ml1m", *REAL]
     assert datasets.qrels_names() == ["cranfield", "trec8-adhoc"]
     assert datasets.DEFAULT == "synthetic"
 
@@ -87,3 +87,10 @@ def test_synthetic_delegates_to_the_generator():
         datasets.load("synthetic-small", no_such_option=1)
     with pytest.raises(ValueError, match="unknown option.*preset"):
         datasets.load("synthetic-small", preset="synthetic")
+
+
+def test_every_simulator_preset_is_a_registered_dataset() -> None:
+    from recbias.datasets.api import _SYNTHETIC
+    from recbias.synthetic import PRESETS
+
+    assert set(_SYNTHETIC) == set(PRESETS) and set(PRESETS) <= set(datasets.names())

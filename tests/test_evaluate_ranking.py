@@ -132,3 +132,24 @@ def test_order_matches_a_python_sort_whatever_the_block_size(
         score_of = dict(zip(runs.items[span].tolist(), scores[span].tolist(), strict=True))
         ranked_scores = [score_of[item] for item in random.items[span].tolist()]
         assert ranked_scores == sorted(ranked_scores, reverse=True)
+
+
+@pytest.mark.parametrize("ties", ["random", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("distinct_scores", [True, False])
+def test_counted_positions_give_the_same_metrics_as_the_full_sort(ties: str, distinct_scores: bool) -> None:
+    """rank_positions (counted) and rank_runs (sorted) agree exactly on every metric, top-n lists included."""
+    rng = np.random.default_rng(11)
+    runs = random_runs(rng, 300, max_size=60, extra_relevant=0, n_items=80)
+    scores = rng.random(len(runs.items)) if distinct_scores else rng.integers(0, 4, len(runs.items)).astype(float)
+    names = ["P@5", "Recall@10", "nDCG@5", "nDCG", "AP", "RR@3", "AUC", "bpref", "infAP", "Rprec", "HR@2",
+             "novelty@4", "PSR@5(gamma=0.5)"]
+    popularity = M.ItemPopularity(positive_counts=np.arange(1, 81), rating_counts=np.arange(2, 82), n_users=500)
+    counted = ranking.rank_positions(runs, scores, ties, seed=4)
+    sorted_runs = rank_runs(runs, scores, ties, seed=4)
+    by_count, by_sort = M.compute_metrics(counted, names, popularity), M.compute_metrics(sorted_runs, names, popularity)
+    for name in names:
+        np.testing.assert_array_equal(by_count[name], by_sort[name], err_msg=name)
+    for n in (1, 3, 100):
+        np.testing.assert_array_equal(M.recommendation_counts(counted, n, 80), M.recommendation_counts(sorted_runs, n, 80))
+    view = M._view.RankedView(counted)
+    np.testing.assert_array_equal(sorted_runs.items[view.relevant], view.relevant_items)

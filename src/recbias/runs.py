@@ -9,6 +9,7 @@ and ``grades``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,3 +121,47 @@ class Runs:
             f"Runs(design={self.design!r}, runs={self.n_runs:,}, candidates={len(self.items):,}, "
             f"relevant={int(self.labels.sum()):,})"
         )
+
+
+@dataclass(frozen=True, eq=False)
+class Ranking:
+    """Where the entries that metrics read sit in each run's ranking.
+
+    Every per-run metric depends only on the positions of a run's *marked*
+    entries (relevant, judged or graded); only top-n list metrics (novelty,
+    coverage) need the items at the top.  Storing these positions instead of the
+    whole order costs ``O(marked x |T_u|)`` comparisons per run instead of a sort
+    of every candidate, the difference between seconds and minutes on all-items
+    designs at MovieLens 1M scale.
+
+    Attributes:
+        runs: the runs, candidates in any order.
+        marked: sorted flat indices of every entry that is relevant, judged or has a
+            non-zero grade.
+        positions: 0-based position of each marked entry within its run's ranking.
+        top_entries: ``n ->`` flat indices of the first ``min(n, |T_u|)`` entries of
+            every run, run after run, in rank order.
+    """
+
+    runs: Runs
+    marked: np.ndarray
+    positions: np.ndarray
+    top_entries: Callable[[int], np.ndarray]
+
+    @staticmethod
+    def marked_entries(runs: Runs) -> np.ndarray:
+        """Flat indices of the entries whose positions a :class:`Ranking` records."""
+        return np.flatnonzero(runs.labels | runs.judged | (runs.grades != 0))
+
+    @classmethod
+    def in_order(cls, runs: Runs) -> Ranking:
+        """The ranking of runs whose candidates are already in rank order."""
+        marked = cls.marked_entries(runs)
+        run_of_marked = np.searchsorted(runs.offsets, marked, side="right") - 1
+
+        def top_entries(n: int) -> np.ndarray:
+            counts = np.minimum(runs.sizes, n)
+            run = np.repeat(np.arange(runs.n_runs), counts)
+            return runs.offsets[:-1][run] + np.arange(len(run)) - (np.cumsum(counts) - counts)[run]
+
+        return cls(runs, marked, marked - runs.offsets[run_of_marked], top_entries)

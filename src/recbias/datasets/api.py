@@ -21,7 +21,8 @@ from recbias.ratings import Ratings
 
 DEFAULT = "synthetic"
 _CSV_PREFIX = "csv:"
-_SYNTHETIC = ("synthetic", "synthetic-small")
+#: registry names served by the simulator (its presets); checked against it in the tests
+_SYNTHETIC = ("synthetic", "synthetic-small", "synthetic-ml1m")
 _READERS: dict[str, Callable[[DataFiles, DatasetInfo, float], Ratings]] = {
     "ml-100k": movielens.read_ml100k,
     "ml-1m": movielens.read_ml1m,
@@ -115,7 +116,7 @@ def _load_synthetic(name: str, options: dict[str, Any]) -> Ratings:
     preset; ``positive_threshold`` goes to the generator, so that the true
     relevance it returns uses the same threshold as the observed ratings.
     """
-    from recbias import synthetic  # imported here: the simulation is only needed for these two names
+    from recbias import synthetic  # imported here: the simulation is only needed for these names
 
     parameters = inspect.signature(synthetic.generate).parameters
     named = {key for key, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}

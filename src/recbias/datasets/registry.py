@@ -100,6 +100,17 @@ DATASETS: dict[str, DatasetInfo] = {
         paper_usage="A fast stand-in for 'synthetic' in tests and draft builds.",
         positive_threshold=5.0,
     ),
+    "synthetic-ml1m": DatasetInfo(
+        name="synthetic-ml1m",
+        title="Simulated ratings with known true relevance (MovieLens 1M shape: 6,040 users, 3,706 items)",
+        description=SYNTHETIC_DESCRIPTION,
+        licence=SYNTHETIC_LICENCE,
+        citation=SYNTHETIC_CITATION,
+        url="(generated offline)",
+        paper_usage="The users, items, ratings and rating histogram of ML-1M, the papers' dataset, for "
+        "measuring the book at the papers' scale without the archive.",
+        positive_threshold=5.0,
+    ),
     "ml-100k": DatasetInfo(
         name="ml-100k",
         title="MovieLens 100K (1998)",

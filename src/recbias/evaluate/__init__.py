@@ -5,7 +5,7 @@ Also the exact full-catalogue ranks of test items, computed in user chunks.
 
 from recbias.evaluate.full_catalogue import full_catalogue_ranks
 from recbias.evaluate.per_run import DEFAULT_METRICS, evaluate_runs
-from recbias.evaluate.ranking import TIE_POLICIES, rank_runs, score_runs
+from recbias.evaluate.ranking import TIE_POLICIES, rank_positions, rank_runs, score_runs
 from recbias.evaluate.statistics import (
     averaging_units,
     compare,
@@ -25,6 +25,7 @@ __all__ = [
     "mean_confidence_interval",
     "metric_columns",
     "paired_tests",
+    "rank_positions",
     "rank_runs",
     "score_runs",
     "summarize",

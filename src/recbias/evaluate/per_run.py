@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from recbias.evaluate.ranking import TiePolicy, rank_runs
+from recbias.evaluate.ranking import TiePolicy, rank_positions
 from recbias.metrics import ItemPopularity, compute_metrics
 from recbias.runs import Runs
 
@@ -26,11 +26,11 @@ def evaluate_runs(
     """Per-run table of one system: columns ``run``, ``user``, ``group`` and one per metric.
 
     ``scores`` is aligned with ``runs.items``; the candidates are ranked with
-    :func:`~recbias.evaluate.rank_runs` (tie policy ``ties``, ``seed``) and every
+    :func:`~recbias.evaluate.rank_positions` (tie policy ``ties``, ``seed``) and every
     metric spec (see :func:`recbias.metrics.parse_metric`) is computed per run.
     ``item_popularity`` is needed by ``PSR`` and ``novelty``.
     """
-    ranked = rank_runs(runs, scores, ties=ties, seed=seed)
+    ranked = rank_positions(runs, scores, ties=ties, seed=seed)
     values = compute_metrics(ranked, metrics, item_popularity)
     table = pd.DataFrame({"run": np.arange(runs.n_runs), "user": runs.users, "group": runs.groups})
     for label, column in values.items():

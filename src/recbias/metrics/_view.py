@@ -1,11 +1,14 @@
 """Per-entry quantities of ranked runs that several metrics share.
 
-Metrics read runs whose entries are already in rank order (position 0 is the
-top of each run).  Almost every metric only needs to know *where the relevant
-entries are*: their run, their 0-based position and how many relevant entries
-sit at or above them.  :class:`RankedView` computes those sparse index sets once
-(lazily) so that many metrics evaluated on the same runs share the work, and no
-per-entry array over all candidates is materialised unless a metric needs it.
+Almost every metric only needs to know *where the relevant entries are*: their
+run, their 0-based position and how many relevant entries sit at or above
+them.  :class:`RankedView` computes those sparse index sets once (lazily) from
+a :class:`~recbias.runs.Ranking` (or from runs already in rank order), so that
+many metrics evaluated on the same ranking share the work, and no per-entry
+array over all candidates is materialised unless a metric needs it.
+
+Positions are expressed as *ranked flat indices* ``offsets[run] + position``:
+the flat index an entry would have if each run were sorted.
 """
 
 from __future__ import annotations
@@ -14,8 +17,7 @@ from functools import cached_property
 
 import numpy as np
 
-from recbias.runs import Runs
-
+from recbias.runs import Ranking, Runs
 #: stands for "no cutoff" in comparisons with positions
 UNTRUNCATED = np.iinfo(np.int64).max
 
@@ -43,27 +45,30 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
 
 
 class RankedView:
-    """Lazily computed index sets of runs in rank order.
+    """Lazily computed index sets of a ranking.
 
-    Attributes (all cached on first use):
-        relevant: flat indices of relevant entries (``labels``), in order.
+    Attributes (all cached on first use; entries are ranked flat indices):
+        relevant: ranked flat indices of relevant entries, in order.
+        relevant_items: item code of each relevant entry.
         relevant_run: run of each relevant entry.
         relevant_position: 0-based position of each relevant entry in its run.
         relevant_through: relevant entries at or above each relevant entry in its
             run (1 for the first relevant entry of a run).
         relevant_in_run: relevant candidates per run.
-        judged_nonrelevant: flat indices of judged entries that are not relevant.
+        judged_nonrelevant: ranked flat indices of judged entries that are not relevant.
+        graded, grades: ranked flat indices of entries with a positive grade, and the grades.
 
     Reading ``relevant_run`` checks that no run has more relevant candidates than
     its ``n_relevant``.
     """
 
-    def __init__(self, runs: Runs) -> None:
-        self.runs = runs
-        self.n_runs = runs.n_runs
-        self.offsets = runs.offsets
-        self.sizes = runs.sizes
-        self.n_relevant = runs.n_relevant
+    def __init__(self, ranked: Runs | Ranking) -> None:
+        self.ranking = ranked if isinstance(ranked, Ranking) else Ranking.in_order(ranked)
+        self.runs = self.ranking.runs
+        self.n_runs = self.runs.n_runs
+        self.offsets = self.runs.offsets
+        self.sizes = self.runs.sizes
+        self.n_relevant = self.runs.n_relevant
 
     # ---------------------------------------------------------------- helpers
     def run_of(self, entries: np.ndarray) -> np.ndarray:
@@ -75,21 +80,40 @@ class RankedView:
         return np.bincount(runs_of_values, weights=values, minlength=self.n_runs).astype(np.float64)
 
     def count_above(self, marked: np.ndarray, entries: np.ndarray, entry_runs: np.ndarray) -> np.ndarray:
-        """How many of the sorted flat indices ``marked`` lie above each entry in its own run."""
+        """How many of the sorted ranked indices ``marked`` lie above each entry in its own run."""
         return np.searchsorted(marked, entries) - np.searchsorted(marked, self.offsets[entry_runs])
 
-    def top_entries(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """Flat indices of the first ``min(n, |T_u|)`` entries of every run, and their runs."""
-        counts = np.minimum(self.sizes, n)
-        runs = np.repeat(np.arange(self.n_runs), counts)
-        starts = np.cumsum(counts) - counts
-        entries = self.offsets[:-1][runs] + (np.arange(len(runs)) - starts[runs])
-        return entries, runs
+    def top_items(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Items of the first ``min(n, |T_u|)`` entries of every run, and their runs."""
+        entries = self.ranking.top_entries(n)
+        return self.runs.items[entries], self.run_of(entries)
 
-    # ------------------------------------------------------- relevant entries
+    # ------------------------------------------------------- marked entries
+    @cached_property
+    def _marked(self) -> tuple[np.ndarray, np.ndarray]:
+        """Marked entries sorted by rank: their original flat indices and ranked flat indices."""
+        marked = self.ranking.marked
+        ranked = self.offsets[self.run_of(marked)] + self.ranking.positions
+        order = np.argsort(ranked, kind="stable")
+        return marked[order], ranked[order]
+
+    def _select(self, mask_of_entries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Original and ranked flat indices of the marked entries where ``mask_of_entries`` holds."""
+        original, ranked = self._marked
+        keep = mask_of_entries[original]
+        return original[keep], ranked[keep]
+
+    @cached_property
+    def _relevant(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._select(self.runs.labels)
+
     @cached_property
     def relevant(self) -> np.ndarray:
-        return np.flatnonzero(self.runs.labels)
+        return self._relevant[1]
+
+    @cached_property
+    def relevant_items(self) -> np.ndarray:
+        return self.runs.items[self._relevant[0]]
 
     @cached_property
     def relevant_run(self) -> np.ndarray:
@@ -118,8 +142,20 @@ class RankedView:
 
     @cached_property
     def judged_nonrelevant(self) -> np.ndarray:
-        """Flat indices of judged entries that are not relevant."""
-        return np.flatnonzero(self.runs.judged & ~self.runs.labels)
+        """Ranked flat indices of judged entries that are not relevant."""
+        return self._select(self.runs.judged & ~self.runs.labels)[1]
+
+    @cached_property
+    def _graded(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._select(self.runs.grades > 0)
+
+    @cached_property
+    def graded(self) -> np.ndarray:
+        return self._graded[1]
+
+    @cached_property
+    def grades(self) -> np.ndarray:
+        return self.runs.grades[self._graded[0]]
 
     # ---------------------------------------------------------- common counts
     def hits(self, n: int) -> np.ndarray:
@@ -128,10 +164,14 @@ class RankedView:
         return self.per_run(self.relevant_run[top])
 
 
-def as_view(runs: Runs | RankedView) -> RankedView:
-    """Wrap ``runs`` in a :class:`RankedView` (a view is returned unchanged)."""
+#: what every metric accepts: a ranking, runs already in rank order, or a shared view of either
+Ranked = Runs | Ranking | RankedView
+
+
+def as_view(runs: Ranked) -> RankedView:
+    """Wrap a ranking, or runs in rank order, in a :class:`RankedView` (a view is returned unchanged)."""
     if isinstance(runs, RankedView):
         return runs
-    if not isinstance(runs, Runs):
-        raise TypeError(f"expected Runs in rank order, got {type(runs).__name__}")
+    if not isinstance(runs, (Runs, Ranking)):
+        raise TypeError(f"expected a Ranking or Runs in rank order, got {type(runs).__name__}")
     return RankedView(runs)

@@ -2,8 +2,9 @@
 
 Conventions shared by every function here:
 
-* ``runs`` holds each run's candidates in rank order (position 0 is the top);
-  :func:`recbias.evaluate.rank_runs` produces such runs from scores.
+* ``runs`` is a :class:`~recbias.runs.Ranking` (what
+  :func:`recbias.evaluate.rank_positions` computes from scores) or runs whose
+  candidates are in rank order (position 0 is the top, :func:`recbias.evaluate.rank_runs`).
 * ``R`` is ``Runs.n_relevant``, the relevant test items of the run's user; it
   is the denominator of recall, R-precision and AP and may exceed the relevant
   candidates of the run (1R designs).
@@ -24,38 +25,37 @@ from typing import Literal
 
 import numpy as np
 
-from recbias.metrics._view import RankedView, as_view, check_cutoff, safe_divide
-from recbias.runs import Runs
+from recbias.metrics._view import Ranked, as_view, check_cutoff, safe_divide
 
 Gain = Literal["linear", "exponential"]
 APNormalisation = Literal["relevant", "cutoff", "candidates"]
 
 
-def precision(runs: Runs | RankedView, n: int) -> np.ndarray:
+def precision(runs: Ranked, n: int) -> np.ndarray:
     """P@n = hits@n / n (Krichene & Rendle 2020, Eq. 3; IRJ Eq. 1 inside the sum)."""
     view, n = as_view(runs), check_cutoff(n)
     return view.hits(n) / n
 
 
-def recall(runs: Runs | RankedView, n: int) -> np.ndarray:
+def recall(runs: Ranked, n: int) -> np.ndarray:
     """Recall@n = hits@n / R (Krichene & Rendle 2020, Eq. 4), ``0`` when ``R = 0``."""
     view, n = as_view(runs), check_cutoff(n)
     return safe_divide(view.hits(n), view.n_relevant)
 
 
-def f1(runs: Runs | RankedView, n: int) -> np.ndarray:
+def f1(runs: Ranked, n: int) -> np.ndarray:
     """F1@n, the harmonic mean of P@n and Recall@n, which simplifies to 2 hits@n / (n + R)."""
     view, n = as_view(runs), check_cutoff(n)
     return 2.0 * view.hits(n) / (n + view.n_relevant)
 
 
-def hit_rate(runs: Runs | RankedView, n: int) -> np.ndarray:
+def hit_rate(runs: Ranked, n: int) -> np.ndarray:
     """HR@n = 1 if some relevant entry is in the top n, else 0 (Recall@n when R = 1)."""
     view, n = as_view(runs), check_cutoff(n)
     return (view.hits(n) > 0).astype(np.float64)
 
 
-def r_precision(runs: Runs | RankedView) -> np.ndarray:
+def r_precision(runs: Ranked) -> np.ndarray:
     """R-precision = hits@R / R, precision at the depth ``R = n_relevant`` of each run."""
     view = as_view(runs)
     depth = view.n_relevant[view.relevant_run]
@@ -63,7 +63,7 @@ def r_precision(runs: Runs | RankedView) -> np.ndarray:
     return safe_divide(hits, view.n_relevant)
 
 
-def reciprocal_rank(runs: Runs | RankedView, n: int | None = None) -> np.ndarray:
+def reciprocal_rank(runs: Ranked, n: int | None = None) -> np.ndarray:
     """RR = 1 / rank of the first relevant entry, ``0`` if there is none in the top n."""
     view, n = as_view(runs), check_cutoff(n, optional=True)
     first = (view.relevant_through == 1) & (view.relevant_position < n)
@@ -71,7 +71,7 @@ def reciprocal_rank(runs: Runs | RankedView, n: int | None = None) -> np.ndarray
 
 
 def average_precision(
-    runs: Runs | RankedView, n: int | None = None, normalise: APNormalisation = "relevant"
+    runs: Ranked, n: int | None = None, normalise: APNormalisation = "relevant"
 ) -> np.ndarray:
     """AP@n = sum over relevant entries with rank k <= n of P@k, divided by a normaliser.
 
@@ -103,7 +103,7 @@ def _gains(grades: np.ndarray, gain: Gain) -> np.ndarray:
     raise ValueError(f"gain must be 'linear' or 'exponential', got {gain!r}")
 
 
-def ndcg(runs: Runs | RankedView, n: int | None = None, gain: Gain = "linear") -> np.ndarray:
+def ndcg(runs: Ranked, n: int | None = None, gain: Gain = "linear") -> np.ndarray:
     """nDCG@n = DCG@n / IDCG@n with DCG@n = sum over ranks k <= n of g_k / log2(k + 1).
 
     The gain of an entry comes from its grade: ``g = grade`` (``gain="linear"``,
@@ -116,12 +116,11 @@ def ndcg(runs: Runs | RankedView, n: int | None = None, gain: Gain = "linear") -
     Grades must be non-negative.
     """
     view, n = as_view(runs), check_cutoff(n, optional=True)
-    grades = view.runs.grades
-    if grades.size and grades.min() < 0:
+    if view.runs.grades.size and view.runs.grades.min() < 0:
         raise ValueError("nDCG needs non-negative grades")
-    entries = np.flatnonzero(grades > 0)
+    entries = view.graded
     entry_runs = view.run_of(entries)
-    gains = _gains(grades[entries], gain)
+    gains = _gains(view.grades, gain)
     positions = entries - view.offsets[entry_runs]
     top = positions < n
     dcg = view.per_run(entry_runs[top], gains[top] / np.log2(positions[top] + 2.0))
@@ -136,7 +135,7 @@ def ndcg(runs: Runs | RankedView, n: int | None = None, gain: Gain = "linear") -
     return safe_divide(dcg, idcg)
 
 
-def auc(runs: Runs | RankedView) -> np.ndarray:
+def auc(runs: Ranked) -> np.ndarray:
     """AUC = share of (relevant, non-relevant) candidate pairs ranked in the right order.
 
     Krichene & Rendle 2020, Eq. 2, over the run's own candidates: with ``m``

@@ -8,26 +8,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from recbias.metrics._view import RankedView, as_view, check_cutoff
-from recbias.runs import Runs
+from recbias.metrics._view import Ranked, as_view, check_cutoff
 
 
-def recommendation_counts(runs: Runs | RankedView, n: int, n_items: int) -> np.ndarray:
+def recommendation_counts(runs: Ranked, n: int, n_items: int) -> np.ndarray:
     """How many top-n lists contain each item code (length ``n_items``)."""
     view, n = as_view(runs), check_cutoff(n)
-    entries, _ = view.top_entries(n)
-    items = view.runs.items[entries]
+    items, _ = view.top_items(n)
     if items.size and items.max() >= n_items:
         raise ValueError(f"item code {int(items.max())} outside the catalogue of {n_items} items")
     return np.bincount(items, minlength=n_items)
 
 
-def catalogue_coverage(runs: Runs | RankedView, n: int, n_items: int) -> float:
+def catalogue_coverage(runs: Ranked, n: int, n_items: int) -> float:
     """Catalogue coverage@n = |union of the top-n lists| / n_items (Ge et al. 2010)."""
     return float(np.count_nonzero(recommendation_counts(runs, n, n_items)) / n_items)
 
 
-def gini_index(runs: Runs | RankedView, n: int, n_items: int) -> float:
+def gini_index(runs: Ranked, n: int, n_items: int) -> float:
     """Gini index of the recommendation counts c_i over the whole catalogue.
 
     G = sum_j (2j - n_items - 1) c_(j) / (n_items sum_j c_(j)) with the counts sorted

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from recbias.metrics._view import RankedView, as_view, safe_divide
-from recbias.runs import Runs
+from recbias.metrics._view import Ranked, as_view, safe_divide
 
 #: trec_eval's smoothing constant for infAP (``INFAP_EPSILON`` in trec_eval.h)
 TREC_EVAL_INFAP_EPSILON = 1e-5
 
 
-def bpref(runs: Runs | RankedView) -> np.ndarray:
+def bpref(runs: Ranked) -> np.ndarray:
     """bpref = (1/R) sum over relevant candidates r of (1 - min(N_above(r), R) / min(N, R)).
 
     Buckley & Voorhees 2004, IRJ Section 7, with trec_eval's conventions: ``N_above(r)``
@@ -40,7 +39,7 @@ def bpref(runs: Runs | RankedView) -> np.ndarray:
     return safe_divide(view.per_run(run, term), view.n_relevant)
 
 
-def infap(runs: Runs | RankedView, epsilon: float = 0.0) -> np.ndarray:
+def infap(runs: Ranked, epsilon: float = 0.0) -> np.ndarray:
     """Inferred AP (Yilmaz & Aslam 2006; IRJ Section 7), estimated from the judged candidates.
 
     infAP = (1/R) sum over relevant candidates at rank k of E[P@k], with

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from recbias.metrics._view import RankedView, as_view, check_cutoff, safe_divide
+from recbias.metrics._view import Ranked, as_view, check_cutoff, safe_divide
 from recbias.ratings import Ratings
-from recbias.runs import Runs
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,7 +60,7 @@ def _stratification_weights(positive_counts: np.ndarray, items: np.ndarray, gamm
     return counts**exponent
 
 
-def stratified_recall(runs: Runs | RankedView, n: int, popularity: ItemPopularity, gamma: float) -> np.ndarray:
+def stratified_recall(runs: Ranked, n: int, popularity: ItemPopularity, gamma: float) -> np.ndarray:
     """Popularity-stratified recall@n (Steck 2011; IRJ Section 7).
 
     PSR@n = sum over relevant items in the top n of w(i) / sum over the user's relevant
@@ -72,8 +71,7 @@ def stratified_recall(runs: Runs | RankedView, n: int, popularity: ItemPopularit
     ``0`` for runs without relevant items.
     """
     view, n = as_view(runs), check_cutoff(n)
-    items = view.runs.items
-    weights = _stratification_weights(popularity.positive_counts, items[view.relevant], gamma)
+    weights = _stratification_weights(popularity.positive_counts, view.relevant_items, gamma)
     top = view.relevant_position < n
     numerator = view.per_run(view.relevant_run[top], weights[top])
     if popularity.test_positive is not None:
@@ -91,14 +89,14 @@ def stratified_recall(runs: Runs | RankedView, n: int, popularity: ItemPopularit
     return safe_divide(numerator, denominator)
 
 
-def novelty(runs: Runs | RankedView, n: int, popularity: ItemPopularity) -> np.ndarray:
+def novelty(runs: Ranked, n: int, popularity: ItemPopularity) -> np.ndarray:
     """Mean self-information of the top n: (1/n') sum over the top n' = min(n, |T_u|) items
     of -log2 p(i), with p(i) = |R(i)| / n_users (Zhou et al. 2010; Vargas & Castells 2011)."""
     view, n = as_view(runs), check_cutoff(n)
-    entries, entry_runs = view.top_entries(n)
-    counts = np.asarray(popularity.rating_counts, dtype=np.float64)[view.runs.items[entries]]
+    items, entry_runs = view.top_items(n)
+    counts = np.asarray(popularity.rating_counts, dtype=np.float64)[items]
     if np.any(counts <= 0):
-        item = int(view.runs.items[entries[np.flatnonzero(counts <= 0)[0]]])
+        item = int(items[np.flatnonzero(counts <= 0)[0]])
         raise ValueError(f"item {item} is recommended but has no rating in ItemPopularity.rating_counts")
     information = -np.log2(counts / popularity.n_users)
     return safe_divide(view.per_run(entry_runs, information), np.minimum(view.sizes, n))

@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 
 from recbias.metrics import accuracy, incomplete, popularity
-from recbias.metrics._view import RankedView
+from recbias.metrics._view import Ranked, as_view
 from recbias.metrics.popularity import ItemPopularity
-from recbias.runs import Runs
 
 
 def _choice(*allowed: str) -> Callable[[str], str]:
@@ -79,8 +78,8 @@ class MetricSpec:
     def needs_popularity(self) -> bool:
         return _DEFINITIONS[self.name].needs_popularity
 
-    def compute(self, runs: Runs | RankedView, item_popularity: ItemPopularity | None = None) -> np.ndarray:
-        """Per-run values of this metric on ranked runs."""
+    def compute(self, runs: Ranked, item_popularity: ItemPopularity | None = None) -> np.ndarray:
+        """Per-run values of this metric on a ranking (or runs in rank order)."""
         definition = _DEFINITIONS[self.name]
         args: list[Any] = [runs]
         if definition.cutoff != "none":
@@ -129,9 +128,9 @@ def parse_metric(text: str) -> MetricSpec:
 
 
 def compute_metrics(
-    runs: Runs, metrics: Sequence[str], item_popularity: ItemPopularity | None = None
+    runs: Ranked, metrics: Sequence[str], item_popularity: ItemPopularity | None = None
 ) -> dict[str, np.ndarray]:
-    """Per-run values of every metric in ``metrics`` on ranked ``runs``, keyed by the spec text.
+    """Per-run values of every metric in ``metrics`` on a ranking (or runs in rank order), keyed by the spec text.
 
     All metrics share one :class:`RankedView`, so the index work is done once.
     """
@@ -139,5 +138,5 @@ def compute_metrics(
     labels = [spec.label for spec in specs]
     if len(set(labels)) != len(labels):
         raise ValueError(f"duplicate metrics in {labels}")
-    view = RankedView(runs)
+    view = as_view(runs)
     return {spec.label: spec.compute(view, item_popularity) for spec in specs}

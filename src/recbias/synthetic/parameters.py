@@ -56,6 +56,9 @@ MAX_PAIRS = 30_000_000
 #: MovieLens 100K rating histogram (values 1..5), the default observed prior.
 ML100K_RATING_COUNTS = (6110, 11370, 27145, 34174, 21201)
 
+#: MovieLens 1M rating histogram (values 1..5), the prior of the ML-1M-sized preset.
+ML1M_RATING_COUNTS = (56_174, 107_557, 261_197, 348_971, 226_310)
+
 _DEFAULTS: dict[str, Any] = {
     "n_users": 1500,
     "n_items": 2000,
@@ -80,7 +83,9 @@ _DEFAULTS: dict[str, Any] = {
 
 #: Named parameter sets.  ``"synthetic"`` is the book's default dataset, at the
 #: scale of MovieLens 100K (about 60 ratings per item, 80 per user) and with
-#: the density of MovieLens 1M (4 %); ``"synthetic-small"`` is for smoke tests.
+#: the density of MovieLens 1M (4 %); ``"synthetic-small"`` is for smoke tests;
+#: ``"synthetic-ml1m"`` has the shape of MovieLens 1M (6,040 users, 3,706 items,
+#: 1,000,209 ratings, its rating histogram), to measure the book at the papers' scale.
 PRESETS: dict[str, dict[str, Any]] = {
     "synthetic": dict(_DEFAULTS),
     "synthetic-small": {
@@ -90,6 +95,13 @@ PRESETS: dict[str, dict[str, Any]] = {
         "n_ratings": 5000,
         "min_user_ratings": 10,
         "taste_rank": 4,
+    },
+    "synthetic-ml1m": {
+        **_DEFAULTS,
+        "n_users": 6040,
+        "n_items": 3706,
+        "n_ratings": 1_000_209,
+        "rating_prior": ML1M_RATING_COUNTS,
     },
 }
 
