@@ -91,17 +91,6 @@ def test_temporal_fold_and_bad_arguments(small: Ratings) -> None:
 # ---------------------------------------------------------------------------- scoring
 
 
-def test_score_designs_matches_pairwise_scores(small: Ratings) -> None:
-    (fold,) = experiments.make_folds(small, folds=1, seed=0)
-    model = make("plsa", n_aspects=5, iterations=5).fit(fold.train)
-    runs = [build_runs(fold.train, fold.test, d, seed=0, on_shortage="exclude") for d in ("AI-AN", "1R TI-NN(20)")]
-    for block in (experiments.SCORE_BLOCK, 7 * small.n_items, 1):  # one chunk, several, one user at a time
-        scores = experiments.score_designs(model, runs, block=block)
-        for r, s in zip(runs, scores, strict=True):
-            expected = model.score(np.repeat(r.users, r.sizes), r.items)
-            np.testing.assert_allclose(s, expected, rtol=1e-12, atol=1e-15)
-
-
 def test_subset_runs_keeps_whole_runs(small: Ratings) -> None:
     (fold,) = experiments.make_folds(small, folds=1, seed=0)
     runs = build_runs(fold.train, fold.test, "1R TI-NN(10)", seed=0, on_shortage="exclude")

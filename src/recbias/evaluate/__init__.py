@@ -1,11 +1,12 @@
-"""Scores -> ranks -> per-run metric tables -> summaries with confidence intervals and paired tests.
+"""Scores of candidates -> ranks -> per-run metric tables -> summaries with confidence intervals and paired tests.
 
 Also the exact full-catalogue ranks of test items, computed in user chunks.
 """
 
 from recbias.evaluate.full_catalogue import full_catalogue_ranks
 from recbias.evaluate.per_run import DEFAULT_METRICS, evaluate_runs
-from recbias.evaluate.ranking import TIE_POLICIES, rank_positions, rank_runs, score_runs
+from recbias.evaluate.ranking import TIE_POLICIES, rank_positions, rank_runs
+from recbias.evaluate.scoring import SCORE_BLOCK, Candidates, score_runs
 from recbias.evaluate.statistics import (
     averaging_units,
     compare,
@@ -17,6 +18,8 @@ from recbias.evaluate.statistics import (
 
 __all__ = [
     "DEFAULT_METRICS",
+    "SCORE_BLOCK",
+    "Candidates",
     "TIE_POLICIES",
     "averaging_units",
     "compare",

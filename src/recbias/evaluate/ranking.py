@@ -30,7 +30,6 @@ from typing import Literal
 import numpy as np
 from numba import njit, prange
 
-from recbias.recommenders.base import Recommender
 from recbias.runs import Ranking, Runs
 
 TiePolicy = Literal["random", "optimistic", "pessimistic"]
@@ -42,11 +41,6 @@ def check_ties(ties: str, allowed: tuple[str, ...] = TIE_POLICIES) -> str:
     if ties not in allowed:
         raise ValueError(f"unknown tie policy {ties!r}; use one of {', '.join(allowed)}")
     return ties
-
-
-def score_runs(recommender: Recommender, runs: Runs) -> np.ndarray:
-    """Scores of every candidate of every run, aligned with ``runs.items``."""
-    return recommender.score(np.repeat(runs.users, runs.sizes), runs.items)
 
 
 #: rows x width of one padded block sorted at a time (bounds the memory of rank_runs)
@@ -153,7 +147,7 @@ def _checked_scores(runs: Runs, scores: np.ndarray, ties: str) -> np.ndarray:
 def rank_runs(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: int = 0) -> Runs:
     """The same runs with the candidates of each run sorted by decreasing score.
 
-    ``scores`` is aligned with ``runs.items`` (see :func:`score_runs`); NaN scores
+    ``scores`` is aligned with ``runs.items`` (see :mod:`recbias.evaluate.scoring`); NaN scores
     raise.  Ties between equal scores within a run are broken by ``ties``.
     Each run is sorted on its own (``O(N log |T_u|)``); memory is bounded by
     :data:`BLOCK_ENTRIES` padded entries at a time.  Metrics need only

@@ -7,9 +7,9 @@ several splits of a dataset.  This module does the plumbing once:
   k-fold partitions or a temporal cut);
 * :func:`fit_systems` fits the recommenders of one training set, through the
   on-disk fit cache of :mod:`recbias.cache`;
-* :func:`score_designs` scores the target sets of several designs with one
-  dense score block per chunk of users, so a user is scored once whatever
-  the number of designs;
+* :class:`recbias.evaluate.Candidates` scores the target sets of all designs
+  of a fold with one dense score block per chunk of users, so a user is scored
+  once whatever the number of designs;
 * :func:`run_experiment` ties them together and returns an
   :class:`Experiment`, whose ``runs`` attribute is a tidy per-run table with
   one row per (fold, design, system, run) and one column per metric;
@@ -39,7 +39,14 @@ from scipy import stats
 from recbias import splits as splitting
 from recbias.cache import fit_cached
 from recbias.designs import DesignSpec, build_runs, parse_design
-from recbias.evaluate import DEFAULT_METRICS, evaluate_runs, mean_confidence_interval, paired_tests
+from recbias.evaluate import (
+    DEFAULT_METRICS,
+    SCORE_BLOCK,
+    Candidates,
+    evaluate_runs,
+    mean_confidence_interval,
+    paired_tests,
+)
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender, make
 from recbias.runs import Runs
@@ -47,11 +54,9 @@ from recbias.theory import lemma_bounds
 
 __all__ = [
     "PAPER_SYSTEMS",
-    "SCORE_BLOCK",
     "TOY_ITEMS",
     "TOY_USERS",
     "fold_seed",
-    "score_designs_dict",
     "Experiment",
     "Fold",
     "discordant_pairs",
@@ -62,7 +67,6 @@ __all__ = [
     "ordering_agreement",
     "pairwise_tests",
     "run_experiment",
-    "score_designs",
     "subset_runs",
     "summarise",
     "true_precision",
@@ -76,9 +80,6 @@ PAPER_SYSTEMS: dict[str, str] = {
     "user-kNN": "user-knn",
     "Random": "random",
 }
-
-#: dense score entries held at once when scoring target sets (32 MB of float64)
-SCORE_BLOCK = 1 << 22
 
 _SPLIT_METHODS = ("coin", "kfold", "temporal")
 
@@ -173,33 +174,6 @@ def fit_systems(
         recommender.name = label
         fitted[label] = fit_cached(recommender, train, key_extra) if cache else recommender.fit(train)
     return fitted
-
-
-def score_designs(recommender: Recommender, runs_list: Sequence[Runs], block: int = SCORE_BLOCK) -> list[np.ndarray]:
-    """Scores of every candidate of every runs object, aligned with their ``items``.
-
-    Users are scored with :meth:`Recommender.score_users` in chunks of at most
-    ``block // n_items`` users, each dense block serving all the runs objects, so
-    the cost does not grow with the number of designs that share users.
-    """
-    if recommender.n_items is None:
-        raise RuntimeError(f"{recommender.name}: fit before scoring")
-    entry_users = [np.repeat(runs.users.astype(np.int64), runs.sizes) for runs in runs_list]
-    orders = [np.argsort(users, kind="stable") for users in entry_users]
-    sorted_users = [users[order] for users, order in zip(entry_users, orders, strict=True)]
-    out = [np.empty(len(runs.items), dtype=np.float64) for runs in runs_list]
-    wanted = np.unique(np.concatenate(entry_users)) if entry_users else np.empty(0, dtype=np.int64)
-    step = max(1, block // max(1, recommender.n_items))
-    for start in range(0, len(wanted), step):
-        chunk = wanted[start : start + step]
-        scores = recommender.score_users(chunk)
-        for runs, order, users, target in zip(runs_list, orders, sorted_users, out, strict=True):
-            low = np.searchsorted(users, chunk[0], side="left")
-            high = np.searchsorted(users, chunk[-1], side="right")
-            entries = order[low:high]
-            rows = np.searchsorted(chunk, users[low:high])
-            target[entries] = scores[rows, runs.items[entries]]
-    return out
 
 
 # ------------------------------------------------------------------------- experiments
@@ -311,9 +285,10 @@ def run_experiment(
             )
         seconds["design"] += time.perf_counter() - clock
 
+        candidates = Candidates(runs_list)
         for label, recommender in fitted.items():
             clock = time.perf_counter()
-            scores = score_designs(recommender, runs_list)
+            scores = candidates.score(recommender)
             seconds["score"] += time.perf_counter() - clock
             clock = time.perf_counter()
             for spec, runs, score in zip(specs, runs_list, scores, strict=True):
@@ -456,8 +431,9 @@ def lemma_sweep(
     def record(sweep: str, x: float, runs: Runs) -> None:
         if runs.n_runs == 0:
             return
-        scores = score_designs_dict(systems, runs)
-        for label, score in scores.items():
+        candidates = Candidates([runs])
+        for label, system in systems.items():
+            (score,) = candidates.score(system)
             bounds = lemma_bounds(runs, score, n)
             rows.append(
                 {
@@ -492,11 +468,6 @@ def lemma_sweep(
         for k, size in enumerate(sizes):
             record("target size", float(size), _lemma_runs(train, test, size, fold_seed(seed, 200 + k), eligible))
     return pd.DataFrame(rows)
-
-
-def score_designs_dict(systems: Mapping[str, Recommender], runs: Runs) -> dict[str, np.ndarray]:
-    """Scores of ``runs`` by every fitted system, keyed like ``systems``."""
-    return {label: score_designs(recommender, [runs])[0] for label, recommender in systems.items()}
 
 
 # ------------------------------------------------------------------------ ground truth

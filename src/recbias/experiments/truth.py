@@ -33,8 +33,8 @@ import pandas as pd
 
 from recbias import splits
 from recbias.designs import build_runs
-from recbias.evaluate import evaluate_runs
-from recbias.experiments.runner import fit_systems, fold_seed, score_designs
+from recbias.evaluate import Candidates, evaluate_runs
+from recbias.experiments.runner import fit_systems, fold_seed
 from recbias.metrics.popularity import ItemPopularity
 from recbias.ratings import Ratings
 from recbias.recommenders import PopularityBlend, Recommender, make
@@ -202,7 +202,8 @@ def random_item_quality(
     """
     runs = random_item_runs(train, unbiased)
     metrics = [f"P@{n}", f"nDCG@{n}"]
-    scores = dict(zip(systems, (score_designs(r, [runs])[0] for r in systems.values()), strict=True))
+    candidates = Candidates([runs])
+    scores = {label: candidates.score(recommender)[0] for label, recommender in systems.items()}
     tables = {label: evaluate_runs(runs, s, metrics, ties="random", seed=seed) for label, s in scores.items()}
     out = {}
     for metric in metrics:
@@ -224,7 +225,8 @@ def _protocol_values(
     designs = list(dict.fromkeys(p.design for p in protocol_list))
     runs = [build_runs(train, test, d, seed=fold_seed(seed, k), on_shortage="exclude") for k, d in enumerate(designs)]
     metrics = {d: [p.metric for p in protocol_list if p.design == d] for d in designs}
-    per_system = {label: score_designs(recommender, runs) for label, recommender in fitted.items()}
+    candidates = Candidates(runs)
+    per_system = {label: candidates.score(recommender) for label, recommender in fitted.items()}
     out: dict[str, dict[str, pd.Series]] = {p.label: {} for p in protocol_list}
     for d, (design, design_runs) in enumerate(zip(designs, runs, strict=True)):
         for label, scores in per_system.items():

@@ -1,0 +1,30 @@
+"""Scores of candidates: the grouped block scorer against pairwise scores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from recbias import datasets
+from recbias.designs import build_runs
+from recbias.evaluate import SCORE_BLOCK, Candidates, score_runs
+from recbias.experiments import make_folds
+from recbias.recommenders import make
+
+
+@pytest.mark.parametrize("block", [SCORE_BLOCK, 7 * 300, 1])  # one chunk, several, one user at a time
+def test_grouped_block_scores_equal_pairwise_scores(block: int) -> None:
+    ratings = datasets.load("synthetic-small", seed=0)
+    (fold,) = make_folds(ratings, folds=1, seed=0)
+    model = make("plsa", n_aspects=5, iterations=5).fit(fold.train)
+    runs = [build_runs(fold.train, fold.test, d, seed=0, on_shortage="exclude") for d in ("AI-AN", "1R TI-NN(20)")]
+    scores = Candidates(runs, block=block).score(model)
+    assert [len(s) for s in scores] == [len(r.items) for r in runs]
+    for r, s in zip(runs, scores, strict=True):
+        np.testing.assert_allclose(s, score_runs(model, r), rtol=1e-12, atol=1e-15)
+
+
+def test_bad_block_and_unfitted_recommender_raise() -> None:
+    with pytest.raises(ValueError, match="block"):
+        Candidates([], block=0)
+    with pytest.raises(RuntimeError, match="fit"):
+        Candidates([]).score(make("popularity"))
