@@ -42,9 +42,9 @@ def test_one_r_average_is_irj_equation_1() -> None:
     by_run = summarize(per_run, average="run").iloc[0]
     by_user = summarize(per_run, average="user").iloc[0]
     assert by_run["mean"] == pytest.approx((0.1 + 0.1 + 0.1 + 0.5) / 4)  # Eq. (1): 0.2
-    assert by_run["n"] == 4
+    assert (by_run["runs"], by_run["users"]) == (4, 2)
     assert by_user["mean"] == pytest.approx((0.1 + 0.5) / 2)  # per-user average: 0.3
-    assert by_user["n"] == 2
+    assert (by_user["runs"], by_user["users"]) == (4, 2)
 
 
 def test_ar_average_per_user_is_the_run_average() -> None:
@@ -70,25 +70,68 @@ def test_confidence_interval_covers_the_true_mean_95_percent_of_the_time() -> No
 
 def test_paired_tests_pair_by_run_and_agree_with_scipy() -> None:
     rng = np.random.default_rng(2)
-    users = rng.integers(0, 30, size=60).tolist()
     a_values, b_values = rng.random(60), rng.random(60) * 0.8
-    a = table(users, P=a_values)
-    b = table(users, P=b_values).sample(frac=1, random_state=0)  # rows in another order
-    row = compare({"A": a, "B": b}).iloc[0]
+    a = table(list(range(60)), P=a_values)  # one run per user: clustering changes nothing
+    b = table(list(range(60)), P=b_values).sample(frac=1, random_state=0)  # rows in another order
     t, w = stats.ttest_rel(a_values, b_values), stats.wilcoxon(a_values, b_values)
-    assert (row["system_a"], row["system_b"], row["n"]) == ("A", "B", 60)
-    assert row["difference"] == pytest.approx(a_values.mean() - b_values.mean())
-    assert row["t_pvalue"] == pytest.approx(t.pvalue, rel=1e-12)
-    assert row["t_statistic"] == pytest.approx(t.statistic, rel=1e-12)
-    assert row["wilcoxon_pvalue"] == pytest.approx(w.pvalue, rel=1e-12)
-    assert row["wilcoxon_statistic"] == pytest.approx(w.statistic)
+    for average in ("run", "user"):
+        row = compare({"A": a, "B": b}, average=average).iloc[0]
+        assert (row["system_a"], row["system_b"], row["users"]) == ("A", "B", 60)
+        assert row["difference"] == pytest.approx(a_values.mean() - b_values.mean())
+        assert row["t_pvalue"] == pytest.approx(t.pvalue, rel=1e-9)
+        assert row["t_statistic"] == pytest.approx(t.statistic, rel=1e-9)
+        assert row["wilcoxon_pvalue"] == pytest.approx(w.pvalue, rel=1e-9)
+        assert row["wilcoxon_statistic"] == pytest.approx(w.statistic)
     # pairing by row position instead of by run would give another answer
     assert stats.ttest_rel(a_values, b["P"].to_numpy()).pvalue != pytest.approx(t.pvalue)
-    by_user = compare({"A": a, "B": b}, average="user").iloc[0]
-    means_a = a.groupby("user")["P"].mean()
-    means_b = b.groupby("user")["P"].mean()
-    assert by_user["n"] == len(means_a)
-    assert by_user["t_pvalue"] == pytest.approx(stats.ttest_rel(means_a, means_b).pvalue, rel=1e-12)
+
+
+def test_user_average_pairs_the_means_of_each_users_runs() -> None:
+    rng = np.random.default_rng(3)
+    users = rng.integers(0, 30, size=90).tolist()
+    a, b = table(users, P=rng.random(90)), table(users, P=rng.random(90) * 0.8)
+    row = compare({"A": a, "B": b}).iloc[0]
+    means_a, means_b = a.groupby("user")["P"].mean(), b.groupby("user")["P"].mean()
+    assert row["users"] == len(means_a)
+    assert row["t_pvalue"] == pytest.approx(stats.ttest_rel(means_a, means_b).pvalue, rel=1e-12)
+
+
+def test_cluster_robust_interval_matches_a_hand_computation() -> None:
+    values, users = np.array([0.1, 0.3, 0.2, 0.9, 0.5]), np.array([0, 0, 1, 2, 2])
+    mean = values.mean()
+    sums = np.array([0.4 - 2 * mean, 0.2 - mean, 1.4 - 2 * mean])
+    se = np.sqrt(3 / 2 * np.sum(sums**2)) / 5
+    _, low, high = mean_confidence_interval(values, 0.9, clusters=users)
+    assert (low, high) == pytest.approx((mean - stats.t.ppf(0.95, 2) * se, mean + stats.t.ppf(0.95, 2) * se))
+
+
+def test_treating_a_users_runs_as_independent_overstates_significance() -> None:
+    """Two equally good systems, each user favouring one of them in all her runs: the run-level
+    t-test rejects far more often than its 5 % level, the user-level tests do not."""
+    rng = np.random.default_rng(4)
+    n_users, runs_per_user, trials = 40, 20, 300
+    users = np.repeat(np.arange(n_users), runs_per_user)
+    rejected = {"independent runs": 0, "user": 0, "run, clustered": 0}
+    for _ in range(trials):
+        preference = rng.normal(0, 0.1, n_users)[users]  # shared by a user's runs
+        a = 0.5 + preference + rng.normal(0, 0.1, len(users))
+        b = 0.5 + rng.normal(0, 0.1, len(users))
+        rejected["independent runs"] += stats.ttest_rel(a, b).pvalue < 0.05
+        per_run = {"A": table(users.tolist(), P=a), "B": table(users.tolist(), P=b)}
+        rejected["user"] += compare(per_run)["t_pvalue"].iloc[0] < 0.05
+        rejected["run, clustered"] += compare(per_run, average="run")["t_pvalue"].iloc[0] < 0.05
+    rate = {k: v / trials for k, v in rejected.items()}
+    assert rate["independent runs"] > 0.4  # about 0.5 with this correlation
+    assert rate["user"] < 0.09 and rate["run, clustered"] < 0.09  # 5 % level, binomial sd 0.013
+
+
+def test_summarize_groups_a_tidy_table() -> None:
+    frame = pd.concat([
+        table([0, 0, 1], P=[0.2, 0.4, 0.9]).assign(system="A", design="AR"),
+        table([0, 1, 1], P=[0.1, 0.3, 0.5]).assign(system="A", design="1R"),
+    ])
+    summary = summarize(frame, by=("design", "system")).set_index("design")["mean"]
+    assert summary["AR"] == pytest.approx((0.3 + 0.9) / 2) and summary["1R"] == pytest.approx((0.1 + 0.4) / 2)
 
 
 def test_compare_with_a_baseline_and_identical_systems() -> None:
@@ -101,10 +144,12 @@ def test_compare_with_a_baseline_and_identical_systems() -> None:
 
 def test_compare_refuses_unpaired_systems() -> None:
     a = table([0, 1, 2], P=[0.1, 0.2, 0.3])
-    with pytest.raises(ValueError, match="same runs"):
+    with pytest.raises(ValueError, match="same users"):
         compare({"A": a, "B": table([0, 1], P=[0.1, 0.2])})
+    with pytest.raises(ValueError, match="same runs"):
+        compare({"A": a, "B": table([0, 1], P=[0.1, 0.2])}, average="run")
     with pytest.raises(ValueError, match="different users"):
-        compare({"A": a, "B": table([0, 1, 5], P=[0.1, 0.2, 0.3])})
+        compare({"A": a, "B": table([0, 1, 5], P=[0.1, 0.2, 0.3])}, average="run")
     with pytest.raises(ValueError, match="baseline"):
         compare({"A": a, "B": a}, baseline="C")
     with pytest.raises(ValueError, match="not in the per-run table"):

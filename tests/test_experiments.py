@@ -146,28 +146,25 @@ def test_random_precision_matches_its_expectation(experiment: experiments.Experi
     assert row["ci_low"] - 0.005 <= 1 / 50 <= row["ci_high"] + 0.005  # E[1R P@n] = 1/|T_u^r| (IRJ Eq. 5)
 
 
-def test_summarise_pools_runs_of_all_folds(experiment: experiments.Experiment) -> None:
-    summary = experiments.summarise(experiment.runs, ["P@10"], by=("design", "system"))
+def test_summary_pools_runs_of_all_folds_with_users_as_clusters(experiment: experiments.Experiment) -> None:
+    summary = experiment.summary(["P@10"])
     for _, row in summary.iterrows():
-        values = experiment.runs.query("design == @row.design and system == @row.system")["P@10"].to_numpy()
-        mean, low, high = mean_confidence_interval(values)
-        assert row["runs"] == len(values)
+        rows = experiment.runs.query("design == @row.design and system == @row.system")
+        mean, low, high = mean_confidence_interval(rows["P@10"].to_numpy(), clusters=rows["user"].to_numpy())
+        assert (row["runs"], row["users"]) == (len(rows), rows["user"].nunique())
         assert row["mean"] == pytest.approx(mean) and row["ci_low"] == pytest.approx(low)
         assert row["ci_high"] == pytest.approx(high)
-        assert np.isfinite(row["fold_sd"])
 
 
-def test_pairwise_tests_pair_runs_across_folds(experiment: experiments.Experiment) -> None:
+def test_comparison_pairs_runs_across_folds_per_design(experiment: experiments.Experiment) -> None:
+    tests = experiment.comparison("P@10")
     runs = experiment.runs[experiment.runs["design"] == "TI-AN"]
-    tests = experiments.pairwise_tests(runs, "P@10")
-    assert len(tests) == 3
-    first = tests.iloc[0]
-    a = runs[runs["system"] == first["system_a"]]["P@10"].mean()
-    assert first["mean_a"] == pytest.approx(a)
-    assert first["n"] == len(runs) // 3
-    assert tests.set_index(["system_a", "system_b"]).loc[("pLSA", "Random"), "wilcoxon_pvalue"] < 1e-3
-    with pytest.raises(ValueError, match="one dataset and design"):
-        experiments.pairwise_tests(experiment.runs, "P@10")
+    on_ti = tests[tests["design"] == "TI-AN"]
+    assert len(on_ti) == 3
+    first = on_ti.iloc[0]
+    assert first["mean_a"] == pytest.approx(runs[runs["system"] == first["system_a"]]["P@10"].mean())
+    assert first["users"] == runs["user"].nunique()
+    assert on_ti.set_index(["system_a", "system_b"]).loc[("pLSA", "Random"), "wilcoxon_pvalue"] < 1e-3
 
 
 # ------------------------------------------------------------------------------ lemma

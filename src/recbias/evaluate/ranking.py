@@ -60,7 +60,26 @@ def _tie_keys(runs: Runs, ties: str, seed: int) -> tuple[np.ndarray, np.ndarray]
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _count_before(
+def _count_higher_and_tied(
+    scores: np.ndarray, offsets: np.ndarray, targets: np.ndarray, target_runs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per target entry, the entries of its run with a higher score and the others with the same score."""
+    higher = np.empty(targets.shape[0], np.int64)
+    tied = np.empty(targets.shape[0], np.int64)
+    for k in prange(targets.shape[0]):
+        score = scores[targets[k]]
+        n_higher = 0
+        n_equal = 0
+        for j in range(offsets[target_runs[k]], offsets[target_runs[k] + 1]):  # indexed: numba vectorises it
+            n_higher += scores[j] > score
+            n_equal += scores[j] == score
+        higher[k] = n_higher
+        tied[k] = n_equal - 1
+    return higher, tied
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _count_tied_before(
     scores: np.ndarray,
     offsets: np.ndarray,
     targets: np.ndarray,
@@ -68,26 +87,17 @@ def _count_before(
     primary: np.ndarray,
     secondary: np.ndarray,
 ) -> np.ndarray:
-    """0-based position of each target entry in its run: the entries ordered before it by
-    (decreasing score, increasing primary, increasing secondary, increasing flat index)."""
-    positions = np.empty(targets.shape[0], np.int64)
+    """Per target entry, the entries tied with it in score that come first: smaller primary
+    key, then smaller secondary key, then smaller flat index."""
+    before = np.zeros(targets.shape[0], np.int64)
     for k in prange(targets.shape[0]):
         entry = targets[k]
-        start, stop = offsets[target_runs[k]], offsets[target_runs[k] + 1]
-        score = scores[entry]
-        above = 0
-        equal = 0
-        for j in range(start, stop):  # indexed, so that numba vectorises the loop
-            above += scores[j] > score
-            equal += scores[j] == score
-        if equal > 1:
-            p, q = primary[entry], secondary[entry]
-            for j in range(start, stop):
-                if scores[j] == score and j != entry:
-                    if primary[j] < p or (primary[j] == p and (secondary[j] < q or (secondary[j] == q and j < entry))):
-                        above += 1
-        positions[k] = above
-    return positions
+        score, p, q = scores[entry], primary[entry], secondary[entry]
+        for j in range(offsets[target_runs[k]], offsets[target_runs[k] + 1]):
+            if scores[j] == score and j != entry:
+                if primary[j] < p or (primary[j] == p and (secondary[j] < q or (secondary[j] == q and j < entry))):
+                    before[k] += 1
+    return before
 
 
 @njit(cache=True, nogil=True)
@@ -176,18 +186,22 @@ def rank_positions(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", s
     highest score of each run, then a sort of the candidates at or above it).
     """
     scores = _checked_scores(runs, scores, ties)
-    primary, secondary = _tie_keys(runs, ties, seed)
     marked = Ranking.marked_entries(runs)
     marked_runs = np.searchsorted(runs.offsets, marked, side="right") - 1
-    positions = _count_before(scores, runs.offsets, marked, marked_runs, primary, secondary)
+    positions, tied = _count_higher_and_tied(scores, runs.offsets, marked, marked_runs)
+    keys: list[np.ndarray] = []  # the tie keys, drawn once and only if some marked entry is tied
+    if tied.any():
+        keys.extend(_tie_keys(runs, ties, seed))
+        some = np.flatnonzero(tied)
+        positions[some] += _count_tied_before(scores, runs.offsets, marked[some], marked_runs[some], *keys)
 
     def top_entries(n: int) -> np.ndarray:
+        primary, secondary = keys if keys else _tie_keys(runs, ties, seed)
         entry_runs = runs.run_of_entry
         candidates = np.flatnonzero(scores >= _nth_highest(scores, runs.offsets, n)[entry_runs])
         counts = np.bincount(entry_runs[candidates], minlength=runs.n_runs)
         offsets = np.concatenate(([0], np.cumsum(counts)))
-        keys = (primary[candidates], secondary[candidates])
-        ordered = candidates[_order_within_runs(offsets, scores[candidates], *keys)]
+        ordered = candidates[_order_within_runs(offsets, scores[candidates], primary[candidates], secondary[candidates])]
         position = np.arange(len(ordered)) - offsets[entry_runs[ordered]]
         return ordered[position < n]
 

@@ -1,17 +1,29 @@
-"""Per-run tables of several systems -> means, confidence intervals and paired tests.
+"""Per-run tables -> means, confidence intervals and paired tests, with the user as the unit.
 
-How runs are averaged is explicit (``average``):
+Runs of one user are not independent (a user's 1R runs share her profile and
+her training data), and neither are the same users across repeated splits.
+Intervals and tests therefore treat the *user* as the independent unit, in two
+ways of weighting the runs (``average``):
 
-* ``"run"`` (default): the plain mean over runs.  In AR designs there is one
-  run per user, so this is the per-user average of IRJ Section 3.2; in 1R
-  designs there is one run per positive test rating, so this is exactly IRJ
-  Eq. (1), ``(1/|PR_test|) sum_u sum_r M_u(T_u^r)``: users with many test
-  ratings weigh more.
-* ``"user"``: average the runs of each user first, then over users (every user
-  weighs the same; identical to ``"run"`` when each user has one run).
+* ``"user"`` (default): average each user's runs, over every fold, first; the
+  mean, its Student's t interval and the paired tests are then over users.
+* ``"run"``: the plain mean over runs, IRJ Eq. (1) ``(1/|PR_test|) sum_u sum_r
+  M_u(T_u^r)`` in 1R designs (users with many test ratings weigh more).  Its
+  interval is the cluster-robust one with users as clusters,
 
-The confidence interval is Student's t interval of the mean of the averaged
-units; paired tests pair the units (runs or users) of two systems.
+  .. math:: \\widehat{\\mathrm{se}}^2 = \\frac{G}{G-1} \\sum_{g=1}^{G} \\frac{(S_g - \\bar m\\, n_g)^2}{N^2},
+
+  with ``S_g`` the sum and ``n_g`` the number of user ``g``'s runs, ``N = sum n_g``
+  and ``G - 1`` degrees of freedom (Cameron & Miller 2015, Sec. II); paired tests
+  use the per-user sums of differences.  With one run per user both reduce to the
+  textbook formulas.
+
+Treating runs as independent instead understates the uncertainty by a factor
+that grows with the runs per user and their correlation (a test checks it).
+Tables are tidy per-run frames: a ``user`` column, one column per metric, and
+grouping columns such as ``dataset``, ``design`` and ``system``; a mapping
+``system -> per-run table`` (as from :func:`~recbias.evaluate.evaluate_runs`) is
+accepted too.
 """
 
 from __future__ import annotations
@@ -24,131 +36,181 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-Average = Literal["run", "user"]
-_ID_COLUMNS = ("run", "user", "group")
+Average = Literal["user", "run"]
+AVERAGES: tuple[str, ...] = ("user", "run")
+#: columns of a per-run table that identify a run rather than measure it
+ID_COLUMNS: tuple[str, ...] = ("dataset", "fold", "design", "system", "run", "user", "group")
 
 
 def metric_columns(table: pd.DataFrame) -> list[str]:
-    """The metric columns of a per-run table (everything but ``run``, ``user``, ``group``)."""
-    return [column for column in table.columns if column not in _ID_COLUMNS]
+    """The metric columns of a per-run table (everything but :data:`ID_COLUMNS`)."""
+    return [column for column in table.columns if column not in ID_COLUMNS]
 
 
-def averaging_units(table: pd.DataFrame, metrics: Sequence[str], average: Average = "run") -> pd.DataFrame:
-    """Values of ``metrics`` per averaging unit, indexed by ``run`` or by ``user``."""
-    missing = [metric for metric in metrics if metric not in table.columns]
+def _tidy(runs: pd.DataFrame | Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """One per-run frame; a mapping ``system -> table`` gains a ``system`` column."""
+    if isinstance(runs, pd.DataFrame):
+        return runs
+    if not runs:
+        raise ValueError("no systems to summarise")
+    return pd.concat([table.assign(system=system) for system, table in runs.items()], ignore_index=True)
+
+
+def _check(table: pd.DataFrame, metrics: Sequence[str], average: str, by: Sequence[str]) -> None:
+    if average not in AVERAGES:
+        raise ValueError(f"average must be one of {', '.join(AVERAGES)}, got {average!r}")
+    missing = [c for c in [*metrics, *by, "user"] if c not in table.columns]
     if missing:
-        raise ValueError(f"metrics {missing} not in the per-run table (columns: {list(table.columns)})")
-    if average == "run":
-        return table.set_index("run")[list(metrics)]
-    if average == "user":
-        return table.groupby("user", sort=True)[list(metrics)].mean()
-    raise ValueError(f"average must be 'run' or 'user', got {average!r}")
+        raise ValueError(f"columns {missing} not in the per-run table (columns: {list(table.columns)})")
 
 
-def mean_confidence_interval(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Mean and Student's t interval mean +- t_{(1+c)/2, n-1} s / sqrt(n); NaN bounds when n < 2."""
+def _clustered_mean(values: np.ndarray, clusters: np.ndarray | None) -> tuple[float, float, int]:
+    """Mean of ``values``, its cluster-robust standard error and the number of clusters G.
+
+    Each value is its own cluster when ``clusters`` is None; the standard error is then s / sqrt(n).
+    """
+    mean = float(values.mean())
+    _, cluster = np.unique(np.arange(values.size) if clusters is None else clusters, return_inverse=True)
+    g = int(cluster.max()) + 1
+    if g < 2:
+        return mean, np.nan, g
+    residual = np.bincount(cluster, weights=values - mean, minlength=g)
+    return mean, float(np.sqrt(g / (g - 1) * np.sum(residual**2)) / values.size), g
+
+
+def mean_confidence_interval(
+    values: np.ndarray, confidence: float = 0.95, clusters: np.ndarray | None = None
+) -> tuple[float, float, float]:
+    """Mean and its t interval, cluster-robust over ``clusters`` (see the module docstring).
+
+    Without clusters, mean +- t_{(1+c)/2, n-1} s / sqrt(n).  NaN bounds with fewer than two
+    units (clusters).
+    """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
     values = np.asarray(values, dtype=np.float64)
-    n = len(values)
-    if n == 0:
+    if values.size == 0:
         return np.nan, np.nan, np.nan
-    mean = float(values.mean())
-    if n < 2:
+    mean, se, g = _clustered_mean(values, clusters)
+    if g < 2:
         return mean, np.nan, np.nan
-    half = stats.t.ppf((1 + confidence) / 2, n - 1) * values.std(ddof=1) / np.sqrt(n)
+    half = stats.t.ppf((1 + confidence) / 2, g - 1) * se
     return mean, mean - half, mean + half
 
 
-def summarize(
-    per_run: Mapping[str, pd.DataFrame],
-    metrics: Sequence[str] | None = None,
-    average: Average = "run",
-    confidence: float = 0.95,
-) -> pd.DataFrame:
-    """One row per (system, metric): ``mean``, ``ci_low``, ``ci_high`` and ``n`` averaged units.
+def paired_tests(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None = None) -> dict[str, float]:
+    """Paired t-test and Wilcoxon signed-rank test of ``d = a - b``, cluster-robust over ``clusters``.
 
-    ``per_run`` maps system names to tables from :func:`~recbias.evaluate.evaluate_runs`;
-    ``metrics`` defaults to every metric column of the first table.
-    """
-    if not per_run:
-        raise ValueError("summarize needs at least one system")
-    metrics = list(metrics) if metrics is not None else metric_columns(next(iter(per_run.values())))
-    rows = []
-    for system, table in per_run.items():
-        units = averaging_units(table, metrics, average)
-        for metric in metrics:
-            mean, low, high = mean_confidence_interval(units[metric].to_numpy(), confidence)
-            rows.append(
-                {"system": system, "metric": metric, "mean": mean, "ci_low": low, "ci_high": high, "n": len(units)}
-            )
-    return pd.DataFrame(rows)
-
-
-def paired_tests(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
-    """Paired t-test and Wilcoxon signed-rank test of ``a - b`` (scipy.stats.ttest_rel, wilcoxon).
-
-    When every difference is zero the systems are indistinguishable on these
-    units: both statistics are 0 and both p-values 1 (scipy would return NaN or warn).
+    Without clusters: :func:`scipy.stats.ttest_rel` and :func:`scipy.stats.wilcoxon`.  With
+    clusters, t = mean(d) / se(d) with the cluster-robust se (G - 1 degrees of freedom), and
+    the Wilcoxon test is on the per-cluster sums of ``d``.  When every difference is zero
+    both statistics are 0 and both p-values 1.
     """
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if len(a) < 2:
         raise ValueError("paired tests need at least two paired units")
     if np.all(a == b):
         return {"t_statistic": 0.0, "t_pvalue": 1.0, "wilcoxon_statistic": 0.0, "wilcoxon_pvalue": 1.0}
-    t = stats.ttest_rel(a, b)
-    w = stats.wilcoxon(a, b)
+    if clusters is None:
+        t, w = stats.ttest_rel(a, b), stats.wilcoxon(a, b)
+        return {"t_statistic": float(t.statistic), "t_pvalue": float(t.pvalue),
+                "wilcoxon_statistic": float(w.statistic), "wilcoxon_pvalue": float(w.pvalue)}
+    difference = a - b
+    mean, se, g = _clustered_mean(difference, clusters)
+    if g < 2:
+        raise ValueError("paired tests need at least two users")
+    t_statistic = mean / se if se > 0 else np.copysign(np.inf, mean)
+    _, cluster = np.unique(clusters, return_inverse=True)
+    sums = np.bincount(cluster, weights=difference, minlength=g)
+    w = stats.wilcoxon(sums) if np.any(sums != 0) else None
     return {
-        "t_statistic": float(t.statistic),
-        "t_pvalue": float(t.pvalue),
-        "wilcoxon_statistic": float(w.statistic),
-        "wilcoxon_pvalue": float(w.pvalue),
+        "t_statistic": float(t_statistic),
+        "t_pvalue": float(2 * stats.t.sf(abs(t_statistic), g - 1)),
+        "wilcoxon_statistic": float(w.statistic) if w else 0.0,
+        "wilcoxon_pvalue": float(w.pvalue) if w else 1.0,
     }
 
 
-def compare(
-    per_run: Mapping[str, pd.DataFrame],
-    metrics: Sequence[str] | None = None,
-    baseline: str | None = None,
-    average: Average = "run",
-) -> pd.DataFrame:
-    """Paired comparisons of systems, one row per (system_a, system_b, metric).
+def averaging_units(table: pd.DataFrame, metrics: Sequence[str], average: Average = "user") -> pd.DataFrame:
+    """Values of ``metrics`` per unit: per user (mean of the user's runs) or per run (with its user)."""
+    _check(table, metrics, average, ())
+    if average == "user":
+        return table.groupby("user", sort=True)[list(metrics)].mean()
+    keys = [c for c in ("fold", "run") if c in table.columns]
+    return table.set_index(keys).sort_index()[["user", *metrics]]
 
-    Pairs every two systems, or each system with ``baseline``.  Columns: the two
-    means, ``difference`` (a - b), ``n`` paired units, and the paired t-test and
-    Wilcoxon signed-rank statistics and p-values (see :func:`paired_tests`).
-    Units are paired by run id (``average="run"``; the users of paired runs must
-    agree) or by user (``average="user"``).
+
+def summarize(
+    runs: pd.DataFrame | Mapping[str, pd.DataFrame],
+    metrics: Sequence[str] | None = None,
+    by: Sequence[str] = ("system",),
+    average: Average = "user",
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """One row per group of ``by`` and metric: ``mean``, ``ci_low``, ``ci_high``, ``users``, ``runs``.
+
+    ``metrics`` defaults to every metric column.  The interval treats users as the
+    independent units whatever ``average`` (see the module docstring).
     """
-    if len(per_run) < 2:
-        raise ValueError("compare needs at least two systems")
-    if baseline is not None and baseline not in per_run:
-        raise ValueError(f"baseline {baseline!r} is not one of the systems {list(per_run)}")
-    metrics = list(metrics) if metrics is not None else metric_columns(next(iter(per_run.values())))
-    if baseline is None:
-        pairs = list(combinations(per_run, 2))
-    else:
-        pairs = [(baseline, system) for system in per_run if system != baseline]
-    units = {system: averaging_units(table, metrics, average).sort_index() for system, table in per_run.items()}
-    users = {system: table.set_index("run")["user"].sort_index() for system, table in per_run.items()}
+    table = _tidy(runs)
+    metrics = list(metrics) if metrics is not None else metric_columns(table)
+    by = list(by)
+    _check(table, metrics, average, by)
     rows = []
-    for first, second in pairs:
-        if not units[first].index.equals(units[second].index):
-            raise ValueError(f"systems {first!r} and {second!r} were not evaluated on the same {average}s")
-        if average == "run" and not users[first].equals(users[second]):
-            raise ValueError(f"systems {first!r} and {second!r} have different users for the same run ids")
+    for keys, group in table.groupby(by, observed=True, sort=False) if by else [((), table)]:
+        keys = keys if isinstance(keys, tuple) else (keys,)
+        units = averaging_units(group, metrics, average)
+        clusters = units["user"].to_numpy() if average == "run" else None
         for metric in metrics:
-            a, b = units[first][metric].to_numpy(), units[second][metric].to_numpy()
-            rows.append(
-                {
-                    "system_a": first,
-                    "system_b": second,
-                    "metric": metric,
-                    "mean_a": a.mean(),
-                    "mean_b": b.mean(),
-                    "difference": a.mean() - b.mean(),
-                    "n": len(a),
-                }
-                | paired_tests(a, b)
-            )
+            mean, low, high = mean_confidence_interval(units[metric].to_numpy(), confidence, clusters)
+            rows.append(dict(zip(by, keys, strict=True)) | {
+                "metric": metric, "mean": mean, "ci_low": low, "ci_high": high,
+                "users": group["user"].nunique(), "runs": len(group), "average": average,
+            })
+    return pd.DataFrame(rows)
+
+
+def compare(
+    runs: pd.DataFrame | Mapping[str, pd.DataFrame],
+    metrics: Sequence[str] | None = None,
+    by: Sequence[str] = (),
+    baseline: str | None = None,
+    average: Average = "user",
+    systems: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Paired comparisons of systems within each group of ``by``, one row per pair and metric.
+
+    Pairs every two systems (in ``systems`` order, default: order of appearance), or each
+    with ``baseline``.  Units are paired by user (``average="user"``) or by run (``fold``,
+    ``run``; the users of paired runs must agree) with users as clusters.  Columns: ``by``,
+    ``system_a``, ``system_b``, ``metric``, the two means, ``difference`` (a - b), ``users``
+    and the statistics and p-values of :func:`paired_tests`.
+    """
+    table = _tidy(runs)
+    metrics = list(metrics) if metrics is not None else metric_columns(table)
+    _check(table, metrics, average, [*by, "system"])
+    names = list(systems) if systems is not None else list(dict.fromkeys(table["system"]))
+    if len(names) < 2:
+        raise ValueError("compare needs at least two systems")
+    if baseline is not None and baseline not in names:
+        raise ValueError(f"baseline {baseline!r} is not one of the systems {names}")
+    pairs = list(combinations(names, 2)) if baseline is None else [(baseline, s) for s in names if s != baseline]
+    rows = []
+    for keys, group in table.groupby(list(by), observed=True, sort=False) if by else [((), table)]:
+        keys = keys if isinstance(keys, tuple) else (keys,)
+        units = {s: averaging_units(group[group["system"] == s], metrics, average) for s in names}
+        for first, second in pairs:
+            x, y = units[first], units[second]
+            if not x.index.equals(y.index):
+                raise ValueError(f"systems {first!r} and {second!r} were not evaluated on the same {average}s")
+            if average == "run" and not x["user"].equals(y["user"]):
+                raise ValueError(f"systems {first!r} and {second!r} have different users for the same runs")
+            clusters = x["user"].to_numpy() if average == "run" else None
+            for metric in metrics:
+                a, b = x[metric].to_numpy(), y[metric].to_numpy()
+                rows.append(dict(zip(by, keys, strict=True)) | {
+                    "system_a": first, "system_b": second, "metric": metric,
+                    "mean_a": a.mean(), "mean_b": b.mean(), "difference": a.mean() - b.mean(),
+                    "users": len(np.unique(clusters)) if clusters is not None else len(a),
+                } | paired_tests(a, b, clusters))
     return pd.DataFrame(rows)

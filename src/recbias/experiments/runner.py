@@ -13,8 +13,9 @@ several splits of a dataset.  This module does the plumbing once:
 * :func:`run_experiment` ties them together and returns an
   :class:`Experiment`, whose ``runs`` attribute is a tidy per-run table with
   one row per (fold, design, system, run) and one column per metric;
-* :func:`summarise` and :func:`pairwise_tests` turn that table into means with
-  confidence intervals and paired tests, pooling the runs of all folds.
+* :meth:`Experiment.summary` and :meth:`Experiment.comparison` turn that table
+  into means with confidence intervals and paired tests, with users as the
+  independent units across runs and folds (:mod:`recbias.evaluate.statistics`).
 
 Two analyses of Bellogín, Castells and Cantador (IRJ 2017, Section 3) live
 here as well: :func:`lemma_sweep` (the AR bounds of 1R precision, Eq. 2 and
@@ -29,7 +30,6 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -43,10 +43,12 @@ from recbias.evaluate import (
     DEFAULT_METRICS,
     SCORE_BLOCK,
     Candidates,
+    compare,
     evaluate_runs,
-    mean_confidence_interval,
-    paired_tests,
+    metric_columns,
+    summarize,
 )
+from recbias.evaluate.statistics import Average
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender, make
 from recbias.runs import Runs
@@ -65,10 +67,8 @@ __all__ = [
     "lemma_sweep",
     "make_folds",
     "ordering_agreement",
-    "pairwise_tests",
     "run_experiment",
     "subset_runs",
-    "summarise",
     "true_precision",
 ]
 
@@ -198,14 +198,21 @@ class Experiment:
 
     @property
     def metrics(self) -> list[str]:
-        return [c for c in self.runs.columns if c not in _ID_COLUMNS]
+        return metric_columns(self.runs)
 
-    def summary(self, metrics: Sequence[str] | None = None, confidence: float = 0.95) -> pd.DataFrame:
-        """:func:`summarise` of the per-run table."""
-        return summarise(self.runs, metrics or self.metrics, confidence=confidence)
+    def summary(
+        self, metrics: Sequence[str] | None = None, average: Average = "run", confidence: float = 0.95
+    ) -> pd.DataFrame:
+        """Means per (dataset, design, system) with intervals over users (:func:`recbias.evaluate.summarize`).
 
+        ``average="run"`` (default) is the papers' mean over runs (IRJ Eq. 1 in 1R designs).
+        """
+        return summarize(self.runs, metrics or self.metrics, ("dataset", "design", "system"), average, confidence)
 
-_ID_COLUMNS = ("dataset", "fold", "design", "system", "run", "user", "group")
+    def comparison(self, metric: str, systems: Sequence[str] | None = None, average: Average = "run") -> pd.DataFrame:
+        """Paired tests of every two systems per (dataset, design), users as the unit
+        (:func:`recbias.evaluate.compare`)."""
+        return compare(self.runs, [metric], ("dataset", "design"), average=average, systems=systems)
 
 
 def _design_name(design: str | DesignSpec, n_nonrelevant: int) -> DesignSpec:
@@ -304,63 +311,6 @@ def run_experiment(
         order = list(dict.fromkeys(runs_table[column]))
         runs_table[column] = pd.Categorical(runs_table[column], categories=order)
     return Experiment(runs=runs_table, reports=pd.DataFrame(reports), seconds=seconds)
-
-
-def summarise(
-    runs: pd.DataFrame,
-    metrics: Sequence[str],
-    by: Sequence[str] = ("dataset", "design", "system"),
-    confidence: float = 0.95,
-) -> pd.DataFrame:
-    """Mean of each metric per group, pooling the runs of every fold.
-
-    One row per (group, metric) with ``mean`` (the plain mean over runs: the per-user
-    mean in AR, Eq. 1 in 1R), Student's t interval ``ci_low``/``ci_high`` over the runs,
-    ``runs``, and the spread of the per-fold means (``fold_sd``, NaN with one fold).
-    """
-    rows = []
-    for keys, group in runs.groupby(list(by), observed=True, sort=False):
-        keys = keys if isinstance(keys, tuple) else (keys,)
-        for metric in metrics:
-            values = group[metric].to_numpy()
-            mean, low, high = mean_confidence_interval(values, confidence)
-            per_fold = group.groupby("fold")[metric].mean() if "fold" in group else pd.Series([mean])
-            rows.append(
-                dict(zip(by, keys, strict=True))
-                | {
-                    "metric": metric,
-                    "mean": mean,
-                    "ci_low": low,
-                    "ci_high": high,
-                    "runs": len(values),
-                    "fold_sd": float(per_fold.std(ddof=1)) if len(per_fold) > 1 else np.nan,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def pairwise_tests(runs: pd.DataFrame, metric: str, systems: Sequence[str] | None = None) -> pd.DataFrame:
-    """Paired t and Wilcoxon signed-rank tests between every two systems of one design.
-
-    ``runs`` holds the per-run rows of a single design (and dataset); the units are the
-    runs, paired by (fold, run) across systems.  Columns: ``system_a``, ``system_b``, the
-    two means, ``difference``, ``n`` and the statistics and p-values of
-    :func:`recbias.evaluate.paired_tests`.
-    """
-    if runs["design"].nunique() != 1 or ("dataset" in runs and runs["dataset"].nunique() != 1):
-        raise ValueError("pairwise_tests needs the runs of exactly one dataset and design")
-    wide = runs.pivot_table(index=["fold", "run"], columns="system", values=metric, observed=True)
-    names = list(systems) if systems is not None else [s for s in runs["system"].cat.categories if s in wide]
-    if wide[names].isna().any().any():
-        raise ValueError("systems were not evaluated on the same runs")
-    rows = []
-    for a, b in combinations(names, 2):
-        x, y = wide[a].to_numpy(), wide[b].to_numpy()
-        rows.append(
-            {"system_a": a, "system_b": b, "mean_a": x.mean(), "mean_b": y.mean(), "difference": x.mean() - y.mean(), "n": len(x)}
-            | paired_tests(x, y)
-        )
-    return pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------- lemma (Eq. 2)
