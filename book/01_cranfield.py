@@ -36,26 +36,13 @@ ratings = open_dataset(dataset, seed)
 # %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
-import numpy as np
-import pandas as pd
-import seaborn as sns
-from IPython.display import HTML, Markdown, display
+from IPython.display import Markdown, display
 
-from recbias import datasets, judgments
-from recbias.bookkit.page import load_dataset, say
-from recbias.bookkit.plotting import COLLECTION_COLOURS, dataset_caption
+from recbias.bookkit.page import say
+from recbias.bookkit.plotting import collection_styles, dataset_caption
 from recbias.bookkit.scorecard import finding, number
-
-
-def pct(x: float) -> str:
-    return "n/a" if not np.isfinite(x) else f"{x:.1%}"
-
-
-def show_table(frame: pd.DataFrame, formats: dict[str, str]) -> None:
-    styler = frame.style.format(formats, na_rep="–").hide(axis="index")
-    styler = styler.set_table_styles([{"selector": "th, td", "props": "padding: 0.2em 0.7em;"}])
-    display(HTML(styler.to_html()))
-
+from recbias.bookkit.tables import glue_figure, glue_table
+from recbias.experiments import cranfield
 
 # %% [markdown]
 # ## How an IR test collection is built
@@ -182,132 +169,55 @@ def show_table(frame: pd.DataFrame, formats: dict[str, str]) -> None:
 # marked in the tables and drawn with a thicker line in the figures.
 
 # %% tags=["remove-cell"]
-def rating_collections() -> list:
-    """This page's ratings first, then every other available registered dataset (simulated worlds with the seed)."""
-    chosen = [ratings]
-    if compare_all:
-        for name in datasets.names():
-            if name == ratings.name or (name == "synthetic-small" and dataset != name):
-                continue
-            if datasets.available(name):
-                chosen.append(load_dataset(name, seed))
-    return chosen
-
-
-ir_spreads = {
-    name: judgments.from_qrels(datasets.load_qrels(name), name)
-    for name in datasets.qrels_names()
-    if datasets.available(name)
-}
-rating_sets = rating_collections()
-rating_spreads = {r.name: judgments.from_ratings(r) for r in rating_sets}
-truth_spreads = {f"{r.name} (true relevance)": judgments.from_truth(r) for r in rating_sets if r.true_relevance is not None}
-spreads = {**ir_spreads, **rating_spreads, **truth_spreads}
-stats = judgments.summary_table(list(spreads.values()), n=cutoff).set_index("collection", drop=False)
-here = ratings.name
-fixed = f"fixed-list P@{cutoff}"
-stats["label"] = [f"{c} (this page)" if c == here else c for c in stats["collection"]]
-
-skipped = [n for n in [*datasets.qrels_names(), *datasets.names()] if n != "synthetic-small" and not datasets.available(n)]
-if not compare_all:
-    skipped = [n for n in datasets.qrels_names() if not datasets.available(n)]
+study = cranfield.spread_study(ratings, seed, cutoff, compare_all)
+styles = collection_styles(cranfield.kinds(study), study.here, cranfield.TRUTH)
 
 # %% tags=["remove-input"]
-if skipped:
-    display(Markdown(
-        "Not available on the machine that built this page, hence left out: "
-        + ", ".join(f"`{n}`" for n in skipped)
-        + ". The appendix on datasets says where to put their files."
-    ))
-if not compare_all:
-    display(Markdown("This page was built with `compare_all = False`: besides the IR collections, only its own "
-                     "dataset is shown."))
-
-# %% tags=["remove-input"]
-show_table(
-    stats[["label", "queries", "judgments", "relevant documents", "positive judgments", "positives per query"]]
-    .rename(columns={"label": "collection", "queries": "queries / users",
-                     "relevant documents": "relevant documents / liked items"}),
-    {"queries / users": "{:,}", "judgments": "{:,}", "relevant documents / liked items": "{:,}",
-     "positive judgments": "{:,}", "positives per query": "{:.1f}"},
-)
+display(Markdown(cranfield.availability_note(study, compare_all)))
+glue_table("tbl-cranfield-sizes", cranfield.size_table(study),
+           {"positives per query": "{:.1f}", **dict.fromkeys(["queries / users", "judgments",
+            "relevant documents / liked items", "positive judgments"], "{:,}")})
+glue_table("tbl-cranfield-spread", cranfield.spread_table(study),
+           {"relevant to one query (s1)": "{:.1%}", "max positives on a document": "{:,}",
+            "reach of the top document (reach1)": "{:.1%}", "Gini (G)": "{:.3f}", study.fixed: "{:.3f}"})
 
 # %% [markdown]
-# The first table gives the size of each collection: its queries (users), all its
-# judgments (ratings; every user-item pair for the true relevance of a simulated
-# world), the documents (items) with at least one positive judgment, the positive
-# judgments, and their mean number per query (user). The second table gives the
-# statistics of {eq}`eq-single-query-share` to {eq}`eq-fixed-list`.
-
-# %% tags=["remove-input"]
-show_table(
-    stats[["label", "share relevant to one query", "max positives per document", "top reach", "gini", fixed]]
-    .rename(columns={"label": "collection", "share relevant to one query": "relevant to one query (s1)",
-                     "max positives per document": "max positives on a document",
-                     "top reach": "reach of the top document (reach1)", "gini": "Gini (G)"}),
-    {"relevant to one query (s1)": "{:.1%}", "max positives on a document": "{:,}",
-     "reach of the top document (reach1)": "{:.1%}", "Gini (G)": "{:.3f}", fixed: "{:.3f}"},
-)
-
-# %% tags=["remove-cell"]
-LIGHT = {"IR": "#9ecae1", "recommendation": "#fcbba1", "simulation": "#d9d9d9"}
-
-
-def collection_palette(names_by_kind: dict[str, list[str]]) -> dict[str, tuple]:
-    """Shades of the kind's colour: blue for IR, red for recommendation, grey for simulation."""
-    colours = {}
-    for kind, names in names_by_kind.items():
-        base = COLLECTION_COLOURS[kind]
-        shades = sns.blend_palette(["#202020", base, LIGHT[kind]], len(names) + 2)
-        colours.update(zip(names, [base] if len(names) == 1 else shades[1 : len(names) + 1]))
-    return colours
-
-
-registry_order = [*datasets.qrels_names(), *datasets.names()]
-
-
-def registry_rank(name: str) -> tuple[int, str]:
-    """Position in the registry, so that a collection keeps its colour whatever the page's dataset."""
-    base = name.removesuffix(" (true relevance)")
-    return (registry_order.index(base) if base in registry_order else len(registry_order), name)
-
-
-kinds: dict[str, list[str]] = {}
-for name in sorted(spreads, key=registry_rank):
-    kinds.setdefault(spreads[name].kind, []).append(name)
-colour = collection_palette(kinds)
-curves = pd.concat([judgments.cumulative_share(s) for s in spreads.values()], ignore_index=True)
-
-
-def line_style(name: str) -> dict:
-    return {
-        "color": colour[name],
-        "lw": 3.2 if name == here else 1.7,
-        "ls": "--" if name.endswith("(true relevance)") else "-",
-        "label": f"{name} (this page)" if name == here else name,
-    }
-
+# {numref}`tbl-cranfield-sizes` gives the size of each collection: its queries (users),
+# all its judgments (ratings; every user-item pair for the true relevance of a
+# simulated world), the documents (items) with at least one positive judgment, the
+# positive judgments, and their mean number per query (user).
+# {numref}`tbl-cranfield-spread` gives the statistics of {eq}`eq-single-query-share` to
+# {eq}`eq-fixed-list`.
+#
+# ```{glue:figure} tbl-cranfield-sizes
+# :name: tbl-cranfield-sizes
+#
+# Size of each collection. Queries are users and documents are items for the rating datasets; the page's own dataset is marked.
+# ```
+#
+# ```{glue:figure} tbl-cranfield-spread
+# :name: tbl-cranfield-spread
+#
+# How positive judgments spread over documents: share relevant to a single query, largest number on one document and its reach, Gini coefficient, and precision of the best fixed list.
+# ```
 
 # %% tags=["remove-input"]
 fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 8.6))
-for name, curve in curves.groupby("collection", sort=False):
-    top.plot(curve["rank_share"], curve["cumulative_share"], **line_style(name))
-    head = curve[curve["rank"] <= 1000]
-    bottom.plot(head["rank"], head["reach"], **line_style(name))
+for name, curve in study.curves.groupby("collection", sort=False):
+    top.plot(curve["rank_share"], curve["cumulative_share"], **styles[name])
+    bottom.plot(curve["rank"].where(curve["rank"] <= 1000), curve["reach"], **styles[name])
 top.plot([0, 1], [0, 1], color="#aaaaaa", lw=0.8, ls=":", label="equal spread")
 top.set(xlabel="documents / items with a positive judgment, most judged first (share)",
-        ylabel="share of all positive judgments", xlim=(0, 1), ylim=(0, 1.01))
-top.set_title("Cumulative share of positive judgments", loc="left")
-top.legend(loc="lower right", fontsize=8.5)
+        ylabel="share of all positive judgments", xlim=(0, 1), ylim=(0, 1.01), title="Cumulative share")
 bottom.set(xscale="log", xlabel="popularity rank of the document / item (log scale)",
-           ylabel="share of queries / users")
-bottom.set_title("Reach of the k-th most-liked document or item", loc="left")
-for ax, fmt in ((top, "xy"), (bottom, "y")):
-    for axis in fmt:
+           ylabel="share of queries / users", title="Reach of the k-th most-liked document or item")
+top.legend(loc="lower right", fontsize=8.5)
+for ax, axes_in_percent in ((top, "xy"), (bottom, "y")):
+    for axis in axes_in_percent:
         getattr(ax, f"{axis}axis").set_major_formatter(mticker.PercentFormatter(1.0))
     dataset_caption(ax, dataset)
 fig.tight_layout()
-plt.show()
+glue_figure("fig-cranfield-spread", fig)
 
 # %% [markdown]
 # ## Flat in IR, long-tailed in recommendation
@@ -316,65 +226,21 @@ plt.show()
 # evenly over the documents that have any; the further a curve rises above it, the
 # more of the judgments a small head of documents or items holds. The bottom panel
 # shows the same in absolute terms, as the share of queries or users reached by the
-# $k$-th most often judged-relevant document. The numbers below read both panels.
-
-# %% tags=["remove-cell"]
-trec = stats.loc["trec8-adhoc"] if "trec8-adhoc" in stats.index else None
-cran = stats.loc["cranfield"] if "cranfield" in stats.index else None
-mine = stats.loc[here]
-ir_rows = stats[stats["kind"] == "IR"]
-rec_rows = stats[(stats["kind"] != "IR") & ~stats["collection"].str.endswith("(true relevance)")]
-
-
-def span(column: str, fmt) -> str:
-    low, high = rec_rows[column].min(), rec_rows[column].max()
-    return fmt(low) if len(rec_rows) == 1 else f"between {fmt(low)} and {fmt(high)}"
-
-
-three = "{:.3f}".format
-two = "{:.2f}".format
+# $k$-th most often judged-relevant document. The numbers below read both panels of
+# {numref}`fig-cranfield-spread`.
+#
+# ```{glue:figure} fig-cranfield-spread
+# :name: fig-cranfield-spread
+#
+# Top: cumulative share of positive judgments held by the most often judged documents or items (the diagonal is an even spread). Bottom: share of queries or users reached by the k-th most-liked document or item. Blue: IR collections; red: rating datasets; grey, dashed: a simulated world's complete relevance.
+# ```
 
 # %% tags=["remove-input"]
-head_share = (
-    curves[curves["rank_share"] <= 0.1].groupby("collection", sort=False)["cumulative_share"].max()
-    .reindex(stats.index, fill_value=0.0)
-)
-parts = []
-if len(ir_rows):
-    parts.append(
-        "The tenth of the documents most often judged relevant holds "
-        + " and ".join(f"{pct(head_share[c])} of the positive judgments of {c}" for c in ir_rows.index)
-        + f"; the tenth of the most-liked items holds {pct(head_share[rec_rows.index].min())}"
-        + (f" to {pct(head_share[rec_rows.index].max())}" if len(rec_rows) > 1 else "")
-        + " of the likes in the rating datasets."
-    )
-if len(ir_rows):
-    parts.append(
-        "In the IR collections, the document relevant to the most queries reaches "
-        + " and ".join(f"{pct(r['top reach'])} of the queries of {c} ({r['max positives per document']} of "
-                       f"{r['queries']:,})" for c, r in ir_rows.iterrows())
-        + "; the Gini coefficients are "
-        + " and ".join(f"{two(r['gini'])} ({c})" for c, r in ir_rows.iterrows())
-        + f"; and the best fixed list of {cutoff} documents has a precision of "
-        + " and ".join(f"{three(r[fixed])} ({c})" for c, r in ir_rows.iterrows())
-        + "."
-    )
-else:
-    parts.append("No IR collection could be loaded on the machine that built this page.")
-parts.append(
-    f"In the rating datasets shown here, the most-liked item is liked by {span('top reach', pct)} of all users, "
-    f"the Gini coefficient is {span('gini', two)}, and one list of the {cutoff} most-liked items, shown to every "
-    f"user, would have a precision of {span(fixed, three)} if all ratings were test ratings. On this page's "
-    f"dataset, `{here}`, the three numbers are {pct(mine['top reach'])}, {two(mine['gini'])} and "
-    f"{three(mine[fixed])}."
-)
-display(Markdown(" ".join(parts)))
+display(Markdown(cranfield.spread_text(study)))
 
 # %% tags=["remove-cell"]
-say("trec_single", pct(trec["share relevant to one query"]) if trec is not None else "(not loaded)")
-say("cran_single", pct(cran["share relevant to one query"]) if cran is not None else "(not loaded)")
-say("cran_max", f"{cran['max positives per document']}" if cran is not None else "(not loaded)")
-say("cran_queries", f"{cran['queries']:,}" if cran is not None else "(not loaded)")
+for name, text in cranfield.ir_numbers(study).items():
+    say(name, text)
 
 # %% [markdown]
 # The share of documents relevant to a single query, {eq}`eq-single-query-share`, is
@@ -393,19 +259,7 @@ say("cran_queries", f"{cran['queries']:,}" if cran is not None else "(not loaded
 # because it knows which items each user would truly like.
 
 # %% tags=["remove-input"]
-simulated = [r for r in rating_sets if r.true_relevance is not None]
-if simulated:
-    world = simulated[0]
-    observed, truth = stats.loc[world.name], stats.loc[f"{world.name} (true relevance)"]
-    display(Markdown(
-        f"In the simulated world `{world.name}`, only {pct(judgments.truth_coverage(world))} of the truly relevant "
-        f"user-item pairs appear as positive ratings; every other relevant pair would count as a miss in an offline "
-        f"evaluation. The item most users truly like is liked by {pct(truth['top reach'])} of them, whereas the "
-        f"most-liked item among the observed ratings reaches {pct(observed['top reach'])}. The Gini coefficient is "
-        f"{two(truth['gini'])} for the true relevance and {two(observed['gini'])} for the observed likes."
-    ))
-else:
-    display(Markdown("No simulated world was loaded for this page (`compare_all` is off), so this part is skipped."))
+display(Markdown(cranfield.truth_text(study)))
 
 # %% [markdown]
 # Incompleteness is therefore not a small correction, as it is for a deep TREC pool:
@@ -428,79 +282,21 @@ else:
 # sets these numbers against ours.
 
 # %% tags=["remove-cell"]
-published = [
-    ("documents relevant to one query", "TREC, 30 tracks", 0.872, ["trec8-adhoc", "cranfield"], "share relevant to one query", pct),
-    ("max positives on one document", "TREC, 30 tracks", 25, ["trec8-adhoc", "cranfield"], "max positives per document", "{:,}".format),
-    ("the same, as a share of the queries", "TREC, 30 tracks", 0.036, ["trec8-adhoc", "cranfield"], "top reach", pct),
-    ("users who like the most-liked item", "MovieLens 1M", 0.327, ["ml-1m", "ml-100k", "ml-latest-small"], "top reach", pct),
-    ("users who like the most-liked item", "Last.fm, ~1,000 users", 0.73, ["lastfm-2k"], "top reach", pct),
-    ("users who like the most-liked item", "Netflix", 0.201, [], "top reach", pct),
-]
-rows = []
-for statistic, source, value, candidates, column, show in published:
-    found = [c for c in candidates if c in stats.index] or [None]
-    for c in found:
-        rows.append({"statistic": statistic, "published on": source, "published": show(value),
-                     "ours on": "(no such data here)" if c is None else stats.loc[c, "label"],
-                     "ours": "–" if c is None else show(stats.loc[c, column])})
-comparison = pd.DataFrame(rows)
-
-# %% tags=["remove-input"]
-show_table(comparison, {})
-
-# %% tags=["remove-cell"]
-# Scorecard: one claim per published number. The recommendation numbers are computed on this
-# page's dataset (comparable only when it is the paper's); the TREC numbers on TREC-8 alone.
-IRJ = "IRJ Sec. 5.2"
-number("top-item-reach/movielens-1m", mine["top reach"], paper=0.327, tolerance=0.0005, source=IRJ,
-      dataset=dataset, paper_dataset="ml-1m", note="share of users who like the most-liked item (5 stars)")
-number("top-item-reach/lastfm", mine["top reach"], paper=0.73, tolerance=0.005, source=IRJ,
-      dataset=dataset, paper_dataset="lastfm-1k", note="share of users who like the most-liked artist (more than 2 plays)")
-number("top-item-reach/netflix", mine["top reach"], paper=0.201, tolerance=0.0005, source=IRJ,
-      dataset=dataset, paper_dataset="netflix", note="no Netflix data are registered; shown for reference")
-if trec is not None:
-    trec_note = "paper: 30 TREC tracks appended (703 queries); ours: TREC-8 ad hoc alone (50 topics)"
-    number("trec/share-relevant-to-one-query", trec["share relevant to one query"], paper=0.872, tolerance=0.0005,
-          source=IRJ, dataset="trec8-adhoc", paper_dataset="trec", note=trec_note)
-    number("trec/max-positives-per-document", trec["max positives per document"], paper=25, tolerance=0,
-          source=IRJ, dataset="trec8-adhoc", paper_dataset="trec", note=trec_note)
-    number("trec/max-positives-share-of-queries", trec["top reach"], paper=0.036, tolerance=0.0005,
-          source=IRJ, dataset="trec8-adhoc", paper_dataset="trec", note=trec_note)
-
-# %% tags=["remove-cell"]
-ir_max = ir_rows.max(numeric_only=True)
-findings = [
-    ("liked-items-reach-more-users", "the most-liked item reaches a larger share of users than any IR document "
-     "reaches queries", mine["top reach"] > ir_max["top reach"],
-     f"{pct(mine['top reach'])} of users ({here}) vs at most {pct(ir_max['top reach'])} of queries"),
-    ("likes-concentrate", "positive judgments concentrate on few items more than on few documents (higher Gini)",
-     mine["gini"] > ir_max["gini"], f"Gini {mine['gini']:.2f} ({here}) vs at most {ir_max['gini']:.2f} in IR"),
-    ("few-single-user-items", "fewer liked items are liked by a single user than relevant documents are relevant "
-     "to a single query", mine["share relevant to one query"] < ir_rows["share relevant to one query"].min(),
-     f"{pct(mine['share relevant to one query'])} ({here}) vs at least "
-     f"{pct(ir_rows['share relevant to one query'].min())} in IR"),
-    ("head-holds-more", "the tenth of items most often liked holds a larger share of positive judgments than the "
-     "tenth of documents most often judged relevant", head_share[here] > head_share[ir_rows.index].max(),
-     f"{pct(head_share[here])} ({here}) vs at most {pct(head_share[ir_rows.index].max())} in IR"),
-    ("fixed-list-works", f"one fixed list of the {cutoff} most-liked items, shown to everybody, scores a higher "
-     "precision than the IR collections' most-judged documents do as a fixed answer to every query",
-     mine[fixed] > ir_max[fixed], f"fixed-list P@{cutoff}: {mine[fixed]:.3f} ({here}) vs at most {ir_max[fixed]:.3f} in IR"),
-]
-for key, label, holds, evidence in findings:
-    finding(key, label=label, holds=bool(holds), evidence=evidence, source="IRJ 2017 Sec. 5.3; thesis Table 4.1",
-            dataset=here)
-
-# %% tags=["remove-input"]
-if trec is not None:
-    display(Markdown(
-        f"TREC-8 alone has {pct(trec['share relevant to one query'])} of its relevant documents relevant to a single "
-        f"topic, and at most {trec['max positives per document']} positive judgments on one document "
-        f"({pct(trec['top reach'])} of its {trec['queries']} topics)."
-    ))
-else:
-    display(Markdown("The TREC-8 judgments were not loaded for this page, so the TREC comparison is skipped."))
+for claim in cranfield.published_numbers(study, dataset):
+    number(**claim, anchor="tbl-cranfield-published")
+for claim in cranfield.findings(study):
+    finding(**claim, source=cranfield.SOURCE, dataset=study.here, anchor="tbl-cranfield-spread")
+glue_table("tbl-cranfield-published", cranfield.published_table(study))
 
 # %% [markdown]
+# ```{glue:figure} tbl-cranfield-published
+# :name: tbl-cranfield-published
+#
+# Published statistics (IRJ 2017, Sec. 5.2) next to ours, on every collection of this build they apply to.
+# ```
+#
+# {glue:text}`trec_text`
+#
 # One track of 50 topics, chosen to differ from one another, rarely has a document
 # relevant to two of them. Appending 30 tracks brings together topics from tracks that
 # search the same document collections, sometimes on related subjects, so a document can
@@ -511,27 +307,7 @@ else:
 # entries as *not comparable*, because the collections differ.
 
 # %% tags=["remove-input"]
-ml = next((c for c in ("ml-1m", "ml-100k", "ml-latest-small") if c in stats.index), None)
-notes = []
-if ml == "ml-1m":
-    notes.append(f"MovieLens 1M is available here: its most-liked movie is liked by "
-                 f"{pct(stats.loc['ml-1m', 'top reach'])} of the users, against 32.7% published.")
-elif ml:
-    notes.append(f"MovieLens 1M is not available on the machine that built this page. On `{ml}` the most-liked movie "
-                 f"is liked by {pct(stats.loc[ml, 'top reach'])} of the users, against 32.7% published for MovieLens "
-                 f"1M; the releases come from different periods and user populations, so only the order of magnitude "
-                 f"can be expected to match.")
-else:
-    notes.append("No MovieLens dataset was loaded for this page.")
-if "lastfm-2k" in stats.index:
-    lastfm = next(r for r in rating_sets if r.name == "lastfm-2k")
-    notes.append(f"On the HetRec Last.fm release, the most-played artist is liked by "
-                 f"{pct(stats.loc['lastfm-2k', 'top reach'])} of its {lastfm.n_users:,} users, far below the "
-                 f"published 73%. The release lists {lastfm.n_ratings / lastfm.n_users:.1f} artists per user on "
-                 f"average, and {pct(lastfm.positive.mean())} of these pairs count as positive.")
-else:
-    notes.append("The HetRec Last.fm release was not loaded for this page.")
-display(Markdown("\n\n".join(notes)))
+display(Markdown(cranfield.dataset_notes(study)))
 
 # %% [markdown]
 # Two differences between the datasets are the likely reasons for the Last.fm gap. The
@@ -551,55 +327,40 @@ display(Markdown("\n\n".join(notes)))
 # Ratings become binary judgments through a threshold, and the threshold is a design
 # choice: 5 stars on MovieLens in the papers, following
 # {cite:t}`cremonesi2010performance`, and more than two plays on Last.fm. The figure
-# sweeps the threshold over each rating dataset. To put stars and play counts on one
-# axis, the horizontal axis is the share of ratings that a threshold counts as
-# positive; a star marks each dataset's own threshold.
+# sweeps the threshold over each rating dataset ({numref}`fig-cranfield-threshold`). To
+# put stars and play counts on one axis, the horizontal axis is the share of ratings
+# that a threshold counts as positive; a star marks each dataset's own threshold.
+#
+# ```{glue:figure} fig-cranfield-threshold
+# :name: fig-cranfield-threshold
+#
+# Reach of the most-liked item (top) and Gini coefficient of likes per item (bottom) as the positive threshold moves; a star marks each dataset's own threshold.
+# ```
+
 
 # %% tags=["remove-cell"]
-sweeps = pd.concat(
-    [judgments.threshold_sweep(r, n=cutoff).assign(collection=r.name) for r in rating_sets], ignore_index=True
-)
+sweeps = cranfield.threshold_sweeps(study)
 
 # %% tags=["remove-input"]
 fig, axes = plt.subplots(2, 1, figsize=(7.5, 8.0), sharex=True)
 for ax, column, label in ((axes[0], "top reach", "users who like the most-liked item"),
                           (axes[1], "gini", "Gini coefficient of likes per item")):
     for name, sweep in sweeps.groupby("collection", sort=False):
-        style = line_style(name)
-        ax.plot(sweep["positive share of ratings"], sweep[column], marker="o", ms=3.5, **style)
+        ax.plot(sweep["positive share of ratings"], sweep[column], marker="o", ms=3.5, **styles[name])
         own = sweep[sweep["default"]]
-        ax.scatter(own["positive share of ratings"], own[column], marker="*", s=200, color=style["color"],
+        ax.scatter(own["positive share of ratings"], own[column], marker="*", s=200, color=styles[name]["color"],
                    edgecolor="black", linewidth=0.6, zorder=5)
     ax.set(ylabel=label, xlim=(0, 1.02))
     dataset_caption(ax, dataset)
 axes[0].yaxis.set_major_formatter(mticker.PercentFormatter(1.0))
-axes[0].set_title("Reach of the most-liked item against the threshold", loc="left")
-axes[1].set_title("Concentration of likes against the threshold", loc="left")
 axes[1].set_xlabel("share of ratings counted as positive (looser threshold to the right)")
 axes[1].xaxis.set_major_formatter(mticker.PercentFormatter(1.0))
 axes[0].legend(loc="upper left", fontsize=8.5)
 fig.tight_layout()
-plt.show()
+glue_figure("fig-cranfield-threshold", fig)
 
 # %% tags=["remove-input"]
-ends = sweeps.groupby("collection", sort=False).agg(
-    loose_reach=("top reach", "first"), loose_gini=("gini", "first"),
-)
-own_rows = sweeps[sweeps["default"]].set_index("collection")
-ends["own_reach"], ends["own_gini"] = own_rows["top reach"], own_rows["gini"]
-ends["own_share"] = own_rows["positive share of ratings"]
-drop = 1 - ends["own_reach"] / ends["loose_reach"]
-gini_move = (ends["own_gini"] - ends["loose_gini"]).abs()
-r = ends.loc[here]
-display(Markdown(
-    f"On `{here}`, counting every rating as positive makes the most-liked item liked by {pct(r['loose_reach'])} of "
-    f"the users. The dataset's own threshold ({ratings.positive_threshold:g}, which keeps "
-    f"{pct(r['own_share'])} of the ratings) brings this down to {pct(r['own_reach'])}, while the Gini coefficient "
-    f"goes from {two(r['loose_gini'])} to {two(r['own_gini'])}. Across the rating datasets of this page, moving "
-    f"from 'every rating is positive' to the dataset's own threshold lowers the reach of the top item by "
-    f"{pct(drop.min())} to {pct(drop.max())} of its value, and changes the Gini coefficient by at most "
-    f"{two(gini_move.max())}."
-))
+display(Markdown(cranfield.threshold_text(study, sweeps)))
 
 # %% [markdown]
 # A stricter threshold thins the head, since fewer users rate even the most popular
@@ -608,19 +369,21 @@ display(Markdown(
 # which items people rate at all rather than from one particular cut-off. Last.fm 2K
 # lists only each user's favourite artists, so a play-count threshold removes fewer of
 # its rows than a star threshold removes from MovieLens; the share each threshold keeps
-# is on the horizontal axis. The table gives the sweep for this page's dataset.
+# is on the horizontal axis. {numref}`tbl-cranfield-threshold` gives the sweep for this
+# page's dataset.
+#
+# ```{glue:figure} tbl-cranfield-threshold
+# :name: tbl-cranfield-threshold
+#
+# The threshold sweep on this page's dataset: one row per rating value used as the positive threshold.
+# ```
+
 
 # %% tags=["remove-input"]
-mine_sweep = sweeps[sweeps["collection"] == here]
-show_table(
-    mine_sweep[["threshold", "positive share of ratings", "positive judgments", "relevant documents",
-                "share relevant to one query", "top reach", "gini", fixed]]
-    .rename(columns={"relevant documents": "liked items", "share relevant to one query": "liked by one user",
-                     "top reach": "reach of the top item", "gini": "Gini"}),
-    {"threshold": "{:g}", "positive share of ratings": "{:.1%}", "positive judgments": "{:,}",
-     "liked items": "{:,}", "liked by one user": "{:.1%}", "reach of the top item": "{:.1%}",
-     "Gini": "{:.3f}", fixed: "{:.3f}"},
-)
+glue_table("tbl-cranfield-threshold", cranfield.threshold_table(study, sweeps),
+           {"threshold": "{:g}", "positive share of ratings": "{:.1%}", "positive judgments": "{:,}",
+            "liked items": "{:,}", "liked by one user": "{:.1%}", "reach of the top item": "{:.1%}",
+            "Gini": "{:.3f}", study.fixed: "{:.3f}"})
 
 # %% [markdown]
 # ## What this means for designing an offline evaluation

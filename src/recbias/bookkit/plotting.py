@@ -57,3 +57,24 @@ def dataset_caption(ax: plt.Axes, dataset: str) -> None:
         fontsize=8,
         color="#555555",
     )
+
+
+#: light end of the shades of each kind of collection
+_LIGHT = {"IR": "#9ecae1", "recommendation": "#fcbba1", "simulation": "#d9d9d9"}
+
+
+def collection_styles(names_by_kind: dict[str, list[str]], here: str, truth_suffix: str) -> dict[str, dict]:
+    """Line style per collection: shades of its kind's colour (blue IR, red recommendation,
+    grey simulation), a thick line for the page's dataset, dashes for simulated truths."""
+    styles = {}
+    for kind, names in names_by_kind.items():
+        base = COLLECTION_COLOURS[kind]
+        shades = [base] if len(names) == 1 else sns.blend_palette(["#202020", base, _LIGHT[kind]], len(names) + 2)[1:-1]
+        for name, colour in zip(names, shades, strict=True):
+            styles[name] = {
+                "color": colour,
+                "lw": 3.2 if name == here else 1.7,
+                "ls": "--" if name.endswith(truth_suffix) else "-",
+                "label": f"{name} (this page)" if name == here else name,
+            }
+    return styles

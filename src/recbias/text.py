@@ -1,0 +1,49 @@
+"""Numbers and lists as the book's prose shows them, for the pages and for the chapter drivers
+that compose data-dependent sentences."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+
+def fmt_p(p: float) -> str:
+    """A p-value as prose shows it: three decimals, scientific below 0.001."""
+    if not np.isfinite(p):
+        return "n/a"
+    return "< 1e-300" if p == 0 else f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
+
+
+def fmt_pct(x: float, digits: int = 1) -> str:
+    """A share as a percentage (``0.1234`` -> ``"12.3%"``); "n/a" when undefined."""
+    return "n/a" if not np.isfinite(x) else f"{x:.{digits}%}"
+
+
+def fmt_number(x: float, digits: int = 3) -> str:
+    """A value with ``digits`` decimals, never printed as "-0.000"."""
+    if not np.isfinite(x):
+        return "n/a"
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def fmt_pm(mean: float, spread: float, digits: int = 3) -> str:
+    """``mean`` over ``± spread`` on a second, smaller line (keeps wide tables narrow)."""
+    return f"{fmt_number(mean, digits)}<br><small>± {fmt_number(spread, digits)}</small>"
+
+
+def fmt_seconds(x: float) -> str:
+    """A duration: two decimals under 10 s, one above."""
+    return f"{x:.2f} s" if x < 10 else f"{x:.1f} s"
+
+
+def ordinal(k: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def order_text(values: Mapping[str, float]) -> str:
+    """Systems from best to worst, e.g. ``"MF > pLSA > Random"``."""
+    return " > ".join(sorted(values, key=lambda name: -values[name]))
