@@ -141,7 +141,9 @@ from recbias.experiments import cranfield
 # G = \frac{2 \sum_{k=1}^{m} k\, x_k}{m \sum_{k=1}^{m} x_k} - \frac{m + 1}{m},
 # $$ (eq-gini)
 #
-# which is 0 when all counts are equal and approaches 1 when one document holds them all.
+# which is 0 when all counts are equal. Its largest value here is $(m-1)/m$, close to 1
+# for large $m$: it is approached when one document holds almost every judgment and each
+# of the others keeps the single judgment that puts it in the list.
 #
 # Finally, a statistic that links the spread to evaluation. Show the *same* list of $n$
 # documents to every query and count every positive judgment as ground truth. Its

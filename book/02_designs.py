@@ -541,8 +541,9 @@ display(Markdown(range_sentence))
 # also in the top $n$ of its own $T_u^r$: that gives the lower bound. Conversely, at
 # most $|PR_\text{test}(u)| - 1$ relevant items can stand above it in $T_u$, so an item
 # in the top $n$ of $T_u^r$ is in the top $m_u$ of $T_u$: that gives the upper bound.
-# Both bounds are AR quantities, so 1R precision grows and shrinks with AR precision,
-# $1RP_s@n = \Theta(P_s@n)$. The gap between the bounds comes from users with several
+# Both bounds are AR quantities, so 1R precision moves with AR precision: it lies
+# between AR precision at the cut-off $n$ and AR precision at the deeper cut-off $m_u$,
+# a sandwich rather than a fixed multiple of $P_s@n$. The gap between the bounds comes from users with several
 # relevant items, so it shrinks as test ratings become scarcer; the papers also see it
 # close as the target sets grow well beyond $|PR_\text{test}|/|\mathcal{U}|$, the mean
 # number of relevant items per user.

@@ -110,10 +110,10 @@ say("n_tolerance", f"{n_tolerance:.0%}")
 # {cite:p}`krichene2020sampled`:
 #
 # $$
-# \mathrm{AUC}_n(r) = \frac{n - r}{n - 1}, \qquad
-# \mathrm{Recall@}k(r) = \mathbb{1}[r \le k], \qquad
-# \mathrm{AP}(r) = \frac{1}{r}, \qquad
-# \mathrm{NDCG}(r) = \frac{1}{\log_2(r + 1)} .
+# \begin{aligned}
+# \mathrm{AUC}_n(r) &= \frac{n - r}{n - 1}, & \mathrm{Recall@}k(r) &= \mathbb{1}[r \le k], \\
+# \mathrm{AP}(r) &= \frac{1}{r}, & \mathrm{NDCG}(r) &= \frac{1}{\log_2(r + 1)} .
+# \end{aligned}
 # $$ (eq-sm-metrics)
 #
 # With one relevant item, the hit rate is Recall, the reciprocal rank is AP, and
@@ -196,10 +196,10 @@ show_table(table1, "{:.3f}", index=True)
 # successes:
 #
 # $$
-# \tilde r - 1 \sim \mathrm{Binomial}\!\left(m, \tfrac{r - 1}{n - 1}\right)
-# \quad \text{(with replacement)}, \qquad
-# \tilde r - 1 \sim \mathrm{Hypergeometric}(n - 1,\; r - 1,\; m)
-# \quad \text{(without)}.
+# \begin{aligned}
+# \tilde r - 1 &\sim \mathrm{Binomial}\!\left(m, \tfrac{r - 1}{n - 1}\right) && \text{(with replacement)}, \\
+# \tilde r - 1 &\sim \mathrm{Hypergeometric}(n - 1,\; r - 1,\; m) && \text{(without)}.
+# \end{aligned}
 # $$ (eq-sm-law)
 #
 # The sampled metric is $M(\tilde r)$ computed on the list of $m + 1$ items, and its
@@ -413,7 +413,8 @@ show_table(m1, {"M(1)": "{:.3f}", "M(2)": "{:.3f}", "slope on AUC": "{:.3f}", "l
 # $p(r)$ on true ranks (uniform here, as in the paper):
 #
 # $$
-# \min_{\hat M \in \mathbb{R}^{m+1}} \; \sum_{r=1}^{n} p(r) \Big( \sum_{j=1}^{m+1} p(\tilde r = j \mid r)\, \hat M_j - M(r) \Big)^2 .
+# \min_{\hat M \in \mathbb{R}^{m+1}} \; \sum_{r=1}^{n} p(r)
+# \Big( \sum_{j=1}^{m+1} p(\tilde r = j \mid r)\, \hat M_j - M(r) \Big)^2 .
 # $$ (eq-sm-minimal-bias)
 #
 # With $m + 1$ unknowns and $n$ equations, no vector is unbiased for every $r$ when
@@ -433,8 +434,10 @@ show_table(m1, {"M(1)": "{:.3f}", "M(2)": "{:.3f}", "slope on AUC": "{:.3f}", "l
 # metric given the sampled rank,
 #
 # $$
-# \hat M_j = \frac{\sum_r p(r)\, p(\tilde r = j \mid r)\, M(r)}{\sum_r p(r)\, p(\tilde r = j \mid r)}
-#          = \mathbb{E}\big[M(r) \mid \tilde r = j\big].
+# \begin{aligned}
+# \hat M_j &= \frac{\sum_r p(r)\, p(\tilde r = j \mid r)\, M(r)}{\sum_r p(r)\, p(\tilde r = j \mid r)} \\
+#          &= \mathbb{E}\big[M(r) \mid \tilde r = j\big].
+# \end{aligned}
 # $$ (eq-sm-posterior)
 #
 # Below we write *BV γ* for the solution of {eq}`eq-sm-bv`. The figure reproduces the
@@ -896,10 +899,12 @@ if worst["sampled"] == repetitions:
             + ", ".join(f"{worst[method]} ({method})" for method in METHODS[1:]) + ".")
 else:
     best = max(METHODS[1:], key=lambda method: (worst[method], np.nansum(ours4.loc[top_heavy, method])))
-    text = (f"**On this build**, the uncorrected sampled metric orders some pair correctly in only {worst['sampled']} of "
+    how_often = ("in none of the" if worst["sampled"] == 0 else f"in only {worst['sampled']} of the")
+    text = (f"**On this build**, the uncorrected sampled metric orders some pair correctly {how_often} "
             f"{repetitions} repetitions on a top-heavy metric. The estimator with the best worst case is *{best}*: "
             f"at least {worst[best]} of {repetitions} for every pair and top-heavy metric.")
-text += f" AUC, uncorrected, orders every pair correctly in at least {auc_worst} of {repetitions} repetitions."
+text += (f" AUC, uncorrected, orders every pair correctly in all {repetitions} repetitions." if auc_worst == repetitions
+         else f" AUC, uncorrected, orders every pair correctly in at least {auc_worst} of {repetitions} repetitions.")
 display(Markdown(text))
 
 # %% [markdown]
@@ -981,8 +986,10 @@ show_table(pd.DataFrame(rows).astype(object).fillna("beyond the grid"))
 # The 1R design of {cite:t}`bellogin2017statistical`, following
 # {cite:t}`cremonesi2010performance`, builds one run per relevant test rating
 # $(u, i)$: the relevant item $i$ plus a random set of items assumed non-relevant, and
-# reports $\mathrm{P@}10$ averaged over runs. In the variant TI-NN(100) of
-# {doc}`02_designs`, the 100 other items are drawn without replacement from the
+# reports $\mathrm{P@}10$ averaged over runs. {doc}`02_designs` uses TI-NN(99), so
+# that a run holds $|T_u^r| = 100$ items as in the papers; here we take TI-NN(100), so
+# that the number of sampled items is $m = 100$ as in {cite:t}`krichene2020sampled`.
+# The 100 other items are drawn without replacement from the
 # candidate items (those with at least one test rating) that $u$ did not rate in
 # training and does not hold as relevant test items. This is exactly the sampled
 # evaluation of this chapter with $m = 100$, the hypergeometric law of
