@@ -32,7 +32,8 @@ benchmarks: $(STAMP)
 
 readme-figure: book/01_cranfield.ipynb
 	$(BIN)/python -c "import base64, json, sys; cells = json.load(open(sys.argv[1]))['cells']; \
-	png = next(o['data']['image/png'] for c in cells for o in c.get('outputs', []) if 'image/png' in o.get('data', {})); \
+	png = next(o['data']['application/papermill.record/image/png'] for c in cells for o in c.get('outputs', []) \
+	if o.get('metadata', {}).get('scrapbook', {}).get('name') == 'fig-cranfield-spread'); \
 	open(sys.argv[2], 'wb').write(base64.b64decode(png))" $< docs/relevance-spread.png
 
 clean:

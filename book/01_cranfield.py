@@ -210,9 +210,11 @@ for name, curve in study.curves.groupby("collection", sort=False):
     bottom.plot(curve["rank"].where(curve["rank"] <= 1000), curve["reach"], **styles[name])
 top.plot([0, 1], [0, 1], color="#aaaaaa", lw=0.8, ls=":", label="equal spread")
 top.set(xlabel="documents / items with a positive judgment, most judged first (share)",
-        ylabel="share of all positive judgments", xlim=(0, 1), ylim=(0, 1.01), title="Cumulative share")
+        ylabel="share of all positive judgments", xlim=(0, 1), ylim=(0, 1.01))
 bottom.set(xscale="log", xlabel="popularity rank of the document / item (log scale)",
-           ylabel="share of queries / users", title="Reach of the k-th most-liked document or item")
+           ylabel="share of queries / users")
+top.set_title("Cumulative share", loc="left")
+bottom.set_title("Reach of the k-th most-liked document or item", loc="left")
 top.legend(loc="lower right", fontsize=8.5)
 for ax, axes_in_percent in ((top, "xy"), (bottom, "y")):
     for axis in axes_in_percent:
