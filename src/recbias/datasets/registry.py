@@ -78,38 +78,38 @@ SYNTHETIC_CITATION = (
     "of Bellogín, Castells and Cantador (2017)."
 )
 
+
+def _simulated(name: str, title: str, paper_usage: str) -> DatasetInfo:
+    """The registry entry of a preset of :mod:`recbias.synthetic`."""
+    return DatasetInfo(
+        name=name,
+        title=f"Simulated ratings with known true relevance ({title})",
+        description=SYNTHETIC_DESCRIPTION,
+        licence=SYNTHETIC_LICENCE,
+        citation=SYNTHETIC_CITATION,
+        url="(generated offline)",
+        paper_usage=paper_usage,
+        positive_threshold=5.0,
+    )
+
+
 DATASETS: dict[str, DatasetInfo] = {
-    "synthetic": DatasetInfo(
-        name="synthetic",
-        title="Simulated ratings with known true relevance (default preset: MovieLens 100K scale, ML-1M density)",
-        description=SYNTHETIC_DESCRIPTION,
-        licence=SYNTHETIC_LICENCE,
-        citation=SYNTHETIC_CITATION,
-        url="(generated offline)",
-        paper_usage="The shifted power-law popularity simulation of Bellogín et al. (2017, Section 5.2) and "
+    "synthetic": _simulated(
+        "synthetic",
+        "default preset: MovieLens 100K scale, ML-1M density",
+        "The shifted power-law popularity simulation of Bellogín et al. (2017, Section 5.2) and "
         "Bellogín (2012, Section 4.5.2), extended with a known ground truth.",
-        positive_threshold=5.0,
     ),
-    "synthetic-small": DatasetInfo(
-        name="synthetic-small",
-        title="Simulated ratings with known true relevance (small preset for tests and quick builds)",
-        description=SYNTHETIC_DESCRIPTION,
-        licence=SYNTHETIC_LICENCE,
-        citation=SYNTHETIC_CITATION,
-        url="(generated offline)",
-        paper_usage="A fast stand-in for 'synthetic' in tests and draft builds.",
-        positive_threshold=5.0,
+    "synthetic-small": _simulated(
+        "synthetic-small",
+        "small preset for tests and quick builds",
+        "A fast stand-in for 'synthetic' in tests and draft builds.",
     ),
-    "synthetic-ml1m": DatasetInfo(
-        name="synthetic-ml1m",
-        title="Simulated ratings with known true relevance (MovieLens 1M shape: 6,040 users, 3,706 items)",
-        description=SYNTHETIC_DESCRIPTION,
-        licence=SYNTHETIC_LICENCE,
-        citation=SYNTHETIC_CITATION,
-        url="(generated offline)",
-        paper_usage="The users, items, ratings and rating histogram of ML-1M, the papers' dataset, for "
-        "measuring the book at the papers' scale without the archive.",
-        positive_threshold=5.0,
+    "synthetic-ml1m": _simulated(
+        "synthetic-ml1m",
+        "MovieLens 1M shape: 6,040 users, 3,706 items",
+        "The users, items, ratings and rating histogram of ML-1M, the papers' dataset, for measuring the book "
+        "at the papers' scale without the archive.",
     ),
     "ml-100k": DatasetInfo(
         name="ml-100k",
