@@ -40,7 +40,8 @@ notice = report.mixed_builds(report.load_provenance(results_dir))
 display(HTML(f'<div class="admonition warning"><p class="admonition-title">Mixed build</p><p>{notice}</p></div>')
         if notice else Markdown("All pages of this book come from one dataset and seed."))
 if claims:
-    show_table(report.summary(claims))
+    counts = report.summary(claims)
+    show_table(counts.assign(chapter=[report.chapter_title(c) for c in counts["chapter"]]))
 else:
     display(Markdown("No chapter has registered a claim in this build."))
 
@@ -48,7 +49,7 @@ else:
 for chapter in sorted({c.chapter for c in claims}):
     chapter_claims = [c for c in claims if c.chapter == chapter]
     counts = report.summary(chapter_claims).iloc[0]
-    display(HTML(f"<details><summary><b>{chapter}</b>: {counts['findings hold']} of "
+    display(HTML(f"<details><summary><b>{report.chapter_title(chapter)}</b>: {counts['findings hold']} of "
                  f"{counts['findings hold'] + counts['findings fail']} findings hold, "
                  f"{counts['numbers agree']} numbers agree, {counts['numbers differ']} differ, "
                  f"{counts['numbers not comparable']} not comparable</summary>"

@@ -97,3 +97,9 @@ def test_mixed_builds_are_named():
                           "seed": [0, 7, 0]})
     notice = report.mixed_builds(mixed)
     assert "lastfm-2k (seed 7): 02_b" in notice and "ml-100k (seed 0): 01_a" in notice and "scorecard" not in notice
+
+
+def test_chapter_titles_come_from_the_page_heading(tmp_path) -> None:
+    (tmp_path / "03_sparsity.py").write_text("# %% [markdown]\n# # The test-sparsity bias\n#\n# text\n")
+    assert report.chapter_title("03_sparsity", tmp_path) == "3. The test-sparsity bias"
+    assert report.chapter_title("99_missing", tmp_path) == "99_missing"

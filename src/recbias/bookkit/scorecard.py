@@ -213,6 +213,18 @@ def mixed_builds(provenance: pd.DataFrame) -> str:
     return f"The pages of this book were built with different datasets or seeds: {listed}."
 
 
+def chapter_title(chapter: str, book: Path = Path("book")) -> str:
+    """"1. The Cranfield paradigm for recommendation" for ``"01_cranfield"``: the page's number and
+    its first heading, read from its Jupytext source (the page name when there is none)."""
+    source = book / f"{chapter}.py"
+    lines = source.read_text().splitlines() if source.exists() else []
+    heading = next((line[4:].strip() for line in lines if line.startswith("# # ")), None)
+    number = chapter.split("_")[0]
+    if heading is None:
+        return chapter
+    return f"{int(number)}. {heading}" if number.isdigit() else heading
+
+
 def summary(claims: list[Claim]) -> pd.DataFrame:
     """Per chapter: how many numbers agree, differ or are not comparable, and how many findings hold or fail."""
     verdicts = [AGREES, DIFFERS, NOT_COMPARABLE, HOLDS, FAILS]
