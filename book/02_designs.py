@@ -48,7 +48,7 @@ from matplotlib.patches import Patch
 from recbias import datasets, designs, experiments
 from recbias.cache import recommender_params
 from recbias.bookkit.page import load_dataset, say
-from recbias.evaluate import evaluate_runs
+from recbias.evaluate import discordant_pairs, evaluate_runs, kendall_tau, true_quality
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.recommenders import make
 from recbias.bookkit.scorecard import finding, number
@@ -701,9 +701,8 @@ else:
     truth_rows = []
     for fold in experiments.make_folds(ratings, folds=folds, test_ratio=test_ratio, seed=seed):
         fitted = experiments.fit_systems(SYSTEMS, fold.train, key_extra=fold.key, seed=seed)
-        for label, model in fitted.items():
-            value = experiments.true_precision(model, fold.train, ratings.true_relevance, n=N, seed=seed).mean()
-            truth_rows.append({"system": label, "fold": fold.index, "true P@10": value})
+        per_user = true_quality(fitted, fold.train, ratings.true_relevance, n=N, seed=seed)[f"P@{N}"].mean()
+        truth_rows.extend({"system": label, "fold": fold.index, "true P@10": per_user[label]} for label in fitted)
     true_p = pd.DataFrame(truth_rows).groupby("system", sort=False)["true P@10"].mean()
     tau_rows = []
     for design in main.runs["design"].cat.categories:
@@ -711,7 +710,7 @@ else:
         tau_rows.append({
             "design": design,
             "measured order": " > ".join(measured.sort_values(ascending=False).index),
-            "Kendall's tau with the true order": experiments.ordering_agreement(measured.to_dict(), true_p.to_dict()),
+            "Kendall's tau with the true order": kendall_tau(measured.to_dict(), true_p.to_dict()),
         })
     both = pd.DataFrame({"true P@10": true_p})
     for design in main.runs["design"].cat.categories:
@@ -726,7 +725,7 @@ else:
     parts = []
     for design in taus.index:
         measured = means.loc[(ratings.name, design)]
-        wrong = experiments.discordant_pairs(measured.to_dict(), true_p.to_dict())
+        wrong = discordant_pairs(measured.to_dict(), true_p.to_dict())
         if wrong:
             listed = "; ".join(
                 f"{hi} above {lo} (true {true_p[hi]:.4f} vs {true_p[lo]:.4f})" for hi, lo in wrong

@@ -56,6 +56,7 @@ from recbias.cache import fit_cached
 from recbias.bookkit.page import say
 from recbias.designs import build_runs
 from recbias.evaluate import full_catalogue_ranks, rank_runs, score_runs
+from recbias.evaluate.orderings import first_consistent, pair_agreement
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.recommenders import make
 from recbias.bookkit.scorecard import finding, number
@@ -853,7 +854,7 @@ for a, b in PAIRS:
     for metric in METRICS:
         row = {"pair": f"{names[a]} vs {names[b]}", "metric": METRIC_LABEL[metric]}
         for method in METHODS:
-            row[method] = (se.ordering_agreement(estimates[(method, metric)], exact[metric], a, b)
+            row[method] = (pair_agreement(estimates[(method, metric)], exact[metric], a, b)
                            if exact[metric][a] != exact[metric][b] else np.nan)
         rows.append(row)
 ours4 = pd.DataFrame(rows)
@@ -968,8 +969,8 @@ for a, b in PAIRS:
     rows.append({
         "pair": f"{names[a]} vs {names[b]}",
         "exact order": order_of({names[a]: exact["Recall@10"][a], names[b]: exact["Recall@10"][b]}),
-        "uncorrected: consistent from m =": se.first_consistent_m(ms_uncorrected, expected_uncorrected, exact["Recall@10"], a, b),
-        "BV 0.1: consistent from m =": se.first_consistent_m(ms_bv, expected_bv, exact["Recall@10"], a, b) if len(ms_bv) else None,
+        "uncorrected: consistent from m =": first_consistent(ms_uncorrected, expected_uncorrected, exact["Recall@10"], a, b),
+        "BV 0.1: consistent from m =": first_consistent(ms_bv, expected_bv, exact["Recall@10"], a, b) if len(ms_bv) else None,
     })
 show_table(pd.DataFrame(rows).astype(object).fillna("beyond the grid"))
 

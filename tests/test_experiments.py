@@ -1,4 +1,4 @@
-"""The experiment runner: folds, scoring, per-run tables, summaries, the lemma sweep and ground truth."""
+"""The experiment runner: folds, per-run tables, summaries, the lemma sweep and the toy matrix."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs, mean_confidence_interval
 from recbias.ratings import Ratings
 from recbias.recommenders import make
-from recbias.recommenders.base import Recommender
 
 
 @pytest.fixture(scope="module")
@@ -35,23 +34,6 @@ def run_small(small: Ratings) -> experiments.Experiment:
 @pytest.fixture(scope="module")
 def experiment(small: Ratings) -> experiments.Experiment:
     return run_small(small)
-
-
-class Oracle(Recommender):
-    """Scores the truth: relevant items 1, others 0."""
-
-    name = "oracle"
-
-    def __init__(self, truth: np.ndarray, seed: int = 0) -> None:
-        super().__init__(seed)
-        self.truth = truth
-
-    def _fit(self, train: Ratings) -> None:
-        pass
-
-    def score_users(self, users: np.ndarray) -> np.ndarray:
-        users, _ = self._check(users)
-        return self.truth[users].astype(float)
 
 
 # ------------------------------------------------------------------------------ folds
@@ -86,22 +68,6 @@ def test_temporal_fold_and_bad_arguments(small: Ratings) -> None:
         experiments.make_folds(small, method="bootstrap")
     with pytest.raises(ValueError, match="positive integer"):
         experiments.make_folds(small, folds=0)
-
-
-# ---------------------------------------------------------------------------- scoring
-
-
-def test_subset_runs_keeps_whole_runs(small: Ratings) -> None:
-    (fold,) = experiments.make_folds(small, folds=1, seed=0)
-    runs = build_runs(fold.train, fold.test, "1R TI-NN(10)", seed=0, on_shortage="exclude")
-    keep = np.arange(runs.n_runs) % 3 == 0
-    part = experiments.subset_runs(runs, keep)
-    assert part.n_runs == keep.sum()
-    kept = np.flatnonzero(keep)
-    for new, old in ((0, kept[0]), (part.n_runs - 1, kept[-1])):
-        a, b = slice(part.offsets[new], part.offsets[new + 1]), slice(runs.offsets[old], runs.offsets[old + 1])
-        assert np.array_equal(part.items[a], runs.items[b]) and np.array_equal(part.labels[a], runs.labels[b])
-    assert np.array_equal(part.n_relevant, runs.n_relevant[keep])
 
 
 # ------------------------------------------------------------------------ experiments
@@ -184,56 +150,6 @@ def test_lemma_sweep_bounds_hold_everywhere(small: Ratings) -> None:
     removal = sweep[sweep["sweep"] == "removed test ratings"]
     runs_by_x = removal.groupby("x")["runs"].first()
     assert runs_by_x.loc[0.5] < runs_by_x.loc[0.0]
-
-
-# ----------------------------------------------------------------------- ground truth
-
-
-def test_true_precision_against_a_loop(small: Ratings) -> None:
-    (fold,) = experiments.make_folds(small, folds=1, seed=0)
-    model = make("popularity").fit(fold.train)
-    got = experiments.true_precision(model, fold.train, small.true_relevance, n=5, block=3 * small.n_items)
-    rated = fold.train.matrix("binary").toarray() > 0
-    scores = model.score_users(np.arange(small.n_users))
-    for user in range(0, small.n_users, 17):
-        candidates = np.flatnonzero(~rated[user])
-        cut = np.sort(scores[user, candidates])[::-1][4]
-        above = candidates[scores[user, candidates] > cut]
-        tied = candidates[scores[user, candidates] == cut]
-        low = small.true_relevance[user, above].sum() + max(0, 5 - len(above) - (~small.true_relevance[user, tied]).sum())
-        high = small.true_relevance[user, above].sum() + min(5 - len(above), small.true_relevance[user, tied].sum())
-        assert low / 5 <= got[user] <= high / 5
-
-
-def test_true_precision_of_an_oracle(small: Ratings) -> None:
-    (fold,) = experiments.make_folds(small, folds=1, seed=0)
-    oracle = Oracle(small.true_relevance).fit(fold.train)
-    got = experiments.true_precision(oracle, fold.train, small.true_relevance, n=10)
-    rated = fold.train.matrix("binary").toarray() > 0
-    available = (small.true_relevance & ~rated).sum(axis=1)
-    np.testing.assert_allclose(got, np.minimum(available, 10) / 10)
-
-
-def test_true_precision_checks_shape(small: Ratings) -> None:
-    model = make("random").fit(small)
-    with pytest.raises(ValueError, match="shape"):
-        experiments.true_precision(model, small, np.zeros((2, 2), dtype=bool))
-
-
-def test_ordering_agreement() -> None:
-    true = {"a": 3.0, "b": 2.0, "c": 1.0}
-    assert experiments.ordering_agreement({"a": 0.3, "b": 0.2, "c": 0.1}, true) == pytest.approx(1.0)
-    assert experiments.ordering_agreement({"a": 0.1, "b": 0.2, "c": 0.3}, true) == pytest.approx(-1.0)
-    assert experiments.ordering_agreement({"a": 0.3, "b": 0.1, "c": 0.2}, true) == pytest.approx(1 / 3)
-    with pytest.raises(ValueError):
-        experiments.ordering_agreement({"a": 1.0}, true)
-
-
-def test_discordant_pairs() -> None:
-    true = {"a": 3.0, "b": 2.0, "c": 1.0, "d": 1.0}
-    assert experiments.discordant_pairs({"a": 0.3, "b": 0.2, "c": 0.1, "d": 0.05}, true) == []
-    assert experiments.discordant_pairs({"a": 0.1, "b": 0.3, "c": 0.2, "d": 0.0}, true) == [("b", "a"), ("c", "a")]
-    assert experiments.discordant_pairs({"a": 0.3, "b": 0.2, "c": 0.1, "d": 0.2}, true) == []  # c, d tied in truth
 
 
 # ------------------------------------------------------------------------------- toy

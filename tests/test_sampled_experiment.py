@@ -24,9 +24,7 @@ from recbias.sampled_experiment import (
     exact_metric,
     expected_estimates,
     expected_sampled_hits,
-    first_consistent_m,
     leave_one_random_out,
-    ordering_agreement,
     parse_method,
     pool_ranks,
     rank_law,
@@ -209,19 +207,6 @@ def test_exact_metric_uses_each_targets_catalogue() -> None:
     np.testing.assert_allclose(exact_metric("AUC", np.array([1, 10]), np.array([10, 19])), [1.0, 0.5])
     np.testing.assert_allclose(exact_metric("Recall@10", np.array([10, 11]), np.array([50, 50])), [1.0, 0.0])
     np.testing.assert_allclose(exact_metric("AP", np.array([4]), np.array([50])), [0.25])
-
-
-def test_orderings() -> None:
-    values = np.array([[0.1, 0.2], [0.3, 0.2], [0.2, 0.2], [0.0, 0.5]])
-    assert ordering_agreement(values, np.array([0.05, 0.06]), 0, 1) == 2
-    assert ordering_agreement(values, np.array([0.07, 0.06]), 0, 1) == 1
-    with pytest.raises(ValueError):
-        ordering_agreement(values, np.array([0.06, 0.06]), 0, 1)
-    ms = [10, 20, 50, 100]
-    grid = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
-    assert first_consistent_m(ms, grid, np.array([0.0, 1.0]), 0, 1) == 100
-    assert first_consistent_m(ms, grid[[1, 3, 1, 3]], np.array([0.0, 1.0]), 0, 1) == 10
-    assert first_consistent_m(ms, grid[[1, 1, 1, 0]], np.array([0.0, 1.0]), 0, 1) is None
 
 
 def test_run_positions_of_a_1r_design(world) -> None:

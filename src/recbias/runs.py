@@ -113,6 +113,24 @@ class Runs:
         """Run index of every flat entry (``len(items)`` values)."""
         return np.repeat(np.arange(self.n_runs), self.sizes)
 
+    def subset(self, keep: np.ndarray) -> Runs:
+        """The runs selected by the boolean mask ``keep`` (one entry per run), whole and in their order."""
+        keep = np.asarray(keep, dtype=bool)
+        if len(keep) != self.n_runs:
+            raise ValueError(f"keep has {len(keep)} entries for {self.n_runs} runs")
+        entries = np.repeat(keep, self.sizes)
+        return Runs.from_arrays(
+            offsets=np.concatenate([[0], np.cumsum(self.sizes[keep])]),
+            users=self.users[keep],
+            items=self.items[entries],
+            labels=self.labels[entries],
+            grades=self.grades[entries],
+            judged=self.judged[entries],
+            n_relevant=self.n_relevant[keep],
+            groups=self.groups[keep],
+            design=self.design,
+        )
+
     def __len__(self) -> int:
         return self.n_runs
 

@@ -56,9 +56,7 @@ __all__ = [
     "exact_metric",
     "expected_estimates",
     "expected_sampled_hits",
-    "first_consistent_m",
     "leave_one_random_out",
-    "ordering_agreement",
     "parse_method",
     "pool_ranks",
     "rank_law",
@@ -421,34 +419,3 @@ def expected_estimates(
     mean = np.einsum("ij,ij->i", law, values)
     variance = np.einsum("ij,ij->i", law, (values - mean[:, None]) ** 2)
     return mean, variance
-
-
-# ------------------------------------------------------------------ orderings
-
-
-def ordering_agreement(values: np.ndarray, exact: np.ndarray, a: int, b: int) -> int:
-    """Repetitions (rows of ``values``) ordering recommenders ``a`` and ``b`` as ``exact`` does.
-
-    ``values`` is ``(repetitions, K)``; a repetition agrees when the strict
-    order of its two values matches the strict order of the exact values (a tie
-    in a repetition never agrees).  Raises if the exact values are tied.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    direction = np.sign(exact[a] - exact[b])
-    if direction == 0:
-        raise ValueError("the exact values of the two recommenders are tied; no order to agree with")
-    return int(np.count_nonzero(np.sign(values[:, a] - values[:, b]) == direction))
-
-
-def first_consistent_m(ms: Sequence[int], values: np.ndarray, exact: np.ndarray, a: int, b: int) -> int | None:
-    """Smallest ``m`` of the grid from which on every larger grid ``m`` orders ``a``, ``b`` as ``exact``.
-
-    ``values`` is ``(len(ms), K)``, e.g. expected metrics per sample size.
-    ``None`` when even the largest ``m`` gets the order wrong.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    right = np.sign(values[:, a] - values[:, b]) == np.sign(exact[a] - exact[b])
-    if not right[-1]:
-        return None
-    wrong = np.flatnonzero(~right)
-    return int(ms[0] if len(wrong) == 0 else ms[wrong[-1] + 1])

@@ -17,12 +17,9 @@ several splits of a dataset.  This module does the plumbing once:
   into means with confidence intervals and paired tests, with users as the
   independent units across runs and folds (:mod:`recbias.evaluate.statistics`).
 
-Two analyses of Bellogín, Castells and Cantador (IRJ 2017, Section 3) live
+Two pieces of Bellogín, Castells and Cantador (IRJ 2017, Section 3) live
 here as well: :func:`lemma_sweep` (the AR bounds of 1R precision, Eq. 2 and
-Fig. 3) and :func:`true_precision` with :func:`ordering_agreement` (how the
-measured ordering of systems compares with the ordering under complete ground
-truth, for simulated worlds).  :func:`fig1_toy` is the hand-made rating matrix
-of their Fig. 1.
+Fig. 3) and :func:`fig1_toy`, the hand-made rating matrix of their Fig. 1.
 """
 
 from __future__ import annotations
@@ -34,14 +31,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from recbias import splits as splitting
 from recbias.cache import fit_cached
 from recbias.designs import DesignSpec, build_runs, parse_design
 from recbias.evaluate import (
     DEFAULT_METRICS,
-    SCORE_BLOCK,
     Candidates,
     compare,
     evaluate_runs,
@@ -61,15 +56,11 @@ __all__ = [
     "fold_seed",
     "Experiment",
     "Fold",
-    "discordant_pairs",
     "fig1_toy",
     "fit_systems",
     "lemma_sweep",
     "make_folds",
-    "ordering_agreement",
     "run_experiment",
-    "subset_runs",
-    "true_precision",
 ]
 
 #: The five systems of IRJ 2017 Section 3.3, display label -> :func:`recbias.recommenders.make` preset.
@@ -316,31 +307,12 @@ def run_experiment(
 # --------------------------------------------------------------------- lemma (Eq. 2)
 
 
-def subset_runs(runs: Runs, keep: np.ndarray) -> Runs:
-    """The runs selected by the boolean mask ``keep`` (one entry per run), in their order."""
-    keep = np.asarray(keep, dtype=bool)
-    if len(keep) != runs.n_runs:
-        raise ValueError(f"keep has {len(keep)} entries for {runs.n_runs} runs")
-    entries = np.repeat(keep, runs.sizes)
-    return Runs.from_arrays(
-        offsets=np.concatenate([[0], np.cumsum(runs.sizes[keep])]),
-        users=runs.users[keep],
-        items=runs.items[entries],
-        labels=runs.labels[entries],
-        grades=runs.grades[entries],
-        judged=runs.judged[entries],
-        n_relevant=runs.n_relevant[keep],
-        groups=runs.groups[keep],
-        design=runs.design,
-    )
-
-
 def _lemma_runs(train: Ratings, test: Ratings, size: int, seed: int, users: np.ndarray | None) -> Runs:
     runs = build_runs(
         train, test, f"1R TI-NN({size - 1})", seed=seed, shared_negatives=True, on_shortage="exclude"
     )
     if users is not None:
-        runs = subset_runs(runs, np.isin(runs.users, users))
+        runs = runs.subset(np.isin(runs.users, users))
     return runs
 
 
@@ -418,70 +390,6 @@ def lemma_sweep(
         for k, size in enumerate(sizes):
             record("target size", float(size), _lemma_runs(train, test, size, fold_seed(seed, 200 + k), eligible))
     return pd.DataFrame(rows)
-
-
-# ------------------------------------------------------------------------ ground truth
-
-
-def true_precision(
-    recommender: Recommender,
-    train: Ratings,
-    truth: np.ndarray,
-    *,
-    n: int = 10,
-    users: np.ndarray | None = None,
-    seed: int = 0,
-    block: int = SCORE_BLOCK,
-) -> np.ndarray:
-    """Precision of each user's top ``n`` over all items outside ``R_train(u)``, under the truth.
-
-    ``truth`` is the complete ``n_users x n_items`` relevance matrix of a simulated world
-    (``Ratings.true_relevance``).  Every item the user did not rate in training is a
-    candidate, and its relevance is known, so this is the quantity every offline design
-    tries to estimate.  Ties in score are broken at random (``seed``).  Returns one value
-    per user of ``users`` (default: every user).
-    """
-    truth = np.asarray(truth, dtype=bool)
-    if truth.shape != train.shape:
-        raise ValueError(f"truth has shape {truth.shape}, the ratings {train.shape}")
-    users = np.arange(train.n_users) if users is None else np.asarray(users, dtype=np.int64)
-    rated = train.matrix("binary")
-    rng = np.random.default_rng(seed)
-    shuffle = rng.permutation(train.n_items)
-    out = np.empty(len(users), dtype=np.float64)
-    step = max(1, block // max(1, train.n_items))
-    for start in range(0, len(users), step):
-        chunk = users[start : start + step]
-        scores = recommender.score_users(chunk)
-        scores[rated[chunk].nonzero()] = -np.inf
-        top = np.argsort(-scores[:, shuffle], axis=1, kind="stable")[:, :n]
-        items = shuffle[top]
-        out[start : start + step] = truth[chunk[:, None], items].sum(axis=1) / n
-    return out
-
-
-def ordering_agreement(measured: Mapping[str, float], true: Mapping[str, float]) -> float:
-    """Kendall's tau-b between the system orderings by ``measured`` and by ``true`` values."""
-    names = [name for name in measured if name in true]
-    if len(names) < 2:
-        raise ValueError("need at least two systems in both orderings")
-    tau = stats.kendalltau([measured[s] for s in names], [true[s] for s in names]).statistic
-    return float(tau)
-
-
-def discordant_pairs(measured: Mapping[str, float], true: Mapping[str, float]) -> list[tuple[str, str]]:
-    """Pairs ``(a, b)`` that ``measured`` puts strictly above one another against ``true``.
-
-    ``a`` is measured above ``b`` while its true value is strictly lower; pairs tied on either
-    side are not counted.  Listed by decreasing measured value of ``a``, then of ``b``.
-    """
-    names = sorted((name for name in measured if name in true), key=lambda name: -measured[name])
-    return [
-        (a, b)
-        for k, a in enumerate(names)
-        for b in names[k + 1 :]
-        if measured[a] > measured[b] and true[a] < true[b]
-    ]
 
 
 # ----------------------------------------------------------------------- toy (Fig. 1)

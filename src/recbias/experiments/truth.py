@@ -7,7 +7,7 @@ quality would give?  Two kinds of truth are used:
 
 * **simulated worlds** (:mod:`recbias.synthetic`), which know the relevance of every
   user-item pair: a system's true quality is its P@10 / nDCG@10 over *all* items the
-  user did not rate in training (:func:`true_quality`);
+  user did not rate in training (:func:`recbias.evaluate.true_quality`);
 * **Coat** (Schnabel et al. 2016), whose users also rated 16 coats drawn uniformly at
   random: ranking those random items and scoring them against the ratings is an
   unbiased estimate of quality on random items (:func:`random_item_quality`).
@@ -33,7 +33,7 @@ import pandas as pd
 
 from recbias import splits
 from recbias.designs import build_runs
-from recbias.evaluate import Candidates, evaluate_runs
+from recbias.evaluate import Candidates, evaluate_runs, order_agreement, true_quality
 from recbias.experiments.runner import fit_systems, fold_seed
 from recbias.metrics.popularity import ItemPopularity
 from recbias.ratings import Ratings
@@ -50,7 +50,6 @@ __all__ = [
     "random_item_runs",
     "simulation_grid",
     "system_field",
-    "true_quality",
     "truth_study",
 ]
 
@@ -128,43 +127,6 @@ def protocols(n_items: int, sampled_m: int = 100) -> list[Protocol]:
 
 
 # ----------------------------------------------------------------------------- truth
-
-
-def true_quality(
-    systems: Mapping[str, Recommender], train: Ratings, truth: np.ndarray, *, n: int = 10, block: int = 1 << 22
-) -> dict[str, pd.DataFrame]:
-    """Per-user true P@n and nDCG@n of each fitted system over every item outside ``R_train(u)``.
-
-    ``truth`` is the complete boolean relevance matrix of a simulated world.  The top ``n``
-    of each user (training items excluded, ties broken by item code) is judged on it:
-    P@n = hits / n and nDCG@n = DCG@n / IDCG@n with binary gains and the ``1 / log2(k + 1)``
-    discount, where IDCG@n places ``min(n, |relevant outside training|)`` hits first.
-    Users without any relevant item outside training get NaN nDCG.  Returns
-    ``{"P@n": users x systems, "nDCG@n": users x systems}``.
-    """
-    truth = np.asarray(truth, dtype=bool)
-    rated = train.matrix("binary").toarray().astype(bool)
-    discount = 1.0 / np.log2(np.arange(2, n + 2))
-    ideal_hits = np.minimum((truth & ~rated).sum(axis=1), n)
-    ideal = np.concatenate([[0.0], np.cumsum(discount)])[ideal_hits]
-    users = np.arange(train.n_users)
-    step = max(1, block // max(1, train.n_items))
-    precision = pd.DataFrame(index=pd.Index(users, name="user"), columns=list(systems), dtype=np.float64)
-    ndcg = precision.copy()
-    for label, recommender in systems.items():
-        p_values, d_values = np.empty(len(users)), np.empty(len(users))
-        for start in range(0, len(users), step):
-            chunk = users[start : start + step]
-            scores = recommender.score_users(chunk)
-            scores[rated[chunk]] = -np.inf
-            top = np.argsort(-scores, axis=1, kind="stable")[:, :n]
-            hits = truth[chunk[:, None], top]
-            p_values[chunk] = hits.mean(axis=1)
-            d_values[chunk] = hits @ discount
-        precision[label] = p_values
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ndcg[label] = np.where(ideal > 0, d_values / ideal, np.nan)
-    return {f"P@{n}": precision, f"nDCG@{n}": ndcg}
 
 
 def random_item_runs(train: Ratings, unbiased: Ratings) -> Runs:
@@ -299,7 +261,7 @@ def truth_study(
         uniform_fit = fit_systems(fresh, uniform_train, key_extra=("truth", "uniform", seed), cache=cache, seed=seed)
         values |= _protocol_values(uniform, uniform_fit, uniform_train, uniform_test, popularity, seed)
     if ratings.true_relevance is not None:
-        truth = true_quality(coin_fit, coin_train, ratings.true_relevance)
+        truth = true_quality(coin_fit, coin_train, ratings.true_relevance, seed=None)
     else:
         truth = random_item_quality(coin_fit, coin_train, ratings.unbiased_test, seed=seed)
     ordered = {p.label: values[p.label] for p in plan if p.label in values}
@@ -307,23 +269,6 @@ def truth_study(
 
 
 # -------------------------------------------------------------------------- fidelity
-
-
-def _order_agreement(measured: np.ndarray, true: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Kendall's tau-b, concordant-pair share and best-picked flag, row by row.
-
-    ``measured`` and ``true`` are ``rows x systems``; a pair tied on either side is neither
-    concordant nor discordant (tau-b's convention), and counts as not concordant in the share.
-    """
-    i, j = np.triu_indices(measured.shape[1], k=1)
-    dm = np.sign(measured[:, i] - measured[:, j])
-    dt = np.sign(true[:, i] - true[:, j])
-    product = (dm * dt).sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tau = product / np.sqrt((dm != 0).sum(axis=1) * (dt != 0).sum(axis=1))
-    share = (dm * dt > 0).mean(axis=1)
-    best = np.argmax(measured, axis=1) == np.argmax(true, axis=1)
-    return tau, share, best
 
 
 def _bootstrap_means(frame: pd.DataFrame, users: pd.Index, counts: np.ndarray) -> np.ndarray:
@@ -360,7 +305,8 @@ def fidelity(
     rows = []
     for label, frame in study.protocols.items():
         measured = _bootstrap_means(frame[study.systems], users, counts)
-        tau, share, best = _order_agreement(measured, true_means)
+        agreement = order_agreement(measured, true_means)
+        tau, share, best = agreement.tau, agreement.pairs, agreement.best
         rows.append(
             {
                 "protocol": label,
