@@ -11,6 +11,7 @@ from test_datasets_support import load_real
 from recbias.splits import (
     kfold_split,
     leave_last_out,
+    leave_one_random_out,
     random_split,
     remove_head,
     remove_test_ratings,
@@ -275,3 +276,16 @@ def test_remove_head_hand_example() -> None:
     assert sorted(row_ids(reduced).tolist()) == [7, 10]
     reduced, head = remove_head(train, test, 0.2)  # floor(0.8) = 0
     assert head.tolist() == [] and reduced.n_ratings == test.n_ratings
+
+
+def test_leave_one_random_out() -> None:
+    users = np.array([0, 0, 0, 1, 2, 2, 3, 3, 3, 3])
+    items = np.array([0, 1, 2, 0, 1, 3, 0, 1, 2, 3])
+    ratings = Ratings.from_codes(users, items, np.ones(10), (4, 4), positive_threshold=1.0, name="tiny")
+    train, test = leave_one_random_out(ratings, seed=4)
+    assert sorted(test.users.tolist()) == [0, 2, 3]
+    assert train.n_ratings + test.n_ratings == ratings.n_ratings
+    again = leave_one_random_out(ratings, seed=4)[1]
+    np.testing.assert_array_equal(again.items, test.items)
+    chosen = {tuple(leave_one_random_out(ratings, seed=s)[1].items.tolist()) for s in range(30)}
+    assert len(chosen) > 1

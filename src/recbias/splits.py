@@ -19,6 +19,7 @@ __all__ = [
     "UniformSplit",
     "kfold_split",
     "leave_last_out",
+    "leave_one_random_out",
     "random_split",
     "remove_head",
     "remove_test_ratings",
@@ -147,6 +148,24 @@ def leave_last_out(ratings: Ratings) -> tuple[Ratings, Ratings]:
     order, from_end, counts = _time_order_within_users(ratings)
     test_mask = np.zeros(ratings.n_ratings, dtype=bool)
     test_mask[order] = (from_end == 0) & (counts[ratings.users[order]] >= 2)
+    return _split_by_mask(ratings, test_mask)
+
+
+def leave_one_random_out(ratings: Ratings, *, seed: int = 0) -> tuple[Ratings, Ratings]:
+    """Hold out one uniformly chosen rating of every user with at least two ratings.
+
+    The fallback of :func:`leave_last_out` for data without timestamps: the test set
+    has one rating per evaluated user, chosen with ``numpy.random.default_rng(seed)``;
+    users with a single rating keep it in training and are not evaluated.
+    """
+    rng = np.random.default_rng(seed)
+    order = np.lexsort((rng.random(ratings.n_ratings), ratings.users))
+    users = ratings.users[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = users[1:] != users[:-1]
+    counts = ratings.user_counts()
+    test_mask = np.zeros(ratings.n_ratings, dtype=bool)
+    test_mask[order[first & (counts[users] >= 2)]] = True
     return _split_by_mask(ratings, test_mask)
 
 
