@@ -45,5 +45,9 @@ def ordinal(k: int) -> str:
 
 
 def order_text(values: Mapping[str, float]) -> str:
-    """Systems from best to worst, e.g. ``"MF > pLSA > Random"``."""
-    return " > ".join(sorted(values, key=lambda name: -values[name]))
+    """Systems from best to worst, e.g. ``"MF > pLSA > Random"``; equal values as ``"A = B"``."""
+    names = sorted(values, key=lambda name: -values[name])
+    text = names[0] if names else ""
+    for better, worse in zip(names, names[1:]):
+        text += (" = " if np.isclose(values[better], values[worse], rtol=1e-9, atol=1e-12) else " > ") + worse
+    return text
