@@ -16,7 +16,7 @@ import pandas as pd
 from IPython.display import HTML, display
 from myst_nb import glue
 
-from recbias.text import fmt_number, fmt_p, fmt_pct, fmt_pm, fmt_seconds, ordinal, order_text
+from recbias.text import fmt_number, fmt_p, fmt_pct, fmt_pm, fmt_seconds, fmt_signed, ordinal, order_text
 
 __all__ = [
     "fmt_number",
@@ -24,6 +24,7 @@ __all__ = [
     "fmt_pct",
     "fmt_pm",
     "fmt_seconds",
+    "fmt_signed",
     "glue_figure",
     "glue_table",
     "order_text",

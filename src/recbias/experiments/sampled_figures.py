@@ -45,7 +45,7 @@ def _grid(rows: int, columns: int, size: tuple[float, float]):
 
 def metric_shapes() -> object:
     """The four metrics as functions of the rank among 10,000 items: all ranks, and the top 100."""
-    fig, axes = _grid(1, 2, (10, 3.9))
+    fig, axes = _grid(1, 2, (8, 3.4))
     ranks = np.arange(1, TOY_N + 1)
     for ax, top in zip(axes, (TOY_N, 100), strict=True):
         for metric in TOY_METRICS:
@@ -59,7 +59,7 @@ def metric_shapes() -> object:
 
 def toy_m_curves(curves: pd.DataFrame, toy: ToyStudy) -> object:
     """Expected sampled metric of A, B and C against the sample size; dotted: exact metrics."""
-    fig, axes = _grid(2, 2, (10, 6.6))
+    fig, axes = _grid(2, 2, (8, 6.2))
     for ax, metric in zip(axes, TOY_METRICS, strict=True):
         for name in TOY_RANKS:
             curve = curves[(curves["metric"] == metric) & (curves["recommender"] == name)]
@@ -78,7 +78,7 @@ def toy_shapes(curves: pd.DataFrame) -> object:
 
     ms = sorted(m for m in curves["m"].unique() if m > 0)
     colours = dict(zip(ms, mpl.colormaps["viridis"](np.linspace(0, 0.9, len(ms))), strict=True))
-    fig, axes = _grid(2, 2, (10, 6.6))
+    fig, axes = _grid(2, 2, (8, 6.2))
     for ax, metric in zip(axes, TOY_METRICS, strict=True):
         for m in [0, *ms]:
             curve = curves[(curves["metric"] == metric) & (curves["m"] == m)]
@@ -93,7 +93,7 @@ def toy_shapes(curves: pd.DataFrame) -> object:
 
 def corrections(vectors: ToyCorrections) -> object:
     """The paper's Fig. 4: corrected AP vectors over the sampled ranks, and their expectation by true rank."""
-    fig, axes = _grid(1, 2, (11, 4.5))
+    fig, axes = _grid(1, 2, (8.5, 4.6))
     shown = ["rank estimate", "CLS", "BV 1", "BV 0.1", "BV 0.01", "BV 0.001"]
     ranks = np.arange(1, TOY_N + 1)
     for method in shown:
@@ -106,14 +106,14 @@ def corrections(vectors: ToyCorrections) -> object:
     axes[1].set(xscale="log", xlabel="true rank $r$ among 10,000 items", ylabel=r"$\mathbb{E}[\hat{M}_{\tilde{r}} \mid r]$",
                 ylim=(-0.02, 1.02))
     axes[1].set_title("expected value by true rank", loc="left")
-    axes[1].legend(fontsize=9, ncol=2)
-    fig.tight_layout()
+    fig.legend(*axes[1].get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=9)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
     return fig
 
 
 def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> object:
     """Distribution of the exact ranks of the held-out items (log bins), one line per system (the paper's Fig. 5)."""
-    fig, axes = _grid(1, 1, (8, 3.9))
+    fig, axes = _grid(1, 1, (7.5, 3.6))
     bins = np.geomspace(1, study.sizes.max() + 1, 31)
     for k, short in enumerate(study.names):
         label = study.labels[short]
@@ -126,7 +126,7 @@ def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> object:
 
 def m_sweep(study: SampledStudy, sweep: MSweep, colours: Mapping[str, str]) -> object:
     """Expected Recall@10 against ``m``, uncorrected and corrected by BV 0.1; dotted: exact (the paper's Fig. 6)."""
-    fig, axes = _grid(1, 2, (11, 3.9))
+    fig, axes = _grid(1, 2, (8.5, 3.6))
     for k, short in enumerate(study.names):
         colour, label = colours[study.labels[short]], study.labels[short]
         axes[0].plot(sweep.uncorrected_m, 100 * sweep.uncorrected[:, k], color=colour, lw=1.8, label=label)

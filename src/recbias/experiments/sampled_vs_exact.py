@@ -49,7 +49,7 @@ from recbias.ratings import Ratings
 from recbias.recommenders import Recommender, make
 from recbias.recommenders.factory import PRESETS
 from recbias.runs import Runs
-from recbias.text import fmt_number, fmt_pct, fmt_pm, fmt_seconds, order_text
+from recbias.text import fmt_number, fmt_pct, fmt_pm, fmt_seconds, fmt_signed, order_text
 
 SOURCE = "KDD 2020 Sec. 4-6, Tables 3-4"
 PAPER_DATASET = "ml-1m"
@@ -398,12 +398,6 @@ def _count(k: int, one: str, many: str) -> str:
     return f"{k:,} {one if k == 1 else many}"
 
 
-def _signed(x: float) -> str:
-    """A z-score with its sign, never "-0.0" or "+0.0"."""
-    text = f"{x:+.1f}"
-    return text[1:] if float(text) == 0 else text
-
-
 def systems_table() -> pd.DataFrame:
     """X, Y and Z with their algorithm and settings (the paper's appendix), read from the presets."""
     x, y, z = (PRESETS[SYSTEMS[s]][2] for s in "XYZ")
@@ -433,9 +427,7 @@ def study_numbers(study: SampledStudy) -> dict[str, str]:
         "dropped_note": "" if dropped == 0 else
         f" ({_count(dropped, 'user whose pool is', 'users whose pools are')} smaller than m, left out)",
         "m_used": f"{study.m}",
-        "m_note": "" if study.m == study.m_requested else
-        (f" The requested m = {study.m_requested} exceeds the pools of almost every user of this dataset, so this "
-         f"section uses m = {study.m}, the size of the smallest pool."),
+        "m_note": "" if study.m == study.m_requested else f" (the size of the smallest pool; m = {study.m_requested} was asked for, more than almost every pool holds)",
         "sampling_law": "binomial (with replacement)" if study.replace else "hypergeometric (without replacement)",
         "repetitions": f"{study.repetitions:,}",
         "n_tolerance": fmt_pct(study.n_tolerance, 0),
@@ -562,10 +554,23 @@ def auc_gaps(study: SampledStudy) -> tuple[np.ndarray, np.ndarray]:
 
 
 def auc_numbers(study: SampledStudy) -> dict[str, str]:
+    """The largest simulated gap of sampled AUC, and the gap in expectation, from each user's own law."""
     gaps, z = auc_gaps(study)
     widest = int(np.argmax(np.abs(gaps)))
-    return {"auc_gap": f"{abs(gaps[widest]):.3f}", "auc_gap_name": study.names[widest],
-            "auc_gap_z": _signed(z[widest])}
+    vector = sampled.metric_vector("AUC", study.m + 1)
+    expected = max(abs(sampled.estimator_moments(vector, study.ranks[:, k], study.sizes, study.replace).average
+                       - study.exact["AUC"][k]) for k in range(3))
+    return {"auc_gap": f"{abs(gaps[widest]):.3f}", "auc_gap_name": study.names[widest], "auc_gap_z": fmt_signed(z[widest]),
+            "auc_expected_gap": f"{100 * expected:.0e}" if expected > 0 else "0"}
+
+
+def auc_gap_note(study: SampledStudy) -> str:
+    """What a simulated gap of more than three standard errors means, when there is one."""
+    if np.all(np.abs(auc_gaps(study)[1]) < 3):
+        return ""
+    return ("The simulated gap exceeds three standard errors. Since the expectation has no gap, it is an excursion of "
+            f"the {study.repetitions} repetitions drawn for this page, of the kind that a comparison of three "
+            "recommenders shows now and then; more repetitions shrink it.")
 
 
 def table4(study: SampledStudy) -> pd.DataFrame:
@@ -668,15 +673,22 @@ def consistency_table(study: SampledStudy, sweep: MSweep) -> pd.DataFrame:
     return pd.DataFrame(rows).astype(object)
 
 
-def sweep_numbers(sweep: MSweep, consistency: pd.DataFrame) -> dict[str, str]:
-    missing = consistency.iloc[:, 2:].isna().to_numpy().any()
+def sweep_numbers(sweep: MSweep, replace: bool) -> dict[str, str]:
+    end = int(sweep.uncorrected_m.max())
+    why = "the grid's cap" if end < sweep.largest_m else "the largest catalogue" if replace else "the smallest pool"
     return {
-        "largest_m": f"{sweep.largest_m:,}",
+        "largest_m": f"{end:,} ({why})",
         "fig6_max_m": f"{sweep.corrected_m.max() if len(sweep.corrected_m) else 0}",
         "fig6_tolerance": fmt_pct(sweep.tolerance, 0),
-        "beyond_grid_note": " A dash means that the order is still wrong (or the exact values tie) at the largest "
-                            "sample size tried." if missing else "",
     }
+
+
+def sweep_note(consistency: pd.DataFrame) -> str:
+    """What a dash in the consistency table means, when it has one."""
+    if not consistency.iloc[:, 2:].isna().to_numpy().any():
+        return ""
+    return ("A dash in the table means that the order is still wrong (or the exact values tie) at the largest sample "
+            "size tried.")
 
 
 # -------------------------------------------------------------------------- bridge
@@ -796,7 +808,8 @@ def bridge_text(bridge: Bridge) -> str:
     report = bridge.runs.report
     text = (f"**On this build**: {_count(bridge.runs.n_runs, 'run', 'runs')} (relevant test ratings); pools of "
             f"{bridge.sizes.min():,} to {bridge.sizes.max():,} items including the relevant one; "
-            f"{_count(report.shortage_runs, 'run', 'runs')} left out because the pool held fewer than {BRIDGE_SIZE} items.")
+            + (f"every pool held at least {BRIDGE_SIZE} non-relevant items." if report.shortage_runs == 0 else
+               f"{_count(report.shortage_runs, 'run', 'runs')} left out because the pool held fewer than {BRIDGE_SIZE} items."))
     exact = bridge.values["TI-AN"]
     ratios = [bridge.values["sampled"][name] / exact[name] for name in exact if name != "Random" and exact[name] > 0]
     if ratios:
@@ -909,7 +922,7 @@ def cost_numbers(study: SampledStudy, cost: Cost) -> dict[str, str]:
     simulated = study.estimates[("sampled", "Recall@10")][:, 0]
     return {"machine": cost.machine, "one_sample_recall": f"{100 * cost.one_sample_recall:.2f}",
             "simulated_recall": f"{100 * simulated.mean():.2f} ± {100 * simulated.std(ddof=1):.2f}",
-            "z_one_sample": _signed(one_sample_z(study, cost))}
+            "z_one_sample": fmt_signed(one_sample_z(study, cost))}
 
 
 # -------------------------------------------------------------------- the scorecard
@@ -989,9 +1002,9 @@ def findings(study: SampledStudy, cost: Cost) -> list[dict]:
          "anchor": "tbl-sm-right"},
         {"key": "sampled-auc-unbiased", "label": "sampled AUC is an unbiased estimate of exact AUC (every gap within 3 "
          "standard errors)", "holds": bool(np.all(np.abs(auc_z) < 3)),
-         "evidence": "z of the mean gap per recommender: " + ", ".join(_signed(v) for v in auc_z), "anchor": "tbl-sm-table3"},
+         "evidence": "z of the mean gap per recommender: " + ", ".join(fmt_signed(v) for v in auc_z), "anchor": "tbl-sm-table3"},
         {"key": "one-sample-matches-simulation", "label": "one sampled evaluation lands within the spread of the "
-         "simulated sampled metric (|z| < 3)", "holds": bool(abs(z) < 3), "evidence": f"z = {_signed(z)}",
+         "simulated sampled metric (|z| < 3)", "holds": bool(abs(z) < 3), "evidence": f"z = {fmt_signed(z)}",
          "anchor": "tbl-sm-cost"},
     ]
 
