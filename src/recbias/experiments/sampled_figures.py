@@ -102,10 +102,10 @@ def corrections(vectors: ToyCorrections) -> object:
     axes[1].plot(ranks, vectors.moments["sampled"].mean, color=METHOD_COLOURS["sampled"], ls="--", lw=1.2, label="uncorrected")
     axes[1].plot(ranks, sampled.metric_vector("AP", TOY_N), color="black", lw=1.6, label="exact AP")
     axes[0].set(xlabel=r"sampled rank $\tilde{r}$", ylabel=r"corrected value $\hat{M}_{\tilde{r}}$", ylim=(-0.02, 0.12))
-    axes[0].set_title(f"correction vectors ($m = {FIG4_M}$)", loc="left")
+    axes[0].set_title(f"vectors, $m = {FIG4_M}$", loc="left")
     axes[1].set(xscale="log", xlabel="true rank $r$ among 10,000 items", ylabel=r"$\mathbb{E}[\hat{M}_{\tilde{r}} \mid r]$",
                 ylim=(-0.02, 1.02))
-    axes[1].set_title("expected value by true rank", loc="left")
+    axes[1].set_title("expected value", loc="left")
     fig.legend(*axes[1].get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=9)
     fig.tight_layout(rect=(0, 0.14, 1, 1))
     return fig
