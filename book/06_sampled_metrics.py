@@ -40,9 +40,7 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
-from IPython.display import Markdown, display
-
-from recbias.bookkit.page import say
+from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import fmt_signed, glue_figure, glue_table
@@ -517,7 +515,7 @@ for name, text in sv.auc_numbers(study).items():
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(sv.reversal_text(study)))
+show_text(sv.reversal_text(study))
 
 # %% [markdown]
 # {numref}`tbl-sm-right` counts, for each estimator, how many of the nine comparisons
@@ -549,7 +547,7 @@ display(Markdown(sv.reversal_text(study)))
 # {glue:text}`auc_expected_gap` points, rounding error.
 
 # %% tags=["remove-input"]
-display(Markdown(sv.auc_gap_note(study)))
+show_text(sv.auc_gap_note(study))
 
 # %% [markdown]
 # ### How often is the order right?
@@ -580,7 +578,7 @@ ours4 = sv.table4(study)
 counts = dict.fromkeys(sv.METHODS, "{:.0f}")
 glue_table("tbl-sm-table4", ours4, counts)
 glue_table("tbl-sm-table4-paper", sv.paper_table4(), counts)
-display(Markdown(sv.table4_text(study, ours4)))
+show_text(sv.table4_text(study, ours4))
 
 # %% [markdown]
 # Two effects compete in this table. The uncorrected metric has the smallest variance,
@@ -624,7 +622,7 @@ consistency = sv.consistency_table(study, sweep)
 glue_table("tbl-sm-consistency", consistency, {c: "{:,.0f}" for c in consistency.columns[2:]})
 for name, text in sv.sweep_numbers(sweep, with_replacement).items():
     say(name, text)
-display(Markdown(sv.sweep_note(consistency)))
+show_text(sv.sweep_note(consistency))
 
 # %% [markdown]
 # The uncorrected grid runs to $m$ = {glue:text}`largest_m`, the
@@ -678,7 +676,7 @@ display(Markdown(sv.sweep_note(consistency)))
 bridge = sv.bridge_study(ratings, seed=seed, n_tolerance=n_tolerance)
 glue_table("tbl-sm-bridge", sv.bridge_table(bridge))
 glue_table("tbl-sm-bridge-orders", sv.bridge_orders(bridge))
-display(Markdown(sv.bridge_text(bridge) + "\n\n" + sv.truth_text(bridge)))
+show_text(sv.bridge_text(bridge) + "\n\n" + sv.truth_text(bridge))
 
 # %% [markdown]
 # The uncorrected 1R precision is at most 1/10, reached when every relevant item tops
@@ -711,7 +709,7 @@ cost = sv.cost_study(study, seed)
 glue_table("tbl-sm-cost", sv.cost_table(study, cost), {"seconds": "{:.3f}"}, wrap=True)
 for name, text in sv.cost_numbers(study, cost).items():
     say(name, text)
-display(Markdown(sv.cost_text(study, cost)))
+show_text(sv.cost_text(study, cost))
 
 # %% tags=["remove-cell"]
 for claim in sv.published_numbers(toy, study, ours4, dataset):

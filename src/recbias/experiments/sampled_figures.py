@@ -119,7 +119,7 @@ def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> object:
         label = study.labels[short]
         axes[0].hist(study.ranks[:, k], bins=bins, histtype="step", lw=1.8, color=colours[label], label=label)
     axes[0].set(xscale="log", xlabel="exact rank $r$ of the held-out item (log scale)", ylabel="users per bin")
-    axes[0].legend()
+    axes[0].legend(loc="upper left")
     fig.tight_layout()
     return fig
 
