@@ -49,7 +49,8 @@ def metric_shapes() -> object:
     ranks = np.arange(1, TOY_N + 1)
     for ax, top in zip(axes, (TOY_N, 100), strict=True):
         for metric in TOY_METRICS:
-            ax.plot(ranks[:top], sampled.metric_vector(metric, TOY_N)[:top], label=metric, color=METRIC_COLOURS[metric], lw=1.8)
+            values = sampled.metric_vector(metric, TOY_N)[:top]
+            ax.plot(ranks[:top], values, label=metric, color=METRIC_COLOURS[metric], lw=1.8)
         ax.set(xlabel="rank $r$ of the relevant item", ylabel="$M(r)$")
         ax.set_title("all 10,000 ranks" if top == TOY_N else "top 100 ranks", loc="left")
     axes[0].legend(loc="center right")
@@ -99,7 +100,8 @@ def corrections(vectors: ToyCorrections) -> object:
     for method in shown:
         axes[0].plot(np.arange(1, FIG4_M + 2), vectors.vector(method), color=METHOD_COLOURS[method], lw=1.4, label=method)
         axes[1].plot(ranks, vectors.moments[method].mean, color=METHOD_COLOURS[method], lw=1.4, label=method)
-    axes[1].plot(ranks, vectors.moments["sampled"].mean, color=METHOD_COLOURS["sampled"], ls="--", lw=1.2, label="uncorrected")
+    axes[1].plot(ranks, vectors.moments["sampled"].mean, color=METHOD_COLOURS["sampled"], ls="--", lw=1.2,
+                 label="uncorrected")
     axes[1].plot(ranks, sampled.metric_vector("AP", TOY_N), color="black", lw=1.6, label="exact AP")
     axes[0].set(xlabel=r"sampled rank $\tilde{r}$", ylabel=r"corrected value $\hat{M}_{\tilde{r}}$", ylim=(-0.02, 0.12))
     axes[0].set_title(f"vectors, $m = {FIG4_M}$", loc="left")

@@ -192,7 +192,8 @@ def toy_m_curves(points: int = 48) -> pd.DataFrame:
 
 
 def toy_shape_curves(ms: Sequence[int] = (1, 10, 100, 1000), top: int = 1000) -> pd.DataFrame:
-    """``E[M(r~) | r]`` over the top true ranks for several sample sizes (the paper's Fig. 3); ``m = 0`` is the exact metric."""
+    """``E[M(r~) | r]`` over the top true ranks for several sample sizes (the paper's Fig. 3);
+    ``m = 0`` is the exact metric."""
     ranks = np.arange(1, top + 1)
     frames = [pd.DataFrame({"m": 0, "metric": metric, "rank": ranks,
                             "value": sampled.metric_vector(metric, TOY_N)[:top]}) for metric in TOY_METRICS]
@@ -427,7 +428,8 @@ def study_numbers(study: SampledStudy) -> dict[str, str]:
         "dropped_note": "" if dropped == 0 else
         f" ({_count(dropped, 'user whose pool is', 'users whose pools are')} smaller than m, left out)",
         "m_used": f"{study.m}",
-        "m_note": "" if study.m == study.m_requested else f" (the size of the smallest pool; m = {study.m_requested} was asked for, more than almost every pool holds)",
+        "m_note": "" if study.m == study.m_requested else
+        f" (the size of the smallest pool; m = {study.m_requested} was asked for, more than almost every pool holds)",
         "sampling_law": "binomial (with replacement)" if study.replace else "hypergeometric (without replacement)",
         "repetitions": f"{study.repetitions:,}",
         "n_tolerance": fmt_pct(study.n_tolerance, 0),
@@ -763,7 +765,8 @@ def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) 
     truth_share = pool_share = np.nan
     if ratings.true_relevance is not None:
         negatives = ~runs.labels
-        truth_share = float(ratings.true_relevance[np.repeat(runs.users, runs.sizes)[negatives], runs.items[negatives]].mean())
+        run_users = np.repeat(runs.users, runs.sizes)
+        truth_share = float(ratings.true_relevance[run_users[negatives], runs.items[negatives]].mean())
         pool_share = float(ratings.true_relevance.mean())
     return Bridge(runs, sizes, values, sds, truth_share, pool_share)
 
@@ -809,7 +812,8 @@ def bridge_text(bridge: Bridge) -> str:
     text = (f"**On this build**: {_count(bridge.runs.n_runs, 'run', 'runs')} (relevant test ratings); pools of "
             f"{bridge.sizes.min():,} to {bridge.sizes.max():,} items including the relevant one; "
             + (f"every pool held at least {BRIDGE_SIZE} non-relevant items." if report.shortage_runs == 0 else
-               f"{_count(report.shortage_runs, 'run', 'runs')} left out because the pool held fewer than {BRIDGE_SIZE} items."))
+               f"{_count(report.shortage_runs, 'run', 'runs')} left out because the pool held fewer than "
+               f"{BRIDGE_SIZE} items."))
     exact = bridge.values["TI-AN"]
     ratios = [bridge.values["sampled"][name] / exact[name] for name in exact if name != "Random" and exact[name] > 0]
     if ratios:
@@ -894,7 +898,8 @@ def cost_study(study: SampledStudy, seed: int = 0) -> Cost:
 
 def cost_table(study: SampledStudy, cost: Cost) -> pd.DataFrame:
     return pd.DataFrame([
-        {"step": f"exact ranks of {cost.n_exact:,} held-out items among all non-training items", "seconds": cost.exact_seconds},
+        {"step": f"exact ranks of {cost.n_exact:,} held-out items among all non-training items",
+         "seconds": cost.exact_seconds},
         {"step": f"sampled ranks among {study.m} negatives (draw, score, rank)", "seconds": cost.sampled_seconds},
         {"step": f"corrections for {_count(len(study.bin_sizes), 'catalogue group', 'catalogue groups')} x "
                  f"{len(METRICS)} metrics x {len(METHODS) - 1} estimators (once per dataset and m)",
@@ -1002,7 +1007,8 @@ def findings(study: SampledStudy, cost: Cost) -> list[dict]:
          "anchor": "tbl-sm-right"},
         {"key": "sampled-auc-unbiased", "label": "sampled AUC is an unbiased estimate of exact AUC (every gap within 3 "
          "standard errors)", "holds": bool(np.all(np.abs(auc_z) < 3)),
-         "evidence": "z of the mean gap per recommender: " + ", ".join(fmt_signed(v) for v in auc_z), "anchor": "tbl-sm-table3"},
+         "evidence": "z of the mean gap per recommender: " + ", ".join(fmt_signed(v) for v in auc_z),
+         "anchor": "tbl-sm-table3"},
         {"key": "one-sample-matches-simulation", "label": "one sampled evaluation lands within the spread of the "
          "simulated sampled metric (|z| < 3)", "holds": bool(abs(z) < 3), "evidence": f"z = {fmt_signed(z)}",
          "anchor": "tbl-sm-cost"},
