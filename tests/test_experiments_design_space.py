@@ -319,3 +319,20 @@ def test_truth_text_reads_right_at_the_edges() -> None:
     assert "No design orders" in text and "c is measured above a, although its true P@10 is 67% lower" in text
     same = dataclasses.replace(check, measured=check.measured[["right"]])
     assert "Every design orders the systems as the truth does." in design_space.truth_text(same, "toy")
+
+
+def test_metric_orders_text_names_the_metrics_that_disagree_with_precision(monkeypatch) -> None:
+    def table(**columns: list[float]) -> pd.DataFrame:
+        frame = pd.DataFrame({"design": ["AR"] * 3 + ["1R"] * 3, "system": ["a", "b", "c"] * 2})
+        return frame.assign(**{"P@10": [3, 2, 1, 3, 2, 1]}, **{m: columns.get(m, [3, 2, 1, 3, 2, 1])
+                                                                for m in design_space.METRICS[1:]})
+
+    monkeypatch.setattr(design_space, "metric_table", lambda study: table())
+    assert design_space.metric_orders_text(None) == ("Within each design, every other metric of the table orders "
+                                                     "the systems as P@10 does.")
+    monkeypatch.setattr(design_space, "metric_table", lambda study: table(MRR=[1, 2, 3, 3, 2, 1]))
+    assert design_space.metric_orders_text(None).endswith("7 of the 8 other metric columns order the systems as "
+                                                          "P@10 does; the exceptions are MRR under AR.")
+    reversed_all = dict.fromkeys(design_space.METRICS[1:], [1, 2, 3, 1, 2, 3])
+    monkeypatch.setattr(design_space, "metric_table", lambda study: table(**reversed_all))
+    assert "no other metric" in design_space.metric_orders_text(None)

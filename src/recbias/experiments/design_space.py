@@ -49,43 +49,42 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = [
+    "GROWTH",
     "METRICS",
     "N",
+    "REMOVAL",
     "SOURCE",
     "TOY_DESIGNS",
     "TOY_ITEMS",
     "TOY_TEST",
     "TOY_TRAIN",
     "TOY_USERS",
+    "Check",
     "DesignChoice",
     "DesignStudy",
     "RelevantWeight",
     "ToyTargetSet",
     "TruthCheck",
-    "agreement_table",
     "an_entries",
     "band_summary",
     "band_text",
+    "checks",
     "choose_designs",
+    "design_note",
     "design_study",
     "differences_text",
     "fig1_toy",
     "findings",
     "found_text",
     "lemma_finding",
+    "lemma_points",
     "lemma_sweep",
     "lemma_table",
-    "sentences",
     "metric_orders_text",
-    "significance_table",
-    "pair_tests",
-    "lemma_points",
-    "design_note",
-    "checks",
-    "Check",
     "metric_table",
     "one_r_ceiling",
     "orders_table",
+    "pair_tests",
     "paper_table",
     "precision_table",
     "published",
@@ -93,12 +92,13 @@ __all__ = [
     "range_text",
     "relevant_weight",
     "second_split",
+    "sentences",
+    "significance_table",
     "size_table",
     "system_settings",
     "toy_figure",
     "toy_target_sets",
     "truth_check",
-    "truth_table",
     "truth_text",
     "weight_text",
     "why_not_second",
@@ -220,7 +220,7 @@ def toy_figure(target_sets: Sequence[ToyTargetSet]) -> Figure:
                 else ("white", "")
             )
             ax_t.add_patch(Rectangle((item - 0.45, row - 0.4), 0.9, 0.8, color=colour))
-            ax_t.text(item, row, text, ha="center", va="center", fontsize=9,
+            ax_t.text(item, row, text, ha="center", va="center", fontsize=10,
                       color="white" if colour == _RELEVANT else "#222222")
     ax_t.set_ylim(len(target_sets) - 0.5, -0.5)
     ax_t.set_yticks(range(len(target_sets)), [t.label for t in target_sets])
@@ -291,15 +291,14 @@ class DesignChoice:
     """The designs of the comparison on one dataset.
 
     Attributes:
-        ar: the AI and TI versions of the AR design (``AI-AN``, ``TI-AN``, or their NN
-            versions on catalogues too large for AN).
-        one_r: the 1R design, ``1R TI-NN(target_size - 1)``.
+        target_size: ``|T_u^r|`` of the 1R design.
+        n_nonrelevant: ``|N_u|`` of the AR designs when they sample (NN).
         an_entries: target entries the AN designs would hold (users with a liked item x items).
         max_an_entries: the limit above which AN gives way to NN.
     """
 
-    ar: tuple[str, str]
-    one_r: str
+    target_size: int
+    n_nonrelevant: int
     an_entries: int
     max_an_entries: int
 
@@ -307,6 +306,16 @@ class DesignChoice:
     def sampled(self) -> bool:
         """Whether the AR designs sample their non-relevant items (NN) instead of taking all (AN)."""
         return self.an_entries > self.max_an_entries
+
+    @property
+    def ar(self) -> tuple[str, str]:
+        """The AI and TI versions of the AR design: AN, or NN(``n_nonrelevant``) above ``max_an_entries``."""
+        return (f"AI-NN({self.n_nonrelevant})", f"TI-NN({self.n_nonrelevant})") if self.sampled else ("AI-AN", "TI-AN")
+
+    @property
+    def one_r(self) -> str:
+        """The 1R design, ``1R TI-NN(target_size - 1)``."""
+        return f"1R TI-NN({self.target_size - 1})"
 
     @property
     def main_ar(self) -> str:
@@ -338,19 +347,17 @@ def choose_designs(ratings: Ratings, *, target_size: int, max_an_entries: int, n
     if entries > max_an_entries and n_nonrelevant >= ratings.n_items:
         raise ValueError(f"the AN designs of {ratings.name} would exceed max_an_entries, and NN({n_nonrelevant}) "
                          f"needs more non-relevant items than its {ratings.n_items:,} items: lower the sample size")
-    ar = (f"AI-NN({n_nonrelevant})", f"TI-NN({n_nonrelevant})") if entries > max_an_entries else ("AI-AN", "TI-AN")
-    return DesignChoice(ar, f"1R TI-NN({target_size - 1})", entries, int(max_an_entries))
+    return DesignChoice(int(target_size), int(n_nonrelevant), entries, int(max_an_entries))
 
 
 def design_note(choice: DesignChoice, ratings: Ratings) -> str:
     """Why the AR designs sample their non-relevant items, or "" when they take all of them."""
     if not choice.sampled:
         return ""
-    k = choice.ar[1].removeprefix("TI-NN(").removesuffix(")")
     return (
         f"*{ratings.name}* has {ratings.n_items:,} items: the AN target sets would hold about {choice.an_entries:,} "
         f"items, above `max_an_entries` = {choice.max_an_entries:,}. As the papers did on Last.fm, the AR designs "
-        f"sample {int(k):,} non-relevant items per user instead (AI-NN and TI-NN)."
+        f"sample {choice.n_nonrelevant:,} non-relevant items per user instead (AI-NN and TI-NN)."
     )
 
 
@@ -729,7 +736,7 @@ def found_text(study: DesignStudy) -> str:
              "as non-relevant items")
     best = max(study.measured(here, one_r).values())
     return (
-        f"On *{here}* the largest gap between {ai} and {ti} over the five systems is {fmt_number(gap, 4)}: {items}. "
+        f"On *{here}* the largest gap between {ai} and {ti} over the systems is {fmt_number(gap, 4)}: {items}. "
         f"The best 1R precision, {fmt_number(best)}, stays under the ceiling of {fmt_number(study.ceiling)} that a "
         "perfect ranking attains."
     )
@@ -877,8 +884,7 @@ def lemma_points(study: DesignStudy, max_users: int | None = None) -> pd.DataFra
     size of the study as the base size, ``max_users`` users for the size sweep."""
     fold = study.folds[0]
     systems = fit_systems(LEMMA_SYSTEMS, fold.train, key_extra=fold.key, seed=study.seed)
-    size = int(study.choice.one_r.removeprefix("1R TI-NN(").removesuffix(")")) + 1
-    return lemma_sweep(fold.train, fold.test, systems, base_size=size,
+    return lemma_sweep(fold.train, fold.test, systems, base_size=study.choice.target_size,
                        max_users=None if max_users is None else int(max_users), seed=study.seed)
 
 
@@ -982,8 +988,10 @@ def metric_orders_text(study: DesignStudy) -> str:
         disagree += [f"{m} under {design}" for m in METRICS[1:] if order_text(values[m].to_dict()) != reference]
     cases = 2 * (len(METRICS) - 1)
     if not disagree:
-        return "Within each design, every other metric of the table orders the five systems as P@10 does."
-    return (f"Within each design, {cases - len(disagree)} of the {cases} other metric columns order the five systems "
+        return "Within each design, every other metric of the table orders the systems as P@10 does."
+    if len(disagree) == cases:
+        return "Within each design, no other metric of the table orders the systems exactly as P@10 does."
+    return (f"Within each design, {cases - len(disagree)} of the {cases} other metric columns order the systems "
             f"as P@10 does; the exceptions are {', '.join(disagree)}.")
 
 
