@@ -369,7 +369,7 @@ for ax, (name, part) in zip(axes[0], sweeps, strict=True):
            else "target set size $|T_u^r|$ (items)")
     dataset_caption(ax, ratings.name)
 axes[0][0].xaxis.set_major_formatter(mticker.PercentFormatter(1.0))
-axes[0][0].legend(loc="lower left", fontsize=10)
+axes[0][0].legend(loc="lower left", fontsize=11)
 figure.tight_layout()
 glue_figure("fig-designs-lemma", figure)
 glue_table("tbl-designs-lemma", design_space.lemma_table(sweep), {"runs": "{:,}", "users": "{:,}"}, left=["setting"])
