@@ -197,7 +197,8 @@ def zeta_oracle(counts: np.ndarray, n_ratings: int, sigma: float, epsilon: float
         capacity = round((1 - epsilon) * counts[item], 9)
         if rule == "floor":
             capacity = int(np.floor(capacity))
-        if round(capacity, 9) >= 0.5 and round(capacity * k / n_ratings, 9) >= sigma:
+        keeps_one = epsilon == 0 or np.floor(capacity + 0.5) < counts[item]
+        if round(capacity, 9) >= 0.5 and keeps_one and round(capacity * k / n_ratings, 9) >= sigma:
             zeta = k
     assert zeta > 0
     if rule == "paper":
@@ -261,6 +262,16 @@ def test_uniform_target_rounds_eta_like_the_paper() -> None:
     assert split.achieved_test_ratio == pytest.approx(15 * 118 / 8707)
     # The floor rule takes the smallest eta that reaches sigma, ceil(1,741.4 / 15) = 117, and keeps 30.
     assert uniform_target(counts, 0.2, 0.2, rule="floor")[1] == 117
+
+
+def test_uniform_target_leaves_every_target_item_a_training_rating() -> None:
+    # A long tail of single ratings: 0.8 * 1 rounds to eta = 1, which would move the only rating to test,
+    # so the tail stays out of T; at r = 5, eta = 4 leaves one training rating.
+    counts = np.array([20, 10, 5, 5] + [1] * 40)  # |R| = 80, sigma = 0.2 -> 16 test ratings
+    target, eta = uniform_target(counts, 0.2, 0.2)
+    np.testing.assert_array_equal(target, [0, 1, 2, 3])
+    assert eta == 4
+    assert len(uniform_target(counts, 0.2, 0.0)[0]) == 44  # without a training minimum the tail may go
 
 
 @pytest.mark.parametrize("rule", ["paper", "floor"])

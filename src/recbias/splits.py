@@ -24,6 +24,7 @@ __all__ = [
     "remove_head",
     "remove_test_ratings",
     "temporal_split",
+    "largest_uniform_ratio",
     "uniform_split",
     "uniform_target",
 ]
@@ -186,6 +187,37 @@ class UniformSplit:
 UNIFORM_RULES = ("paper", "floor")
 
 
+def _uniform_capacities(
+    counts: np.ndarray, epsilon: float, rule: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Items by popularity, their test capacity ``(1 - eps) r(i_k)`` (floored under ``"floor"``),
+    the ``eta`` each cut-off would give and whether the cut-off is allowed (``eta >= 1``, and
+    with ``eps > 0`` at least one training rating left)."""
+    if rule not in UNIFORM_RULES:
+        raise ValueError(f"unknown uniform split rule {rule!r}; use one of {', '.join(UNIFORM_RULES)}")
+    counts = np.asarray(counts, dtype=np.int64)
+    by_popularity = _by_popularity(counts)
+    # Round so that e.g. 0.8 * 5 = 4.000000000000001 is not mistaken for more than 4.
+    capacity = np.round((1.0 - epsilon) * counts[by_popularity], 9)
+    if rule == "floor":
+        capacity = np.floor(capacity)
+    eta_at = np.floor(capacity + 0.5)  # the eta each cut-off would give under the paper's rounding
+    allowed = eta_at >= 1
+    if epsilon > 0:  # a training minimum keeps at least one training rating of every item of T
+        allowed &= eta_at < counts[by_popularity]
+    return by_popularity, capacity, eta_at, allowed
+
+
+def largest_uniform_ratio(counts: np.ndarray, min_train_ratio: float = 0.2, rule: str = "paper") -> float:
+    """The largest test ratio a uniform split can hold, ``max_k (1 - eps) r(i_k) k / |R|`` over the
+    allowed cut-offs of :func:`uniform_target` (0 when none is allowed)."""
+    epsilon = _check_ratio("min_train_ratio", min_train_ratio, low_open=False)
+    _, capacity, _, allowed = _uniform_capacities(counts, epsilon, rule)
+    values = np.where(allowed, capacity * np.arange(1, len(capacity) + 1), 0.0)
+    total = float(np.sum(counts))
+    return float(values.max() / total) if total and len(values) else 0.0
+
+
 def uniform_target(
     counts: np.ndarray, test_ratio: float = 0.2, min_train_ratio: float = 0.2, rule: str = "paper"
 ) -> tuple[np.ndarray, int]:
@@ -199,6 +231,9 @@ def uniform_target(
       (halves up; the paper's 117.6 -> 118 on ML-1M).  Every item of ``T`` keeps at least
       ``eps r(i)`` training ratings except, when ``eta`` was rounded up, the items tied with
       ``i_zeta``, which keep ``r(i_zeta) - eta``, less than one rating short of ``eps r(i_zeta)``.
+      With ``eps > 0`` a cut-off whose rounded ``eta`` would leave ``i_k`` no training rating at
+      all (``r(i_k) = 1`` or ``2`` at ``eps = 0.2``) is not allowed, so a long tail of items
+      rated once or twice never enters ``T``.
       ``|T| eta / |R|`` is ``sigma`` up to that rounding and the integer slack of ``zeta``.
     * ``rule="floor"`` (stricter): the per-item capacity is rounded down first,
       ``zeta = max{k : floor((1 - eps) r(i_k)) k >= sigma |R|}``, and ``eta = ceil(sigma |R| / zeta)``
@@ -213,22 +248,14 @@ def uniform_target(
     """
     sigma = _check_ratio("test_ratio", test_ratio)
     epsilon = _check_ratio("min_train_ratio", min_train_ratio, low_open=False)
-    if rule not in UNIFORM_RULES:
-        raise ValueError(f"unknown uniform split rule {rule!r}; use one of {', '.join(UNIFORM_RULES)}")
-    counts = np.asarray(counts, dtype=np.int64)
-    n_ratings = int(counts.sum())
-    by_popularity = _by_popularity(counts)
-    rank = np.arange(1, len(counts) + 1)
-    # Round before comparing so that e.g. 0.8 * 5 = 4.000000000000001 is not mistaken for more than 4.
-    capacity = np.round((1.0 - epsilon) * counts[by_popularity], 9)
-    if rule == "floor":
-        capacity = np.floor(capacity)
-    feasible = (np.round(capacity * rank, 9) >= np.round(sigma * n_ratings, 9)) & (np.floor(capacity + 0.5) >= 1)
+    by_popularity, capacity, eta_at, allowed = _uniform_capacities(counts, epsilon, rule)
+    n_ratings = int(np.sum(counts))
+    rank = np.arange(1, len(capacity) + 1)
+    feasible = allowed & (np.round(capacity * rank, 9) >= np.round(sigma * n_ratings, 9))
     if not feasible.any():
-        best = float((capacity * rank).max() / n_ratings) if n_ratings else 0.0
         raise ValueError(
             f"no uniform test item profile exists for test_ratio={sigma} with min_train_ratio={epsilon}: "
-            f"the largest achievable test ratio is {best:.4f}"
+            f"the largest achievable test ratio is {largest_uniform_ratio(counts, epsilon, rule):.4f}"
         )
     zeta = int(np.nonzero(feasible)[0].max()) + 1
     if rule == "paper":
