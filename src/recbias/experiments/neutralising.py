@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from recbias import splits
-from recbias.evaluate import Candidates, rank_positions
+from recbias.evaluate import Candidates, compare, rank_positions
 from recbias.experiments.runner import PAPER_SYSTEMS, Experiment, fit_systems, make_folds, run_experiment
 from recbias.metrics._view import RankedView
 from recbias.ratings import Ratings
@@ -444,3 +444,98 @@ def ratio_figure(curves: Sequence[tuple[str, pd.DataFrame]]):
     ax.legend(fontsize=9)
     fig.tight_layout()
     return fig
+
+
+# ------------------------------------------------------------------ sentences and claims
+
+
+def _index(indices: pd.DataFrame, dataset: str, method: str) -> float:
+    return float(indices.set_index(["dataset", "method"]).loc[(dataset, method), "index"])
+
+
+def plan_text(plan: UniformPlan, dataset: str) -> str:
+    """How the uniform split came out on a dataset."""
+    lowered = (f"A test ratio of {plan.requested:g} is out of reach on this curve (at most "
+               f"{plan.used + 0.005:.2f} fits), so its uniform split holds out σ = {plan.used:g}. "
+               if plan.used < plan.requested else "")
+    floor = (f"the stricter floor rule would keep {plan.floor_size:,} items with η = {plan.floor_eta}"
+             if plan.floor_size else "the stricter floor rule finds no split at this ratio")
+    return (f"{lowered}On *{dataset}*, T holds the {plan.size:,} most popular of its {plan.n_items:,} rated items "
+            f"({fmt_pct(plan.size / plan.n_items)}), each with η = {plan.eta} test ratings, which holds out "
+            f"{fmt_pct(plan.achieved)} of the ratings; {floor}.")
+
+
+def lift_text(study: DatasetStudy) -> str:
+    """Predicted against measured advantage of popularity over random, on one dataset."""
+    rows = study.lift.set_index("design")
+    ar, uar = rows.loc["AR TI-AN"], rows.loc["UAR"]
+    return (
+        f"On *{study.name}*, the random split gives popularity {fmt_number(ar['measured'], 1)} times the precision of "
+        f"random in AR ({study.designs['AR TI-AN']}); weighting items by |PR(i)| alone predicts "
+        f"{fmt_number(ar['predicted (paper)'], 1)}, and adding the training exclusion predicts "
+        f"{fmt_number(ar['predicted (training excluded)'], 1)}. The uniform split brings the measured ratio down to "
+        f"{fmt_number(uar['measured'], 2)} in UAR, against {fmt_number(uar['predicted (paper)'], 2)} predicted from "
+        f"the positive ratio alone and {fmt_number(uar['predicted (training excluded)'], 2)} with the training "
+        "exclusion."
+    )
+
+
+def findings(main: DatasetStudy, indices: pd.DataFrame, second: DatasetStudy | None = None) -> list[dict]:
+    """The qualitative claims of IRJ 2017 Sec. 6.3 and 7 checked on this build (``key``, ``label``, ``holds``,
+    ``evidence``, ``dataset``, ``anchor``), a popularity index of at most ``0.15`` counting as random's level."""
+    name = main.name
+    index = {m: _index(indices, name, m) for m in indices[indices["dataset"] == name]["method"]}
+    p10 = fig8_summary(main, ["P@10"]).set_index(["label", "system"])["mean"]
+    leaders = {d: p10.loc[d][list(PERSONALISED)].idxmax() for d in FIG8}
+    one_r_bpref = main.runs.loc[main.runs["label"] == "1R", "bpref"]
+    claims = [
+        ("p1r-random-level", "P1R brings popularity to the level of random, relative to the personalised systems",
+         index["P1R, P@10"] <= 0.15, f"popularity index {index['P1R, P@10']:.2f} under P1R (1R: {index['1R, P@10']:.2f})",
+         "fig-neutralising-index"),
+        ("u1r-random-level", "U1R brings popularity to the level of random, relative to the personalised systems",
+         index["U1R, P@10"] <= 0.15, f"popularity index {index['U1R, P@10']:.2f} under U1R (1R: {index['1R, P@10']:.2f})",
+         "fig-neutralising-index"),
+        ("uar-reduces", "UAR reduces popularity's advantage over AR", index["UAR, P@10"] < index["AR, P@10"],
+         f"popularity index {index['UAR, P@10']:.2f} (UAR) vs {index['AR, P@10']:.2f} (AR)", "fig-neutralising-index"),
+        ("ai-uar-more-bias", "AI-UAR leaves more popularity bias than TI-UAR", index["AI-UAR, P@10"] > index["UAR, P@10"],
+         f"popularity index {index['AI-UAR, P@10']:.2f} (AI-UAR) vs {index['UAR, P@10']:.2f} (UAR)",
+         "fig-neutralising-index"),
+        ("head-less-effective", "removing the 10% head is less effective than P1R and U1R",
+         index["1R -10% head, P@10"] > max(index["P1R, P@10"], index["U1R, P@10"]),
+         f"popularity index {index['1R -10% head, P@10']:.2f} (-10% head) vs {index['P1R, P@10']:.2f} (P1R) and "
+         f"{index['U1R, P@10']:.2f} (U1R)", "fig-neutralising-index"),
+        ("best-keeps-lead", "the best personalised system keeps its lead, over popularity too, under every "
+         "neutralising design", len(set(leaders.values())) == 1 and all(
+             p10[(d, leaders[d])] > p10[(d, "Popularity")] for d in FIG8),
+         "best personalised system per design: " + ", ".join(f"{d} {s}" for d, s in leaders.items()),
+         "fig-neutralising-fig8"),
+        ("bpref-constant-1r", "bpref is 1 for every system in 1R", bool((one_r_bpref == 1).all()),
+         f"1R bpref is 1 in {fmt_pct((one_r_bpref == 1).mean())} of {len(one_r_bpref):,} runs, mean "
+         f"{one_r_bpref.mean():.3f}; the others drew a judged non-relevant item, which the papers' 1R drops",
+         "tbl-neutralising-fig9"),
+    ]
+    out = [{"key": k, "label": label, "holds": bool(holds), "evidence": evidence, "dataset": name, "anchor": anchor}
+           for k, label, holds, evidence, anchor in claims]
+    if second is not None:
+        u1r = second.runs[(second.runs["label"] == "U1R") & second.runs["system"].isin(["Popularity", "Random"])]
+        test = compare(u1r, ["P@10"], systems=["Popularity", "Random"], average="run").iloc[0]
+        out.append({"key": "all-positive-u1r-random", "label": "on data where every rating is positive, U1R makes "
+                    "popularity exactly random (no significant difference)", "holds": bool(test["t_pvalue"] > 0.05),
+                    "evidence": f"{second.name}: U1R P@10 {test['mean_a']:.4f} (Popularity) vs {test['mean_b']:.4f} "
+                    f"(Random), p = {test['t_pvalue']:.2f}", "dataset": second.name, "anchor": "fig-neutralising-fig8"})
+    return out
+
+
+def published() -> pd.DataFrame:
+    """The published numbers this chapter recomputes (``published/neutralising.csv``)."""
+    with resources.files("recbias.experiments").joinpath("published/neutralising.csv").open() as handle:
+        return pd.read_csv(handle, comment="#")
+
+
+def published_numbers(study: DatasetStudy, percentiles: int, dataset: str) -> list[dict]:
+    """Arguments of one scorecard number per published value, computed on the page's dataset."""
+    ours = {"size": study.plan.size, "eta": study.plan.eta, "items / m": study.plan.n_items / percentiles}
+    return [{"key": p["key"], "ours": float(ours[p["column"]]), "paper": float(p["value"]),
+             "tolerance": float(p["tolerance"]), "source": "IRJ 2017 Sec. 6.1-6.2", "dataset": dataset,
+             "paper_dataset": p["paper_dataset"], "label": p["statistic"], "note": p["note"]}
+            for _, p in published().iterrows()]
