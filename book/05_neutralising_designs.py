@@ -49,7 +49,8 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from recbias import datasets
-from recbias.bookkit.page import load_dataset, say
+from recbias.bookkit.page import load_dataset
+from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import glue_figure, glue_table
 from recbias.experiments import neutralising as nz
@@ -172,10 +173,12 @@ studies = [main] + ([second] if second is not None else [])
 glue_table("tbl-neutralising-plan", nz.plan_table([(s.name, s.plan) for s in studies]),
            {"σ asked": "{:g}", "σ used": "{:g}", "ε": "{:g}", "achieved |T|η/|R|": "{:.4f}", "rated items": "{:,}",
             "|T|": "{:,}", "|T| (floor rule)": "{:,}"})
-say("plan_text", " ".join(nz.plan_text(s.plan, s.name) for s in studies))
 
 # %% tags=["remove-input"]
-glue_figure("fig-neutralising-splits", nz.fig6_figure(nz.split_profiles(ratings, main.plan, percentiles), main.plan, dataset))
+fig = nz.fig6_figure(nz.split_profiles(ratings, main.plan, percentiles), main.plan)
+for ax in fig.axes:
+    dataset_caption(ax, dataset)
+glue_figure("fig-neutralising-splits", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-splits
@@ -189,8 +192,12 @@ glue_figure("fig-neutralising-splits", nz.fig6_figure(nz.split_profiles(ratings,
 #
 # The uniform split of each dataset: the test ratio asked and used, $\varepsilon$, $|T|$, $\eta$ and the share of ratings held out, under the rule of Eq. (eq-nz-uniform) and the floor rule.
 # ```
-#
-# {glue:text}`plan_text` On a steep curve $T$ is the popular part of the catalogue, so a
+
+# %% tags=["remove-input"]
+display(Markdown(" ".join(nz.plan_text(s.plan, s.name) for s in studies)))
+
+# %% [markdown]
+# On a steep curve $T$ is the popular part of the catalogue, so a
 # uniform split evaluates systems on fewer, better-known items; on a curve with a long
 # tail of items rated once or twice the tail never qualifies, and the largest feasible
 # $\sigma$ can fall below the usual 0.2.
@@ -211,11 +218,10 @@ glue_figure("fig-neutralising-splits", nz.fig6_figure(nz.split_profiles(ratings,
 
 # %% tags=["remove-cell"]
 summaries = [nz.fig8_summary(s) for s in studies]
-glue_figure("fig-neutralising-fig8", nz.fig8_figure(summaries))
+glue_figure("fig-neutralising-fig8", nz.fig8_figure(summaries, palette(list(nz.PAPER_SYSTEMS))))
 glue_table("tbl-neutralising-fig8", nz.fig8_wide(summaries))
 glue_table("tbl-neutralising-sizes", nz.size_table(studies),
            {"|C|": "{:,.0f}", "runs": "{:,.0f}", "mean |T_u|": "{:,.0f}", "runs excluded": "{:,.0f}"})
-say("second_reason", second_reason or f"The second dataset is *{second.name}*, reduced to its positive ratings.")
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-fig8
@@ -229,14 +235,18 @@ say("second_reason", second_reason or f"The second dataset is *{second.name}*, r
 #
 # The P@10 of the figure: mean ± half-width of the 95% interval.
 # ```
-#
+
+# %% tags=["remove-input"]
+display(Markdown(second_reason or f"The second dataset is {second.name}, reduced to its positive ratings."))
+
+# %% [markdown]
 # ```{glue:figure} tbl-neutralising-sizes
 # :name: tbl-neutralising-sizes
 #
 # Size of each design, means over splits: candidates $|\mathcal{C}|$, runs, target set size and the runs left out because the user had too few non-relevant candidates (in P1R, within the percentile of the held-out item).
 # ```
 #
-# {glue:text}`second_reason` Three readings of {numref}`fig-neutralising-fig8` carry over
+# Three readings of {numref}`fig-neutralising-fig8` carry over
 # from the papers. Popularity falls towards random under P1R and U1R, while the
 # personalised systems keep most of their precision; under UAR it drops too, by less;
 # and removing the head lowers popularity without bringing it down to random. The
@@ -266,7 +276,6 @@ glue_figure("fig-neutralising-ratio", nz.ratio_figure([(s.name, nz.positive_rati
                                                         zip(studies, [ratings] + ([second_ratings] if second else []))]))
 glue_table("tbl-neutralising-lift", pd.concat([s.lift.assign(dataset=s.name) for s in studies]),
            {"predicted (paper)": "{:.2f}", "predicted (training excluded)": "{:.2f}", "measured": "{:.2f}"})
-say("lift_text", " ".join(nz.lift_text(s) for s in studies))
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-ratio
@@ -281,8 +290,12 @@ say("lift_text", " ".join(nz.lift_text(s) for s in studies))
 # Popularity's P@10 over random's: predicted from the item weight of Eq. (eq-nz-random) or Eq. (eq-nz-uar) on the first split, with and without the training exclusion, and measured.
 # ```
 #
-# {glue:text}`lift_text`
-#
+
+
+# %% tags=["remove-input"]
+display(Markdown(" ".join(nz.lift_text(s) for s in studies)))
+
+# %% [markdown]
 # The positive ratio explains part of what survives the uniform split, as the papers
 # argue; the training exclusion explains more of it, and it does not vanish when every
 # rating is positive, so on such data U1R and UAR bring popularity close to random

@@ -337,18 +337,15 @@ def sweep_index(study: DatasetStudy, gammas: Sequence[float], powers: Sequence[f
     return table
 
 
-def fig6_figure(profiles: pd.DataFrame, plan: UniformPlan, dataset: str):
+def fig6_figure(profiles: pd.DataFrame, plan: UniformPlan):
     """The papers' Fig. 6: the random split's expected test ratings per item and the P1R
     percentiles (left), the uniform split's exact ones (right), over the popularity curve."""
     import matplotlib.pyplot as plt
-
-    from recbias.bookkit.plotting import dataset_caption
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), sharey=True)
     for ax in (left, right):
         ax.fill_between(profiles["rank"], profiles["ratings"], color="#c9d6e8", label="all ratings $|R(i)|$")
         ax.set(xlabel="items by popularity rank $k$", yscale="log")
-        dataset_caption(ax, dataset)
     left.plot(profiles["rank"], profiles["random test"], color="#b42318", ls="--",
               label=r"$E[|R_\mathrm{test}(i)|] = \sigma |R(i)|$")
     for edge in profiles.groupby("percentile")["rank"].min().iloc[1:]:
@@ -368,14 +365,14 @@ def fig6_figure(profiles: pd.DataFrame, plan: UniformPlan, dataset: str):
     return fig
 
 
-def fig8_figure(summaries: Sequence[pd.DataFrame], metrics: Sequence[str] = ("P@10", "nDCG@10")):
-    """Bars of the papers' Fig. 8: one row per metric, one panel per dataset, designs on the x axis."""
+def fig8_figure(summaries: Sequence[pd.DataFrame], colours: dict[str, str],
+                metrics: Sequence[str] = ("P@10", "nDCG@10")):
+    """Bars of the papers' Fig. 8: one row per metric, one panel per dataset (titled with its
+    name), designs on the x axis, systems in ``colours``."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
-    from recbias.bookkit.plotting import dataset_caption, palette
-
-    names, colours = list(PAPER_SYSTEMS), palette(list(PAPER_SYSTEMS))
+    names = list(PAPER_SYSTEMS)
     widths = [s["label"].nunique() for s in summaries]
     fig, axes = plt.subplots(len(metrics), len(summaries), figsize=(11, 3.6 * len(metrics)), squeeze=False,
                              gridspec_kw={"width_ratios": widths})
@@ -393,7 +390,7 @@ def fig8_figure(summaries: Sequence[pd.DataFrame], metrics: Sequence[str] = ("P@
                        error_kw={"elinewidth": 0.7})
             ax.set_xticks(range(len(labels)), [d.replace("-head", "−10%\nhead") for d in labels], fontsize=9)
             ax.set_ylabel(metric)
-            dataset_caption(ax, summary["dataset"].iloc[0])
+            ax.set_title(f"dataset: {summary['dataset'].iloc[0]}", loc="left", fontsize=9)
     fig.legend(handles=[Patch(color=colours[s], label=s) for s in names], loc="upper center", ncol=len(names),
                fontsize=9, bbox_to_anchor=(0.5, 1.0))
     fig.tight_layout(rect=(0, 0, 1, 0.95))
@@ -460,7 +457,7 @@ def plan_text(plan: UniformPlan, dataset: str) -> str:
                if plan.used < plan.requested else "")
     floor = (f"the stricter floor rule would keep {plan.floor_size:,} items with η = {plan.floor_eta}"
              if plan.floor_size else "the stricter floor rule finds no split at this ratio")
-    return (f"{lowered}On *{dataset}*, T holds the {plan.size:,} most popular of its {plan.n_items:,} rated items "
+    return (f"{lowered}On {dataset}, T holds the {plan.size:,} most popular of its {plan.n_items:,} rated items "
             f"({fmt_pct(plan.size / plan.n_items)}), each with η = {plan.eta} test ratings, which holds out "
             f"{fmt_pct(plan.achieved)} of the ratings; {floor}.")
 
@@ -470,7 +467,7 @@ def lift_text(study: DatasetStudy) -> str:
     rows = study.lift.set_index("design")
     ar, uar = rows.loc["AR TI-AN"], rows.loc["UAR"]
     return (
-        f"On *{study.name}*, the random split gives popularity {fmt_number(ar['measured'], 1)} times the precision of "
+        f"On {study.name}, the random split gives popularity {fmt_number(ar['measured'], 1)} times the precision of "
         f"random in AR ({study.designs['AR TI-AN']}); weighting items by |PR(i)| alone predicts "
         f"{fmt_number(ar['predicted (paper)'], 1)}, and adding the training exclusion predicts "
         f"{fmt_number(ar['predicted (training excluded)'], 1)}. The uniform split brings the measured ratio down to "
