@@ -10,7 +10,7 @@ Both return one score per candidate, aligned with ``runs.items``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numba import njit, prange
@@ -20,6 +20,21 @@ from recbias.runs import Runs
 
 #: entries of one dense score block (users x items) when none is given
 SCORE_BLOCK = 1 << 22
+
+
+def score_blocks(recommender: Recommender, users: np.ndarray, rows: int) -> Iterator[tuple[int, np.ndarray]]:
+    """``(start, block)`` for consecutive chunks ``users[start:start + rows]``: the chunk's dense
+    ``float64`` scores of every item, the one way every evaluation reads a recommender in blocks."""
+    if recommender.n_items is None:
+        raise RuntimeError(f"{recommender.name}: fit before scoring")
+    for start in range(0, len(users), rows):
+        chunk = users[start : start + rows]
+        block = np.ascontiguousarray(recommender.score_users(chunk), dtype=np.float64)
+        if block.shape != (len(chunk), recommender.n_items):
+            raise ValueError(
+                f"{recommender.name}.score_users returned {block.shape}, expected {(len(chunk), recommender.n_items)}"
+            )
+        yield start, block
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -62,9 +77,8 @@ class Candidates:
             raise ValueError(f"the runs hold users or items outside the code space {recommender.name} was fitted on")
         out = [np.empty(len(r.items), dtype=np.float64) for r in self.runs_list]
         step = max(1, self.block // max(1, recommender.n_items))
-        for start in range(0, len(self.users), step):
-            stop = min(start + step, len(self.users))
-            block = np.ascontiguousarray(recommender.score_users(self.users[start:stop]), dtype=np.float64)
+        for start, block in score_blocks(recommender, self.users, step):
+            stop = start + len(block)
             for runs, order, rows, scores in zip(self.runs_list, self.run_order, self.user_rows, out, strict=True):
                 low, high = np.searchsorted(rows, [start, stop])
                 _gather(block, start, order[low:high], rows[low:high], runs.offsets, runs.items, scores)
