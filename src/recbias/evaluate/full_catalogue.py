@@ -29,6 +29,7 @@ import scipy.sparse as sp
 from numba import njit
 
 from recbias.evaluate.ranking import TIE_POLICIES, check_ties
+from recbias.evaluate.scoring import score_blocks
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 
@@ -151,14 +152,9 @@ def full_catalogue_ranks(
     tied = np.zeros(len(test.users), dtype=np.int64)
     n_threads = n_threads or os.cpu_count() or 1
     with ThreadPoolExecutor(n_threads) as pool:
-        for start in range(0, len(users), chunk_size):
-            chunk = users[start : start + chunk_size]
+        for start, block in score_blocks(recommender, users, chunk_size):
+            chunk = users[start : start + len(block)]
             ratings = by_user[bounds[start] : bounds[start + len(chunk)]]
-            block = np.asarray(recommender.score_users(chunk), dtype=np.float64)
-            if block.shape != (len(chunk), train.n_items):
-                raise ValueError(
-                    f"{recommender.name}.score_users returned {block.shape}, expected {(len(chunk), train.n_items)}"
-                )
             rows = np.searchsorted(chunk, test.users[ratings])
             seen_above, seen_tied = _training_above_and_tied(block, train_matrix[chunk], rows, test.items[ratings])
             counts = _count_in_parallel(pool, n_threads, block, rows, test.items[ratings])

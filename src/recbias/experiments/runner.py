@@ -40,6 +40,7 @@ from recbias.evaluate import (
     summarize,
 )
 from recbias.evaluate.statistics import Average
+from recbias.metrics import ItemPopularity, parse_metric
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender, make
 
@@ -62,7 +63,7 @@ PAPER_SYSTEMS: dict[str, str] = {
     "Random": "random",
 }
 
-_SPLIT_METHODS = ("coin", "kfold", "temporal")
+_SPLIT_METHODS = ("coin", "kfold", "temporal", "uniform")
 
 
 # ------------------------------------------------------------------------------- folds
@@ -75,7 +76,7 @@ class Fold:
     Attributes:
         index: 0, 1, ... within the experiment.
         train, test: the two rating sets (same code space).
-        method: ``"coin"``, ``"kfold"`` or ``"temporal"``.
+        method: ``"coin"``, ``"kfold"``, ``"temporal"`` or ``"uniform"``.
         seed: the seed that drew the split (``-1`` for the deterministic temporal cut).
     """
 
@@ -97,7 +98,8 @@ def fold_seed(seed: int, index: int) -> int:
 
 
 def make_folds(
-    ratings: Ratings, *, method: str = "coin", folds: int = 5, test_ratio: float = 0.2, seed: int = 0
+    ratings: Ratings, *, method: str = "coin", folds: int = 5, test_ratio: float = 0.2, seed: int = 0,
+    min_train_ratio: float = 0.2,
 ) -> list[Fold]:
     """Training/test splits of ``ratings``.
 
@@ -108,16 +110,23 @@ def make_folds(
       (``test_ratio`` is then ``1 / folds`` and the argument is ignored).
     * ``"temporal"``: one split, the most recent ``test_ratio`` of the ratings in test
       (needs timestamps; ``folds`` must be 1).
+    * ``"uniform"``: ``folds`` independent splits with uniform test item profiles
+      (:func:`recbias.splits.uniform_split`, IRJ 2017 Section 6.2, keeping at least
+      ``min_train_ratio`` of each target item's ratings for training), fold ``k`` drawn
+      with :func:`fold_seed` ``(seed, k)``.
     """
     if method not in _SPLIT_METHODS:
         raise ValueError(f"unknown split method {method!r}; use one of {', '.join(_SPLIT_METHODS)}")
     if int(folds) != folds or folds < 1:
         raise ValueError(f"folds must be a positive integer, got {folds!r}")
-    if method == "coin":
+    if method in ("coin", "uniform"):
         out = []
         for k in range(int(folds)):
             s = fold_seed(seed, k)
-            train, test = splitting.random_split(ratings, test_ratio, seed=s)
+            if method == "coin":
+                train, test = splitting.random_split(ratings, test_ratio, seed=s)
+            else:
+                train, test = splitting.uniform_split(ratings, test_ratio, min_train_ratio, seed=s)
             out.append(Fold(k, train, test, method, s))
         return out
     if method == "kfold":
@@ -224,7 +233,11 @@ def run_experiment(
         systems: display label -> preset name or unfitted recommender (see :func:`fit_systems`).
         folds: the number of folds to draw with :func:`make_folds` (``split``, ``test_ratio``,
             ``seed``), or ready-made folds.
-        metrics: metric specs of :func:`recbias.metrics.parse_metric`.
+        metrics: metric specs of :func:`recbias.metrics.parse_metric`; those that need item
+            popularity (``PSR``, ``novelty``, ``IPS-*``, ``SNIPS-*``) get
+            :meth:`ItemPopularity.from_ratings` ``(ratings, fold.test, train=fold.train)``:
+            counts over the dataset, the fold's positive test ratings and, for the
+            propensities, its positive training counts.
         seed: seeds the splits, the recommenders, the sampling of non-relevant items
             (design ``d`` of fold ``k`` uses :func:`fold_seed` ``(seed, 1000 k + d)``) and
             the random tie-break.
@@ -243,7 +256,9 @@ def run_experiment(
         raise ValueError(f"repeated designs in {names}")
     seconds = dict.fromkeys(("fit", "design", "score", "evaluate"), 0.0)
     tables, reports = [], []
+    needs_popularity = any(parse_metric(m).needs_popularity for m in metrics)
     for fold in fold_list:
+        popularity = ItemPopularity.from_ratings(ratings, fold.test, train=fold.train) if needs_popularity else None
         clock = time.perf_counter()
         fitted = fit_systems(systems, fold.train, key_extra=fold.key, cache=cache, seed=seed)
         seconds["fit"] += time.perf_counter() - clock
@@ -280,7 +295,8 @@ def run_experiment(
             seconds["score"] += time.perf_counter() - clock
             clock = time.perf_counter()
             for spec, runs, score in zip(specs, runs_list, scores, strict=True):
-                table = evaluate_runs(runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index))
+                table = evaluate_runs(runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index),
+                                      item_popularity=popularity)
                 table.insert(0, "system", label)
                 table.insert(0, "design", spec.name)
                 table.insert(0, "fold", fold.index)
