@@ -38,3 +38,10 @@ def test_signed_values_never_show_a_signed_zero():
 def test_table_html_hides_the_index_and_marks_missing_values():
     html = tables.table_html(pd.DataFrame({"system": ["MF"], "P@10": [float("nan")]}))
     assert "–" in html and "MF" in html
+
+
+def test_table_html_aligns_the_named_text_columns_left():
+    frame = pd.DataFrame({"system": ["MF"], "P@10": [0.1], "note": ["x"]})
+    html = tables.table_html(frame, left=["system", "note"])
+    assert html.count("text-align: left;") == 2 and ".col0" in html and ".col2" in html and ".col1 " not in html
+    assert "text-align: left;" not in tables.table_html(frame)

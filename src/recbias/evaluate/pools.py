@@ -20,7 +20,7 @@ pair gets a key from a hash of ``(seed, user, item)``, so the order is the same 
 every recommender and every target of the user, whatever the chunking or the
 threads, and the rank is uniform on ``1 + g .. 1 + g + e``.
 
-Users are scored in chunks with :meth:`Recommender.score_users`, one dense
+Users are scored in chunks (:func:`recbias.evaluate.scoring.score_blocks`), one dense
 ``chunk x n_items`` block per recommender, so no users x items matrix is built.
 The counting is one compiled pass per target over its block row, split over
 threads.  On request (``patterns=True``) a second pass counts the pool items of
@@ -42,6 +42,7 @@ import scipy.sparse as sp
 from numba import njit
 
 from recbias.evaluate.ranking import TIE_POLICIES, check_ties
+from recbias.evaluate.scoring import score_blocks
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 from recbias.runs import Ranking, Runs
@@ -289,19 +290,16 @@ def pool_ranks(
     counts = np.zeros((len(rows), 2**n_rec), dtype=np.int64) if patterns else None
     key_seed = np.uint64(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
     policy = {"random": _RANDOM, "optimistic": _OPTIMISTIC, "pessimistic": _PESSIMISTIC}.get(ties, _OPTIMISTIC)
+    readers = [score_blocks(recommender, chunk_users, chunk_size) for recommender in recommenders]
     with ThreadPoolExecutor(n_threads) as executor:
-        for start in range(0, len(chunk_users), chunk_size):
+        for chunk_blocks in zip(*readers, strict=True):
+            start = chunk_blocks[0][0]
             chunk = chunk_users[start : start + chunk_size]
             part = by_user[bounds[start] : bounds[start + len(chunk)]]
             block_rows, part_items, part_users = np.searchsorted(chunk, users[part]), items[part], users[part]
             pool = _pool_mask(candidates, [matrix[chunk] for matrix in excluded])
-            blocks = []
-            for k, recommender in enumerate(recommenders):
-                block = np.asarray(recommender.score_users(chunk), dtype=np.float64)
-                if block.shape != (len(chunk), n_items):
-                    raise ValueError(
-                        f"{recommender.name}.score_users returned {block.shape}, expected {(len(chunk), n_items)}"
-                    )
+            blocks = [block for _, block in chunk_blocks]
+            for k, (recommender, block) in enumerate(zip(recommenders, blocks, strict=True)):
                 n_above, n_tied, n_pool, has_nan = _in_threads(
                     executor, n_threads, len(part), lambda s: _count(block, pool, block_rows[s], part_items[s])
                 )
@@ -316,7 +314,6 @@ def pool_ranks(
                     )
                     above[part[some], k] += tied_first
                     tied[part[some], k] = 0
-                blocks.append(block)
             if counts is not None:
                 stacked = np.stack(blocks)
                 (counts[part],) = _in_threads(
