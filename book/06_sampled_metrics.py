@@ -745,7 +745,7 @@ for claim in sv.findings(study, cost):
 # - If sampling cannot be avoided, correct it: the rank estimate is a one-line change
 #   and already removes much of the bias; CLS and BV with $\gamma$ around 0.01-0.1 do
 #   better in expectation but add variance, so repeat the sampling with several seeds
-#   and report the spread. `recbias.experiments.sampled_vs_exact.corrected_sampled_metric`
+#   and report the spread. `recbias.sampled.corrected_sampled_metric`
 #   computes a corrected sampled metric of any fitted recommender on a split.
 # - The 1R design with a hundred sampled non-relevant items is a sampled metric. Its
 #   numbers are comparable across papers only with the same $|N_u|$ and candidate set,

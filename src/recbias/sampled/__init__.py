@@ -5,9 +5,11 @@
   size (one per target allowed), and samples shared by several recommenders;
 * :mod:`~recbias.sampled.moments`: exact mean and variance of sampled estimators;
 * :mod:`~recbias.sampled.corrections`: rank estimate, least-squares and bias-variance corrections, and
-  their tables per catalogue size.
+  their tables per catalogue size;
+* :mod:`~recbias.sampled.corrected`: a corrected sampled metric of a fitted system on a split.
 """
 
+from recbias.sampled.corrected import corrected_sampled_metric, one_relevant_pool_sizes
 from recbias.sampled.corrections import (
     apply_correction,
     bias_variance_correction,
@@ -38,6 +40,8 @@ from recbias.sampled.moments import (
 from recbias.sampled.rank_metrics import RANK_FAMILIES, RankMetric, metric_vector, rank_metric
 
 __all__ = [
+    "corrected_sampled_metric",
+    "one_relevant_pool_sizes",
     "RANK_FAMILIES",
     "RankMetric",
     "SampledMoments",
