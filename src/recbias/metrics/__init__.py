@@ -16,6 +16,7 @@ from recbias.metrics.accuracy import (
     recall,
     reciprocal_rank,
 )
+from recbias.metrics.behaviour import attention_weights, continuation_probability, discounted_auc, position_discount, short_head
 from recbias.metrics.catalogue import catalogue_coverage, gini_index, recommendation_counts
 from recbias.metrics.incomplete import TREC_EVAL_INFAP_EPSILON, bpref, infap
 from recbias.metrics.popularity import ItemPopularity, novelty, stratified_recall
@@ -26,10 +27,13 @@ __all__ = [
     "ItemPopularity",
     "MetricSpec",
     "auc",
+    "attention_weights",
     "average_precision",
     "bpref",
     "catalogue_coverage",
     "compute_metrics",
+    "continuation_probability",
+    "discounted_auc",
     "f1",
     "gini_index",
     "hit_rate",
@@ -37,11 +41,13 @@ __all__ = [
     "ndcg",
     "novelty",
     "parse_metric",
+    "position_discount",
     "precision",
     "r_precision",
     "recall",
     "recommendation_counts",
     "reciprocal_rank",
+    "short_head",
     "stratified_recall",
     "valid_metric_names",
 ]
