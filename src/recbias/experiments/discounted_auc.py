@@ -40,6 +40,7 @@ from recbias.experiments.truth import TruthStudy, fidelity, system_field
 from recbias.metrics import (
     ItemPopularity,
     attention_weights,
+    short_head,
     compute_metrics,
     continuation_probability,
     position_discount,
@@ -49,7 +50,7 @@ from recbias.recommenders import PRESETS as RECOMMENDER_PRESETS
 from recbias.recommenders import Recommender, SegmentPopularity
 from recbias.runs import Ranking, Runs
 from recbias.splits import NewUserSplit, new_user_splits
-from recbias.text import fmt_number, fmt_pct, order_text
+from recbias.text import fmt_number, fmt_pct, order_text, ordinal
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -98,26 +99,28 @@ class Setting:
 def judged_at(ratings: Ratings, threshold: float | None, seed: int = 0) -> Ratings:
     """``ratings`` with a rating ``>= threshold`` positive (``None`` keeps theirs).
 
-    A simulated world from a preset is generated again with that threshold, so that its true
-    relevance follows it too.  The threshold must lie inside the rating scale and leave positives.
+    A threshold above the rating scale (implicit feedback, whose only value is 1) keeps the data's
+    own threshold, which :func:`threshold_note` says on the page.  A simulated world from a preset is
+    generated again with the threshold, so that its true relevance follows it too.
     """
-    if threshold is None or threshold == ratings.positive_threshold:
-        return ratings
     low, high = ratings.scale
-    if not low < threshold <= high:
-        raise ValueError(f"threshold {threshold:g} lies outside the rating scale ({low:g}, {high:g}] of '{ratings.name}'")
+    if threshold is None or threshold == ratings.positive_threshold or threshold > high:
+        return ratings
+    if threshold <= low:
+        raise ValueError(f"threshold {threshold:g} makes every rating of '{ratings.name}' positive (scale {low:g} to {high:g})")
     if ratings.true_relevance is not None:
         if ratings.name not in synthetic.PRESETS or float(threshold) != int(threshold):
             raise ValueError(f"the true relevance of '{ratings.name}' cannot follow threshold {threshold:g}")
         return datasets.load(ratings.name, seed=seed, positive_threshold=int(threshold))
-    judged = ratings.with_threshold(threshold)
-    if not judged.positive.any():
-        raise ValueError(f"no rating of '{ratings.name}' reaches the threshold {threshold:g}")
-    return judged
+    return ratings.with_threshold(threshold)
 
 
-def threshold_note(original: Ratings, judged: Ratings) -> str:
-    """A sentence when the page judges ratings with another threshold than the dataset card shows."""
+def threshold_note(original: Ratings, judged: Ratings, threshold: float | None) -> str:
+    """A sentence when the page judges ratings with another threshold than the dataset card shows, or
+    cannot apply the requested one."""
+    if threshold is not None and threshold > original.scale[1]:
+        return (f"The ratings of {original.name} go up to {original.scale[1]:g} only, so the page keeps the "
+                f"dataset's own threshold, {original.positive_threshold:g}, instead of {threshold:g}.")
     if judged.positive_threshold == original.positive_threshold:
         return ""
     return (f"The card above shows the dataset's own threshold, {original.positive_threshold:g}; this page counts "
@@ -240,6 +243,12 @@ class Scored:
         """Mean over users, systems x metrics."""
         return pd.DataFrame({label: frame.mean() for label, frame in self.values(metrics, relabelled).items()}).T
 
+    def head_in_top(self, label: str, s: int, n: int) -> np.ndarray:
+        """Per run, how many of the ``s`` most-rated training items system ``label`` puts in its first ``n``."""
+        entries = self.ranking(label).top_entries(n)
+        head = short_head(self.popularity.rating_counts, s)[self.runs.items[entries]]
+        return np.bincount(self.runs.run_of_entry[entries], weights=head, minlength=self.runs.n_runs)
+
 
 def liked_only(runs: Runs) -> Runs:
     """The same runs judged by their relevant candidates alone (what the behavioural AUC reads), which
@@ -357,8 +366,8 @@ def segments_note(ratings: Ratings, segments: Sequence[tuple[str, ...]]) -> str:
     if not segments:
         return (f"The users of {ratings.name} carry no attributes, so there are no segment lists: the search, the "
                 "instability analysis and the demographic list of the new-user study do not apply to this dataset, "
-                "and the metric below is used without a step (s = 0). Rebuild the chapter on `synthetic`, "
-                "`ml-100k` or `coat` to see them.")
+                "and the metric below is used without a step (s = 0). Rebuild the chapter on synthetic, "
+                "ml-100k or coat to see them.")
     singles = [g[0] for g in segments if len(g) == 1]
     return (f"The users of {ratings.name} carry {', '.join(singles[:-1])} and {singles[-1]}" if len(singles) > 1 else
             f"The users of {ratings.name} carry one attribute, {singles[0]}") + (
@@ -526,6 +535,8 @@ class NewUserStudy:
         attributes: the demographic attributes used (empty when the data have none).
         metrics: metric label -> its name in the metric grammar.
         n_users: new users evaluated.
+        heads: per list (the reference lists, and each system at the smallest and largest ``k``), the
+            mean number of the step's head items on its first page.
     """
 
     splits: list[NewUserSplit]
@@ -536,11 +547,12 @@ class NewUserStudy:
     attributes: tuple[str, ...]
     metrics: dict[str, str]
     n_users: int
+    heads: pd.Series
 
     @property
     def headline(self) -> pd.Series | None:
         """The crossing of the first system under the metric with the step (None without demographics)."""
-        stepped = self.crossings[self.crossings["metric"] != "unpenalised"] if len(self.crossings) else self.crossings
+        stepped = self.crossings[self.crossings["metric"] != "unpenalised"]
         return stepped.iloc[0] if len(stepped) else None
 
 
@@ -587,26 +599,32 @@ def new_user_study(
     max_known = feasible_known(ratings, max_known)
     if max_known < 1:
         raise ValueError(f"no user of '{ratings.name}' has more than {MIN_TEST} ratings: no new users to study")
-    metrics = {"unpenalised": setting.metric(), f"step at s = {s}": setting.metric(s=s)}
+    metrics = {"unpenalised": setting.metric()} | ({f"step at s = {s}": setting.metric(s=s)} if s else {})
     names = list(metrics.values())
     attributes = tuple(a for a in DEMOGRAPHICS if ratings.user_attributes is not None and a in ratings.user_attributes)
-    references = {"nothing known (global list)": ()} | (
-        {f"demographics ({', '.join(attributes)})": attributes} if attributes else {})
+    references = {"the global list": ()} | ({f"the list for {' and '.join(attributes)}": attributes} if attributes else {})
     known = [k for k in KNOWN_GRID if k < max_known] + [max_known]
     splits = new_user_splits(ratings, groups, max_known, MIN_TEST, seed=seed)
     reference_parts: dict[str, list[pd.DataFrame]] = {label: [] for label in references}
+    heads: dict[str, list[np.ndarray]] = {}
     system_parts: dict[tuple[str, int], list[pd.DataFrame]] = {(label, k): [] for label in systems for k in known}
     for g, split in enumerate(splits):
         runs = liked_only(build_runs(split.train(max_known), split.test, "AI-AN"))
         base_train = split.train(0)
         fitted = {label: SegmentPopularity(a, smoothing).fit(base_train) for label, a in references.items()}
-        for label, frame in Scored.of(fitted, base_train, runs, seed).values(names).items():
+        scored = Scored.of(fitted, base_train, runs, seed)
+        for label, frame in scored.values(names).items():
             reference_parts[label].append(frame)
+            heads.setdefault(label, []).append(scored.head_in_top(label, s, setting.m))
         for k in known:
             train = split.train(k)
             fitted = fit_systems(systems, train, key_extra=("new users", groups, g, max_known, seed, k), seed=seed)
-            for label, frame in Scored.of(fitted, train, runs, seed).values(names).items():
+            scored = Scored.of(fitted, train, runs, seed)
+            for label, frame in scored.values(names).items():
                 system_parts[label, k].append(frame)
+                if k in (known[0], known[-1]):
+                    heads.setdefault(f"{label} with {k} known rating{'s' if k > 1 else ''}", []).append(
+                        scored.head_in_top(label, s, setting.m))
     reference_values = {label: pd.concat(parts) for label, parts in reference_parts.items()}
     n_users = len(next(iter(reference_values.values())))
     counts = bootstrap_counts(n_users, n_boot, seed) / n_users
@@ -626,8 +644,9 @@ def new_user_study(
                                   "low": np.quantile(resampled, 0.025, method="inverted_cdf") if every else np.nan,
                                   "high": np.quantile(resampled, 0.975, method="inverted_cdf") if every else np.nan,
                                   "crossed in": float(np.isfinite(resampled).mean())})
-    return NewUserStudy(splits, known, pd.DataFrame(curves), pd.DataFrame(lines), pd.DataFrame(crossings),
-                        attributes, metrics, n_users)
+    crossings_frame = pd.DataFrame(crossings, columns=["system", "metric", "crossing", "low", "high", "crossed in"])
+    return NewUserStudy(splits, known, pd.DataFrame(curves), pd.DataFrame(lines), crossings_frame,
+                        attributes, metrics, n_users, pd.Series({k: np.concatenate(v).mean() for k, v in heads.items()}))
 
 
 # ------------------------------------------------------------------------------- truth
@@ -703,11 +722,12 @@ def ranking_text(table: pd.DataFrame) -> str:
     plain, last = columns[2], columns[-1]
     if plain == last:
         return f"Without a step, the metric orders the systems {order_text(ranked['bAUC, no step'].to_dict())}."
-    moved = [f"{system} from {r[plain]} to {r[last]}" for system, r in ranked.iterrows() if r[plain] != r[last]]
-    popularity = (f" Popularity ends {ranked.loc['Popularity', last]} of {len(ranked)}"
+    moved = [f"{system} from {ordinal(int(r[plain]))} to {ordinal(int(r[last]))} place" for system, r in ranked.iterrows()
+             if r[plain] != r[last]]
+    popularity = (f" Popularity ends {ordinal(int(ranked.loc['Popularity', last]))} of {len(ranked)}"
                   + (", below Random." if ranked.loc["Popularity", last] > ranked.loc["Random", last] else ".")
                   if {"Popularity", "Random"} <= set(ranked.index) else "")
-    return ("The step moves " + (", ".join(moved) if moved else "no system") + "." + popularity)
+    return (f"The step moves {', '.join(moved)}." if moved else "The step moves no system.") + popularity
 
 
 # ------------------------------------------------------------------ sentences for the page
@@ -737,20 +757,26 @@ def cases_text(cases: pd.DataFrame, effect: pd.DataFrame, setting: Setting) -> s
     )
 
 
+def _share_text(share: float) -> str:
+    """A small share as prose: "0.3%", or "less than 0.1%"."""
+    return "less than 0.1%" if 0 < share < 0.001 else fmt_pct(share)
+
+
 def search_text(search: SensitivitySearch, n_items: int) -> str:
     """The outcome of the short-head search in words."""
     curve = search.curve.set_index("s")
     chosen, plain = curve.loc[search.chosen], curve.loc[0]
     wins = search.cells[search.cells["s"] == search.chosen]["wins"]
+    increase = plain["relative increase"]
     return (
-        f"Without the step, the segment lists beat the global list by {fmt_pct(plain['relative increase'])} on "
-        f"average, {fmt_number(plain['sensitivity'], 1)} resampling standard deviations. The search settles on "
-        f"s = {search.chosen} ({fmt_pct(search.chosen / n_items)} of the catalogue), where the increase is "
-        f"{fmt_pct(chosen['relative increase'])}, or {fmt_number(chosen['sensitivity'], 1)} standard deviations, and "
-        f"every segment list beats the global list in at least {fmt_pct(wins.min(), 0)} of the resamples. Read "
-        f"literally, Eq. 14 would pick s = {search.literal_choice}, where the global list keeps "
-        f"{fmt_number(curve.loc[search.literal_choice, 'global'], 4)} of its unpenalised "
-        f"{fmt_number(plain['global'], 3)}."
+        f"Without the step, the segment lists {'beat' if increase > 0 else 'trail'} the global list by "
+        f"{fmt_pct(abs(increase))} on average, {fmt_number(plain['sensitivity'], 1)} resampling standard deviations. "
+        f"The search settles on s = {search.chosen} ({fmt_pct(search.chosen / n_items)} of the catalogue), where the "
+        f"increase is {fmt_pct(chosen['relative increase'])}, or {fmt_number(chosen['sensitivity'], 1)} standard "
+        "deviations, and every segment list beats the global list in "
+        + ("every resample" if wins.min() == 1 else f"at least {fmt_pct(wins.min(), 0)} of the resamples")
+        + f". Read literally, Eq. 14 would pick s = {search.literal_choice}, where the global list keeps "
+        f"{_share_text(curve.loc[search.literal_choice, 'global'] / plain['global'])} of its unpenalised value."
     )
 
 
@@ -776,12 +802,23 @@ def new_user_setup_text(study: NewUserStudy | None, ratings: Ratings) -> str:
     reason = "" if study.known[-1] == study.splits[0].max_known and study.known[-1] >= 30 else (
         f" (at most {study.known[-1]}, so that enough users keep {MIN_TEST} ratings for the test)")
     groups, systems = len(study.splits), list(study.curves["system"].unique())
+    order = "" if ratings.timestamps is not None else (
+        f" The ratings of {ratings.name} have no timestamps, so each newcomer reveals hers in a random order.")
     return (
         f"Here {study.n_users:,} users play the newcomers, in {groups} group{'s' if groups > 1 else ''}; they reveal "
         f"up to {study.known[-1]} ratings{reason}. The "
         + ("system that learns from them is " if len(systems) == 1 else "systems that learn from them are ")
-        + " and ".join(systems) + ", with the settings of chapter 2."
+        + " and ".join(systems) + ", with the settings of chapter 2." + order
     )
+
+
+def heads_text(study: NewUserStudy, s: int, m: int) -> str:
+    """How many of the step's head items each list of the new-user study spends its first page on."""
+    if not s:
+        return ""
+    return (f"The step's {s} items are not spread evenly over the lists. On the first page of {m} items, "
+            + ", ".join(f"{label} shows {fmt_number(count, 1)}" for label, count in study.heads.items())
+            + " of them on average, and every such slot is worth nothing under the step.")
 
 
 def crossing_text(study: NewUserStudy) -> str:
@@ -800,8 +837,12 @@ def crossing_text(study: NewUserStudy) -> str:
             if demographic is not None and len(row):
                 row = row.iloc[0]
                 if np.isfinite(row["crossing"]):
-                    spread = (f"95% of user resamples between {row['low']:g} and {row['high']:g}" if np.isfinite(row["low"])
-                              else f"{fmt_pct(row['crossed in'], 0)} of user resamples cross at all")
+                    if not np.isfinite(row["low"]):
+                        spread = f"{fmt_pct(row['crossed in'], 0)} of user resamples cross at all"
+                    elif row["low"] == row["high"]:
+                        spread = "the same in at least 95% of user resamples"
+                    else:
+                        spread = f"95% of user resamples between {row['low']:g} and {row['high']:g}"
                     text += (f"; it overtakes the demographic list ({fmt_number(demographic, 3)}) from "
                              f"k = {row['crossing']:g} known rating{'s' if row['crossing'] > 1 else ''} on ({spread})")
                 else:
@@ -814,15 +855,33 @@ def crossing_text(study: NewUserStudy) -> str:
     return " ".join(sentences)
 
 
-def truth_text(agreement: pd.DataFrame, s: int) -> str:
-    """Which observed metric orders the systems closest to each truth."""
-    parts = []
-    for truth, group in agreement.groupby("truth", sort=False):
-        best = group.loc[group["tau"].idxmax()]
-        stepped = group[group["observed metric"].str.contains("step at")]["tau"]
-        parts.append(f"against the {truth}, {best['observed metric']} comes closest (tau = {fmt_number(best['tau'], 2)}"
-                     + (f"; with the step at s = {s}: {fmt_number(stepped.iloc[0], 2)})" if len(stepped) else ")"))
-    return "On this world, " + "; ".join(parts) + "."
+def truth_table(agreement: pd.DataFrame) -> pd.DataFrame:
+    """One row per observed metric, one column per truth: Kendall's tau-b with its resampling interval,
+    and whether the truly best system comes first under that metric."""
+    cell = agreement.assign(text=lambda f: [f"{t:.2f} ({lo:.2f} to {hi:.2f})" for t, lo, hi in
+                                           zip(f["tau"], f["tau_low"], f["tau_high"], strict=True)])
+    table = cell.pivot(index="observed metric", columns="truth", values="text")
+    table = table.loc[list(dict.fromkeys(agreement["observed metric"])), list(dict.fromkeys(agreement["truth"]))]
+    best = agreement.groupby("observed metric", sort=False)["best"].max().map({1.0: "yes", 0.0: "no"})
+    return table.assign(**{"best system first": best}).rename_axis(None, axis=1).reset_index()
+
+
+def truth_text(agreement: pd.DataFrame) -> str:
+    """Which observed metric comes closest to the true orders, ranked by its mean tau over the truths."""
+    spans = agreement.groupby("observed metric", sort=False)["tau"].agg(["mean", "min", "max"]).sort_values(
+        "mean", ascending=False)
+    text = {name: _range_text(row["min"], row["max"]) for name, row in spans.iterrows()}
+    best, *others = text
+    return (
+        f"On this world, {best} orders the systems closest to the truth (Kendall tau {text[best]} over the three "
+        "true orders), followed by " + ", ".join(f"{name} ({text[name]})" for name in others) + "."
+    )
+
+
+def _range_text(low: float, high: float) -> str:
+    """"0.54 to 0.58", or one number when both round alike."""
+    a, b = fmt_number(low, 2), fmt_number(high, 2)
+    return a if a == b else f"{a} to {b}"
 
 
 # ---------------------------------------------------------------------- scorecard claims
@@ -840,7 +899,7 @@ def published_table(shares: pd.DataFrame | None, new_users: NewUserStudy | None)
     table = published()
     return pd.DataFrame({
         "statistic": table["statistic"], "paper (Imhonet)": table["value"].map(lambda v: f"{v:g}"),
-        "ours": [fmt_number(ours[k], 2) if k in ours else "–" for k in table["key"]], "how ours is measured": table["note"],
+        "ours": [f"{ours[k]:.2g}" if k in ours else "–" for k in table["key"]],
     })
 
 
@@ -901,7 +960,8 @@ def findings(
             "key": "demographics-worth-a-handful", "anchor": "fig-dauc-new-users",
             "label": "for new users, gender and age are worth a handful of ratings (the paper: about 5)",
             "holds": bool(2 <= row["crossing"] <= 10),
-            "evidence": (f"{row['system']} overtakes the demographic list from k = {row['crossing']:g} known ratings"
+            "evidence": (f"{row['system']} overtakes the demographic list from k = {row['crossing']:g} known "
+                         f"rating{'s' if row['crossing'] > 1 else ''}"
                          if np.isfinite(row["crossing"]) else f"{row['system']} never overtakes the demographic list")
                         + f" ({row['metric']}); a handful counts as 2 to 10",
         })
@@ -931,8 +991,8 @@ def placeholder_figure(text: str, stamp: Stamp) -> Figure:
     ax.text(0.0, 0.5, text, va="center", fontsize=10, wrap=True)
     return _finish(figure, stamp)
 
-#: line style of each reference list of the new-user figure
-_REFERENCE_STYLE = {"nothing known": ("#555555", ":"), "demographics": ("#e6550d", "--")}
+#: colour and line style of the global and the demographic list in the new-user figure
+_REFERENCE_STYLES = (("#555555", ":"), ("#e6550d", "--"))
 
 
 def attention_figure(curves: pd.DataFrame, m: int, stamp: Stamp) -> Figure:
@@ -968,19 +1028,29 @@ def discount_figure(discounts: pd.DataFrame, stamp: Stamp) -> Figure:
 
 
 def q_figure(sweep: pd.DataFrame, colours: Mapping[str, str], stamp: Stamp) -> Figure:
-    """Each system's metric against ``Q``: absolute (left, log scale) and relative to the best system (right)."""
+    """Each system's metric against ``Q``: absolute (left, log scale) and relative to the best system (right,
+    without Random, which lies far below)."""
     import matplotlib.pyplot as plt
 
-    figure, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.8))
-    relative = sweep / sweep.max(axis=0)
+    figure, (left, right) = plt.subplots(1, 2, figsize=(9.5, 4.2))
+    relative = sweep.drop(index=["Random"], errors="ignore") / sweep.max(axis=0)
     for system in sweep.index:
         left.plot(sweep.columns, sweep.loc[system], marker="o", ms=3.5, color=colours[system], label=system)
-        right.plot(sweep.columns, relative.loc[system], marker="o", ms=3.5, color=colours[system], label=system)
+        if system in relative.index:
+            right.plot(sweep.columns, relative.loc[system], marker="o", ms=3.5, color=colours[system])
     left.set(xlabel="$Q$, share of users who open page 2", ylabel="behavioural AUC (log scale)", yscale="log")
-    right.set(xlabel="$Q$, share of users who open page 2", ylabel="relative to the best system",
-              ylim=(max(0.0, relative.drop(index=["Random"], errors="ignore").min().min() - 0.05), 1.01))
-    right.legend(fontsize=8.5, loc="lower left")
-    return _finish(figure, stamp)
+    right.set(xlabel="$Q$, share of users who open page 2", ylabel="relative to the best system")
+    return _legend_below(figure, left, stamp)
+
+
+def _legend_below(figure: Figure, ax: Axes, stamp: Stamp) -> Figure:
+    """One legend for all panels under the figure, then the stamps."""
+    handles, labels = ax.get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8.5, bbox_to_anchor=(0.5, 0.0))
+    figure.tight_layout(rect=(0, 0.08, 1, 1))
+    for panel in figure.axes:
+        stamp(panel)
+    return figure
 
 
 def search_figure(search: SensitivitySearch, n_items: int, stamp: Stamp) -> Figure:
@@ -998,8 +1068,8 @@ def search_figure(search: SensitivitySearch, n_items: int, stamp: Stamp) -> Figu
                    label="no step (s = 0)")
     for ax in (top, bottom):
         ax.axvline(search.chosen, color="#2ca02c", lw=1.2, ls=":")
-    bottom.annotate(f"chosen s = {search.chosen}", xy=(search.chosen, bottom.get_ylim()[1]), xytext=(4, -14),
-                    textcoords="offset points", color="#2ca02c", fontsize=9)
+    bottom.annotate(f"chosen s = {search.chosen}", xy=(search.chosen, 0.5), xycoords=("data", "axes fraction"),
+                    xytext=(5, 0), textcoords="offset points", color="#2ca02c", fontsize=9, rotation=90, va="center")
     bottom.set(xscale="log", xlabel=f"step position $s$: items with the most ratings given zero weight (of {n_items:,})",
                ylabel="increase / its resampling sd")
     bottom.legend(fontsize=8.5, loc="lower left")
@@ -1028,17 +1098,16 @@ def instability_figure(search: SensitivitySearch, stamp: Stamp) -> Figure:
 
 
 def new_user_figure(study: NewUserStudy, colours: Mapping[str, str], stamp: Stamp) -> Figure:
-    """The paper's Fig. 4: metric against known ratings, with the global and demographic lists as lines."""
+    """The paper's Fig. 4: metric against known ratings, with the global and demographic lists as lines; one
+    panel per metric (without and, when there is one, with the step)."""
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(1, len(study.metrics), figsize=(9.5, 3.9))
+    figure, axes = plt.subplots(1, len(study.metrics), figsize=(9.5, 4.3))
     for ax, metric in zip(np.atleast_1d(axes), study.metrics, strict=True):
         for system, curve in study.curves[study.curves["metric"] == metric].groupby("system", sort=False):
             ax.plot(curve["k"], curve["value"], marker="o", ms=3.5, color=colours[system], label=f"{system}, k ratings")
-        for row in study.lines[study.lines["metric"] == metric].itertuples():
-            colour, style = _REFERENCE_STYLE[row.list.split(" (")[0]]
+        for row, (colour, style) in zip(study.lines[study.lines["metric"] == metric].itertuples(), _REFERENCE_STYLES):
             ax.axhline(row.value, color=colour, ls=style, lw=1.6, label=row.list)
         ax.set(xlabel="known ratings of the new user, $k$", ylabel="behavioural AUC", ylim=(0, None))
         ax.set_title(f"metric: {metric}", loc="left")
-    np.atleast_1d(axes)[-1].legend(fontsize=8, loc="lower right")
-    return _finish(figure, stamp)
+    return _legend_below(figure, np.atleast_1d(axes)[0], stamp)
