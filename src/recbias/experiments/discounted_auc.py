@@ -58,8 +58,6 @@ if TYPE_CHECKING:
 
 #: where the paper states what the chapter checks
 SOURCE = "Bobrikov et al. 2016"
-#: the paper's data set (not public), for the scorecard
-PAPER_DATASET = "imhonet"
 #: step positions of the short-head search, as shares of the catalogue
 HEAD_SHARES = (0.0, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3)
 #: values of Q of the sweep (Q = 1 reads the whole list: P@z)
@@ -344,8 +342,8 @@ def q_text(sweep: pd.DataFrame) -> str:
     if len(set(orders)) == 1:
         return f"The order of the systems is {orders[0]} for every Q from {first:g} to {last:g}."
     change = next(Q for Q, order in zip(sweep.columns, orders, strict=True) if order != orders[0])
-    return (f"At Q = {first:g}, where the metric is precision at 1, the order is {orders[0]}; at Q = {last:g}, "
-            f"precision over the whole list, it is {orders[-1]}. The first change comes at Q = {change:g}, and "
+    return (f"At Q = {first:g}, where only the first item counts, the order is {orders[0]}; at Q = {last:g}, where "
+            f"every item of the list counts alike, it is {orders[-1]}. The first change comes at Q = {change:g}, and "
             f"{len(set(orders))} different orders appear along the sweep.")
 
 
@@ -369,9 +367,10 @@ def segments_note(ratings: Ratings, segments: Sequence[tuple[str, ...]]) -> str:
                 "and the metric below is used without a step (s = 0). Rebuild the chapter on synthetic, "
                 "ml-100k or coat to see them.")
     singles = [g[0] for g in segments if len(g) == 1]
-    return (f"The users of {ratings.name} carry {', '.join(singles[:-1])} and {singles[-1]}" if len(singles) > 1 else
-            f"The users of {ratings.name} carry one attribute, {singles[0]}") + (
-        f"; the search uses each attribute alone and every pair of them, {len(segments)} segmentations in all.")
+    if len(singles) == 1:
+        return f"The users of {ratings.name} carry one attribute, {singles[0]}, the only segmentation of the search."
+    return (f"The users of {ratings.name} carry {_and_list(singles)}; the search uses each attribute alone and every "
+            f"pair of them, {len(segments)} segmentations in all.")
 
 
 def head_sizes(n_items: int, shares: Sequence[float] = HEAD_SHARES) -> list[int]:
@@ -667,9 +666,9 @@ def truth_agreement(
     if ratings.true_relevance is None:
         raise ValueError(f"dataset '{ratings.name}' has no true relevance: the comparison needs a simulated world")
     study = system_study(ratings, seed, system_field(seed))
-    observed = {"P@10": "P@10", "nDCG@10": "nDCG@10", "behavioural AUC, no step": setting.metric()}
+    observed = {"P@10": "P@10", "nDCG@10": "nDCG@10", "behavioural AUC without a step": setting.metric()}
     if s:
-        observed[f"behavioural AUC, step at s = {s}"] = setting.metric(s=s)
+        observed[f"behavioural AUC with the step at s = {s}"] = setting.metric(s=s)
     values = study.scored.values(list(observed.values()))
     protocols = {label: pd.DataFrame({system: frame[name] for system, frame in values.items()})
                  for label, name in observed.items()}
@@ -874,8 +873,13 @@ def truth_text(agreement: pd.DataFrame) -> str:
     best, *others = text
     return (
         f"On this world, {best} orders the systems closest to the truth (Kendall tau {text[best]} over the three "
-        "true orders), followed by " + ", ".join(f"{name} ({text[name]})" for name in others) + "."
+        "true orders), followed by " + _and_list([f"{name} ({text[name]})" for name in others]) + "."
     )
+
+
+def _and_list(parts: Sequence[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _range_text(low: float, high: float) -> str:
@@ -923,8 +927,10 @@ def findings(
     search: SensitivitySearch | None,
     shares: pd.DataFrame | None,
     new_users: NewUserStudy | None,
+    agreement: pd.DataFrame | None = None,
 ) -> list[dict]:
-    """The paper's qualitative claims on this build: ``key``, ``label``, ``holds``, ``evidence``, ``anchor``."""
+    """The claims checked on this build: ``key``, ``label``, ``holds``, ``evidence``, ``anchor`` and ``source``
+    (the paper's claims, and on a simulated world the chapter's question of agreement with the truth)."""
     checked = []
     reorders, large, worst = mishits_matter(effect)
     checked.append({
@@ -965,6 +971,19 @@ def findings(
                          if np.isfinite(row["crossing"]) else f"{row['system']} never overtakes the demographic list")
                         + f" ({row['metric']}); a handful counts as 2 to 10",
         })
+    checked = [claim | {"source": SOURCE} for claim in checked]
+    if agreement is not None:
+        tau = agreement.groupby("observed metric", sort=False)["tau"].mean()
+        baseline = tau[["P@10", "nDCG@10"]].max()
+        for name in [n for n in tau.index if n.startswith("behavioural AUC")]:
+            checked.append({
+                "key": "closer-to-truth-" + ("with-step" if "step at" in name else "no-step"),
+                "anchor": "tbl-dauc-truth", "source": "recbias chapter 7",
+                "label": f"the {name} orders systems closer to their true order than P@10 and nDCG@10",
+                "holds": bool(tau[name] > baseline),
+                "evidence": f"mean Kendall tau over three truths: {tau[name]:.2f}, against {baseline:.2f} for the "
+                            "better of P@10 and nDCG@10",
+            })
     return checked
 
 
