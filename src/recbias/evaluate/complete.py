@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from recbias.evaluate.scoring import SCORE_BLOCK
+from recbias.evaluate.scoring import SCORE_BLOCK, score_blocks
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 
@@ -37,15 +37,13 @@ def true_quality(
 ) -> dict[str, pd.DataFrame]:
     """Per-user true P@n and nDCG@n of each fitted system, ``{"P@n": users x systems, "nDCG@n": ...}``.
 
-    ``discounts`` adds one frame per named vector ``d`` of position weights:
-    ``sum_{k <= len(d)} rel_k d_k`` over the top ``len(d)`` items (e.g. the position discount of
-    :func:`recbias.metrics.position_discount`).
-
     ``truth`` is the ``n_users x n_items`` boolean relevance matrix.  Items with equal
     scores are ordered by one random permutation of the catalogue drawn from
     ``numpy.random.default_rng(seed)``, shared by every user and system, or by item code
     when ``seed`` is ``None``.  Users without a relevant item outside training get NaN nDCG.
-    Users are scored in chunks of ``block // n_items``.
+    Users are scored in chunks of ``block // n_items``.  ``discounts`` adds one frame per
+    named vector ``d`` of position weights: ``sum_{k <= len(d)} rel_k d_k`` over the top
+    ``len(d)`` items (e.g. the position discount of :func:`recbias.metrics.position_discount`).
     """
     truth = np.asarray(truth, dtype=bool)
     if truth.shape != train.shape:
@@ -68,9 +66,8 @@ def true_quality(
     weighted = {name: precision.copy() for name in extra}
     for label, recommender in systems.items():
         hits = np.empty((len(users), depth), dtype=bool)
-        for start in range(0, len(users), step):
-            chunk = users[start : start + step]
-            scores = np.asarray(recommender.score_users(chunk), dtype=np.float64)
+        for start, scores in score_blocks(recommender, users, step):
+            chunk = users[start : start + len(scores)]
             scores[rated[chunk]] = -np.inf
             top = order[np.argsort(-scores[:, order], axis=1, kind="stable")[:, :depth]]
             hits[chunk] = truth[chunk[:, None], top] & ~rated[chunk[:, None], top]
