@@ -43,7 +43,7 @@ ratings = open_dataset(dataset, seed)
 # %% tags=["remove-cell"]
 from functools import partial
 
-from recbias.bookkit.page import say
+from recbias.bookkit.page import show_text
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import glue_figure, glue_table
@@ -51,7 +51,7 @@ from recbias.experiments import discounted_auc as dauc
 from recbias.experiments.truth import findings_table
 
 judged = dauc.judged_at(ratings, threshold, seed)
-say("threshold-note", dauc.threshold_note(ratings, judged, threshold))
+threshold_note = dauc.threshold_note(ratings, judged, threshold)
 ratings, stamp, model_only = judged, partial(dataset_caption, dataset=dataset), partial(dataset_caption, dataset="none, the model alone")
 setting = dauc.Setting(Q, page_size, list_length, ratings.positive_threshold - 1)
 glue_table("tbl-dauc-settings", dauc.settings_table(setting, ratings))
@@ -174,7 +174,9 @@ glue_table("tbl-dauc-settings", dauc.settings_table(setting, ratings))
 # {cite:p}`schnabel2016recommendations`, whose users also describe themselves. On a
 # five-star scale we count 4 and above as positive and give a hit the gain $r - 3$,
 # the same "stars above neutral" as the paper's $r - 5$.
-# {glue:text}`threshold-note`
+
+# %% tags=["remove-input"]
+show_text(threshold_note)
 
 # %% tags=["remove-cell"]
 Qs = (0.05, 0.1, 0.3, 0.5, 0.9)
@@ -184,14 +186,17 @@ glue_table("tbl-dauc-attention", dauc.attention_table(Qs, page_size, list_length
             f"first {list_length}": "{:.1%}"})
 discounts = dauc.discount_curves(setting, 40)
 glue_figure("fig-dauc-discounts", dauc.discount_figure(discounts, model_only))
-say("discount-text", dauc.discount_text(discounts, setting))
-say("attention-text", dauc.attention_text(dauc.attention_table(Qs, page_size, list_length), page_size))
+discount_text = dauc.discount_text(discounts, setting)
+attention_text = dauc.attention_text(dauc.attention_table(Qs, page_size, list_length), page_size)
 
 # %% [markdown]
 # {numref}`fig-dauc-attention` draws the model for several $Q$ (the dotted line marks
 # the end of the first page), and {numref}`tbl-dauc-attention` gives its key numbers.
-# {glue:text}`attention-text`
-#
+
+# %% tags=["remove-input"]
+show_text(attention_text)
+
+# %% [markdown]
 # ```{glue:figure} fig-dauc-attention
 # :name: fig-dauc-attention
 #
@@ -213,8 +218,11 @@ say("attention-text", dauc.attention_text(dauc.attention_table(Qs, page_size, li
 # {cite:p}`moffat2008rank`, which weighs rank $k$ by the probability $p^{k-1}$ that a
 # user with the same persistence reaches it, and nDCG {cite:p}`jarvelin2002cumulated`,
 # whose $1/\log_2(k+1)$ has no behavioural reading and flattens out after the first ranks.
-# {glue:text}`discount-text`
-#
+
+# %% tags=["remove-input"]
+show_text(discount_text)
+
+# %% [markdown]
 # ```{glue:figure} fig-dauc-discounts
 # :name: fig-dauc-discounts
 #
@@ -226,9 +234,9 @@ say("attention-text", dauc.attention_text(dauc.attention_table(Qs, page_size, li
 study = dauc.system_study(ratings, seed)
 colours = palette(list(study.systems))
 cases, effect = dauc.four_cases(study, [page_size, list_length]), dauc.mishit_effect(study, setting)
-glue_table("tbl-dauc-cases", cases, {c: "{:.2f}" for c in cases.columns if c not in ("system", "list")})
+glue_table("tbl-dauc-cases", cases.rename(columns={"list": "top n"}), {c: "{:.2f}" for c in cases.columns[2:]})
 glue_table("tbl-dauc-mishits", effect, {"mishits ignored": "{:.4f}", "mishits at -1": "{:.4f}", "change": "{:+.1%}"})
-say("cases-text", dauc.cases_text(cases, effect, setting))
+cases_text = dauc.cases_text(cases, effect, setting)
 
 # %% [markdown]
 # ## The four cases, counted
@@ -251,8 +259,11 @@ say("cases-text", dauc.cases_text(cases, effect, setting))
 # list. Whether mishits can be ignored is a question of degree, so
 # {numref}`tbl-dauc-mishits` computes the metric (binary gains, no step) once as
 # defined and once with every mishit subtracted as a negative hit.
-# {glue:text}`cases-text`
-#
+
+# %% tags=["remove-input"]
+show_text(cases_text)
+
+# %% [markdown]
 # ```{glue:figure} tbl-dauc-mishits
 # :name: tbl-dauc-mishits
 #
@@ -270,7 +281,7 @@ say("cases-text", dauc.cases_text(cases, effect, setting))
 sweep = dauc.q_sweep(study, setting)
 glue_figure("fig-dauc-q", dauc.q_figure(sweep, colours, stamp))
 glue_table("tbl-dauc-q", dauc.q_orders(sweep), {"Q": "{:g}", **dict.fromkeys(dauc.q_orders(sweep).columns[2:], "{:.2f}")})
-say("q-text", dauc.q_text(sweep))
+q_text = dauc.q_text(sweep)
 
 # %% [markdown]
 # ## Attention decides the order
@@ -278,8 +289,12 @@ say("q-text", dauc.q_text(sweep))
 # $Q$ is the one behavioural input of the metric. {numref}`fig-dauc-q` moves it from
 # 0 to 1 with everything else fixed (rating gains, no step), and
 # {numref}`tbl-dauc-q` gives the order of the systems at each value with Kendall's
-# $\tau_b$ against the orders at the two ends. {glue:text}`q-text`
-#
+# $\tau_b$ against the orders at the two ends.
+
+# %% tags=["remove-input"]
+show_text(q_text)
+
+# %% [markdown]
 # ```{glue:figure} fig-dauc-q
 # :name: fig-dauc-q
 #
@@ -302,11 +317,11 @@ say("q-text", dauc.q_text(sweep))
 
 # %% tags=["remove-cell"]
 segments = dauc.segmentations(ratings)
-say("segments-note", dauc.segments_note(ratings, segments))
+segments_note = dauc.segments_note(ratings, segments)
 search = dauc.sensitivity_search(study, setting, segments, n_boot=bootstrap, smoothing=smoothing, seed=seed) if segments else None
 step = 0 if search is None else search.chosen
-say("search-text", "" if search is None else dauc.search_text(search, ratings.n_items))
-say("instability-text", "" if search is None else dauc.instability_text(search))
+search_text = "" if search is None else dauc.search_text(search, ratings.n_items)
+instability_text = "" if search is None else dauc.instability_text(search)
 glue_figure("fig-dauc-search", dauc.search_figure(search, ratings.n_items, stamp) if search else
             dauc.placeholder_figure("No user attributes: no segment lists to search with.", stamp))
 glue_figure("fig-dauc-instability", dauc.instability_figure(search, stamp) if search else
@@ -314,7 +329,7 @@ glue_figure("fig-dauc-instability", dauc.instability_figure(search, stamp) if se
 shares = dauc.head_shares(study, setting, step) if step else None
 glue_table("tbl-dauc-head", shares if shares is not None else dauc.not_applicable("no step was chosen"),
            {"unpenalised": "{:.4f}", "penalised": "{:.4f}", "short-head share": "{:.1%}"})
-say("head-text", dauc.head_text(shares, step, ratings.n_items))
+head_text = dauc.head_text(shares, step, ratings.n_items)
 
 # %% [markdown]
 # ## The short head
@@ -352,9 +367,11 @@ say("head-text", dauc.head_text(shares, step, ratings.n_items))
 # unlikely ever to rate; we therefore read $P(i)$ as the chance that a liked rating
 # falls on $i$. Numeric attributes (MovieLens 100K's age in years) are cut into
 # five quantile bands. This is `recbias.recommenders.SegmentPopularity`.
-#
-# {glue:text}`segments-note`
-#
+
+# %% tags=["remove-input"]
+show_text(segments_note)
+
+# %% [markdown]
 # ### The search for the step
 #
 # A segmentation $g$ carries information about taste when its lists beat the global
@@ -387,15 +404,21 @@ say("head-text", dauc.head_text(shares, step, ratings.n_items))
 # increase divided by its standard deviation over resampled users (grey), their mean
 # (blue), the same mean without a step (red) and the chosen $s$ (green).
 # ```
-#
-# {glue:text}`search-text`
-#
+
+# %% tags=["remove-input"]
+show_text(search_text)
+
+# %% [markdown]
 # ### What the step cures
 #
 # {numref}`fig-dauc-instability` shows the resampling intervals behind that choice.
 # An interval that contains zero means that whether knowing the audience helps depends
-# on which users happen to be in the test. {glue:text}`instability-text`
-#
+# on which users happen to be in the test.
+
+# %% tags=["remove-input"]
+show_text(instability_text)
+
+# %% [markdown]
 # ```{glue:figure} fig-dauc-instability
 # :name: fig-dauc-instability
 #
@@ -406,8 +429,11 @@ say("head-text", dauc.head_text(shares, step, ratings.n_items))
 # The price is the part of the metric that the step removes.
 # {numref}`tbl-dauc-head` measures it for the five systems: the share of each one's
 # unpenalised rating-sum metric that comes from the $s$ most-rated items.
-# {glue:text}`head-text`
-#
+
+# %% tags=["remove-input"]
+show_text(head_text)
+
+# %% [markdown]
 # ```{glue:figure} tbl-dauc-head
 # :name: tbl-dauc-head
 #
@@ -419,9 +445,9 @@ say("head-text", dauc.head_text(shares, step, ratings.n_items))
 new_users = dauc.new_user_study(ratings, setting, step, systems=dauc.system_presets(new_user_systems),
                                 max_known=max_known, groups=new_user_groups, smoothing=smoothing, n_boot=bootstrap,
                                 seed=seed) if dauc.feasible_known(ratings, max_known) else None
-say("new-user-setup", dauc.new_user_setup_text(new_users, ratings))
-say("crossing-text", "" if new_users is None else dauc.crossing_text(new_users))
-say("heads-text", "" if new_users is None else dauc.heads_text(new_users, step, page_size))
+new_user_setup = dauc.new_user_setup_text(new_users, ratings)
+crossing_text = "" if new_users is None else dauc.crossing_text(new_users)
+heads_text = "" if new_users is None else dauc.heads_text(new_users, step, page_size)
 glue_figure("fig-dauc-new-users", dauc.new_user_figure(new_users, colours, stamp) if new_users else
             dauc.placeholder_figure("No user has enough ratings to play a new user.", stamp))
 
@@ -438,9 +464,11 @@ glue_figure("fig-dauc-new-users", dauc.new_user_figure(new_users, colours, stamp
 # on her later ratings, so that the test stays the same as $k$ grows. Two lists know
 # nothing about her history: the global list, and the segment list
 # {eq}`eq-dauc-segment` of her gender and age.
-#
-# {glue:text}`new-user-setup`
-#
+
+# %% tags=["remove-input"]
+show_text(new_user_setup)
+
+# %% [markdown]
 # ```{glue:figure} fig-dauc-new-users
 # :name: fig-dauc-new-users
 #
@@ -448,11 +476,14 @@ glue_figure("fig-dauc-new-users", dauc.new_user_figure(new_users, colours, stamp
 # system knows (points), and the lists that know nothing (dotted) or only the gender
 # and age of the user (dashed). Left: without the step; right: with the chosen step.
 # ```
-#
-# {glue:text}`crossing-text`
-#
-# {glue:text}`heads-text`
-#
+
+# %% tags=["remove-input"]
+show_text(crossing_text)
+
+# %% tags=["remove-input"]
+show_text(heads_text)
+
+# %% [markdown]
 # Without the step the experiment measures the short head more than the newcomer:
 # the global and the demographic lists consist of the most liked items, which a
 # newcomer is likely to rate too, and a system that knows a few of her ratings pays
@@ -469,15 +500,19 @@ glue_figure("fig-dauc-new-users", dauc.new_user_figure(new_users, colours, stamp
 # %% tags=["remove-cell"]
 ranking = dauc.ranking_table(study, setting, step)
 glue_table("tbl-dauc-ranking", ranking, {c: "{:.4f}" for c in ranking.columns if not c.endswith("rank") and c != "system"})
-say("ranking-text", dauc.ranking_text(ranking))
+ranking_text = dauc.ranking_text(ranking)
 
 # %% [markdown]
 # ## The systems of chapter 2 under the metric
 #
 # {numref}`tbl-dauc-ranking` scores the five systems of {doc}`02_designs` with P@10,
 # nDCG@10 and the behavioural AUC without and with the chosen step, on the same
-# split. {glue:text}`ranking-text`
-#
+# split.
+
+# %% tags=["remove-input"]
+show_text(ranking_text)
+
+# %% [markdown]
 # ```{glue:figure} tbl-dauc-ranking
 # :name: tbl-dauc-ranking
 #
@@ -496,7 +531,7 @@ say("ranking-text", dauc.ranking_text(ranking))
 agreement = dauc.truth_agreement(ratings, setting, step, seed=seed, n_boot=bootstrap) if ratings.true_relevance is not None else None
 glue_table("tbl-dauc-truth", dauc.truth_table(agreement) if agreement is not None else
            dauc.not_applicable(f"{ratings.name} has no true relevance"))
-say("truth-text", dauc.truth_text(agreement) if agreement is not None else
+truth_text = (dauc.truth_text(agreement) if agreement is not None else
     f"The dataset of this build, {ratings.name}, has no complete relevance to compare with; rebuild the chapter on "
     "synthetic to see this part.")
 
@@ -510,9 +545,11 @@ say("truth-text", dauc.truth_text(agreement) if agreement is not None else
 # 10 over all items a user did not rate in training, and the behavioural AUC itself
 # with binary gains on complete relevance, the "probability of success" that the
 # metric was built to estimate.
-#
-# {glue:text}`truth-text`
-#
+
+# %% tags=["remove-input"]
+show_text(truth_text)
+
+# %% [markdown]
 # ```{glue:figure} tbl-dauc-truth
 # :name: tbl-dauc-truth
 #
