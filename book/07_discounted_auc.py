@@ -459,9 +459,13 @@ glue_figure("fig-dauc-new-users", dauc.new_user_figure(new_users, colours, stamp
 # it worth to know only her gender and age? We rebuild the experiment. Users with at
 # least `max_known` + 10 ratings are dealt into `new_user_groups` groups, each of which
 # plays the newcomers in turn while everybody else keeps a full profile. A newcomer
-# reveals her ratings in the order she gave them; a system fitted on everybody else's
+# reveals her ratings in the order she gave them. A system that knows everybody else's
 # ratings and her first $k$ ranks the items outside her first `max_known`, and is judged
-# on her later ratings, so that the test stays the same as $k$ grows. Two lists know
+# on her later ratings, so that the test stays the same as $k$ grows. Matrix
+# factorisation is fitted once on everybody else and folds each newcomer in from her
+# $k$ ratings, solving for her factors with the item factors fixed, as a deployed
+# model serves people who arrive after its fit; other systems are fitted again for
+# every $k$. Two lists know
 # nothing about her history: the global list, and the segment list
 # {eq}`eq-dauc-segment` of her gender and age.
 

@@ -40,10 +40,10 @@ from recbias.experiments.truth import TruthStudy, fidelity, system_field
 from recbias.metrics import (
     ItemPopularity,
     attention_weights,
-    short_head,
     compute_metrics,
     continuation_probability,
     position_discount,
+    short_head,
 )
 from recbias.ratings import Ratings
 from recbias.recommenders import PRESETS as RECOMMENDER_PRESETS
@@ -431,7 +431,7 @@ def sensitivity_search(
     The relative increase ``(AUC_g - AUC_0) / AUC_0`` is measured on the study's runs with the
     page's metric (rating gain) and step ``s``, and again on ``n_boot`` resamples of the users.
     Eq. 14 maximises its mean over segmentations; because the global list consists of the most
-    liked items, its value vanishes as ``s`` grows and that mean grows without bound, so ``s`` is
+    liked items, its value vanishes as ``s`` grows and that mean can grow without bound, so ``s`` is
     chosen where the increase stands out most from resampling noise: the largest mean over
     segmentations of ``z = increase / bootstrap standard deviation``.
     """
@@ -441,7 +441,7 @@ def sensitivity_search(
     systems = segment_systems(segments, smoothing)
     for recommender in systems.values():
         recommender.fit(study.fold.train)
-    scored = Scored.of(systems, study.fold.train, study.scored.runs, study.scored.seed)
+    scored = Scored.of(systems, study.fold.train, liked_only(study.scored.runs), study.scored.seed)
     metrics = [setting.metric(s=s) for s in sizes]
     values = {label: frame.to_numpy() for label, frame in scored.values(metrics).items()}
     n_users = values["global"].shape[0]
@@ -592,7 +592,9 @@ def new_user_study(
     The users with enough ratings are dealt into ``groups`` groups that are new in turn
     (:func:`recbias.splits.new_user_splits`); every list ranks the items outside a new user's first
     ``max_known`` ratings and is judged on her later ratings, so only what the recommender knows
-    changes with ``k``.  ``max_known`` shrinks when too few users have that many ratings.
+    changes with ``k``.  A system with a fold-in (MF, :meth:`recbias.recommenders.ALS.fold_in`) is
+    fitted once on everybody else and folds each newcomer in from her first ``k`` ratings; any other
+    is fitted again for every ``k``.  ``max_known`` shrinks when too few users have that many ratings.
     """
     systems = {"MF": "mf"} if systems is None else dict(systems)
     max_known = feasible_known(ratings, max_known)
@@ -615,9 +617,13 @@ def new_user_study(
         for label, frame in scored.values(names).items():
             reference_parts[label].append(frame)
             heads.setdefault(label, []).append(scored.head_in_top(label, s, setting.m))
+        base = fit_systems(systems, base_train, key_extra=("new users", groups, g, max_known, seed, 0), seed=seed)
         for k in known:
             train = split.train(k)
-            fitted = fit_systems(systems, train, key_extra=("new users", groups, g, max_known, seed, k), seed=seed)
+            fitted = {label: recommender.fold_in(train, split.new_users) if hasattr(recommender, "fold_in") else
+                      fit_systems({label: systems[label]}, train, key_extra=("new users", groups, g, max_known, seed, k),
+                                  seed=seed)[label]
+                      for label, recommender in base.items()}
             scored = Scored.of(fitted, train, runs, seed)
             for label, frame in scored.values(names).items():
                 system_parts[label, k].append(frame)
@@ -1101,8 +1107,10 @@ def instability_figure(search: SensitivitySearch, stamp: Stamp) -> Figure:
 
     table = instability_table(search)
     labels = list(dict.fromkeys(table["segmentation"]))
-    figure, axes = plt.subplots(1, 2, figsize=(9.5, 0.45 * len(labels) + 1.6), sharey=True)
-    for ax, (penalty, rows) in zip(axes, table.groupby("penalty", sort=False), strict=True):
+    panels = table.groupby("penalty", sort=False)
+    figure, axes = plt.subplots(1, len(panels), figsize=(9.5, 0.45 * len(labels) + 1.6), sharey=True, squeeze=False)
+    axes = axes[0]
+    for ax, (penalty, rows) in zip(axes, panels, strict=True):
         y = [labels.index(label) for label in rows["segmentation"]]
         ax.errorbar(rows["relative increase"], y, xerr=[rows["relative increase"] - rows["low"],
                                                         rows["high"] - rows["relative increase"]],
