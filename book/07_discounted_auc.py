@@ -25,7 +25,7 @@
 # %% tags=["parameters"]
 dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
 seed = 0  # random seed of splits, samples and simulated worlds, int in [0, 4294967295]
-threshold = 4.0  # a rating >= threshold is positive (the paper: 6 of 10 stars); None keeps the dataset's own, float in [-1000000, 1000000] or None
+threshold = 4.0  # a rating >= threshold is positive (the paper: 6 of 10 stars), a number; None keeps the dataset's own
 Q = 0.3  # share of users who open the second page of recommendations, float in [0, 1]
 page_size = 10  # m, items on a page, int in [1, 100]
 list_length = 100  # z, items of every recommendation list, int in [10, 1000]
@@ -299,8 +299,8 @@ show_text(q_text)
 # :name: fig-dauc-q
 #
 # The behavioural AUC of each system as the share $Q$ of users who open page 2 goes
-# from 0 (everybody stops after one item) to 1 (everybody reads all $z$ items). Left: the values; right: relative to the best system
-# (Random, far below, is left out).
+# from 0 (everybody stops after one item) to 1 (everybody reads all $z$ items). Left:
+# the values; right: relative to the best system (Random, far below, is left out).
 # ```
 #
 # ```{glue:figure} tbl-dauc-q
@@ -334,7 +334,7 @@ head_text = dauc.head_text(shares, step, ratings.n_items)
 # %% [markdown]
 # ## The short head
 #
-# Ratings of a few films dominate any sum of ratings, so a handful of popular items in
+# Ratings of a few items dominate any sum of ratings, so a handful of popular items in
 # or out of the top of a list moves the rating-gain metric by a lot, and a metric that
 # jumps with such details hides the differences that come from personalisation. The
 # paper's remedy is to give the $s$ most-rated items no weight at all, the step
@@ -387,9 +387,9 @@ show_text(segments_note)
 # Taken literally, this criterion runs away. The global list *is* the short head: its
 # first items are the most liked ones, so as $s$ grows its penalised value falls
 # towards zero and the ratio in {eq}`eq-dauc-sensitivity` can grow without bound (top
-# panel of {numref}`fig-dauc-search`). The paper motivates the step
-# by the instability of the metric, and an increase means something only against the
-# noise it must stand out from. We therefore resample the users `bootstrap` times,
+# panel of {numref}`fig-dauc-search`). The paper motivates the step by the instability
+# of the metric, and an increase means something only against the noise it must stand
+# out from. We therefore resample the users `bootstrap` times,
 # recompute $\Delta_g$ on each resample, and divide each increase by its resampling
 # standard deviation, $z_g = \Delta_g / \mathrm{sd}(\Delta_g)$; $s$ maximises the mean of
 # $z_g$ over $G$. This is the bootstrap view of a metric's sensitivity that IR calls

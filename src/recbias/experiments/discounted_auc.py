@@ -678,7 +678,7 @@ def truth_agreement(
     values = study.scored.values(list(observed.values()))
     protocols = {label: pd.DataFrame({system: frame[name] for system, frame in values.items()})
                  for label, name in observed.items()}
-    discount = position_discount(setting.p, setting.z, setting.z)
+    discount = position_discount(setting.p, setting.z, setting.z)[: ratings.n_items]  # no rank beyond the catalogue
     truth = true_quality(study.systems, study.fold.train, ratings.true_relevance, n=10, seed=None,
                          discounts={"behavioural AUC": discount})
     tables = []
