@@ -1097,7 +1097,7 @@ def search_figure(search: SensitivitySearch, n_items: int, stamp: Stamp) -> Figu
                     xytext=(5, 0), textcoords="offset points", color="#2ca02c", fontsize=9, rotation=90, va="center")
     bottom.set(xscale="log", xlabel=f"step position $s$: items with the most ratings given zero weight (of {n_items:,})",
                ylabel="increase / its resampling sd")
-    bottom.legend(fontsize=8.5, loc="lower left")
+    bottom.legend(fontsize=8.5, loc="upper right")
     return _finish(figure, stamp)
 
 
