@@ -58,8 +58,12 @@ def table_html(
 
     Cells stay on one line (``wrap`` lets every cell wrap), except text columns whose longest
     cell exceeds :data:`WRAP_ABOVE` characters, which wrap so that wide tables fit the page.
-    ``left`` names columns to align left, header included.
+    ``left`` names columns to align left, header included.  ``formats`` maps columns to format
+    strings, or is one format string for every numeric column.
     """
+    if isinstance(formats, str):  # one format for every numeric column
+        formats = {column: formats for k, column in enumerate(frame.columns)
+                   if pd.api.types.is_numeric_dtype(frame.iloc[:, k])}
     styler = frame.style.format(formats, precision=precision, na_rep="–")
     if not index:
         styler = styler.hide(axis="index")
