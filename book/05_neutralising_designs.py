@@ -125,7 +125,7 @@ options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_si
 # random, form the test set (`recbias.splits.uniform_split`).
 #
 # Now $E[|PR_\text{test}(i)|] = \eta\,|PR(i)| / |R(i)|$ for $i \in T$, and with
-# $\eta = \sigma |R| / |T|$ and $\mathcal{C} = T$ (the TI policy) Eq. {eq}`eq-nz-random`
+# $\eta = \sigma |R| / |T|$ and $\mathcal{C} = T$ (the TI policy) {eq}`eq-nz-random`
 # becomes
 #
 # $$
@@ -145,14 +145,14 @@ options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_si
 # rating is positive, as in implicit feedback, the ratio is 1 for every item and
 # popularity should fall to random exactly. The same argument through the AR/1R lemma
 # bounds 1R precision of a non-personalised recommender between the sums of
-# Eq. {eq}`eq-nz-uar` up to $n$ and up to $m_u = n + |PR_\text{test}(u)| - 1$. Used with
+# {eq}`eq-nz-uar` up to $n$ and up to $m_u = n + |PR_\text{test}(u)| - 1$. Used with
 # 1R this design is **U1R**, with AR **UAR**.
 #
 # ## The splits on this page's data
 #
 # {numref}`fig-neutralising-splits` draws both splits over the popularity curve (the
 # papers' Fig. 6), and {numref}`tbl-neutralising-plan` gives $|T|$, $\eta$ and the test
-# ratio they achieve, under the rule of Eq. {eq}`eq-nz-uniform` and under a stricter rule
+# ratio they achieve, under the rule of {eq}`eq-nz-uniform` and under a stricter rule
 # that rounds each item's capacity down before the test, so that every item keeps its full
 # training share.
 
@@ -190,7 +190,7 @@ glue_figure("fig-neutralising-splits", fig)
 # ```{glue:figure} tbl-neutralising-plan
 # :name: tbl-neutralising-plan
 #
-# The uniform split of each dataset: the test ratio asked and used, $\varepsilon$, $|T|$, $\eta$ and the share of ratings held out, under the rule of Eq. (eq-nz-uniform) and the floor rule.
+# The uniform split of each dataset: the test ratio asked and used, $\varepsilon$, $|T|$, $\eta$ and the share of ratings held out, under the rule of {eq}`eq-nz-uniform` and the floor rule.
 # ```
 
 # %% tags=["remove-input"]
@@ -211,7 +211,7 @@ display(Markdown(" ".join(nz.plan_text(s.plan, s.name) for s in studies)))
 # $|N_u|$ equal to the mean number of non-relevant items of the UAR target sets, so that
 # AR and UAR have the same random precision ({numref}`tbl-neutralising-sizes` gives the
 # sizes); "1R −10% head" removes the tenth most popular items from the test set and from
-# $\mathcal{C}$. P1R averages its percentiles as in Eq. {eq}`eq-nz-p1r`, every other design
+# $\mathcal{C}$. P1R averages its percentiles as in {eq}`eq-nz-p1r`, every other design
 # averages its runs; the intervals treat users as the independent units. The second
 # dataset keeps only its positive ratings, so that every rating counts as relevant as in
 # the papers' Last.fm setup.
@@ -258,9 +258,9 @@ display(Markdown(second_reason or f"The second dataset is {second.name}, reduced
 # %% [markdown]
 # ## The residual bias, predicted and measured
 #
-# Equation {eq}`eq-nz-uar` predicts how much of an edge popularity keeps under UAR: the
+# {eq}`eq-nz-uar` predicts how much of an edge popularity keeps under UAR: the
 # mean positive ratio of the ten items it ranks first, over the mean ratio of all
-# candidates. Read the same way, Eq. {eq}`eq-nz-random` predicts the random split's edge
+# candidates. Read the same way, {eq}`eq-nz-random` predicts the random split's edge
 # from $|PR(i)|$. Both predictions leave out one effect. A user's candidates exclude her
 # training items, and a test rating of item $i$ can only belong to a user who has no
 # training rating of $i$; popular items have many training raters, so for each of the
@@ -287,7 +287,7 @@ glue_table("tbl-neutralising-lift", pd.concat([s.lift.assign(dataset=s.name) for
 # ```{glue:figure} tbl-neutralising-lift
 # :name: tbl-neutralising-lift
 #
-# Popularity's P@10 over random's: predicted from the item weight of Eq. (eq-nz-random) or Eq. (eq-nz-uar) on the first split, with and without the training exclusion, and measured.
+# Popularity's P@10 over random's: predicted from the item weight of {eq}`eq-nz-random` or {eq}`eq-nz-uar` on the first split, with and without the training exclusion, and measured.
 # ```
 #
 
@@ -315,8 +315,8 @@ display(Markdown(" ".join(nz.lift_text(s) for s in studies)))
 # \begin{aligned}
 # \operatorname{bpref}(u) &= \operatorname{avg}_{i \in PR_\text{test}(u)} \Big( 1 -
 #   \frac{|\{ j \in NR(u) : \tau(j) < \tau(i) \}|}{\min(|PR_\text{test}(u)|, |NR(u)|)} \Big), \\
-# \operatorname{infAP}(u) &= \operatorname{avg}_{i \in PR_\text{test}(u)} \Big( \frac{1}{\tau(i)}
-#   + \frac{\tau(i) - 1}{\tau(i)} \cdot \frac{\operatorname{rel}(\tau(i))}{\operatorname{rel}(\tau(i)) + \operatorname{nrel}(\tau(i))} \Big),
+# \operatorname{infAP}(u) &= \operatorname{avg}_{i \in PR_\text{test}(u)} \Big( \frac{1}{\tau(i)} \\
+#   &\qquad + \frac{\tau(i) - 1}{\tau(i)} \cdot \frac{\operatorname{rel}(\tau(i))}{\operatorname{rel}(\tau(i)) + \operatorname{nrel}(\tau(i))} \Big),
 # \end{aligned}
 # $$ (eq-nz-incomplete)
 #
@@ -408,8 +408,8 @@ glue_table("tbl-neutralising-fig9", fig9[["dataset", "method", "Popularity", "Ra
 #
 # | question | design | what it costs |
 # |---|---|---|
-# | Does a system personalise beyond what popularity explains? | **P1R** ($m = 10$) | $|T_u| \le |\mathcal{I}|/m$; heavy users lose runs in the popular percentiles when percentiles are small; 1R only |
-# | Same question, keeping all of a user's test items together | **UAR** (TI, $\mathcal{C} = T$) | only the $|T|$ most popular items are ever targets; $\sigma$ bounded by the popularity curve; items rated once or twice never tested |
+# | Does a system personalise beyond what popularity explains? | **P1R** ($m = 10$) | $\lvert T_u \rvert \le \lvert \mathcal{I} \rvert / m$; heavy users lose runs in the popular percentiles when percentiles are small; 1R only |
+# | Same question, keeping all of a user's test items together | **UAR** (TI, $\mathcal{C} = T$) | only the $\lvert T \rvert$ most popular items are ever targets; $\sigma$ bounded by the popularity curve; items rated once or twice never tested |
 # | Same question in the 1R protocol of {cite:t}`cremonesi2010performance` | **U1R** ($N_u \subset T$) | as UAR; needs its own splits, so fits on random splits cannot be reused |
 # | A quick check on existing splits | "1R −10% head" | leaves much of the bias; discards the test ratings of the head |
 # | An estimate of accuracy under complete relevance | IPS / SNIPS | unbiased only if the propensity model and its exponent are right, which offline data cannot confirm |
