@@ -11,11 +11,13 @@ from recbias.evaluate.per_run import DEFAULT_METRICS, evaluate_runs
 from recbias.evaluate.ranking import TIE_POLICIES, rank_positions, rank_runs
 from recbias.evaluate.scoring import SCORE_BLOCK, Candidates, score_runs
 from recbias.evaluate.statistics import (
+    UserBootstrap,
     averaging_units,
     compare,
     mean_confidence_interval,
     metric_columns,
     paired_tests,
+    percentile_interval,
     summarize,
 )
 
@@ -24,6 +26,7 @@ __all__ = [
     "SCORE_BLOCK",
     "Candidates",
     "TIE_POLICIES",
+    "UserBootstrap",
     "averaging_units",
     "compare",
     "discordant_pairs",
@@ -34,6 +37,7 @@ __all__ = [
     "metric_columns",
     "order_agreement",
     "paired_tests",
+    "percentile_interval",
     "rank_positions",
     "rank_runs",
     "score_runs",

@@ -34,7 +34,7 @@ import pandas as pd
 
 from recbias import splits as splitting
 from recbias.cache import fit_cached
-from recbias.designs import DesignSpec, build_runs, parse_design
+from recbias.designs import DesignSpec, build_runs, nonrelevant_pool_sizes, parse_design
 from recbias.evaluate import (
     DEFAULT_METRICS,
     Candidates,
@@ -58,8 +58,11 @@ __all__ = [
     "Fold",
     "fig1_toy",
     "fit_systems",
+    "growing_target_sets",
+    "largest_target_size",
     "lemma_sweep",
     "make_folds",
+    "evaluate_fold",
     "run_experiment",
 ]
 
@@ -259,7 +262,7 @@ def run_experiment(
         seconds["fit"] += time.perf_counter() - clock
 
         clock = time.perf_counter()
-        runs_list = []
+        runs_of_design = {}
         for d, spec in enumerate(specs):
             runs = build_runs(
                 fold.train,
@@ -269,7 +272,7 @@ def run_experiment(
                 on_shortage=on_shortage,
                 shared_negatives=shared_negatives,
             )
-            runs_list.append(runs)
+            runs_of_design[spec.name] = runs
             report = runs.report
             reports.append(
                 {"dataset": ratings.name, "fold": fold.index}
@@ -283,25 +286,114 @@ def run_experiment(
             )
         seconds["design"] += time.perf_counter() - clock
 
-        candidates = Candidates(runs_list)
-        for label, recommender in fitted.items():
-            clock = time.perf_counter()
-            scores = candidates.score(recommender)
-            seconds["score"] += time.perf_counter() - clock
-            clock = time.perf_counter()
-            for spec, runs, score in zip(specs, runs_list, scores, strict=True):
-                table = evaluate_runs(runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index))
-                table.insert(0, "system", label)
-                table.insert(0, "design", spec.name)
-                table.insert(0, "fold", fold.index)
-                table.insert(0, "dataset", ratings.name)
-                tables.append(table)
-            seconds["evaluate"] += time.perf_counter() - clock
-    runs_table = pd.concat(tables, ignore_index=True)
+        tables.append(evaluate_fold(
+            fold, fitted, runs_of_design, metrics, dataset=ratings.name, ties=ties, seed=seed, seconds=seconds
+        ))
+    return Experiment(runs=_categorical(pd.concat(tables, ignore_index=True)), reports=pd.DataFrame(reports), seconds=seconds)
+
+
+def _categorical(table: pd.DataFrame) -> pd.DataFrame:
+    """``dataset``, ``design`` and ``system`` as categories in order of appearance."""
     for column in ("dataset", "design", "system"):
-        order = list(dict.fromkeys(runs_table[column]))
-        runs_table[column] = pd.Categorical(runs_table[column], categories=order)
-    return Experiment(runs=runs_table, reports=pd.DataFrame(reports), seconds=seconds)
+        table[column] = pd.Categorical(table[column], categories=list(dict.fromkeys(table[column])))
+    return table
+
+
+def evaluate_fold(
+    fold: Fold,
+    fitted: Mapping[str, Recommender],
+    runs: Mapping[str, Runs],
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    *,
+    dataset: str | None = None,
+    ties: str = "random",
+    seed: int = 0,
+    seconds: dict[str, float] | None = None,
+) -> pd.DataFrame:
+    """Per-run table of every fitted system on every runs object of one fold.
+
+    ``runs`` maps a label (the ``design`` column of the table: a design name, or any
+    name of a point of a sweep, e.g. a thinned test set) to its runs.  Each system scores
+    the candidates of all runs objects with one :class:`~recbias.evaluate.Candidates` pass,
+    so a sweep of many target sets costs one scoring per (fold, system).  Ties are broken
+    with :func:`fold_seed` ``(seed, fold.index)``.  Columns: ``dataset`` (default: the
+    name of the fold's training set), ``fold``, ``design``, ``system``, ``run``, ``user``, ``group`` and one
+    per metric.  ``seconds``, when given, accumulates the ``score`` and ``evaluate`` times.
+    """
+    seconds = {} if seconds is None else seconds
+    candidates = Candidates(list(runs.values()))
+    tables = []
+    for label, recommender in fitted.items():
+        clock = time.perf_counter()
+        scores = candidates.score(recommender)
+        seconds["score"] = seconds.get("score", 0.0) + time.perf_counter() - clock
+        clock = time.perf_counter()
+        for name, design_runs, score in zip(runs, runs.values(), scores, strict=True):
+            table = evaluate_runs(design_runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index))
+            table.insert(0, "system", label)
+            table.insert(0, "design", name)
+            table.insert(0, "fold", fold.index)
+            table.insert(0, "dataset", dataset or fold.train.name)
+            tables.append(table)
+        seconds["evaluate"] = seconds.get("evaluate", 0.0) + time.perf_counter() - clock
+    return pd.concat(tables, ignore_index=True)
+
+
+# ------------------------------------------------------------------ growing target sets
+
+
+def largest_target_size(train: Ratings, test: Ratings, *, candidates: str = "TI", min_share: float = 0.5) -> int:
+    """The largest ``|T_u^r|`` whose 1R runs at least ``min_share`` of the users with a relevant test item can hold.
+
+    A user can hold size ``s`` when she has ``s - 1`` non-relevant candidates
+    (:func:`recbias.designs.nonrelevant_pool_sizes`); 1 when nobody has a relevant test item.
+    """
+    if not 0 < min_share <= 1:
+        raise ValueError(f"min_share must lie in (0, 1], got {min_share!r}")
+    rated = np.flatnonzero(np.bincount(test.users[test.positive], minlength=test.n_users))
+    if not len(rated):
+        return 1
+    pool = np.sort(nonrelevant_pool_sizes(train, test, candidates)[rated])[::-1]
+    return int(pool[int(np.ceil(min_share * len(rated))) - 1]) + 1
+
+
+def growing_target_sets(
+    train: Ratings,
+    test: Ratings,
+    sizes: Sequence[int],
+    *,
+    candidates: str = "TI",
+    min_share: float = 0.5,
+    max_users: int | None = None,
+    shared_negatives: bool = False,
+    seed: int = 0,
+) -> dict[int, Runs]:
+    """1R target sets ``T_u^r`` of every size in ``sizes`` for one population of users.
+
+    Growing ``|T_u^r|`` (IRJ 2017 Fig. 3 and 4, right) would otherwise change who is
+    evaluated, since a user's runs need ``|T_u^r| - 1`` non-relevant candidates
+    (:func:`recbias.designs.nonrelevant_pool_sizes`).  Sizes above
+    :func:`largest_target_size` (``min_share``) are dropped; the users who can hold the
+    largest size kept, subsampled to ``max_users`` with ``seed`` when given, are the
+    population of every size.  Size ``s`` is the design
+    ``1R {candidates}-NN(s - 1)``, drawn with :func:`fold_seed` ``(seed, s)``.  Returns
+    ``{size: runs}`` for the sizes kept, ascending (empty when none is feasible).
+    """
+    if any(int(s) != s or s < 2 for s in sizes):
+        raise ValueError(f"target sizes must be integers >= 2 (one relevant item and at least one other), got {sizes}")
+    largest = largest_target_size(train, test, candidates=candidates, min_share=min_share)
+    kept = sorted({int(s) for s in sizes if s <= largest})
+    if not kept:
+        return {}
+    rated = np.flatnonzero(np.bincount(test.users[test.positive], minlength=test.n_users))
+    population = rated[nonrelevant_pool_sizes(train, test, candidates)[rated] >= kept[-1] - 1]
+    if max_users is not None and len(population) > max_users:
+        population = np.sort(np.random.default_rng(seed).choice(population, int(max_users), replace=False))
+    return {
+        size: build_runs(train, test, f"1R {candidates}-NN({size - 1})", seed=fold_seed(seed, size),
+                         shared_negatives=shared_negatives, users=population)
+        for size in kept
+    }
 
 
 # --------------------------------------------------------------------- lemma (Eq. 2)
