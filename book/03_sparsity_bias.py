@@ -61,8 +61,6 @@ sizes = sparsity.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=Tr
 ar = sparsity.ar_design(ratings, max_an_entries, an_nonrelevant)
 glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, test_ratio, N, levels, sizes,
                                                             target_size, sweep_users, bootstrap))
-say("ar_note", sparsity.design_note(ratings, ar, max_an_entries))
-say("n", f"{N}")
 
 # %% [markdown]
 # ## Notation
@@ -153,8 +151,11 @@ say("n", f"{N}")
 # test ratio $\sigma$ and the number of positive ratings, and falls as $1/t$ as target
 # sets grow; under 1R it depends on $t$ alone. None of these quantities says anything
 # about a recommender: they are set by the data and the experimenter.
-# {glue:text}`ar_note`
-#
+
+# %% tags=["remove-input"]
+display(Markdown(sparsity.design_note(ratings, ar, max_an_entries)))
+
+# %% [markdown]
 # ```{glue:figure} tbl-sparsity-settings
 # :name: tbl-sparsity-settings
 #
@@ -167,13 +168,14 @@ fig = sparsity.check_figure(check, N)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-check", fig)
 glue_table("tbl-sparsity-check", sparsity.check_table(check))
-for name, text in sparsity.check_texts(check, ratings).items():
-    say(name, text)
+summary = sparsity.check_summary(check)
+say("all_users_low", f"{summary['all_users_low']:.0%}")
+say("all_users_high", f"{summary['all_users_high']:.0%}")
 
 # %% [markdown]
 # ## Theory against measurement
 #
-# The test is direct: rank target sets at random, measure P@{glue:text}`n`, and set the
+# The test is direct: rank target sets at random, measure P@$n$, and set the
 # result against Eq. 4 or Eq. 5 computed from the counts of the same configuration. The
 # configurations cross three test ratios ($\sigma$ = 0.1, 0.2, 0.4), three shares $f$ of
 # the test ratings removed at random after the split (0, 50% and 90%, so that the
@@ -193,9 +195,11 @@ for name, text in sparsity.check_texts(check, ratings).items():
 #
 # Measured random precision against Eq. 4 (AR, blue circles) and Eq. 5 (1R, red squares), log scales; filled markers for TI candidates, open ones for AI. Bars: 95% simulation error. Grey diamonds: the same AR measurements against Eq. 4 with every user who has a rating counted in $|\mathcal{U}|$. Dashed: measured = predicted.
 # ```
-#
-# {glue:text}`check_text`
-#
+
+# %% tags=["remove-input"]
+display(Markdown(sparsity.check_text(check, ratings)))
+
+# %% [markdown]
 # ```{glue:figure} tbl-sparsity-check
 # :name: tbl-sparsity-check
 #
@@ -207,8 +211,9 @@ for name, text in sparsity.check_texts(check, ratings).items():
 # as IR evaluates only queries with relevant documents. Eq. 4 holds with $|\mathcal{U}|$
 # counting exactly those users; counting every user who has a rating instead (the grey
 # diamonds) lowers the prediction by the share of users who are left out, which grows as
-# test ratings become scarce: {glue:text}`all_users_text` The second is the *approximation
-# inside Eq. 4*: it replaces the average of $|PR_\text{test}(u)|/|T_u|$ by a ratio of
+# test ratings become scarce; across the AR configurations it predicts between
+# {glue:text}`all_users_low` and {glue:text}`all_users_high` of the exact $\rho$. The
+# second is the *approximation inside Eq. 4*: it replaces the average of $|PR_\text{test}(u)|/|T_u|$ by a ratio of
 # averages. Under TI-AN a user with many training ratings has a smaller target set and,
 # on a random split, more relevant test items; the two go together and the exact $\rho$
 # exceeds Eq. 4 slightly. The third is *the candidate pool*: TI and AI obey the same
@@ -216,7 +221,7 @@ for name, text in sparsity.check_texts(check, ratings).items():
 # pool, so $t$ shrinks and the random precision of TI falls less than the share of test
 # ratings kept, while under AI it follows that share. Beyond these, the scatter is the
 # simulation error itself, which is large for AR: with a relevant share $\rho$ of a few
-# in a thousand, a random top-{glue:text}`n` contains only a handful of relevant items over
+# in a thousand, a random top-$n$ list contains only a handful of relevant items over
 # all users.
 
 # %% tags=["remove-cell"]
@@ -230,8 +235,9 @@ for ax in fig.axes:
     dataset_caption(ax, ratings.name)
 glue_figure("fig-sparsity-fig4", fig)
 glue_table("tbl-sparsity-fits", sparsity.fits_table(density_fits, size_fits, N))
-for name, text in sparsity.sweep_texts(sweep, stats, density_fits, size_fits).items():
-    say(name, text)
+texts = sparsity.sweep_texts(sweep, stats, density_fits, size_fits)
+for name in ("folds_text", "ar_design", "one_r_design", "size_range", "size_users", "size_sample"):
+    say(name, texts[name])
 
 # %% [markdown]
 # ## Precision as the test set thins: the papers' Fig. 4
@@ -265,20 +271,25 @@ for name, text in sparsity.sweep_texts(sweep, stats, density_fits, size_fits).it
 # The fitted lines of {numref}`fig-sparsity-fig4` with 95% bootstrap intervals: AR P@n = intercept + slope × $\delta_\text{test}$ (removal levels up to 90%); the fitted relative change of 1R P@n from the full test set to the sparsest fitted level; and the exponent $e$ of $P@n \propto t^{e}$ in 1R.
 # ```
 #
-# **AR precision is a line in the density.** {glue:text}`ar_text` The line does not go
-# quite through the origin, and the reason is again the candidate pool. Thinning the test
-# set removes the rarely rated items from the TI pool first; that lowers $t$ and props up
-# $\delta_\text{test}$, but the systems never ranked those items near the top anyway, so
-# their precision falls a little faster than the density.
-#
-# **1R precision is set by the design, not by the test data, as long as the candidates
-# stay the same.** {glue:text}`one_r_text`
-#
-# **1R precision falls with the size of the target sets, but more slowly than $1/t$.**
-# {glue:text}`size_text` Eq. 5 describes random recommendation exactly; a system that
-# ranks the relevant item high keeps it in its top {glue:text}`n` even when many more
-# non-relevant items are added, so its precision falls more slowly than the random
-# baseline. The 1R range is still fixed by the experimenter's choice of $t$, which is what
+# Three readings of {numref}`fig-sparsity-fig4` follow, one per sweep.
+
+# %% tags=["remove-input"]
+display(Markdown(texts["ar_text"]))
+
+# %% [markdown]
+# The line does not go quite through the origin, and the reason is again the candidate
+# pool. Thinning the test set removes the rarely rated items from the TI pool first; that
+# lowers $t$ and props up $\delta_\text{test}$, but the systems never ranked those items
+# near the top anyway, so their precision falls a little faster than the density.
+
+# %% tags=["remove-input"]
+display(Markdown(texts["one_r_text"]))
+display(Markdown(texts["size_text"]))
+
+# %% [markdown]
+# Eq. 5 describes random recommendation exactly; a system that ranks the relevant item
+# high keeps it in its top $n$ even when many more non-relevant items are added, so its
+# precision falls more slowly than the random baseline. The 1R range is still fixed by the experimenter's choice of $t$, which is what
 # makes 1R values comparable across datasets only up to the skill of the systems.
 
 # %% tags=["remove-cell"]
@@ -289,8 +300,7 @@ for ax in fig.axes:
     dataset_caption(ax, ratings.name)
 glue_figure("fig-sparsity-metrics", fig)
 glue_table("tbl-sparsity-elasticities", sparsity.elasticity_table(elasticities))
-glue_table("tbl-sparsity-metric-claims", sparsity.claims_table(claims))
-say("metrics_text", sparsity.metrics_text(elasticities, N))
+glue_table("tbl-sparsity-metric-claims", sparsity.claims_table(claims), wrap=True)
 
 # %% [markdown]
 # ## Beyond precision
@@ -304,7 +314,7 @@ say("metrics_text", sparsity.metrics_text(elasticities, N))
 # fixed population of {numref}`fig-sparsity-fig4`. Recall, average precision and nDCG
 # divide by the user's relevant items and are undefined for such a user; they can only be
 # averaged over the users who still have one. To compare like with like, the table also
-# gives P@{glue:text}`n` and MRR over those users, and the statements of the papers are
+# gives P@$n$ and MRR over those users, and the statements of the papers are
 # checked against that version of precision.
 #
 # ```{glue:figure} fig-sparsity-metrics
@@ -318,9 +328,11 @@ say("metrics_text", sparsity.metrics_text(elasticities, N))
 #
 # Elasticity $d\log M / d\log\delta_\text{test}$ of each metric along the AR removal sweep, per system, with 95% bootstrap intervals (removal levels up to 90%).
 # ```
-#
-# {glue:text}`metrics_text`
-#
+
+# %% tags=["remove-input"]
+display(Markdown(sparsity.metrics_text(elasticities, N)))
+
+# %% [markdown]
 # ```{glue:figure} tbl-sparsity-metric-claims
 # :name: tbl-sparsity-metric-claims
 #
@@ -343,18 +355,17 @@ fig = sparsity.order_figure(orders)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-orders", fig)
 glue_table("tbl-sparsity-orders", sparsity.order_table(orders))
-say("order_text", sparsity.order_text(orders, stats, ratings))
 
 # %% [markdown]
 # ## What survives sparsity
 #
 # The papers conclude that thinning the test data changes the range of the values but,
 # except at the extremes, not the comparison between systems. We measure the comparison
-# by Kendall's $\tau$ between the order of the five systems by P@{glue:text}`n` at each
+# by Kendall's $\tau$ between the order of the five systems by P@$n$ at each
 # removal level and the order on the full test set, with a 95% interval from the same
 # bootstrap over users (the resample enters both orders). On a simulated world we also
 # know each system's precision on the complete truth: the share of truly relevant items
-# in its top {glue:text}`n` among every item outside the user's training ratings
+# in its top $n$ among every item outside the user's training ratings
 # (`recbias.evaluate.true_quality`), which gives a second reference, the true order.
 #
 # ```{glue:figure} fig-sparsity-orders
@@ -368,8 +379,9 @@ say("order_text", sparsity.order_text(orders, stats, ratings))
 #
 # The orders behind {numref}`fig-sparsity-orders`: users evaluated at each level (AR: users with a relevant test item; 1R: users with at least one run), and Kendall's τ with its 95% interval.
 # ```
-#
-# {glue:text}`order_text`
+
+# %% tags=["remove-input"]
+display(Markdown(sparsity.order_text(orders, stats, ratings)))
 
 # %% tags=["remove-cell"]
 collections = sparsity.lift_datasets(ratings, seed, compare_all)
@@ -381,7 +393,6 @@ for ax in fig.axes:
 glue_figure("fig-sparsity-lift", fig)
 glue_table("tbl-sparsity-lift", sparsity.lift_table(lift, N))
 glue_table("tbl-sparsity-spread", sparsity.spread_table(lift, N))
-say("lift_text", sparsity.lift_text(lift, N))
 
 # %% [markdown]
 # ## Reading a number with its ρ
@@ -418,9 +429,11 @@ say("lift_text", sparsity.lift_text(lift, N))
 #
 # Largest over smallest value of each system's P@n and lift over random, across the datasets of {numref}`tbl-sparsity-lift` within the AR and the 1R design, and across all of them.
 # ```
-#
-# {glue:text}`lift_text`
-#
+
+# %% tags=["remove-input"]
+display(Markdown(sparsity.lift_text(lift, N)))
+
+# %% [markdown]
 # ```{admonition} What to report with an offline precision
 # :class: tip
 #
@@ -440,7 +453,7 @@ say("lift_text", sparsity.lift_text(lift, N))
 checked = sparsity.findings(check, density_fits, size_fits, orders, claims, lift, N)
 for claim in checked:
     finding(**claim, source=sparsity.SOURCE, dataset=ratings.name)
-glue_table("tbl-sparsity-findings", sparsity.findings_table(checked))
+glue_table("tbl-sparsity-findings", sparsity.findings_table(checked), wrap=True)
 
 # %% [markdown]
 # ## Against the paper

@@ -817,60 +817,59 @@ def check_figure(check: pd.DataFrame, n: int):
     return fig
 
 
-def fig4(stats: SweepStatistics, systems: Sequence[str], colours: Mapping[str, str], n: int):
-    """The papers' Fig. 4 with fitted lines: AR P@n against the density (left), 1R P@n against the same
-    density (centre; TI solid, AI dashed) and 1R P@n against t, log-log (right).  Bars: 95% bootstrap
-    intervals; hollow markers: levels beyond :data:`FIT_MAX_REMOVED`, not fitted."""
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 3, figsize=(13.5, 4.4))
-    levels = stats.levels
-    for ax, sweep in ((axes[0], AR_REMOVAL), (axes[1], ONE_R_REMOVAL), (axes[1], ONE_R_AI_REMOVAL)):
-        part = levels[levels["sweep"] == sweep].sort_values("x")
-        for system in systems:
-            values = stats.metric[f"P@{n}"].xs(system, level="system").reindex(part["point"]).to_numpy()
-            density = stats.density.reindex(part["point"])[0].to_numpy()
-            fitted = part["x"].to_numpy() <= FIT_MAX_REMOVED
-            low, high = percentile_interval(values[:, 1:], axis=1)
-            dashed = sweep == ONE_R_AI_REMOVAL
-            ax.errorbar(density[fitted], values[fitted, 0], yerr=[values[fitted, 0] - low[fitted],
-                        high[fitted] - values[fitted, 0]], fmt="o" if not dashed else "^", ms=4,
-                        color=colours[system], ls="--" if dashed else "-", lw=1.2,
-                        label=system if sweep != ONE_R_AI_REMOVAL else None)
-            ax.plot(density[~fitted], values[~fitted, 0], "o" if not dashed else "^", ms=5, mfc="white",
-                    color=colours[system])
-            if sweep == AR_REMOVAL and fitted.sum() >= 3:
-                slope, intercept, _ = _line(density[fitted], values[fitted, 0])
-                xs = np.linspace(0, density[fitted].max(), 20)
-                ax.plot(xs, intercept + slope * xs, color=colours[system], lw=0.8, ls=":")
-    axes[0].set(xlabel=r"relevance density of the test set, $\delta_{\mathrm{test}}$", ylabel=f"AR P@{n}",
-                xlim=(0, None), ylim=(0, None))
-    axes[0].set_title("AR, test ratings removed", loc="left")
-    axes[1].set(xlabel=r"relevance density of the test set, $\delta_{\mathrm{test}}$", ylabel=f"1R P@{n}",
-                xlim=(0, None), ylim=(0, None))
-    axes[1].set_title("1R, test ratings removed", loc="left")
-    axes[1].plot([], [], "k-", lw=1.2, label="TI-NN (solid)")
-    axes[1].plot([], [], "k--^", lw=1.2, ms=4, label="AI-NN (dashed)")
-    axes[1].legend(fontsize=8, loc="lower right")
-    part = levels[levels["sweep"] == ONE_R_SIZE].sort_values("x")
+def _sweep_panel(ax, stats: SweepStatistics, sweep: str, systems: Sequence[str], colours: Mapping[str, str],
+                 n: int, fit_lines: bool) -> None:
+    """P@n of every system along one removal sweep against the density, with bootstrap bars; hollow markers
+    beyond :data:`FIT_MAX_REMOVED`; dotted fitted lines when asked."""
+    part = stats.levels[stats.levels["sweep"] == sweep].sort_values("x")
+    density = stats.density.reindex(part["point"])[0].to_numpy()
+    fitted = part["x"].to_numpy() <= FIT_MAX_REMOVED
     for system in systems:
         values = stats.metric[f"P@{n}"].xs(system, level="system").reindex(part["point"]).to_numpy()
-        sizes = part["x"].to_numpy()
-        if len(sizes) == 0:
-            continue
         low, high = percentile_interval(values[:, 1:], axis=1)
-        axes[2].errorbar(sizes, values[:, 0], yerr=[values[:, 0] - low, high - values[:, 0]], fmt="o-", ms=4,
-                         color=colours[system], lw=1.2)
+        ax.errorbar(density[fitted], values[fitted, 0], yerr=[values[fitted, 0] - low[fitted],
+                    high[fitted] - values[fitted, 0]], fmt="o-", ms=4, lw=1.3, color=colours[system], label=system)
+        ax.plot(density[~fitted], values[~fitted, 0], "o", ms=5, mfc="white", color=colours[system])
+        if fit_lines and fitted.sum() >= 3:
+            slope, intercept, _ = _line(density[fitted], values[fitted, 0])
+            xs = np.linspace(0, density[fitted].max(), 20)
+            ax.plot(xs, intercept + slope * xs, color=colours[system], lw=0.9, ls=":")
+    ax.set(xlabel=r"density of the test set, $\delta_{\mathrm{test}}$", ylabel=f"P@{n}", xlim=(0, None), ylim=(0, None))
+
+
+def fig4(stats: SweepStatistics, systems: Sequence[str], colours: Mapping[str, str], n: int):
+    """The papers' Fig. 4 with fitted lines, in four panels: AR P@n against the density (a), 1R P@n over the
+    same removals with TI-NN (b) and AI-NN (c) candidates, and 1R P@n against t, log-log (d).  Bars: 95%
+    bootstrap intervals; hollow markers: levels beyond :data:`FIT_MAX_REMOVED`, not fitted."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 2, figsize=(10.5, 8.4))
+    panels = ((axes[0, 0], AR_REMOVAL, "(a) AR, test ratings removed", True),
+              (axes[0, 1], ONE_R_REMOVAL, "(b) 1R TI-NN, test ratings removed", False),
+              (axes[1, 0], ONE_R_AI_REMOVAL, "(c) 1R AI-NN, test ratings removed", False))
+    for ax, sweep, title, fit_lines in panels:
+        _sweep_panel(ax, stats, sweep, systems, colours, n, fit_lines)
+        ax.set_title(title, loc="left", fontsize=11)
+    top = max(axes[0, 1].get_ylim()[1], axes[1, 0].get_ylim()[1])
+    axes[0, 1].set_ylim(0, top)
+    axes[1, 0].set_ylim(0, top)
+    ax = axes[1, 1]
+    part = stats.levels[stats.levels["sweep"] == ONE_R_SIZE].sort_values("x")
+    sizes = part["x"].to_numpy()
+    for system in systems if len(sizes) else []:
+        values = stats.metric[f"P@{n}"].xs(system, level="system").reindex(part["point"]).to_numpy()
+        low, high = percentile_interval(values[:, 1:], axis=1)
+        ax.errorbar(sizes, values[:, 0], yerr=[values[:, 0] - low, high - values[:, 0]], fmt="o", ms=4,
+                    color=colours[system])
         if len(sizes) >= 3 and np.all(values[:, 0] > 0):
             exponent, intercept, _ = _line(np.log(sizes), np.log(values[:, 0]))
-            axes[2].plot(sizes, np.exp(intercept) * sizes**exponent, color=colours[system], lw=0.8, ls=":")
-    if len(part):
-        sizes = part["x"].to_numpy()
-        axes[2].plot(sizes, 1.0 / sizes, color="#444444", lw=1, ls="--", label="1/t (Eq. 5)")
-        axes[2].legend(fontsize=8, loc="upper right")
-    axes[2].set(xscale="log", yscale="log", xlabel=r"target set size $t = |T_u^r|$", ylabel=f"1R P@{n}")
-    axes[2].set_title("1R, target sets grow", loc="left")
-    axes[0].legend(fontsize=8, loc="upper left")
+            ax.plot(sizes, np.exp(intercept) * sizes**exponent, color=colours[system], lw=1.1)
+    if len(sizes):
+        ax.plot(sizes, 1.0 / sizes, color="#444444", lw=1, ls="--", label="$1/t$ (Eq. 5)")
+        ax.legend(fontsize=9, loc="upper right")
+    ax.set(xscale="log", yscale="log", xlabel=r"target set size $t = |T_u^r|$", ylabel=f"1R P@{n}")
+    ax.set_title("(d) 1R, target sets grow (fitted power laws)", loc="left", fontsize=11)
+    axes[0, 0].legend(fontsize=9, loc="upper left")
     fig.tight_layout()
     return fig
 
@@ -880,19 +879,21 @@ def metrics_figure(stats: SweepStatistics, systems: Sequence[str], metrics: Sequ
     (P@n and RR over all users of the full test set, the others over users with a relevant item)."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 3, figsize=(12.5, 7.4), sharex=True)
+    rows = (len(metrics) + 1) // 2
+    fig, axes = plt.subplots(rows, 2, figsize=(10.5, 3.3 * rows), sharex=True)
     part = stats.levels[(stats.levels["sweep"] == AR_REMOVAL) & (stats.levels["x"] <= FIT_MAX_REMOVED)].sort_values("x")
     density = stats.density.reindex(part["point"])[0].to_numpy()
     for ax, metric in zip(axes.ravel(), metrics, strict=False):
         for system in systems:
             values = stats.metric[metric].xs(system, level="system").reindex(part["point"])[0].to_numpy()
-            ax.plot(density, values, "o-", ms=3.5, lw=1.2, color=colours[system], label=system)
-        ax.set(xscale="log", yscale="log", title=metric)
-        ax.title.set_position((0.0, 1.0))
-        ax.title.set_horizontalalignment("left")
-    for ax in axes[1]:
+            ax.plot(density, values, "o-", ms=3.5, lw=1.3, color=colours[system], label=system)
+        ax.set(xscale="log", yscale="log")
+        ax.set_title(metric, loc="left", fontsize=11)
+    for ax in axes[-1]:
         ax.set_xlabel(r"$\delta_{\mathrm{test}}$ (log scale)")
-    axes[0, 0].legend(fontsize=8)
+    for ax in axes.ravel()[len(metrics):]:
+        ax.set_visible(False)
+    axes[0, 0].legend(fontsize=8.5, ncol=2)
     fig.tight_layout()
     return fig
 
@@ -915,27 +916,33 @@ def order_figure(orders: pd.DataFrame):
         if part["tau_truth"].notna().any():
             ax.plot(xs, part["tau_truth"], "s--", color=colour, ms=4, label=f"{label}: against the true order")
         ax.set_xticks(xs, [fmt_pct(x, 0) for x in part["x"]])
-    ax.set(xlabel="test ratings removed", ylabel="Kendall's τ of the order of systems", ylim=(-1.05, 1.05))
+    bottom = min(float(np.nanmin([low for low, _ in orders["tau_ci"]])), 0.0)
+    ax.set(xlabel="test ratings removed", ylabel="Kendall's τ of the order of systems", ylim=(bottom - 0.05, 1.05))
     ax.legend(fontsize=8.5, loc="lower left")
     fig.tight_layout()
     return fig
 
 
 def lift_figure(lift: pd.DataFrame, colours: Mapping[str, str], n: int):
-    """P@n (left) and lift over random (right) of every system on every dataset and design, log scale."""
+    """P@n (top) and lift over random (bottom) of every system on every dataset, AR designs on the left of the
+    dotted line and 1R on the right, log scales."""
     import matplotlib.pyplot as plt
 
-    configurations = list(dict.fromkeys(zip(lift["dataset"], lift["design"], strict=True)))
-    fig, axes = plt.subplots(1, 2, figsize=(12.5, 4.6), sharex=True)
+    one_r = lift["design"].str.startswith("1R")
+    ordered = pd.concat([lift[~one_r], lift[one_r]])
+    configurations = list(dict.fromkeys(zip(ordered["dataset"], ordered["design"], strict=True)))
+    fig, axes = plt.subplots(2, 1, figsize=(9.5, 7.6), sharex=True)
     xs = np.arange(len(configurations))
-    for system, part in lift.groupby("system", sort=False):
+    for system, part in ordered.groupby("system", sort=False):
         part = part.set_index(["dataset", "design"]).reindex(configurations)
         for ax, column in zip(axes, ("P", "lift"), strict=True):
-            ax.plot(xs, part[column], "o-", color=colours[system], label=system, lw=1.2, ms=5)
+            ax.plot(xs, part[column], "o", color=colours[system], label=system, ms=7)
+    split = int((~one_r).sum() / lift["system"].nunique()) - 0.5
     for ax, label in zip(axes, (f"P@{n}", f"lift over random, P@{n} / ρ"), strict=True):
         ax.set(yscale="log", ylabel=label)
-        ax.set_xticks(xs, [f"{d}\n{g}" for d, g in configurations], rotation=35, ha="right", fontsize=8)
-    axes[0].legend(fontsize=8)
+        ax.axvline(split, color="#888888", ls=":", lw=1)
+    axes[1].set_xticks(xs, [f"{d}\n{g}" for d, g in configurations], fontsize=9)
+    axes[0].legend(fontsize=9, ncol=5, loc="lower center", bbox_to_anchor=(0.5, 1.02))
     fig.tight_layout()
     return fig
 
@@ -976,8 +983,8 @@ def design_note(ratings: Ratings, ar: str, max_an_entries: int) -> str:
             "the sampled target sets.")
 
 
-def check_texts(check: pd.DataFrame, ratings: Ratings) -> dict[str, str]:
-    """The sentences that read the theory check."""
+def check_text(check: pd.DataFrame, ratings: Ratings) -> str:
+    """The paragraph that reads the theory check."""
     summary = check_summary(check)
     shown = int((check["measured"] > 0).sum())
     text = (
@@ -991,11 +998,7 @@ def check_texts(check: pd.DataFrame, ratings: Ratings) -> dict[str, str]:
     if shown < len(check):
         text += (f" {len(check) - shown} configuration{'s' if len(check) - shown > 1 else ''} measured no relevant "
                  "item at all in the random top lists and cannot be shown on the log scale of the figure.")
-    all_users = (
-        f"Eq. 4 with all users predicts between {fmt_pct(summary['all_users_low'], 0)} and "
-        f"{fmt_pct(summary['all_users_high'], 0)} of the exact ρ across the AR configurations."
-        if np.isfinite(summary["all_users_low"]) else "")
-    return {"check_text": text, "all_users_text": all_users}
+    return text
 
 
 def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, str]:
@@ -1003,7 +1006,7 @@ def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, siz
     folds = int(sweep.points["fold"].nunique())
     levels = stats.levels
     out = {
-        "folds_text": f"{folds} coin-flip split{'s' if folds > 1 else ''} of *{sweep.dataset}*",
+        "folds_text": f"{folds} coin-flip split{'s' if folds > 1 else ''} of {sweep.dataset}",
         "ar_design": sweep.designs[0], "one_r_design": sweep.designs[1],
         "size_range": (f"|T_u^r| = {sweep.sizes[0]:,} to {sweep.sizes[-1]:,} items" if sweep.sizes
                        else "larger sizes (none fits this catalogue)"),
@@ -1015,7 +1018,7 @@ def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, siz
     random = density[(density["sweep"] == AR_REMOVAL) & (density["system"] == "Random")]
     if len(ar):
         out["ar_text"] = (
-            f"From the full test set to {fmt_pct(FIT_MAX_REMOVED, 0)} of it removed, the AR P@{sweep.n} of every "
+            f"**AR precision is a line in the density.** From the full test set to {fmt_pct(FIT_MAX_REMOVED, 0)} of it removed, the AR P@{sweep.n} of every "
             f"system falls by {fmt_pct(-ar['change'].max(), 0)} to {fmt_pct(-ar['change'].min(), 0)}, and a straight "
             f"line in δ_test fits every system with R² between {ar['r2'].min():.3f} and {ar['r2'].max():.3f}. The "
             f"slopes differ ({ar['slope'].min():.1f} to {ar['slope'].max():.1f}): each system turns density into "
@@ -1032,6 +1035,7 @@ def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, siz
         fitted = ti_levels[ti_levels["x"] <= FIT_MAX_REMOVED]
         pool = sweep.points[sweep.points["sweep"] == ONE_R_REMOVAL].groupby("x")["candidates"].mean()
         text = (
+            "**1R precision is set by the design, not by the test data, as long as the candidates stay the same.** "
             f"With TI-NN candidates, the papers' design, the 1R P@{sweep.n} of the systems changes by "
             f"{ti['change'].min():+.0%} to {ti['change'].max():+.0%} from the full test set to "
             f"{fmt_pct(fitted['x'].max(), 0)} removed, while AR precision loses most of its value over the same "
@@ -1054,7 +1058,8 @@ def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, siz
     random = sizes[sizes["system"] == "Random"]
     if len(fitted):
         out["size_text"] = (
-            (f"Random 1R precision has exponent {_interval(random.iloc[0]['exponent'], random.iloc[0]['exponent_ci'])}, "
+            "**1R precision falls with the size of the target sets, but more slowly than 1/t.** "
+            + (f"Random 1R precision has exponent {_interval(random.iloc[0]['exponent'], random.iloc[0]['exponent_ci'])}, "
              "Eq. 5's -1. " if len(random) else "")
             + f"The other systems have exponents between {fitted['exponent'].min():.2f} and "
             f"{fitted['exponent'].max():.2f}, with intervals that exclude -1"
