@@ -251,8 +251,8 @@ for name in ("folds_text", "ar_design", "one_r_design", "size_range", "size_user
 # over $\mathcal{U}$ in Eq. 4 does: a user who loses every relevant test item stays in it
 # with precision 0. The horizontal axis is the density of the thinned test set,
 # $\delta_\text{test} = |PR_\text{test}|/(t\,|\mathcal{U}|)$ over that population. Under 1R
-# ({glue:text}`one_r_design`) each remaining relevant test rating is a run, plotted
-# against the same density. Finally, on the full test set, the 1R target sets grow from
+# ({glue:text}`one_r_design`, and the same with AI candidates) each remaining relevant test
+# rating is a run, plotted against the same density. Finally, on the full test set, the 1R target sets grow from
 # {glue:text}`size_range`; a user enters that sweep only if the largest size fits her
 # candidates, so that every size is measured on the same {glue:text}`size_users`
 # users{glue:text}`size_sample`. Bars are 95% bootstrap intervals over users (users
@@ -262,7 +262,7 @@ for name in ("folds_text", "ar_design", "one_r_design", "size_range", "size_user
 # ```{glue:figure} fig-sparsity-fig4
 # :name: fig-sparsity-fig4
 #
-# The papers' Fig. 4 on this page's dataset. Left: AR P@n against the density of the thinned test set, with fitted lines (dotted). Centre: 1R P@n over the same removals, TI-NN candidates (solid) and AI-NN (dashed). Right: 1R P@n against the target set size, log scales, with fitted power laws (dotted) and $1/t$ (dashed). Open markers: removal levels beyond 90%, not fitted. Bars: 95% bootstrap intervals over users.
+# The papers' Fig. 4 on this page's dataset. (a) AR P@n against the density of the thinned test set, with fitted lines (dotted). (b) and (c) 1R P@n over the same removals, with TI-NN candidates as in the papers and with AI-NN candidates. (d) 1R P@n against the target set size, log scales, with fitted power laws and $1/t$ (dashed). Open markers: removal levels beyond 90%, not fitted. Bars: 95% bootstrap intervals over users.
 # ```
 #
 # ```{glue:figure} tbl-sparsity-fits

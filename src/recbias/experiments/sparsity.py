@@ -145,9 +145,10 @@ def random_precision_check(
     target sets, :func:`recbias.theory.relevance_ratio`), its simulation standard deviation
     (:func:`recbias.theory.random_precision_sd`), and the closed forms: Eq. 5, ``1 / t``, in 1R;
     Eq. 4, ``sigma (1 - f) |PR| / (t |U|)``, in AR, with ``|U|`` the users averaged over
-    (``eq4``) and all users with a rating (``eq4_all_users``).
+    (``eq4``) and all users with a rating (``eq4_all_users``).  Configurations without runs, or
+    with target sets shorter than ``n``, are left out and counted in ``table.attrs["skipped"]``.
     """
-    rows = []
+    rows, skipped = [], 0
     all_users = int(np.count_nonzero(ratings.user_counts()))
     for sigma in test_ratios:
         (fold,) = make_folds(ratings, folds=1, test_ratio=sigma, seed=seed)
@@ -160,6 +161,7 @@ def random_precision_check(
                     built = build_runs(fold.train, test, design, threshold=threshold, on_shortage="exclude",
                                        seed=fold_seed(seed, 100 * k + d))
                     if built.n_runs == 0 or built.sizes.min() < n:
+                        skipped += 1
                         continue
                     key = f"{design} | sigma {sigma:g} | removed {fraction:g} | threshold {threshold:g}"
                     runs[key] = built
@@ -189,6 +191,7 @@ def random_precision_check(
     table = pd.DataFrame(rows)
     table["z"] = (table["measured"] - table["rho"]) / table["sd"]
     table["z_theory"] = (table["measured"] - table["theory"]) / table["sd"]
+    table.attrs["skipped"] = skipped
     return table
 
 
@@ -288,6 +291,7 @@ def sparsity_sweep(
     n: int = 10,
     max_users: int | None = None,
     seed: int = 0,
+    cache: bool = True,
 ) -> Sweep:
     """The systems under the three sweeps of IRJ 2017 Fig. 4, on ``folds`` coin-flip splits.
 
@@ -301,8 +305,8 @@ def sparsity_sweep(
       fold 0), one population of users (:func:`recbias.experiments.growing_target_sets`,
       subsampled to ``max_users``).
 
-    Each fold is fitted once (cached) and each system scores all points of a fold in one
-    pass.  Points without runs (e.g. 1R at extreme removal on a small catalogue) are left out.
+    Each fold is fitted once (through the fit cache unless ``cache`` is off) and each system
+    scores all points of a fold in one pass.  Points without runs (e.g. 1R at extreme removal on a small catalogue) are left out.
     """
     if 0.0 not in removed:
         raise ValueError("removed must include 0, the full test set every level is compared with")
@@ -313,7 +317,7 @@ def sparsity_sweep(
     tables, targets, points, truth = [], [], [], []
     size_users = 0
     for fold in fold_list:
-        fitted = fit_systems(systems, fold.train, key_extra=fold.key, seed=seed)
+        fitted = fit_systems(systems, fold.train, key_extra=fold.key, seed=seed, cache=cache)
         runs = {}
         for k, fraction in enumerate(removed):
             test = remove_test_ratings(fold.test, fraction, seed=fold.seed) if fraction else fold.test
@@ -554,6 +558,7 @@ def lift_study(
     n: int = 10,
     n_boot: int = 200,
     seed: int = 0,
+    cache: bool = True,
 ) -> pd.DataFrame:
     """P@n and its lift over random, ``P@n / rho``, of every system on every dataset and design.
 
@@ -565,7 +570,7 @@ def lift_study(
     rows = []
     for ratings in collections:
         (fold,) = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)
-        fitted = fit_systems(systems, fold.train, key_extra=fold.key, seed=seed)
+        fitted = fit_systems(systems, fold.train, key_extra=fold.key, seed=seed, cache=cache)
         designs = [ar_design(ratings, max_an_entries, an_nonrelevant), f"1R TI-NN({base_size - 1})"]
         runs = {d: build_runs(fold.train, fold.test, d, on_shortage="exclude", seed=fold_seed(seed, k))
                 for k, d in enumerate(designs)}
@@ -868,7 +873,7 @@ def fig4(stats: SweepStatistics, systems: Sequence[str], colours: Mapping[str, s
         ax.plot(sizes, 1.0 / sizes, color="#444444", lw=1, ls="--", label="$1/t$ (Eq. 5)")
         ax.legend(fontsize=9, loc="upper right")
     ax.set(xscale="log", yscale="log", xlabel=r"target set size $t = |T_u^r|$", ylabel=f"1R P@{n}")
-    ax.set_title("(d) 1R, target sets grow (fitted power laws)", loc="left", fontsize=11)
+    ax.set_title("(d) 1R, target sets grow", loc="left", fontsize=11)
     axes[0, 0].legend(fontsize=9, loc="upper left")
     fig.tight_layout()
     return fig
@@ -995,6 +1000,10 @@ def check_text(check: pd.DataFrame, ratings: Ratings) -> str:
         f"the band of the exact ρ; with independent draws about 95% are expected. The largest deviation is "
         f"{summary['max_z']:.1f} standard deviations."
     )
+    skipped = check.attrs.get("skipped", 0)
+    if skipped:
+        text += (f" {skipped} more configuration{'s' if skipped > 1 else ''} of the grid had no run (too few test "
+                 f"ratings or candidates left for the design) and {'are' if skipped > 1 else 'is'} left out.")
     if shown < len(check):
         text += (f" {len(check) - shown} configuration{'s' if len(check) - shown > 1 else ''} measured no relevant "
                  "item at all in the random top lists and cannot be shown on the log scale of the figure.")
@@ -1008,7 +1017,7 @@ def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, siz
     out = {
         "folds_text": f"{folds} coin-flip split{'s' if folds > 1 else ''} of {sweep.dataset}",
         "ar_design": sweep.designs[0], "one_r_design": sweep.designs[1],
-        "size_range": (f"|T_u^r| = {sweep.sizes[0]:,} to {sweep.sizes[-1]:,} items" if sweep.sizes
+        "size_range": (f"{sweep.sizes[0]:,} to {sweep.sizes[-1]:,} items" if sweep.sizes
                        else "larger sizes (none fits this catalogue)"),
         "size_users": f"{sweep.size_users:,}",
         "size_sample": "" if sweep.size_users == 0 else " of the first split",
@@ -1020,7 +1029,7 @@ def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, siz
         out["ar_text"] = (
             f"**AR precision is a line in the density.** From the full test set to {fmt_pct(FIT_MAX_REMOVED, 0)} of it removed, the AR P@{sweep.n} of every "
             f"system falls by {fmt_pct(-ar['change'].max(), 0)} to {fmt_pct(-ar['change'].min(), 0)}, and a straight "
-            f"line in δ_test fits every system with R² between {ar['r2'].min():.3f} and {ar['r2'].max():.3f}. The "
+            f"line in the test density fits every system with R² between {ar['r2'].min():.3f} and {ar['r2'].max():.3f}. The "
             f"slopes differ ({ar['slope'].min():.1f} to {ar['slope'].max():.1f}): each system turns density into "
             "precision at its own rate, but all of them follow the density, as the papers found."
             + (f" Random recommendation has slope {random.iloc[0]['slope']:.2f}, the 1 that Eq. 4 predicts."
