@@ -12,8 +12,8 @@
 # # The test-sparsity bias
 #
 # An IR test collection fixes its documents and its judgments once, and every system is
-# measured against the same ones; a TREC precision of 0.3 means much the same thing
-# from one year to the next. A recommendation experiment builds its judgments anew each
+# measured against the same ones; the values reported on a TREC collection stay within
+# a stable range for years {cite:p}`armstrong2009improvements`. A recommendation experiment builds its judgments anew each
 # time, by holding out part of the ratings, and decides how many items each user must
 # rank. Both choices change how many of the candidate items are relevant, and that
 # share, more than any recommender, sets the scale of precision. This chapter follows
@@ -33,7 +33,7 @@ cutoff = 10  # list length n of P@n, Recall@n and nDCG@n (the papers: 10), int i
 removed = "0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.99"  # shares of the test ratings removed (comma-separated, each in [0, 1), 0 included)
 target_sizes = "100, 200, 400, 600, 800, 1000"  # |T_u^r| of the 1R size sweep (the papers: 100 to 1,000; comma-separated integers, each in [2, 100000])
 target_size = 100  # |T_u^r| of the 1R removal sweep (the papers: 100), int in [11, 100000]
-sweep_users = 500  # users sampled for the 1R size sweep, int in [10, 10000000] or None (None keeps all users)
+sweep_users = 1000  # users followed by each sweep and by the theory check (a uniform sample when there are more), int in [10, 10000000] or None (None keeps all users)
 max_an_entries = 25_000_000  # AR target entries above which TI-AN gives way to TI-NN(an_nonrelevant), int in [1, 1000000000]
 an_nonrelevant = 2500  # |N_u| of AR TI-NN on large catalogues (the papers on Last.fm: 2,500), int in [1, 1000000]
 bootstrap = 200  # bootstrap resamples of users behind every interval, int in [20, 5000]
@@ -163,7 +163,8 @@ display(Markdown(sparsity.design_note(ratings, ar, max_an_entries)))
 # ```
 
 # %% tags=["remove-cell"]
-check = sparsity.random_precision_check(ratings, sparsity.check_designs(ar, target_size), n=N, seed=seed)
+check = sparsity.random_precision_check(ratings, sparsity.check_designs(ar, target_size), n=N,
+                                       max_users=sweep_users, seed=seed)
 fig = sparsity.check_figure(check, N)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-check", fig)
@@ -236,7 +237,7 @@ for ax in fig.axes:
 glue_figure("fig-sparsity-fig4", fig)
 glue_table("tbl-sparsity-fits", sparsity.fits_table(density_fits, size_fits, N))
 texts = sparsity.sweep_texts(sweep, stats, density_fits, size_fits)
-for name in ("folds_text", "ar_design", "one_r_design", "size_range", "size_users", "size_sample"):
+for name in ("folds_text", "followed_text", "ar_design", "one_r_design", "size_range", "size_users", "size_sample"):
     say(name, texts[name])
 
 # %% [markdown]
@@ -246,7 +247,7 @@ for name in ("folds_text", "ar_design", "one_r_design", "size_range", "size_user
 # test this on MovieLens 1M by thinning the test set: after the split, a share of the test
 # ratings is removed at random, nested so that what is gone at 20% is also gone at 40%.
 # We repeat the experiment with the five systems of {doc}`02_designs` on
-# {glue:text}`folds_text`. Under AR ({glue:text}`ar_design`) the average runs over one
+# {glue:text}`folds_text`, following {glue:text}`followed_text`. Under AR ({glue:text}`ar_design`) the average runs over one
 # population, the users with a relevant test item in the full test set, as the average
 # over $\mathcal{U}$ in Eq. 4 does: a user who loses every relevant test item stays in it
 # with precision 0. The horizontal axis is the density of the thinned test set,
@@ -274,23 +275,13 @@ for name in ("folds_text", "ar_design", "one_r_design", "size_range", "size_user
 # Three readings of {numref}`fig-sparsity-fig4` follow, one per sweep.
 
 # %% tags=["remove-input"]
-display(Markdown(texts["ar_text"]))
+for name in ("ar_text", "one_r_text", "size_text"):
+    display(Markdown(texts[name]))
 
 # %% [markdown]
-# The line does not go quite through the origin, and the reason is again the candidate
-# pool. Thinning the test set removes the rarely rated items from the TI pool first; that
-# lowers $t$ and props up $\delta_\text{test}$, but the systems never ranked those items
-# near the top anyway, so their precision falls a little faster than the density.
-
-# %% tags=["remove-input"]
-display(Markdown(texts["one_r_text"]))
-display(Markdown(texts["size_text"]))
-
-# %% [markdown]
-# Eq. 5 describes random recommendation exactly; a system that ranks the relevant item
-# high keeps it in its top $n$ even when many more non-relevant items are added, so its
-# precision falls more slowly than the random baseline. The 1R range is still fixed by the experimenter's choice of $t$, which is what
-# makes 1R values comparable across datasets only up to the skill of the systems.
+# The 1R range is still fixed by the experimenter's choice of $t$: its random baseline is
+# $1/t$ whatever the data, which is what could make 1R values comparable across datasets,
+# up to the skill of the systems.
 
 # %% tags=["remove-cell"]
 elasticities = sparsity.elasticities(stats, SYSTEMS, sweep.metrics)
@@ -330,7 +321,7 @@ glue_table("tbl-sparsity-metric-claims", sparsity.claims_table(claims), wrap=Tru
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(sparsity.metrics_text(elasticities, N)))
+display(Markdown(sparsity.metrics_text(elasticities, N, sweep)))
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-metric-claims
@@ -406,12 +397,12 @@ glue_table("tbl-sparsity-spread", sparsity.spread_table(lift, N))
 # would. Does it make values from different datasets and designs comparable where raw
 # precision is not? We measure both numbers for the five systems under the AR design and
 # under 1R with $|T_u^r|$ = `target_size`, on the first split of each dataset available to
-# this build (the lift's interval comes from the same bootstrap over users).
+# this build, with intervals from the same bootstrap over users.
 #
 # ```{glue:figure} fig-sparsity-lift
 # :name: fig-sparsity-lift
 #
-# P@n (left) and the lift over random P@n/ρ (right) of each system on each dataset and design, log scales.
+# P@n (top) and the lift over random P@n/ρ (bottom) of each system on each dataset, under the AR design (left of the dotted line) and 1R (right), log scales, with 95% bootstrap intervals over users.
 # ```
 #
 # ```{glue:figure} tbl-sparsity-lift
@@ -501,7 +492,7 @@ glue_table("tbl-sparsity-findings", sparsity.findings_table(checked), wrap=True)
 # - Other removal levels and target sizes: `-p removed "0, 0.5, 0.9"` or
 #   `-p target_sizes "50, 100, 1000, 1500"`; a longer list for precision:
 #   `-p cutoff 20`.
-# - Every user in the size sweep: `-p sweep_users None`; tighter intervals:
+# - Every user in the sweeps and the check: `-p sweep_users None`; tighter intervals:
 #   `-p bootstrap 1000`.
 # - Another seed changes the simulated world, the splits and every sample:
 #   `make book CHAPTERS=3 SEED=7`.

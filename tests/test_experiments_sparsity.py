@@ -231,3 +231,16 @@ def test_parameters_are_checked(small: Ratings) -> None:
         sparsity.sparsity_sweep(small, SYSTEMS, removed=(0.5,), cache=False)
     assert sparsity.ar_design(small, 10**9, 50) == "TI-AN"
     assert sparsity.ar_design(small, 10, 50) == "TI-NN(50)"
+
+
+def test_sweeps_and_check_follow_a_sample_of_users(small: Ratings) -> None:
+    sampled = sparsity.sparsity_sweep(small, SYSTEMS, folds=1, removed=(0.0, 0.5), sizes=(20, 40, 80), base_size=30,
+                                      n=5, max_users=40, seed=3, cache=False)
+    assert sampled.followed[0] == 40 < sampled.followed[1]
+    for point, part in sampled.runs[sampled.runs["system"] == "Random"].groupby("point"):
+        assert part["user"].nunique() <= 40
+    ar = sampled.runs[sampled.runs["point"].str.startswith(sparsity.AR_REMOVAL) & (sampled.runs["system"] == "Random")]
+    assert ar.groupby("point")["user"].nunique().eq(40).all()  # the sample is the AR population at every level
+    check = sparsity.random_precision_check(small, ["TI-AN", "1R TI-NN(29)"], test_ratios=(0.2,), removed=(0.0,),
+                                            n=5, max_users=50, seed=1)
+    assert check.attrs["users"] == (50, small.n_users) and (check["users"] <= 50).all()

@@ -117,6 +117,13 @@ def _thresholds(ratings: Ratings) -> list[float]:
     return [float(ratings.positive_threshold)] + ([float(below[-1])] if len(below) else [])
 
 
+def _user_sample(users: np.ndarray, max_users: int | None, seed: int) -> np.ndarray:
+    """``users``, or a sorted uniform sample of ``max_users`` of them drawn with ``seed``."""
+    if max_users is None or len(users) <= max_users:
+        return users
+    return np.sort(np.random.default_rng(seed).choice(users, int(max_users), replace=False))
+
+
 def check_designs(ar: str, base_size: int) -> list[str]:
     """Designs of the theory check: AR with AI and TI candidates (the AR design's size of ``N_u``),
     1R with AI and TI candidates at ``base_size`` and 1R TI at twice that size."""
@@ -132,6 +139,7 @@ def random_precision_check(
     test_ratios: Sequence[float] = CHECK_RATIOS,
     removed: Sequence[float] = CHECK_REMOVED,
     n: int = 10,
+    max_users: int | None = None,
     seed: int = 0,
 ) -> pd.DataFrame:
     """Measured random P@n against its expectation over a grid of configurations.
@@ -145,21 +153,25 @@ def random_precision_check(
     target sets, :func:`recbias.theory.relevance_ratio`), its simulation standard deviation
     (:func:`recbias.theory.random_precision_sd`), and the closed forms: Eq. 5, ``1 / t``, in 1R;
     Eq. 4, ``sigma (1 - f) |PR| / (t |U|)``, in AR, with ``|U|`` the users averaged over
-    (``eq4``) and all users with a rating (``eq4_all_users``).  Configurations without runs, or
-    with target sets shorter than ``n``, are left out and counted in ``table.attrs["skipped"]``.
+    (``eq4``) and all users with a rating (``eq4_all_users``).  With ``max_users``, the runs of a
+    sample of that many users with a rating (the same in every configuration) are measured, and
+    ``|PR|`` and the users with a rating are counted on the sample.  Configurations without runs, or
+    with target sets shorter than ``n``, are left out and counted in ``table.attrs["skipped"]``;
+    ``table.attrs["users"]`` holds the users measured and the users with a rating.
     """
     rows, skipped = [], 0
-    all_users = int(np.count_nonzero(ratings.user_counts()))
+    sample = _user_sample(np.flatnonzero(ratings.user_counts()), max_users, seed)
+    sampled = np.isin(ratings.users, sample)
     for sigma in test_ratios:
         (fold,) = make_folds(ratings, folds=1, test_ratio=sigma, seed=seed)
         runs, settings = {}, {}
         for threshold in _thresholds(ratings):
-            n_positive = int(np.count_nonzero(ratings.values >= threshold))
+            n_positive = int(np.count_nonzero(sampled & (ratings.values >= threshold)))
             for k, fraction in enumerate(removed):
                 test = remove_test_ratings(fold.test, fraction, seed=fold.seed) if fraction else fold.test
                 for d, design in enumerate(designs):
                     built = build_runs(fold.train, test, design, threshold=threshold, on_shortage="exclude",
-                                       seed=fold_seed(seed, 100 * k + d))
+                                       seed=fold_seed(seed, 100 * k + d), users=sample)
                     if built.n_runs == 0 or built.sizes.min() < n:
                         skipped += 1
                         continue
@@ -186,12 +198,13 @@ def random_precision_check(
                 "theory": expected_random_precision_1r(t) if one_r
                 else expected_random_precision_ar(share, setting["positives"], t, users),
                 "eq4_all_users": np.nan if one_r
-                else expected_random_precision_ar(share, setting["positives"], t, all_users),
+                else expected_random_precision_ar(share, setting["positives"], t, len(sample)),
             })
     table = pd.DataFrame(rows)
     table["z"] = (table["measured"] - table["rho"]) / table["sd"]
     table["z_theory"] = (table["measured"] - table["theory"]) / table["sd"]
     table.attrs["skipped"] = skipped
+    table.attrs["users"] = (len(sample), int(np.count_nonzero(ratings.user_counts())))
     return table
 
 
@@ -233,6 +246,8 @@ class Sweep:
             ``t`` and ``rho``.
         truth: per user and system, the true P@n of each fold (simulated worlds only).
         sizes: the 1R target sizes swept; ``size_users``: users of the size sweep in fold 0.
+        followed: users followed by the removal sweeps in fold 0, and users with a relevant test
+            item there (more than the first when ``max_users`` sampled them).
     """
 
     dataset: str
@@ -246,6 +261,7 @@ class Sweep:
     truth: pd.DataFrame | None
     sizes: list[int]
     size_users: int
+    followed: tuple[int, int]
 
 
 def _point_key(sweep: str, x: float) -> str:
@@ -302,8 +318,11 @@ def sparsity_sweep(
       who has lost every relevant test item counts with P@n = RR = 0, while recall, AP and
       nDCG, undefined for her, leave her out;
     * 1R on the whole test set with ``|T_u^r|`` over ``sizes`` (:func:`target_size_grid` of
-      fold 0), one population of users (:func:`recbias.experiments.growing_target_sets`,
-      subsampled to ``max_users``).
+      fold 0), one population of users (:func:`recbias.experiments.growing_target_sets`).
+
+    With ``max_users``, each sweep follows a uniform sample of at most that many users: those
+    with a relevant test item on the full test set for the removal sweeps, those who can hold
+    the largest size for the size sweep (the candidates ``C`` still come from the whole split).
 
     Each fold is fitted once (through the fit cache unless ``cache`` is off) and each system
     scores all points of a fold in one pass.  Points without runs (e.g. 1R at extreme removal on a small catalogue) are left out.
@@ -315,15 +334,17 @@ def sparsity_sweep(
     one_r, one_r_ai = f"1R TI-NN({base_size - 1})", f"1R AI-NN({base_size - 1})"
     metrics = metric_names(n)
     tables, targets, points, truth = [], [], [], []
-    size_users = 0
+    size_users, followed_users = 0, (0, 0)
     for fold in fold_list:
         fitted = fit_systems(systems, fold.train, key_extra=fold.key, seed=seed, cache=cache)
+        rated = np.flatnonzero(np.bincount(fold.test.users[fold.test.positive], minlength=fold.test.n_users))
+        followed = _user_sample(rated, max_users, fold_seed(seed, 1000 * fold.index + 998))
         runs = {}
         for k, fraction in enumerate(removed):
             test = remove_test_ratings(fold.test, fraction, seed=fold.seed) if fraction else fold.test
             for d, (sweep, design) in enumerate(((AR_REMOVAL, ar), (ONE_R_REMOVAL, one_r),
                                                  (ONE_R_AI_REMOVAL, one_r_ai))):
-                built = build_runs(fold.train, test, design, on_shortage="exclude",
+                built = build_runs(fold.train, test, design, on_shortage="exclude", users=followed,
                                    seed=fold_seed(seed, 1000 * fold.index + 10 * k + d))
                 if built.n_runs:
                     runs[_point_key(sweep, fraction)] = built
@@ -334,8 +355,9 @@ def sparsity_sweep(
         for size, built in grown.items():
             runs[_point_key(ONE_R_SIZE, size)] = built
             points.append(_point(fold, ONE_R_SIZE, size, fold.test, built))
-        if fold.index == 0 and grown:
-            size_users = len(np.unique(next(iter(grown.values())).users))
+        if fold.index == 0:
+            followed_users = (len(followed), len(rated))
+            size_users = len(np.unique(next(iter(grown.values())).users)) if grown else 0
         tables.append(evaluate_fold(fold, fitted, runs, metrics, seed=seed).rename(columns={"design": "point"}))
         targets.extend(_targets(fold, key, built) for key, built in runs.items())
         for fraction in removed[1:]:
@@ -352,7 +374,7 @@ def sparsity_sweep(
         dataset=ratings.name, systems=list(systems), metrics=metrics, n=n, designs=(ar, one_r),
         runs=pd.concat(tables, ignore_index=True), targets=pd.concat(targets, ignore_index=True),
         points=pd.DataFrame(points), truth=pd.concat(truth, ignore_index=True) if truth else None,
-        sizes=grid, size_users=size_users,
+        sizes=grid, size_users=size_users, followed=followed_users,
     )
 
 
@@ -600,6 +622,12 @@ def spread_factors(lift: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------ tables
+
+
+def _span(low: float, high: float, fmt: str = "{:.2f}") -> str:
+    """``"a to b"``, or a single value when both ends print alike."""
+    a, b = fmt.format(low), fmt.format(high)
+    return a if a == b else f"{a} to {b}"
 
 
 def _interval(value: float, ci: tuple[float, float], digits: int = 2) -> str:
@@ -930,7 +958,7 @@ def order_figure(orders: pd.DataFrame):
 
 def lift_figure(lift: pd.DataFrame, colours: Mapping[str, str], n: int):
     """P@n (top) and lift over random (bottom) of every system on every dataset, AR designs on the left of the
-    dotted line and 1R on the right, log scales."""
+    dotted line and 1R on the right, log scales, with 95% bootstrap intervals."""
     import matplotlib.pyplot as plt
 
     one_r = lift["design"].str.startswith("1R")
@@ -938,17 +966,21 @@ def lift_figure(lift: pd.DataFrame, colours: Mapping[str, str], n: int):
     configurations = list(dict.fromkeys(zip(ordered["dataset"], ordered["design"], strict=True)))
     fig, axes = plt.subplots(2, 1, figsize=(9.5, 7.6), sharex=True)
     xs = np.arange(len(configurations))
-    for system, part in ordered.groupby("system", sort=False):
+    offsets = np.linspace(-0.2, 0.2, lift["system"].nunique())
+    for offset, (system, part) in zip(offsets, ordered.groupby("system", sort=False), strict=True):
         part = part.set_index(["dataset", "design"]).reindex(configurations)
         for ax, column in zip(axes, ("P", "lift"), strict=True):
-            ax.plot(xs, part[column], "o", color=colours[system], label=system, ms=7)
+            low, high = np.array(part[f"{column}_ci"].tolist()).T
+            ax.errorbar(xs + offset, part[column], yerr=[part[column] - low, high - part[column]], fmt="o",
+                        color=colours[system], label=system, ms=6, elinewidth=1)
     split = int((~one_r).sum() / lift["system"].nunique()) - 0.5
     for ax, label in zip(axes, (f"P@{n}", f"lift over random, P@{n} / ρ"), strict=True):
         ax.set(yscale="log", ylabel=label)
         ax.axvline(split, color="#888888", ls=":", lw=1)
     axes[1].set_xticks(xs, [f"{d}\n{g}" for d, g in configurations], fontsize=9)
-    axes[0].legend(fontsize=9, ncol=5, loc="lower center", bbox_to_anchor=(0.5, 1.02))
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=9, ncol=len(labels), loc="lower center")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
 
 
@@ -968,7 +1000,7 @@ def settings_table(ratings: Ratings, ar: str, folds: int, test_ratio: float, n: 
         ("test ratings removed, f", ", ".join(fmt_pct(f, 0) for f in removed)
          + f" (lines fitted up to {fmt_pct(FIT_MAX_REMOVED, 0)})"),
         ("1R target sizes requested", ", ".join(f"{s:,}" for s in sizes)),
-        ("users of the size sweep", "all who fit the largest size" if sweep_users is None
+        ("users followed by the sweeps and the check", "all" if sweep_users is None
          else f"at most {sweep_users:,}, sampled"),
         ("theory check", f"σ ∈ {{{', '.join(f'{r:g}' for r in CHECK_RATIOS)}}} × f ∈ "
                          f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × 2 thresholds × 5 designs"),
@@ -992,8 +1024,10 @@ def check_text(check: pd.DataFrame, ratings: Ratings) -> str:
     """The paragraph that reads the theory check."""
     summary = check_summary(check)
     shown = int((check["measured"] > 0).sum())
+    measured, total = check.attrs.get("users", (0, 0))
+    sample = f" (the runs of a uniform sample of {measured:,} of its {total:,} users)" if measured < total else ""
     text = (
-        f"Over the {summary['configurations']} configurations on *{ratings.name}*, "
+        f"Over the {summary['configurations']} configurations on *{ratings.name}*{sample}, "
         f"{fmt_pct(summary['within_theory'], 0)} of the measured random precisions lie within the 95% simulation "
         f"band of Eq. 4 or Eq. 5 ({fmt_pct(summary['within_theory_ar'], 0)} of the AR ones, "
         f"{fmt_pct(summary['within_theory_1r'], 0)} of the 1R ones), and {fmt_pct(summary['within_rho'], 0)} within "
@@ -1021,63 +1055,114 @@ def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, siz
                        else "larger sizes (none fits this catalogue)"),
         "size_users": f"{sweep.size_users:,}",
         "size_sample": "" if sweep.size_users == 0 else " of the first split",
+        "followed_text": (f"all {sweep.followed[1]:,} users with a relevant test item" if sweep.followed[0] == sweep.followed[1]
+                          else f"a uniform sample of {sweep.followed[0]:,} of the {sweep.followed[1]:,} users with a "
+                               "relevant test item (`sweep_users`)"),
     }
     personal = _personalised(sweep.systems)
+    out["ar_text"] = _ar_text(density, personal, sweep.n)
+    out["one_r_text"] = _one_r_text(sweep, stats, density, personal)
+    out["size_text"] = _size_text(sizes, personal, sweep.n)
+    return out
+
+
+def _covers(ci: tuple[float, float], value: float) -> bool:
+    return bool(ci[0] <= value <= ci[1])
+
+
+def _ar_text(density: pd.DataFrame, personal: Sequence[str], n: int) -> str:
     ar = density[(density["sweep"] == AR_REMOVAL) & density["system"].isin(personal)]
+    if not len(ar):
+        return "Too few removal levels had AR runs to fit a line on this dataset."
+    text = (
+        f"**AR precision is a line in the density.** From the full test set to {fmt_pct(FIT_MAX_REMOVED, 0)} of it "
+        f"removed, the AR P@{n} of every system but Random falls by "
+        f"{_span(-ar['change'].max(), -ar['change'].min(), '{:.0%}')}, and a straight line in the test density fits "
+        f"each of them with R² of {_span(ar['r2'].min(), ar['r2'].max(), '{:.3f}')}. The slopes differ "
+        f"({_span(ar['slope'].min(), ar['slope'].max(), '{:.1f}')}): each system turns density into precision at its "
+        "own rate, but all of them follow the density."
+    )
     random = density[(density["sweep"] == AR_REMOVAL) & (density["system"] == "Random")]
-    if len(ar):
-        out["ar_text"] = (
-            f"**AR precision is a line in the density.** From the full test set to {fmt_pct(FIT_MAX_REMOVED, 0)} of it removed, the AR P@{sweep.n} of every "
-            f"system falls by {fmt_pct(-ar['change'].max(), 0)} to {fmt_pct(-ar['change'].min(), 0)}, and a straight "
-            f"line in the test density fits every system with R² between {ar['r2'].min():.3f} and {ar['r2'].max():.3f}. The "
-            f"slopes differ ({ar['slope'].min():.1f} to {ar['slope'].max():.1f}): each system turns density into "
-            "precision at its own rate, but all of them follow the density, as the papers found."
-            + (f" Random recommendation has slope {random.iloc[0]['slope']:.2f}, the 1 that Eq. 4 predicts."
-               if len(random) else "")
+    if len(random):
+        r = random.iloc[0]
+        text += (f" Random recommendation has slope {_interval(r['slope'], r['slope_ci'])}, "
+                 + ("in line with the 1 of Eq. 4." if _covers(r["slope_ci"], 1.0) else "against the 1 of Eq. 4."))
+    below = [ci[1] < 0 for ci in ar["intercept_ci"]]
+    if all(below):
+        text += (
+            " The lines do not go through the origin: their intercepts are negative, with intervals below zero. The "
+            "reason is the candidate pool. Thinning the test set removes the rarely rated items from the TI pool "
+            "first; that lowers t and props up the density, but the systems never ranked those items near the top "
+            "anyway, so their precision falls a little faster than the density."
         )
+    elif not any(below):
+        text += " Within their intervals, the lines go through the origin or above it: precision is proportional to the density."
     else:
-        out["ar_text"] = "Too few removal levels had AR runs to fit a line on this dataset."
+        text += (f" The intercept is negative, with an interval below zero, for {sum(below)} of the {len(below)} "
+                 "systems: for them precision falls a little faster than the density, as the rarely rated items that "
+                 "leave the TI pool first lower t without costing the systems any hit.")
+    return text
+
+
+def _one_r_text(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, personal: Sequence[str]) -> str:
     ti = density[(density["sweep"] == ONE_R_REMOVAL) & density["system"].isin(personal)]
     ai = density[(density["sweep"] == ONE_R_AI_REMOVAL) & density["system"].isin(personal)]
-    if len(ti):
-        ti_levels = levels[levels["sweep"] == ONE_R_REMOVAL].sort_values("x")
-        fitted = ti_levels[ti_levels["x"] <= FIT_MAX_REMOVED]
-        pool = sweep.points[sweep.points["sweep"] == ONE_R_REMOVAL].groupby("x")["candidates"].mean()
-        text = (
-            "**1R precision is set by the design, not by the test data, as long as the candidates stay the same.** "
-            f"With TI-NN candidates, the papers' design, the 1R P@{sweep.n} of the systems changes by "
-            f"{ti['change'].min():+.0%} to {ti['change'].max():+.0%} from the full test set to "
-            f"{fmt_pct(fitted['x'].max(), 0)} removed, while AR precision loses most of its value over the same "
-            f"range. The change is not zero, and its cause is the candidate pool: TI draws the non-relevant items "
-            f"of a run from the items with a test rating, {pool.iloc[0]:,.0f} on the full test set and "
-            f"{pool.loc[fitted['x'].max()]:,.0f} at {fmt_pct(fitted['x'].max(), 0)} removed. The items that disappear "
-            "first are the rarely rated ones, so the pool that remains is made of popular items, which every "
-            "system here ranks high; the sampled non-relevant items become harder to beat."
-        )
-        if len(ai):
-            text += (
-                f" With AI-NN candidates the pool is the whole catalogue whatever the test set, and the change is "
-                f"{ai['change'].min():+.0%} to {ai['change'].max():+.0%}: a relevant test rating removed at random "
-                "leaves the others as they were, and 1R precision, an average over them, stays where it was."
-            )
-        out["one_r_text"] = text
+    if not len(ti):
+        return "No 1R removal level had runs on this dataset."
+    levels = stats.levels[(stats.levels["sweep"] == ONE_R_REMOVAL) & (stats.levels["x"] <= FIT_MAX_REMOVED)]
+    last = levels["x"].max()
+    pool = sweep.points[sweep.points["sweep"] == ONE_R_REMOVAL].groupby("x")["candidates"].mean()
+    flat_ti = bool((ti["change"].abs() <= 0.1).all())
+    text = (
+        "**1R precision is set by the design, not by the test data, as long as the candidates stay the same.** "
+        f"With TI-NN candidates, the papers' design, the 1R P@{sweep.n} of the systems other than Random changes by "
+        f"{_span(ti['change'].min(), ti['change'].max(), '{:+.0%}')} from the full test set to {fmt_pct(last, 0)} "
+        "removed, while AR precision loses most of its value over the same range. "
+    )
+    if flat_ti:
+        text += "That is within ±10% for every system: 1R precision hardly notices the thinning. "
     else:
-        out["one_r_text"] = "No 1R removal level had runs on this dataset."
+        text += (
+            "The change is not negligible, and the candidate pool is the reason: TI draws the non-relevant items of a "
+            f"run from the items with a test rating, {pool.iloc[0]:,.0f} on the full test set and {pool.loc[last]:,.0f} "
+            f"at {fmt_pct(last, 0)} removed. Thinning the test set changes which items can be sampled as non-relevant "
+            "(the rarely rated ones leave the pool first) and which users still have enough of them to get a run at all. "
+        )
+        if (ti["change"] < 0).all():
+            text += ("Here every system loses: the pool that remains is made of popular items, which the systems other "
+                     "than Random rank high, so the sampled non-relevant items become harder to beat. ")
+    if len(ai):
+        flat_ai = bool((ai["change"].abs() <= 0.1).all())
+        text += (
+            "With AI-NN candidates the pool is the whole catalogue whatever the test set, and the change is "
+            f"{_span(ai['change'].min(), ai['change'].max(), '{:+.0%}')}"
+            + (": a relevant test rating removed at random leaves the others as they were, and 1R precision, an "
+               "average over them, stays where it was." if flat_ai else
+               "; on this dataset even the fixed pool does not keep every system within ±10%, as fewer and fewer "
+               "users keep a relevant test rating and the average runs over a changing set of users.")
+        )
+    return text
+
+
+def _size_text(sizes: pd.DataFrame, personal: Sequence[str], n: int) -> str:
     fitted = sizes[sizes["system"].isin(personal)]
+    if not len(fitted):
+        return "The catalogue is too small for a size sweep of three or more points."
     random = sizes[sizes["system"] == "Random"]
-    if len(fitted):
-        out["size_text"] = (
-            "**1R precision falls with the size of the target sets, but more slowly than 1/t.** "
-            + (f"Random 1R precision has exponent {_interval(random.iloc[0]['exponent'], random.iloc[0]['exponent_ci'])}, "
-             "Eq. 5's -1. " if len(random) else "")
-            + f"The other systems have exponents between {fitted['exponent'].min():.2f} and "
-            f"{fitted['exponent'].max():.2f}, with intervals that exclude -1"
-            + ("" if all(not (lo <= -1 <= hi) for lo, hi in fitted["exponent_ci"]) else " for most of them")
-            + ": their precision is not inversely proportional to t, only decreasing in it."
-        )
-    else:
-        out["size_text"] = "The catalogue is too small for a size sweep of three or more points."
-    return out
+    slower = bool((fitted["exponent"] > -1).all())
+    excluded = sum(not _covers(ci, -1.0) for ci in fitted["exponent_ci"])
+    text = ("**1R precision falls with the size of the target sets" + (", but more slowly than 1/t.** " if slower else ".** "))
+    if len(random):
+        r = random.iloc[0]
+        text += (f"Random 1R precision has exponent {_interval(r['exponent'], r['exponent_ci'])}, "
+                 + ("in line with Eq. 5's -1. " if _covers(r["exponent_ci"], -1.0) else "against Eq. 5's -1. "))
+    text += (f"The other systems have exponents of {_span(fitted['exponent'].min(), fitted['exponent'].max())}; "
+             f"the interval excludes -1 for {excluded} of the {len(fitted)}.")
+    if slower:
+        text += (f" Eq. 5 describes random recommendation exactly; a system that ranks the relevant item high keeps it "
+                 f"in its top {n} even when many more non-relevant items are added, so its precision falls more slowly "
+                 "than the random baseline, and its lead over random grows with t.")
+    return text
 
 
 def claims_table(claims: pd.DataFrame) -> pd.DataFrame:
@@ -1086,25 +1171,26 @@ def claims_table(claims: pd.DataFrame) -> pd.DataFrame:
         ["statement", "criterion", "ratios", "verdict"]].rename(columns={"ratios": "measured ratios"})
 
 
-def metrics_text(table: pd.DataFrame, n: int) -> str:
-    """What the elasticities of the personalised systems say, metric by metric."""
+def metrics_text(table: pd.DataFrame, n: int, sweep: Sweep) -> str:
+    """What the elasticities of the systems other than Random say, metric by metric."""
     personal = table[table["system"].isin(_personalised(table["system"].unique()))]
     grouped = personal.groupby(["metric", "users"], sort=False)["elasticity"]
     ranges = {key: (values.min(), values.max()) for key, values in grouped}
 
     def span(metric: str, users: str = "with relevant") -> str:
-        low, high = ranges[(metric, users)]
-        return f"{low:.2f} to {high:.2f}"
+        return _span(*ranges[(metric, users)])
 
-    parts = [f"Over all users of the full test set, the elasticity of P@{n} is {span(f'P@{n}', 'all')} for the "
-             f"systems other than Random, above 1 for the reason given with the fitted lines above, and that of "
-             f"MRR is {span('MRR', 'all')}."]
+    parts = [f"For the systems other than Random, the elasticity of P@{n} over all users of the full test set is "
+             f"{span(f'P@{n}', 'all')}, and that of MRR {span('MRR', 'all')}."]
     if (f"P@{n}", "with relevant") in ranges:
-        parts.append(f"Over the users who still have a relevant item, P@{n} drops to {span(f'P@{n}')} and MRR to "
-                     f"{span('MRR')}: part of the sensitivity of both comes from users who lose every relevant "
-                     f"item and score 0.")
+        parts.append(f"Over the users who still have a relevant item they are {span(f'P@{n}')} and {span('MRR')}; "
+                     "the difference is the part of the sensitivity that comes from users who lose every relevant "
+                     "test item and score 0.")
     parts.append(f"Recall@{n} has {span(f'Recall@{n}')}, MAP {span('MAP')}, nDCG {span('nDCG')} and "
                  f"nDCG@{n} {span(f'nDCG@{n}')}.")
+    full = sweep.targets[(sweep.targets["point"] == _point_key(AR_REMOVAL, 0.0)) & (sweep.targets["run"] >= 0)]
+    parts.append(f"On the full test set, {fmt_pct(float((full['relevant'] > n).mean()), 0)} of the users have more "
+                 f"than {n} relevant test items.")
     return " ".join(parts)
 
 
@@ -1165,22 +1251,25 @@ def lift_text(lift: pd.DataFrame, n: int) -> str:
     spread = spread_factors(lift).loc[_personalised(lift["system"].unique())]
     ar = lift[~lift["design"].str.startswith("1R")]
     rho = ar.groupby("dataset", sort=False)["rho"].first()
+    t = round(1 / lift.loc[lift["design"].str.startswith("1R"), "rho"].iloc[0])
 
     def span(column: tuple[str, str]) -> str:
-        return f"{spread[column].min():.1f} to {spread[column].max():.1f}"
+        return _span(spread[column].min(), spread[column].max(), "{:.1f}")
 
-    lift_better = bool((spread[("all", "lift")] < spread[("all", "P")]).all())
+    one_r_better = bool((spread[("1R", "P")] < spread[("AR", "P")]).all())
+    lift_helps = bool((spread[("AR", "lift")] < spread[("AR", "P")]).all())
     return (
         f"Across the datasets, ρ under AR ranges from {rho.min():.4f} ({rho.idxmin()}) to {rho.max():.4f} "
-        f"({rho.idxmax()}); under 1R it is 1/{round(1 / lift.loc[lift['design'].str.startswith('1R'), 'rho'].iloc[0])} "
-        f"everywhere. For the systems other than Random, AR P@{n} spreads by a factor of {span(('AR', 'P'))} across the "
-        f"datasets and 1R P@{n} by {span(('1R', 'P'))}: with t fixed by the design, 1R values are the more comparable, "
-        f"as the papers suggest. Dividing by ρ does not help AR: the lift spreads by {span(('AR', 'lift'))}, and across "
-        f"all datasets and designs together by {span(('all', 'lift'))} against {span(('all', 'P'))} for P@{n} itself"
-        + (". The lift varies less than P@n here" if lift_better else "")
-        + ". The reason is the one behind the size sweep of the papers' Fig. 4: random precision falls as "
-        "1/t, a good system's much more slowly, so the lift of a good system grows as ρ shrinks. The lift says how far "
-        "a system is above random *within* one experiment; it is not a scale on which experiments can be compared."
+        f"({rho.idxmax()}); under 1R it is 1/{t} everywhere. For the systems other than Random, AR P@{n} spreads by a "
+        f"factor of {span(('AR', 'P'))} across the datasets and 1R P@{n} by {span(('1R', 'P'))}"
+        + (": with t fixed by the design, 1R values are the more comparable, as the papers suggest. " if one_r_better
+           else ": fixing t does not make 1R values more comparable than AR ones here. ")
+        + (f"Dividing by ρ narrows the spread of AR values to {span(('AR', 'lift'))}" if lift_helps
+           else f"Dividing by ρ does not help AR: the lift spreads by {span(('AR', 'lift'))}")
+        + f"; across all datasets and designs together the lift spreads by {span(('all', 'lift'))} against "
+        f"{span(('all', 'P'))} for P@{n} itself. Random precision falls as 1/t, a good system's more slowly (the size "
+        "sweep above), so the lift of a good system grows as ρ shrinks: it says how far a system is above random "
+        "*within* one experiment, and is not a scale on which experiments can be compared."
     )
 
 
