@@ -228,6 +228,7 @@ def build_runs(
     candidates = np.setdiff1d(candidates, head, assume_unique=True)
     if users is not None:  # runs of these users only; C stays that of the whole test set
         test = test.subset(np.isin(test.users, users))
+        train = train.subset(np.isin(train.users, users))
         _, test_order = _sorted_pairs(test, "test")
     pool_items, pool_offsets = _candidate_pools(candidates, popularity, spec.percentiles)
     n_pools = len(pool_offsets) - 1

@@ -32,6 +32,7 @@ def true_quality(
     n: int = 10,
     seed: int | None = 0,
     block: int = SCORE_BLOCK,
+    users: np.ndarray | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Per-user true P@n and nDCG@n of each fitted system, ``{"P@n": users x systems, "nDCG@n": ...}``.
 
@@ -39,7 +40,8 @@ def true_quality(
     scores are ordered by one random permutation of the catalogue drawn from
     ``numpy.random.default_rng(seed)``, shared by every user and system, or by item code
     when ``seed`` is ``None``.  Users without a relevant item outside training get NaN nDCG.
-    Users are scored in chunks of ``block // n_items``.
+    Users are scored in chunks of ``block // n_items``; ``users`` (codes) limits the tables to
+    those users, default all.
     """
     truth = np.asarray(truth, dtype=bool)
     if truth.shape != train.shape:
@@ -50,7 +52,7 @@ def true_quality(
     order = np.arange(train.n_items) if seed is None else np.random.default_rng(seed).permutation(train.n_items)
     discount = 1.0 / np.log2(np.arange(2, n + 2))
     ideal = np.concatenate([[0.0], np.cumsum(discount)])[np.minimum((truth & ~rated).sum(axis=1), n)]
-    users = np.arange(train.n_users)
+    users = np.arange(train.n_users) if users is None else np.unique(np.asarray(users, dtype=np.int64))
     step = max(1, block // max(1, train.n_items))
     index = pd.Index(users, name="user")
     precision = pd.DataFrame(index=index, columns=list(systems), dtype=np.float64)
@@ -62,8 +64,8 @@ def true_quality(
             scores = np.asarray(recommender.score_users(chunk), dtype=np.float64)
             scores[rated[chunk]] = -np.inf
             top = order[np.argsort(-scores[:, order], axis=1, kind="stable")[:, :n]]
-            hits[chunk] = truth[chunk[:, None], top] & ~rated[chunk[:, None], top]
+            hits[start : start + step] = truth[chunk[:, None], top] & ~rated[chunk[:, None], top]
         precision[label] = hits.mean(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            ndcg[label] = np.where(ideal > 0, (hits @ discount) / ideal, np.nan)
+            ndcg[label] = np.where(ideal[users] > 0, (hits @ discount) / ideal[users], np.nan)
     return {f"P@{n}": precision, f"nDCG@{n}": ndcg}

@@ -244,7 +244,8 @@ class Sweep:
         points: one row per (fold, point): ``sweep``, ``design``, ``x`` (share of test ratings
             removed, or ``|T_u^r|``), test ratings, candidates, runs, users, relevant items,
             ``t`` and ``rho``.
-        truth: per user and system, the true P@n of each fold (simulated worlds only).
+        truth: per user and system, the true P@n of each fold (simulated worlds only), for the users
+            the removal sweeps follow.
         sizes: the 1R target sizes swept; ``size_users``: users of the size sweep in fold 0.
         followed: users followed by the removal sweeps in fold 0, and users with a relevant test
             item there (more than the first when ``max_users`` sampled them).
@@ -302,7 +303,7 @@ def sparsity_sweep(
     folds: int = 2,
     test_ratio: float = 0.2,
     removed: Sequence[float] = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9),
-    sizes: Sequence[int] = (100, 200, 400, 600, 800, 1000),
+    sizes: Sequence[int] = (100, 200, 500, 1000),
     base_size: int = 100,
     n: int = 10,
     max_users: int | None = None,
@@ -367,7 +368,7 @@ def sparsity_sweep(
             tables.append(padding[0])
             targets.append(padding[1])
         if ratings.true_relevance is not None:
-            per_user = true_quality(fitted, fold.train, ratings.true_relevance, n=n, seed=seed)[f"P@{n}"]
+            per_user = true_quality(fitted, fold.train, ratings.true_relevance, n=n, seed=seed, users=followed)[f"P@{n}"]
             truth.append(per_user.reset_index().melt(id_vars="user", var_name="system", value_name=f"P@{n}")
                          .assign(fold=fold.index))
     return Sweep(
