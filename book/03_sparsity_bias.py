@@ -178,9 +178,9 @@ say("all_users_high", f"{summary['all_users_high']:.0%}")
 #
 # The test is direct: rank target sets at random, measure P@$n$, and set the
 # result against Eq. 4 or Eq. 5 computed from the counts of the same configuration. The
-# configurations cross three test ratios ($\sigma$ = 0.1, 0.2, 0.4), three shares $f$ of
+# configurations cross two test ratios ($\sigma$ = 0.1 and 0.4), three shares $f$ of
 # the test ratings removed at random after the split (0, 50% and 90%, so that the
-# effective test ratio is $\sigma(1-f)$), the dataset's positive threshold and the next
+# effective test ratio $\sigma(1-f)$ runs from 0.4 down to 0.01), the dataset's positive threshold and the next
 # rating value below it, and five designs: AR with AI and with TI candidates, and 1R
 # with AI and TI candidates and two sizes of target set. In Eq. 4, $|\mathcal{U}|$ is
 # the number of users the AR average runs over, and $t$ the harmonic mean size of their

@@ -211,15 +211,6 @@ def build_runs(
         test, head = remove_head(train, test, spec.head)
     head_test_ratings = n_test_before - test.n_ratings
 
-    train_keys, _ = _sorted_pairs(train, "training")
-    test_keys, test_order = _sorted_pairs(test, "test")
-    overlap = np.intersect1d(train_keys, test_keys, assume_unique=True)
-    if len(overlap):
-        raise ValueError(
-            f"{len(overlap)} (user, item) pairs are in both training and test, e.g. user code "
-            f"{overlap[0] // n_items} and item code {overlap[0] % n_items}"
-        )
-
     # ---------------------------------------------------------------- candidates
     if spec.candidates == "AI":
         candidates = np.arange(n_items, dtype=np.int64)
@@ -229,7 +220,15 @@ def build_runs(
     if users is not None:  # runs of these users only; C stays that of the whole test set
         test = test.subset(np.isin(test.users, users))
         train = train.subset(np.isin(train.users, users))
-        _, test_order = _sorted_pairs(test, "test")
+
+    train_keys, _ = _sorted_pairs(train, "training")
+    test_keys, test_order = _sorted_pairs(test, "test")
+    overlap = np.intersect1d(train_keys, test_keys, assume_unique=True)
+    if len(overlap):
+        raise ValueError(
+            f"{len(overlap)} (user, item) pairs are in both training and test, e.g. user code "
+            f"{overlap[0] // n_items} and item code {overlap[0] % n_items}"
+        )
     pool_items, pool_offsets = _candidate_pools(candidates, popularity, spec.percentiles)
     n_pools = len(pool_offsets) - 1
 

@@ -62,7 +62,7 @@ ONE_R_AI_REMOVAL = "1R AI, test ratings removed"
 #: metrics that are 0, not undefined, for a user without relevant test items (nothing to find, nothing found)
 ZERO_WITHOUT_RELEVANT = ("P", "RR")
 #: the test ratios and removed shares of the theory check (crossed with designs and thresholds)
-CHECK_RATIOS = (0.1, 0.2, 0.4)
+CHECK_RATIOS = (0.1, 0.4)
 CHECK_REMOVED = (0.0, 0.5, 0.9)
 #: removal levels above this are shown (and their orders compared) but left out of the fitted lines,
 #: whose range is that of the papers' figure
