@@ -45,9 +45,7 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
-from IPython.display import Markdown, display
-
-from recbias.bookkit.page import say
+from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding
 from recbias.bookkit.tables import glue_figure, glue_table
@@ -58,7 +56,9 @@ SYSTEMS, N = list(PAPER_SYSTEMS), int(cutoff)
 COLOURS = palette(SYSTEMS)
 levels = sparsity.parse_grid(removed, "removed", 0, 0.999)
 sizes = sparsity.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
-ar = sparsity.ar_design(ratings, max_an_entries, an_nonrelevant)
+choice = sparsity.choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries,
+                                n_nonrelevant=an_nonrelevant)
+ar = choice.main_ar
 glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, test_ratio, N, levels, sizes,
                                                             target_size, sweep_users, bootstrap))
 
@@ -153,7 +153,7 @@ glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, 
 # about a recommender: they are set by the data and the experimenter.
 
 # %% tags=["remove-input"]
-display(Markdown(sparsity.design_note(ratings, ar, max_an_entries)))
+show_text(sparsity.design_note(choice, ratings))
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-settings
@@ -163,7 +163,7 @@ display(Markdown(sparsity.design_note(ratings, ar, max_an_entries)))
 # ```
 
 # %% tags=["remove-cell"]
-check = sparsity.random_precision_check(ratings, sparsity.check_designs(ar, target_size), n=N,
+check = sparsity.random_precision_check(ratings, sparsity.check_designs(choice), n=N,
                                        max_users=sweep_users, seed=seed)
 fig = sparsity.check_figure(check, N)
 dataset_caption(fig.axes[0], ratings.name)
@@ -198,7 +198,7 @@ say("all_users_high", f"{summary['all_users_high']:.0%}")
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(sparsity.check_text(check, ratings)))
+show_text(sparsity.check_text(check, ratings))
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-check
@@ -276,7 +276,7 @@ for name in ("folds_text", "followed_text", "ar_design", "one_r_design", "size_r
 
 # %% tags=["remove-input"]
 for name in ("ar_text", "one_r_text", "size_text"):
-    display(Markdown(texts[name]))
+    show_text(texts[name])
 
 # %% [markdown]
 # The 1R range is still fixed by the experimenter's choice of $t$: its random baseline is
@@ -321,7 +321,7 @@ glue_table("tbl-sparsity-metric-claims", sparsity.claims_table(claims), wrap=Tru
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(sparsity.metrics_text(elasticities, N, sweep)))
+show_text(sparsity.metrics_text(elasticities, N, sweep))
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-metric-claims
@@ -372,7 +372,7 @@ glue_table("tbl-sparsity-orders", sparsity.order_table(orders))
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(sparsity.order_text(orders, stats, ratings)))
+show_text(sparsity.order_text(orders, stats, ratings))
 
 # %% tags=["remove-cell"]
 collections = sparsity.lift_datasets(ratings, seed, compare_all)
@@ -422,7 +422,7 @@ glue_table("tbl-sparsity-spread", sparsity.spread_table(lift, N))
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(sparsity.lift_text(lift, N)))
+show_text(sparsity.lift_text(lift, N))
 
 # %% [markdown]
 # ```{admonition} What to report with an offline precision

@@ -32,7 +32,8 @@ def sweep(small: Ratings) -> sparsity.Sweep:
 
 
 def test_random_precision_check_against_its_closed_forms(small: Ratings) -> None:
-    check = sparsity.random_precision_check(small, sparsity.check_designs("TI-AN", 30), n=5, seed=1)
+    choice = sparsity.choose_designs(small, target_size=30, max_an_entries=10**9, n_nonrelevant=50)
+    check = sparsity.random_precision_check(small, sparsity.check_designs(choice), n=5, seed=1)
     # ratios x thresholds x removed shares x designs, less those left without runs
     assert len(check) + check.attrs["skipped"] == 2 * 2 * 3 * 5 and check.attrs["skipped"] <= 5
     one_r, ar = check[check["kind"] == "1R"], check[check["kind"] == "AR"]
@@ -229,8 +230,8 @@ def test_parameters_are_checked(small: Ratings) -> None:
         sparsity.parse_grid("a, b", "removed", 0, 1)
     with pytest.raises(ValueError, match="include 0"):
         sparsity.sparsity_sweep(small, SYSTEMS, removed=(0.5,), cache=False)
-    assert sparsity.ar_design(small, 10**9, 50) == "TI-AN"
-    assert sparsity.ar_design(small, 10, 50) == "TI-NN(50)"
+    assert sparsity.check_designs(sparsity.choose_designs(small, target_size=30, max_an_entries=10, n_nonrelevant=50)) \
+        == ["AI-NN(50)", "TI-NN(50)", "1R AI-NN(29)", "1R TI-NN(29)", "1R TI-NN(59)"]
 
 
 def test_sweeps_and_check_follow_a_sample_of_users(small: Ratings) -> None:

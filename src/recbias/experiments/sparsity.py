@@ -36,6 +36,7 @@ from recbias.evaluate import (
     percentile_interval,
     true_quality,
 )
+from recbias.experiments.design_space import DesignChoice, choose_designs, design_note
 from recbias.experiments.runner import (
     PAPER_SYSTEMS,
     Fold,
@@ -94,13 +95,6 @@ def parse_grid(text: str, name: str, low: float, high: float, integer: bool = Fa
     return [int(v) for v in values] if integer else values
 
 
-def ar_design(ratings: Ratings, max_an_entries: int, n_nonrelevant: int) -> str:
-    """``"TI-AN"``, or ``"TI-NN(n_nonrelevant)"`` when AN target sets would exceed ``max_an_entries``
-    entries (users with a positive rating times items), as the papers did on Last.fm."""
-    users = np.count_nonzero(np.bincount(ratings.users[ratings.positive], minlength=ratings.n_users))
-    return "TI-AN" if users * ratings.n_items <= max_an_entries else f"TI-NN({n_nonrelevant})"
-
-
 def target_size_grid(train: Ratings, test: Ratings, sizes: Sequence[int], min_share: float = 0.5) -> list[int]:
     """The requested 1R target sizes that half the users (``min_share``) can hold, or the grid scaled down.
 
@@ -131,12 +125,11 @@ def _user_sample(users: np.ndarray, max_users: int | None, seed: int) -> np.ndar
     return np.sort(np.random.default_rng(seed).choice(users, int(max_users), replace=False))
 
 
-def check_designs(ar: str, base_size: int) -> list[str]:
-    """Designs of the theory check: AR with AI and TI candidates (the AR design's size of ``N_u``),
-    1R with AI and TI candidates at ``base_size`` and 1R TI at twice that size."""
-    nonrelevant = ar.split("-", 1)[1]
-    return [f"AI-{nonrelevant}", f"TI-{nonrelevant}", f"1R AI-NN({base_size - 1})", f"1R TI-NN({base_size - 1})",
-            f"1R TI-NN({2 * base_size - 1})"]
+def check_designs(choice: DesignChoice) -> list[str]:
+    """Designs of the theory check: the AR designs of ``choice`` (AI and TI candidates), 1R with AI and TI
+    candidates at its target size, and 1R TI at twice that size."""
+    size = choice.target_size
+    return [*choice.ar, f"1R AI-NN({size - 1})", choice.one_r, f"1R TI-NN({2 * size - 1})"]
 
 
 def random_precision_check(
@@ -594,7 +587,8 @@ def lift_study(
 ) -> pd.DataFrame:
     """P@n and its lift over random, ``P@n / rho``, of every system on every dataset and design.
 
-    Fold 0 of each dataset (the split of the sweeps), the AR design of :func:`ar_design` and
+    Fold 0 of each dataset (the split of the sweeps), the TI design of
+    :func:`recbias.experiments.design_space.choose_designs` (AN, or NN on large catalogues) and
     1R TI-NN(``base_size - 1``).  The lift is the ratio of the mean P@n to the mean ``rho`` of the
     same runs (both over runs, as IRJ Eq. 1); its interval comes from a bootstrap over users.
     Columns: ``dataset``, ``design``, ``system``, ``P``, ``P_ci``, ``rho``, ``lift``, ``lift_ci``.
@@ -603,7 +597,9 @@ def lift_study(
     for ratings in collections:
         (fold,) = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)
         fitted = fit_systems(systems, fold.train, key_extra=fold.key, seed=seed, cache=cache)
-        designs = [ar_design(ratings, max_an_entries, an_nonrelevant), f"1R TI-NN({base_size - 1})"]
+        choice = choose_designs(ratings, target_size=base_size, max_an_entries=max_an_entries,
+                                n_nonrelevant=an_nonrelevant)
+        designs = [choice.main_ar, choice.one_r]
         runs = {d: build_runs(fold.train, fold.test, d, on_shortage="exclude", seed=fold_seed(seed, k))
                 for k, d in enumerate(designs)}
         runs = {d: r for d, r in runs.items() if r.n_runs}
@@ -1015,17 +1011,6 @@ def settings_table(ratings: Ratings, ar: str, folds: int, test_ratio: float, n: 
         ("intervals", f"95%, bootstrap over users ({n_boot} resamples)"),
     ]
     return pd.DataFrame(rows, columns=["setting", "value"])
-
-
-def design_note(ratings: Ratings, ar: str, max_an_entries: int) -> str:
-    """Why the AR design of this page is TI-AN or a sample of non-relevant items."""
-    if ar == "TI-AN":
-        return (f"On *{ratings.name}* the AR design is TI-AN, the papers' choice: every user ranks every item with a "
-                "test rating that she has not rated in training.")
-    return (f"*{ratings.name}* has {ratings.n_items:,} items, so AN target sets would exceed `max_an_entries` = "
-            f"{max_an_entries:,} entries; as the papers did on their large Last.fm catalogue, the AR design of this "
-            f"page samples the non-relevant items instead, {ar}. Eq. 4 holds all the same, with $t$ the size of "
-            "the sampled target sets.")
 
 
 def check_text(check: pd.DataFrame, ratings: Ratings) -> str:
