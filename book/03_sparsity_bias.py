@@ -291,7 +291,7 @@ for ax in fig.axes:
     dataset_caption(ax, ratings.name)
 glue_figure("fig-sparsity-metrics", fig)
 glue_table("tbl-sparsity-elasticities", sparsity.elasticity_table(elasticities))
-glue_table("tbl-sparsity-metric-claims", sparsity.claims_table(claims), wrap=True)
+glue_table("tbl-sparsity-metric-claims", sparsity.claims_table(claims), wrap=True, left=["statement"])
 
 # %% [markdown]
 # ## Beyond precision
@@ -444,7 +444,7 @@ show_text(sparsity.lift_text(lift, N))
 checked = sparsity.findings(check, density_fits, size_fits, orders, claims, lift, N)
 for claim in checked:
     finding(**claim, source=sparsity.SOURCE, dataset=ratings.name)
-glue_table("tbl-sparsity-findings", sparsity.findings_table(checked), wrap=True)
+glue_table("tbl-sparsity-findings", sparsity.findings_table(checked), wrap=True, left=["statement", "evidence"])
 
 # %% [markdown]
 # ## Against the paper
@@ -478,7 +478,7 @@ glue_table("tbl-sparsity-findings", sparsity.findings_table(checked), wrap=True)
 #   different set-ups are no more comparable than the precisions themselves.
 # - **1R fixes the range by design**: its random baseline is $1/t$, whatever the data, so
 #   choose $t$ deliberately and report it. Keep the candidate pool fixed (AI) when test
-#   data are thin, or the pool itself drifts towards popular items.
+#   data are thin, or the pool itself changes with the test data.
 # - **Normalised metrics are less exposed.** Recall, MAP and nDCG without a cut-off react
 #   much less to density than precision, nDCG@n and MRR, but they can only average over
 #   users who have relevant test items; say how the others were treated.
