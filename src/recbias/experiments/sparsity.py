@@ -326,7 +326,8 @@ def sparsity_sweep(
     the largest size for the size sweep (the candidates ``C`` still come from the whole split).
 
     Each fold is fitted once (through the fit cache unless ``cache`` is off) and each system
-    scores all points of a fold in one pass.  Points without runs (e.g. 1R at extreme removal on a small catalogue) are left out.
+    scores all points of a fold in one pass.  Points without runs (e.g. 1R at extreme removal on a
+    small catalogue) are left out.
     """
     if 0.0 not in removed:
         raise ValueError("removed must include 0, the full test set every level is compared with")
@@ -368,7 +369,8 @@ def sparsity_sweep(
             tables.append(padding[0])
             targets.append(padding[1])
         if ratings.true_relevance is not None:
-            per_user = true_quality(fitted, fold.train, ratings.true_relevance, n=n, seed=seed, users=followed)[f"P@{n}"]
+            quality = true_quality(fitted, fold.train, ratings.true_relevance, n=n, seed=seed, users=followed)
+            per_user = quality[f"P@{n}"]
             truth.append(per_user.reset_index().melt(id_vars="user", var_name="system", value_name=f"P@{n}")
                          .assign(fold=fold.index))
     return Sweep(
@@ -481,7 +483,8 @@ def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) ->
             change = slope * (density.min(axis=0) - density.max(axis=0)) / (intercept + slope * density.max(axis=0))
             rows.append({"sweep": sweep, "system": system, "slope": slope[0], "slope_ci": _ci(slope),
                          "intercept": intercept[0], "intercept_ci": _ci(intercept), "r2": r2[0],
-                         "full": values[0, 0], "sparsest": values[-1, 0], "change": change[0], "change_ci": _ci(change)})
+                         "full": values[0, 0], "sparsest": values[-1, 0], "change": change[0],
+                         "change_ci": _ci(change)})
     return pd.DataFrame(rows)
 
 
@@ -532,7 +535,8 @@ def order_stability(stats: SweepStatistics, systems: Sequence[str], metric: str)
     (and against the true order of a simulated world), with 95% bootstrap intervals over users.
 
     One row per removal point of the AR and 1R sweeps: ``sweep``, ``x``, runs, users, ``tau``,
-    ``tau_ci``, ``swapped`` (the pairs ordered against the full test set), ``same_order`` (share of resamples whose order equals the full test set's),
+    ``tau_ci``, ``swapped`` (the pairs ordered against the full test set), ``same_order`` (share of
+    resamples whose order equals the full test set's),
     ``tau_truth`` and ``tau_truth_ci`` (NaN without a truth).
     """
     rows = []
@@ -611,7 +615,8 @@ def lift_study(
         for (design, system), draws in precision.iterrows():
             lift = draws.to_numpy() / rho.loc[design].to_numpy()
             rows.append({"dataset": ratings.name, "design": design, "system": system, "P": draws[0],
-                         "P_ci": _ci(draws.to_numpy()), "rho": rho.loc[design, 0], "lift": lift[0], "lift_ci": _ci(lift)})
+                         "P_ci": _ci(draws.to_numpy()), "rho": rho.loc[design, 0], "lift": lift[0],
+                         "lift_ci": _ci(lift)})
     return pd.DataFrame(rows)
 
 
@@ -748,7 +753,8 @@ def metric_claims(table: pd.DataFrame, n: int) -> pd.DataFrame:
     ]
     rows = []
     for key, label, metrics, criterion, test in checks:
-        ratios = {(m, s): among[(m, s)] / among[(f"P@{n}", s)] for m in metrics for s in systems if (m, s) in among.index}
+        ratios = {(m, s): among[(m, s)] / among[(f"P@{n}", s)]
+                  for m in metrics for s in systems if (m, s) in among.index}
         if not ratios:
             continue
         rows.append({"key": key, "statement": label, "criterion": criterion,
@@ -775,8 +781,9 @@ def findings(check: pd.DataFrame, density: pd.DataFrame, sizes: pd.DataFrame, or
                     "holds": bool((ar["r2"] >= 0.95).all()),
                     "evidence": f"R² of the line in δ from {ar['r2'].min():.3f} to {ar['r2'].max():.3f} "
                                 f"(criterion: at least 0.95 for every system but Random)"})
-    one_r = density[(density["sweep"] == ONE_R_REMOVAL) & density["system"].isin(_personalised(density["system"]))]
-    one_r_ai = density[(density["sweep"] == ONE_R_AI_REMOVAL) & density["system"].isin(_personalised(density["system"]))]
+    personal = density["system"].isin(_personalised(density["system"]))
+    one_r = density[(density["sweep"] == ONE_R_REMOVAL) & personal]
+    one_r_ai = density[(density["sweep"] == ONE_R_AI_REMOVAL) & personal]
     if len(one_r):
         evidence = (f"fitted change from the full test set to {fmt_pct(FIT_MAX_REMOVED, 0)} removed: "
                     f"{one_r['change'].min():+.0%} to {one_r['change'].max():+.0%} with TI-NN candidates")
@@ -799,12 +806,13 @@ def findings(check: pd.DataFrame, density: pd.DataFrame, sizes: pd.DataFrame, or
         evidence = (f"Kendall's τ against the full test set from {fitted['tau'].min():.2f} to "
                     f"{fitted['tau'].max():.2f} up to {fmt_pct(FIT_MAX_REMOVED, 0)} removed")
         if len(extreme):
-            evidence += f"; {extreme['tau'].min():.2f} at the sparsest level"
+            evidence += (f"; {_span(extreme['tau'].min(), extreme['tau'].max())} beyond "
+                         f"{fmt_pct(FIT_MAX_REMOVED, 0)}")
         out.append({"key": "order-survives-sparsity", "anchor": "fig-sparsity-orders",
                     "label": f"test sparsity does not change the order of systems by P@{n}, except at extreme sparsity",
                     "holds": bool(all(ci[1] >= 1.0 for ci in fitted["tau_ci"])),
-                    "evidence": evidence + " (criterion: the 95% interval of τ reaches 1, the full test set's order, at "
-                                f"every level up to {fmt_pct(FIT_MAX_REMOVED, 0)})"})
+                    "evidence": evidence + " (criterion: the 95% interval of τ reaches 1, the full test set's "
+                                f"order, at every level up to {fmt_pct(FIT_MAX_REMOVED, 0)})"})
     for _, claim in claims.iterrows():
         out.append({"key": claim["key"], "anchor": "tbl-sparsity-metric-claims", "label": claim["statement"],
                     "holds": bool(claim["holds"]),
@@ -1048,7 +1056,8 @@ def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, siz
                        else "larger sizes (none fits this catalogue)"),
         "size_users": f"{sweep.size_users:,}",
         "size_sample": "" if sweep.size_users == 0 else " of the first split",
-        "followed_text": (f"all {sweep.followed[1]:,} users with a relevant test item" if sweep.followed[0] == sweep.followed[1]
+        "followed_text": (f"all {sweep.followed[1]:,} users with a relevant test item"
+                          if sweep.followed[0] == sweep.followed[1]
                           else f"a uniform sample of {sweep.followed[0]:,} of the {sweep.followed[1]:,} users with a "
                                "relevant test item (parameter sweep_users)"),
     }
@@ -1089,7 +1098,8 @@ def _ar_text(density: pd.DataFrame, personal: Sequence[str], n: int) -> str:
             "anyway, so their precision falls a little faster than the density."
         )
     elif not any(below):
-        text += " Within their intervals, the lines go through the origin or above it: precision is proportional to the density."
+        text += (" Within their intervals, the lines go through the origin or above it: precision is proportional "
+                 "to the density.")
     else:
         text += (f" The intercept is negative, with an interval below zero, for {sum(below)} of the {len(below)} "
                  "systems: for them precision falls a little faster than the density, as the rarely rated items that "
@@ -1117,9 +1127,10 @@ def _one_r_text(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, per
     else:
         text += (
             "The change is not negligible, and the candidate pool is the reason: TI draws the non-relevant items of a "
-            f"run from the items with a test rating, {pool.iloc[0]:,.0f} on the full test set and {pool.loc[last]:,.0f} "
-            f"at {fmt_pct(last, 0)} removed. Thinning the test set changes which items can be sampled as non-relevant "
-            "(the rarely rated ones leave the pool first) and which users still have enough of them to get a run at all. "
+            f"run from the items with a test rating, {pool.iloc[0]:,.0f} on the full test set and "
+            f"{pool.loc[last]:,.0f} at {fmt_pct(last, 0)} removed. Thinning the test set changes which items can be "
+            "sampled as non-relevant (the rarely rated ones leave the pool first) and which users still have enough "
+            "of them to get a run at all. "
         )
         if (ti["change"] < 0).all():
             text += ("Here every system loses: the pool that remains is made of popular items, which the systems other "
@@ -1144,7 +1155,8 @@ def _size_text(sizes: pd.DataFrame, personal: Sequence[str], n: int) -> str:
     random = sizes[sizes["system"] == "Random"]
     slower = bool((fitted["exponent"] > -1).all())
     excluded = sum(not _covers(ci, -1.0) for ci in fitted["exponent_ci"])
-    text = ("**1R precision falls with the size of the target sets" + (", but more slowly than 1/t.** " if slower else ".** "))
+    text = "**1R precision falls with the size of the target sets" + (", but more slowly than 1/t.** " if slower
+                                                                       else ".** ")
     if len(random):
         r = random.iloc[0]
         text += (f"Random 1R precision has exponent {_interval(r['exponent'], r['exponent_ci'])}, "
@@ -1202,9 +1214,11 @@ def order_text(orders: pd.DataFrame, stats: SweepStatistics, ratings: Ratings) -
         if len(broken):
             first = broken.iloc[0]
             pairs = "; ".join(f"{a} above {b}" for a, b in first["swapped"])
-            parts.append(f"Under {label}, the order of the full test set holds up to {fmt_pct(part[part['x'] < first['x']]['x'].max(), 0)} "
-                         f"removed; at {fmt_pct(first['x'], 0)} τ is {_interval(first['tau'], first['tau_ci'])} with "
-                         f"{int(first['users']):,} users left"
+            holds = part[part["x"] < first["x"]]["x"].max()
+            kept = (f"holds up to {fmt_pct(holds, 0)} removed" if holds > 0
+                    else "changes at the first removal level")
+            parts.append(f"Under {label}, the order of the full test set {kept}; at {fmt_pct(first['x'], 0)} τ is "
+                         f"{_interval(first['tau'], first['tau_ci'])} with {int(first['users']):,} users left"
                          + (f" ({pairs}, against the order of the full test set)." if pairs else ".")
                          + ("" if first["tau_ci"][1] < 1 else " The interval still reaches 1: the change is within the "
                             "noise of the resampled users."))
@@ -1218,7 +1232,8 @@ def order_text(orders: pd.DataFrame, stats: SweepStatistics, ratings: Ratings) -
                          "the noise.")
     one_r = stats.levels[stats.levels["sweep"] == ONE_R_REMOVAL].sort_values("x")
     if len(one_r) > 1:
-        parts.append(f"In 1R a user without any relevant test rating has no run at all: {int(one_r.iloc[0]['users']):,} "
+        parts.append("In 1R a user without any relevant test rating has no run at all: "
+                     f"{int(one_r.iloc[0]['users']):,} "
                      f"users have runs on the full test set, {int(one_r.iloc[-1]['users']):,} at "
                      f"{fmt_pct(one_r.iloc[-1]['x'], 0)} removed, and the precision of the others is averaged as if "
                      "they did not exist, so 1R hides the thinning that AR shows.")
