@@ -779,16 +779,16 @@ def findings(check: pd.DataFrame, density: pd.DataFrame, sizes: pd.DataFrame, or
         out.append({"key": "ar-precision-linear-in-density", "anchor": "fig-sparsity-fig4",
                     "label": f"AR P@{n} of every system decreases linearly with the relevance density",
                     "holds": bool((ar["r2"] >= 0.95).all()),
-                    "evidence": f"R² of the line in δ from {ar['r2'].min():.3f} to {ar['r2'].max():.3f} "
+                    "evidence": f"R² of the line in δ: {_span(ar['r2'].min(), ar['r2'].max(), '{:.3f}')} "
                                 f"(criterion: at least 0.95 for every system but Random)"})
     personal = density["system"].isin(_personalised(density["system"]))
     one_r = density[(density["sweep"] == ONE_R_REMOVAL) & personal]
     one_r_ai = density[(density["sweep"] == ONE_R_AI_REMOVAL) & personal]
     if len(one_r):
         evidence = (f"fitted change from the full test set to {fmt_pct(FIT_MAX_REMOVED, 0)} removed: "
-                    f"{one_r['change'].min():+.0%} to {one_r['change'].max():+.0%} with TI-NN candidates")
+                    f"{_span(one_r['change'].min(), one_r['change'].max(), '{:+.0%}')} with TI-NN candidates")
         if len(one_r_ai):
-            evidence += f", {one_r_ai['change'].min():+.0%} to {one_r_ai['change'].max():+.0%} with AI-NN"
+            evidence += f", {_span(one_r_ai['change'].min(), one_r_ai['change'].max(), '{:+.0%}')} with AI-NN"
         out.append({"key": "1r-precision-independent-of-density", "anchor": "fig-sparsity-fig4",
                     "label": f"1R P@{n} (TI-NN) does not depend on the amount of test ratings",
                     "holds": bool((one_r["change"].abs() <= 0.1).all()),
@@ -798,13 +798,13 @@ def findings(check: pd.DataFrame, density: pd.DataFrame, sizes: pd.DataFrame, or
         out.append({"key": "1r-precision-inverse-to-t", "anchor": "fig-sparsity-fig4",
                     "label": f"every system's 1R P@{n} is inversely proportional to t",
                     "holds": bool(all(lo <= -1 <= hi for lo, hi in others["exponent_ci"])),
-                    "evidence": f"fitted exponents {others['exponent'].max():.2f} to {others['exponent'].min():.2f} "
+                    "evidence": f"fitted exponents {_span(others['exponent'].min(), others['exponent'].max())} "
                                 "for the systems but Random (criterion: -1 inside every 95% interval)"})
     fitted = orders[orders["x"] <= FIT_MAX_REMOVED]
     if len(fitted):
         extreme = orders[orders["x"] > FIT_MAX_REMOVED]
-        evidence = (f"Kendall's τ against the full test set from {fitted['tau'].min():.2f} to "
-                    f"{fitted['tau'].max():.2f} up to {fmt_pct(FIT_MAX_REMOVED, 0)} removed")
+        evidence = (f"Kendall's τ against the full test set: {_span(fitted['tau'].min(), fitted['tau'].max())} "
+                    f"up to {fmt_pct(FIT_MAX_REMOVED, 0)} removed")
         if len(extreme):
             evidence += (f"; {_span(extreme['tau'].min(), extreme['tau'].max())} beyond "
                          f"{fmt_pct(FIT_MAX_REMOVED, 0)}")
