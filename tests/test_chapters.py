@@ -16,7 +16,7 @@ GLUE_REFERENCE = re.compile(r"\{glue:text\}`([^`:]+)(?::[^`]*)?`")
 FAST_PARAMETERS: dict[str, dict] = {
     "01_cranfield": {"compare_all": True},
     "02_designs": {"folds": 2, "second_dataset": "", "sweep_users": 60},
-    "03_sparsity_bias": {},
+    "03_sparsity_bias": {"folds": 1, "bootstrap": 20, "sweep_users": 60, "compare_all": False},
     "04_popularity_bias": {},
     "05_neutralising_designs": {"folds": 1, "target_size": 30, "percentiles": 4, "second_dataset": ""},
     "06_sampled_metrics": {"repetitions": 20, "toy_repetitions": 100, "fig6_max_m": 60},

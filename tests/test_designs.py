@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from recbias.designs import GRAMMAR, DesignSpec, build_runs, parse_design
+from recbias.designs import GRAMMAR, DesignSpec, build_runs, nonrelevant_pool_sizes, parse_design
 from recbias.designs.sampling import AvailableItems, sample_sorted_subsets
 from recbias.ratings import Ratings
 from recbias.splits import uniform_split
@@ -398,3 +398,32 @@ def test_unknown_names_quote_the_grammar(name) -> None:
     with pytest.raises(ValueError) as error:
         parse_design(name)
     assert GRAMMAR in str(error.value)
+
+
+# ------------------------------------------------------------- runs of some users
+
+
+def test_nonrelevant_pool_sizes_match_a_loop() -> None:
+    train, test = random_split_ratings(seed=4)
+    for candidates in ("AI", "TI"):
+        pool = set(range(test.n_items)) if candidates == "AI" else set(test.items.tolist())
+        expected = []
+        for u in range(test.n_users):
+            trained = set(train.items[train.users == u].tolist())
+            liked = set(test.items[(test.users == u) & (test.values >= 4)].tolist())
+            expected.append(len(pool - trained - liked))
+        np.testing.assert_array_equal(nonrelevant_pool_sizes(train, test, candidates), expected)
+    with pytest.raises(ValueError, match="candidates"):
+        nonrelevant_pool_sizes(train, test, "XI")
+
+
+@pytest.mark.parametrize("name", ["TI-AN", "1R TI-AN", "AI-AN"])
+def test_runs_of_some_users_are_those_of_the_full_design(name: str) -> None:
+    train, test = random_split_ratings(seed=5)
+    full = build_runs(train, test, name)
+    chosen = np.unique(full.users)[::3]
+    some = build_runs(train, test, name, users=chosen)
+    expected = full.subset(np.isin(full.users, chosen))
+    assert some.report.n_candidates == full.report.n_candidates  # C is the whole split's
+    for field in ("offsets", "users", "items", "labels", "grades", "judged", "n_relevant"):
+        np.testing.assert_array_equal(getattr(some, field), getattr(expected, field))

@@ -86,3 +86,13 @@ def test_the_truth_must_match_the_ratings(world: Ratings) -> None:
         true_quality({"Random": model}, world, np.zeros((2, 2), dtype=bool))
     with pytest.raises(ValueError, match="positive integer"):
         true_quality({"Random": model}, world, world.true_relevance, n=0)
+
+
+def test_a_subset_of_users_gets_the_rows_of_the_full_tables(world: Ratings, train: Ratings) -> None:
+    systems = {"MF": make("mf").fit(train), "Popularity": make("popularity").fit(train)}
+    full = true_quality(systems, train, world.true_relevance, seed=3, block=5 * world.n_items)
+    chosen = np.array([150, 3, 77, 3, 40])
+    some = true_quality(systems, train, world.true_relevance, seed=3, block=2 * world.n_items, users=chosen)
+    for metric in ("P@10", "nDCG@10"):
+        assert list(some[metric].index) == [3, 40, 77, 150]
+        np.testing.assert_allclose(some[metric].to_numpy(), full[metric].loc[[3, 40, 77, 150]].to_numpy())

@@ -9,7 +9,16 @@ from runs_factory import FactorModel, make_ratings, random_runs
 from scipy import stats
 
 from recbias import metrics as M
-from recbias.evaluate import compare, evaluate_runs, mean_confidence_interval, rank_runs, score_runs, summarize
+from recbias.evaluate import (
+    UserBootstrap,
+    compare,
+    evaluate_runs,
+    mean_confidence_interval,
+    percentile_interval,
+    rank_runs,
+    score_runs,
+    summarize,
+)
 from recbias.runs import Runs
 
 
@@ -191,3 +200,68 @@ def test_group_average_is_the_mean_of_group_means_with_a_linearised_clustered_in
     assert by_group[["mean", "ci_low", "ci_high"]].tolist() == pytest.approx(by_run[["mean", "ci_low", "ci_high"]].tolist())
     with pytest.raises(ValueError, match="paired"):
         compare(table.assign(system="a"), ["P@10"], average="group")
+
+
+# ------------------------------------------------------------------ user bootstrap
+
+
+def bootstrap_table() -> pd.DataFrame:
+    """Two systems, user 0 with three runs, users 1-3 with one; user 3 only evaluated for system a."""
+    return pd.DataFrame({
+        "system": ["a", "a", "a", "a", "a", "a", "b", "b", "b", "b", "b"],
+        "run": [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4],
+        "user": [0, 0, 0, 1, 2, 3, 0, 0, 0, 1, 2],
+        "P": [0.1, 0.1, 0.4, 0.5, 0.9, np.nan, 0.0, 0.3, 0.3, 0.2, 0.8],
+    })
+
+
+@pytest.mark.parametrize("average", ["run", "user"])
+def test_user_bootstrap_full_sample_is_the_summary_mean(average: str) -> None:
+    frame = bootstrap_table().dropna()
+    boot = UserBootstrap(frame["user"], n_boot=50, seed=1)
+    means = boot.means(frame, "P", ("system",), average=average)
+    expected = summarize(frame, ["P"], ("system",), average=average).set_index("system")["mean"]
+    np.testing.assert_allclose(means[0].to_numpy(), expected.reindex(means.index).to_numpy())
+    assert means.shape == (2, 51)
+
+
+def test_user_bootstrap_resamples_users_with_all_their_runs() -> None:
+    frame = bootstrap_table()
+    boot = UserBootstrap(frame["user"], n_boot=400, seed=7)
+    assert np.all(boot.weights.sum(axis=1) == 4) and np.all(boot.weights[0] == 1)
+    means = boot.means(frame, "P", ("system",))
+    # a resample is a weighted mean with the user's weight on each of her runs (NaN runs absent)
+    w = boot.weights[5]
+    values = frame[frame["system"] == "a"]
+    weights = w[values["user"].to_numpy()] * values["P"].notna()
+    assert means.loc["a", 5] == pytest.approx(np.nansum(weights * values["P"]) / weights.sum())
+    # the same seed draws the same users; another seed does not
+    again = UserBootstrap(frame["user"], n_boot=400, seed=7).means(frame, "P", ("system",))
+    pd.testing.assert_frame_equal(means, again)
+    assert not np.array_equal(UserBootstrap(frame["user"], n_boot=400, seed=8).weights, boot.weights)
+    low, high = percentile_interval(means.loc["b"].to_numpy()[1:])
+    assert low < means.loc["b", 0] < high
+
+
+def test_user_bootstrap_interval_covers_a_known_mean() -> None:
+    # 200 users with 3 correlated runs each: the 90% interval of the run mean covers 0.5 in ~90% of samples
+    rng = np.random.default_rng(0)
+    covered = 0
+    for k in range(60):
+        level = rng.normal(0.5, 0.2, 200)
+        frame = pd.DataFrame({"system": "s", "user": np.repeat(np.arange(200), 3),
+                              "P": np.repeat(level, 3) + rng.normal(0, 0.05, 600)})
+        draws = UserBootstrap(frame["user"], n_boot=300, seed=k).means(frame, "P", ("system",)).to_numpy()[0]
+        low, high = percentile_interval(draws[1:], confidence=0.9)
+        covered += low <= 0.5 <= high
+    assert 45 <= covered <= 60
+
+
+def test_user_bootstrap_refuses_unknown_users_and_bad_sizes() -> None:
+    frame = bootstrap_table()
+    with pytest.raises(ValueError, match="outside"):
+        UserBootstrap([0, 1], n_boot=5).means(frame, "P", ("system",))
+    with pytest.raises(ValueError, match="n_boot"):
+        UserBootstrap([0, 1], n_boot=0)
+    with pytest.raises(ValueError, match="two users"):
+        UserBootstrap([3], n_boot=5)

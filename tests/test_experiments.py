@@ -7,9 +7,10 @@ import pandas as pd
 import pytest
 
 from recbias import datasets, experiments
-from recbias.designs import build_runs
+from recbias.designs import build_runs, nonrelevant_pool_sizes
 from recbias.evaluate import evaluate_runs, mean_confidence_interval
 from recbias.ratings import Ratings
+from recbias.splits import remove_test_ratings
 from recbias.recommenders import make
 
 
@@ -161,3 +162,38 @@ def test_chapter_2_executes_on_the_small_world(tmp_path) -> None:
     assert {"fig2/AR/Popularity/P@10", "fig2/1R/ceiling", "fig3/lemma-holds"} <= keys
     lemma = next(c for c in claims if c["key"] == "fig3/lemma-holds")
     assert lemma["kind"] == "finding" and lemma["holds"] is True
+
+
+# --------------------------------------------------------------- sweeps of one fold
+
+
+def test_evaluate_fold_scores_every_runs_object_as_a_direct_evaluation(small: Ratings) -> None:
+    (fold,) = experiments.make_folds(small, folds=1, seed=2)
+    fitted = experiments.fit_systems({"Popularity": "popularity", "Random": "random"}, fold.train, cache=False, seed=2)
+    runs = {"TI-AN": build_runs(fold.train, fold.test, "TI-AN"),
+            "thinned": build_runs(fold.train, remove_test_ratings(fold.test, 0.5, seed=1), "1R TI-NN(20)", seed=1)}
+    table = experiments.evaluate_fold(fold, fitted, runs, ["P@5", "MRR"], seed=4)
+    assert set(table["design"]) == {"TI-AN", "thinned"} and set(table["system"]) == set(fitted)
+    for (design, system), part in table.groupby(["design", "system"]):
+        scores = fitted[system].score(np.repeat(runs[design].users, runs[design].sizes), runs[design].items)
+        direct = evaluate_runs(runs[design], scores, ["P@5", "MRR"], seed=experiments.fold_seed(4, fold.index))
+        np.testing.assert_allclose(part[["P@5", "MRR"]].to_numpy(), direct[["P@5", "MRR"]].to_numpy())
+
+
+def test_growing_target_sets_keep_one_population(small: Ratings) -> None:
+    (fold,) = experiments.make_folds(small, folds=1, seed=0)
+    largest = experiments.largest_target_size(fold.train, fold.test)
+    grown = experiments.growing_target_sets(fold.train, fold.test, [20, 60, largest, largest + 1], seed=3)
+    assert list(grown) == [20, 60, largest]  # the size above the largest is dropped
+    users = [np.unique(runs.users) for runs in grown.values()]
+    assert all(np.array_equal(users[0], u) for u in users)
+    assert all(np.all(runs.sizes == size) for size, runs in grown.items())
+    rated = np.unique(fold.test.users[fold.test.positive])
+    assert len(users[0]) >= 0.5 * len(rated)
+    # one more item and fewer than half of the users could hold it
+    pool = nonrelevant_pool_sizes(fold.train, fold.test)[rated]
+    assert np.count_nonzero(pool >= largest) < 0.5 * len(rated) <= np.count_nonzero(pool >= largest - 1)
+    sampled = experiments.growing_target_sets(fold.train, fold.test, [20, 60], max_users=25, seed=3)
+    assert all(len(np.unique(runs.users)) == 25 for runs in sampled.values())
+    with pytest.raises(ValueError, match="integers >= 2"):
+        experiments.growing_target_sets(fold.train, fold.test, [1, 20])

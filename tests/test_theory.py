@@ -14,8 +14,10 @@ from recbias.theory import (
     expected_random_precision_1r,
     expected_random_precision_ar,
     lemma_bounds,
+    random_precision_sd,
     relevance_density,
     relevance_ratio,
+    relevance_ratios,
     target_size,
 )
 
@@ -46,6 +48,7 @@ def hand_runs() -> Runs:
 
 def test_hand_worked_quantities() -> None:
     runs = hand_runs()
+    np.testing.assert_allclose(relevance_ratios(runs), [1 / 2, 1 / 4])
     assert target_size(runs) == pytest.approx(8 / 3)  # 1 / mean(1/2, 1/4)
     assert relevance_ratio(runs) == pytest.approx(3 / 8)  # mean(1/2, 1/4)
     assert relevance_density(100, 8 / 3, 10) == pytest.approx(3.75)
@@ -178,3 +181,31 @@ def test_lemma_requires_shared_negatives_and_1r_runs() -> None:
         lemma_bounds(shared, np.zeros(len(shared.items)), 0)
     with pytest.raises(ValueError, match="scores has"):
         lemma_bounds(shared, np.zeros(3), 5)
+
+
+# -------------------------------------------------------------- simulation error
+
+
+def test_random_precision_sd_hand_worked() -> None:
+    # run 0: |T| = 2, one relevant, n = 1: Var(P) = 1/2 * 1/2 * (2 - 1) / (1 * 1) = 1/4
+    # run 1: |T| = 4, one relevant, n = 1: Var(P) = 1/4 * 3/4 * 3 / 3 = 3/16; mean of two runs: sqrt(7/16) / 2
+    assert random_precision_sd(hand_runs(), 1) == pytest.approx(np.sqrt(1 / 4 + 3 / 16) / 2)
+    # n = |T| leaves nothing random: every order has precision rho
+    full = Runs.from_arrays(offsets=[0, 3], users=[0], items=[0, 1, 2], labels=[1, 1, 0])
+    assert random_precision_sd(full, 3) == 0
+    with pytest.raises(ValueError, match="at least n"):
+        random_precision_sd(hand_runs(), 3)
+    with pytest.raises(ValueError, match="cut-off"):
+        random_precision_sd(hand_runs(), 0)
+
+
+@pytest.mark.parametrize(("design", "n"), [("TI-AN", 10), ("1R TI-NN(30)", 5), ("AI-NN(20)", 3)])
+def test_random_precision_sd_matches_simulation(design: str, n: int) -> None:
+    train, test = world(seed=2)
+    runs = build_runs(train, test, design, seed=0)
+    rng = np.random.default_rng(99)
+    means = np.array([precision_at(runs, rng.random(len(runs.items)), n).mean() for _ in range(4000)])
+    predicted = random_precision_sd(runs, n)
+    # the standard deviation of 4,000 draws has a relative error of about 1.1%: 5% is more than four of those
+    assert means.std(ddof=1) == pytest.approx(predicted, rel=0.05)
+    assert means.mean() == pytest.approx(relevance_ratio(runs), abs=4 * predicted / np.sqrt(len(means)))

@@ -20,8 +20,10 @@ __all__ = [
     "expected_random_precision_1r",
     "expected_random_precision_ar",
     "lemma_bounds",
+    "random_precision_sd",
     "relevance_density",
     "relevance_ratio",
+    "relevance_ratios",
     "target_size",
 ]
 
@@ -53,6 +55,12 @@ def target_size(runs: Runs) -> float:
     return float(1.0 / np.mean(1.0 / _target_sizes(runs, "target_size")))
 
 
+def relevance_ratios(runs: Runs) -> np.ndarray:
+    """``rho_u = |T ∩ PR_test(u)| / |T|`` of every run, the share of relevant items in its target set."""
+    sizes = _target_sizes(runs, "relevance_ratios")
+    return np.add.reduceat(runs.labels.astype(np.int64), runs.offsets[:-1]) / sizes
+
+
 def relevance_ratio(runs: Runs) -> float:
     """``rho = avg(|T ∩ PR_test(u)| / |T|)`` over the runs (Section 4.2).
 
@@ -60,9 +68,28 @@ def relevance_ratio(runs: Runs) -> float:
     of a run is hypergeometric with mean ``n rho_u``, so ``E[P_RND@n] = rho`` exactly for any
     ``n <= min |T|``.  In 1R every run has one relevant item and ``rho = 1 / t`` (Eq. 5).
     """
-    sizes = _target_sizes(runs, "relevance_ratio")
-    relevant = np.bincount(runs.run_of_entry, weights=runs.labels, minlength=runs.n_runs)
-    return float(np.mean(relevant / sizes))
+    return float(np.mean(relevance_ratios(runs)))
+
+
+def random_precision_sd(runs: Runs, n: int) -> float:
+    """Standard deviation of the mean P@n of a uniformly random ranking over ``runs``, given the target sets.
+
+    The hits of run ``r`` are hypergeometric: ``n`` draws from ``|T_r|`` items of which
+    ``a_r = rho_r |T_r|`` are relevant, so ``Var(P_r@n) = rho_r (1 - rho_r) (|T_r| - n) / (n (|T_r| - 1))``
+    for ``n <= |T_r|``; runs are ranked independently, so the mean over ``R`` runs has variance
+    ``sum_r Var(P_r@n) / R^2``.  This is the simulation error of a measured random precision
+    around ``rho`` (:func:`relevance_ratio`).
+    """
+    if int(n) != n or n < 1:
+        raise ValueError(f"cut-off n must be a positive integer, got {n!r}")
+    rho = relevance_ratios(runs)
+    sizes = runs.sizes.astype(np.float64)
+    if np.any(sizes < n):
+        raise ValueError(f"random_precision_sd needs target sets of at least n = {n} items")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        finite = np.where(sizes > 1, (sizes - n) / (sizes - 1), 0.0)
+    variance = rho * (1.0 - rho) * finite / n
+    return float(np.sqrt(variance.sum()) / runs.n_runs)
 
 
 def relevance_density(n_positive: int, t: float, n_users: int) -> float:

@@ -20,7 +20,7 @@ from recbias.ratings import Ratings
 from recbias.runs import Runs
 from recbias.splits import remove_head
 
-__all__ = ["DesignReport", "DesignedRuns", "build_runs"]
+__all__ = ["DesignReport", "DesignedRuns", "build_runs", "nonrelevant_pool_sizes"]
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,7 @@ def build_runs(
     shared_negatives: bool = False,
     on_shortage: str = "raise",
     keep_users_without_relevant: bool = False,
+    users: np.ndarray | None = None,
     max_entries: int = 300_000_000,
 ) -> DesignedRuns:
     """Target sets of ``design`` for every user of the split, as compact runs.
@@ -181,6 +182,8 @@ def build_runs(
             or ``"exclude"`` the run (its user in AR), counted in the report.
         keep_users_without_relevant: in AR, also build runs for users whose test ratings are
             all below the threshold (runs without relevant items).
+        users: build the runs of these user codes only; the candidates ``C`` (and the popularity
+            of P1R) still come from the whole split, so the runs are those of the full design.
         max_entries: refuse designs whose runs would hold more candidate entries than this.
 
     Returns:
@@ -206,6 +209,17 @@ def build_runs(
     n_test_before = test.n_ratings
     if spec.head:
         test, head = remove_head(train, test, spec.head)
+    head_test_ratings = n_test_before - test.n_ratings
+
+    # ---------------------------------------------------------------- candidates
+    if spec.candidates == "AI":
+        candidates = np.arange(n_items, dtype=np.int64)
+    else:
+        candidates = np.flatnonzero(test.item_counts())
+    candidates = np.setdiff1d(candidates, head, assume_unique=True)
+    if users is not None:  # runs of these users only; C stays that of the whole test set
+        test = test.subset(np.isin(test.users, users))
+        train = train.subset(np.isin(train.users, users))
 
     train_keys, _ = _sorted_pairs(train, "training")
     test_keys, test_order = _sorted_pairs(test, "test")
@@ -215,13 +229,6 @@ def build_runs(
             f"{len(overlap)} (user, item) pairs are in both training and test, e.g. user code "
             f"{overlap[0] // n_items} and item code {overlap[0] % n_items}"
         )
-
-    # ---------------------------------------------------------------- candidates
-    if spec.candidates == "AI":
-        candidates = np.arange(n_items, dtype=np.int64)
-    else:
-        candidates = np.flatnonzero(test.item_counts())
-    candidates = np.setdiff1d(candidates, head, assume_unique=True)
     pool_items, pool_offsets = _candidate_pools(candidates, popularity, spec.percentiles)
     n_pools = len(pool_offsets) - 1
 
@@ -319,7 +326,7 @@ def build_runs(
         shortage_users=shortage_users,
         shortage_runs=shortage_runs,
         head_items=len(head),
-        head_test_ratings=n_test_before - test.n_ratings,
+        head_test_ratings=head_test_ratings,
     )
     runs = DesignedRuns.from_arrays(
         offsets=np.concatenate([[0], np.cumsum(n_negatives + np.bincount(positive_run, minlength=n_runs))]),
@@ -330,3 +337,23 @@ def build_runs(
         design=name,
     )
     return replace(runs, report=report)
+
+
+def nonrelevant_pool_sizes(
+    train: Ratings, test: Ratings, candidates: str = "TI", *, threshold: float | None = None
+) -> np.ndarray:
+    """``|C \\ PR_test(u) \\ R_train(u)|`` per user code: the non-relevant items an NN design can draw.
+
+    ``C`` is every item (``"AI"``) or every item with a test rating (``"TI"``).  A user's
+    1R TI-NN(k) runs exist when this count is at least ``k`` (Table 3 of IRJ 2017).
+    """
+    if candidates not in ("AI", "TI"):
+        raise ValueError(f"candidates must be 'AI' or 'TI', got {candidates!r}")
+    if train.shape != test.shape:
+        raise ValueError(f"train and test code spaces differ: {train.shape} vs {test.shape}")
+    threshold = test.positive_threshold if threshold is None else float(threshold)
+    in_pool = np.ones(test.n_items, dtype=bool) if candidates == "AI" else test.item_counts() > 0
+    relevant = test.values >= threshold
+    taken = np.bincount(train.users, weights=in_pool[train.items], minlength=train.n_users)
+    taken += np.bincount(test.users[relevant], minlength=test.n_users)
+    return (int(in_pool.sum()) - taken).astype(np.int64)

@@ -12,12 +12,14 @@ from recbias.evaluate.per_run import DEFAULT_METRICS, evaluate_runs
 from recbias.evaluate.ranking import TIE_POLICIES, rank_positions, rank_runs
 from recbias.evaluate.scoring import SCORE_BLOCK, Candidates, score_runs
 from recbias.evaluate.statistics import (
+    UserBootstrap,
     averaging_units,
     bootstrap_counts,
     compare,
     mean_confidence_interval,
     metric_columns,
     paired_tests,
+    percentile_interval,
     summarize,
 )
 
@@ -27,6 +29,7 @@ __all__ = [
     "SCORE_BLOCK",
     "Candidates",
     "TIE_POLICIES",
+    "UserBootstrap",
     "averaging_units",
     "bootstrap_counts",
     "compare",
@@ -37,6 +40,7 @@ __all__ = [
     "metric_columns",
     "order_agreement",
     "paired_tests",
+    "percentile_interval",
     "pool_ranks",
     "rank_positions",
     "rank_runs",

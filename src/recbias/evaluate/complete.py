@@ -34,6 +34,7 @@ def true_quality(
     seed: int | None = 0,
     block: int = SCORE_BLOCK,
     discounts: Mapping[str, np.ndarray] | None = None,
+    users: np.ndarray | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Per-user true P@n and nDCG@n of each fitted system, ``{"P@n": users x systems, "nDCG@n": ...}``.
 
@@ -44,6 +45,7 @@ def true_quality(
     Users are scored in chunks of ``block // n_items``.  ``discounts`` adds one frame per
     named vector ``d`` of position weights: ``sum_{k <= len(d)} rel_k d_k`` over the top
     ``len(d)`` items (e.g. the position discount of :func:`recbias.metrics.position_discount`).
+    ``users`` (codes) limits the tables to those users, default all.
     """
     truth = np.asarray(truth, dtype=bool)
     if truth.shape != train.shape:
@@ -58,7 +60,7 @@ def true_quality(
     order = np.arange(train.n_items) if seed is None else np.random.default_rng(seed).permutation(train.n_items)
     discount = 1.0 / np.log2(np.arange(2, n + 2))
     ideal = np.concatenate([[0.0], np.cumsum(discount)])[np.minimum((truth & ~rated).sum(axis=1), n)]
-    users = np.arange(train.n_users)
+    users = np.arange(train.n_users) if users is None else np.unique(np.asarray(users, dtype=np.int64))
     step = max(1, block // max(1, train.n_items))
     index = pd.Index(users, name="user")
     precision = pd.DataFrame(index=index, columns=list(systems), dtype=np.float64)
@@ -70,10 +72,10 @@ def true_quality(
             chunk = users[start : start + len(scores)]
             scores[rated[chunk]] = -np.inf
             top = order[np.argsort(-scores[:, order], axis=1, kind="stable")[:, :depth]]
-            hits[chunk] = truth[chunk[:, None], top] & ~rated[chunk[:, None], top]
+            hits[start : start + len(scores)] = truth[chunk[:, None], top] & ~rated[chunk[:, None], top]
         precision[label] = hits[:, :n].mean(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            ndcg[label] = np.where(ideal > 0, (hits[:, :n] @ discount) / ideal, np.nan)
+            ndcg[label] = np.where(ideal[users] > 0, (hits[:, :n] @ discount) / ideal[users], np.nan)
         for name, weights in extra.items():
             weighted[name][label] = hits[:, : len(weights)] @ weights
     return {f"P@{n}": precision, f"nDCG@{n}": ndcg, **weighted}

@@ -249,3 +249,71 @@ def compare(
                     "users": len(np.unique(clusters)) if clusters is not None else len(a),
                 } | paired_tests(a, b, clusters))
     return pd.DataFrame(rows)
+
+
+class UserBootstrap:
+    """Resamples of users with replacement, shared by every table they are applied to.
+
+    Users are the independent units (see the module docstring), so a bootstrap draws
+    users, not runs: a drawn user brings all her runs, in every fold and every group.
+    Applying one :class:`UserBootstrap` to several tables or groups (e.g. the points of a
+    sweep, a measured and a true order) resamples them jointly, so statistics that combine
+    them (a fitted slope, Kendall's tau) get percentile intervals that respect the pairing.
+    Row 0 of every result is the full sample; rows ``1..n_boot`` are the resamples.
+    """
+
+    def __init__(self, users: np.ndarray, n_boot: int = 200, seed: int = 0) -> None:
+        if isinstance(n_boot, bool) or int(n_boot) != n_boot or n_boot < 1:
+            raise ValueError(f"n_boot must be a positive integer, got {n_boot!r}")
+        self.users = np.unique(np.asarray(users))
+        if len(self.users) < 2:
+            raise ValueError("a user bootstrap needs at least two users")
+        size = len(self.users)
+        draws = np.random.default_rng(seed).integers(0, size, size=(int(n_boot), size))
+        rows = np.repeat(np.arange(1, int(n_boot) + 1), size)
+        self.weights = np.bincount(rows * size + draws.ravel(), minlength=(int(n_boot) + 1) * size)
+        self.weights = self.weights.reshape(int(n_boot) + 1, size).astype(np.float64)
+        self.weights[0] = 1.0
+
+    @property
+    def n_boot(self) -> int:
+        return len(self.weights) - 1
+
+    def means(
+        self, table: pd.DataFrame, metric: str, by: Sequence[str], average: Average = "run"
+    ) -> pd.DataFrame:
+        """Mean of ``metric`` per group of ``by`` in the full sample and in every resample.
+
+        ``average`` weighs runs as in :func:`summarize` (``"run"``: plain mean over runs;
+        ``"user"``: mean of per-user means).  NaN values count as absent.  Returns a frame
+        indexed by the groups, with columns ``0`` (full sample) to ``n_boot``; a group none
+        of whose users is drawn in a resample gets NaN there.
+        """
+        _check(table, [metric], average, by)
+        users = table["user"].to_numpy()
+        if not np.all(np.isin(users, self.users)):
+            raise ValueError("the table has users outside the bootstrap's users")
+        position = np.searchsorted(self.users, users)
+        grouped = table.groupby(list(by), observed=True, sort=False)
+        groups, index = grouped.ngroup().to_numpy(), grouped.size().index
+        values = table[metric].to_numpy(dtype=np.float64)
+        present = ~np.isnan(values)
+        cell = position[present] * len(index) + groups[present]
+        shape = (len(self.users), len(index))
+        sums = np.bincount(cell, weights=values[present], minlength=shape[0] * shape[1]).reshape(shape)
+        counts = np.bincount(cell, minlength=shape[0] * shape[1]).reshape(shape).astype(np.float64)
+        if average == "user":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                sums = np.where(counts > 0, sums / counts, 0.0)
+            counts = (counts > 0).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = (self.weights @ sums) / (self.weights @ counts)
+        return pd.DataFrame(means.T, index=index)
+
+
+def percentile_interval(draws: np.ndarray, confidence: float = 0.95, axis: int = -1) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of bootstrap ``draws`` along ``axis``, ignoring NaN draws."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    tail = (1.0 - confidence) / 2.0
+    return np.nanquantile(draws, tail, axis=axis), np.nanquantile(draws, 1.0 - tail, axis=axis)

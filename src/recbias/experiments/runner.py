@@ -10,6 +10,10 @@ several splits of a dataset.  This module does the plumbing once:
 * :class:`recbias.evaluate.Candidates` scores the target sets of all designs
   of a fold with one dense score block per chunk of users, so a user is scored
   once whatever the number of designs;
+* :func:`evaluate_fold` evaluates every system on several runs objects of one fold
+  (the designs of an experiment, or the points of a sweep) with one scoring pass;
+* :func:`growing_target_sets` builds 1R target sets of growing size for one
+  population of users (the size sweeps of IRJ 2017 Figs. 3 and 4);
 * :func:`run_experiment` ties them together and returns an
   :class:`Experiment`, whose ``runs`` attribute is a tidy per-run table with
   one row per (fold, design, system, run) and one column per metric;
@@ -30,7 +34,7 @@ import pandas as pd
 
 from recbias import splits as splitting
 from recbias.cache import fit_cached
-from recbias.designs import DesignSpec, build_runs, parse_design
+from recbias.designs import DesignSpec, build_runs, nonrelevant_pool_sizes, parse_design
 from recbias.evaluate import (
     DEFAULT_METRICS,
     Candidates,
@@ -43,13 +47,17 @@ from recbias.evaluate.statistics import Average
 from recbias.metrics import ItemPopularity, parse_metric
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender, make
+from recbias.runs import Runs
 
 __all__ = [
     "PAPER_SYSTEMS",
     "fold_seed",
     "Experiment",
     "Fold",
+    "evaluate_fold",
     "fit_systems",
+    "growing_target_sets",
+    "largest_target_size",
     "make_folds",
     "run_experiment",
 ]
@@ -288,23 +296,111 @@ def run_experiment(
             )
         seconds["design"] += time.perf_counter() - clock
 
-        candidates = Candidates(runs_list)
-        for label, recommender in fitted.items():
-            clock = time.perf_counter()
-            scores = candidates.score(recommender)
-            seconds["score"] += time.perf_counter() - clock
-            clock = time.perf_counter()
-            for spec, runs, score in zip(specs, runs_list, scores, strict=True):
-                table = evaluate_runs(runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index),
-                                      item_popularity=popularity)
-                table.insert(0, "system", label)
-                table.insert(0, "design", spec.name)
-                table.insert(0, "fold", fold.index)
-                table.insert(0, "dataset", ratings.name)
-                tables.append(table)
-            seconds["evaluate"] += time.perf_counter() - clock
+        runs_of_design = {spec.name: runs for spec, runs in zip(specs, runs_list, strict=True)}
+        tables.append(evaluate_fold(fold, fitted, runs_of_design, metrics, dataset=ratings.name, ties=ties, seed=seed,
+                                    item_popularity=popularity, seconds=seconds))
     runs_table = pd.concat(tables, ignore_index=True)
     for column in ("dataset", "design", "system"):
         order = list(dict.fromkeys(runs_table[column]))
         runs_table[column] = pd.Categorical(runs_table[column], categories=order)
     return Experiment(runs=runs_table, reports=pd.DataFrame(reports), seconds=seconds)
+
+
+def evaluate_fold(
+    fold: Fold,
+    fitted: Mapping[str, Recommender],
+    runs: Mapping[str, Runs],
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    *,
+    dataset: str | None = None,
+    ties: str = "random",
+    seed: int = 0,
+    item_popularity: ItemPopularity | None = None,
+    seconds: dict[str, float] | None = None,
+) -> pd.DataFrame:
+    """Per-run table of every fitted system on every runs object of one fold.
+
+    ``runs`` maps a label (the ``design`` column of the table: a design name, or any name
+    of a point of a sweep, e.g. a thinned test set) to its runs.  Each system scores the
+    candidates of all runs objects with one :class:`~recbias.evaluate.Candidates` pass, so
+    a sweep of many target sets costs one scoring per (fold, system).  Ties are broken with
+    :func:`fold_seed` ``(seed, fold.index)``; ``item_popularity`` is passed to
+    :func:`recbias.evaluate.evaluate_runs`.  Columns: ``dataset`` (default: the name of the
+    fold's training set), ``fold``, ``design``, ``system``, ``run``, ``user``, ``group`` and
+    one per metric.  ``seconds``, when given, accumulates the ``score`` and ``evaluate`` times.
+    """
+    seconds = {} if seconds is None else seconds
+    candidates = Candidates(list(runs.values()))
+    tables = []
+    for label, recommender in fitted.items():
+        clock = time.perf_counter()
+        scores = candidates.score(recommender)
+        seconds["score"] = seconds.get("score", 0.0) + time.perf_counter() - clock
+        clock = time.perf_counter()
+        for name, design_runs, score in zip(runs, runs.values(), scores, strict=True):
+            table = evaluate_runs(design_runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index),
+                                  item_popularity=item_popularity)
+            table.insert(0, "system", label)
+            table.insert(0, "design", name)
+            table.insert(0, "fold", fold.index)
+            table.insert(0, "dataset", dataset or fold.train.name)
+            tables.append(table)
+        seconds["evaluate"] = seconds.get("evaluate", 0.0) + time.perf_counter() - clock
+    return pd.concat(tables, ignore_index=True)
+
+
+# ------------------------------------------------------------------ growing target sets
+
+
+def largest_target_size(train: Ratings, test: Ratings, *, candidates: str = "TI", min_share: float = 0.5) -> int:
+    """The largest ``|T_u^r|`` whose 1R runs at least ``min_share`` of the users with a relevant test item can hold.
+
+    A user can hold size ``s`` when she has ``s - 1`` non-relevant candidates
+    (:func:`recbias.designs.nonrelevant_pool_sizes`); 1 when nobody has a relevant test item.
+    """
+    if not 0 < min_share <= 1:
+        raise ValueError(f"min_share must lie in (0, 1], got {min_share!r}")
+    rated = np.flatnonzero(np.bincount(test.users[test.positive], minlength=test.n_users))
+    if not len(rated):
+        return 1
+    pool = np.sort(nonrelevant_pool_sizes(train, test, candidates)[rated])[::-1]
+    return int(pool[int(np.ceil(min_share * len(rated))) - 1]) + 1
+
+
+def growing_target_sets(
+    train: Ratings,
+    test: Ratings,
+    sizes: Sequence[int],
+    *,
+    candidates: str = "TI",
+    min_share: float = 0.5,
+    max_users: int | None = None,
+    shared_negatives: bool = False,
+    seed: int = 0,
+) -> dict[int, Runs]:
+    """1R target sets ``T_u^r`` of every size in ``sizes`` for one population of users.
+
+    Growing ``|T_u^r|`` (IRJ 2017 Fig. 3 and 4, right) would otherwise change who is
+    evaluated, since a user's runs need ``|T_u^r| - 1`` non-relevant candidates
+    (:func:`recbias.designs.nonrelevant_pool_sizes`).  Sizes above
+    :func:`largest_target_size` (``min_share``) are dropped; the users who can hold the
+    largest size kept, subsampled to ``max_users`` with ``seed`` when given, are the
+    population of every size.  Size ``s`` is the design ``1R {candidates}-NN(s - 1)``,
+    drawn with :func:`fold_seed` ``(seed, s)``.  Returns ``{size: runs}`` for the sizes
+    kept, ascending (empty when none is feasible).
+    """
+    if any(int(s) != s or s < 2 for s in sizes):
+        raise ValueError(f"target sizes must be integers >= 2 (one relevant item and at least one other), got {sizes}")
+    largest = largest_target_size(train, test, candidates=candidates, min_share=min_share)
+    kept = sorted({int(s) for s in sizes if s <= largest})
+    if not kept:
+        return {}
+    rated = np.flatnonzero(np.bincount(test.users[test.positive], minlength=test.n_users))
+    population = rated[nonrelevant_pool_sizes(train, test, candidates)[rated] >= kept[-1] - 1]
+    if max_users is not None and len(population) > max_users:
+        population = np.sort(np.random.default_rng(seed).choice(population, int(max_users), replace=False))
+    return {
+        size: build_runs(train, test, f"1R {candidates}-NN({size - 1})", seed=fold_seed(seed, size),
+                         shared_negatives=shared_negatives, users=population)
+        for size in kept
+    }
