@@ -49,7 +49,7 @@ from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import glue_figure, glue_table
 from recbias.experiments import design_space
-from recbias.experiments.runner import make_folds
+from recbias.experiments.runner import design_note, make_folds
 
 # %% [markdown]
 # ## Three choices behind every target set
@@ -198,7 +198,7 @@ study = design_space.design_study(
 )
 
 # %% tags=["remove-input"]
-display(Markdown(" ".join([design_space.design_note(study.choice, ratings), study.second_note])))
+display(Markdown(" ".join([design_note(study.choice, ratings), study.second_note])))
 sizes = design_space.size_table(study)
 glue_table("tbl-designs-sizes", sizes, {c: "{:,.0f}" for c in sizes.columns if c not in ("dataset", "design")},
            left=["dataset", "design"])

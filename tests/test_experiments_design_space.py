@@ -12,7 +12,7 @@ import pytest
 from recbias import datasets
 from recbias.designs import build_runs
 from recbias.evaluate import kendall_tau, true_quality
-from recbias.experiments import design_space, fit_systems, make_folds
+from recbias.experiments import design_space, fit_systems, make_folds, runner
 from recbias.ratings import Ratings
 
 
@@ -142,27 +142,27 @@ def test_toy_target_sets_label_every_set_of_u_and_its_relevant_items() -> None:
 
 def test_an_entries_count_users_with_a_liked_item_times_the_catalogue(small: Ratings) -> None:
     users = len(set(small.users[small.values >= small.positive_threshold].tolist()))
-    assert design_space.an_entries(small) == users * small.n_items
+    assert runner.an_entries(small) == users * small.n_items
 
 
 def test_an_designs_give_way_to_nn_only_above_the_limit(small: Ratings) -> None:
-    entries = design_space.an_entries(small)
-    at_limit = design_space.choose_designs(small, target_size=100, max_an_entries=entries, n_nonrelevant=50)
+    entries = runner.an_entries(small)
+    at_limit = runner.choose_designs(small, target_size=100, max_an_entries=entries, n_nonrelevant=50)
     assert at_limit.designs == ["AI-AN", "TI-AN", "1R TI-NN(99)"] and not at_limit.sampled
-    assert design_space.design_note(at_limit, small) == ""
-    above = design_space.choose_designs(small, target_size=20, max_an_entries=entries - 1, n_nonrelevant=50)
+    assert runner.design_note(at_limit, small) == ""
+    above = runner.choose_designs(small, target_size=20, max_an_entries=entries - 1, n_nonrelevant=50)
     assert above.designs == ["AI-NN(50)", "TI-NN(50)", "1R TI-NN(19)"] and above.sampled
     assert above.main_ar == "TI-NN(50)"
-    assert f"about {entries:,} items" in design_space.design_note(above, small)
+    assert f"about {entries:,} items" in runner.design_note(above, small)
 
 
 def test_impossible_designs_are_refused_early(small: Ratings) -> None:
     with pytest.raises(ValueError, match="target_size = 5000 exceeds"):
-        design_space.choose_designs(small, target_size=5000, max_an_entries=10**9, n_nonrelevant=50)
+        runner.choose_designs(small, target_size=5000, max_an_entries=10**9, n_nonrelevant=50)
     with pytest.raises(ValueError, match="at least 2"):
-        design_space.choose_designs(small, target_size=1, max_an_entries=10**9, n_nonrelevant=50)
+        runner.choose_designs(small, target_size=1, max_an_entries=10**9, n_nonrelevant=50)
     with pytest.raises(ValueError, match="lower the sample size"):
-        design_space.choose_designs(small, target_size=20, max_an_entries=1, n_nonrelevant=small.n_items)
+        runner.choose_designs(small, target_size=20, max_an_entries=1, n_nonrelevant=small.n_items)
     with pytest.raises(ValueError, match="second_nonrelevant = 5000 leaves no run on synthetic-small"):
         design_space.design_study(small, small, folds=1, second_nonrelevant=5000)
 

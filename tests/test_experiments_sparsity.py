@@ -9,7 +9,7 @@ import pytest
 from recbias import datasets
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs
-from recbias.experiments import fit_systems, fold_seed, make_folds, sparsity
+from recbias.experiments import choose_designs, fit_systems, fold_seed, make_folds, sparsity
 from recbias.ratings import Ratings
 from recbias.splits import remove_test_ratings
 from recbias.theory import relevance_ratios, target_size
@@ -32,7 +32,7 @@ def sweep(small: Ratings) -> sparsity.Sweep:
 
 
 def test_random_precision_check_against_its_closed_forms(small: Ratings) -> None:
-    choice = sparsity.choose_designs(small, target_size=30, max_an_entries=10**9, n_nonrelevant=50)
+    choice = choose_designs(small, target_size=30, max_an_entries=10**9, n_nonrelevant=50)
     check = sparsity.random_precision_check(small, sparsity.check_designs(choice), n=5, seed=1)
     # ratios x thresholds x removed shares x designs, less those left without runs
     assert len(check) + check.attrs["skipped"] == 2 * 2 * 3 * 5 and check.attrs["skipped"] <= 5
@@ -231,7 +231,7 @@ def test_parameters_are_checked(small: Ratings) -> None:
         sparsity.parse_grid("a, b", "removed", 0, 1)
     with pytest.raises(ValueError, match="include 0"):
         sparsity.sparsity_sweep(small, SYSTEMS, removed=(0.5,), cache=False)
-    assert sparsity.check_designs(sparsity.choose_designs(small, target_size=30, max_an_entries=10, n_nonrelevant=50)) \
+    assert sparsity.check_designs(choose_designs(small, target_size=30, max_an_entries=10, n_nonrelevant=50)) \
         == ["AI-NN(50)", "TI-NN(50)", "1R AI-NN(29)", "1R TI-NN(29)", "1R TI-NN(59)"]
 
 

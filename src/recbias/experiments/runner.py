@@ -50,6 +50,10 @@ from recbias.recommenders import Recommender, make
 from recbias.runs import Runs
 
 __all__ = [
+    "DesignChoice",
+    "an_entries",
+    "choose_designs",
+    "design_note",
     "PAPER_SYSTEMS",
     "fold_seed",
     "Experiment",
@@ -146,6 +150,84 @@ def make_folds(
         raise ValueError("a temporal split is a single fold; pass folds=1")
     train, test = splitting.temporal_split(ratings, test_ratio)
     return [Fold(0, train, test, method, -1)]
+
+
+# ------------------------------------------------------------------------------ designs
+
+
+@dataclass(frozen=True)
+class DesignChoice:
+    """The designs of the comparison on one dataset.
+
+    Attributes:
+        target_size: ``|T_u^r|`` of the 1R design.
+        n_nonrelevant: ``|N_u|`` of the AR designs when they sample (NN).
+        an_entries: target entries the AN designs would hold (users with a liked item x items).
+        max_an_entries: the limit above which AN gives way to NN.
+    """
+
+    target_size: int
+    n_nonrelevant: int
+    an_entries: int
+    max_an_entries: int
+
+    @property
+    def sampled(self) -> bool:
+        """Whether the AR designs sample their non-relevant items (NN) instead of taking all (AN)."""
+        return self.an_entries > self.max_an_entries
+
+    @property
+    def ar(self) -> tuple[str, str]:
+        """The AI and TI versions of the AR design: AN, or NN(``n_nonrelevant``) above ``max_an_entries``."""
+        return (f"AI-NN({self.n_nonrelevant})", f"TI-NN({self.n_nonrelevant})") if self.sampled else ("AI-AN", "TI-AN")
+
+    @property
+    def one_r(self) -> str:
+        """The 1R design, ``1R TI-NN(target_size - 1)``."""
+        return f"1R TI-NN({self.target_size - 1})"
+
+    @property
+    def main_ar(self) -> str:
+        """The AR design the chapter reads first: the TI version."""
+        return self.ar[1]
+
+    @property
+    def designs(self) -> list[str]:
+        return [*self.ar, self.one_r]
+
+
+def an_entries(ratings: Ratings) -> int:
+    """Target entries of an AN design, approximately: users with a liked item times the catalogue."""
+    users = np.count_nonzero(np.bincount(ratings.users[ratings.positive], minlength=ratings.n_users))
+    return int(users) * ratings.n_items
+
+
+def choose_designs(ratings: Ratings, *, target_size: int, max_an_entries: int, n_nonrelevant: int) -> DesignChoice:
+    """AI-AN and TI-AN, or AI-NN(``n_nonrelevant``) and TI-NN(``n_nonrelevant``) when the AN target sets
+    would hold more than ``max_an_entries`` items (as the papers did on Last.fm); 1R TI-NN(``target_size - 1``)."""
+    if target_size < 2:
+        raise ValueError(f"target_size must be at least 2 (one relevant and one non-relevant item), got {target_size}")
+    for name, value in (("max_an_entries", max_an_entries), ("n_nonrelevant", n_nonrelevant)):
+        if value < 1:
+            raise ValueError(f"{name} must be positive, got {value}")
+    entries = an_entries(ratings)
+    if target_size > ratings.n_items:
+        raise ValueError(f"target_size = {target_size} exceeds the {ratings.n_items:,} items of {ratings.name}")
+    if entries > max_an_entries and n_nonrelevant >= ratings.n_items:
+        raise ValueError(f"the AN designs of {ratings.name} would exceed max_an_entries, and NN({n_nonrelevant}) "
+                         f"needs more non-relevant items than its {ratings.n_items:,} items: lower the sample size")
+    return DesignChoice(int(target_size), int(n_nonrelevant), entries, int(max_an_entries))
+
+
+def design_note(choice: DesignChoice, ratings: Ratings) -> str:
+    """Why the AR designs sample their non-relevant items, or "" when they take all of them."""
+    if not choice.sampled:
+        return ""
+    return (
+        f"*{ratings.name}* has {ratings.n_items:,} items: the AN target sets would hold about {choice.an_entries:,} "
+        f"items, above `max_an_entries` = {choice.max_an_entries:,}. As the papers did on Last.fm, the AR designs "
+        f"sample {choice.n_nonrelevant:,} non-relevant items per user instead (AI-NN and TI-NN)."
+    )
 
 
 # ------------------------------------------------------------------------------ systems

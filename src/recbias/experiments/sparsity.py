@@ -36,8 +36,10 @@ from recbias.evaluate import (
     percentile_interval,
     true_quality,
 )
-from recbias.experiments.design_space import DesignChoice, choose_designs, design_note
 from recbias.experiments.runner import (
+    DesignChoice,
+    choose_designs,
+    design_note,
     PAPER_SYSTEMS,
     Fold,
     evaluate_fold,
@@ -592,7 +594,7 @@ def lift_study(
     """P@n and its lift over random, ``P@n / rho``, of every system on every dataset and design.
 
     Fold 0 of each dataset (the split of the sweeps), the TI design of
-    :func:`recbias.experiments.design_space.choose_designs` (AN, or NN on large catalogues) and
+    :func:`recbias.experiments.runner.choose_designs` (AN, or NN on large catalogues) and
     1R TI-NN(``base_size - 1``).  The lift is the ratio of the mean P@n to the mean ``rho`` of the
     same runs (both over runs, as IRJ Eq. 1); its interval comes from a bootstrap over users.
     Columns: ``dataset``, ``design``, ``system``, ``P``, ``P_ci``, ``rho``, ``lift``, ``lift_ci``.
