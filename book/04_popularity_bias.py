@@ -122,10 +122,14 @@ colours = palette([*study.summary()["system"].unique(), *popularity.sweep_system
 # held-out item lands in the top $n$ of its $|T_u^r|$ candidates with probability
 #
 # $$
-# h(a) = \sum_{x=0}^{n-1} \sum_{y} \binom{|T_u^r| - 1}{x,\; y,\; \cdot}\,
-#   g(a)^x\, e(a)^y\, \big(1 - g(a) - e(a)\big)^{|T_u^r| - 1 - x - y}
-#   \min\!\left(1, \frac{n - x}{y + 1}\right),
-# $$
+# \begin{aligned}
+# h(a) = \sum_{x=0}^{n-1} \sum_{y=0}^{K - x}
+#   &\frac{K!}{x!\, y!\, (K - x - y)!}\,
+#   g(a)^x\, e(a)^y\, \big(1 - g(a) - e(a)\big)^{K - x - y} \\
+#   &\times \min\!\left(1, \frac{n - x}{y + 1}\right),
+#   \qquad K = |T_u^r| - 1,
+# \end{aligned}
+# $$ (eq-popularity-top)
 #
 # counting the $x$ rivals ahead of it and breaking its ties with the $y$ equal ones at
 # random, so that
@@ -167,23 +171,24 @@ glue_table("tbl-popularity-bounds", bounds, {column: "{:.4f}" for column in boun
 # star: the exact expectation {eq}`eq-popularity-exact` for popularity; dotted line:
 # random precision $1/|T_u^r|$.
 # ```
-#
-# {glue:text}`orderings-text`
-#
+
+# %% tags=["remove-input"]
+display(Markdown(popularity.orderings_text(study)))
+
+# %% [markdown]
 # ```{glue:figure} tbl-popularity-bounds
 # :name: tbl-popularity-bounds
 #
 # Measured 1R precision of each ordering next to the closed-form bounds
 # {eq}`eq-popularity-bounds` and, for popularity and random, the exact expectation; then
-# the lemma's bounds measured on the target sets of the first split (ties broken by
-# item code, as the lemma requires).
+# the lemma's bounds measured on the target sets of the first split, around the 1R
+# precision of that split ("first split", ties broken by item code as the lemma requires).
 # ```
-#
-# {glue:text}`bounds-text`
+
+# %% tags=["remove-input"]
+display(Markdown(popularity.bounds_text(study)))
 
 # %% tags=["remove-cell"]
-say("orderings-text", popularity.orderings_text(study))
-say("bounds-text", popularity.bounds_text(study))
 sweep = popularity.skew_sweep(alphas, seed=seed, preset=sweep_preset, test_ratio=test_ratio, target_size=target_size)
 glue_table("tbl-popularity-worlds", popularity.sweep_settings(sweep),
            {"c1": "{:g}", "c2": "{:.1f}", "beta": "{:.4g}", "share of ratings on the top 10% of items": "{:.1%}"})
@@ -197,7 +202,7 @@ say("sweep-design", popularity.sweep_design_text(sweep))
 # If popularity wins through {eq}`eq-popularity-split`, its advantage should depend on
 # how unequal the items' shares of ratings are, and on nothing else. The papers test
 # this on artificial data with no preferences at all. Every world has
-# {glue:text}`sweep-shape`; the item of popularity rank $k$ receives exactly
+# {glue:text}`sweep-shape`, and the item of popularity rank $k$ receives exactly
 #
 # $$
 # |R(i_k)| = c_1 + \beta\,(c_2 + k)^{-\alpha}
@@ -207,8 +212,8 @@ say("sweep-design", popularity.sweep_design_text(sweep))
 # constraint, $c_1 = 0$ and $c_2$ at 8% of the items as fitted to MovieLens
 # (`recbias.synthetic.fit_popularity_curve`; the MovieLens 1M ratings themselves are not
 # needed). The raters of each item are drawn in proportion to a long-tailed activity
-# per user, and every rating value is drawn from the histogram independently of user
-# and item (`recbias.synthetic.PREFERENCE_FREE`). Nothing in these
+# per user, and every rating value is drawn from a fixed histogram (MovieLens 1M's for
+# that shape) independently of user and item (`recbias.synthetic.PREFERENCE_FREE`). Nothing in these
 # data rewards recommending one item rather than another. $\alpha = 0$ gives every item
 # the same number of ratings; $\alpha = 2$ is steeper than any real dataset here.
 # Each world is split once, the five systems of {doc}`02_designs` are fitted, and
@@ -227,11 +232,8 @@ say("sweep-design", popularity.sweep_design_text(sweep))
 
 # %% tags=["remove-cell"]
 figure = popularity.sweep_figure(sweep, colours)
-for axis in figure.axes:
-    dataset_caption(axis, popularity.sweep_dataset(sweep))
+dataset_caption(figure.axes[1], sweep.label)
 glue_figure("fig-popularity-sweep", figure)
-say("sweep-text", popularity.sweep_text(sweep))
-say("systems-text", popularity.systems_text(sweep))
 
 # %% [markdown]
 # ```{glue:figure} fig-popularity-sweep
@@ -243,11 +245,11 @@ say("systems-text", popularity.systems_text(sweep))
 # intervals) against the closed form {eq}`eq-popularity-exact`; the hollow point is a
 # world at $\alpha = 0$ whose item counts are fixed only in expectation.
 # ```
-#
-# {glue:text}`sweep-text`
-#
-# {glue:text}`systems-text`
-#
+
+# %% tags=["remove-input"]
+display(Markdown(popularity.sweep_text(sweep) + "\n\n" + popularity.systems_text(sweep)))
+
+# %% [markdown]
 # ### Below random when every item is equally popular
 #
 # At $\alpha = 0$ the papers measure popularity slightly *below* random. The expectation
@@ -256,9 +258,11 @@ say("systems-text", popularity.systems_text(sweep))
 # mean $\mu$ and variance $V$ over items, the held-out item keeps on average
 #
 # $$
+# \begin{aligned}
 # \mathbb{E}\,T^\ast - \mathbb{E}\,T
-#   = (1-\sigma)\left(\frac{\mathbb{E}|R|^2}{\mu} - 1\right) - (1-\sigma)\,\mu
-#   = (1-\sigma)\left(\frac{V}{\mu} - 1\right)
+#   &= (1-\sigma)\left(\frac{\mathbb{E}\,|R|^2}{\mu} - 1\right) - (1-\sigma)\,\mu \\
+#   &= (1-\sigma)\left(\frac{V}{\mu} - 1\right)
+# \end{aligned}
 # $$ (eq-popularity-shift)
 #
 # training ratings more than a sampled item (`recbias.theory.relevant_training_shift`).
@@ -272,7 +276,6 @@ say("systems-text", popularity.systems_text(sweep))
 # %% tags=["remove-cell"]
 glue_table("tbl-popularity-uniform", popularity.published_table(sweep), {"published": "{:.4f}", "measured": "{:.4f}",
            "expected (closed form)": "{:.4f}"})
-say("uniform-text", popularity.uniform_text(sweep))
 for claim in popularity.published_numbers(sweep):
     number(**claim, anchor="tbl-popularity-uniform")
 
@@ -284,9 +287,11 @@ for claim in popularity.published_numbers(sweep):
 # closed form {eq}`eq-popularity-exact`, for exact item counts (the papers' set-up) and
 # for counts fixed only in expectation.
 # ```
-#
-# {glue:text}`uniform-text`
-#
+
+# %% tags=["remove-input"]
+display(Markdown(popularity.uniform_text(sweep)))
+
+# %% [markdown]
 # The result therefore depends on a detail of the simulation: the papers fix each
 # item's number of ratings exactly, and so does our reproduction. A generator that only
 # fixes it in expectation, like the default of `recbias.synthetic`, leaves counts that
@@ -298,7 +303,6 @@ ratio_colours = palette(list(curves["dataset"].unique()))
 figure = popularity.ratio_figure(curves, ratio_colours, ratings.name)
 dataset_caption(figure.axes[0], dataset)
 glue_figure("fig-popularity-ratio", figure)
-say("ratio-text", popularity.ratio_text(curves, ratings.name))
 
 # %% [markdown]
 # ## Do popular items have more positive ratings?
@@ -315,9 +319,11 @@ say("ratio-text", popularity.ratio_text(curves, ratings.name))
 # Share of positive ratings against item popularity rank, most rated items on the left,
 # averaged over 100 popularity segments; the page's dataset is drawn thicker.
 # ```
-#
-# {glue:text}`ratio-text`
-#
+
+# %% tags=["remove-input"]
+display(Markdown(popularity.ratio_text(curves, ratings.name)))
+
+# %% [markdown]
 # Where the ratio rises with popularity, as on MovieLens, popular items are not only
 # rated more often but liked more often when rated, and that gives popularity an edge
 # that survives any split which equalises the number of test ratings per item. Where
@@ -328,9 +334,10 @@ say("ratio-text", popularity.ratio_text(curves, ratings.name))
 # %% tags=["remove-cell"]
 truth = popularity.observation_grid(*grid, preset=grid_preset, seed=seed, test_ratio=test_ratio,
                                     target_size=target_size)
-glue_figure("fig-popularity-truth", popularity.truth_figure(truth))
-say("grid-text", popularity.grid_text(truth))
-say("grid-setup", f"{len(grid[0]) * len(grid[1])} worlds of the `{grid_preset}` preset")
+figure = popularity.truth_figure(truth)
+dataset_caption(figure.axes[0], f"simulated, {grid_preset}")
+glue_figure("fig-popularity-truth", figure)
+say("grid-setup", f"{len(grid[0]) * len(grid[1])} worlds of the {grid_preset} preset")
 
 # %% [markdown]
 # ## How much of the score is real?
@@ -353,9 +360,11 @@ say("grid-setup", f"{len(grid[0]) * len(grid[1])} worlds of the `{grid_preset}` 
 # complete truth, as the observation bias grows; line style marks the skew $\alpha$.
 # Right: popularity's P@10 as a share of user-kNN's, measured and true.
 # ```
-#
-# {glue:text}`grid-text`
-#
+
+# %% tags=["remove-input"]
+display(Markdown(popularity.grid_text(truth)))
+
+# %% [markdown]
 # Two mechanisms separate the measurement from the truth. When users rate what they
 # like, the items a user has rated are those she likes, so the held-out ratings are
 # spread over the items that each user picked, and the most rated items collect many of
@@ -368,10 +377,8 @@ say("grid-setup", f"{len(grid[0]) * len(grid[1])} worlds of the `{grid_preset}` 
 # %% tags=["remove-cell"]
 mainstream = popularity.mainstream_study(ratings, seed=seed, test_ratio=test_ratio)
 figure = popularity.mainstream_figure(mainstream, colours)
-for axis in figure.axes:
-    dataset_caption(axis, dataset)
+dataset_caption(figure.axes[-1], dataset)
 glue_figure("fig-popularity-mainstream", figure)
-say("mainstream-text", popularity.mainstream_text(mainstream, dataset))
 
 # %% [markdown]
 # ## Serving the majority
@@ -391,27 +398,26 @@ say("mainstream-text", popularity.mainstream_text(mainstream, dataset))
 # Per-user P@10 of popularity and user-kNN by fifths of users ordered by agreement with
 # the crowd (left: least), with 95% intervals over the users of each group.
 # ```
-#
-# {glue:text}`mainstream-text`
+
+# %% tags=["remove-input"]
+display(Markdown(popularity.mainstream_text(mainstream, dataset)))
 
 # %% tags=["remove-cell"]
 claims = popularity.findings(study, sweep, curves, truth, mainstream, dataset)
 for claim in claims:
     finding(**claim, source=popularity.SOURCE)
-glue_table("tbl-popularity-findings", popularity.findings_table(claims), wrap=True)
 
 # %% [markdown]
 # ## The claims, checked
 #
-# {numref}`tbl-popularity-findings` lists the statements of the papers that this
-# chapter checks, and two of its own, with the evidence of this build.
-#
-# ```{glue:figure} tbl-popularity-findings
-# :name: tbl-popularity-findings
-#
-# Each claim, its verdict on this build and the numbers behind it.
-# ```
-#
+# The statements of the papers that this chapter checks, and two of its own, each with
+# its verdict on this build and the numbers behind it; the reproduction scorecard
+# collects them with the other chapters' claims.
+
+# %% tags=["remove-input"]
+display(Markdown(popularity.findings_text(claims)))
+
+# %% [markdown]
 # ## What this means for designing an offline evaluation: when to distrust a strong popularity baseline
 #
 # - **Check the skew before reading the baseline.** On a random split, popularity's

@@ -55,7 +55,7 @@ SOURCE = "IRJ 2017 Sec. 5; thesis Sec. 4.5"
 #: cut-off of P@n throughout, as in the papers
 N = 10
 METRIC = f"P@{N}"
-#: the popularity-based and the personalised system of the per-user and measured-vs-true studies
+#: the personalised system of the measured-vs-true and per-user studies
 PERSONALISED = "user-kNN"
 #: pseudo-ratings of the shrunk mean-rating ordering
 SHRINKAGE = 10.0
@@ -139,8 +139,8 @@ def _bounds_table(
 
     The 1R runs are those :func:`recbias.experiments.runner.run_experiment` builds for the
     first design of the fold (same seed), with shared non-relevant items.  The closed form
-    takes the order each system gives the first user (the same for every user; for Random,
-    one uniformly random order) over the candidates.
+    takes the order each system gives the first user, the same for every user; Random gives
+    every user an independent order, so in expectation each position holds the mean ``|PR(i)|``.
     """
     runs = build_runs(fold.train, fold.test, one_relevant_design(target_size), seed=fold_seed(seed, 1000 * fold.index),
                       shared_negatives=True, on_shortage="exclude")
@@ -153,8 +153,11 @@ def _bounds_table(
     for label, recommender in systems.items():
         (score,) = scorer.score(recommender)
         lemma = lemma_bounds(runs, score, N)
-        first_user = recommender.score_users(runs.users[:1])[0][candidates]
-        orders.append(positives[candidates[np.lexsort((candidates, -first_user))]])
+        if isinstance(recommender, Random):
+            orders.append(np.full(len(candidates), positives[candidates].mean()))
+        else:
+            first_user = recommender.score_users(runs.users[:1])[0][candidates]
+            orders.append(positives[candidates[np.lexsort((candidates, -first_user))]])
         rows.append({"system": label, "lemma lower": lemma.lower, "1R P@10 (ties by code)": lemma.value,
                      "lemma upper": lemma.upper})
     lower, upper = nonpersonalised_bounds_1r(np.array(orders), N, relevant + int(target_size) - 1, relevant)
@@ -242,6 +245,11 @@ class SkewSweep:
         rows = p[(p["system"] == system) & (p["design"] == (design or self.one_relevant))]
         return rows.set_index("alpha")[column].sort_index()
 
+    @property
+    def label(self) -> str:
+        """Short name of the simulated data, for figure stamps."""
+        return "simulated, ML-1M shape" if self.preset == "synthetic-ml1m" else f"simulated, {self.preset}"
+
     def uniform(self, counts: str = EXACT) -> pd.Series:
         """The row of :attr:`expected` at ``alpha = 0`` for item counts fixed ``counts``."""
         e = self.expected
@@ -251,6 +259,8 @@ class SkewSweep:
 def _measured_and_expected(
     ratings: Ratings, alpha: float, counts: str, runs: pd.DataFrame, test_ratio: float, target_size: int
 ) -> dict:
+    """Popularity and random in 1R on one world: measured (with intervals and their paired test),
+    expected, and the spread of the item counts behind the difference."""
     one = runs[runs["design"] == one_relevant_design(target_size)]
     table = _summary(one, ("system",)).set_index("system")
     versus = compare(one, [METRIC], baseline="Random", systems=["Random", "Popularity"], average="run").iloc[0]
@@ -286,12 +296,14 @@ def skew_sweep(
     always included, once more with item counts exact only in expectation (popularity and
     random only).
     """
+    if preset not in PRESETS:
+        raise ValueError(f"unknown synthetic preset {preset!r}; known presets: {', '.join(PRESETS)}")
     alphas = sorted({0.0, *map(float, alphas)})
     ar = sweep_all_relevant_design(PRESETS[preset]["n_items"])
     designs = [one_relevant_design(target_size)] + ([ar] if all_relevant else [])
     precision, expected, curves, worlds = [], [], [], []
     for alpha in alphas:
-        world = simulate(preset=preset, alpha=alpha, exact_counts="items", seed=seed, **PREFERENCE_FREE)
+        world = simulate(preset=preset, alpha=alpha, exact_counts=_COUNT_MODES[EXACT], seed=seed, **PREFERENCE_FREE)
         ratings, law = world.ratings, world.popularity
         del world  # the dense arrays of the world are not needed any more
         folds = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)
@@ -302,15 +314,17 @@ def skew_sweep(
         spread = judgments.from_ratings(ratings, threshold=ratings.scale[0])
         curves.append(judgments.cumulative_share(spread).assign(alpha=alpha))
         counts = np.sort(ratings.item_counts())[::-1]
+        head = counts[: max(1, len(counts) // 10)].sum() / counts.sum()
         worlds.append({"alpha": alpha, "c1": law.c1, "c2": law.c2, "beta": law.beta, "most": int(counts[0]),
-                       "fewest": int(counts[-1]), "top 10% share": counts[: max(1, len(counts) // 10)].sum() / counts.sum()})
-    loose = generate(preset=preset, alpha=0.0, exact_counts="users", seed=seed, **PREFERENCE_FREE)
+                       "fewest": int(counts[-1]), "top 10% share": head})
+    loose = generate(preset=preset, alpha=0.0, exact_counts=_COUNT_MODES[IN_EXPECTATION], seed=seed, **PREFERENCE_FREE)
     folds = make_folds(loose, folds=1, test_ratio=test_ratio, seed=seed)
     baselines = {"Popularity": "popularity", "Random": "random"}
     experiment = run_experiment(loose, designs[:1], baselines, folds=folds, metrics=[METRIC], seed=seed, cache=cache)
     expected.append(_measured_and_expected(loose, 0.0, IN_EXPECTATION, experiment.runs, test_ratio, target_size))
-    return SkewSweep(pd.concat(precision, ignore_index=True), pd.DataFrame(expected), pd.concat(curves, ignore_index=True),
-                     pd.DataFrame(worlds), preset, int(target_size), float(test_ratio))
+    return SkewSweep(pd.concat(precision, ignore_index=True), pd.DataFrame(expected),
+                     pd.concat(curves, ignore_index=True), pd.DataFrame(worlds), preset, int(target_size),
+                     float(test_ratio))
 
 
 # ----------------------------------------------------------- part 3: positive ratio
@@ -613,11 +627,10 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
     return claims
 
 
-def findings_table(claims: Sequence[Mapping]) -> pd.DataFrame:
-    """The claims of :func:`findings` as a table."""
-    return pd.DataFrame({"statement": [c["label"] for c in claims],
-                         "verdict": ["holds" if c["holds"] else "does not hold" for c in claims],
-                         "evidence": [c["evidence"] for c in claims], "checked on": [c["dataset"] for c in claims]})
+def findings_text(claims: Sequence[Mapping]) -> str:
+    """The claims of :func:`findings` as a Markdown list: verdict, statement, evidence, where checked."""
+    return "\n".join(f"- **{'Holds' if c['holds'] else 'Does not hold'}:** {c['label']}. *{c['evidence']}* "
+                     f"(checked on {c['dataset']})" for c in claims)
 
 
 def _times(x: float, reference: float) -> str:
@@ -670,8 +683,8 @@ def bounds_table(study: OrderingStudy) -> pd.DataFrame:
         "1R P@10": one["mean"], "95% interval": interval, "ci_low": one["ci_low"], "ci_high": one["ci_high"],
         "closed-form lower": table["closed-form lower"], "closed-form upper": table["closed-form upper"],
         "exact expectation": pd.Series({"Popularity": study.expected_popularity, "Random": 1 / study.target_size}),
-        "lemma lower (first split)": table["lemma lower"], "1R P@10 (first split, ties by code)": table["1R P@10 (ties by code)"],
-        "lemma upper (first split)": table["lemma upper"],
+        "lemma lower": table["lemma lower"], "first split": table["1R P@10 (ties by code)"],
+        "lemma upper": table["lemma upper"],
     }).reindex(table.index)
     return out.reset_index()
 
@@ -688,8 +701,7 @@ def bounds_text(study: OrderingStudy) -> str:
     below = [s for s, r in table.iterrows() if r["ci_high"] < r["closed-form lower"]]
     inside = [s for s in table.index if s not in above + below]
     pop = table.loc["Popularity"]
-    lemma_holds = all(r["lemma lower (first split)"] <= r["1R P@10 (first split, ties by code)"] <= r["lemma upper (first split)"]
-                      for _, r in table.iterrows())
+    lemma_holds = all(r["lemma lower"] <= r["first split"] <= r["lemma upper"] for _, r in table.iterrows())
 
     def listed(names: list[str]) -> str:
         return ", ".join(n.lower() if n != "Test-set oracle" else "the test-set oracle" for n in names)
@@ -700,7 +712,8 @@ def bounds_text(study: OrderingStudy) -> str:
         f"the exact expectation derived above gives {fmt_number(pop['exact expectation'], 4)}."
     ]
     if inside:
-        parts.append(f"The 95% interval of the measured value meets the closed-form bounds for {listed(inside)}.")
+        which = "every ordering" if len(inside) == len(table) else listed(inside)
+        parts.append(f"The 95% interval of the measured value meets the closed-form bounds for {which}.")
     if above:
         parts.append(f"It lies above them for {listed(above)}: the bounds take the order of items as given, while "
                      "these orders are learned from ratings of the same users (or read from the test set), so that an "
@@ -756,13 +769,10 @@ def sweep_design_text(sweep: SkewSweep) -> str:
 
 
 def sweep_shape_text(sweep: SkewSweep) -> str:
-    """The shape of the sweep's worlds in words: sizes and rating prior."""
+    """The size of the sweep's worlds in words."""
     p = PRESETS[sweep.preset]
     size = f"{p['n_users']:,} users, {p['n_items']:,} items and {p['n_ratings']:,} ratings"
-    if sweep.preset == "synthetic-ml1m":
-        return f"the numbers of users, items and ratings of MovieLens 1M ({size}) and its histogram of rating values"
-    return (f"the shape of the `{sweep.preset}` preset ({size}, smaller than the papers' MovieLens 1M) and its "
-            "histogram of rating values")
+    return f"{size}, as MovieLens 1M" if sweep.preset == "synthetic-ml1m" else f"{size}, fewer than MovieLens 1M"
 
 
 def sweep_text(sweep: SkewSweep) -> str:
@@ -976,28 +986,34 @@ def ratio_figure(curves: pd.DataFrame, colours: Mapping[str, str], here: str):
 def truth_figure(grid: pd.DataFrame):
     """Popularity's lift over random and its score relative to the personalised system, measured and true."""
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import NullFormatter, ScalarFormatter
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     wide = grid.pivot_table(index=["alpha", "selection", "measure"], columns="system", values="mean").reset_index()
     wide["lift"] = wide["Popularity"] / wide["Random"]
     wide["relative"] = wide["Popularity"] / wide[PERSONALISED]
-    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.7))
-    dashes = dict(zip(sorted(wide["alpha"].unique()), ("-", "--", ":", "-.")))
+    alphas = sorted(wide["alpha"].unique())
+    dashes = dict(zip(alphas, ["-", "--", ":", "-."] * len(alphas)))
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.6 + 0.25 * len(dashes)))
     for ax, column, label in ((axes[0], "lift", "popularity / random"),
                               (axes[1], "relative", f"popularity / {PERSONALISED}")):
-        for (alpha, measure), part in wide.groupby(["alpha", "measure"]):
-            ax.plot(part["selection"], part[column], ls=dashes.get(alpha, "-"), ms=4, **MEASURE_STYLES[measure],
-                    label=f"{measure}, $\\alpha = {alpha:g}$")
+        for measure, style in MEASURE_STYLES.items():  # legend columns by measure, rows by alpha
+            for alpha, line in dashes.items():
+                part = wide[(wide["measure"] == measure) & (wide["alpha"] == alpha)]
+                ax.plot(part["selection"], part[column], ls=line, ms=4, **style,
+                        label=f"{measure}, $\\alpha = {alpha:g}$")
         ax.set(xlabel="observation bias (selection strength)", ylabel=label)
         if column == "lift":
             ax.set_yscale("log")
-            ax.yaxis.set_major_formatter(ScalarFormatter())
+            ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
             ax.yaxis.set_minor_formatter(NullFormatter())
     axes[1].axhline(1, color="#999999", lw=0.8, ls=":")
-    axes[0].set_title("Lift over random", loc="left")
-    axes[1].set_title("Against a personalised system", loc="left")
-    axes[1].legend(fontsize=7, loc="upper right")
-    fig.tight_layout()
+    axes[0].set_title("Over random", loc="left")
+    axes[1].set_title(f"Over {PERSONALISED}", loc="left")
+    handles, labels = axes[0].get_legend_handles_labels()
+    rows = len(dashes)
+    fig.legend(handles, labels, loc="lower center", ncol=len(MEASURE_STYLES), fontsize=8, bbox_to_anchor=(0.5, 0.0))
+    fig.tight_layout(rect=(0, 0.02 + 0.055 * rows, 1, 1))
     return fig
 
 
@@ -1006,7 +1022,7 @@ def mainstream_figure(table: pd.DataFrame, colours: Mapping[str, str]):
     import matplotlib.pyplot as plt
 
     measures = list(dict.fromkeys(table["measure"]))
-    fig, axes = plt.subplots(1, len(measures), figsize=(7.5 if len(measures) > 1 else 5.0, 3.5), squeeze=False)
+    fig, axes = plt.subplots(1, len(measures), figsize=(7.5 if len(measures) > 1 else 5.0, 3.6), squeeze=False)
     for ax, measure in zip(axes[0], measures, strict=True):
         for system, part in table[table["measure"] == measure].groupby("system", sort=False):
             ax.errorbar(part["group"], part["mean"], yerr=[part["mean"] - part["ci_low"], part["ci_high"] - part["mean"]],
@@ -1014,7 +1030,7 @@ def mainstream_figure(table: pd.DataFrame, colours: Mapping[str, str]):
         ax.set(xlabel="users by agreement with the crowd (fifths)", ylabel="P@10 per user, mean",
                xticks=sorted(table["group"].unique()))
         ax.set_ylim(bottom=0)
-        ax.set_title("AR on the test ratings" if measure == "measured" else "On the complete truth", loc="left")
+        ax.set_title("Measured (AR)" if measure == "measured" else "True", loc="left")
     axes[0][0].legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
