@@ -655,7 +655,7 @@ def orderings_text(study: OrderingStudy) -> str:
     if best == "Positive count":
         parts.append("Counting only positive training ratings beats counting all of them: the derivation ranks items "
                      "by |PR(i)|, and all ratings stand in for positive ones only as far as every item has the "
-                     "same share of positive ratings, which the positive-ratio figure below shows is not the case.")
+                     "same share of positive ratings (the positive-ratio figure below shows how far that holds here).")
     parts.append(
         f"The test-set oracle reaches {fmt_number(oracle, 4)}; popularity attains {fmt_pct(one['Popularity'] / oracle)} "
         f"of it (p = {fmt_p(p_oracle)}), " + ("a gap within noise." if p_oracle >= 0.05 else
@@ -873,10 +873,12 @@ def mainstream_text(table: pd.DataFrame, dataset: str) -> str:
         f"for the fifth of users whose ratings follow the crowd least and "
         f"{fmt_number(measured.loc[(last, 'Popularity'), 'mean'], 3)} for the fifth who follow it most; "
         f"{PERSONALISED} has {fmt_number(measured.loc[(first, PERSONALISED), 'mean'], 3)} and "
-        f"{fmt_number(measured.loc[(last, PERSONALISED), 'mean'], 3)}. Popularity beats {PERSONALISED} for "
-        f"{fmt_pct(measured.loc[(first, 'Popularity'), 'wins'])} and {fmt_pct(measured.loc[(last, 'Popularity'), 'wins'])} "
-        "of the users of these two groups."
+        f"{fmt_number(measured.loc[(last, PERSONALISED), 'mean'], 3)}. "
     )
+    wins = (measured.loc[(first, "Popularity"), "wins"], measured.loc[(last, "Popularity"), "wins"])
+    text += (f"Popularity beats {PERSONALISED} for none of the users of these two groups." if max(wins) == 0 else
+             f"Popularity beats {PERSONALISED} for {fmt_pct(wins[0])} and {fmt_pct(wins[1])} of the users of these "
+             "two groups.")
     if (table["measure"] == "true").any():
         true = table[table["measure"] == "true"].set_index(["group", "system"])
         text += (f" On the world's complete relevance the same groups give popularity "
