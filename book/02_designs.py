@@ -40,35 +40,16 @@ ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import numpy as np
-import pandas as pd
-from IPython.display import HTML, Markdown, display
-from matplotlib.patches import Patch
+from IPython.display import Markdown, display
 
-from recbias import datasets, designs, experiments
-from recbias.cache import recommender_params
 from recbias.bookkit.page import load_dataset, say
-from recbias.evaluate import discordant_pairs, evaluate_runs, kendall_tau, true_quality
 from recbias.bookkit.plotting import dataset_caption, palette
-from recbias.recommenders import make
 from recbias.bookkit.scorecard import finding, number
-
-N = 10  # cut-off of P@n throughout, as in the papers
-SYSTEMS = experiments.PAPER_SYSTEMS
-NAMES = list(SYSTEMS)
-COLOURS = palette(NAMES)
-
-
-def show_table(frame: pd.DataFrame, formats: dict | str | None = None, precision: int = 3, compact: bool = False) -> None:
-    styler = frame.style.format(formats, precision=precision, na_rep="–").hide(axis="index")
-    props = "padding: 0.2em 0.5em; white-space: nowrap; font-size: 0.85em;" if compact else "padding: 0.2em 0.7em;"
-    styler = styler.set_table_styles([{"selector": "th, td", "props": props}])
-    display(HTML(styler.to_html()))
-
-
-def p_text(p: float) -> str:
-    return "< 1e-300" if p == 0 else f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
-
+from recbias.bookkit.tables import glue_figure, glue_table
+from recbias.experiments import design_space
+from recbias.experiments.runner import make_folds
 
 # %% [markdown]
 # ## Three choices behind every target set
@@ -78,7 +59,10 @@ def p_text(p: float) -> str:
 # rated at or above the positive threshold: the items *relevant* to $u$. Every other
 # item counts as non-relevant, whether $u$ disliked it or never saw it. The target
 # set of $u$ mixes relevant items with non-relevant ones, $N_u$, and three decisions
-# fix it (IRJ Table 3):
+# fix it ({numref}`tbl-designs-axes`, after IRJ Table 3).
+#
+# ```{table} The three axes of a target set and their options. $\mathcal{C}$ is the pool from which non-relevant items are taken.
+# :name: tbl-designs-axes
 #
 # | axis | option | target items | used by |
 # |---|---|---|---|
@@ -88,6 +72,7 @@ def p_text(p: float) -> str:
 # | | **NN** (a sample of $k$) | $N_u$: $k$ items drawn uniformly from that set | {cite:t}`cremonesi2010performance` ($k = 1{,}000$) |
 # | how relevant items enter | **AR** (all relevant) | one set per user, $T_u = PR_\text{test}(u) \cup N_u$ | |
 # | | **1R** (one relevant) | one set per relevant rating, $T_u^r = \{i_r\} \cup N_u^r$ for each $i_r \in PR_\text{test}(u)$ | {cite:t}`cremonesi2010performance` |
+# ```
 #
 # A design is one option per axis, named like "TI-AN" (AR implied) or
 # "1R TI-NN(99)". The user's own training items never enter the target set: ranking
@@ -99,81 +84,30 @@ def p_text(p: float) -> str:
 # %% [markdown]
 # ## A toy matrix
 #
-# The figure builds the target sets of one user, $u$, with the package's own
-# `designs.build_runs` on a hand-made matrix with the features of IRJ Fig. 1: three
-# users, seven items, 4 or 5 stars count as positive, and some ratings are held out.
-# User $u$ liked $d$ and $e$ in the test part and rated $f$ and $g$ in training; nobody
-# rated $a$ in the test part. With one sampled non-relevant item (NN(1)) the sample
-# depends on the seed; another seed can pick another item from the same pool.
+# {numref}`fig-designs-toy` builds the target sets of one user, $u$, with the
+# package's own `designs.build_runs` on a hand-made matrix with the features of IRJ
+# Fig. 1: three users, seven items, 4 or 5 stars count as positive, and some ratings
+# are held out. User $u$ liked $d$ and $e$ in the test part and rated $f$ and $g$ in
+# training; nobody rated $a$ in the test part. With one sampled non-relevant item
+# (NN(1)) the sample depends on the seed; another seed can pick another item from the
+# same pool.
+#
+# ```{glue:figure} fig-designs-toy
+# :name: fig-designs-toy
+#
+# Left: the toy ratings, positive ones (4 or 5 stars) in green, test ratings circled.
+# Right: the target set of user $u$ under each design, one row per set; a 1R design
+# gives $u$ one set per relevant test item.
+# ```
 
-# %% tags=["hide-input"]
-toy_train, toy_test = experiments.fig1_toy()
-TOY_DESIGNS = ["AI-AN", "TI-AN", "AI-NN(1)", "TI-NN(1)", "1R AI-NN(1)", "1R TI-NN(1)"]
-u = experiments.TOY_USERS.index("u")
-toy_rows = []  # (label, items in the target set, relevant items)
-for name in TOY_DESIGNS:
-    runs = designs.build_runs(toy_train, toy_test, name, seed=seed)
-    for r, k in enumerate(np.flatnonzero(runs.users == u), start=1):
-        block = slice(runs.offsets[k], runs.offsets[k + 1])
-        label = f"{name}: $T_u^{r}$" if name.startswith("1R") else name
-        toy_rows.append((label, set(runs.items[block]), set(runs.items[block][runs.labels[block]])))
-
-
-def letters(items: set) -> str:
-    return "{" + ", ".join(experiments.TOY_ITEMS[i] for i in sorted(items)) + "}"
-
-
-toy_sets = {label: letters(items) for label, items, _ in toy_rows}
+# %% tags=["remove-input"]
+toy = design_space.toy_target_sets(seed)
+toy_sets = {target.label: target.letters for target in toy}
 say("toy_ai_an", toy_sets["AI-AN"])
 say("toy_ti_an", toy_sets["TI-AN"])
-
-fig, (ax_m, ax_t) = plt.subplots(1, 2, figsize=(8.6, 4.6), gridspec_kw={"width_ratios": [1, 1.25]})
-items = experiments.TOY_ITEMS
-for frame, held_out in ((toy_train, False), (toy_test, True)):
-    for user, item, value in zip(frame.users, frame.items, frame.values, strict=True):
-        positive = value >= frame.positive_threshold
-        ax_m.text(item, user, f"{value:g}", ha="center", va="center", fontsize=13,
-                  color="#1a7f37" if positive else "#b42318", fontweight="bold" if positive else "normal")
-        if held_out:
-            ax_m.scatter(item, user, s=480, facecolors="none", edgecolors="#333333", linewidths=1.2)
-ax_m.set_xlim(-0.5, len(items) - 0.5)
-ax_m.set_ylim(len(experiments.TOY_USERS) - 0.5, -0.5)
-ax_m.set_xticks(range(len(items)), items)
-ax_m.set_yticks(range(len(experiments.TOY_USERS)), experiments.TOY_USERS)
-ax_m.set_xlabel("item")
-ax_m.set_ylabel("user")
-ax_m.set_title("stars (green: positive; circled: test)", fontsize=10)
-ax_m.grid(False)
-
-trained = set(toy_train.items[toy_train.users == u])
-for row, (label, in_set, relevant) in enumerate(toy_rows):
-    for item in range(len(items)):
-        if item in relevant:
-            colour, text = "#1a7f37", "rel"
-        elif item in in_set:
-            colour, text = "#8fb8de", "non"
-        elif item in trained:
-            colour, text = "#dddddd", "train"
-        else:
-            colour, text = "white", ""
-        ax_t.add_patch(plt.Rectangle((item - 0.45, row - 0.4), 0.9, 0.8, color=colour))
-        ax_t.text(item, row, text, ha="center", va="center", fontsize=8, color="white" if colour == "#1a7f37" else "#222222")
-ax_t.set_xlim(-0.5, len(items) - 0.5)
-ax_t.set_ylim(len(toy_rows) - 0.5, -0.5)
-ax_t.set_xticks(range(len(items)), items)
-ax_t.set_yticks(range(len(toy_rows)), [label for label, _, _ in toy_rows])
-ax_t.set_xlabel("item")
-ax_t.set_title("target sets of user u", fontsize=10, loc="left")
-ax_t.grid(False)
-fig.legend(
-    handles=[Patch(color="#1a7f37", label="relevant (in the target set)"),
-             Patch(color="#8fb8de", label="non-relevant (in the target set)"),
-             Patch(color="#dddddd", label="u's training item (never a target)")],
-    loc="lower center", ncol=3, fontsize=9, bbox_to_anchor=(0.5, 0.0),
-)
-dataset_caption(ax_t, "hand-made toy")
-fig.tight_layout(rect=(0, 0.07, 1, 1))
-plt.show()
+figure = design_space.toy_figure(toy)
+dataset_caption(figure.axes[1], "hand-made toy")
+glue_figure("fig-designs-toy", figure)
 
 # %% [markdown]
 # The ratings on the left decide everything on the right. Under AI-AN user $u$ ranks
@@ -194,7 +128,8 @@ plt.show()
 # have a relevant test item:
 #
 # $$
-# P_s@n = \frac{1}{|\mathcal{U}|} \sum_{u \in \mathcal{U}} \frac{\left|\operatorname{top}_s^u(T_u, n) \cap PR_\text{test}(u)\right|}{n}.
+# P_s@n = \frac{1}{|\mathcal{U}|} \sum_{u \in \mathcal{U}}
+# \frac{\left|\operatorname{top}_s^u(T_u, n) \cap PR_\text{test}(u)\right|}{n}.
 # $$ (eq-ar-precision)
 #
 # The 1R design of {cite:t}`cremonesi2010performance`, written as in
@@ -202,7 +137,8 @@ plt.show()
 # target sets $T_u^r$, one per relevant test rating:
 #
 # $$
-# 1RP_s@n = \frac{1}{|PR_\text{test}|} \sum_{u \in \mathcal{U}} \sum_{r=1}^{|PR_\text{test}(u)|} P_s^u@n\left(T_u^r\right).
+# 1RP_s@n = \frac{1}{|PR_\text{test}|} \sum_{u \in \mathcal{U}}
+# \sum_{r=1}^{|PR_\text{test}(u)|} P_s^u@n\left(T_u^r\right).
 # $$ (eq-1r-precision)
 #
 # Two differences follow directly. First, each $T_u^r$ holds a single relevant item,
@@ -214,17 +150,8 @@ plt.show()
 # {eq}`eq-1r-precision`.
 
 # %% tags=["remove-input"]
-first_fold = experiments.make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)[0]
-liked = first_fold.test.values >= first_fold.test.positive_threshold
-per_user = np.bincount(first_fold.test.users[liked], minlength=ratings.n_users)
-per_user = np.sort(per_user[per_user > 0])[::-1]
-top_decile = max(1, int(np.ceil(0.1 * len(per_user))))
-display(Markdown(
-    f"On the first split of *{ratings.name}*, {len(per_user):,} users have at least one relevant "
-    f"test item. The tenth of them with the most relevant test items hold "
-    f"{per_user[:top_decile].sum() / per_user.sum():.0%} of all relevant test ratings: that is their "
-    f"weight in 1R precision, against 10% in AR precision."
-))
+first_split = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)[0]
+display(Markdown(design_space.weight_text(design_space.relevant_weight(first_split.test), ratings.name)))
 
 # %% [markdown]
 # ## The preliminary comparison
@@ -235,241 +162,118 @@ display(Markdown(
 # {cite:p}`cremonesi2010performance`. We use the package's implementations of the
 # same five (see `recbias.recommenders`; our MF fits the implicit-feedback
 # least-squares model of {cite:t}`hu2008collaborative`), fitted on the training
-# ratings with the settings listed below the next paragraph. On the main
-# dataset each of the `folds` splits is an independent coin flip per rating, with
-# probability `test_ratio` of going to test; P@10 is measured under AR with AI-AN and
-# TI-AN, and under 1R with TI-NN target sets of `target_size` items. The means pool the
-# runs of all splits (users in AR, relevant ratings in 1R, as in the papers' Eq. 1).
-# Their 95% intervals treat the *user* as the independent unit: a user's runs, and the
-# same user across splits, are clustered, so that many runs of one person do not pass
-# for many independent observations.
+# ratings with the settings of {numref}`tbl-designs-settings`.
+#
+# ```{glue:figure} tbl-designs-settings
+# :name: tbl-designs-settings
+#
+# The five systems of the comparison and their settings (the presets of
+# `recbias.recommenders.make`).
+# ```
+#
+# On the main dataset each of the `folds` splits is an independent coin flip per
+# rating, with probability `test_ratio` of going to test; P@10 is measured under AR
+# with AI-AN and TI-AN, and under 1R with TI-NN target sets of `target_size` items.
+# The means pool the runs of all splits (users in AR, relevant ratings in 1R, as in
+# the papers' Eq. 1). Their 95% intervals treat the *user* as the independent unit:
+# a user's runs, and the same user across splits, are clustered, so that many runs of
+# one person do not pass for many independent observations.
 #
 # On Last.fm the papers used a single temporal split of Celma's 1K-user play logs,
 # AR TI-NN with $|N_u| = 2{,}500$ and 1R TI-NN. The second dataset of this page
 # (`second_dataset`) gets the same two designs on a single split, temporal when the data
-# have timestamps.
-
-# %% tags=["remove-input"]
-settings = []
-for label, preset in SYSTEMS.items():
-    params = recommender_params(make(preset, seed=seed))
-    shown_params = ", ".join(f"{k} = {v}" for k, v in params.items() if k != "seed")
-    settings.append(f"{label} ({shown_params})" if shown_params else label)
-display(Markdown("Settings of the five systems: " + "; ".join(settings) + "."))
-one_r = f"1R TI-NN({target_size - 1})"
-users_with_likes = int(np.count_nonzero(np.bincount(ratings.users[ratings.positive], minlength=ratings.n_users)))
-an_entries = users_with_likes * ratings.n_items
-if an_entries > max_an_entries:
-    ar_designs = [f"AI-NN({second_nonrelevant})", f"TI-NN({second_nonrelevant})"]
-    display(Markdown(
-        f"*{ratings.name}* has {ratings.n_items:,} items: the AN target sets would hold about "
-        f"{an_entries:,} items, above `max_an_entries` = {max_an_entries:,}. As the papers did on "
-        f"Last.fm, the AR designs sample |N_u| = {second_nonrelevant:,} non-relevant items instead "
-        f"(AI-NN and TI-NN)."
-    ))
-else:
-    ar_designs = ["AI-AN", "TI-AN"]
-METRICS = ["P@10", "Recall@10", "nDCG@10", "MAP", "MRR"]
-
-# %%
-main = experiments.run_experiment(
-    ratings, [*ar_designs, one_r], SYSTEMS, folds=folds, split="coin", test_ratio=test_ratio,
-    metrics=METRICS, seed=seed,
-)
-summary = main.summary(["P@10"])
+# have timestamps. The whole comparison is one call of the chapter's driver:
 
 # %% tags=["remove-cell"]
-second = None
-second_note = ""
-if not second_dataset:
-    second_note = "No second dataset was requested (`second_dataset` is empty)."
-elif second_dataset == dataset:
-    second_note = f"The second dataset, *{second_dataset}*, is the chapter's own dataset: it is not repeated."
-elif not datasets.available(second_dataset):
-    second_note = f"The second dataset, *{second_dataset}*, is not available on the machine that built this page."
-else:
-    other = load_dataset(second_dataset, seed)
-    temporal = other.timestamps is not None
-    second = experiments.run_experiment(
-        other, [f"TI-NN({second_nonrelevant})", one_r], SYSTEMS, folds=1,
-        split="temporal" if temporal else "coin", test_ratio=test_ratio, metrics=["P@10"], seed=seed,
-    )
-    second_note = (
-        f"The second dataset, *{other.name}*, was split once "
-        + ("by time (the most recent ratings in test), as the papers did on Last.fm."
-           if temporal else
-           "by a coin flip per rating: it has no timestamps, so the temporal split of the papers "
-           "cannot be reproduced on it.")
-    )
-    summary = pd.concat([summary, second.summary(["P@10"])], ignore_index=True)
+glue_table("tbl-designs-settings", design_space.system_settings(seed=seed), wrap=True,
+           left=["system", "model", "settings"])
+skipped = design_space.why_not_second(second_dataset, dataset)
 
-# %% tags=["remove-input"]
-display(Markdown(second_note))
-reports = pd.concat([main.reports] + ([second.reports] if second is not None else []), ignore_index=True)
-sizes = (
-    reports.groupby(["dataset", "design"], sort=False)
-    .agg(splits=("fold", "nunique"), runs=("n_runs", "mean"), users=("n_users", "mean"),
-         candidates=("n_candidates", "mean"), target_items=("candidates", "mean"),
-         excluded_runs=("shortage_runs", "sum"))
-    .reset_index()
+# %%
+second = None if skipped else load_dataset(second_dataset, seed)
+study = design_space.design_study(
+    ratings, second, folds=folds, test_ratio=test_ratio,
+    target_size=target_size, second_nonrelevant=second_nonrelevant,
+    max_an_entries=max_an_entries, second_note=skipped, seed=seed,
 )
-sizes = sizes.rename(columns={"candidates": "|C|", "target_items": "target entries",
-                              "excluded_runs": "runs excluded (too few candidates)"})
-display(Markdown("Size of the evaluation per dataset and design (means over splits): runs are users "
-                 "in AR and relevant test ratings in 1R."))
-show_table(sizes, {c: "{:,.0f}" for c in sizes.columns if c not in ("dataset", "design")})
-
-# %% tags=["hide-input"]
-panels = [(ratings.name, d) for d in [*ar_designs, one_r]]
-if second is not None:
-    panels += [(second_dataset, d) for d in second.reports["design"].unique()]
-by_dataset = {}
-for name, design in panels:
-    by_dataset.setdefault(name, []).append(design)
-fig, axes = plt.subplots(1, len(by_dataset), figsize=(10, 4.2), squeeze=False,
-                         gridspec_kw={"width_ratios": [len(v) for v in by_dataset.values()]})
-width = 0.8 / len(NAMES)
-for ax, (name, design_list) in zip(axes[0], by_dataset.items(), strict=True):
-    for j, system in enumerate(NAMES):
-        rows = summary.set_index(["dataset", "design", "system"]).loc[[(name, d, system) for d in design_list]]
-        x = np.arange(len(design_list)) + (j - (len(NAMES) - 1) / 2) * width
-        ax.bar(x, rows["mean"], width, color=COLOURS[system], label=system,
-               yerr=[rows["mean"] - rows["ci_low"], rows["ci_high"] - rows["mean"]], capsize=2,
-               error_kw={"elinewidth": 0.8})
-    ax.set_xticks(range(len(design_list)), [d.replace(" ", "\n") for d in design_list])
-    ax.set_ylabel("P@10")
-    ax.set_xlabel("design")
-    dataset_caption(ax, name)
-handles = [Patch(color=COLOURS[name], label=name) for name in NAMES]
-fig.legend(handles=handles, loc="upper center", ncol=len(NAMES), fontsize=9, bbox_to_anchor=(0.5, 1.0))
-fig.tight_layout(rect=(0, 0, 1, 0.93))
-plt.show()
 
 # %% tags=["remove-input"]
-cells = summary.assign(cell=[f"{m:.4f}<br><small style='white-space: nowrap'>±&nbsp;{(h - l) / 2:.4f}</small>"
-                              for m, l, h in zip(summary["mean"], summary["ci_low"], summary["ci_high"], strict=True)])
-wide = cells.pivot_table(index=["dataset", "design"], columns="system", values="cell", aggfunc="first", observed=True, sort=False)
-wide = wide.reindex(columns=NAMES).reindex(pd.MultiIndex.from_tuples(panels))
-display(Markdown("Mean P@10 with the half-width of its 95% confidence interval:"))
-show_table(wide.reset_index().rename(columns={"level_0": "dataset", "level_1": "design"}))
+display(Markdown(" ".join([design_space.design_note(study.choice, ratings), study.second_note])))
+sizes = design_space.size_table(study)
+glue_table("tbl-designs-sizes", sizes, {c: "{:,.0f}" for c in sizes.columns if c not in ("dataset", "design")},
+           left=["dataset", "design"])
 
 # %% [markdown]
+# {numref}`tbl-designs-sizes` gives the size of each evaluation: the runs (users in
+# AR, relevant test ratings in 1R), the users they come from, the candidate items
+# $\mathcal{C}$ and the total number of target items the systems rank.
+#
+# ```{glue:figure} tbl-designs-sizes
+# :name: tbl-designs-sizes
+#
+# Size of the evaluation per dataset and design, means over splits. Runs are users in
+# AR designs and relevant test ratings in 1R designs; runs are left out when a user
+# has fewer candidate items than the design samples.
+# ```
+
+# %% tags=["remove-input"]
+colours = palette(study.systems)
+by_dataset = list(study.summary.groupby("dataset", sort=False))
+figure, axes = plt.subplots(1, len(by_dataset), figsize=(8.4, 4.6), squeeze=False,
+                            gridspec_kw={"width_ratios": [part["design"].nunique() for _, part in by_dataset]})
+for ax, (name, part) in zip(axes[0], by_dataset, strict=True):
+    designs = list(dict.fromkeys(part["design"]))
+    for j, (system, rows) in enumerate(part.groupby("system", sort=False)):
+        ax.bar(np.arange(len(rows)) + (j - (len(colours) - 1) / 2) * 0.16, rows["mean"], 0.16, color=colours[system], label=system,
+               yerr=[rows["mean"] - rows["ci_low"], rows["ci_high"] - rows["mean"]], capsize=2, error_kw={"elinewidth": 0.8})
+    ax.set_xticks(range(len(designs)), [d.replace(" ", "\n") for d in designs])
+    ax.set(xlabel="design", ylabel="P@10")
+    dataset_caption(ax, name)
+figure.legend(*axes[0][0].get_legend_handles_labels(), loc="upper center", ncol=len(colours), fontsize=11)
+figure.tight_layout(rect=(0, 0, 1, 0.92))
+glue_figure("fig-designs-precision", figure)
+glue_table("tbl-designs-precision", design_space.precision_table(study), left=["dataset", "design"])
+
+# %% [markdown]
+# {numref}`fig-designs-precision` draws the mean P@10 of every system under every
+# design, and {numref}`tbl-designs-precision` gives the numbers.
+#
+# ```{glue:figure} fig-designs-precision
+# :name: fig-designs-precision
+#
+# Mean P@10 of the five systems under each design, with 95% confidence intervals that
+# take the user as the unit (a user's runs over all splits clustered).
+# ```
+#
+# ```{glue:figure} tbl-designs-precision
+# :name: tbl-designs-precision
+#
+# Mean P@10 over runs (users in AR, relevant test ratings in 1R) with the half-width of
+# its 95% confidence interval below it; the unit of the interval is the user.
+# ```
+#
 # Wilcoxon signed-rank tests compare two systems user by user. A user's runs are not
 # independent observations (her 1R runs share one profile, and she is in every split),
 # so the differences of all her runs over all splits are summed into one paired value
 # per user before testing; the intervals above are clustered by user in the same way.
-# The table lists, per design, how many of the ten pairs of systems differ at the 0.001
-# level, and the pair that is hardest to tell apart.
-
-# %% tags=["remove-input"]
-test_rows = []
-for experiment in [main] + ([second] if second is not None else []):
-    comparison = experiment.comparison("P@10", NAMES)
-    for design in experiment.runs["design"].cat.categories:
-        tests = comparison[comparison["design"] == design]
-        hardest = tests.loc[tests["wilcoxon_pvalue"].idxmax()]
-        test_rows.append({
-            "dataset": experiment.runs["dataset"].iloc[0], "design": design,
-            "significant": int((tests["wilcoxon_pvalue"] < 1e-3).sum()), "pairs": len(tests),
-            "closest pair": f"{hardest['system_a']} vs {hardest['system_b']}",
-            "its P@10 difference": f"{hardest['difference']:+.4f}",
-            "its p-value": p_text(hardest["wilcoxon_pvalue"]),
-        })
-test_table = pd.DataFrame(test_rows)
-shown = test_table.assign(**{"pairs with p < 0.001": [f"{k} of {n}" for k, n in zip(test_table["significant"], test_table["pairs"], strict=True)]})
-show_table(shown[["dataset", "design", "pairs with p < 0.001", "closest pair", "its P@10 difference", "its p-value"]])
-say("pairs_significant", f"{test_table['significant'].sum()} of {test_table['pairs'].sum()}")
-on_main = test_table[test_table["dataset"] == ratings.name]
+# {numref}`tbl-designs-tests` lists, per design, how many of the ten pairs of systems
+# differ at the 0.001 level, and the pair that is hardest to tell apart.
+#
+# ```{glue:figure} tbl-designs-tests
+# :name: tbl-designs-tests
+#
+# Pairs of systems whose P@10 differ under a Wilcoxon signed-rank test at the 0.001
+# level, with one paired value per user, and the pair with the largest p-value.
+# ```
 
 # %% tags=["remove-cell"]
-means = summary.set_index(["dataset", "design", "system"])["mean"].sort_index()
-
-
-def order(name: str, design: str) -> list[str]:
-    return list(means.loc[(name, design)].sort_values(ascending=False).index)
-
-
-ar_main = ar_designs[1]  # TI-AN (or TI-NN on very large catalogues)
-main_ar_order = order(ratings.name, ar_main)
-main_1r_order = order(ratings.name, one_r)
-pop_ar = float(means.loc[(ratings.name, ar_main, "Popularity")])
-ti_ai_gap = float((means.loc[(ratings.name, ar_designs[0])] - means.loc[(ratings.name, ar_main)]).abs().max())
-best_1r = float(means.loc[(ratings.name, one_r)].max())
-
-# The 1R ceiling: an oracle that scores relevant items first reaches 1/n on every run.
-oracle_runs = designs.build_runs(first_fold.train, first_fold.test, one_r, seed=seed, on_shortage="exclude")
-oracle_1r = float(evaluate_runs(oracle_runs, oracle_runs.labels.astype(float), ["P@10"])["P@10"].mean())
-
-
-def position(names: list[str], system: str) -> int:
-    return names.index(system) + 1
-
-
-def ordinal(k: int) -> str:
-    return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k, 'th') }"
-
-
-personal = ["pLSA", "MF", "user-kNN"]
-per_cell = means.unstack("system")
-system_range = per_cell[personal].agg(["min", "max"])
-widest = (system_range.loc["max"] / system_range.loc["min"]).idxmax()
-spread = (per_cell[personal].max(axis=1) - per_cell[personal].min(axis=1)).max()
-range_sentence = (
-    f"Across the designs and datasets of this page, the P@10 of {widest} alone runs from "
-    f"{system_range.loc['min', widest]:.3f} to {system_range.loc['max', widest]:.3f}, while within any one "
-    f"design the three personalised systems are never more than {spread:.3f} apart."
-)
-
-paper_rows = [
-    ("best system, AR", "pLSA", main_ar_order[0], "ml-1m"),
-    ("best system, 1R", "pLSA", main_1r_order[0], "ml-1m"),
-    ("Popularity's place, AR", "2nd", ordinal(position(main_ar_order, "Popularity")), "ml-1m"),
-    ("MF above kNN, AR", "yes", "yes" if position(main_ar_order, "MF") < position(main_ar_order, "user-kNN") else "no", "ml-1m"),
-    ("MF above kNN, 1R", "yes", "yes" if position(main_1r_order, "MF") < position(main_1r_order, "user-kNN") else "no", "ml-1m"),
-    ("Popularity P@10, AR", "0.08", f"{pop_ar:.3f}", "ml-1m"),
-    (f"largest |{ar_designs[0]} − {ar_designs[1]}| gap in P@10", "almost none (AI-AN vs TI-AN)", f"{ti_ai_gap:.4f}", "ml-1m"),
-    ("ceiling of 1R P@10 (oracle ranking)", "0.10", f"{oracle_1r:.3f}", "ml-1m"),
-]
-number("fig2/AR/Popularity/P@10", pop_ar, paper=0.08, tolerance=0.01, source="IRJ Sec. 3.3 (Fig. 2)",
-      dataset=ratings.name, paper_dataset="ml-1m", note=f"AR {ar_main}; the text gives 0.08")
-number("fig2/1R/ceiling", oracle_1r, paper=0.10, tolerance=1e-9, source="IRJ Sec. 3.2-3.3",
-      dataset=ratings.name, paper_dataset="ml-1m", note="1R P@10 of a perfect ranking, 1/n")
-findings = [
-    ("fig2/AR/pLSA-first", "pLSA has the best AR precision of the five systems", main_ar_order[0] == "pLSA",
-     f"AR {ar_main} order: {' > '.join(main_ar_order)}"),
-    ("fig2/1R/pLSA-first", "pLSA has the best 1R precision of the five systems", main_1r_order[0] == "pLSA",
-     f"1R order: {' > '.join(main_1r_order)}"),
-    ("fig2/AR/Popularity-second", "Popularity comes second under AR, ahead of two personalised systems",
-     position(main_ar_order, "Popularity") == 2, f"Popularity is {ordinal(position(main_ar_order, 'Popularity'))} under AR"),
-    ("fig2/AR/MF-above-kNN", "MF beats user-kNN under AR", position(main_ar_order, "MF") < position(main_ar_order, "user-kNN"),
-     f"AR P@10: MF {means.loc[(ratings.name, ar_main, 'MF')]:.4f}, user-kNN {means.loc[(ratings.name, ar_main, 'user-kNN')]:.4f}"),
-    ("fig2/1R/MF-above-kNN", "MF beats user-kNN under 1R", position(main_1r_order, "MF") < position(main_1r_order, "user-kNN"),
-     f"1R P@10: MF {means.loc[(ratings.name, one_r, 'MF')]:.4f}, user-kNN {means.loc[(ratings.name, one_r, 'user-kNN')]:.4f}"),
-    ("fig2/AI-TI-alike", "AI and TI candidate sets give almost the same AR precision (gap below 0.01)", ti_ai_gap < 0.01,
-     f"largest |{ar_designs[0]} - {ar_designs[1]}| P@10 gap: {ti_ai_gap:.4f}"),
-    ("fig2/all-pairs-significant", "every pair of systems differs with Wilcoxon p < 0.001 in every design",
-     bool(on_main["significant"].sum() == on_main["pairs"].sum()),
-     f"{on_main['significant'].sum()} of {on_main['pairs'].sum()} pairs"),
-]
-for key, label, holds, evidence in findings:
-    finding(key, label=label, holds=bool(holds), evidence=evidence, source="IRJ 2017 Sec. 3.3, Fig. 2",
-            dataset=ratings.name)
-
-if second is not None:
-    second_ar = f"TI-NN({second_nonrelevant})"
-    second_ar_order = order(second_dataset, second_ar)
-    second_1r_order = order(second_dataset, one_r)
-    pop_second = float(means.loc[(second_dataset, second_ar, "Popularity")])
-    paper_rows += [
-        ("best system, AR (Last.fm)", "Popularity", second_ar_order[0], "lastfm-1k"),
-        ("Popularity P@10, AR (Last.fm)", "0.35", f"{pop_second:.3f}", "lastfm-1k"),
-        ("AR and 1R order systems alike (Last.fm)", "no", "yes" if second_ar_order == second_1r_order else "no", "lastfm-1k"),
-    ]
-    number("fig2/AR-lastfm/Popularity/P@10", pop_second, paper=0.35, tolerance=0.02, source="IRJ Sec. 3.3 (Fig. 2)",
-          dataset=second_dataset, paper_dataset="lastfm-1k", note=f"AR {second_ar}; the text gives 0.35")
-    finding("fig2/AR-lastfm/Popularity-first", label="on Last.fm, Popularity has the best AR precision",
-            holds=second_ar_order[0] == "Popularity", evidence=f"AR {second_ar} order: {' > '.join(second_ar_order)}",
-            source="IRJ 2017 Sec. 3.3, Fig. 2", dataset=second_dataset)
+glue_table("tbl-designs-tests", design_space.significance_table(study), left=["dataset", "design", "closest pair"])
+for claim in design_space.published_numbers(study):
+    number(**claim, anchor="tbl-designs-papers")
+for claim in design_space.findings(study):
+    finding(**claim, source=design_space.SOURCE, anchor="tbl-designs-papers")
+glue_table("tbl-designs-papers", design_space.paper_table(study),
+           left=["statement", "paper", "our dataset", "ours", "paper's dataset"])
 
 # %% [markdown]
 # ### What the papers found, and what we find
@@ -479,47 +283,31 @@ if second is not None:
 # MovieLens and 0.35 on Last.fm, where popularity is the best system under AR, and AR
 # and 1R disagree on some comparisons there {cite:p}`bellogin2017statistical`. AI and
 # TI gave almost the same values on MovieLens, where nearly every item has a test
-# rating. The table sets their statements against our run; the last column names the
-# dataset the published statement refers to, and only a run on that dataset can
-# confirm or contradict it (see the {doc}`scorecard`).
+# rating. {numref}`tbl-designs-papers` sets their statements against our run; the last
+# column names the dataset the published statement refers to, and only a run on that
+# dataset can confirm or contradict it (see the {doc}`scorecard`). The full orders of
+# the systems are in {numref}`tbl-designs-orders` below.
+#
+# ```{glue:figure} tbl-designs-papers
+# :name: tbl-designs-papers
+#
+# Statements and numbers of IRJ 2017 (Sec. 3.3, Fig. 2) next to ours, with the
+# dataset each was computed on.
+# ```
 
 # %% tags=["remove-input"]
-comparison = pd.DataFrame(paper_rows, columns=["statement", "paper", "ours", "paper's dataset"])
-comparison.insert(2, "our dataset", [ratings.name if "Last.fm" not in s else second_dataset for s in comparison["statement"]])
-show_table(comparison)
-
-# %% tags=["remove-input"]
-ti_reports = main.reports[main.reports["design"] == ar_designs[1]]
-no_test_share = float(1 - ti_reports["n_candidates"].mean() / ratings.n_items)
-found = (
-    f"On *{ratings.name}* the measured order under AR ({ar_main}) is **{' > '.join(main_ar_order)}**, and under "
-    f"1R it is **{' > '.join(main_1r_order)}**. AR popularity scores {pop_ar:.3f} (0.08 in the paper, on "
-    f"MovieLens 1M). The largest gap between the AI and TI versions of the AR design over the five systems "
-    f"is {ti_ai_gap:.4f}; on average {no_test_share:.0%} of the items have no test rating in a split, and only "
-    f"AI can draw them as non-relevant items. The best 1R precision, {best_1r:.3f}, stays under the ceiling "
-    f"{oracle_1r:.3f} that a perfect ranking attains."
-)
-if second is not None:
-    found += (
-        f" On *{second_dataset}*, AR popularity is {pop_second:.3f} (0.35 in the paper, on Celma's Last.fm "
-        f"sample) and the orders are **{' > '.join(second_ar_order)}** (AR) and "
-        f"**{' > '.join(second_1r_order)}** (1R)."
-    )
-display(Markdown(found))
+display(Markdown(design_space.found_text(study)))
 
 # %% [markdown]
-# Where our orders differ from the papers', three reasons are worth keeping apart. The
-# data differ: the published page of this book runs on MovieLens 1M, while MovieLens
-# 100K is ten times smaller and denser, and the HetRec Last.fm release counts plays
-# per artist over all time, for other users than Celma's sample, without timestamps.
-# The implementations differ: our settings of pLSA, MF and kNN (those of
-# `recbias.recommenders`) need not be the papers', and systems this close react to
-# such settings. And the differences between personalised systems are small next to
-# the differences between designs and datasets, which is the point the papers make,
-# as the next paragraph measures.
+# Three things separate our run from the papers', and they are worth keeping apart.
+# The data may differ (next paragraph). The implementations differ: our settings of
+# pLSA, MF and kNN ({numref}`tbl-designs-settings`) need not be the papers', and
+# systems this close react to such settings. And the differences between personalised
+# systems are small next to the differences between designs and datasets, which is
+# the point the papers make, as the last sentence below measures.
 
 # %% tags=["remove-input"]
-display(Markdown(range_sentence))
+display(Markdown(design_space.differences_text(study) + " " + design_space.range_text(study)))
 
 # %% [markdown]
 # ## How AR and 1R precision are tied
@@ -531,9 +319,11 @@ display(Markdown(range_sentence))
 # ({cite:t}`bellogin2017statistical`, Eq. 2):
 #
 # $$
-# \frac{|\mathcal{U}|\, P_s@n}{|PR_\text{test}|} \;\le\; 1RP_s@n \;\le\;
-# \frac{\sum_{u} m_u\, P_s^u@m_u(T_u)}{n\, |PR_\text{test}|},
-# \qquad m_u = n + |PR_\text{test}(u)| - 1.
+# \begin{aligned}
+# \frac{|\mathcal{U}|\, P_s@n}{|PR_\text{test}|} \;\le\; 1RP_s@n
+# &\;\le\; \frac{1}{n\, |PR_\text{test}|} \sum_{u \in \mathcal{U}} m_u\, P_s^u@m_u(T_u), \\
+# m_u &= n + |PR_\text{test}(u)| - 1.
+# \end{aligned}
 # $$ (eq-lemma)
 #
 # The argument is about positions. Removing the user's other relevant items from $T_u$
@@ -543,128 +333,83 @@ display(Markdown(range_sentence))
 # in the top $n$ of $T_u^r$ is in the top $m_u$ of $T_u$: that gives the upper bound.
 # Both bounds are AR quantities, so 1R precision moves with AR precision: it lies
 # between AR precision at the cut-off $n$ and AR precision at the deeper cut-off $m_u$,
-# a sandwich rather than a fixed multiple of $P_s@n$. The gap between the bounds comes from users with several
-# relevant items, so it shrinks as test ratings become scarcer; the papers also see it
-# close as the target sets grow well beyond $|PR_\text{test}|/|\mathcal{U}|$, the mean
-# number of relevant items per user.
+# a sandwich rather than a fixed multiple of $P_s@n$. The gap between the bounds comes
+# from users with several relevant items, so it shrinks as test ratings become
+# scarcer; the papers also see it close as the target sets grow well beyond
+# $|PR_\text{test}|/|\mathcal{U}|$, the mean number of relevant items per user.
 #
-# The figure reproduces IRJ Fig. 3 on the first split: 1R P@10 (line) between its
-# bounds (band) for pLSA and user-kNN, while test ratings are removed at random with
-# $|T_u^r| = $ `target_size` (left), and while $|T_u^r|$ grows from 100 to 1,000 (right).
-# For the right panel we keep one population of users: those who still have enough
-# candidates at the largest size, of whom we sample `sweep_users` to bound the cost;
-# sizes that would leave fewer than half the users are dropped.
+# {numref}`fig-designs-lemma` reproduces IRJ Fig. 3 on the first split: 1R P@10
+# (line) between its bounds (band) for pLSA and user-kNN, while test ratings are
+# removed at random with $|T_u^r| = $ `target_size` (left), and while $|T_u^r|$ grows
+# from 100 to 1,000 (right). For the right panel we keep one population of users:
+# those who still have enough candidates at the largest size, of whom we sample
+# `sweep_users` to bound the cost; sizes that would leave fewer than half the users
+# are dropped. {numref}`tbl-designs-lemma` gives every point.
+#
+# ```{glue:figure} fig-designs-lemma
+# :name: fig-designs-lemma
+#
+# 1R P@10 (points) and its lower (dotted) and upper (dashed) AR bounds of
+# {eq}`eq-lemma`, as test ratings are removed (left) and as the 1R target sets grow
+# (right).
+# ```
 
-# %% tags=["hide-input"]
-lemma_systems = experiments.fit_systems({"pLSA": "plsa", "user-kNN": "user-knn"}, first_fold.train,
-                                        key_extra=first_fold.key, seed=seed)
-sweep = experiments.lemma_sweep(
-    first_fold.train, first_fold.test, lemma_systems, n=N, base_size=target_size,
-    max_users=None if sweep_users is None else int(sweep_users), seed=seed,
-)
-fig, axes = plt.subplots(1, 2, figsize=(10, 4.0))
-for ax, (name, part) in zip(axes, sweep.groupby("sweep", sort=False), strict=True):
+# %% tags=["remove-input"]
+sweep = design_space.lemma_points(study, sweep_users)
+finding(**design_space.lemma_finding(sweep), dataset=ratings.name, anchor="fig-designs-lemma")
+sweeps = list(sweep.groupby("sweep", sort=False))
+figure, axes = plt.subplots(1, len(sweeps), figsize=(8.4, 4.2), squeeze=False)
+for ax, (name, part) in zip(axes[0], sweeps, strict=True):
     for system, rows in part.groupby("system", sort=False):
-        xs = rows["x"] * (100 if name == "removed test ratings" else 1)
-        ax.fill_between(xs, rows["lower"], rows["upper"], color=COLOURS[system], alpha=0.18, linewidth=0)
-        ax.plot(xs, rows["value"], marker="o", color=COLOURS[system], label=f"{system}: 1R P@10")
-        ax.plot(xs, rows["lower"], color=COLOURS[system], linestyle=":", linewidth=1)
-        ax.plot(xs, rows["upper"], color=COLOURS[system], linestyle="--", linewidth=1)
-    ax.set_xlabel("test ratings removed (%)" if name == "removed test ratings" else "target set size |T_u^r| (items)")
-    ax.set_ylabel("P@10")
-    ax.set_ylim(bottom=0)
+        ax.fill_between(rows["x"], rows["lower"], rows["upper"], color=colours[system], alpha=0.18, linewidth=0)
+        ax.plot(rows["x"], rows["value"], marker="o", color=colours[system], label=f"{system}: 1R P@10")
+        ax.plot(rows["x"], rows["lower"], color=colours[system], linestyle=":", linewidth=1.2)
+        ax.plot(rows["x"], rows["upper"], color=colours[system], linestyle="--", linewidth=1.2)
+    ax.set(ylabel="P@10", ylim=(0, None), xlabel="test ratings removed" if name == design_space.REMOVAL
+           else "target set size $|T_u^r|$ (items)")
     dataset_caption(ax, ratings.name)
-axes[0].legend(fontsize=9, loc="lower left")
-axes[1].annotate("band: AR bounds of Eq. 2\n(dotted lower, dashed upper)", xy=(0.98, 0.98), xycoords="axes fraction",
-                 ha="right", va="top", fontsize=8, color="#444444")
-fig.tight_layout()
-plt.show()
-
-# %% tags=["remove-input"]
-holds = int(sweep["holds"].sum())
-removal = sweep[sweep["sweep"] == "removed test ratings"]
-growth = sweep[sweep["sweep"] == "target size"]
-
-
-def band(rows: pd.DataFrame) -> tuple[float, float]:
-    """Mean absolute width of the band and mean width relative to the 1R value."""
-    width = rows["upper"] - rows["lower"]
-    return float(width.mean()), float((width / rows["value"]).mean())
-
-
-start_abs, start_rel = band(removal[removal["x"] == removal["x"].min()])
-thin_abs, thin_rel = band(removal[removal["x"] == removal["x"].max()])
-sentence = (
-    f"Averaged over the two systems, the band is {start_abs:.4f} wide on the full test set "
-    f"({start_rel:.0%} of the 1R value) and {thin_abs:.4f} ({thin_rel:.0%}) once "
-    f"{removal['x'].max():.0%} of the test ratings are gone."
-)
-if len(growth):
-    small_abs, small_rel = band(growth[growth["x"] == growth["x"].min()])
-    big_abs, big_rel = band(growth[growth["x"] == growth["x"].max()])
-    sentence += (
-        f" Along the size sweep, on a fixed population of {int(growth['users'].iloc[0]):,} users, it goes from "
-        f"{small_abs:.4f} ({small_rel:.0%}) at |T_u^r| = {growth['x'].min():,.0f} to {big_abs:.4f} ({big_rel:.0%}) "
-        f"at {growth['x'].max():,.0f}."
-    )
-    if big_abs < small_abs and big_rel >= small_rel:
-        sentence += (
-            " In absolute terms it narrows, as the papers observed; relative to the 1R value it does not, because "
-            "precision itself falls faster than the band as the target sets grow."
-        )
-else:
-    sentence += " The catalogue is too small for the size sweep."
-finding("fig3/lemma-holds", label="1R precision lies within the lemma's AR bounds at every point of both sweeps",
-        holds=bool(holds == len(sweep)), evidence=f"{holds} of {len(sweep)} points within the bounds",
-        source="IRJ 2017 Eq. 2, Fig. 3", dataset=ratings.name)
-compact = sweep.assign(
-    cell=[f"{lo:.4f} ≤ {v:.4f} ≤ {hi:.4f}" for lo, v, hi in zip(sweep["lower"], sweep["value"], sweep["upper"], strict=True)],
-    setting=np.where(sweep["sweep"] == "removed test ratings", [f"{x:.0%} of test removed" for x in sweep["x"]],
-                     [f"|T_u^r| = {x:,.0f}" for x in sweep["x"]]),
-)
-compact = compact.pivot_table(index=["setting", "runs", "users"], columns="system", values="cell", aggfunc="first", sort=False)
-display(Markdown("Each cell reads lower bound ≤ 1R P@10 ≤ upper bound, for one point of the figure:"))
-show_table(compact.reset_index(), {"runs": "{:,}", "users": "{:,}"}, compact=True)
-
-# %% tags=["remove-input"]
-display(Markdown(
-    f"The bounds hold on {holds} of the {len(sweep)} points. They must: with shared non-relevant items and "
-    f"one fixed order of items per user the lemma is exact (`recbias.theory.lemma_bounds` computes both "
-    f"sides, and the package tests check the inequality on random data). {sentence} As in the papers, the "
-    f"two designs give related but not interchangeable assessments: where users hold many relevant test "
-    f"items relative to the size of their target sets, the band leaves room for 1R and AR to order "
-    f"close systems differently."
-))
+axes[0][0].xaxis.set_major_formatter(mticker.PercentFormatter(1.0))
+axes[0][0].legend(loc="lower left", fontsize=11)
+figure.tight_layout()
+glue_figure("fig-designs-lemma", figure)
+glue_table("tbl-designs-lemma", design_space.lemma_table(sweep), {"runs": "{:,}", "users": "{:,}"}, left=["setting"])
 
 # %% [markdown]
-# ## Beyond P@10
+# ```{glue:figure} tbl-designs-lemma
+# :name: tbl-designs-lemma
 #
-# The same runs give other metrics. The table shows them under the AR design and under
-# 1R for the main dataset (means over all runs and splits). In AR, Recall@10 and
-# average precision divide by the user's number of relevant test items; in 1R each run
-# holds exactly one relevant item, so Recall@10 is the hit rate of the run. nDCG uses
-# the rating of a relevant item as its gain.
+# The points of {numref}`fig-designs-lemma`: each cell reads lower bound ≤ 1R P@10 ≤
+# upper bound, for the runs (relevant test ratings) of the users counted.
+# ```
 
 # %% tags=["remove-input"]
-others = main.summary(METRICS)
-others = others[others["design"].isin([ar_main, one_r])]
-metric_table = others.pivot_table(index=["design", "system"], columns="metric", values="mean", observed=True, sort=False)
-metric_table = metric_table.reindex([(d, s) for d in (ar_main, one_r) for s in NAMES])
-metric_table = metric_table[METRICS].reset_index()
-show_table(metric_table, {c: "{:.3f}" for c in metric_table.columns if c not in ("design", "system")})
+display(Markdown(design_space.band_text(sweep)))
 
-runs_1r = main.runs[main.runs["design"] == one_r]
-map_mrr_gap = float((runs_1r["MAP"] - runs_1r["MRR"]).abs().max())
-say("map_mrr_gap", f"{map_mrr_gap:.1e}" if map_mrr_gap else "0")
-say("runs_1r", f"{runs_1r.groupby(['fold', 'run']).ngroups:,}")
-metric_orders = {
-    design: {m: list(others[(others["design"] == design) & (others["metric"] == m)].sort_values("mean", ascending=False)["system"])
-             for m in METRICS}
-    for design in (ar_main, one_r)
-}
-other_metrics = [m for m in METRICS if m != "P@10"]
-same_as_p = sum(metric_orders[d][m] == metric_orders[d]["P@10"] for d in metric_orders for m in other_metrics)
-say("orders_agree", f"{same_as_p} of {len(metric_orders) * len(other_metrics)}")
+# %% [markdown]
+# As in the papers, the two designs give related but not interchangeable assessments:
+# where users hold many relevant test items relative to the size of their target sets,
+# the band leaves room for 1R and AR to order close systems differently.
+#
+# ## Beyond P@10
+#
+# The same runs give other metrics. {numref}`tbl-designs-metrics` shows them under the
+# AR design and under 1R for the main dataset. In AR, Recall@10 and average precision
+# divide by the user's number of relevant test items; in 1R each run holds exactly one
+# relevant item, so Recall@10 is the hit rate of the run. nDCG uses the rating of a
+# relevant item as its gain.
+#
+# ```{glue:figure} tbl-designs-metrics
+# :name: tbl-designs-metrics
+#
+# Mean of each metric over the runs of all splits (users in AR, relevant test ratings
+# in 1R), on the page's dataset.
+# ```
+
+# %% tags=["remove-input"]
+glue_table("tbl-designs-metrics", design_space.metric_table(study), dict.fromkeys(design_space.METRICS, "{:.3f}"),
+           left=["design", "system"])
+for name, text in design_space.sentences(study).items():
+    say(name, text)
 
 # %% [markdown]
 # In 1R a run holds one relevant item, so its average precision is the precision at
@@ -675,9 +420,10 @@ say("orders_agree", f"{same_as_p} of {len(metric_orders) * len(other_metrics)}")
 # by all of the user's relevant test items would report a smaller MAP, so whoever
 # reports "MAP under 1R" should say which denominator was used. The same collapse
 # makes nDCG blind to rating grades in 1R (one gain cancels against its own ideal),
-# whereas grades count in AR. In
-# {glue:text}`orders_agree` cases the order of the five systems under a metric is the
-# same as under P@10 within the same design.
+# whereas grades count in AR.
+
+# %% tags=["remove-input"]
+display(Markdown(design_space.metric_orders_text(study)))
 
 # %% [markdown]
 # ## Which design gets the order right?
@@ -688,67 +434,28 @@ say("orders_agree", f"{same_as_p} of {len(metric_orders) * len(other_metrics)}")
 # top 10 among *all* items the user did not rate in training, judged by the complete
 # truth, averaged over all users and over the splits; this is what every offline design
 # tries to estimate. We then compare, design by design, the order of systems by measured
-# P@10 with the true order (Kendall's $\tau$: 1 when the orders agree, $-1$ when they
-# are reversed).
+# P@10 with the true order: Kendall's $\tau$ (1 when the orders agree, $-1$ when they
+# are reversed), the share of the ten pairs of systems in the true order, and whether
+# the truly best system comes first ({numref}`tbl-designs-orders`).
+#
+# ```{glue:figure} tbl-designs-orders
+# :name: tbl-designs-orders
+#
+# The systems from best to worst by mean P@10 (below each name) under each design of
+# each dataset. On a simulated world the first column orders them by true P@10
+# (complete relevance, mean over users and splits), and the last rows compare the order
+# of each design of the page's dataset with it.
+# ```
 
 # %% tags=["remove-input"]
-if ratings.true_relevance is None:
-    display(Markdown(
-        f"*{ratings.name}* is observed data, without the complete relevance of unrated pairs, so this "
-        f"check cannot be made here. Build the chapter on `synthetic` to see it."
-    ))
-else:
-    truth_rows = []
-    for fold in experiments.make_folds(ratings, folds=folds, test_ratio=test_ratio, seed=seed):
-        fitted = experiments.fit_systems(SYSTEMS, fold.train, key_extra=fold.key, seed=seed)
-        per_user = true_quality(fitted, fold.train, ratings.true_relevance, n=N, seed=seed)[f"P@{N}"].mean()
-        truth_rows.extend({"system": label, "fold": fold.index, "true P@10": per_user[label]} for label in fitted)
-    true_p = pd.DataFrame(truth_rows).groupby("system", sort=False)["true P@10"].mean()
-    tau_rows = []
-    for design in main.runs["design"].cat.categories:
-        measured = means.loc[(ratings.name, design)]
-        tau_rows.append({
-            "design": design,
-            "measured order": " > ".join(measured.sort_values(ascending=False).index),
-            "Kendall's tau with the true order": kendall_tau(measured.to_dict(), true_p.to_dict()),
-        })
-    both = pd.DataFrame({"true P@10": true_p})
-    for design in main.runs["design"].cat.categories:
-        both[f"measured, {design}"] = means.loc[(ratings.name, design)]
-    both = both.sort_values("true P@10", ascending=False)
-    display(Markdown("P@10 of each system under the complete truth (top 10 among all items outside the "
-                     "user's training ratings) and as measured by each design:"))
-    show_table(both.rename_axis("system").reset_index(), {c: "{:.4f}" for c in both.columns})
-    display(Markdown(f"True order: **{' > '.join(both.index)}**."))
-    show_table(pd.DataFrame(tau_rows), {"Kendall's tau with the true order": "{:.2f}"})
-    taus = pd.DataFrame(tau_rows).set_index("design")["Kendall's tau with the true order"]
-    parts = []
-    for design in taus.index:
-        measured = means.loc[(ratings.name, design)]
-        wrong = discordant_pairs(measured.to_dict(), true_p.to_dict())
-        if wrong:
-            listed = "; ".join(
-                f"{hi} above {lo} (true {true_p[hi]:.4f} vs {true_p[lo]:.4f})" for hi, lo in wrong
-            )
-            parts.append(f"under {design} (tau = {taus[design]:.2f}) the measured order puts {listed}")
-        else:
-            parts.append(f"under {design} the measured order is the true one")
-    best_true = true_p.max()
-    best_measured = max(float(means.loc[(ratings.name, d)].max()) for d in taus.index)
-    display(Markdown(
-        "Compared pair by pair with the truth, " + "; ".join(parts) + ". "
-        "Pairs whose true precisions are close are the ones a design can get wrong; a small "
-        "measured difference between two systems says little about their true order. The scale differs "
-        f"too: the best true precision, {best_true:.3f}, is {best_true / best_measured:.1f} times the best "
-        "value any design measures here, because most relevant items were never rated and count as "
-        "failures."
-    ))
+truth = design_space.truth_check(study)
+glue_table("tbl-designs-orders", design_space.orders_table(study, truth), left=[("", "")])
+display(Markdown(design_space.truth_text(truth, ratings.name)))
 
 # %% [markdown]
 # The next chapter, {doc}`03_sparsity_bias`, turns the gap between measured and true
 # precision into a formula.
-
-# %% [markdown]
+#
 # ## What this means for designing an offline evaluation
 #
 # - **Report the design, not just the metric.** "P@10" names a family of numbers: AR or
@@ -762,18 +469,17 @@ else:
 #   leaves more room for the popularity bias (their Section 6).
 # - **Say how metrics are averaged and normalised.** 1R weighs users by their number of
 #   relevant test ratings, and MAP under 1R is just MRR.
-# - **Test differences on paired units.** Runs of two systems on the same users or
-#   held-out ratings pair naturally; on this page {glue:text}`pairs_significant` pairs of
-#   systems (over all designs and datasets) differ at the 0.001 level under a Wilcoxon
-#   signed-rank test. Report the test, since the closest pairs are the ones whose order
-#   is fragile.
+# - **Test differences on paired units.** Runs of two systems on the same users pair
+#   naturally, and a user's many runs are one unit, not many; on this page
+#   {glue:text}`pairs_significant` pairs of systems (over all designs and datasets)
+#   differ at the 0.001 level under a Wilcoxon signed-rank test over users. Report the
+#   test, since the closest pairs are the ones whose order is fragile.
 # - **Expect absolute values to mean little.** Precision moves with the design and the
 #   dataset, as the spread of the same system across this page's settings shows, and
 #   on a simulated world the section above sets it against what the systems achieve on
 #   the complete truth. Comparisons within one design carry the information, and even
 #   those are exposed to the biases of the next chapters.
-
-# %% [markdown]
+#
 # ## Try it
 #
 # - Another dataset: `make book CHAPTERS=2 DATASET=ml-100k`, or `DATASET=lastfm-2k`

@@ -117,7 +117,7 @@ glue_table("tbl-truth-protocols", truth.protocol_table(truth.protocols(world.n_i
 # ```
 
 # %% tags=["remove-cell"]
-studies = [truth.truth_study(world, seed=seed + s) for s in range(split_seeds)]
+studies = [truth.truth_study(world, seed=seed, split=s) for s in range(split_seeds)]
 truth_metric = next(iter(studies[0].truth))
 main = truth.fidelity_over_seeds(studies, truth_metric, n_boot=bootstrap)
 glue_table("tbl-truth-main", main, {c: "{:.2f}" for c in main.columns if c != "protocol"})
@@ -178,7 +178,7 @@ say("second-note", f"The second dataset, {second_dataset}, is not available on t
 side = main[["protocol", "tau"]].rename(columns={"tau": f"tau ({world.name})"})
 second_metric = "none"
 if second is not None:
-    second_studies = [truth.truth_study(second, seed=seed + s) for s in range(split_seeds)]
+    second_studies = [truth.truth_study(second, seed=seed, split=s) for s in range(split_seeds)]
     second_metric = list(second_studies[0].truth)[-1]
     on_second = truth.fidelity_over_seeds(second_studies, second_metric, n_boot=bootstrap)
     side = side.merge(on_second[["protocol", "tau", "tau_low", "tau_high"]], on="protocol", how="outer")

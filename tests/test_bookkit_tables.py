@@ -27,8 +27,21 @@ def test_ordinals_follow_english_usage():
 
 def test_order_text_lists_systems_from_best_to_worst():
     assert tables.order_text({"Random": 0.01, "MF": 0.3, "pLSA": 0.2}) == "MF > pLSA > Random"
+    assert tables.order_text({"A": 0.1, "B": 0.1, "C": 0.2}) == "C > A = B"
+    assert tables.order_text({"A": 1.0, "B": 1.0 - 1e-15, "C": 1.0}) == "A = B = C"
+
+
+def test_signed_values_never_show_a_signed_zero():
+    assert [tables.fmt_signed(x) for x in (1.46, -0.04, 0.04, -2.0)] == ["+1.5", "0.0", "0.0", "-2.0"]
 
 
 def test_table_html_hides_the_index_and_marks_missing_values():
     html = tables.table_html(pd.DataFrame({"system": ["MF"], "P@10": [float("nan")]}))
     assert "–" in html and "MF" in html
+
+
+def test_table_html_aligns_the_named_text_columns_left():
+    frame = pd.DataFrame({"system": ["MF"], "P@10": [0.1], "note": ["x"]})
+    html = tables.table_html(frame, left=["system", "note"])
+    assert html.count("text-align: left;") == 2 and ".col0" in html and ".col2" in html and ".col1 " not in html
+    assert "text-align: left;" not in tables.table_html(frame)

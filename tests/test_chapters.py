@@ -19,7 +19,7 @@ FAST_PARAMETERS: dict[str, dict] = {
     "03_sparsity_bias": {},
     "04_popularity_bias": {"folds": 2, "sweep_alphas": "0, 1", "sweep_preset": "synthetic-small", "grid_alphas": "1",
                            "grid_selections": "0, 2", "grid_preset": "synthetic-small"},
-    "05_neutralising_designs": {},
+    "05_neutralising_designs": {"folds": 1, "target_size": 30, "percentiles": 4, "second_dataset": ""},
     "06_sampled_metrics": {"repetitions": 20, "toy_repetitions": 100, "fig6_max_m": 60},
     "07_discounted_auc": {},
     "08_protocol_fidelity": {"split_seeds": 1, "bootstrap": 30, "second_dataset": "", "grid_alphas": "0.5",

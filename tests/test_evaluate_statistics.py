@@ -167,3 +167,27 @@ def test_per_run_table_feeds_summary_and_comparison() -> None:
     assert summary[("good", "P@1")] == 1 and summary[("bad", "P@1")] == 0
     assert summary[("bad", "MAP")] == pytest.approx(1 / 3)  # the relevant item is third in both runs
     assert compare({"good": good, "bad": bad})["difference"].tolist() == pytest.approx([1, 2 / 3])
+
+
+def test_group_average_is_the_mean_of_group_means_with_a_linearised_clustered_interval() -> None:
+    """P1R's average (IRJ Sec. 6.1): the mean of the per-percentile run averages; one group gives the run average."""
+    rng = np.random.default_rng(11)
+    n = 400
+    table = pd.DataFrame({"run": np.arange(n), "user": rng.integers(0, 60, n), "group": rng.choice(3, n, p=[0.7, 0.2, 0.1])})
+    table["P@10"] = rng.random(n) * (1 + table["group"])
+    row = summarize(table, ["P@10"], by=(), average="group").iloc[0]
+    group_means = table.groupby("group")["P@10"].mean()
+    assert row["mean"] == pytest.approx(group_means.mean())
+    # brute force: residual w_j (x_j - mean of its group), summed per user
+    w = 1 / (3 * table.groupby("group")["P@10"].transform("size"))
+    residual = (w * (table["P@10"] - table.groupby("group")["P@10"].transform("mean"))).groupby(table["user"]).sum()
+    g = len(residual)
+    se = np.sqrt(g / (g - 1) * (residual**2).sum())
+    half = stats.t.ppf(0.975, g - 1) * se
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((row["mean"] - half, row["mean"] + half))
+    single = table.assign(group=-1)
+    by_group = summarize(single, ["P@10"], by=(), average="group").iloc[0]
+    by_run = summarize(single, ["P@10"], by=(), average="run").iloc[0]
+    assert by_group[["mean", "ci_low", "ci_high"]].tolist() == pytest.approx(by_run[["mean", "ci_low", "ci_high"]].tolist())
+    with pytest.raises(ValueError, match="paired"):
+        compare(table.assign(system="a"), ["P@10"], average="group")

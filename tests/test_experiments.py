@@ -1,4 +1,4 @@
-"""The experiment runner: folds, per-run tables, summaries, the lemma sweep and the toy matrix."""
+"""The experiment runner: folds, per-run tables, summaries and tests; chapter 2 end to end."""
 
 from __future__ import annotations
 
@@ -131,47 +131,6 @@ def test_comparison_pairs_runs_across_folds_per_design(experiment: experiments.E
     assert first["mean_a"] == pytest.approx(runs[runs["system"] == first["system_a"]]["P@10"].mean())
     assert first["users"] == runs["user"].nunique()
     assert on_ti.set_index(["system_a", "system_b"]).loc[("pLSA", "Random"), "wilcoxon_pvalue"] < 1e-3
-
-
-# ------------------------------------------------------------------------------ lemma
-
-
-def test_lemma_sweep_bounds_hold_everywhere(small: Ratings) -> None:
-    (fold,) = experiments.make_folds(small, folds=1, seed=0)
-    systems = experiments.fit_systems({"pLSA": "plsa", "Popularity": "popularity"}, fold.train, cache=False)
-    sweep = experiments.lemma_sweep(
-        fold.train, fold.test, systems, target_sizes=(20, 50, 100, 250), removed=(0.0, 0.5), base_size=20, max_users=40
-    )
-    assert sweep["holds"].all()
-    assert (sweep["lower"] <= sweep["value"]).all() and (sweep["value"] <= sweep["upper"]).all()
-    growth = sweep[sweep["sweep"] == "target size"]
-    assert growth["users"].nunique() == 1 and growth["users"].iloc[0] <= 40  # one population along the sweep
-    assert growth["x"].max() < 250  # a size beyond most users' candidates is dropped
-    removal = sweep[sweep["sweep"] == "removed test ratings"]
-    runs_by_x = removal.groupby("x")["runs"].first()
-    assert runs_by_x.loc[0.5] < runs_by_x.loc[0.0]
-
-
-# ------------------------------------------------------------------------------- toy
-
-
-def test_fig1_toy_target_sets_of_u() -> None:
-    train, test = experiments.fig1_toy()
-    u = experiments.TOY_USERS.index("u")
-    names = experiments.TOY_ITEMS
-
-    def sets(design: str) -> list[str]:
-        runs = build_runs(train, test, design, seed=0)
-        return [
-            "".join(names[i] for i in runs.items[runs.offsets[k] : runs.offsets[k + 1]])
-            for k in np.flatnonzero(runs.users == u)
-        ]
-
-    assert sets("AI-AN") == ["abcde"]
-    assert sets("TI-AN") == ["bcde"]
-    nn = sets("1R TI-NN(1)")
-    assert len(nn) == 2 and nn[0][-1] == "d" and nn[1][-1] == "e" and all(s[0] in "bc" for s in nn)
-    assert all(s[0] in "abc" for s in sets("1R AI-NN(1)"))
 
 
 # ---------------------------------------------------------------------- chapter smoke

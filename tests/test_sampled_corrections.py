@@ -1,4 +1,4 @@
-"""Corrections of sampled metrics: rank estimate, minimal bias, CLS, bias-variance trade-off."""
+"""Corrections of sampled metrics: rank estimate, minimal bias, CLS, bias-variance trade-off, tables per catalogue size."""
 
 import numpy as np
 import pytest
@@ -7,11 +7,15 @@ from scipy.optimize import nnls
 from recbias.sampled import (
     apply_correction,
     bias_variance_correction,
+    bias_variance_corrections,
+    catalogue_bins,
     constrained_least_squares_correction,
     correction_objective,
+    correction_tables,
     estimator_moments,
     metric_vector,
     minimal_bias_correction,
+    parse_method,
     rank_estimate_correction,
     sampled_rank_matrix,
     simulate_sampled_ranks,
@@ -41,7 +45,7 @@ def test_rank_estimate_makes_recall_and_ndcg_at_10_identical_when_samples_are_sp
     # Sec. 6.3: with floor rounding and (n - 1)/m >= 10, only r~ = 1 maps into the top 10
     n, m = 3706, 100
     recall = rank_estimate_correction("Recall@10", n, m)
-    np.testing.assert_array_equal(recall, rank_estimate_correction("NDCG@10", n, m))
+    np.testing.assert_array_equal(recall, rank_estimate_correction("nDCG@10", n, m))
     np.testing.assert_array_equal(recall, np.eye(m + 1)[0])
 
 
@@ -64,7 +68,7 @@ def test_interpolated_rank_estimate_is_unbiased_for_auc_by_simulation():
     assert np.all(np.abs(corrected.mean(axis=0) - exact) <= 4 * standard_error + 1e-12)
 
 
-@pytest.mark.parametrize("metric", ["AP", "NDCG@5", "Recall@3"])
+@pytest.mark.parametrize("metric", ["AP", "nDCG@5", "Recall@3"])
 def test_minimal_bias_is_exact_when_the_system_is_square(metric):
     # n = m + 1 with replacement: Bernstein polynomials at n distinct points are a basis
     n, m = 8, 7
@@ -75,8 +79,8 @@ def test_minimal_bias_is_exact_when_the_system_is_square(metric):
 
 def test_minimal_bias_is_the_metric_itself_when_everything_is_sampled():
     n = 40
-    correction = minimal_bias_correction("NDCG@10", n, n - 1, replace=False)
-    np.testing.assert_allclose(correction, metric_vector("NDCG@10", n), atol=1e-10)
+    correction = minimal_bias_correction("nDCG@10", n, n - 1, replace=False)
+    np.testing.assert_allclose(correction, metric_vector("nDCG@10", n), atol=1e-10)
 
 
 @pytest.mark.parametrize("replace", [True, False])
@@ -88,7 +92,7 @@ def test_minimal_bias_recovers_the_unbiased_auc(replace):
     assert correction_objective(correction, "AUC", n, replace) < 1e-20
 
 
-@pytest.mark.parametrize("metric", ["AP", "NDCG@10", "Recall@10"])
+@pytest.mark.parametrize("metric", ["AP", "nDCG@10", "Recall@10"])
 def test_minimal_bias_beats_every_other_estimator_on_bias(metric):
     n, m = 2000, 30
     rng = np.random.default_rng(1)
@@ -118,8 +122,8 @@ def test_bias_variance_at_gamma_one_is_the_posterior_mean(replace):
     n, m, prior = 300, 9, _skewed_prior(300)
     joint = prior[:, None] * sampled_rank_matrix(n, m, replace)
     posterior = joint / joint.sum(axis=0, keepdims=True)
-    expected = posterior.T @ metric_vector("NDCG", n)
-    np.testing.assert_allclose(bias_variance_correction("NDCG", n, m, replace, 1.0, prior), expected, rtol=1e-10)
+    expected = posterior.T @ metric_vector("nDCG", n)
+    np.testing.assert_allclose(bias_variance_correction("nDCG", n, m, replace, 1.0, prior), expected, rtol=1e-10)
 
 
 @pytest.mark.parametrize("gamma", [0.05, 0.3, 0.8])
@@ -137,7 +141,7 @@ def test_bias_variance_solves_eq25(gamma):
 
 @pytest.mark.parametrize("gamma", [0.001, 0.1, 1.0])
 def test_bias_variance_minimises_its_objective(gamma):
-    n, m, metric = 3000, 40, "NDCG@10"
+    n, m, metric = 3000, 40, "nDCG@10"
     rng = np.random.default_rng(2)
     best = bias_variance_correction(metric, n, m, True, gamma)
     value = correction_objective(best, metric, n, True, gamma)
@@ -148,7 +152,7 @@ def test_bias_variance_minimises_its_objective(gamma):
 
 
 @pytest.mark.parametrize("replace", [True, False])
-@pytest.mark.parametrize("metric", ["AP", "NDCG", "NDCG@10", "Recall@10", "Precision@5"])
+@pytest.mark.parametrize("metric", ["AP", "nDCG", "nDCG@10", "Recall@10", "P@5"])
 def test_constrained_least_squares_is_monotone(metric, replace):
     correction = constrained_least_squares_correction(metric, 3706, 100, replace)
     assert np.all(np.diff(correction) <= 0)
@@ -186,7 +190,7 @@ def test_constrained_least_squares_keeps_an_already_monotone_solution():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("metric", ["AP", "NDCG@10", "Recall@10"])
+@pytest.mark.parametrize("metric", ["AP", "nDCG@10", "Recall@10"])
 def test_corrections_reduce_the_bias_of_the_sampled_metric(metric):
     # Sec. 5.4 and Fig. 4 (n = 10,000, m = 100, uniform prior): every correction is closer in expectation
     n, m = 10_000, 100
@@ -233,4 +237,48 @@ def test_other_bad_inputs_raise():
     with pytest.raises(ValueError, match="without replacement"):
         minimal_bias_correction("AP", 50, 50, False)
     with pytest.raises(ValueError, match="unknown metric"):
-        constrained_least_squares_correction("MAP@3", 50, 5, True)
+        constrained_least_squares_correction("DCG@3", 50, 5, True)
+
+
+def test_several_metrics_and_gammas_solve_each_problem_on_its_own():
+    bank = bias_variance_corrections(["AP", "Recall@5", "nDCG@10"], 400, 25, False, [0.01, 0.1, 1.0])
+    assert bank.shape == (3, 3, 26)
+    for g, gamma in enumerate([0.01, 0.1, 1.0]):
+        for j, metric in enumerate(["AP", "Recall@5", "nDCG@10"]):
+            np.testing.assert_allclose(bank[g, j], bias_variance_correction(metric, 400, 25, False, gamma), rtol=1e-7, atol=1e-9)
+    monotone = bias_variance_corrections(["AP", "Recall@5"], 400, 25, True, [0.0], monotone=True)
+    np.testing.assert_allclose(monotone[0, 1], constrained_least_squares_correction("Recall@5", 400, 25, True), atol=1e-10)
+
+
+def test_catalogue_bins_respect_the_tolerance():
+    sizes = np.random.default_rng(2).integers(900, 1700, size=500)
+    bins, representative = catalogue_bins(sizes, 0.05)
+    ratio = sizes / representative[bins]
+    assert ratio.max() <= 1.05 + 1e-12 and ratio.min() >= 1 / 1.05 - 1e-12
+    assert len(representative) < 20
+    for b, n in enumerate(representative):
+        assert n == round(np.median(sizes[bins == b]))
+    bins0, representative0 = catalogue_bins(sizes, 0.0)
+    np.testing.assert_array_equal(representative0[bins0], sizes)
+    with pytest.raises(ValueError):
+        catalogue_bins(sizes, -0.1)
+
+
+def test_correction_tables_rows_per_bin():
+    methods = ["sampled", "rank estimate", "CLS", "BV 0.1"]
+    tables = correction_tables(methods, ["AP", "Recall@10"], np.array([300, 500]), 20, False)
+    assert set(tables) == {(method, metric) for method in methods for metric in ("AP", "Recall@10")}
+    np.testing.assert_array_equal(tables[("sampled", "AP")][1], metric_vector("AP", 21))
+    np.testing.assert_array_equal(tables[("rank estimate", "AP")][0], rank_estimate_correction("AP", 300, 20))
+    np.testing.assert_allclose(tables[("CLS", "Recall@10")][1], constrained_least_squares_correction("Recall@10", 500, 20, False), atol=1e-10)
+    np.testing.assert_allclose(tables[("BV 0.1", "AP")][0], bias_variance_correction("AP", 300, 20, False, 0.1), rtol=1e-7, atol=1e-10)
+    # keys use the canonical names of the metric grammar
+    assert ("BV 0.1", "nDCG@10") in correction_tables(["BV 0.1"], ["ndcg@10"], [300], 20, False)
+
+
+def test_parse_method():
+    assert parse_method("BV 0.001") == ("BV", 0.001)
+    assert parse_method("CLS") == ("CLS", None)
+    for bad in ("BV 2", "median", "BV x", "BV 1e"):
+        with pytest.raises(ValueError):
+            parse_method(bad)

@@ -1,4 +1,4 @@
-"""Law of the sampled rank: exhaustive enumeration, scipy oracles, sampler, errors."""
+"""Law of the sampled rank: exhaustive enumeration, scipy oracles, per-target catalogues, samplers, errors."""
 
 import itertools
 from math import comb
@@ -7,7 +7,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from recbias.sampled import sampled_rank_distribution, sampled_rank_matrix, simulate_sampled_ranks
+from recbias.sampled import (
+    sampled_rank_distribution,
+    sampled_rank_matrix,
+    simulate_common_sampled_ranks,
+    simulate_sampled_ranks,
+)
 
 
 def _enumerated_matrix(n: int, m: int, replace: bool) -> np.ndarray:
@@ -100,6 +105,68 @@ def test_simulation_keeps_shape_and_is_deterministic():
 def test_impossible_settings_raise(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("replace", [True, False])
+def test_one_catalogue_per_target_uses_each_targets_law(replace):
+    ranks, sizes = np.array([3, 3, 1, 7]), np.array([6, 7, 5, 7])
+    law = sampled_rank_matrix(sizes, 3, replace, ranks)
+    for k in range(len(ranks)):  # against the enumeration of each target's own catalogue
+        np.testing.assert_allclose(law[k], _enumerated_matrix(sizes[k], 3, replace)[ranks[k] - 1], atol=1e-12)
+    mixed = sampled_rank_matrix(np.array([50, 200]), 20, replace, [3, 3])
+    np.testing.assert_allclose(mixed[1], sampled_rank_matrix(200, 20, replace, [3])[0], atol=1e-12)
+    np.testing.assert_allclose(mixed.sum(axis=1), 1.0)
+    with pytest.raises(ValueError, match="own catalogue"):
+        sampled_rank_matrix(np.array([10, 5]), 3, True, [6, 6])
+    with pytest.raises(ValueError, match="true rank of every target"):
+        sampled_rank_matrix(np.array([10, 5]), 3, True)
+    if not replace:
+        with pytest.raises(ValueError, match="without replacement"):
+            sampled_rank_matrix(np.array([10, 3]), 3, False, [1, 1])
+
+
+def _random_patterns(rng: np.random.Generator, targets: int, n_rec: int) -> np.ndarray:
+    """Pool items of each target by the set of recommenders ranking them above it."""
+    return rng.integers(0, 6, size=(targets, 2**n_rec))
+
+
+@pytest.mark.parametrize("replace", [True, False])
+def test_common_sampled_ranks_have_the_exact_marginal_law(replace):
+    patterns = _random_patterns(np.random.default_rng(4), 25, 3)
+    sizes = patterns.sum(axis=1) + 1
+    bits = (np.arange(8)[:, None] >> np.arange(3)) & 1
+    ranks = 1 + patterns @ bits
+    m = int(min(sizes.min() - 1, 12))
+    draws = simulate_common_sampled_ranks(patterns, m, replace, 4000, np.random.default_rng(0))
+    assert draws.shape == (4000, 25, 3)
+    for k in range(3):
+        law = sampled_rank_matrix(sizes, m, replace, ranks[:, k])
+        np.testing.assert_allclose(draws[..., k].mean(axis=0), law @ np.arange(1, m + 2), atol=0.15)
+        np.testing.assert_allclose((draws[..., k] == 1).mean(axis=0), law[:, 0], atol=0.04)
+
+
+def test_common_sampled_ranks_share_the_sample():
+    # two recommenders that place the same items above the target get the same sampled rank in every draw
+    patterns = np.zeros((10, 4), dtype=np.int64)
+    patterns[:, 0], patterns[:, 3] = 30, np.arange(10)
+    draws = simulate_common_sampled_ranks(patterns, 8, False, 50, np.random.default_rng(2))
+    np.testing.assert_array_equal(draws[..., 0], draws[..., 1])
+    assert draws[..., 0].std() > 0
+
+
+def test_sampling_the_whole_pool_without_replacement_gives_the_exact_ranks():
+    patterns = _random_patterns(np.random.default_rng(5), 12, 2)
+    patterns[:, 0] += 10 - patterns.sum(axis=1)  # every pool of 10 + a few items
+    patterns = np.maximum(patterns, 0)
+    small = patterns.sum(axis=1) == patterns.sum(axis=1).min()
+    bits = (np.arange(4)[:, None] >> np.arange(2)) & 1
+    m = int(patterns.sum(axis=1).min())
+    draws = simulate_common_sampled_ranks(patterns[small], m, False, 3, np.random.default_rng(1))
+    np.testing.assert_array_equal(draws, np.broadcast_to(1 + patterns[small] @ bits, draws.shape))
+    with pytest.raises(ValueError, match="exceeds the pool"):
+        simulate_common_sampled_ranks(patterns, m + 1, False, 3, np.random.default_rng(1))
+    with pytest.raises(ValueError, match="2\\*\\*K"):
+        simulate_common_sampled_ranks(patterns[:, :3], 2, True, 3, np.random.default_rng(1))
 
 
 def test_non_integer_ranks_raise():

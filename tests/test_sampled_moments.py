@@ -6,6 +6,7 @@ from scipy import stats
 
 from recbias.sampled import (
     estimator_moments,
+    expected_sampled_hits,
     metric_vector,
     sampled_metric_moments,
     sampled_rank_distribution,
@@ -13,7 +14,7 @@ from recbias.sampled import (
     simulate_sampled_ranks,
 )
 
-METRICS = ["AUC", "Precision@5", "Recall@5", "AP", "AP@5", "NDCG", "NDCG@5"]
+METRICS = ["AUC", "P@5", "Recall@5", "AP", "AP@5", "nDCG", "nDCG@5"]
 Z_LIMIT = 4.0
 
 
@@ -73,7 +74,7 @@ def test_sampled_ap_closed_form():
 
 
 @pytest.mark.parametrize("replace", [True, False])
-@pytest.mark.parametrize("metric", METRICS + ["Precision@1", "NDCG@1"])
+@pytest.mark.parametrize("metric", METRICS + ["P@1", "nDCG@1"])
 def test_one_sample_collapses_every_metric_to_affine_auc(metric, replace):
     # Sec. 4.4.4: with m = 1, E[M(r~)] = M(2) + (M(1) - M(2)) AUC_n(r) for every metric
     n = 400
@@ -84,6 +85,34 @@ def test_one_sample_collapses_every_metric_to_affine_auc(metric, replace):
     design = np.column_stack([np.ones(n), metric_vector("AUC", n)])
     residual = expected_metric - design @ np.linalg.lstsq(design, expected_metric, rcond=None)[0]
     assert np.abs(residual).max() < 1e-12
+
+
+@pytest.mark.parametrize("replace", [True, False])
+def test_moments_with_one_catalogue_and_one_estimator_per_target_agree_with_monte_carlo(replace):
+    rng = np.random.default_rng(8)
+    ranks, sizes, m, repetitions = np.array([1, 2, 9, 30, 150, 299]), np.array([40, 300, 90, 31, 400, 300]), 20, 20_000
+    table = rng.normal(size=(len(ranks), m + 1))
+    moments = estimator_moments(table, ranks, sizes, replace)
+    draws = np.column_stack([simulate_sampled_ranks(np.full(repetitions, r), n, m, replace, rng)
+                             for r, n in zip(ranks, sizes, strict=True)])
+    values = table[np.arange(len(ranks)), draws - 1]
+    mean_se = np.sqrt(moments.variance / repetitions)
+    assert np.all(np.abs(values.mean(axis=0) - moments.mean) <= Z_LIMIT * mean_se + 1e-12)
+    np.testing.assert_allclose(values.var(axis=0), moments.variance, rtol=0.06, atol=1e-12)
+    # one shared vector and one catalogue size: the per-distinct-rank route gives the same moments
+    shared = estimator_moments(table[0], ranks, 300, replace)
+    per_target = estimator_moments(np.tile(table[0], (len(ranks), 1)), ranks, np.full(len(ranks), 300), replace)
+    np.testing.assert_allclose(shared.mean, per_target.mean, atol=1e-12)
+    np.testing.assert_allclose(shared.variance, per_target.variance, atol=1e-12)
+
+
+@pytest.mark.parametrize("replace", [True, False])
+def test_expected_sampled_hits_is_the_expected_sampled_recall(replace):
+    ranks, sizes = np.array([1, 3, 12, 60, 200]), np.array([90, 150, 200, 210, 400])
+    expected = sampled_metric_moments("Recall@10", ranks, sizes, 40, replace).mean
+    np.testing.assert_allclose(expected_sampled_hits(ranks, sizes, 40, 10, replace), expected, atol=1e-12)
+    with pytest.raises(ValueError, match="own catalogue"):
+        expected_sampled_hits(np.array([100]), np.array([90]), 40, 10, replace)
 
 
 def test_estimator_moments_by_hand():
@@ -108,6 +137,8 @@ def test_bad_estimators_raise():
         estimator_moments([1.0, np.nan], [1], 10, True)
     with pytest.raises(ValueError, match="at least one"):
         estimator_moments([1.0, 0.0], [], 10, True)
+    with pytest.raises(ValueError, match="rows for"):
+        estimator_moments(np.ones((3, 4)), [1, 2], 10, True)
 
 
 # Krichene & Rendle 2020, Table 1 (ranks) and Table 2 (m = 99 sampled irrelevant items, n = 10,000,
@@ -120,15 +151,15 @@ TOY_RANKS = {
 TABLE2 = {
     ("A", "AUC"): (0.990, 0.004),
     ("A", "AP"): (0.630, 0.129),
-    ("A", "NDCG"): (0.724, 0.097),
+    ("A", "nDCG"): (0.724, 0.097),
     ("A", "Recall@10"): (1.000, 0.000),
     ("B", "AUC"): (0.555, 0.014),
     ("B", "AP"): (0.336, 0.073),
-    ("B", "NDCG"): (0.444, 0.054),
+    ("B", "nDCG"): (0.444, 0.054),
     ("B", "Recall@10"): (0.400, 0.000),
     ("C", "AUC"): (0.843, 0.014),
     ("C", "AP"): (0.325, 0.050),
-    ("C", "NDCG"): (0.460, 0.039),
+    ("C", "nDCG"): (0.460, 0.039),
     ("C", "Recall@10"): (0.567, 0.092),
 }
 TOY_N, TOY_M, TOY_REPETITIONS = 10_000, 99, 1_000
@@ -160,7 +191,7 @@ def test_table2_simulation(replace):
     rng = np.random.default_rng(2020)
     for recommender, ranks in TOY_RANKS.items():
         sampled = simulate_sampled_ranks(np.tile(ranks, (TOY_REPETITIONS, 1)), TOY_N, TOY_M, replace, rng)
-        for metric in ("AUC", "AP", "NDCG", "Recall@10"):
+        for metric in ("AUC", "AP", "nDCG", "Recall@10"):
             paper_mean, paper_sd = TABLE2[(recommender, metric)]
             averages = metric_vector(metric, TOY_M + 1)[sampled - 1].mean(axis=1)
             gap = abs(averages.mean() - paper_mean)
@@ -182,9 +213,9 @@ def test_table2_sampled_order_differs_from_exact():
 
 def test_distribution_and_moments_agree():
     r, n, m = 37, 120, 9
-    metric = metric_vector("NDCG", m + 1)
+    metric = metric_vector("nDCG", m + 1)
     probabilities = sampled_rank_distribution(r, n, m, True)
-    moments = sampled_metric_moments("NDCG", [r], n, m, True)
+    moments = sampled_metric_moments("nDCG", [r], n, m, True)
     assert moments.mean[0] == pytest.approx(probabilities @ metric)
     assert moments.variance[0] == pytest.approx(probabilities @ metric**2 - (probabilities @ metric) ** 2)
 

@@ -11,11 +11,13 @@ from test_datasets_support import load_real
 from recbias.splits import (
     kfold_split,
     leave_last_out,
+    leave_one_random_out,
     random_split,
     remove_head,
     remove_test_ratings,
     temporal_split,
     uniform_split,
+    uniform_target,
 )
 
 
@@ -186,33 +188,106 @@ def test_leave_last_out_hand_example() -> None:
 # --------------------------------------------------------------------------- uniform
 
 
-def zeta_oracle(counts: np.ndarray, n_ratings: int, sigma: float, epsilon: float) -> tuple[int, int]:
-    """Loop transcription of IRJ 2017 Section 6.2: the largest feasible prefix, then eta = ceil(sigma |R| / zeta)."""
+def zeta_oracle(counts: np.ndarray, n_ratings: int, sigma: float, epsilon: float, rule: str = "paper") -> tuple[int, int]:
+    """Loop transcription of IRJ 2017 Section 6.2 (``rule="paper"``): the largest k with
+    (1 - eps) r(i_k) k / |R| >= sigma, eta = (1 - eps) r(i_zeta) rounded; ``rule="floor"``
+    floors the capacity first and takes eta = ceil(sigma |R| / zeta)."""
     order = sorted(range(len(counts)), key=lambda i: (-counts[i], i))
     zeta = 0
     for k, item in enumerate(order, start=1):
-        capacity = int(np.floor(round((1 - epsilon) * counts[item], 9)))
-        if capacity > 0 and capacity * k >= sigma * n_ratings:
+        capacity = round((1 - epsilon) * counts[item], 9)
+        if rule == "floor":
+            capacity = int(np.floor(capacity))
+        keeps_one = epsilon == 0 or np.floor(capacity + 0.5) < counts[item]
+        if round(capacity, 9) >= 0.5 and keeps_one and round(capacity * k / n_ratings, 9) >= sigma:
             zeta = k
     assert zeta > 0
+    if rule == "paper":
+        return zeta, int(np.floor((1 - epsilon) * counts[order[zeta - 1]] + 0.5))
     return zeta, int(np.ceil(round(sigma * n_ratings / zeta, 9)))
 
 
+@pytest.mark.parametrize("rule", ["paper", "floor"])
 @pytest.mark.parametrize(("sigma", "epsilon"), [(0.2, 0.2), (0.1, 0.5), (0.3, 0.0)])
-def test_uniform_split_invariants(sigma: float, epsilon: float) -> None:
+def test_uniform_split_invariants(sigma: float, epsilon: float, rule: str) -> None:
     ratings = make_ratings(n_users=200, n_items=100, n_ratings=6000)
-    split = uniform_split(ratings, sigma, epsilon, seed=2)
+    split = uniform_split(ratings, sigma, epsilon, rule=rule, seed=2)
     train, test = split
     assert_partition(ratings, train, test)
-    zeta, eta = zeta_oracle(ratings.item_counts(), ratings.n_ratings, sigma, epsilon)
-    assert (len(split.target_items), split.eta) == (zeta, eta)
+    zeta, eta = zeta_oracle(ratings.item_counts(), ratings.n_ratings, sigma, epsilon, rule)
+    assert (len(split.target_items), split.eta, split.rule) == (zeta, eta, rule)
     test_counts = test.item_counts()
     np.testing.assert_array_equal(np.nonzero(test_counts)[0], np.sort(split.target_items))
     assert np.all(test_counts[split.target_items] == eta)
     r = ratings.item_counts()
-    assert np.all(train.item_counts()[split.target_items] >= epsilon * r[split.target_items])
-    # |T| eta / |R| reaches sigma and overshoots by less than one rating per target item.
-    assert sigma <= split.achieved_test_ratio < sigma + zeta / ratings.n_ratings
+    kept = train.item_counts()[split.target_items]
+    if rule == "floor":
+        assert np.all(kept >= epsilon * r[split.target_items])
+        # |T| eta / |R| reaches sigma and overshoots by less than one rating per target item.
+        assert sigma <= split.achieved_test_ratio < sigma + zeta / ratings.n_ratings
+    else:
+        # eta may be rounded up by less than one rating: the training minimum holds to within one rating,
+        # and sigma is reached up to that rounding (the paper's eta overshoots it when popularity is flat).
+        assert np.all(kept > epsilon * r[split.target_items] - 1)
+        assert len(split.target_items) * (split.eta + 0.5) >= sigma * ratings.n_ratings
+
+
+def counts_ratings(counts: list[int]) -> Ratings:
+    """A rating set whose item ``i`` has ``counts[i]`` ratings, by distinct users."""
+    items = np.repeat(np.arange(len(counts)), counts)
+    users = np.concatenate([np.arange(c) for c in counts])
+    return Ratings.from_codes(users, items, np.arange(len(items)), (max(counts), len(counts)), positive_threshold=0,
+                              scale=(0, len(items)), name="curve")
+
+
+def test_uniform_target_paper_rule_by_hand() -> None:
+    # |R| = 300, sigma = 0.2 -> 60 test ratings, eps = 0.2.  Sorted counts 100, 80, 50, 40, 20, 10:
+    # (1 - eps) r(i_k) k = 80, 128, 120, 128, 80, 48 -> the largest k with >= 60 is k = 5 (item 4),
+    # eta = 0.8 * 20 = 16, |T| eta / |R| = 80 / 300.  The floor rule agrees here: capacities are integers.
+    counts = np.array([50, 100, 10, 40, 20, 80])
+    target, eta = uniform_target(counts, 0.2, 0.2)
+    np.testing.assert_array_equal(target, [1, 5, 0, 3, 4])
+    assert eta == 16
+    assert uniform_target(counts, 0.2, 0.2, rule="floor") == (pytest.approx(target), 12)
+
+
+def test_uniform_target_rounds_eta_like_the_paper() -> None:
+    # Ten items tie at 147 ratings right at the cut-off, so (1 - eps) r(i_zeta) = 117.6, the paper's ML-1M
+    # value, and the tail r(i_k) = floor(1900 / k) never reaches 0.2 |R| again: |R| = 8,707, |T| = 15.
+    counts = np.array([400] * 5 + [147] * 10 + [1900 // k for k in range(16, 260)])
+    target, eta = uniform_target(counts, 0.2, 0.2)
+    assert (len(target), eta) == (15, 118)  # 117.6 rounded, as in the paper
+    split = uniform_split(counts_ratings(counts.tolist()), 0.2, 0.2, seed=1)
+    # the tied items keep 147 - 118 = 29 training ratings, 0.4 short of 0.2 * 147
+    assert split.eta == 118 and np.all(split.train.item_counts()[5:15] == 29)
+    assert split.achieved_test_ratio == pytest.approx(15 * 118 / 8707)
+    # The floor rule takes the smallest eta that reaches sigma, ceil(1,741.4 / 15) = 117, and keeps 30.
+    assert uniform_target(counts, 0.2, 0.2, rule="floor")[1] == 117
+
+
+def test_uniform_target_leaves_every_target_item_a_training_rating() -> None:
+    # A long tail of single ratings: 0.8 * 1 rounds to eta = 1, which would move the only rating to test,
+    # so the tail stays out of T; at r = 5, eta = 4 leaves one training rating.
+    counts = np.array([20, 10, 5, 5] + [1] * 40)  # |R| = 80, sigma = 0.2 -> 16 test ratings
+    target, eta = uniform_target(counts, 0.2, 0.2)
+    np.testing.assert_array_equal(target, [0, 1, 2, 3])
+    assert eta == 4
+    assert len(uniform_target(counts, 0.2, 0.0)[0]) == 44  # without a training minimum the tail may go
+
+
+@pytest.mark.parametrize("rule", ["paper", "floor"])
+def test_uniform_target_keeps_ties_at_the_cutoff_together(rule: str) -> None:
+    # Four items tie at 30 ratings around the cut-off: the condition grows with k among tied items,
+    # so either all of them are in T or none is.  |R| = 320, sigma = 0.25 -> 80 test ratings;
+    # 0.8 * 30 k >= 80 from k = 4, so the tie (ranks 3 to 6) is in T whole.
+    counts = np.array([30, 90, 30, 10, 30, 100, 30])
+    target, eta = uniform_target(counts, 0.25, 0.2, rule)
+    np.testing.assert_array_equal(target, [5, 1, 0, 2, 4, 6])
+    assert eta == (24 if rule == "paper" else 14)  # paper: 0.8 * 30; floor: ceil(80 / 6)
+    # With a larger sigma the tie cannot hold the test ratings: the whole tie leaves T.
+    counts = np.array([30, 300, 30, 10, 30, 290, 30])  # |R| = 720, sigma = 0.4 -> 288 test ratings
+    target, _ = uniform_target(counts, 0.4, 0.2, rule)
+    np.testing.assert_array_equal(target, [1, 5])
 
 
 def test_uniform_split_draws_uniformly_within_items() -> None:
@@ -236,6 +311,8 @@ def test_uniform_split_infeasible_raises() -> None:
         uniform_split(ratings, 0.9, 0.5)
     with pytest.raises(ValueError, match="min_train_ratio"):
         uniform_split(ratings, 0.2, 1.0)
+    with pytest.raises(ValueError, match="rule"):
+        uniform_split(ratings, 0.2, 0.2, rule="ceil")
 
 
 @pytest.mark.realdata
@@ -244,7 +321,7 @@ def test_uniform_split_on_movielens_100k() -> None:
     split = uniform_split(ratings, 0.2, 0.2, seed=0)
     print(f"ml-100k U split: |T| = {len(split.target_items)}, eta = {split.eta}, sigma = {split.achieved_test_ratio:.4f}")
     zeta, eta = zeta_oracle(ratings.item_counts(), ratings.n_ratings, 0.2, 0.2)
-    assert (len(split.target_items), split.eta) == (zeta, eta)
+    assert (len(split.target_items), split.eta) == (zeta, eta) == (783, 26)
     assert np.all(split.test.item_counts()[split.target_items] == eta)
 
 
@@ -275,3 +352,16 @@ def test_remove_head_hand_example() -> None:
     assert sorted(row_ids(reduced).tolist()) == [7, 10]
     reduced, head = remove_head(train, test, 0.2)  # floor(0.8) = 0
     assert head.tolist() == [] and reduced.n_ratings == test.n_ratings
+
+
+def test_leave_one_random_out() -> None:
+    users = np.array([0, 0, 0, 1, 2, 2, 3, 3, 3, 3])
+    items = np.array([0, 1, 2, 0, 1, 3, 0, 1, 2, 3])
+    ratings = Ratings.from_codes(users, items, np.ones(10), (4, 4), positive_threshold=1.0, name="tiny")
+    train, test = leave_one_random_out(ratings, seed=4)
+    assert sorted(test.users.tolist()) == [0, 2, 3]
+    assert train.n_ratings + test.n_ratings == ratings.n_ratings
+    again = leave_one_random_out(ratings, seed=4)[1]
+    np.testing.assert_array_equal(again.items, test.items)
+    chosen = {tuple(leave_one_random_out(ratings, seed=s)[1].items.tolist()) for s in range(30)}
+    assert len(chosen) > 1

@@ -16,14 +16,18 @@ import numpy as np
 from recbias.ratings import Ratings
 
 __all__ = [
+    "UNIFORM_RULES",
     "UniformSplit",
     "kfold_split",
     "leave_last_out",
+    "leave_one_random_out",
     "random_split",
     "remove_head",
     "remove_test_ratings",
     "temporal_split",
+    "largest_uniform_ratio",
     "uniform_split",
+    "uniform_target",
 ]
 
 
@@ -150,6 +154,24 @@ def leave_last_out(ratings: Ratings) -> tuple[Ratings, Ratings]:
     return _split_by_mask(ratings, test_mask)
 
 
+def leave_one_random_out(ratings: Ratings, *, seed: int = 0) -> tuple[Ratings, Ratings]:
+    """Hold out one uniformly chosen rating of every user with at least two ratings.
+
+    The fallback of :func:`leave_last_out` for data without timestamps: the test set
+    has one rating per evaluated user, chosen with ``numpy.random.default_rng(seed)``;
+    users with a single rating keep it in training and are not evaluated.
+    """
+    rng = np.random.default_rng(seed)
+    order = np.lexsort((rng.random(ratings.n_ratings), ratings.users))
+    users = ratings.users[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = users[1:] != users[:-1]
+    counts = ratings.user_counts()
+    test_mask = np.zeros(ratings.n_ratings, dtype=bool)
+    test_mask[order[first & (counts[users] >= 2)]] = True
+    return _split_by_mask(ratings, test_mask)
+
+
 # -------------------------------------------------------------------------- uniform
 
 
@@ -161,16 +183,18 @@ class UniformSplit:
         train, test: the two rating sets (same code space as the input).
         target_items: ``T``, the item codes that received test ratings, most popular first.
         eta: the number of test ratings of every item of ``T``.
+        rule: ``"paper"`` or ``"floor"``, the rule that chose ``T`` and ``eta``.
     """
 
     train: Ratings
     test: Ratings
     target_items: np.ndarray
     eta: int
+    rule: str = "paper"
 
     @property
     def achieved_test_ratio(self) -> float:
-        """``|T| eta / |R|``, the realised test ratio (at least the requested ``sigma``)."""
+        """``|T| eta / |R|``, the realised test ratio."""
         return len(self.target_items) * self.eta / (self.train.n_ratings + self.test.n_ratings)
 
     def __iter__(self) -> Iterator[Ratings]:
@@ -178,45 +202,98 @@ class UniformSplit:
         return iter((self.train, self.test))
 
 
-def uniform_split(
-    ratings: Ratings, test_ratio: float = 0.2, min_train_ratio: float = 0.2, *, seed: int = 0
-) -> UniformSplit:
-    """Split with the same number ``eta`` of test ratings for every target item (IRJ 2017 Sec. 6.2).
+#: the rules of :func:`uniform_split`
+UNIFORM_RULES = ("paper", "floor")
 
-    Items are sorted by popularity ``r(i)`` (ties by item code); ``eps`` is the minimum
-    training ratio of an item.  The target set is ``T = {i_k : k <= zeta}`` with
-    ``zeta = max{k : floor((1 - eps) r(i_k)) k >= sigma |R|}``, the paper's rule with the
-    floor added so that the per-item capacity is an integer.  The paper then sets
-    ``eta = (1 - eps) r(i_zeta)``, which on long-tailed data is close to its stated goal
-    ``|T| eta / |R| = sigma`` but overshoots it when popularity is flat; we take the smallest
-    integer that meets the goal, ``eta = ceil(sigma |R| / zeta)``.  Then
-    ``sigma <= |T| eta / |R| < sigma + |T| / |R|`` and ``eta <= (1 - eps) r(i)`` for every
-    item of ``T``, which keeps at least ``eps r(i)`` training ratings.  Exactly ``eta`` ratings
-    of each item of ``T``, drawn uniformly without replacement, form the test set; all other
-    ratings train.
 
+def _uniform_capacities(
+    counts: np.ndarray, epsilon: float, rule: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Items by popularity, their test capacity ``(1 - eps) r(i_k)`` (floored under ``"floor"``),
+    the ``eta`` each cut-off would give and whether the cut-off is allowed (``eta >= 1``, and
+    with ``eps > 0`` at least one training rating left)."""
+    if rule not in UNIFORM_RULES:
+        raise ValueError(f"unknown uniform split rule {rule!r}; use one of {', '.join(UNIFORM_RULES)}")
+    counts = np.asarray(counts, dtype=np.int64)
+    by_popularity = _by_popularity(counts)
+    # Round so that e.g. 0.8 * 5 = 4.000000000000001 is not mistaken for more than 4.
+    capacity = np.round((1.0 - epsilon) * counts[by_popularity], 9)
+    if rule == "floor":
+        capacity = np.floor(capacity)
+    eta_at = np.floor(capacity + 0.5)  # the eta each cut-off would give under the paper's rounding
+    allowed = eta_at >= 1
+    if epsilon > 0:  # a training minimum keeps at least one training rating of every item of T
+        allowed &= eta_at < counts[by_popularity]
+    return by_popularity, capacity, eta_at, allowed
+
+
+def largest_uniform_ratio(counts: np.ndarray, min_train_ratio: float = 0.2, rule: str = "paper") -> float:
+    """The largest test ratio a uniform split can hold, ``max_k (1 - eps) r(i_k) k / |R|`` over the
+    allowed cut-offs of :func:`uniform_target` (0 when none is allowed)."""
+    epsilon = _check_ratio("min_train_ratio", min_train_ratio, low_open=False)
+    _, capacity, _, allowed = _uniform_capacities(counts, epsilon, rule)
+    values = np.where(allowed, capacity * np.arange(1, len(capacity) + 1), 0.0)
+    total = float(np.sum(counts))
+    return float(values.max() / total) if total and len(values) else 0.0
+
+
+def uniform_target(
+    counts: np.ndarray, test_ratio: float = 0.2, min_train_ratio: float = 0.2, rule: str = "paper"
+) -> tuple[np.ndarray, int]:
+    """``T`` (item codes, most popular first) and ``eta`` of a uniform split, from the item counts ``r(i)``.
+
+    Items sorted by decreasing ``r(i)`` (ties by item code) are ``i_1, i_2, ...``; with
+    ``sigma`` the test ratio, ``eps`` the minimum training ratio and ``|R| = sum r(i)``:
+
+    * ``rule="paper"`` (IRJ 2017 Sec. 6.2): ``zeta = max{k : (1 - eps) r(i_k) k / |R| >= sigma}``,
+      ``T = {i_k : k <= zeta}`` and ``eta = (1 - eps) r(i_zeta)`` rounded to the nearest integer
+      (halves up; the paper's 117.6 -> 118 on ML-1M).  Every item of ``T`` keeps at least
+      ``eps r(i)`` training ratings except, when ``eta`` was rounded up, the items tied with
+      ``i_zeta``, which keep ``r(i_zeta) - eta``, less than one rating short of ``eps r(i_zeta)``.
+      With ``eps > 0`` a cut-off whose rounded ``eta`` would leave ``i_k`` no training rating at
+      all (``r(i_k) = 1`` or ``2`` at ``eps = 0.2``) is not allowed, so a long tail of items
+      rated once or twice never enters ``T``.
+      ``|T| eta / |R|`` is ``sigma`` up to that rounding and the integer slack of ``zeta``.
+    * ``rule="floor"`` (stricter): the per-item capacity is rounded down first,
+      ``zeta = max{k : floor((1 - eps) r(i_k)) k >= sigma |R|}``, and ``eta = ceil(sigma |R| / zeta)``
+      is the smallest count that reaches ``sigma``; every item then keeps at least ``eps r(i)``
+      training ratings and ``sigma <= |T| eta / |R| < sigma + |T| / |R|``, at the price of a
+      smaller ``T``.
+
+    Either way ``zeta`` never cuts through a tie: items with the count of ``i_zeta`` all
+    satisfy the condition at their larger ranks, so they are all in ``T``.
     Raises ``ValueError`` when no prefix of the popularity ranking can hold ``sigma |R|``
     test ratings under the training minimum.
     """
     sigma = _check_ratio("test_ratio", test_ratio)
     epsilon = _check_ratio("min_train_ratio", min_train_ratio, low_open=False)
-    counts = ratings.item_counts()
-    by_popularity = _by_popularity(counts)
-    # Round before flooring so that e.g. 0.8 * 5 = 4.000000000000001 is not mistaken for 4.
-    capacity = np.floor(np.round((1.0 - epsilon) * counts[by_popularity], 9)).astype(np.int64)
-    rank = np.arange(1, ratings.n_items + 1)
-    target_tests = sigma * ratings.n_ratings
-    feasible = (capacity * rank >= target_tests * (1 - 1e-12)) & (capacity > 0)
+    by_popularity, capacity, eta_at, allowed = _uniform_capacities(counts, epsilon, rule)
+    n_ratings = int(np.sum(counts))
+    rank = np.arange(1, len(capacity) + 1)
+    feasible = allowed & (np.round(capacity * rank, 9) >= np.round(sigma * n_ratings, 9))
     if not feasible.any():
-        best = float((capacity * rank).max() / ratings.n_ratings) if ratings.n_ratings else 0.0
         raise ValueError(
             f"no uniform test item profile exists for test_ratio={sigma} with min_train_ratio={epsilon}: "
-            f"the largest achievable test ratio is {best:.4f}"
+            f"the largest achievable test ratio is {largest_uniform_ratio(counts, epsilon, rule):.4f}"
         )
     zeta = int(np.nonzero(feasible)[0].max()) + 1
-    eta = int(np.ceil(np.round(target_tests / zeta, 9)))
-    target_items = by_popularity[:zeta].copy()
+    if rule == "paper":
+        eta = int(np.floor(capacity[zeta - 1] + 0.5))
+    else:
+        eta = int(np.ceil(np.round(sigma * n_ratings / zeta, 9)))
+    return by_popularity[:zeta].copy(), eta
 
+
+def uniform_split(
+    ratings: Ratings, test_ratio: float = 0.2, min_train_ratio: float = 0.2, *, rule: str = "paper", seed: int = 0
+) -> UniformSplit:
+    """Split with the same number ``eta`` of test ratings for every target item (IRJ 2017 Sec. 6.2).
+
+    ``T`` and ``eta`` come from :func:`uniform_target` on the item counts ``r(i)`` (``rule``:
+    the paper's, or the stricter ``"floor"``).  Exactly ``eta`` ratings of each item of ``T``,
+    drawn uniformly without replacement, form the test set; all other ratings train.
+    """
+    target_items, eta = uniform_target(ratings.item_counts(), test_ratio, min_train_ratio, rule)
     in_target = np.zeros(ratings.n_items, dtype=bool)
     in_target[target_items] = True
     candidates = np.nonzero(in_target[ratings.items])[0]
@@ -227,7 +304,7 @@ def uniform_split(
     test_mask = np.zeros(ratings.n_ratings, dtype=bool)
     test_mask[order[rank_in_item < eta]] = True
     train, test = _split_by_mask(ratings, test_mask)
-    return UniformSplit(train=train, test=test, target_items=target_items, eta=eta)
+    return UniformSplit(train=train, test=test, target_items=target_items, eta=eta, rule=rule)
 
 
 # ------------------------------------------------------------------ test reductions

@@ -28,6 +28,14 @@ def fmt_number(x: float, digits: int = 3) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
+def fmt_signed(x: float, digits: int = 1) -> str:
+    """A signed value such as a z-score (``"+1.5"``, ``"-0.3"``), zero printed as ``"0.0"``, never ``"-0.0"``."""
+    if not np.isfinite(x):
+        return "n/a"
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
 def fmt_pm(mean: float, spread: float, digits: int = 3) -> str:
     """``mean`` over ``± spread`` on a second, smaller line (keeps wide tables narrow)."""
     return f"{fmt_number(mean, digits)}<br><small>± {fmt_number(spread, digits)}</small>"
@@ -45,5 +53,11 @@ def ordinal(k: int) -> str:
 
 
 def order_text(values: Mapping[str, float]) -> str:
-    """Systems from best to worst, e.g. ``"MF > pLSA > Random"``."""
-    return " > ".join(sorted(values, key=lambda name: -values[name]))
+    """Systems from best to worst, e.g. ``"MF > pLSA > Random"``; equal values (to 12 digits) as ``"A = B"``,
+    in the order given."""
+    level = {name: float(f"{values[name]:.12g}") for name in values}
+    names = sorted(values, key=lambda name: -level[name])
+    text = names[0] if names else ""
+    for better, worse in zip(names, names[1:]):
+        text += (" = " if level[better] == level[worse] else " > ") + worse
+    return text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
-from IPython.display import HTML, display
+from IPython.display import HTML, Markdown, display
 from myst_nb import glue
 
 from recbias import datasets
@@ -36,3 +36,10 @@ def open_dataset(dataset: str, seed: int = 0) -> Ratings:
 def say(name: str, text: str) -> None:
     """Make ``text`` available to the prose as {glue:text}`name`, without showing it here."""
     glue(name, text, display=False)
+
+
+def show_text(markdown: str) -> None:
+    """Display ``markdown`` as a paragraph of the page; nothing at all when it is empty (a note that
+    only some datasets call for)."""
+    if markdown.strip():
+        display(Markdown(markdown))

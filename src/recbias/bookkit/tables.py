@@ -9,14 +9,14 @@ them too), so every chapter reads the same.  Figures and tables that the prose r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, display
 from myst_nb import glue
 
-from recbias.text import fmt_number, fmt_p, fmt_pct, fmt_pm, fmt_seconds, ordinal, order_text
+from recbias.text import fmt_number, fmt_p, fmt_pct, fmt_pm, fmt_seconds, fmt_signed, ordinal, order_text
 
 __all__ = [
     "fmt_number",
@@ -24,6 +24,7 @@ __all__ = [
     "fmt_pct",
     "fmt_pm",
     "fmt_seconds",
+    "fmt_signed",
     "glue_figure",
     "glue_table",
     "order_text",
@@ -42,8 +43,12 @@ def table_html(
     precision: int = 3,
     index: bool = False,
     wrap: bool = False,
+    left: Sequence[str] = (),
 ) -> str:
-    """``frame`` as a compact HTML table: small font, numbers right-aligned, missing as "–"."""
+    """``frame`` as a compact HTML table: small font, numbers right-aligned, missing as "–".
+
+    ``left`` names the columns of text to align left, header included.
+    """
     styler = frame.style.format(formats, precision=precision, na_rep="–")
     if not index:
         styler = styler.hide(axis="index")
@@ -53,8 +58,13 @@ def table_html(
             {"selector": "th", "props": _CELL},
             {"selector": "td", "props": _CELL + ("" if wrap else " white-space: nowrap;")},
             {"selector": "small", "props": "color: #666;"},
+            {"selector": "th[colspan]", "props": "text-align: center;"},
         ]
     )
+    if left:
+        styler = styler.set_table_styles(
+            {column: [{"selector": "", "props": "text-align: left;"}] for column in left}, overwrite=False
+        )
     return styler.to_html()
 
 

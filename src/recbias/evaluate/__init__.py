@@ -1,12 +1,13 @@
 """Scores of candidates -> ranks -> per-run metric tables -> summaries with confidence intervals and paired tests.
 
-Also the exact full-catalogue ranks of test items, computed in user chunks, quality under a
-simulated world's complete relevance, and the agreement of orders of systems.
+Also the exact ranks of held-out items among their pools (the full catalogue, or the
+candidates of a 1R design), computed in user chunks, quality under a simulated world's
+complete relevance, and the agreement of orders of systems.
 """
 
 from recbias.evaluate.complete import true_quality
-from recbias.evaluate.full_catalogue import full_catalogue_ranks
 from recbias.evaluate.orderings import discordant_pairs, kendall_tau, order_agreement
+from recbias.evaluate.pools import PoolRanks, pool_ranks, relevant_ranks
 from recbias.evaluate.per_run import DEFAULT_METRICS, evaluate_runs
 from recbias.evaluate.ranking import TIE_POLICIES, rank_positions, rank_runs
 from recbias.evaluate.scoring import SCORE_BLOCK, Candidates, score_runs
@@ -21,6 +22,7 @@ from recbias.evaluate.statistics import (
 
 __all__ = [
     "DEFAULT_METRICS",
+    "PoolRanks",
     "SCORE_BLOCK",
     "Candidates",
     "TIE_POLICIES",
@@ -28,14 +30,15 @@ __all__ = [
     "compare",
     "discordant_pairs",
     "evaluate_runs",
-    "full_catalogue_ranks",
     "kendall_tau",
     "mean_confidence_interval",
     "metric_columns",
     "order_agreement",
     "paired_tests",
+    "pool_ranks",
     "rank_positions",
     "rank_runs",
+    "relevant_ranks",
     "score_runs",
     "summarize",
     "true_quality",

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from recbias.evaluate.scoring import SCORE_BLOCK
+from recbias.evaluate.scoring import SCORE_BLOCK, score_blocks
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 
@@ -57,9 +57,8 @@ def true_quality(
     ndcg = precision.copy()
     for label, recommender in systems.items():
         hits = np.empty((len(users), n), dtype=bool)
-        for start in range(0, len(users), step):
-            chunk = users[start : start + step]
-            scores = np.asarray(recommender.score_users(chunk), dtype=np.float64)
+        for start, scores in score_blocks(recommender, users, step):
+            chunk = users[start : start + len(scores)]
             scores[rated[chunk]] = -np.inf
             top = order[np.argsort(-scores[:, order], axis=1, kind="stable")[:, :n]]
             hits[chunk] = truth[chunk[:, None], top] & ~rated[chunk[:, None], top]

@@ -10,9 +10,10 @@ Both return one score per candidate, aligned with ``runs.items``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
+from numba import njit, prange
 
 from recbias.recommenders.base import Recommender
 from recbias.runs import Runs
@@ -21,44 +22,67 @@ from recbias.runs import Runs
 SCORE_BLOCK = 1 << 22
 
 
-class Candidates:
-    """Every candidate of several runs objects, grouped by user once for all recommenders.
+def score_blocks(recommender: Recommender, users: np.ndarray, rows: int) -> Iterator[tuple[int, np.ndarray]]:
+    """``(start, block)`` for consecutive chunks ``users[start:start + rows]``: the chunk's dense
+    ``float64`` scores of every item, the one way every evaluation reads a recommender in blocks."""
+    if recommender.n_items is None:
+        raise RuntimeError(f"{recommender.name}: fit before scoring")
+    for start in range(0, len(users), rows):
+        chunk = users[start : start + rows]
+        block = np.ascontiguousarray(recommender.score_users(chunk), dtype=np.float64)
+        if block.shape != (len(chunk), recommender.n_items):
+            raise ValueError(
+                f"{recommender.name}.score_users returned {block.shape}, expected {(len(chunk), recommender.n_items)}"
+            )
+        yield start, block
 
-    The grouping (a stable sort of the candidates by user) is done when the object is
-    built; :meth:`score` then costs one :meth:`Recommender.score_users` call per chunk of
-    at most ``block // n_items`` users and one gather of the candidates' scores, for
-    any number of runs objects sharing those users.
+
+@njit(cache=True, nogil=True, parallel=True)
+def _gather(
+    block: np.ndarray, first_user: int, runs: np.ndarray, rows: np.ndarray, offsets: np.ndarray, items: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out[e] = block[rows[k] - first_user, items[e]]`` for every entry ``e`` of run ``runs[k]``."""
+    for k in prange(runs.shape[0]):
+        row = rows[k] - first_user
+        for entry in range(offsets[runs[k]], offsets[runs[k] + 1]):
+            out[entry] = block[row, items[entry]]
+
+
+class Candidates:
+    """Every candidate of several runs objects, scored with one dense block per chunk of users.
+
+    Building the object orders the *runs* of each runs object by user (a sort of the runs,
+    not of their candidates); :meth:`score` then costs one :meth:`Recommender.score_users`
+    call per chunk of at most ``block // n_items`` users and one compiled gather of the
+    candidates' scores from that block, for any number of runs objects sharing those users.
     """
 
     def __init__(self, runs_list: Sequence[Runs], block: int = SCORE_BLOCK) -> None:
         if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
             raise ValueError(f"block must be a positive integer, got {block!r}")
         self.block = int(block)
-        self.sizes = [len(runs.items) for runs in runs_list]
-        users = np.concatenate([np.repeat(r.users.astype(np.int64), r.sizes) for r in runs_list] or [np.zeros(0, int)])
-        items = np.concatenate([r.items.astype(np.int64) for r in runs_list] or [np.zeros(0, int)])
-        self.order = np.argsort(users, kind="stable")
-        sorted_users = users[self.order]
-        self.items = items[self.order]
-        first = np.flatnonzero(np.diff(sorted_users, prepend=-1))
-        self.users = sorted_users[first]
-        self.user_index = np.repeat(np.arange(len(first)), np.diff(np.append(first, len(sorted_users))))
-        self.first = np.append(first, len(sorted_users))
+        self.runs_list = list(runs_list)
+        self.users = np.unique(np.concatenate([r.users for r in self.runs_list] or [np.zeros(0, np.int64)]))
+        self.run_order = [np.argsort(r.users, kind="stable") for r in self.runs_list]
+        #: per runs object, the index in ``users`` of each run's user, in ``run_order``
+        self.user_rows = [np.searchsorted(self.users, r.users[o]) for r, o in zip(self.runs_list, self.run_order)]
+        self.items_above = max((int(r.items.max()) + 1 for r in self.runs_list if len(r.items)), default=0)
 
     def score(self, recommender: Recommender) -> list[np.ndarray]:
         """Scores of every candidate of every runs object by a fitted ``recommender``."""
         if recommender.n_items is None:
             raise RuntimeError(f"{recommender.name}: fit before scoring")
-        by_user = np.empty(len(self.items), dtype=np.float64)
+        if self.items_above > recommender.n_items or (len(self.users) and self.users[-1] >= recommender.n_users):
+            raise ValueError(f"the runs hold users or items outside the code space {recommender.name} was fitted on")
+        out = [np.empty(len(r.items), dtype=np.float64) for r in self.runs_list]
         step = max(1, self.block // max(1, recommender.n_items))
-        for start in range(0, len(self.users), step):
-            stop = min(start + step, len(self.users))
-            scores = np.asarray(recommender.score_users(self.users[start:stop]), dtype=np.float64)
-            low, high = self.first[start], self.first[stop]
-            by_user[low:high] = scores[self.user_index[low:high] - start, self.items[low:high]]
-        out = np.empty_like(by_user)
-        out[self.order] = by_user
-        return np.split(out, np.cumsum(self.sizes)[:-1])
+        for start, block in score_blocks(recommender, self.users, step):
+            stop = start + len(block)
+            for runs, order, rows, scores in zip(self.runs_list, self.run_order, self.user_rows, out, strict=True):
+                low, high = np.searchsorted(rows, [start, stop])
+                _gather(block, start, order[low:high], rows[low:high], runs.offsets, runs.items, scores)
+        return out
 
 
 def score_runs(recommender: Recommender, runs: Runs) -> np.ndarray:

@@ -17,6 +17,11 @@ ways of weighting the runs (``average``):
   and ``G - 1`` degrees of freedom (Cameron & Miller 2015, Sec. II); paired tests
   use the per-user sums of differences.  With one run per user both reduce to the
   textbook formulas.
+* ``"group"``: the mean over the run groups (``group`` column) of their run
+  averages, IRJ Sec. 6.1's average of the ``m`` percentile values in P1R; with a
+  single group it is the run average.  Its interval linearises the estimator,
+  ``sum_j w_j x_j`` with ``w_j = 1 / (m n_{g(j)})``, and clusters the residuals
+  ``w_j (x_j - xbar_{g(j)})`` by user in the formula above.
 
 Treating runs as independent instead understates the uncertainty by a factor
 that grows with the runs per user and their correlation (a test checks it).
@@ -36,8 +41,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-Average = Literal["user", "run"]
-AVERAGES: tuple[str, ...] = ("user", "run")
+Average = Literal["user", "run", "group"]
+AVERAGES: tuple[str, ...] = ("user", "run", "group")
 #: columns of a per-run table that identify a run rather than measure it
 ID_COLUMNS: tuple[str, ...] = ("dataset", "fold", "design", "system", "run", "user", "group")
 
@@ -64,34 +69,43 @@ def _check(table: pd.DataFrame, metrics: Sequence[str], average: str, by: Sequen
         raise ValueError(f"columns {missing} not in the per-run table (columns: {list(table.columns)})")
 
 
-def _clustered_mean(values: np.ndarray, clusters: np.ndarray | None) -> tuple[float, float, int]:
-    """Mean of ``values``, its cluster-robust standard error and the number of clusters G.
+def _clustered_mean(
+    values: np.ndarray, clusters: np.ndarray | None, groups: np.ndarray | None = None
+) -> tuple[float, float, int]:
+    """Mean of ``values`` (the mean of the group means with ``groups``), its cluster-robust
+    standard error and the number of clusters G.
 
     Each value is its own cluster when ``clusters`` is None; the standard error is then s / sqrt(n).
     """
-    mean = float(values.mean())
+    _, group = np.unique(np.zeros(values.size, dtype=np.int64) if groups is None else groups, return_inverse=True)
+    sizes = np.bincount(group)
+    group_means = np.bincount(group, weights=values) / sizes
+    weights = 1.0 / (len(sizes) * sizes[group])
+    mean = float(group_means.mean())
     _, cluster = np.unique(np.arange(values.size) if clusters is None else clusters, return_inverse=True)
     g = int(cluster.max()) + 1
     if g < 2:
         return mean, np.nan, g
-    residual = np.bincount(cluster, weights=values - mean, minlength=g)
-    return mean, float(np.sqrt(g / (g - 1) * np.sum(residual**2)) / values.size), g
+    residual = np.bincount(cluster, weights=weights * (values - group_means[group]), minlength=g)
+    return mean, float(np.sqrt(g / (g - 1) * np.sum(residual**2))), g
 
 
 def mean_confidence_interval(
-    values: np.ndarray, confidence: float = 0.95, clusters: np.ndarray | None = None
+    values: np.ndarray, confidence: float = 0.95, clusters: np.ndarray | None = None,
+    groups: np.ndarray | None = None,
 ) -> tuple[float, float, float]:
-    """Mean and its t interval, cluster-robust over ``clusters`` (see the module docstring).
+    """Mean (of the group means with ``groups``) and its t interval, cluster-robust over
+    ``clusters`` (see the module docstring).
 
-    Without clusters, mean +- t_{(1+c)/2, n-1} s / sqrt(n).  NaN bounds with fewer than two
-    units (clusters).
+    Without clusters and groups, mean +- t_{(1+c)/2, n-1} s / sqrt(n).  NaN bounds with fewer
+    than two units (clusters).
     """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
     values = np.asarray(values, dtype=np.float64)
     if values.size == 0:
         return np.nan, np.nan, np.nan
-    mean, se, g = _clustered_mean(values, clusters)
+    mean, se, g = _clustered_mean(values, clusters, None if groups is None else np.asarray(groups))
     if g < 2:
         return mean, np.nan, np.nan
     half = stats.t.ppf((1 + confidence) / 2, g - 1) * se
@@ -132,12 +146,14 @@ def paired_tests(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None = Non
 
 
 def averaging_units(table: pd.DataFrame, metrics: Sequence[str], average: Average = "user") -> pd.DataFrame:
-    """Values of ``metrics`` per unit: per user (mean of the user's runs) or per run (with its user)."""
+    """Values of ``metrics`` per unit: per user (mean of the user's runs) or per run (with its user,
+    and its group for ``average="group"``)."""
     _check(table, metrics, average, ())
     if average == "user":
         return table.groupby("user", sort=True)[list(metrics)].mean()
     keys = [c for c in ("fold", "run") if c in table.columns]
-    return table.set_index(keys).sort_index()[["user", *metrics]]
+    ids = ["user", "group"] if average == "group" else ["user"]
+    return table.set_index(keys).sort_index()[[*ids, *metrics]]
 
 
 def summarize(
@@ -160,9 +176,10 @@ def summarize(
     for keys, group in table.groupby(by, observed=True, sort=False) if by else [((), table)]:
         keys = keys if isinstance(keys, tuple) else (keys,)
         units = averaging_units(group, metrics, average)
-        clusters = units["user"].to_numpy() if average == "run" else None
+        clusters = units["user"].to_numpy() if average != "user" else None
+        groups = units["group"].to_numpy() if average == "group" else None
         for metric in metrics:
-            mean, low, high = mean_confidence_interval(units[metric].to_numpy(), confidence, clusters)
+            mean, low, high = mean_confidence_interval(units[metric].to_numpy(), confidence, clusters, groups)
             rows.append(dict(zip(by, keys, strict=True)) | {
                 "metric": metric, "mean": mean, "ci_low": low, "ci_high": high,
                 "users": group["user"].nunique(), "runs": len(group), "average": average,
@@ -189,6 +206,8 @@ def compare(
     table = _tidy(runs)
     metrics = list(metrics) if metrics is not None else metric_columns(table)
     _check(table, metrics, average, [*by, "system"])
+    if average == "group":
+        raise ValueError("paired tests pair users or runs: use average='user' or 'run'")
     names = list(systems) if systems is not None else list(dict.fromkeys(table["system"]))
     if len(names) < 2:
         raise ValueError("compare needs at least two systems")

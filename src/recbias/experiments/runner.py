@@ -16,10 +16,6 @@ several splits of a dataset.  This module does the plumbing once:
 * :meth:`Experiment.summary` and :meth:`Experiment.comparison` turn that table
   into means with confidence intervals and paired tests, with users as the
   independent units across runs and folds (:mod:`recbias.evaluate.statistics`).
-
-Two pieces of Bellogín, Castells and Cantador (IRJ 2017, Section 3) live
-here as well: :func:`lemma_sweep` (the AR bounds of 1R precision, Eq. 2 and
-Fig. 3) and :func:`fig1_toy`, the hand-made rating matrix of their Fig. 1.
 """
 
 from __future__ import annotations
@@ -44,21 +40,16 @@ from recbias.evaluate import (
     summarize,
 )
 from recbias.evaluate.statistics import Average
+from recbias.metrics import ItemPopularity, parse_metric
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender, make
-from recbias.runs import Runs
-from recbias.theory import lemma_bounds
 
 __all__ = [
     "PAPER_SYSTEMS",
-    "TOY_ITEMS",
-    "TOY_USERS",
     "fold_seed",
     "Experiment",
     "Fold",
-    "fig1_toy",
     "fit_systems",
-    "lemma_sweep",
     "make_folds",
     "run_experiment",
 ]
@@ -72,7 +63,7 @@ PAPER_SYSTEMS: dict[str, str] = {
     "Random": "random",
 }
 
-_SPLIT_METHODS = ("coin", "kfold", "temporal")
+_SPLIT_METHODS = ("coin", "kfold", "temporal", "uniform")
 
 
 # ------------------------------------------------------------------------------- folds
@@ -85,7 +76,7 @@ class Fold:
     Attributes:
         index: 0, 1, ... within the experiment.
         train, test: the two rating sets (same code space).
-        method: ``"coin"``, ``"kfold"`` or ``"temporal"``.
+        method: ``"coin"``, ``"kfold"``, ``"temporal"`` or ``"uniform"``.
         seed: the seed that drew the split (``-1`` for the deterministic temporal cut).
     """
 
@@ -107,7 +98,8 @@ def fold_seed(seed: int, index: int) -> int:
 
 
 def make_folds(
-    ratings: Ratings, *, method: str = "coin", folds: int = 5, test_ratio: float = 0.2, seed: int = 0
+    ratings: Ratings, *, method: str = "coin", folds: int = 5, test_ratio: float = 0.2, seed: int = 0,
+    min_train_ratio: float = 0.2,
 ) -> list[Fold]:
     """Training/test splits of ``ratings``.
 
@@ -118,16 +110,23 @@ def make_folds(
       (``test_ratio`` is then ``1 / folds`` and the argument is ignored).
     * ``"temporal"``: one split, the most recent ``test_ratio`` of the ratings in test
       (needs timestamps; ``folds`` must be 1).
+    * ``"uniform"``: ``folds`` independent splits with uniform test item profiles
+      (:func:`recbias.splits.uniform_split`, IRJ 2017 Section 6.2, keeping at least
+      ``min_train_ratio`` of each target item's ratings for training), fold ``k`` drawn
+      with :func:`fold_seed` ``(seed, k)``.
     """
     if method not in _SPLIT_METHODS:
         raise ValueError(f"unknown split method {method!r}; use one of {', '.join(_SPLIT_METHODS)}")
     if int(folds) != folds or folds < 1:
         raise ValueError(f"folds must be a positive integer, got {folds!r}")
-    if method == "coin":
+    if method in ("coin", "uniform"):
         out = []
         for k in range(int(folds)):
             s = fold_seed(seed, k)
-            train, test = splitting.random_split(ratings, test_ratio, seed=s)
+            if method == "coin":
+                train, test = splitting.random_split(ratings, test_ratio, seed=s)
+            else:
+                train, test = splitting.uniform_split(ratings, test_ratio, min_train_ratio, seed=s)
             out.append(Fold(k, train, test, method, s))
         return out
     if method == "kfold":
@@ -234,7 +233,11 @@ def run_experiment(
         systems: display label -> preset name or unfitted recommender (see :func:`fit_systems`).
         folds: the number of folds to draw with :func:`make_folds` (``split``, ``test_ratio``,
             ``seed``), or ready-made folds.
-        metrics: metric specs of :func:`recbias.metrics.parse_metric`.
+        metrics: metric specs of :func:`recbias.metrics.parse_metric`; those that need item
+            popularity (``PSR``, ``novelty``, ``IPS-*``, ``SNIPS-*``) get
+            :meth:`ItemPopularity.from_ratings` ``(ratings, fold.test, train=fold.train)``:
+            counts over the dataset, the fold's positive test ratings and, for the
+            propensities, its positive training counts.
         seed: seeds the splits, the recommenders, the sampling of non-relevant items
             (design ``d`` of fold ``k`` uses :func:`fold_seed` ``(seed, 1000 k + d)``) and
             the random tie-break.
@@ -253,7 +256,9 @@ def run_experiment(
         raise ValueError(f"repeated designs in {names}")
     seconds = dict.fromkeys(("fit", "design", "score", "evaluate"), 0.0)
     tables, reports = [], []
+    needs_popularity = any(parse_metric(m).needs_popularity for m in metrics)
     for fold in fold_list:
+        popularity = ItemPopularity.from_ratings(ratings, fold.test, train=fold.train) if needs_popularity else None
         clock = time.perf_counter()
         fitted = fit_systems(systems, fold.train, key_extra=fold.key, cache=cache, seed=seed)
         seconds["fit"] += time.perf_counter() - clock
@@ -290,7 +295,8 @@ def run_experiment(
             seconds["score"] += time.perf_counter() - clock
             clock = time.perf_counter()
             for spec, runs, score in zip(specs, runs_list, scores, strict=True):
-                table = evaluate_runs(runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index))
+                table = evaluate_runs(runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index),
+                                      item_popularity=popularity)
                 table.insert(0, "system", label)
                 table.insert(0, "design", spec.name)
                 table.insert(0, "fold", fold.index)
@@ -302,127 +308,3 @@ def run_experiment(
         order = list(dict.fromkeys(runs_table[column]))
         runs_table[column] = pd.Categorical(runs_table[column], categories=order)
     return Experiment(runs=runs_table, reports=pd.DataFrame(reports), seconds=seconds)
-
-
-# --------------------------------------------------------------------- lemma (Eq. 2)
-
-
-def _lemma_runs(train: Ratings, test: Ratings, size: int, seed: int, users: np.ndarray | None) -> Runs:
-    runs = build_runs(
-        train, test, f"1R TI-NN({size - 1})", seed=seed, shared_negatives=True, on_shortage="exclude"
-    )
-    if users is not None:
-        runs = runs.subset(np.isin(runs.users, users))
-    return runs
-
-
-def lemma_sweep(
-    train: Ratings,
-    test: Ratings,
-    systems: Mapping[str, Recommender],
-    *,
-    n: int = 10,
-    target_sizes: Sequence[int] = (100, 200, 400, 600, 800, 1000),
-    removed: Sequence[float] = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9),
-    base_size: int = 100,
-    max_users: int | None = None,
-    min_share: float = 0.5,
-    seed: int = 0,
-) -> pd.DataFrame:
-    """1R precision and its AR bounds (IRJ 2017 Eq. 2) along the two sweeps of their Fig. 3.
-
-    Both sweeps use 1R TI-NN target sets ``T_u^r`` of ``size`` items (``size - 1``
-    non-relevant ones) whose non-relevant items are shared by all the runs of a user,
-    the assumption of the lemma, and :func:`recbias.theory.lemma_bounds`:
-
-    * ``"removed test ratings"``: ``|T_u^r| = base_size``, a ``removed`` fraction of the
-      test ratings dropped at random (:func:`recbias.splits.remove_test_ratings`,
-      nested: what is gone at 20% is gone at 40%);
-    * ``"target size"``: the whole test set, ``|T_u^r|`` over ``target_sizes``.
-
-    The target-size sweep keeps one population of users: those who have enough
-    non-relevant candidates at the largest size, subsampled to ``max_users`` users with
-    ``seed`` when given.  Sizes are dropped from the top until that population holds at
-    least ``min_share`` of the users with a relevant test item.
-
-    Returns one row per (sweep, x, system): ``lower``, ``value``, ``upper``, ``runs``,
-    ``users`` and ``holds`` (``lower <= value <= upper``).
-    """
-    rows = []
-
-    def record(sweep: str, x: float, runs: Runs) -> None:
-        if runs.n_runs == 0:
-            return
-        candidates = Candidates([runs])
-        for label, system in systems.items():
-            (score,) = candidates.score(system)
-            bounds = lemma_bounds(runs, score, n)
-            rows.append(
-                {
-                    "sweep": sweep,
-                    "x": x,
-                    "system": label,
-                    "lower": bounds.lower,
-                    "value": bounds.value,
-                    "upper": bounds.upper,
-                    "runs": runs.n_runs,
-                    "users": len(np.unique(runs.users)),
-                    "holds": bounds.lower <= bounds.value <= bounds.upper,
-                }
-            )
-
-    for k, fraction in enumerate(removed):
-        thinned = splitting.remove_test_ratings(test, fraction, seed=seed) if fraction > 0 else test
-        record("removed test ratings", float(fraction), _lemma_runs(train, thinned, base_size, fold_seed(seed, k), None))
-
-    sizes = sorted(int(s) for s in target_sizes)
-    n_users = len(np.unique(test.users[test.values >= test.positive_threshold]))
-    eligible = np.empty(0, dtype=np.int64)
-    while sizes:
-        widest = _lemma_runs(train, test, sizes[-1], fold_seed(seed, 100), None)
-        eligible = np.unique(widest.users)
-        if len(eligible) >= min_share * n_users:
-            break
-        sizes.pop()
-    if sizes:
-        if max_users is not None and len(eligible) > max_users:
-            eligible = np.sort(np.random.default_rng(seed).choice(eligible, max_users, replace=False))
-        for k, size in enumerate(sizes):
-            record("target size", float(size), _lemma_runs(train, test, size, fold_seed(seed, 200 + k), eligible))
-    return pd.DataFrame(rows)
-
-
-# ----------------------------------------------------------------------- toy (Fig. 1)
-
-#: users and items of the toy matrix; the target user is ``u``
-TOY_USERS = ("u", "v", "w")
-TOY_ITEMS = ("a", "b", "c", "d", "e", "f", "g")
-#: (user, item, stars); positive means 4 stars or more
-TOY_TRAIN = (("u", "f", 5), ("u", "g", 2), ("v", "a", 5), ("v", "d", 2), ("w", "a", 5), ("w", "e", 5))
-TOY_TEST = (("u", "d", 5), ("u", "e", 4), ("v", "b", 2), ("v", "f", 5), ("w", "c", 5), ("w", "g", 1))
-
-
-def fig1_toy() -> tuple[Ratings, Ratings]:
-    """Training and test ratings of a toy matrix with the properties of IRJ 2017 Fig. 1.
-
-    User ``u`` liked ``d`` and ``e`` in the test set and rated ``f`` and ``g`` in training;
-    item ``a`` has no test rating (so it is a candidate under AI only); ``b`` and ``c`` are
-    test items of other users that ``u`` never rated.  Ratings of 4 or 5 stars are positive.
-    """
-
-    def build(rows: Sequence[tuple[str, str, int]]) -> Ratings:
-        return Ratings(
-            name="Fig. 1 toy",
-            users=np.array([TOY_USERS.index(u) for u, _, _ in rows]),
-            items=np.array([TOY_ITEMS.index(i) for _, i, _ in rows]),
-            values=np.array([v for _, _, v in rows], dtype=float),
-            timestamps=None,
-            user_ids=np.array(TOY_USERS),
-            item_ids=np.array(TOY_ITEMS),
-            scale=(1, 5),
-            positive_threshold=4,
-            description="hand-made stars",
-        )
-
-    return build(TOY_TRAIN), build(TOY_TEST)
-

@@ -26,19 +26,19 @@ over users (the sampling unit: per-user values are averaged over a user's runs f
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from recbias import splits
-from recbias.designs import build_runs
+from recbias.designs import build_runs, parse_design
 from recbias.evaluate import Candidates, evaluate_runs, order_agreement, true_quality
-from recbias.experiments.runner import fit_systems, fold_seed
+from recbias.experiments.runner import Fold, fit_systems, fold_seed, make_folds
 from recbias.metrics.popularity import ItemPopularity
 from recbias.ratings import Ratings
 from recbias.recommenders import PopularityBlend, Recommender, make
 from recbias.runs import Runs
+from recbias.sampled import corrected_sampled_metric
 from recbias.synthetic import generate
 
 __all__ = [
@@ -89,6 +89,9 @@ class Protocol:
         metric: metric spec of :func:`recbias.metrics.parse_metric`.
         split: ``"coin"`` (random 80/20) or ``"uniform"`` (:func:`recbias.splits.uniform_split`).
         family: what kind of remedy it is, for grouping in figures.
+        correction: for a sampled metric read through a correction of Krichene and Rendle
+            (:func:`recbias.sampled.corrected_sampled_metric`, ``design`` a ``1R AI-NN(m)``),
+            the method (``"BV 0.1"``, ...); ``None`` for a metric read from the runs as they are.
     """
 
     label: str
@@ -96,6 +99,7 @@ class Protocol:
     metric: str
     split: str
     family: str
+    correction: str | None = None
 
 
 def protocols(n_items: int, sampled_m: int = 100) -> list[Protocol]:
@@ -115,6 +119,7 @@ def protocols(n_items: int, sampled_m: int = 100) -> list[Protocol]:
         Protocol("full-catalogue nDCG@10", "AI-AN", "nDCG@10", "coin", "standard"),
         Protocol("1R P@10", one, "P@10", "coin", "standard"),
         Protocol("sampled HR@10", f"1R AI-NN({m})", "HR@10", "coin", "sampled"),
+        Protocol("sampled HR@10, corrected (BV 0.1)", f"1R AI-NN({m})", "HR@10", "coin", "sampled", "BV 0.1"),
         Protocol("P1R(10) P@10", f"P1R(10) TI-NN({k})", "P@10", "coin", "neutralising"),
         Protocol("1R -10% head P@10", f"{one} -10% head", "P@10", "coin", "neutralising"),
         Protocol("U1R P@10", f"U1R TI-NN({k})", "P@10", "uniform", "neutralising"),
@@ -123,6 +128,8 @@ def protocols(n_items: int, sampled_m: int = 100) -> list[Protocol]:
         Protocol("bpref", "TI-AN", "bpref", "coin", "incomplete judgments"),
         Protocol("infAP", "TI-AN", "infAP", "coin", "incomplete judgments"),
         Protocol("stratified recall@10 (gamma 1)", "TI-AN", "PSR@10(gamma=1)", "coin", "incomplete judgments"),
+        Protocol("IPS-P@10 (power 0.5)", "TI-AN", "IPS-P@10(power=0.5)", "coin", "propensity weighting"),
+        Protocol("SNIPS-P@10 (power 0.5)", "TI-AN", "SNIPS-P@10(power=0.5)", "coin", "propensity weighting"),
     ]
 
 
@@ -180,13 +187,22 @@ def random_item_quality(
 
 
 def _protocol_values(
-    protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], train: Ratings, test: Ratings,
-    popularity: ItemPopularity, seed: int,
+    protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold, positive_counts: np.ndarray,
+    seed: int,
 ) -> dict[str, pd.DataFrame]:
-    """Per-user means (users x systems) of every protocol of one split."""
-    designs = list(dict.fromkeys(p.design for p in protocol_list))
+    """Per-user means (users x systems) of every protocol of one split.
+
+    Plain protocols share one set of runs per design, scored once per system; corrected
+    sampled metrics draw their own sample of the same design
+    (:func:`recbias.sampled.corrected_sampled_metric`).  Popularity-aware metrics read the
+    dataset's positive counts (stratified recall) and the fold's training counts (IPS, SNIPS).
+    """
+    train, test = fold.train, fold.test
+    popularity = replace(ItemPopularity.from_ratings(train, test, train=train), positive_counts=positive_counts)
+    plain = [p for p in protocol_list if p.correction is None]
+    designs = list(dict.fromkeys(p.design for p in plain))
     runs = [build_runs(train, test, d, seed=fold_seed(seed, k), on_shortage="exclude") for k, d in enumerate(designs)]
-    metrics = {d: [p.metric for p in protocol_list if p.design == d] for d in designs}
+    metrics = {d: [p.metric for p in plain if p.design == d] for d in designs}
     candidates = Candidates(runs)
     per_system = {label: candidates.score(recommender) for label, recommender in fitted.items()}
     out: dict[str, dict[str, pd.Series]] = {p.label: {} for p in protocol_list}
@@ -194,9 +210,16 @@ def _protocol_values(
         for label, scores in per_system.items():
             table = evaluate_runs(design_runs, scores[d], metrics[design], seed=seed, item_popularity=popularity)
             means = table.groupby("user")[metrics[design]].mean()
-            for protocol in protocol_list:
+            for protocol in plain:
                 if protocol.design == design:
                     out[protocol.label][label] = means[protocol.metric]
+    for protocol in protocol_list:
+        if protocol.correction is not None:
+            m = parse_design(protocol.design).n_nonrelevant
+            values = corrected_sampled_metric(fitted, train, test, metric=protocol.metric, method=protocol.correction,
+                                              m=m, seed=fold_seed(seed, len(designs)))
+            means = values.groupby(["user", "system"], sort=False)["value"].mean().unstack("system")
+            out[protocol.label] = {label: means[label] for label in fitted}
     return {label: pd.DataFrame(columns) for label, columns in out.items()}
 
 
@@ -208,7 +231,8 @@ class TruthStudy:
         protocols: protocol label -> users x systems frame of per-user means.
         truth: truth metric -> users x systems frame.
         systems: the system labels, in field order.
-        dataset, seed: where and how it was measured.
+        dataset, seed, split: where it was measured: the dataset, the experiment's seed and the
+            fold of :func:`recbias.experiments.runner.make_folds`.
     """
 
     protocols: dict[str, pd.DataFrame]
@@ -216,6 +240,7 @@ class TruthStudy:
     systems: list[str]
     dataset: str
     seed: int
+    split: int = 0
 
     def means(self) -> pd.DataFrame:
         """Mean over users of every protocol and truth metric: rows systems, columns measures."""
@@ -228,6 +253,7 @@ def truth_study(
     ratings: Ratings,
     *,
     seed: int = 0,
+    split: int = 0,
     test_ratio: float = 0.2,
     systems: Mapping[str, Recommender] | None = None,
     sampled_m: int = 100,
@@ -235,10 +261,12 @@ def truth_study(
 ) -> TruthStudy:
     """Fit the field on a coin-flip split and a uniform split of ``ratings`` and measure everything.
 
-    The truth comes from ``ratings.true_relevance`` (simulated worlds; systems fitted on the
-    coin-flip training set, judged over all unrated items) or ``ratings.unbiased_test``
-    (Coat: the same systems rank each user's random items); a dataset with neither
-    raises ``ValueError``.
+    The splits are fold ``split`` of :func:`recbias.experiments.runner.make_folds` with ``seed``
+    (``method="coin"`` and ``"uniform"``), so the systems that other chapters fit on the
+    same folds are loaded from the fit cache.  The truth comes from ``ratings.true_relevance``
+    (simulated worlds; systems fitted on the coin-flip training set, judged over all unrated
+    items) or ``ratings.unbiased_test`` (Coat: the same systems rank each user's random
+    items); a dataset with neither raises ``ValueError``.
     """
     if ratings.true_relevance is None and ratings.unbiased_test is None:
         raise ValueError(
@@ -247,25 +275,26 @@ def truth_study(
         )
     field = dict(systems) if systems is not None else system_field(seed)
     plan = protocols(ratings.n_items, sampled_m)
-    popularity = ItemPopularity.from_ratings(ratings)
-    coin_train, coin_test = splits.random_split(ratings, test_ratio, seed=fold_seed(seed, 0))
-    coin_fit = fit_systems(field, coin_train, key_extra=("truth", "coin", seed), cache=cache, seed=seed)
-    values = _protocol_values([p for p in plan if p.split == "coin"], coin_fit, coin_train, coin_test, popularity, seed)
+    positive_counts = ratings.item_counts(positive_only=True)
+    coin = make_folds(ratings, folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
+    coin_fit = fit_systems(field, coin.train, key_extra=coin.key, cache=cache, seed=seed)
+    values = _protocol_values([p for p in plan if p.split == "coin"], coin_fit, coin, positive_counts, seed)
     uniform = [p for p in plan if p.split == "uniform"]
     try:
-        uniform_train, uniform_test = splits.uniform_split(ratings, test_ratio, seed=fold_seed(seed, 1))
+        uniform_fold = make_folds(ratings, method="uniform", folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
     except ValueError:
-        uniform_train = None  # no uniform profile exists at this test ratio: U protocols are left out
-    if uniform and uniform_train is not None:
+        uniform_fold = None  # no uniform profile exists at this test ratio: U protocols are left out
+    if uniform and uniform_fold is not None:
         fresh = system_field(seed) if systems is None else dict(systems)
-        uniform_fit = fit_systems(fresh, uniform_train, key_extra=("truth", "uniform", seed), cache=cache, seed=seed)
-        values |= _protocol_values(uniform, uniform_fit, uniform_train, uniform_test, popularity, seed)
+        uniform_fit = fit_systems(fresh, uniform_fold.train, key_extra=uniform_fold.key, cache=cache, seed=seed)
+        values |= _protocol_values(uniform, uniform_fit, uniform_fold, positive_counts, seed)
     if ratings.true_relevance is not None:
-        truth = true_quality(coin_fit, coin_train, ratings.true_relevance, seed=None)
+        truth = true_quality(coin_fit, coin.train, ratings.true_relevance, seed=None)
     else:
-        truth = random_item_quality(coin_fit, coin_train, ratings.unbiased_test, seed=seed)
+        truth = random_item_quality(coin_fit, coin.train, ratings.unbiased_test, seed=seed)
     ordered = {p.label: values[p.label] for p in plan if p.label in values}
-    return TruthStudy(protocols=ordered, truth=truth, systems=list(field), dataset=ratings.name, seed=seed)
+    return TruthStudy(protocols=ordered, truth=truth, systems=list(field), dataset=ratings.name, seed=seed,
+                      split=split)
 
 
 # -------------------------------------------------------------------------- fidelity
@@ -385,8 +414,9 @@ def protocol_table(protocol_list: Sequence[Protocol]) -> pd.DataFrame:
 
 
 def fidelity_over_seeds(studies: Sequence[TruthStudy], truth_metric: str | None = None, n_boot: int = 200) -> pd.DataFrame:
-    """:func:`fidelity` of every study, with the mean and range of tau over the split seeds."""
-    tables = [fidelity(s, truth_metric, n_boot=n_boot, seed=s.seed).assign(seed=s.seed) for s in studies]
+    """:func:`fidelity` of every study, with the mean and range of tau over the splits."""
+    tables = [fidelity(s, truth_metric, n_boot=n_boot, seed=fold_seed(s.seed, s.split)).assign(split=s.split)
+              for s in studies]
     every = pd.concat(tables, ignore_index=True)
     summary = every.groupby("protocol", sort=False).agg(
         tau=("tau", "mean"),

@@ -18,7 +18,9 @@ from recbias.metrics.accuracy import (
 )
 from recbias.metrics.catalogue import catalogue_coverage, gini_index, recommendation_counts
 from recbias.metrics.incomplete import TREC_EVAL_INFAP_EPSILON, bpref, infap
+from recbias.metrics.ips import ips_precision, ips_recall
 from recbias.metrics.popularity import ItemPopularity, novelty, stratified_recall
+from recbias.metrics.propensity import popularity_propensity, propensity_from_counts
 from recbias.metrics.spec import MetricSpec, compute_metrics, parse_metric, valid_metric_names
 
 __all__ = [
@@ -34,10 +36,14 @@ __all__ = [
     "gini_index",
     "hit_rate",
     "infap",
+    "ips_precision",
+    "ips_recall",
     "ndcg",
     "novelty",
     "parse_metric",
+    "popularity_propensity",
     "precision",
+    "propensity_from_counts",
     "r_precision",
     "recall",
     "recommendation_counts",

@@ -12,6 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from recbias.metrics._view import Ranked, as_view, check_cutoff, safe_divide
+from recbias.metrics.propensity import propensity_from_counts
 from recbias.ratings import Ratings
 
 
@@ -24,25 +25,37 @@ class ItemPopularity:
         rating_counts: ``|R(i)|``, ratings of each item code (novelty).
         n_users: number of users the counts are taken over (novelty's ``p(i) = |R(i)| / n_users``).
         test_positive: optional ``n_users x n_items`` matrix of positive test ratings; stratified
-            recall needs it for its denominator when runs do not hold all of a user's relevant
-            items (1R designs).
+            recall and SNIPS need it for their denominators when runs do not hold all of a user's
+            relevant items (1R designs).
+        train_positive_counts: optional positive *training* ratings of each item, from which the
+            IPS and SNIPS metrics fit their propensities (:mod:`recbias.metrics.propensity`).
     """
 
     positive_counts: np.ndarray
     rating_counts: np.ndarray
     n_users: int
     test_positive: sp.csr_matrix | None = None
+    train_positive_counts: np.ndarray | None = None
 
     @classmethod
-    def from_ratings(cls, ratings: Ratings, test: Ratings | None = None) -> ItemPopularity:
+    def from_ratings(cls, ratings: Ratings, test: Ratings | None = None, train: Ratings | None = None) -> ItemPopularity:
         """Counts over ``ratings`` (IRJ's ``|PR(i)|`` counts every positive rating of the
-        dataset), and the positive test ratings of ``test`` when given."""
+        dataset), the positive test ratings of ``test`` and the positive training counts of
+        ``train`` when given."""
         return cls(
             positive_counts=ratings.item_counts(positive_only=True),
             rating_counts=ratings.item_counts(),
             n_users=ratings.n_users,
             test_positive=None if test is None else test.matrix("positive"),
+            train_positive_counts=None if train is None else train.item_counts(positive_only=True),
         )
+
+    def propensity(self, power: float) -> np.ndarray:
+        """Observation propensities ``p_i`` fitted on the training counts (:func:`propensity_from_counts`)."""
+        if self.train_positive_counts is None:
+            raise ValueError("IPS and SNIPS metrics need propensities from training data: build the "
+                             "ItemPopularity with ItemPopularity.from_ratings(ratings, test, train=train)")
+        return propensity_from_counts(self.train_positive_counts, power)
 
 
 def _stratification_weights(positive_counts: np.ndarray, items: np.ndarray, gamma: float) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""Metric specifications such as ``"P@10"``, ``"nDCG"`` or ``"PSR@10(gamma=0.5)"``, parsed in one place.
+"""Metric specifications such as ``"P@10"``, ``"nDCG"``, ``"PSR@10(gamma=0.5)"`` or
+``"SNIPS-P@10(power=0.5)"``, parsed in one place.
 
 Grammar: ``NAME[@n][(key=value, ...)]``.  Names are case-insensitive and have
 a few aliases (``MAP`` = ``AP``, ``MRR`` = ``RR``, ``R-prec`` = ``Rprec``);
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from recbias.metrics import accuracy, incomplete, popularity
+from recbias.metrics import accuracy, incomplete, ips, popularity
 from recbias.metrics._view import Ranked, as_view
 from recbias.metrics.popularity import ItemPopularity
 
@@ -26,6 +27,15 @@ def _choice(*allowed: str) -> Callable[[str], str]:
         return value
 
     return convert
+
+
+def _propensity_weighted(metric: Callable[..., np.ndarray], self_normalised: bool) -> Callable[..., np.ndarray]:
+    """An IPS or SNIPS metric whose propensities are fitted on the training counts of the popularity."""
+
+    def compute(runs: Ranked, n: int, item_popularity: ItemPopularity, power: float) -> np.ndarray:
+        return metric(runs, n, item_popularity.propensity(power), self_normalised, item_popularity.test_positive)
+
+    return compute
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,15 @@ _DEFINITIONS: dict[str, _Definition] = {
         popularity.stratified_recall, "required", {"gamma": float}, {"gamma": 1.0}, needs_popularity=True
     ),
     "novelty": _Definition(popularity.novelty, "required", needs_popularity=True),
+}
+# Inverse-propensity-weighted precision and recall; ``power`` is the exponent of the propensity model.
+_DEFINITIONS |= {
+    f"{estimator}-{name}": _Definition(
+        _propensity_weighted(function, estimator == "SNIPS"), "required", {"power": float}, {"power": 0.5},
+        needs_popularity=True,
+    )
+    for estimator in ("IPS", "SNIPS")
+    for name, function in (("P", ips.ips_precision), ("Recall", ips.ips_recall))
 }
 _ALIASES = {"precision": "P", "hitrate": "HR", "r-prec": "Rprec", "mrr": "RR", "map": "AP", "ndcg": "nDCG"}
 _LOOKUP = {name.lower(): name for name in _DEFINITIONS} | _ALIASES

@@ -13,23 +13,37 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit, prange
 
 #: number of floats a temporary block may hold (32 MB of float64)
 BLOCK_BUDGET = 1 << 22
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def _pairwise_dot(left: np.ndarray, right: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    out = np.empty(rows.shape[0], np.float64)
+    for k in prange(rows.shape[0]):
+        a, b = left[rows[k]], right[cols[k]]
+        total = 0.0
+        for f in range(a.shape[0]):
+            total += a[f] * b[f]
+        out[k] = total
+    return out
+
+
 def pairwise_dot(left: np.ndarray, right: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """Row-wise dot products ``out[k] = sum_f left[rows[k], f] * right[cols[k], f]``."""
+    """Row-wise dot products ``out[k] = sum_f left[rows[k], f] * right[cols[k], f]``.
+
+    One compiled pass over the pairs (gathering the two rows with numpy costs ten times
+    more than the products).  ``rows`` and ``cols`` must index ``left`` and ``right``.
+    """
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
-    out = np.empty(len(rows), dtype=np.float64)
-    step = max(1, BLOCK_BUDGET // max(1, left.shape[1]))
-    for start in range(0, len(rows), step):
-        stop = start + step
-        # np.take gathers rows faster than fancy indexing
-        gathered = np.take(left, rows[start:stop], axis=0), np.take(right, cols[start:stop], axis=0)
-        out[start:stop] = np.einsum("nf,nf->n", *gathered)
-    return out
+    if len(rows) != len(cols):
+        raise ValueError(f"{len(rows)} rows for {len(cols)} columns")
+    if len(rows) and (rows.min() < 0 or rows.max() >= len(left) or cols.min() < 0 or cols.max() >= len(right)):
+        raise IndexError("a pair indexes outside the factor matrices")
+    return _pairwise_dot(np.ascontiguousarray(left), np.ascontiguousarray(right), rows, cols)
 
 
 def product_entries(

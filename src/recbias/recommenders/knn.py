@@ -28,13 +28,19 @@ DENSE_ABOVE = 0.25
 
 
 def _top_k(block: np.ndarray, k: int) -> np.ndarray:
-    """Zero all but the ``k`` largest entries of each row (ties: lower column first)."""
+    """Zero all but the ``k`` largest entries of each row (ties: lower column first).
+
+    A partition finds each row's ``k``-th largest value; entries above it are kept, and
+    of the entries equal to it the first ones in column order until ``k`` are kept.
+    """
     if k >= block.shape[1]:
         return block
-    order = np.argsort(-block, axis=1, kind="stable")[:, :k]
-    kept = np.zeros_like(block)
-    np.put_along_axis(kept, order, np.take_along_axis(block, order, axis=1), axis=1)
-    return kept
+    kth = -np.partition(-block, k - 1, axis=1)[:, k - 1 : k]
+    above = block > kth
+    equal = block == kth
+    room = k - above.sum(axis=1, keepdims=True)
+    keep = above | (equal & (np.cumsum(equal, axis=1) <= room))
+    return np.where(keep, block, 0.0)
 
 
 def cosine_neighbours(vectors: sp.csr_matrix, k: int | None = None, q: float = 1.0) -> sp.csr_matrix:

@@ -18,19 +18,28 @@ Three families are built here:
 
 All least-squares corrections weigh true ranks by a prior ``p(r)``: uniform by
 default, as in the paper's experiments.
+
+A real evaluation ranks each held-out item among its own pool, so ``n`` varies
+from target to target while a correction needs one ``n``:
+:func:`catalogue_bins` groups targets whose ``n`` lie within a relative tolerance
+and :func:`correction_tables` computes every estimator once per group (the law of
+the sampled rank stays exact per target, :func:`recbias.sampled.estimator_moments`).
 """
 
 from __future__ import annotations
 
 import operator
+import re
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import lsq_linear
 
+from recbias.metrics import MetricSpec
 from recbias.sampled.distribution import check_setting, check_true_ranks, sampled_rank_matrix
 from recbias.sampled.moments import estimator_moments
-from recbias.sampled.rank_metrics import RankMetric, metric_vector
+from recbias.sampled.rank_metrics import RankMetric, metric_vector, rank_metric
 
 _PRIOR_TOLERANCE = 1e-9
 
@@ -49,7 +58,7 @@ def check_prior(prior: ArrayLike | None, n: int) -> np.ndarray:
     return weights
 
 
-def rank_estimate_correction(metric: str | RankMetric, n: int, m: int, rounding: str = "floor") -> np.ndarray:
+def rank_estimate_correction(metric: str | MetricSpec | RankMetric, n: int, m: int, rounding: str = "floor") -> np.ndarray:
     """Exact metric at the rank estimate ``r^ = 1 + (n - 1)(r~ - 1) / m`` (Eq. 20).
 
     ``r^`` is unbiased for ``r`` under both sampling schemes, since
@@ -69,7 +78,7 @@ def rank_estimate_correction(metric: str | RankMetric, n: int, m: int, rounding:
 
 
 def bias_variance_correction(
-    metric: str | RankMetric,
+    metric: str | MetricSpec | RankMetric,
     n: int,
     m: int,
     replace: bool,
@@ -97,34 +106,59 @@ def bias_variance_correction(
     onto a box, so the constrained problem is a bound-constrained least-squares
     problem, solved exactly (active set) by BVLS in ``scipy.optimize.lsq_linear``.
     """
-    gamma = float(gamma)
-    if not 0.0 <= gamma <= 1.0:
-        raise ValueError(f"gamma must lie in [0, 1], got {gamma}")
+    return bias_variance_corrections([metric], n, m, replace, [gamma], prior, monotone)[0, 0]
+
+
+def bias_variance_corrections(
+    metrics: Sequence[str | MetricSpec | RankMetric],
+    n: int,
+    m: int,
+    replace: bool,
+    gammas: Sequence[float],
+    prior: ArrayLike | None = None,
+    monotone: bool = False,
+) -> np.ndarray:
+    """:func:`bias_variance_correction` of several metrics and ``gamma`` values at one ``n``.
+
+    Returns ``(len(gammas), len(metrics), m + 1)``.  The transition matrix and the
+    posterior means are computed once; without ``monotone``, every ``gamma`` is one
+    least-squares solve with one right-hand side per metric.
+    """
+    gammas = [float(gamma) for gamma in gammas]
+    for gamma in gammas:
+        if not 0.0 <= gamma <= 1.0:
+            raise ValueError(f"gamma must lie in [0, 1], got {gamma}")
     n, m = check_setting(n, m, replace)
     weights = check_prior(prior, n)
-    exact = metric_vector(metric, n)
+    exact = np.column_stack([metric_vector(metric, n) for metric in metrics])
     transition = sampled_rank_matrix(n, m, replace)
     marginal = transition.T @ weights
-    weighted_sum = transition.T @ (weights * exact)
-    # rows of the squared-bias term, then one row per sampled rank for the gamma-weighted MSE term
-    bias_rows = np.sqrt((1.0 - gamma) * weights)
-    scaled_posterior_mean = np.divide(weighted_sum, np.sqrt(marginal), out=np.zeros(m + 1), where=marginal > 0)
-    design = np.vstack([bias_rows[:, None] * transition, np.diag(np.sqrt(gamma * marginal))])
-    target = np.concatenate([bias_rows * exact, np.sqrt(gamma) * scaled_posterior_mean])
-    if not monotone:
-        return np.linalg.lstsq(design, target, rcond=None)[0]
+    weighted_sum = transition.T @ (weights[:, None] * exact)
+    scaled_posterior_mean = np.divide(
+        weighted_sum, np.sqrt(marginal)[:, None], out=np.zeros_like(weighted_sum), where=marginal[:, None] > 0
+    )
     cumulative = np.hstack([np.ones((m + 1, 1)), np.triu(np.ones((m + 1, m)))])
     lower = np.concatenate([[-np.inf], np.zeros(m)])
-    solution = lsq_linear(design @ cumulative, target, bounds=(lower, np.inf), method="bvls")
-    if not solution.success:
-        raise RuntimeError(f"constrained least squares did not converge: {solution.message}")
-    # BVLS may leave steps of order -1e-19 on the bound; clip them so the output is exactly monotone
-    steps = np.concatenate([solution.x[:1], np.maximum(solution.x[1:], 0.0)])
-    return cumulative @ steps
+    out = np.empty((len(gammas), len(metrics), m + 1))
+    for g, gamma in enumerate(gammas):
+        # rows of the squared-bias term, then one row per sampled rank for the gamma-weighted MSE term
+        bias_rows = np.sqrt((1.0 - gamma) * weights)
+        design = np.vstack([bias_rows[:, None] * transition, np.diag(np.sqrt(gamma * marginal))])
+        target = np.vstack([bias_rows[:, None] * exact, np.sqrt(gamma) * scaled_posterior_mean])
+        if not monotone:
+            out[g] = np.linalg.lstsq(design, target, rcond=None)[0].T
+            continue
+        for j in range(len(metrics)):
+            solution = lsq_linear(design @ cumulative, target[:, j], bounds=(lower, np.inf), method="bvls")
+            if not solution.success:
+                raise RuntimeError(f"constrained least squares did not converge: {solution.message}")
+            # BVLS may leave steps of order -1e-19 on the bound; clip them so the output is exactly monotone
+            out[g, j] = cumulative @ np.concatenate([solution.x[:1], np.maximum(solution.x[1:], 0.0)])
+    return out
 
 
 def minimal_bias_correction(
-    metric: str | RankMetric, n: int, m: int, replace: bool, prior: ArrayLike | None = None
+    metric: str | MetricSpec | RankMetric, n: int, m: int, replace: bool, prior: ArrayLike | None = None
 ) -> np.ndarray:
     """Least-squares estimator minimising the prior-weighted squared bias (Eq. 21-23).
 
@@ -136,7 +170,7 @@ def minimal_bias_correction(
 
 
 def constrained_least_squares_correction(
-    metric: str | RankMetric, n: int, m: int, replace: bool, prior: ArrayLike | None = None
+    metric: str | MetricSpec | RankMetric, n: int, m: int, replace: bool, prior: ArrayLike | None = None
 ) -> np.ndarray:
     """Minimal-bias estimator restricted to non-increasing values ("CLS", Sec. 5.2 and 6.3)."""
     return bias_variance_correction(metric, n, m, replace, 0.0, prior, monotone=True)
@@ -144,7 +178,7 @@ def constrained_least_squares_correction(
 
 def correction_objective(
     estimator: ArrayLike,
-    metric: str | RankMetric,
+    metric: str | MetricSpec | RankMetric,
     n: int,
     replace: bool,
     gamma: float = 0.0,
@@ -169,3 +203,87 @@ def apply_correction(estimator: ArrayLike, sampled_ranks: ArrayLike) -> np.ndarr
     """
     values = np.asarray(estimator, dtype=np.float64)
     return values[check_true_ranks(sampled_ranks, values.size, "sampled ranks") - 1]
+
+
+# ------------------------------------------------------------- tables per catalogue size
+
+#: the estimators of :func:`correction_tables`, by name
+METHODS = ("sampled", "rank estimate", "CLS", "BV <gamma>")
+_BV = re.compile(r"^BV\s*([0-9.eE+-]+)$")
+
+
+def parse_method(method: str) -> tuple[str, float | None]:
+    """``("sampled" | "rank estimate" | "CLS" | "BV", gamma)`` from an estimator name.
+
+    ``"sampled"`` is the metric applied to the sampled rank, ``"rank estimate"``
+    Eq. 20 (floor), ``"CLS"`` the monotone minimal-bias vector and ``"BV 0.1"`` the
+    bias-variance trade-off of Eq. 24 at ``gamma = 0.1``, all with a uniform prior.
+    """
+    if method in ("sampled", "rank estimate", "CLS"):
+        return method, None
+    match = _BV.match(method.strip()) if isinstance(method, str) else None
+    if match is None:
+        raise ValueError(f"unknown estimator {method!r}; use one of {', '.join(METHODS)}")
+    try:
+        gamma = float(match.group(1))
+    except ValueError:
+        raise ValueError(f"unknown estimator {method!r}; use one of {', '.join(METHODS)}") from None
+    if not 0.0 <= gamma <= 1.0:
+        raise ValueError(f"gamma must lie in [0, 1], got {gamma}")
+    return "BV", gamma
+
+
+def catalogue_bins(sizes: ArrayLike, tolerance: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """Group catalogue sizes into bins no wider than a factor ``1 + tolerance``.
+
+    Returns the bin of every target and the ``n`` each bin's corrections are
+    computed for: the median size in the bin, rounded.  Bins are the cells
+    ``floor(log(n) / log(1 + tolerance))``, so every target's ``n`` lies within
+    a factor ``1 + tolerance`` of its bin's ``n``.  ``tolerance = 0`` gives one
+    bin per distinct ``n``.
+    """
+    n = np.asarray(sizes, dtype=np.int64).ravel()
+    if not tolerance >= 0:
+        raise ValueError(f"tolerance must be >= 0, got {tolerance}")
+    cell = n if tolerance == 0 else np.floor(np.log(n) / np.log1p(tolerance)).astype(np.int64)
+    _, bins = np.unique(cell, return_inverse=True)
+    bins = bins.ravel()
+    order = np.argsort(bins, kind="stable")
+    groups = np.split(n[order], np.flatnonzero(np.diff(bins[order])) + 1)
+    representative = np.array([int(round(np.median(group))) for group in groups], dtype=np.int64)
+    return bins, representative
+
+
+def correction_tables(
+    methods: Sequence[str],
+    metrics: Sequence[str | MetricSpec | RankMetric],
+    bin_sizes: ArrayLike,
+    m: int,
+    replace: bool,
+) -> dict[tuple[str, str], np.ndarray]:
+    """Estimator vectors ``table[bin, r~ - 1]`` for every (method, metric) and catalogue size.
+
+    Keys are the method names as given and the metrics' canonical names
+    (``"nDCG@10"``).  ``"sampled"`` is the metric on ``m + 1`` items and does not
+    depend on ``n``; the others are computed for every ``n`` in ``bin_sizes``, all
+    ``BV`` values of one ``n`` by one call of :func:`bias_variance_corrections`.
+    A target of bin ``b`` observed at sampled rank ``r~`` reports ``table[b, r~ - 1]``.
+    """
+    parsed = {method: parse_method(method) for method in methods}
+    views = [rank_metric(metric) for metric in metrics]
+    gammas = sorted({gamma for kind, gamma in parsed.values() if kind == "BV"})
+    rows: dict[tuple[str, str], list[np.ndarray]] = {(method, v.name): [] for method in methods for v in views}
+    for n in np.asarray(bin_sizes, dtype=np.int64).ravel():
+        bank = bias_variance_corrections(views, int(n), m, replace, gammas) if gammas else None
+        for method, (kind, gamma) in parsed.items():
+            for j, view in enumerate(views):
+                if kind == "sampled":
+                    vector = metric_vector(view, m + 1)
+                elif kind == "rank estimate":
+                    vector = rank_estimate_correction(view, int(n), m)
+                elif kind == "CLS":
+                    vector = constrained_least_squares_correction(view, int(n), m, replace)
+                else:
+                    vector = bank[gammas.index(gamma), j]
+                rows[(method, view.name)].append(vector)
+    return {key: np.vstack(vectors) for key, vectors in rows.items()}

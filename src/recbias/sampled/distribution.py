@@ -47,21 +47,40 @@ def check_true_ranks(true_ranks: ArrayLike, n: int, what: str = "true ranks") ->
     return ranks.astype(np.int64)
 
 
-def sampled_rank_matrix(n: int, m: int, replace: bool, true_ranks: ArrayLike | None = None) -> np.ndarray:
-    """Transition matrix ``P[i, j] = p(r~ = j + 1 | r = true_ranks[i])`` (Eq. 15-16).
+def sampled_rank_matrix(
+    n: int | ArrayLike, m: int, replace: bool, true_ranks: ArrayLike | None = None
+) -> np.ndarray:
+    """Transition matrix ``P[i, j] = p(r~ = j + 1 | r = true_ranks[i], n)`` (Eq. 15-16).
 
-    Rows follow ``true_ranks`` (default: every rank ``1..n``, giving an
-    ``n x (m + 1)`` matrix); each row sums to one.  Binomial probabilities come
-    from ``scipy.stats.binom.pmf``; hypergeometric ones from
-    ``scipy.stats.hypergeom.logpmf``, which is two orders of magnitude faster
-    than its ``pmf`` on large grids and exact to about 1e-12.
+    ``n`` is one catalogue size, or one per true rank (a real evaluation ranks each
+    held-out item among its own pool).  Rows follow ``true_ranks`` (default, with one
+    ``n``: every rank ``1..n``, giving an ``n x (m + 1)`` matrix); each row sums to
+    one.  Binomial probabilities come from ``scipy.stats.binom.pmf``; hypergeometric
+    ones from ``scipy.stats.hypergeom.logpmf``, which is two orders of magnitude
+    faster than its ``pmf`` on large grids and exact to about 1e-12.
     """
-    n, m = check_setting(n, m, replace)
-    ranks = np.arange(1, n + 1) if true_ranks is None else check_true_ranks(true_ranks, n).ravel()
+    sizes = np.asarray(n)
+    if sizes.ndim == 0:
+        size, m = check_setting(int(sizes) if np.issubdtype(sizes.dtype, np.integer) else n, m, replace)
+        ranks = np.arange(1, size + 1) if true_ranks is None else check_true_ranks(true_ranks, size).ravel()
+        sizes = np.full(ranks.shape, size)
+    else:
+        if true_ranks is None:
+            raise ValueError("with one catalogue size per target, give the true rank of every target")
+        sizes = sizes.ravel()
+        if not np.issubdtype(sizes.dtype, np.integer):
+            raise TypeError(f"catalogue sizes must be integers, got dtype {sizes.dtype}")
+        ranks = np.asarray(true_ranks).ravel()
+        if ranks.shape != sizes.shape:
+            raise ValueError(f"{ranks.size} true ranks for {sizes.size} catalogue sizes")
+        m = check_setting(int(sizes.min()) if sizes.size else 2, m, replace)[1]
+        ranks = check_true_ranks(ranks, int(sizes.max(initial=1)))
+        if np.any(ranks > sizes):
+            raise ValueError("every true rank must lie in 1..n of its own catalogue")
     above = np.arange(m + 1)[None, :]
     if replace:
-        return stats.binom.pmf(above, m, ((ranks - 1) / (n - 1))[:, None])
-    return np.exp(stats.hypergeom.logpmf(above, n - 1, (ranks - 1)[:, None], m))
+        return stats.binom.pmf(above, m, ((ranks - 1) / (sizes - 1))[:, None])
+    return np.exp(stats.hypergeom.logpmf(above, (sizes - 1)[:, None], (ranks - 1)[:, None], m))
 
 
 def sampled_rank_distribution(r: int, n: int, m: int, replace: bool) -> np.ndarray:
@@ -83,3 +102,49 @@ def simulate_sampled_ranks(
     if replace:
         return rng.binomial(m, (ranks - 1) / (n - 1)) + 1
     return rng.hypergeometric(ranks - 1, n - ranks, m) + 1
+
+
+def simulate_common_sampled_ranks(
+    patterns: ArrayLike, m: int, replace: bool, repetitions: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Sampled ranks ``(repetitions, targets, K)`` when ``K`` recommenders rank the same sample.
+
+    ``patterns[t, c]`` counts the pool items of target ``t`` that exactly the
+    recommenders in the bit set ``c`` rank above it (bit ``k`` for recommender ``k``,
+    :func:`recbias.evaluate.pool_ranks` with ``patterns=True``).  Each repetition
+    draws ``m`` pool items per target (uniformly, with or without replacement);
+    recommender ``k``'s sampled rank is ``1 +`` the drawn items it ranks above the
+    target.  Only the counts of drawn items in each category matter, so they are
+    drawn directly: a multivariate hypergeometric (without replacement) or
+    multinomial (with) count, generated category by category from its conditional
+    hypergeometric / binomial laws.  The marginal law of each recommender's sampled
+    rank is that of :func:`sampled_rank_matrix`.
+    """
+    counts = np.asarray(patterns, dtype=np.int64)
+    n_categories = counts.shape[1]
+    n_rec = int(round(np.log2(n_categories)))
+    if 2**n_rec != n_categories:
+        raise ValueError("patterns must have 2**K columns")
+    m = operator.index(m)
+    if m < 1:
+        raise ValueError(f"need at least one sampled item, got m={m}")
+    totals = counts.sum(axis=1)
+    if not replace and np.any(totals < m):
+        raise ValueError(f"m={m} exceeds the pool of some target (smallest pool {int(totals.min())})")
+    shape = (repetitions, len(counts))
+    remaining = np.full(shape, m, dtype=np.int64)
+    left = np.broadcast_to(totals, shape).copy()
+    drawn = np.zeros((*shape, n_categories), dtype=np.int64)
+    for c in range(n_categories - 1):
+        good = np.broadcast_to(counts[:, c], shape)
+        if replace:
+            p = np.divide(good, left, out=np.zeros(shape), where=left > 0)
+            take = rng.binomial(remaining, np.clip(p, 0.0, 1.0))
+        else:
+            take = rng.hypergeometric(good, left - good, remaining)
+        drawn[..., c] = take
+        remaining -= take
+        left = left - good
+    drawn[..., -1] = remaining
+    bits = (np.arange(n_categories)[:, None] >> np.arange(n_rec)[None, :]) & 1  # (categories, K)
+    return 1 + drawn @ bits

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import stats
 
+from recbias.metrics import MetricSpec
 from recbias.sampled.distribution import check_setting, check_true_ranks, sampled_rank_matrix
 from recbias.sampled.rank_metrics import RankMetric, metric_vector
 
@@ -48,24 +50,58 @@ class SampledMoments:
         return float(np.sqrt(self.average_variance))
 
 
-def estimator_moments(estimator: ArrayLike, true_ranks: ArrayLike, n: int, replace: bool) -> SampledMoments:
-    """Mean and variance of ``estimator[r~ - 1]`` for each true rank (``m = len(estimator) - 1``)."""
+def estimator_moments(
+    estimator: ArrayLike, true_ranks: ArrayLike, n: int | ArrayLike, replace: bool
+) -> SampledMoments:
+    """Mean and variance of ``estimator[r~ - 1]`` for each true rank (``m = estimator.shape[-1] - 1``).
+
+    ``estimator`` is one vector of length ``m + 1``, or one row per true rank (the
+    correction of each target's catalogue size, :func:`recbias.sampled.correction_tables`);
+    ``n`` is one catalogue size or one per true rank.
+    """
     values = np.asarray(estimator, dtype=np.float64)
-    if values.ndim != 1 or values.size < 2 or not np.all(np.isfinite(values)):
+    if values.ndim not in (1, 2) or values.shape[-1] < 2 or not np.all(np.isfinite(values)):
         raise ValueError(f"estimator must be a finite vector of length m + 1 >= 2, got shape {values.shape}")
-    n, m = check_setting(n, values.size - 1, replace)
-    ranks = check_true_ranks(true_ranks, n).ravel()
+    m = values.shape[-1] - 1
+    ranks = np.asarray(true_ranks).ravel()
     if ranks.size == 0:
         raise ValueError("need at least one true rank")
-    distinct, position = np.unique(ranks, return_inverse=True)
-    transition = sampled_rank_matrix(n, m, replace, distinct)
-    mean = transition @ values
-    variance = np.einsum("ij,ij->i", transition, (values[None, :] - mean[:, None]) ** 2)
-    return SampledMoments(mean=mean[position], variance=variance[position])
+    if values.ndim == 2 and len(values) != ranks.size:
+        raise ValueError(f"estimator has {len(values)} rows for {ranks.size} true ranks")
+    if values.ndim == 1 and np.ndim(n) == 0:  # one law per distinct rank is enough
+        n, m = check_setting(n, m, replace)
+        distinct, position = np.unique(check_true_ranks(ranks, n), return_inverse=True)
+        transition = sampled_rank_matrix(n, m, replace, distinct)
+        mean = transition @ values
+        variance = np.einsum("ij,ij->i", transition, (values[None, :] - mean[:, None]) ** 2)
+        return SampledMoments(mean=mean[position], variance=variance[position])
+    sizes = np.broadcast_to(np.asarray(n), ranks.shape)
+    transition = sampled_rank_matrix(sizes, m, replace, ranks)
+    rows = np.broadcast_to(values, transition.shape)
+    mean = np.einsum("ij,ij->i", transition, rows)
+    variance = np.einsum("ij,ij->i", transition, (rows - mean[:, None]) ** 2)
+    return SampledMoments(mean=mean, variance=variance)
+
+
+def expected_sampled_hits(true_ranks: ArrayLike, n: int | ArrayLike, m: int, k: int, replace: bool) -> np.ndarray:
+    """``P(r~ <= k)`` for every true rank: the expected uncorrected sampled Recall@k (Eq. 18).
+
+    The CDF of the binomial or hypergeometric count at ``k - 1``, with one ``n`` or one
+    per true rank; cheap for any ``m``, where the full law of :func:`sampled_rank_matrix`
+    would need ``m + 1`` columns per target.
+    """
+    ranks = np.asarray(true_ranks, dtype=np.int64).ravel()
+    sizes = np.broadcast_to(np.asarray(n, dtype=np.int64), ranks.shape)
+    check_setting(int(sizes.min()) if sizes.size else 2, m, replace)
+    if np.any(ranks < 1) or np.any(ranks > sizes):
+        raise ValueError("every true rank must lie in 1..n of its own catalogue")
+    if replace:
+        return stats.binom.cdf(k - 1, m, (ranks - 1) / (sizes - 1))
+    return stats.hypergeom.cdf(k - 1, sizes - 1, ranks - 1, m)
 
 
 def sampled_metric_moments(
-    metric: str | RankMetric, true_ranks: ArrayLike, n: int, m: int, replace: bool
+    metric: str | MetricSpec | RankMetric, true_ranks: ArrayLike, n: int | ArrayLike, m: int, replace: bool
 ) -> SampledMoments:
     """Exact mean (Eq. 16) and variance of the uncorrected sampled metric ``M_{m+1}(r~)``.
 

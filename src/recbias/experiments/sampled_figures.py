@@ -1,0 +1,143 @@
+"""Chapter 6 ("Sampled metrics and their corrections"): the chapter's figures, drawn from its driver's data.
+
+Each function returns a matplotlib Figure (imported lazily, so the evaluation core never
+needs it); the page stamps the dataset on it and glues it.  Colours of the systems come
+from the page (``recbias.bookkit.plotting.palette``); the toy recommenders, metrics,
+sample sizes and estimators have fixed colours here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from recbias import sampled
+from recbias.experiments.sampled_vs_exact import (
+    FIG4_M,
+    TOY_METRICS,
+    TOY_N,
+    TOY_RANKS,
+    MSweep,
+    SampledStudy,
+    ToyCorrections,
+    ToyStudy,
+)
+
+#: colours of the estimators of the corrections figure
+METHOD_COLOURS = {
+    "sampled": "#7f7f7f", "rank estimate": "#e377c2", "CLS": "#17becf",
+    "BV 1": "#1f77b4", "BV 0.1": "#2ca02c", "BV 0.01": "#ff7f0e", "BV 0.001": "#d62728",
+}
+#: colours of the toy recommenders and of the four metrics
+TOY_COLOURS = {"A": "#1b4f8a", "B": "#b5651d", "C": "#2e7d32"}
+METRIC_COLOURS = dict(zip(TOY_METRICS, ("#0173b2", "#de8f05", "#029e73", "#d55e00"), strict=True))
+EXPECTED = r"$\mathbb{E}[M(\tilde{r})]$"
+
+
+def _grid(rows: int, columns: int, size: tuple[float, float]):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(rows, columns, figsize=size)
+    return fig, np.atleast_1d(axes).ravel()
+
+
+def metric_shapes() -> object:
+    """The four metrics as functions of the rank among 10,000 items: all ranks, and the top 100."""
+    fig, axes = _grid(1, 2, (8, 3.4))
+    ranks = np.arange(1, TOY_N + 1)
+    for ax, top in zip(axes, (TOY_N, 100), strict=True):
+        for metric in TOY_METRICS:
+            values = sampled.metric_vector(metric, TOY_N)[:top]
+            ax.plot(ranks[:top], values, label=metric, color=METRIC_COLOURS[metric], lw=1.8)
+        ax.set(xlabel="rank $r$ of the relevant item", ylabel="$M(r)$")
+        ax.set_title("all 10,000 ranks" if top == TOY_N else "top 100 ranks", loc="left")
+    axes[0].legend(loc="center right")
+    fig.tight_layout()
+    return fig
+
+
+def toy_m_curves(curves: pd.DataFrame, toy: ToyStudy) -> object:
+    """Expected sampled metric of A, B and C against the sample size; dotted: exact metrics."""
+    fig, axes = _grid(2, 2, (8, 6.2))
+    for ax, metric in zip(axes, TOY_METRICS, strict=True):
+        for name in TOY_RANKS:
+            curve = curves[(curves["metric"] == metric) & (curves["recommender"] == name)]
+            ax.plot(curve["m"], curve["expected"], color=TOY_COLOURS[name], label=name, lw=1.8)
+            ax.axhline(toy.exact.loc[name, metric], color=TOY_COLOURS[name], ls=":", lw=1.2)
+        ax.set(xscale="log", xlabel="sample size $m$", ylabel=EXPECTED)
+        ax.set_title(metric, loc="left")
+    axes[0].legend(title="recommender")
+    fig.tight_layout()
+    return fig
+
+
+def toy_shapes(curves: pd.DataFrame) -> object:
+    """``E[M(r~) | r]`` over the top 1,000 true ranks for several ``m``; black: the exact metric."""
+    import matplotlib as mpl
+
+    ms = sorted(m for m in curves["m"].unique() if m > 0)
+    colours = dict(zip(ms, mpl.colormaps["viridis"](np.linspace(0, 0.9, len(ms))), strict=True))
+    fig, axes = _grid(2, 2, (8, 6.2))
+    for ax, metric in zip(axes, TOY_METRICS, strict=True):
+        for m in [0, *ms]:
+            curve = curves[(curves["metric"] == metric) & (curves["m"] == m)]
+            ax.plot(curve["rank"], curve["value"], color="black" if m == 0 else colours[m], lw=1.4 if m == 0 else 1.6,
+                    label="exact" if m == 0 else f"$m = {m}$")
+        ax.set(xlabel="true rank $r$", ylabel=r"$\mathbb{E}[M(\tilde{r}) \mid r]$")
+        ax.set_title(metric, loc="left")
+    axes[1].legend(fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def corrections(vectors: ToyCorrections) -> object:
+    """The paper's Fig. 4: corrected AP vectors over the sampled ranks, and their expectation by true rank."""
+    fig, axes = _grid(1, 2, (8.5, 4.6))
+    shown = ["rank estimate", "CLS", "BV 1", "BV 0.1", "BV 0.01", "BV 0.001"]
+    ranks = np.arange(1, TOY_N + 1)
+    for method in shown:
+        axes[0].plot(np.arange(1, FIG4_M + 2), vectors.vector(method), color=METHOD_COLOURS[method], lw=1.4, label=method)
+        axes[1].plot(ranks, vectors.moments[method].mean, color=METHOD_COLOURS[method], lw=1.4, label=method)
+    axes[1].plot(ranks, vectors.moments["sampled"].mean, color=METHOD_COLOURS["sampled"], ls="--", lw=1.2,
+                 label="uncorrected")
+    axes[1].plot(ranks, sampled.metric_vector("AP", TOY_N), color="black", lw=1.6, label="exact AP")
+    axes[0].set(xlabel=r"sampled rank $\tilde{r}$", ylabel=r"corrected value $\hat{M}_{\tilde{r}}$", ylim=(-0.02, 0.12))
+    axes[0].set_title(f"vectors, $m = {FIG4_M}$", loc="left")
+    axes[1].set(xscale="log", xlabel="true rank $r$ among 10,000 items", ylabel=r"$\mathbb{E}[\hat{M}_{\tilde{r}} \mid r]$",
+                ylim=(-0.02, 1.02))
+    axes[1].set_title("expected value", loc="left")
+    fig.legend(*axes[1].get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=9)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    return fig
+
+
+def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> object:
+    """Distribution of the exact ranks of the held-out items (log bins), one line per system (the paper's Fig. 5)."""
+    fig, axes = _grid(1, 1, (7.5, 3.6))
+    bins = np.geomspace(1, study.sizes.max() + 1, 31)
+    for k, short in enumerate(study.names):
+        label = study.labels[short]
+        axes[0].hist(study.ranks[:, k], bins=bins, histtype="step", lw=1.8, color=colours[label], label=label)
+    axes[0].set(xscale="log", xlabel="exact rank $r$ of the held-out item (log scale)", ylabel="users per bin")
+    axes[0].legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def m_sweep(study: SampledStudy, sweep: MSweep, colours: Mapping[str, str]) -> object:
+    """Expected Recall@10 against ``m``, uncorrected and corrected by BV 0.1; dotted: exact (the paper's Fig. 6)."""
+    fig, axes = _grid(1, 2, (8.5, 3.6))
+    for k, short in enumerate(study.names):
+        colour, label = colours[study.labels[short]], study.labels[short]
+        axes[0].plot(sweep.uncorrected_m, 100 * sweep.uncorrected[:, k], color=colour, lw=1.8, label=label)
+        axes[1].plot(sweep.corrected_m, 100 * sweep.corrected[:, k], color=colour, lw=1.8, marker="o", ms=3, label=label)
+        for ax in axes:
+            ax.axhline(100 * study.exact["Recall@10"][k], color=colour, ls=":", lw=1.2)
+    for ax, title in zip(axes, ("uncorrected", "corrected: BV 0.1"), strict=True):
+        ax.set(xscale="log", xlabel="sample size $m$", ylabel=r"$\mathbb{E}[\mathrm{Recall@10}]$ (%)")
+        ax.set_title(title, loc="left")
+    axes[0].legend(fontsize=9)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,89 @@
+"""Inverse-propensity-weighted precision and recall, plain (IPS) and self-normalised (SNIPS).
+
+If a relevant item ``i`` of user ``u`` shows up as a positive test rating with
+probability ``p_i`` (:mod:`recbias.metrics.propensity`), weighting each observed
+hit by ``w_i = 1 / p_i`` undoes the selection in expectation (Yang et al.,
+RecSys 2018, after Horvitz & Thompson):
+
+* ``IPS-P@n = (1/n) sum_{i in top_n, relevant} w_i`` is unbiased for the precision the
+  run would have if every relevant candidate were observed;
+* ``IPS-Recall@n = (1/R) sum_{i in top_n, relevant} w_i`` with ``R = |PR_test(u)|``.
+
+SNIPS rescales the weights of a user to average 1 over her relevant test items,
+``w~_i = w_i R / sum_{j in PR_test(u)} w_j``; it is invariant to the scale of the
+propensities, biased but consistent, and bounded like the plain metric.
+``SNIPS-Recall@n`` is Steck's stratified recall with weights ``1 / p_i``.  With
+``p_i = 1`` for every item all four equal plain precision and recall.
+
+The sum over ``PR_test(u)`` comes from ``test_positive`` (a users x items matrix of
+positive test ratings) when given, otherwise from the run's own relevant
+candidates, which is only allowed when each user has one run holding all her relevant items (AR).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from recbias.metrics._view import Ranked, RankedView, as_view, check_cutoff, safe_divide
+
+__all__ = ["ips_precision", "ips_recall"]
+
+
+def _weights(view: RankedView, propensity: np.ndarray) -> np.ndarray:
+    propensity = np.asarray(propensity, dtype=np.float64)
+    items = view.relevant_items
+    if items.size and items.max() >= len(propensity):
+        raise ValueError(f"item code {int(items.max())} has no propensity ({len(propensity)} given)")
+    chosen = propensity[items]
+    if np.any(~(chosen > 0) | (chosen > 1)):
+        raise ValueError("propensities of relevant items must lie in (0, 1]")
+    return 1.0 / chosen
+
+
+def _normaliser(view: RankedView, propensity: np.ndarray, weights: np.ndarray, test_positive: sp.spmatrix | None) -> np.ndarray:
+    """Per run: ``R / sum_{j in PR_test(u)} w_j``, the SNIPS rescaling of the weights."""
+    if test_positive is not None:
+        positive = sp.csr_matrix(test_positive, dtype=bool).astype(np.float64)
+        positive.data = 1.0 / np.asarray(propensity, dtype=np.float64)[positive.indices]
+        totals = np.asarray(positive.sum(axis=1)).ravel()[view.runs.users]
+        counts = np.diff(positive.indptr)[view.runs.users]
+    else:
+        users = view.runs.users
+        if np.any(view.relevant_in_run != view.n_relevant) or len(np.unique(users)) != len(users):
+            raise ValueError(
+                "runs do not hold every relevant test item of their users, or a user has several runs (1R "
+                "designs); pass test_positive, the positive test ratings, for the self-normalisation"
+            )
+        totals, counts = view.per_run(view.relevant_run, weights), view.n_relevant
+    return safe_divide(counts, totals)
+
+
+def _weighted_hits(
+    runs: Ranked, n: int, propensity: np.ndarray, self_normalised: bool, test_positive: sp.spmatrix | None
+) -> tuple[RankedView, np.ndarray]:
+    view, n = as_view(runs), check_cutoff(n)
+    weights = _weights(view, propensity)
+    top = view.relevant_position < n
+    hits = view.per_run(view.relevant_run[top], weights[top])
+    if self_normalised:
+        hits = hits * _normaliser(view, propensity, weights, test_positive)
+    return view, hits
+
+
+def ips_precision(
+    runs: Ranked, n: int, propensity: np.ndarray, self_normalised: bool = False,
+    test_positive: sp.spmatrix | None = None,
+) -> np.ndarray:
+    """IPS-P@n (or SNIPS-P@n with ``self_normalised``): ``(1/n) sum_{top n, relevant} w_i``."""
+    _, hits = _weighted_hits(runs, n, propensity, self_normalised, test_positive)
+    return hits / n
+
+
+def ips_recall(
+    runs: Ranked, n: int, propensity: np.ndarray, self_normalised: bool = False,
+    test_positive: sp.spmatrix | None = None,
+) -> np.ndarray:
+    """IPS-Recall@n (or SNIPS-Recall@n): ``(1/R) sum_{top n, relevant} w_i``, ``0`` when ``R = 0``."""
+    view, hits = _weighted_hits(runs, n, propensity, self_normalised, test_positive)
+    return safe_divide(hits, view.n_relevant)

@@ -1,0 +1,75 @@
+"""A corrected sampled metric of a fitted system on a split (Krichene & Rendle, KDD 2020, Sec. 5).
+
+:func:`corrected_sampled_metric` draws the 1R design with ``m`` sampled non-relevant
+items per relevant test rating (``1R AI-NN(m)`` by default), ranks each run with each
+system, and maps each run's sampled rank through the correction of its own catalogue
+size ``n`` (:func:`one_relevant_pool_sizes`); one value per run, with its user, to be
+averaged per user like any other metric (``recbias.evaluate.summarize``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from recbias.designs import build_runs
+from recbias.evaluate import Candidates, rank_positions, relevant_ranks
+from recbias.ratings import Ratings
+from recbias.recommenders import Recommender
+from recbias.runs import Runs
+from recbias.sampled.corrections import catalogue_bins, correction_tables
+from recbias.sampled.rank_metrics import rank_metric
+
+__all__ = ["corrected_sampled_metric", "one_relevant_pool_sizes"]
+
+
+def one_relevant_pool_sizes(train: Ratings, test: Ratings, runs: Runs, candidates: np.ndarray,
+                            threshold: float) -> np.ndarray:
+    """``n`` of every 1R run: its user's candidates not rated in training and not relevant in test, plus one
+    (IRJ 2017 Table 3: ``N_u = C \\ PR_test(u) \\ R_train(u)``)."""
+    n_users = train.n_users
+    seen = np.bincount(train.users[candidates[train.items]], minlength=n_users)
+    relevant = np.bincount(test.users[test.values >= threshold], minlength=n_users)
+    return int(candidates.sum()) - seen[runs.users] - relevant[runs.users] + 1
+
+
+def corrected_sampled_metric(
+    systems: Mapping[str, Recommender], train: Ratings, test: Ratings, *, metric: str = "HR@10",
+    method: str = "BV 0.1", m: int = 100, candidates: str = "AI", threshold: float | None = None,
+    n_tolerance: float = 0.05, seed: int = 0,
+) -> pd.DataFrame:
+    """Per-run values of a corrected sampled metric of fitted systems on a split.
+
+    One draw of the ``1R {candidates}-NN(m)`` design (``m`` non-relevant items sampled without
+    replacement per relevant test rating, runs with a smaller pool left out), shared by the
+    systems and ranked by each (random ties); each run's sampled rank ``r~`` is mapped to
+    ``table[r~ - 1]``, the correction ``method`` (:func:`recbias.sampled.parse_method`:
+    ``"sampled"``, ``"rank estimate"``, ``"CLS"``, ``"BV <gamma>"``) of ``metric`` for the run's
+    own catalogue size ``n`` (grouped within ``n_tolerance``).  Its mean estimates the metric of
+    the ``1R {candidates}-AN`` design, in which every relevant item is ranked against its whole pool.
+
+    Returns a tidy frame, one row per (system, run): ``system``, ``user``, ``item``, ``n``,
+    ``sampled rank`` and ``value``.
+    """
+    if candidates not in ("AI", "TI"):
+        raise ValueError(f"candidates must be 'AI' or 'TI', got {candidates!r}")
+    threshold = test.positive_threshold if threshold is None else float(threshold)
+    runs = build_runs(train, test, f"1R {candidates}-NN({m})", seed=seed, threshold=threshold, on_shortage="exclude")
+    pool = np.ones(train.n_items, dtype=bool) if candidates == "AI" else test.item_counts() > 0
+    sizes = one_relevant_pool_sizes(train, test, runs, pool, threshold)
+    view = rank_metric(metric)
+    table = np.zeros((1, m + 1))
+    bins = np.zeros(runs.n_runs, dtype=np.int64)
+    if runs.n_runs:
+        bins, bin_sizes = catalogue_bins(sizes, n_tolerance)
+        table = correction_tables([method], [view], bin_sizes, m, False)[(method, view.name)]
+    scored = Candidates([runs])
+    frames = []
+    for label, recommender in systems.items():
+        (scores,) = scored.score(recommender)
+        ranks = relevant_ranks(rank_positions(runs, scores, ties="random", seed=seed))
+        frames.append(pd.DataFrame({"system": label, "user": runs.users, "item": runs.items[runs.labels], "n": sizes,
+                                    "sampled rank": ranks, "value": table[bins, ranks - 1]}))
+    return pd.concat(frames, ignore_index=True)
