@@ -42,9 +42,7 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
-from IPython.display import Markdown, display
-
-from recbias.bookkit.page import say
+from recbias.bookkit.page import say, show_text
 from recbias.bookkit.parameters import number_list
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
@@ -160,7 +158,8 @@ for axis in figure.axes:
     dataset_caption(axis, dataset)
 glue_figure("fig-popularity-orderings", figure)
 bounds = popularity.shown_bounds_table(study)
-glue_table("tbl-popularity-bounds", bounds, {column: "{:.4f}" for column in bounds.select_dtypes("number")})
+glue_table("tbl-popularity-bounds", bounds, {column: "{:.4f}" for column in bounds.select_dtypes("number")},
+           left=["system"])
 
 # %% [markdown]
 # ```{glue:figure} fig-popularity-orderings
@@ -173,7 +172,7 @@ glue_table("tbl-popularity-bounds", bounds, {column: "{:.4f}" for column in boun
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(popularity.orderings_text(study)))
+show_text(popularity.orderings_text(study))
 
 # %% [markdown]
 # ```{glue:figure} tbl-popularity-bounds
@@ -186,7 +185,7 @@ display(Markdown(popularity.orderings_text(study)))
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(popularity.bounds_text(study)))
+show_text(popularity.bounds_text(study))
 
 # %% tags=["remove-cell"]
 sweep = popularity.skew_sweep(alphas, seed=seed, preset=sweep_preset, test_ratio=test_ratio, target_size=target_size)
@@ -247,7 +246,7 @@ glue_figure("fig-popularity-sweep", figure)
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(popularity.sweep_text(sweep) + "\n\n" + popularity.systems_text(sweep)))
+show_text(popularity.sweep_text(sweep) + "\n\n" + popularity.systems_text(sweep))
 
 # %% [markdown]
 # ### Below random when every item is equally popular
@@ -275,7 +274,7 @@ display(Markdown(popularity.sweep_text(sweep) + "\n\n" + popularity.systems_text
 
 # %% tags=["remove-cell"]
 glue_table("tbl-popularity-uniform", popularity.published_table(sweep), {"published": "{:.4f}", "measured": "{:.4f}",
-           "expected (closed form)": "{:.4f}"})
+           "expected (closed form)": "{:.4f}"}, left=["item counts", "system"])
 for claim in popularity.published_numbers(sweep):
     number(**claim, anchor="tbl-popularity-uniform")
 
@@ -289,7 +288,7 @@ for claim in popularity.published_numbers(sweep):
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(popularity.uniform_text(sweep)))
+show_text(popularity.uniform_text(sweep))
 
 # %% [markdown]
 # The result therefore depends on a detail of the simulation: the papers fix each
@@ -321,7 +320,7 @@ glue_figure("fig-popularity-ratio", figure)
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(popularity.ratio_text(curves, ratings.name)))
+show_text(popularity.ratio_text(curves, ratings.name))
 
 # %% [markdown]
 # Where the ratio rises with popularity, as on MovieLens, popular items are not only
@@ -362,7 +361,7 @@ say("grid-setup", f"{len(grid[0]) * len(grid[1])} worlds of the {grid_preset} pr
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(popularity.grid_text(truth)))
+show_text(popularity.grid_text(truth))
 
 # %% [markdown]
 # Two mechanisms separate the measurement from the truth. When users rate what they
@@ -400,7 +399,7 @@ glue_figure("fig-popularity-mainstream", figure)
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(popularity.mainstream_text(mainstream, dataset)))
+show_text(popularity.mainstream_text(mainstream, dataset))
 
 # %% tags=["remove-cell"]
 claims = popularity.findings(study, sweep, curves, truth, mainstream, dataset)
@@ -415,7 +414,7 @@ for claim in claims:
 # collects them with the other chapters' claims.
 
 # %% tags=["remove-input"]
-display(Markdown(popularity.findings_text(claims)))
+show_text(popularity.findings_text(claims))
 
 # %% [markdown]
 # ## What this means for designing an offline evaluation: when to distrust a strong popularity baseline

@@ -207,6 +207,7 @@ def test_positive_ratio_by_popularity_by_hand():
     assert curve["positive_ratio"].tolist() == pytest.approx([(0.75 + 0.0) / 2, 1.0])
     assert curve["ratings"].tolist() == pytest.approx([3.0, 1.0])
     assert curve["rank_share"].tolist() == pytest.approx([1 / 3, 5 / 6])
+    assert curve["rank"].tolist() == pytest.approx([1.5, 3.0])
     one_each = judgments.positive_ratio_by_popularity(make_ratings(rows, 4, 4), segments=100)
     assert len(one_each) == 3  # never more segments than rated items
     with pytest.raises(ValueError, match="segments"):

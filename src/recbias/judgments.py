@@ -270,8 +270,9 @@ def positive_ratio_by_popularity(ratings: Ratings, segments: int = 100) -> pd.Da
     Items with at least one rating are sorted by decreasing ``|R(i)|`` (ties by code) and
     cut into ``segments`` consecutive groups of near-equal size (at most one per item);
     the ratio is averaged over the items of each group.  Columns: ``segment`` (1 = most
-    popular), ``rank_share`` (middle of the group as a share of the rated items),
-    ``ratings`` (mean ``|R(i)|``) and ``positive_ratio``.
+    popular), ``rank`` (mean popularity rank of the group, 1 = most rated), ``rank_share``
+    (middle of the group as a share of the rated items), ``ratings`` (mean ``|R(i)|``)
+    and ``positive_ratio``.
     """
     if int(segments) != segments or segments < 1:
         raise ValueError(f"segments must be a positive integer, got {segments!r}")
@@ -288,6 +289,7 @@ def positive_ratio_by_popularity(ratings: Ratings, segments: int = 100) -> pd.Da
     return pd.DataFrame(
         {
             "segment": np.arange(1, groups + 1),
+            "rank": np.bincount(segment, weights=np.arange(1, len(order) + 1), minlength=groups) / size,
             "rank_share": middle,
             "ratings": np.bincount(segment, weights=counts[order], minlength=groups) / size,
             "positive_ratio": np.bincount(segment, weights=ratio, minlength=groups) / size,
