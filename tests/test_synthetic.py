@@ -503,7 +503,8 @@ def test_uniform_exact_counts_leave_no_spread_between_items():
 
 
 def test_zero_count_rows_take_no_column():
-    rows, columns = sample_observations(np.random.default_rng(0), np.ones((3, 5), np.float32), np.ones(5), np.array([0, 2, 5]))
+    weights, counts = np.ones((3, 5), np.float32), np.array([0, 2, 5])
+    rows, columns = sample_observations(np.random.default_rng(0), weights, np.ones(5), counts)
     assert np.array_equal(np.bincount(rows, minlength=3), [0, 2, 5])
     assert np.array_equal(columns[rows == 2], np.arange(5))
 
@@ -511,11 +512,13 @@ def test_zero_count_rows_take_no_column():
 def test_preference_free_ratings_ignore_users_items_and_observation():
     w = simulate(seed=2, preset="synthetic-small", alpha=1.0, exact_counts="items", **PREFERENCE_FREE)
     r = w.ratings
-    assert np.array_equal(np.bincount(r.values.astype(int), minlength=6)[1:], apportion(np.array(ML100K_RATING_COUNTS), r.n_ratings))
+    histogram = np.bincount(r.values.astype(int), minlength=6)[1:]
+    assert np.array_equal(histogram, apportion(np.array(ML100K_RATING_COUNTS), r.n_ratings))
     # rating values independent of the item's popularity decile and of the user's activity
     for codes in (r.items, r.users):
         side_counts = np.bincount(codes)
-        decile = np.searchsorted(np.quantile(side_counts[codes], np.linspace(0.1, 0.9, 9)), side_counts[codes], side="right")
+        cuts = np.quantile(side_counts[codes], np.linspace(0.1, 0.9, 9))
+        decile = np.searchsorted(cuts, side_counts[codes], side="right")
         table = np.zeros((decile.max() + 1, 5))
         np.add.at(table, (decile, r.values.astype(int) - 1), 1)
         assert chi2_contingency(table[table.sum(axis=1) > 0])[1] > 0.001
@@ -545,7 +548,8 @@ def test_fitted_alpha_is_recovered_from_generated_worlds(alpha):
         free = fit_popularity_curve(exact.ratings.item_counts())
         assert (free.alpha, free.c2) == pytest.approx((alpha, exact.popularity.c2), rel=0.02)
     loose = generate(seed=5, alpha=alpha, **PREFERENCE_FREE)
-    assert fit_popularity_curve(loose.item_counts(), shift=shift).alpha == pytest.approx(alpha, abs=0.05 if alpha > 0 else 0.25)
+    tolerance = 0.05 if alpha > 0 else 0.25
+    assert fit_popularity_curve(loose.item_counts(), shift=shift).alpha == pytest.approx(alpha, abs=tolerance)
 
 
 def test_fit_popularity_curve_rejects_degenerate_counts():

@@ -528,7 +528,8 @@ def published_table(sweep: SkewSweep) -> pd.DataFrame:
         for system in ("Popularity", "Random"):
             rows.append({"item counts": counts, "system": system,
                          "published": paper[system] if counts == EXACT else np.nan,
-                         "measured": row[system], "95% interval": f"[{row[f'{system} low']:.4f}, {row[f'{system} high']:.4f}]",
+                         "measured": row[system],
+                         "95% interval": f"[{row[f'{system} low']:.4f}, {row[f'{system} high']:.4f}]",
                          "expected (closed form)": row[f"{system} expected"]})
     return pd.DataFrame(rows)
 
@@ -589,7 +590,8 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
     plsa = sweep.series("pLSA")
     skewed = [a for a in popularity.index if a > 0]
     gaps = (plsa[skewed] / popularity[skewed] - 1).abs()
-    add("plsa-follows-popularity", "pLSA's 1R precision follows popularity's across alpha (within 15% wherever alpha > 0)",
+    add("plsa-follows-popularity",
+        "pLSA's 1R precision follows popularity's across alpha (within 15% wherever alpha > 0)",
         bool(len(skewed) and gaps.max() <= 0.15),
         ", ".join(f"alpha {a:g}: pLSA {plsa[a]:.4f} vs {popularity[a]:.4f}" for a in skewed), on,
         "fig-popularity-sweep")
@@ -649,7 +651,8 @@ def orderings_text(study: OrderingStudy) -> str:
     shrunk = f"Mean rating (+{SHRINKAGE:g})"
     parts = [
         f"On `{study.dataset}` the best ordering learned from the training ratings is {best.lower()}, with a 1R "
-        f"precision of {fmt_number(trained.iloc[0], 4)}, ahead of {runner_up.lower()} ({fmt_number(trained.iloc[1], 4)}, "
+        f"precision of {fmt_number(trained.iloc[0], 4)}, ahead of {runner_up.lower()} "
+        f"({fmt_number(trained.iloc[1], 4)}, "
         f"paired test p = {fmt_p(p_best)})."
     ]
     if best == "Positive count":
@@ -657,7 +660,8 @@ def orderings_text(study: OrderingStudy) -> str:
                      "by |PR(i)|, and all ratings stand in for positive ones only as far as every item has the "
                      "same share of positive ratings (the positive-ratio figure below shows how far that holds here).")
     parts.append(
-        f"The test-set oracle reaches {fmt_number(oracle, 4)}; popularity attains {fmt_pct(one['Popularity'] / oracle)} "
+        f"The test-set oracle reaches {fmt_number(oracle, 4)}; popularity attains "
+        f"{fmt_pct(one['Popularity'] / oracle)} "
         f"of it (p = {fmt_p(p_oracle)}), " + ("a gap within noise." if p_oracle >= 0.05 else
         "a gap beyond noise: knowing which items the test users liked still helps, since the held-out item of a "
         "run always has at least one positive test rating while many sampled items have none.")
@@ -750,8 +754,10 @@ def uniform_text(sweep: SkewSweep) -> str:
         f"With every item rated the same number of times (to within one rating), popularity measures "
         f"{fmt_number(exact['Popularity'], 4)} (95% interval {fmt_number(exact['Popularity low'], 4)} to "
         f"{fmt_number(exact['Popularity high'], 4)}) against {fmt_number(exact['Random'], 4)} for random, over "
-        f"{exact['runs']:,} runs" + verdict + f" The closed form predicts {fmt_number(exact['Popularity expected'], 4)} from the ratings alone. "
-        f"When item counts are fixed only in expectation, their variance is {fmt_number(loose['item count variance / mean'], 2)} "
+        f"{exact['runs']:,} runs" + verdict
+        + f" The closed form predicts {fmt_number(exact['Popularity expected'], 4)} from the ratings alone. "
+        "When item counts are fixed only in expectation, their variance is "
+        f"{fmt_number(loose['item count variance / mean'], 2)} "
         f"times their mean, the held-out item keeps {fmt_number(-loose['training shift'], 2)} training ratings fewer "
         f"than a random item instead of {fmt_number(-exact['training shift'], 2)}, and popularity measures "
         f"{fmt_number(loose['Popularity'], 4)} against random's {fmt_number(loose['Random'], 4)} (paired test "
@@ -805,7 +811,8 @@ def systems_text(sweep: SkewSweep) -> str:
     skewed = [a for a in popularity.index if a > 0]
     plsa = sweep.series("pLSA")
     follows = bool(skewed) and (plsa[skewed] / popularity[skewed] - 1).abs().max() <= 0.15
-    climbing = [s for s in ("MF", PERSONALISED) if skewed and sweep.series(s, "ci_low")[max(skewed)] > random[max(skewed)]]
+    climbing = [s for s in ("MF", PERSONALISED)
+                if skewed and sweep.series(s, "ci_low")[max(skewed)] > random[max(skewed)]]
     parts = [
         "pLSA models the probability that a user rates an item, which in these data depends on the item's popularity "
         "and nothing else, so it can only learn popularity; "
@@ -814,8 +821,10 @@ def systems_text(sweep: SkewSweep) -> str:
     ]
     if climbing:
         parts.append(
-            "The papers found kNN and MF near random on these data; our " + " and our ".join(climbing) + " are not. Our "
-            "user-kNN adds up its neighbours' ratings and our MF fits which pairs are rated (implicit alternating least "
+            "The papers found kNN and MF near random on these data; our " + " and our ".join(climbing)
+            + " are not. Our "
+            "user-kNN adds up its neighbours' ratings and our MF fits which pairs are rated (implicit "
+            "alternating least "
             "squares), so their scores grow with an item's number of ratings, whatever the rating values. The papers' "
             "implementations were presumably rating predictors, whose predictions in a preference-free world are noise "
             "around the mean, like the mean-rating ordering here. A system that learns from which items are rated "
@@ -836,7 +845,8 @@ def ratio_text(curves: pd.DataFrame, here: str) -> str:
                      "shows no clear trend")
         mark = " (this page)" if row["dataset"] == here else ""
         parts.append(f"on `{row['dataset']}`{mark} the share of positive ratings {direction}, from "
-                     f"{fmt_pct(row['tail ratio'])} on the least popular tenth of items to {fmt_pct(row['head ratio'])} "
+                     f"{fmt_pct(row['tail ratio'])} on the least popular tenth of items to "
+                     f"{fmt_pct(row['head ratio'])} "
                      f"on the most popular tenth")
     return "Read from right to left, " + "; ".join(parts) + "."
 
@@ -922,7 +932,8 @@ def orderings_figure(study: OrderingStudy, colours: Mapping[str, str]):
             ax.legend(loc="upper left", fontsize=8)
         ax.set_yticks(y, rows["system"])
         ax.set_xlim(left=0)
-        ax.set_title(f"1R, $|T_u^r| = {study.target_size}$" if design == study.one_relevant else "AR (TI-AN)", loc="left")
+        title = f"1R, $|T_u^r| = {study.target_size}$" if design == study.one_relevant else f"AR ({design})"
+        ax.set_title(title, loc="left")
         ax.set_xlabel("P@10")
     fig.tight_layout()
     return fig
@@ -1027,7 +1038,8 @@ def mainstream_figure(table: pd.DataFrame, colours: Mapping[str, str]):
     fig, axes = plt.subplots(1, len(measures), figsize=(7.5 if len(measures) > 1 else 5.0, 3.6), squeeze=False)
     for ax, measure in zip(axes[0], measures, strict=True):
         for system, part in table[table["measure"] == measure].groupby("system", sort=False):
-            ax.errorbar(part["group"], part["mean"], yerr=[part["mean"] - part["ci_low"], part["ci_high"] - part["mean"]],
+            spread = [part["mean"] - part["ci_low"], part["ci_high"] - part["mean"]]
+            ax.errorbar(part["group"], part["mean"], yerr=spread,
                         marker="o", ms=4, capsize=3, color=colours[system], label=system)
         ax.set(xlabel="users by agreement with the crowd (fifths)", ylabel="P@10 per user, mean",
                xticks=sorted(table["group"].unique()))
