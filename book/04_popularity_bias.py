@@ -89,7 +89,7 @@ colours = palette([*study.summary()["system"].unique(), *popularity.sweep_system
 # varies, counting only positive training ratings estimates $|PR(i)|$ more directly.
 #
 # The one-relevant (1R) design ranks each held-out positive rating among
-# $|T_u^r| - 1$ sampled items. Its precision is bound by AR precision on the union of a
+# $|T_u^r| - 1$ sampled items. Its precision is bounded by AR precision on the union of a
 # user's target sets (the lemma of {doc}`02_designs`), and each side can be expanded
 # with {eq}`eq-popularity-ar`. With $m_u = n + |PR_\text{test}(u)| - 1$ and $T_u$ the union
 # of $u$'s target sets:
@@ -117,7 +117,8 @@ colours = palette([*study.summary()["system"].unique(), *popularity.sweep_system
 # training count is $T_i^\ast \sim \mathrm{Bin}(|R(i)| - 1,\, 1-\sigma)$. A sampled item $j$
 # keeps $T_j \sim \mathrm{Bin}(|R(j)|,\, 1-\sigma)$ training ratings. If $g(a)$ and $e(a)$
 # are the chances that a sampled item has more, or exactly $a$, training ratings, the
-# held-out item lands in the top $n$ of its $|T_u^r|$ candidates with probability
+# held-out item with $a$ training ratings lands in the top $n$ of its $|T_u^r|$ candidates
+# with probability
 #
 # $$
 # \begin{aligned}
@@ -194,6 +195,7 @@ glue_table("tbl-popularity-worlds", popularity.sweep_settings(sweep),
 say("sweep-setup", f"{len(sweep.alphas)} values of alpha ({', '.join(f'{a:g}' for a in sweep.alphas)})")
 say("sweep-shape", popularity.sweep_shape_text(sweep))
 say("sweep-design", popularity.sweep_design_text(sweep))
+say("alpha-here", popularity.fitted_alpha_text(ratings))
 
 # %% [markdown]
 # ## Skewness drives the bias
@@ -208,13 +210,14 @@ say("sweep-design", popularity.sweep_design_text(sweep))
 # $$ (eq-popularity-law)
 #
 # ratings (rounded so that they add up to the total), with $\beta$ solving that
-# constraint, $c_1 = 0$ and $c_2$ at 8% of the items as fitted to MovieLens
-# (`recbias.synthetic.fit_popularity_curve`; the MovieLens 1M ratings themselves are not
-# needed). The raters of each item are drawn in proportion to a long-tailed activity
-# per user, and every rating value is drawn from a fixed histogram (MovieLens 1M's for
-# that shape) independently of user and item (`recbias.synthetic.PREFERENCE_FREE`). Nothing in these
-# data rewards recommending one item rather than another. $\alpha = 0$ gives every item
-# the same number of ratings; $\alpha = 2$ is steeper than any real dataset here.
+# constraint. The papers fit $c_1$ and $c_2$ to MovieLens 1M; we keep $c_1 = 0$, so that
+# $\alpha$ can reach 2 without negative counts, and $c_2$ at 8% of the items, the
+# generator's fit to MovieLens 100K. The raters of each item are drawn in proportion
+# to a long-tailed activity per user, and every rating value is drawn from a fixed
+# histogram (MovieLens 1M's for that shape) independently of user and item
+# (`recbias.synthetic.PREFERENCE_FREE`). Nothing in these data rewards recommending one
+# item rather than another. $\alpha = 0$ gives every item the same number of ratings,
+# and the larger $\alpha$, the more the head dominates; {glue:text}`alpha-here`.
 # Each world is split once, the five systems of {doc}`02_designs` are fitted, and
 # precision at 10 is measured {glue:text}`sweep-design`; the mean rating is added as the
 # one ordering that reads rating values only. To keep the build short this page runs
@@ -290,12 +293,6 @@ for claim in popularity.published_numbers(sweep):
 # %% tags=["remove-input"]
 show_text(popularity.uniform_text(sweep))
 
-# %% [markdown]
-# The result therefore depends on a detail of the simulation: the papers fix each
-# item's number of ratings exactly, and so does our reproduction. A generator that only
-# fixes it in expectation, like the default of `recbias.synthetic`, leaves counts that
-# vary almost like a Poisson law, and popularity then sits at random.
-
 # %% tags=["remove-cell"]
 curves = popularity.positive_ratio_curves(popularity.real_datasets(ratings))
 ratio_colours = palette(list(curves["dataset"].unique()))
@@ -323,11 +320,11 @@ glue_figure("fig-popularity-ratio", figure)
 show_text(popularity.ratio_text(curves, ratings.name))
 
 # %% [markdown]
-# Where the ratio rises with popularity, as on MovieLens, popular items are not only
-# rated more often but liked more often when rated, and that gives popularity an edge
-# that survives any split which equalises the number of test ratings per item. Where
-# nearly every rating is positive, as in the Last.fm listening data, the edge must come
-# from the number of ratings alone. {doc}`05_neutralising_designs` builds designs on
+# Where the ratio rises with popularity, popular items are not only rated more often
+# but liked more often when rated, and that gives popularity an edge that survives any
+# split which equalises the number of test ratings per item. Where nearly every rating
+# is positive, as in the HetRec Last.fm listening data, the edge must come from the
+# number of ratings alone. {doc}`05_neutralising_designs` builds designs on
 # this distinction.
 
 # %% tags=["remove-cell"]
@@ -422,8 +419,9 @@ show_text(popularity.findings_text(claims))
 # - **Check the skew before reading the baseline.** On a random split, popularity's
 #   precision is set by how unequal the items' shares of ratings are
 #   ({numref}`fig-popularity-sweep`). Report the cumulative share curve or the fitted
-#   exponent with the results; a popularity score several times random on a steeply
-#   skewed dataset says more about the data than about users.
+#   exponent (`recbias.synthetic.fit_popularity_curve`) with the results; a popularity
+#   score several times random on a steeply skewed dataset says more about the data
+#   than about users.
 # - **Compare with the non-personalised ceiling, not only with random.** Among orders
 #   that are the same for every user, counting ratings is close to the best possible
 #   ({numref}`fig-popularity-orderings`). A personalised system that barely beats

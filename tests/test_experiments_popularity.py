@@ -179,3 +179,8 @@ def test_findings_have_verdicts_and_evidence(study, sweep, small) -> None:
     assert all(isinstance(c["holds"], bool) and c["evidence"] and c["anchor"] for c in claims)
     listed = popularity.findings_text(claims).splitlines()
     assert len(listed) == len(claims) and all(line.startswith("- **") for line in listed)
+
+
+def test_fitted_alpha_text_places_a_generated_world_on_the_axis() -> None:
+    world = generate(seed=2, preset="synthetic", alpha=1.4, exact_counts="items", **PREFERENCE_FREE)
+    assert popularity.fitted_alpha_text(world).endswith("alpha = 1.40")

@@ -41,7 +41,7 @@ from recbias.evaluate import Candidates, compare, evaluate_runs, mean_confidence
 from recbias.experiments.runner import PAPER_SYSTEMS, Fold, fit_systems, fold_seed, make_folds, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import HeldOutPopularity, MeanRating, Popularity, Random, Recommender
-from recbias.synthetic import PREFERENCE_FREE, PRESETS, generate, simulate
+from recbias.synthetic import PREFERENCE_FREE, PRESETS, fit_popularity_curve, generate, simulate
 from recbias.text import fmt_number, fmt_p, fmt_pct
 from recbias.theory import (
     expected_popularity_precision_1r,
@@ -762,6 +762,11 @@ def uniform_text(sweep: SkewSweep) -> str:
         f"than a random item instead of {fmt_number(-exact['training shift'], 2)}, and popularity measures "
         f"{fmt_number(loose['Popularity'], 4)} against random's {fmt_number(loose['Random'], 4)} (paired test "
         f"p = {fmt_p(loose['p (Popularity vs Random)'])}; expected {fmt_number(loose['Popularity expected'], 4)})."
+        + (" The result therefore depends on a detail of the simulation: the papers fix each item's number of "
+           "ratings exactly, as our reproduction does; a generator that fixes it only in expectation, like the "
+           "default of recbias.synthetic, leaves counts that vary almost like a Poisson law, and popularity then "
+           "sits at random."
+           if loose["p (Popularity vs Random)"] >= 0.05 and exact["Popularity high"] < exact["Random low"] else "")
     )
 
 
@@ -772,6 +777,15 @@ def sweep_design_text(sweep: SkewSweep) -> str:
     k = int(sweep.all_relevant[len("TI-NN("):-1])
     return (f"in 1R and in AR with {k:,} sampled non-relevant items per user ({sweep.all_relevant}, the AR set-up of "
             "the papers' Section 6.3, a fraction of the cost of ranking every item)")
+
+
+def fitted_alpha_text(ratings: Ratings, preset: str = "synthetic-ml1m") -> str:
+    """Where ``ratings`` sit on the alpha axis: the exponent of the law fitted with the preset's
+    ``c1`` and ``c2`` (:func:`recbias.synthetic.fit_popularity_curve`)."""
+    p = PRESETS[preset]
+    fitted = fit_popularity_curve(ratings.item_counts(), floor=p["popularity_floor"], shift=p["popularity_shift"])
+    return (f"fitted with the same c1 and c2, the ratings of {ratings.name} give alpha = "
+            f"{fmt_number(fitted.alpha, 2)}")
 
 
 def sweep_shape_text(sweep: SkewSweep) -> str:
