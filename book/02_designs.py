@@ -441,15 +441,16 @@ display(Markdown(design_space.metric_orders_text(study)))
 # ```{glue:figure} tbl-designs-orders
 # :name: tbl-designs-orders
 #
-# The systems from best to worst by mean P@10 (below each name) under each design of
-# each dataset. On a simulated world the first column orders them by true P@10
-# (complete relevance, mean over users and splits), and the last rows compare the order
-# of each design of the page's dataset with it.
+# The systems from best to worst by mean P@10 (below each name), one row per design of
+# each dataset. On a simulated world the first row orders them by true P@10 (complete
+# relevance, mean over users and splits), and the last columns compare the order of
+# each design of the page's dataset with it: Kendall's $\tau$, the pairs of systems in
+# the true order (of all pairs) and whether the truly best system comes first.
 # ```
 
 # %% tags=["remove-input"]
 truth = design_space.truth_check(study)
-glue_table("tbl-designs-orders", design_space.orders_table(study, truth), left=[("", "")])
+glue_table("tbl-designs-orders", design_space.orders_table(study, truth), left=["dataset", "design"])
 display(Markdown(design_space.truth_text(truth, ratings.name)))
 
 # %% [markdown]

@@ -1,6 +1,7 @@
 """Number formatting of the book's pages: edge values read right."""
 
 import math
+import re
 
 import pandas as pd
 
@@ -45,3 +46,11 @@ def test_table_html_aligns_the_named_text_columns_left():
     html = tables.table_html(frame, left=["system", "note"])
     assert html.count("text-align: left;") == 2 and ".col0" in html and ".col2" in html and ".col1 " not in html
     assert "text-align: left;" not in tables.table_html(frame)
+
+
+def test_long_text_columns_wrap_and_numbers_stay_on_one_line() -> None:
+    frame = pd.DataFrame({"statement": ["a statement far longer than thirty-two characters", "short"],
+                          "value": [0.5, 0.25], "cell": ["0.5<br><small>± 0.0001</small>", "0.2"]})
+    html = tables.table_html(frame)
+    wrapped = re.findall(r"td\.(col\d+) \{\s*white-space: normal", html)
+    assert wrapped == ["col0"]  # the statement wraps; markup does not count towards a cell's length

@@ -21,7 +21,7 @@ FAST_PARAMETERS: dict[str, dict] = {
                            "grid_selections": "0, 2", "grid_preset": "synthetic-small"},
     "05_neutralising_designs": {"folds": 1, "target_size": 30, "percentiles": 4, "second_dataset": ""},
     "06_sampled_metrics": {"repetitions": 20, "toy_repetitions": 100, "fig6_max_m": 60},
-    "07_discounted_auc": {},
+    "07_discounted_auc": {"bootstrap": 30, "max_known": 10, "new_user_groups": 2},
     "08_protocol_fidelity": {"split_seeds": 1, "bootstrap": 30, "second_dataset": "", "grid_alphas": "0.5",
                              "grid_selections": "0, 2"},
     "appendix_datasets": {},

@@ -101,3 +101,25 @@ def test_als_reaches_the_minimum_of_the_hkv_loss(world):
     ours = hkv_loss(confidence, preference, model.user_factors_, model.item_factors_, 2.0)
     assert ours == pytest.approx(reference, rel=1e-6)
     np.testing.assert_allclose(model.score_users(np.arange(world.n_users)), ref_users @ ref_items.T, atol=1e-4)
+
+
+def test_fold_in_is_the_exact_user_step_of_the_hkv_loss():
+    """A user folded in from her ratings gets x_u = (Y' C_u Y + lambda I)^-1 Y' C_u p_u with Y fixed."""
+    from recbias.ratings import Ratings
+
+    rng = np.random.default_rng(3)
+    users, items = np.nonzero(rng.random((30, 25)) < 0.3)
+    values = rng.integers(1, 6, len(users)).astype(float)
+    train = Ratings.from_codes(users, items, values, (30, 25), positive_threshold=4)
+    model = ALS(factors=4, regularization=2.0, alpha=0.5, iterations=3, seed=1).fit(train)
+    folded = model.fold_in(train, np.array([0, 7]))
+    y = model.item_factors_
+    for user in (0, 7):
+        row = np.zeros(25)
+        row[items[users == user]] = values[users == user]
+        confidence = 1.0 + 0.5 * row
+        expected = np.linalg.solve(y.T @ (confidence[:, None] * y) + 2.0 * np.eye(4), y.T @ (confidence * (row > 0)))
+        np.testing.assert_allclose(folded.user_factors_[user], expected, rtol=1e-9)
+    untouched = np.setdiff1d(np.arange(30), [0, 7])
+    np.testing.assert_array_equal(folded.user_factors_[untouched], model.user_factors_[untouched])
+    np.testing.assert_array_equal(model.fold_in(train.subset(users != 5), np.array([5])).user_factors_[5], 0.0)

@@ -16,11 +16,13 @@ import numpy as np
 from recbias.ratings import Ratings
 
 __all__ = [
+    "NewUserSplit",
     "UNIFORM_RULES",
     "UniformSplit",
     "kfold_split",
     "leave_last_out",
     "leave_one_random_out",
+    "new_user_splits",
     "random_split",
     "remove_head",
     "remove_test_ratings",
@@ -342,3 +344,74 @@ def remove_head(train: Ratings, test: Ratings, fraction: float) -> tuple[Ratings
     is_head = np.zeros(len(popularity), dtype=bool)
     is_head[head] = True
     return test.subset(~is_head[test.items]), np.sort(head)
+
+
+# ------------------------------------------------------------------------ new users
+
+
+@dataclass(frozen=True, eq=False)
+class NewUserSplit:
+    """Users who arrive with nothing but the ratings they give first (Bobrikov et al. 2016, Sec. 8.1).
+
+    Attributes:
+        ratings: the whole dataset.
+        new_users: codes of the new users.
+        position: per rating, its place in its user's history (0 = first), in time order
+            where the data have timestamps, in a random order otherwise.
+        max_known: the most first ratings a new user ever reveals; the rest are the test set.
+    """
+
+    ratings: Ratings
+    new_users: np.ndarray
+    position: np.ndarray
+    max_known: int
+
+    @property
+    def is_new(self) -> np.ndarray:
+        """Per rating, whether its user is new."""
+        return np.isin(self.ratings.users, self.new_users)
+
+    @property
+    def test(self) -> Ratings:
+        """Every rating of a new user after the first ``max_known``."""
+        return self.ratings.subset(self.is_new & (self.position >= self.max_known))
+
+    def train(self, known: int) -> Ratings:
+        """Every rating of the other users and the first ``known`` ratings of each new user."""
+        if isinstance(known, bool) or not isinstance(known, (int, np.integer)) or not 0 <= known <= self.max_known:
+            raise ValueError(f"known must be an integer in [0, {self.max_known}], got {known!r}")
+        return self.ratings.subset(~self.is_new | (self.position < known))
+
+
+def new_user_splits(
+    ratings: Ratings, groups: int = 3, max_known: int = 30, min_test: int = 10, *, seed: int = 0
+) -> list[NewUserSplit]:
+    """Deal the users with at least ``max_known + min_test`` ratings into ``groups`` groups of new users.
+
+    Each group is new in one split, while everybody else, including the other groups, keeps a full
+    profile; every eligible user is thus new exactly once.  A new user reveals her ratings in the
+    order she gave them (by timestamp, ties by row; in a random order drawn from ``seed`` when the
+    data have no timestamps), so that the training set with ``k`` known ratings grows with ``k`` and
+    the test set stays the same.  Raises ``ValueError`` when fewer users than ``groups`` qualify.
+    """
+    for name, value, low in (("groups", groups, 1), ("max_known", max_known, 1), ("min_test", min_test, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    rng = np.random.default_rng(seed)
+    eligible = np.flatnonzero(ratings.user_counts() >= max_known + min_test)
+    if eligible.size < groups:
+        raise ValueError(
+            f"only {eligible.size} users of '{ratings.name}' have {max_known + min_test} ratings "
+            f"(max_known {max_known} + min_test {min_test}); {groups} groups of new users need at least {groups}"
+        )
+    dealt = rng.permutation(eligible)
+    when = ratings.timestamps if ratings.timestamps is not None else rng.permutation(ratings.n_ratings)
+    rows = np.arange(ratings.n_ratings)
+    order = np.lexsort((rows, when, ratings.users))
+    first_of_user = np.cumsum(ratings.user_counts()) - ratings.user_counts()
+    position = np.empty(ratings.n_ratings, dtype=np.int64)
+    position[order] = rows - first_of_user[ratings.users[order]]
+    return [
+        NewUserSplit(ratings=ratings, new_users=np.sort(dealt[g::groups]), position=position, max_known=int(max_known))
+        for g in range(int(groups))
+    ]

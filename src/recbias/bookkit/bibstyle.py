@@ -6,20 +6,28 @@ extension registers a pybtex style, ``recbias``, that keeps pybtex's plain entry
 format but labels each entry "Bellogín et al. 2017" (two authors are both named,
 three or more give "et al."; editors stand in for missing authors; a, b, ...
 tell apart equal labels) and sorts by author, year and title.  Enabled in
-``_config.yml`` with ``bibtex_default_style: recbias``.
+``_config.yml`` with ``bibtex_default_style: recbias``.  It also registers the citation
+style ``author_year_round`` (``bibtex_reference_style``): the author-year citations of
+sphinxcontrib-bibtex in round brackets, "Bellogín et al. (2017)" and "(Cremonesi et al.,
+2010)", as printed books write them, instead of square ones.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from string import ascii_lowercase
+
+import sphinxcontrib.bibtex.plugin
 
 from pybtex.database import Entry
 from pybtex.plugin import register_plugin
 from pybtex.richtext import Text
 from pybtex.style.formatting.plain import Style as PlainStyle
 from pybtex.style.labels import BaseLabelStyle
+from sphinxcontrib.bibtex.style.referencing import BracketStyle
+from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
 
 
 def _surname(person) -> str:
@@ -63,8 +71,26 @@ class AuthorYearStyle(PlainStyle):
     default_sorting_style = "author_year_title"
 
 
+def _round() -> BracketStyle:
+    return BracketStyle(left="(", right=")")
+
+
+@dataclass
+class RoundAuthorYearReferences(AuthorYearReferenceStyle):
+    """sphinxcontrib-bibtex's author-year citations with round brackets."""
+
+    bracket_textual: BracketStyle = field(default_factory=_round)
+    bracket_parenthetical: BracketStyle = field(default_factory=_round)
+    bracket_author: BracketStyle = field(default_factory=_round)
+    bracket_label: BracketStyle = field(default_factory=_round)
+    bracket_year: BracketStyle = field(default_factory=_round)
+
+
 def setup(app) -> dict:
-    """Sphinx entry point: register the label and formatting styles with pybtex."""
+    """Sphinx entry point: register the label, formatting and citation styles."""
     register_plugin("pybtex.style.labels", "recbias-author-year", AuthorYearLabels)
     register_plugin("pybtex.style.formatting", "recbias", AuthorYearStyle)
+    sphinxcontrib.bibtex.plugin.register_plugin(
+        "sphinxcontrib.bibtex.style.referencing", "author_year_round", RoundAuthorYearReferences
+    )
     return {"parallel_read_safe": True, "parallel_write_safe": True}

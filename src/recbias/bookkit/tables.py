@@ -34,6 +34,15 @@ __all__ = [
 ]
 
 _CELL = "padding: 0.15em 0.5em; text-align: right;"
+#: text columns with a longer cell than this wrap
+WRAP_ABOVE = 32
+
+
+def _longest_text(column: pd.Series) -> int:
+    """Characters of the longest visible cell of a text column (markup left out); 0 for numbers."""
+    if pd.api.types.is_numeric_dtype(column) or column.empty:
+        return 0
+    return int(column.astype(str).str.replace(r"<[^>]+>", "", regex=True).str.len().max())
 
 
 def table_html(
@@ -47,7 +56,9 @@ def table_html(
 ) -> str:
     """``frame`` as a compact HTML table: small font, numbers right-aligned, missing as "–".
 
-    ``left`` names the columns of text to align left, header included.
+    Cells stay on one line (``wrap`` lets every cell wrap), except text columns whose longest
+    cell exceeds :data:`WRAP_ABOVE` characters, which wrap so that wide tables fit the page.
+    ``left`` names columns to align left, header included.
     """
     styler = frame.style.format(formats, precision=precision, na_rep="–")
     if not index:
@@ -61,10 +72,12 @@ def table_html(
             {"selector": "th[colspan]", "props": "text-align: center;"},
         ]
     )
-    if left:
-        styler = styler.set_table_styles(
-            {column: [{"selector": "", "props": "text-align: left;"}] for column in left}, overwrite=False
-        )
+    long_text = [column for k, column in enumerate(frame.columns) if _longest_text(frame.iloc[:, k]) > WRAP_ABOVE]
+    columns = {column: [{"selector": "", "props": "text-align: left;"}] for column in left}
+    for column in long_text:
+        columns.setdefault(column, []).append({"selector": "td", "props": "white-space: normal; min-width: 12em; text-align: left;"})
+    if columns:
+        styler = styler.set_table_styles(columns, overwrite=False)
     return styler.to_html()
 
 

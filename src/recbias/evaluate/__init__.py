@@ -13,6 +13,7 @@ from recbias.evaluate.ranking import TIE_POLICIES, rank_positions, rank_runs
 from recbias.evaluate.scoring import SCORE_BLOCK, Candidates, score_runs
 from recbias.evaluate.statistics import (
     averaging_units,
+    bootstrap_counts,
     compare,
     mean_confidence_interval,
     metric_columns,
@@ -27,6 +28,7 @@ __all__ = [
     "Candidates",
     "TIE_POLICIES",
     "averaging_units",
+    "bootstrap_counts",
     "compare",
     "discordant_pairs",
     "evaluate_runs",

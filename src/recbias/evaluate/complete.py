@@ -7,7 +7,8 @@ top ``n`` among all items outside ``R_train(u)`` on that truth, with binary gain
     P@n = hits / n,   nDCG@n = sum_{k<=n} rel_k / log2(k + 1)  /  sum_{k<=min(n, R_u)} 1 / log2(k + 1),
 
 where ``R_u`` counts the relevant items outside ``R_train(u)`` (Järvelin and Kekäläinen
-2002, with the ideal list truncated at ``n``).
+2002, with the ideal list truncated at ``n``).  Any other metric that weighs the hits of the
+top of the list by a fixed discount, ``sum_k rel_k d_k``, is computed from the same lists.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def true_quality(
     n: int = 10,
     seed: int | None = 0,
     block: int = SCORE_BLOCK,
+    discounts: Mapping[str, np.ndarray] | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Per-user true P@n and nDCG@n of each fitted system, ``{"P@n": users x systems, "nDCG@n": ...}``.
 
@@ -39,13 +41,19 @@ def true_quality(
     scores are ordered by one random permutation of the catalogue drawn from
     ``numpy.random.default_rng(seed)``, shared by every user and system, or by item code
     when ``seed`` is ``None``.  Users without a relevant item outside training get NaN nDCG.
-    Users are scored in chunks of ``block // n_items``.
+    Users are scored in chunks of ``block // n_items``.  ``discounts`` adds one frame per
+    named vector ``d`` of position weights: ``sum_{k <= len(d)} rel_k d_k`` over the top
+    ``len(d)`` items (e.g. the position discount of :func:`recbias.metrics.position_discount`).
     """
     truth = np.asarray(truth, dtype=bool)
     if truth.shape != train.shape:
         raise ValueError(f"truth has shape {truth.shape}, the ratings {train.shape}")
     if int(n) != n or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
+    extra = {name: np.asarray(d, dtype=np.float64) for name, d in (discounts or {}).items()}
+    depth = max([n, *(len(d) for d in extra.values())])
+    if depth > train.n_items:
+        raise ValueError(f"lists of {depth} items are longer than the catalogue of {train.n_items}")
     rated = train.matrix("binary").toarray().astype(bool)
     order = np.arange(train.n_items) if seed is None else np.random.default_rng(seed).permutation(train.n_items)
     discount = 1.0 / np.log2(np.arange(2, n + 2))
@@ -55,14 +63,17 @@ def true_quality(
     index = pd.Index(users, name="user")
     precision = pd.DataFrame(index=index, columns=list(systems), dtype=np.float64)
     ndcg = precision.copy()
+    weighted = {name: precision.copy() for name in extra}
     for label, recommender in systems.items():
-        hits = np.empty((len(users), n), dtype=bool)
+        hits = np.empty((len(users), depth), dtype=bool)
         for start, scores in score_blocks(recommender, users, step):
             chunk = users[start : start + len(scores)]
             scores[rated[chunk]] = -np.inf
-            top = order[np.argsort(-scores[:, order], axis=1, kind="stable")[:, :n]]
+            top = order[np.argsort(-scores[:, order], axis=1, kind="stable")[:, :depth]]
             hits[chunk] = truth[chunk[:, None], top] & ~rated[chunk[:, None], top]
-        precision[label] = hits.mean(axis=1)
+        precision[label] = hits[:, :n].mean(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            ndcg[label] = np.where(ideal > 0, (hits @ discount) / ideal, np.nan)
-    return {f"P@{n}": precision, f"nDCG@{n}": ndcg}
+            ndcg[label] = np.where(ideal > 0, (hits[:, :n] @ discount) / ideal, np.nan)
+        for name, weights in extra.items():
+            weighted[name][label] = hits[:, : len(weights)] @ weights
+    return {f"P@{n}": precision, f"nDCG@{n}": ndcg, **weighted}

@@ -112,6 +112,22 @@ def mean_confidence_interval(
     return mean, mean - half, mean + half
 
 
+def bootstrap_counts(n_units: int, n_boot: int, seed: int = 0) -> np.ndarray:
+    """``n_boot x n_units`` matrix: how often each unit is drawn in each resample of ``n_units`` with replacement.
+
+    A resample's mean of per-unit values ``v`` is ``counts @ v / n_units``, so every resample
+    of every column is one matrix product.  Draws ``default_rng(seed).integers(0, n_units,
+    (n_boot, n_units))``.
+    """
+    for name, value in (("n_units", n_units), ("n_boot", n_boot)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    draws = np.random.default_rng(seed).integers(0, n_units, size=(n_boot, n_units))
+    counts = np.zeros((n_boot, n_units))
+    np.add.at(counts, (np.repeat(np.arange(n_boot), n_units), draws.ravel()), 1.0)
+    return counts
+
+
 def paired_tests(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None = None) -> dict[str, float]:
     """Paired t-test and Wilcoxon signed-rank test of ``d = a - b``, cluster-robust over ``clusters``.
 

@@ -1036,28 +1036,27 @@ def _ranked(values: Mapping[str, float]) -> list[str]:
 
 
 def orders_table(study: DesignStudy, check: TruthCheck | None = None) -> pd.DataFrame:
-    """The systems from best to worst by P@10, one column per (dataset, design); with a :class:`TruthCheck`,
-    a first column with the true order and, below the ranks, each design's agreement with it
+    """The systems from best to worst by P@10, one row per (dataset, design); with a :class:`TruthCheck`,
+    a first row with the true order and, after the ranks, each design's agreement with it
     (:func:`recbias.evaluate.order_agreement`: Kendall's tau-b, pairs in the true order, best system first)."""
-    columns: dict[tuple[str, str], list[str]] = {}
+    rows: dict[tuple[str, str], list[str]] = {}
     if check is not None:
-        columns[(check.dataset, "true P@10")] = _ranked(check.true.to_dict())
+        rows[(check.dataset, "true P@10")] = _ranked(check.true.to_dict())
     for dataset, design in study.panels:
-        columns[(dataset, design)] = _ranked(study.measured(dataset, design))
-    rows = [ordinal(k) for k in range(1, len(study.systems) + 1)]
+        rows[(dataset, design)] = _ranked(study.measured(dataset, design))
+    columns = [ordinal(k) for k in range(1, len(study.systems) + 1)]
     if check is not None:
         pairs = len(study.systems) * (len(study.systems) - 1) // 2
-        for (dataset, design), cells in columns.items():
+        for (dataset, design), cells in rows.items():
             if dataset != check.dataset or design not in check.measured:
                 cells += ["–"] * 3
                 continue
             agreement = order_agreement(check.measured[design].to_numpy(), check.true.to_numpy())
-            cells += [fmt_number(float(agreement.tau[0]), 2), f"{round(float(agreement.pairs[0]) * pairs)} of {pairs}",
+            cells += [fmt_number(float(agreement.tau[0]), 2), f"{round(float(agreement.pairs[0]) * pairs)}/{pairs}",
                       _yes(bool(agreement.best[0]))]
-        rows += ["Kendall's τ with the truth", "pairs in the true order", "best system first"]
-    table = pd.DataFrame(columns, index=pd.Index(rows, name=""))
-    table.columns = pd.MultiIndex.from_tuples(table.columns, names=["dataset", "design"])
-    return table.reset_index()
+        columns += ["τ", "pairs", "best"]
+    index = pd.MultiIndex.from_tuples(list(rows), names=["dataset", "design"])
+    return pd.DataFrame(list(rows.values()), index=index, columns=columns).reset_index()
 
 
 #: largest relative difference of true precision under which two systems count as close

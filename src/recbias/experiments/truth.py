@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from recbias.designs import build_runs, parse_design
-from recbias.evaluate import Candidates, evaluate_runs, order_agreement, true_quality
+from recbias.evaluate import Candidates, bootstrap_counts, evaluate_runs, order_agreement, true_quality
 from recbias.experiments.runner import Fold, fit_systems, fold_seed, make_folds
 from recbias.metrics.popularity import ItemPopularity
 from recbias.ratings import Ratings
@@ -324,11 +324,7 @@ def fidelity(
     truth_metric = truth_metric or next(iter(study.truth))
     truth = study.truth[truth_metric]
     users = truth.index.union(pd.Index(np.unique(np.concatenate([f.index for f in study.protocols.values()]))))
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, len(users), size=(n_boot, len(users)))
-    counts = np.zeros((n_boot + 1, len(users)))
-    np.add.at(counts, (np.repeat(np.arange(1, n_boot + 1), len(users)), draws.ravel()), 1.0)
-    counts[0] = 1.0  # row 0: the full sample
+    counts = np.vstack([np.ones(len(users)), bootstrap_counts(len(users), n_boot, seed)])  # row 0: the full sample
     true_means = _bootstrap_means(truth[study.systems], users, counts)
     tail = (1.0 - confidence) / 2.0
     rows = []

@@ -16,6 +16,7 @@ from recbias.metrics.accuracy import (
     recall,
     reciprocal_rank,
 )
+from recbias.metrics.behaviour import attention_weights, continuation_probability, discounted_auc, position_discount, short_head
 from recbias.metrics.catalogue import catalogue_coverage, gini_index, recommendation_counts
 from recbias.metrics.incomplete import TREC_EVAL_INFAP_EPSILON, bpref, infap
 from recbias.metrics.ips import ips_precision, ips_recall
@@ -28,10 +29,13 @@ __all__ = [
     "ItemPopularity",
     "MetricSpec",
     "auc",
+    "attention_weights",
     "average_precision",
     "bpref",
     "catalogue_coverage",
     "compute_metrics",
+    "continuation_probability",
+    "discounted_auc",
     "f1",
     "gini_index",
     "hit_rate",
@@ -42,12 +46,14 @@ __all__ = [
     "novelty",
     "parse_metric",
     "popularity_propensity",
+    "position_discount",
     "precision",
     "propensity_from_counts",
     "r_precision",
     "recall",
     "recommendation_counts",
     "reciprocal_rank",
+    "short_head",
     "stratified_recall",
     "valid_metric_names",
 ]

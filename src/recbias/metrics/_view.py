@@ -50,6 +50,7 @@ class RankedView:
     Attributes (all cached on first use; entries are ranked flat indices):
         relevant: ranked flat indices of relevant entries, in order.
         relevant_items: item code of each relevant entry.
+        relevant_grades: grade of each relevant entry.
         relevant_run: run of each relevant entry.
         relevant_position: 0-based position of each relevant entry in its run.
         relevant_through: relevant entries at or above each relevant entry in its
@@ -114,6 +115,10 @@ class RankedView:
     @cached_property
     def relevant_items(self) -> np.ndarray:
         return self.runs.items[self._relevant[0]]
+
+    @cached_property
+    def relevant_grades(self) -> np.ndarray:
+        return self.runs.grades[self._relevant[0]]
 
     @cached_property
     def relevant_run(self) -> np.ndarray:

@@ -1,5 +1,5 @@
-"""Metric specifications such as ``"P@10"``, ``"nDCG"``, ``"PSR@10(gamma=0.5)"`` or
-``"SNIPS-P@10(power=0.5)"``, parsed in one place.
+"""Metric specifications such as ``"P@10"``, ``"nDCG"``, ``"PSR@10(gamma=0.5)"``,
+``"SNIPS-P@10(power=0.5)"`` or ``"bAUC@50(Q=0.3,m=10)"``, parsed in one place.
 
 Grammar: ``NAME[@n][(key=value, ...)]``.  Names are case-insensitive and have
 a few aliases (``MAP`` = ``AP``, ``MRR`` = ``RR``, ``R-prec`` = ``Rprec``);
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from recbias.metrics import accuracy, incomplete, ips, popularity
+from recbias.metrics import accuracy, behaviour, incomplete, ips, popularity
 from recbias.metrics._view import Ranked, as_view
 from recbias.metrics.popularity import ItemPopularity
 
@@ -25,6 +25,26 @@ def _choice(*allowed: str) -> Callable[[str], str]:
         if value not in allowed:
             raise ValueError(f"expected one of {', '.join(allowed)}, got {value!r}")
         return value
+
+    return convert
+
+
+def _number_in(low: float, high: float) -> Callable[[str], float]:
+    def convert(value: str) -> float:
+        number = float(value)
+        if not low <= number <= high:
+            raise ValueError(f"expected a number in [{low:g}, {high:g}], got {value!r}")
+        return number
+
+    return convert
+
+
+def _integer_from(low: int) -> Callable[[str], int]:
+    def convert(value: str) -> int:
+        number = int(value)
+        if number < low:
+            raise ValueError(f"expected an integer >= {low}, got {value!r}")
+        return number
 
     return convert
 
@@ -44,7 +64,8 @@ class _Definition:
     cutoff: str  # "required", "optional" or "none"
     parameters: dict[str, Callable[[str], Any]] = field(default_factory=dict)
     defaults: dict[str, Any] = field(default_factory=dict)
-    needs_popularity: bool = False
+    needs_popularity: bool | Callable[[dict[str, Any]], bool] = False  # a callable decides from the parameters
+    check: Callable[..., Any] | None = None  # check(cutoff, **params) raises ValueError on impossible settings
 
 
 _DEFINITIONS: dict[str, _Definition] = {
@@ -68,6 +89,20 @@ _DEFINITIONS: dict[str, _Definition] = {
         popularity.stratified_recall, "required", {"gamma": float}, {"gamma": 1.0}, needs_popularity=True
     ),
     "novelty": _Definition(popularity.novelty, "required", needs_popularity=True),
+    "bAUC": _Definition(
+        behaviour.discounted_auc,
+        "optional",
+        {
+            "Q": _number_in(0.0, 1.0),
+            "m": _integer_from(1),
+            "gain": _choice(*behaviour.GAINS),
+            "base": float,
+            "s": _integer_from(0),
+        },
+        {"Q": 0.3, "m": 10, "gain": "binary", "base": None, "s": 0},
+        needs_popularity=lambda params: params["s"] > 0,
+        check=behaviour.check_parameters,
+    ),
 }
 # Inverse-propensity-weighted precision and recall; ``power`` is the exponent of the propensity model.
 _DEFINITIONS |= {
@@ -95,7 +130,8 @@ class MetricSpec:
 
     @property
     def needs_popularity(self) -> bool:
-        return _DEFINITIONS[self.name].needs_popularity
+        needs = _DEFINITIONS[self.name].needs_popularity
+        return needs(self.params) if callable(needs) else needs
 
     def compute(self, runs: Ranked, item_popularity: ItemPopularity | None = None) -> np.ndarray:
         """Per-run values of this metric on a ranking (or runs in rank order)."""
@@ -103,7 +139,7 @@ class MetricSpec:
         args: list[Any] = [runs]
         if definition.cutoff != "none":
             args.append(self.cutoff)
-        if definition.needs_popularity:
+        if self.needs_popularity:
             if item_popularity is None:
                 raise ValueError(f"metric {self.label!r} needs item popularity: pass an ItemPopularity")
             args.append(item_popularity)
@@ -143,6 +179,11 @@ def parse_metric(text: str) -> MetricSpec:
             params[key] = definition.parameters[key](value)
         except ValueError as error:
             raise ValueError(f"metric {text!r}: parameter {key}: {error}") from None
+    if definition.check is not None:
+        try:
+            definition.check(cutoff, **params)
+        except ValueError as error:
+            raise ValueError(f"metric {text!r}: {error}") from None
     return MetricSpec(label=text.strip(), name=name, cutoff=cutoff, params=params)
 
 

@@ -14,6 +14,7 @@ from recbias.recommenders.blend import PopularityBlend, percentile_ranks
 from recbias.recommenders.factory import PRESETS, make
 from recbias.recommenders.knn import ItemKNN, UserKNN, cosine_neighbours
 from recbias.recommenders.plsa import PLSA
+from recbias.recommenders.segments import SegmentPopularity, attribute_levels
 
 __all__ = [
     "ALS",
@@ -27,7 +28,9 @@ __all__ = [
     "PopularityBlend",
     "Random",
     "Recommender",
+    "SegmentPopularity",
     "UserKNN",
+    "attribute_levels",
     "cosine_neighbours",
     "hkv_from_krichene_rendle",
     "make",

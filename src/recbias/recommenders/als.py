@@ -14,6 +14,7 @@ Both are solved by ``implicit``'s CPU ALS (conjugate-gradient inner solver).
 
 from __future__ import annotations
 
+import copy
 import warnings
 from dataclasses import dataclass
 
@@ -174,6 +175,31 @@ class ALS(_FactorModel):
     def _fit(self, train: Ratings) -> None:
         preferences = feedback_matrix(self.name, train, self.feedback)
         self.user_factors_, self.item_factors_ = self._fit_hkv(preferences, self.alpha, self.regularization)
+
+    def fold_in(self, train: Ratings, users: np.ndarray) -> ALS:
+        """A copy whose factors for ``users`` are solved from their ratings in ``train``, the item factors fixed.
+
+        One exact user step of the HKV loss (Hu et al. 2008, Eq. 4):
+        ``x_u = (Y'Y + Y' (C_u - I) Y + lambda I)^-1 Y' C_u p_u``, with ``c_ui = 1 + alpha r_ui`` on
+        the user's rated items.  This is how a fitted model serves users who arrive after the fit
+        (a user without ratings gets zero factors).  ``train`` must share the fit's code space.
+        """
+        users, _ = self._check(users)
+        if train.shape != (self.n_users, self.n_items):
+            raise ValueError(f"{self.name}: train has shape {train.shape}, the fit {(self.n_users, self.n_items)}")
+        rows = feedback_matrix(self.name, train, self.feedback)[users].tocoo()
+        items, weights = self.item_factors_, self.alpha * rows.data
+        factors = items.shape[1]
+        outer = (items[rows.col, :, None] * items[rows.col, None, :]) * weights[:, None, None]
+        lhs = np.zeros((len(users), factors, factors))
+        np.add.at(lhs, rows.row, outer)
+        lhs += items.T @ items + self.regularization * np.eye(factors)
+        rhs = np.zeros((len(users), factors))
+        np.add.at(rhs, rows.row, items[rows.col] * (1.0 + weights)[:, None])
+        folded = copy.copy(self)
+        folded.user_factors_ = self.user_factors_.copy()
+        folded.user_factors_[users] = np.linalg.solve(lhs, rhs[..., None])[..., 0]
+        return folded
 
 
 class IALS(_FactorModel):
