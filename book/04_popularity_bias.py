@@ -11,25 +11,438 @@
 # %% [markdown]
 # # The popularity bias
 #
-# Recommending the most popular items is a strong baseline in almost every offline
-# comparison. Part of that strength is real, and part of it is produced by the
-# evaluation itself: popular items collect most of the held-out positive ratings, so a
-# system that favours them is rewarded whatever users would have liked.
-# This chapter will reproduce the analysis of {cite:t}`bellogin2017statistical`
-# (Section 5): the non-personalised expectation of precision, the shifted power-law
-# simulation of popularity skew and its effect on the measured advantage of
-# popularity (their Fig. 5), with the simulated world's ground truth as referee.
-#
-# ```{note}
-# The experiments of this chapter are not written yet; this page already runs on
-# the dataset chosen at build time, so its card below shows what they will use.
-# ```
+# Recommending the items with the most ratings to everybody is a strong baseline in
+# almost every offline comparison, often close to the best personalised system and
+# sometimes ahead of it. Part of that strength is real: widely liked items are a safe
+# bet. Part of it is manufactured by the evaluation, because the items with many
+# ratings also hold most of the held-out ratings that serve as ground truth. This
+# chapter separates the two. It derives why ranking by popularity is the best a
+# non-personalised system can do on a random split {cite:p}`bellogin2017statistical`
+# (Section 5; also {cite:t}`bellogin2012thesis`, Section 4.5), checks the derivation
+# against other orderings, reproduces the simulation in which the skew of popularity
+# is turned up from nothing to extreme, and then uses simulated worlds that know every
+# user's taste to measure how much of popularity's offline score survives on the
+# complete truth.
 
 # %% tags=["parameters"]
 dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
 seed = 0  # random seed of splits, samples and simulated worlds, int in [0, 4294967295]
+folds = 5  # coin-flip splits of the comparison of orderings (the papers: 5), int in [1, 20]
+test_ratio = 0.2  # share of ratings held out in each split (the papers: 0.2), float in (0, 1)
+target_size = 100  # |T_u^r| of the 1R design: the held-out item and target_size - 1 others (the papers: 100), int in [11, 1000]
+sweep_alphas = "0, 1, 2"  # popularity skews of the simulated worlds, comma-separated, each in [0, 2] (0 is always run); the papers' full sweep: "0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2"
+sweep_preset = "synthetic-ml1m"  # shape of the worlds of the sweep (the papers: MovieLens 1M), one of synthetic-ml1m, synthetic, synthetic-small
+grid_alphas = "1, 2"  # popularity skews of the measured-vs-true grid, comma-separated, each in [0, 2]
+grid_selections = "0, 1.5, 3"  # observation-bias strengths of the grid, comma-separated, each in [0, 5]
+grid_preset = "synthetic"  # shape of the worlds of the grid, one of synthetic, synthetic-small
 
 # %% tags=["remove-input"]
 from recbias.bookkit.page import open_dataset
 
 ratings = open_dataset(dataset, seed)
+
+# %% tags=["remove-cell"]
+from recbias.bookkit.page import say, show_text
+from recbias.bookkit.parameters import number_list
+from recbias.bookkit.plotting import dataset_caption, palette
+from recbias.bookkit.scorecard import finding, number
+from recbias.bookkit.tables import fmt_number, glue_figure, glue_table
+from recbias.experiments import popularity
+
+alphas = number_list(sweep_alphas, "sweep_alphas", 0, 2)
+grid = (number_list(grid_alphas, "grid_alphas", 0, 2), number_list(grid_selections, "grid_selections", 0, 5))
+study = popularity.ordering_study(ratings, folds=folds, test_ratio=test_ratio, target_size=target_size, seed=seed)
+colours = palette([*study.summary()["system"].unique(), *popularity.sweep_systems()])
+
+# %% [markdown]
+# ## Why popularity wins
+#
+# Write $R(i)$ for the ratings of item $i$ and $PR(i) \subseteq R(i)$ for its positive
+# ones, $\sigma$ for the test ratio of a random split (each rating goes to the test set
+# with probability $\sigma$), $\mathcal{C}$ for the candidate items, $\mathcal{U}$ for
+# the users and $T_u$ for the target set of user $u$, of harmonic mean size $t$. Two
+# expectations over the split carry the whole argument:
+#
+# $$
+# \mathbb{E}\,|PR_\text{test}(i)| = \sigma\,|PR(i)|, \qquad
+# \mathbb{E}\,|R_\text{train}(i)| = (1-\sigma)\,|R(i)|.
+# $$ (eq-popularity-split)
+#
+# For a system $s$ whose order of items $i_1^s, i_2^s, \dots$ is the same for every user,
+# the probability that the $k$-th item of $T_u$ is relevant to $u$ does not depend on $u$
+# beyond the average, and the expected precision of the all-relevant (AR) design is
+# Eq. (3) of {cite:t}`bellogin2017statistical`:
+#
+# $$
+# \mathbb{E}\left[P_s@n\right]
+#   = \frac{\sigma\,|\mathcal{C}|}{n\,t\,|\mathcal{U}|}
+#     \sum_{k=1}^{n} \operatorname*{avg}_{u \in \mathcal{U}} |PR(i_k^{u,s})| .
+# $$ (eq-popularity-ar)
+#
+# Only the sum depends on the system, and it is largest when items are taken in
+# decreasing order of $|PR(i)|$. A system cannot see $|PR(i)|$, but it sees
+# $|R_\text{train}(i)|$, whose expectation is proportional to $|R(i)|$ by
+# {eq}`eq-popularity-split`. When every item has the same share of positive ratings,
+# $|PR(i)| = \pi\,|R(i)|$, the training popularity ranks items in the order that
+# maximises {eq}`eq-popularity-ar`: popularity is the best non-personalised recommender
+# in expectation, for statistical reasons alone. Where the share of positive ratings
+# varies, counting only positive training ratings estimates $|PR(i)|$ more directly.
+#
+# The one-relevant (1R) design ranks each held-out positive rating among
+# $|T_u^r| - 1$ sampled items. Its precision is bounded by AR precision on the union of a
+# user's target sets (the lemma of {doc}`02_designs`), and each side can be expanded
+# with {eq}`eq-popularity-ar`. With $m_u = n + |PR_\text{test}(u)| - 1$ and $T_u$ the union
+# of $u$'s target sets:
+#
+# $$
+# \begin{aligned}
+# \mathbb{E}\left[1RP_s@n\right] &\ge \sum_{u} w_u \,
+#   \frac{|\mathcal{C}|}{n\,|PR|\,|T_u|} \sum_{k=1}^{n} \mathbb{E}\,|PR(i_k^{u,s})|, \\
+# \mathbb{E}\left[1RP_s@n\right] &\le \sum_{u} w_u \,
+#   \frac{|\mathcal{C}|}{n\,|PR|\,|T_u|} \sum_{k=1}^{m_u} \mathbb{E}\,|PR(i_k^{u,s})|,
+# \end{aligned}
+# $$ (eq-popularity-bounds)
+#
+# where the expectation runs over the random composition of $T_u$. With equal target
+# sizes $t$ the weights $w_u$ drop out and these are the bounds of the paper
+# (Section 5.1). Sizes here grow with $|PR_\text{test}(u)|$, so we weight each user by her
+# own share of the relevant items, $w_u = |PR_\text{test}(u)| / |PR_\text{test}|$, which
+# keeps the bounds exact for a random order. The same sum $\sum_k |PR(i_k)|$ appears on
+# both sides, so 1R rewards popularity just as AR does.
+#
+# The bounds treat the order as fixed in advance. Popularity learns its order from the
+# training half of the same ratings, and that can be accounted for exactly. Condition on
+# the complete ratings. The held-out item of a 1R run is item $i$ with probability
+# $|PR(i)|/|PR|$, and since one of its ratings is known to be in the test set, its
+# training count is $T_i^\ast \sim \mathrm{Bin}(|R(i)| - 1,\, 1-\sigma)$. A sampled item $j$
+# keeps $T_j \sim \mathrm{Bin}(|R(j)|,\, 1-\sigma)$ training ratings. If $g(a)$ and $e(a)$
+# are the chances that a sampled item has more, or exactly $a$, training ratings, the
+# held-out item with $a$ training ratings lands in the top $n$ of its $|T_u^r|$ candidates
+# with probability
+#
+# $$
+# \begin{aligned}
+# h(a) = \sum_{x=0}^{n-1} \sum_{y=0}^{K - x}
+#   &\frac{K!}{x!\, y!\, (K - x - y)!}\,
+#   g(a)^x\, e(a)^y\, \big(1 - g(a) - e(a)\big)^{K - x - y} \\
+#   &\times \min\!\left(1, \frac{n - x}{y + 1}\right),
+#   \qquad K = |T_u^r| - 1,
+# \end{aligned}
+# $$ (eq-popularity-top)
+#
+# counting the $x$ rivals ahead of it and breaking its ties with the $y$ equal ones at
+# random, so that
+#
+# $$
+# \mathbb{E}\left[1RP_\text{POP}@n\right]
+#   = \frac{1}{n} \sum_{i} \frac{|PR(i)|}{|PR|} \sum_{a} \Pr(T_i^\ast = a)\, h(a).
+# $$ (eq-popularity-exact)
+#
+# (`recbias.theory.expected_popularity_precision_1r`; it weights each sampled item by
+# the chance that it is a candidate and not among the user's own ratings, and treats the
+# sampled items as independent draws.)
+#
+# ### Popularity against other orderings
+#
+# We test the derivation on this page's dataset with {glue:text}`folds-text` and six
+# orderings that are the same for every user: popularity (training ratings per item),
+# the count of positive training ratings, the mean training rating, the mean shrunk
+# towards the global mean by ten pseudo-ratings, random scores, and an oracle that
+# orders items by their positive ratings *in the test set*, the best fixed order in
+# hindsight. The 1R design draws each user's sampled items once, the lemma's
+# assumption, so its bounds can be computed on the very runs that are scored.
+
+# %% tags=["remove-cell"]
+say("folds-text", f"{folds} coin-flip split{'s' if folds > 1 else ''} ({test_ratio:.0%} held out)")
+figure = popularity.orderings_figure(study, colours)
+for axis in figure.axes:
+    dataset_caption(axis, dataset)
+glue_figure("fig-popularity-orderings", figure)
+bounds = popularity.shown_bounds_table(study)
+glue_table("tbl-popularity-bounds", bounds, {column: "{:.4f}" for column in bounds.select_dtypes("number")},
+           left=["system"])
+
+# %% [markdown]
+# ```{glue:figure} fig-popularity-orderings
+# :name: fig-popularity-orderings
+#
+# Non-personalised orderings: mean P@10 with 95% intervals (users as clusters) in 1R
+# (left) and AR (right). Shaded bars: the closed-form bounds {eq}`eq-popularity-bounds`;
+# star: the exact expectation {eq}`eq-popularity-exact` for popularity; dotted line:
+# random precision $1/|T_u^r|$.
+# ```
+
+# %% tags=["remove-input"]
+show_text(popularity.orderings_text(study))
+
+# %% [markdown]
+# ```{glue:figure} tbl-popularity-bounds
+# :name: tbl-popularity-bounds
+#
+# Measured 1R precision of each ordering next to the closed-form bounds
+# {eq}`eq-popularity-bounds` and, for popularity and random, the exact expectation; then
+# the lemma's bounds measured on the target sets of the first split, around the 1R
+# precision of that split ("first split", ties broken by item code as the lemma requires).
+# ```
+
+# %% tags=["remove-input"]
+show_text(popularity.bounds_text(study))
+
+# %% tags=["remove-cell"]
+sweep = popularity.skew_sweep(alphas, seed=seed, preset=sweep_preset, test_ratio=test_ratio, target_size=target_size)
+glue_table("tbl-popularity-worlds", popularity.sweep_settings(sweep),
+           {"c1": "{:g}", "c2": "{:.1f}", "beta": "{:.4g}", "share of ratings on the top 10% of items": "{:.1%}"})
+say("sweep-setup", f"{len(sweep.alphas)} values of alpha ({', '.join(f'{a:g}' for a in sweep.alphas)})")
+say("sweep-shape", popularity.sweep_shape_text(sweep))
+say("sweep-design", popularity.sweep_design_text(sweep))
+say("alpha-here", popularity.fitted_alpha_text(ratings))
+
+# %% [markdown]
+# ## Skewness drives the bias
+#
+# If popularity wins through {eq}`eq-popularity-split`, its advantage should depend on
+# how unequal the items' shares of ratings are, and on nothing else. The papers test
+# this on artificial data with no preferences at all. Every world has
+# {glue:text}`sweep-shape`, and the item of popularity rank $k$ receives exactly
+#
+# $$
+# |R(i_k)| = c_1 + \beta\,(c_2 + k)^{-\alpha}
+# $$ (eq-popularity-law)
+#
+# ratings (rounded so that they add up to the total), with $\beta$ solving that
+# constraint. The papers fit $c_1$ and $c_2$ to MovieLens 1M; we keep $c_1 = 0$, so that
+# $\alpha$ can reach 2 without negative counts, and $c_2$ at 8% of the items, the
+# generator's fit to MovieLens 100K. The raters of each item are drawn in proportion
+# to a long-tailed activity per user, and every rating value is drawn from a fixed
+# histogram (MovieLens 1M's for that shape) independently of user and item
+# (`recbias.synthetic.PREFERENCE_FREE`). Nothing in these data rewards recommending one
+# item rather than another. $\alpha = 0$ gives every item the same number of ratings,
+# and the larger $\alpha$, the more the head dominates; {glue:text}`alpha-here`.
+# Each world is split once, the five systems of {doc}`02_designs` are fitted, and
+# precision at 10 is measured {glue:text}`sweep-design`; the mean rating is added as the
+# one ordering that reads rating values only. To keep the build short this page runs
+# {glue:text}`sweep-setup`; the parameter `sweep_alphas` takes the papers' nine values
+# (see "Try it"), and {numref}`tbl-popularity-worlds` lists the worlds.
+#
+# ```{glue:figure} tbl-popularity-worlds
+# :name: tbl-popularity-worlds
+#
+# The simulated worlds: constants of the popularity law {eq}`eq-popularity-law`, the
+# ratings of the most and least rated item, and the share of all ratings held by the
+# tenth of items most rated.
+# ```
+
+# %% tags=["remove-cell"]
+figure = popularity.sweep_figure(sweep, colours)
+dataset_caption(figure.axes[1], sweep.label)
+glue_figure("fig-popularity-sweep", figure)
+
+# %% [markdown]
+# ```{glue:figure} fig-popularity-sweep
+# :name: fig-popularity-sweep
+#
+# Preference-free worlds of growing skew (IRJ 2017, Fig. 5 left and centre). Top left:
+# cumulative share of ratings by item popularity rank. Top right and bottom left: P@10 of
+# the systems in 1R and AR (the mean rating dashed). Bottom right: popularity's measured 1R precision (95%
+# intervals) against the closed form {eq}`eq-popularity-exact`; the hollow point is a
+# world at $\alpha = 0$ whose item counts are fixed only in expectation.
+# ```
+
+# %% tags=["remove-input"]
+show_text(popularity.sweep_text(sweep) + "\n\n" + popularity.systems_text(sweep))
+
+# %% [markdown]
+# ### Below random when every item is equally popular
+#
+# At $\alpha = 0$ the papers measure popularity slightly *below* random. The expectation
+# {eq}`eq-popularity-exact` explains why, and the two binomial laws in it give the size
+# of the effect. Runs pick items in proportion to their ratings, so if item counts have
+# mean $\mu$ and variance $V$ over items, the held-out item keeps on average
+#
+# $$
+# \begin{aligned}
+# \mathbb{E}\,T^\ast - \mathbb{E}\,T
+#   &= (1-\sigma)\left(\frac{\mathbb{E}\,|R|^2}{\mu} - 1\right) - (1-\sigma)\,\mu \\
+#   &= (1-\sigma)\left(\frac{V}{\mu} - 1\right)
+# \end{aligned}
+# $$ (eq-popularity-shift)
+#
+# training ratings more than a sampled item (`recbias.theory.relevant_training_shift`).
+# With exactly equal counts, $V = 0$: the held-out item has lost one rating to the test
+# set, $1-\sigma$ of a rating on average, which is all that ranking by training
+# popularity can see, and it pushes the held-out item down. When counts vary
+# like a Poisson law ($V = \mu$) the two effects cancel and popularity is random; the
+# more they vary, the more the training count reveals the total and the further
+# popularity rises above random, which is the sweep above.
+
+# %% tags=["remove-cell"]
+glue_table("tbl-popularity-uniform", popularity.published_table(sweep), {"published": "{:.4f}", "measured": "{:.4f}",
+           "expected (closed form)": "{:.4f}"}, left=["item counts", "system"])
+for claim in popularity.published_numbers(sweep):
+    number(**claim, anchor="tbl-popularity-uniform")
+
+# %% [markdown]
+# ```{glue:figure} tbl-popularity-uniform
+# :name: tbl-popularity-uniform
+#
+# 1R P@10 at $\alpha = 0$: the papers' values, ours measured with 95% intervals, and the
+# closed form {eq}`eq-popularity-exact`, for exact item counts (the papers' set-up) and
+# for counts fixed only in expectation.
+# ```
+
+# %% tags=["remove-input"]
+show_text(popularity.uniform_text(sweep))
+
+# %% tags=["remove-cell"]
+curves = popularity.positive_ratio_curves(popularity.real_datasets(ratings))
+ratio_colours = palette(list(curves["dataset"].unique()))
+figure = popularity.ratio_figure(curves, ratio_colours, ratings.name)
+dataset_caption(figure.axes[0], dataset)
+glue_figure("fig-popularity-ratio", figure)
+
+# %% [markdown]
+# ## Do popular items have more positive ratings?
+#
+# Popularity counts all ratings while the derivation ranks by positive ones; the two
+# orders agree only if the share of positive ratings, $|PR(i)|/|R(i)|$, is the same for
+# popular and rare items. {numref}`fig-popularity-ratio` plots that share along the
+# popularity ranking, averaged over 100 segments of items, for every real dataset this
+# build could load (IRJ 2017, Fig. 7).
+#
+# ```{glue:figure} fig-popularity-ratio
+# :name: fig-popularity-ratio
+#
+# Share of positive ratings against item popularity rank, most rated items on the left,
+# averaged over 100 popularity segments; the page's dataset is drawn thicker.
+# ```
+
+# %% tags=["remove-input"]
+show_text(popularity.ratio_text(curves, ratings.name))
+
+# %% [markdown]
+# Where the ratio rises with popularity, popular items are not only rated more often
+# but liked more often when rated, and that gives popularity an edge that survives any
+# split which equalises the number of test ratings per item. Where nearly every rating
+# is positive, as in the HetRec Last.fm listening data, the edge must come from the
+# number of ratings alone. {doc}`05_neutralising_designs` builds designs on
+# this distinction.
+
+# %% tags=["remove-cell"]
+truth = popularity.observation_grid(*grid, preset=grid_preset, seed=seed, test_ratio=test_ratio,
+                                    target_size=target_size)
+figure = popularity.truth_figure(truth)
+dataset_caption(figure.axes[0], f"simulated, {grid_preset}")
+glue_figure("fig-popularity-truth", figure)
+say("grid-setup", f"{len(grid[0]) * len(grid[1])} worlds of the {grid_preset} preset")
+
+# %% [markdown]
+# ## How much of the score is real?
+#
+# The papers could not say how good popularity truly is, only how the metrics treat
+# it. A simulated world can, because it knows whether each user likes each item. Here
+# the worlds have preferences (tastes, item quality, user generosity; see
+# {doc}`01_cranfield`), and two knobs are turned: the skew $\alpha$ of item popularity,
+# and the strength of the observation bias, how much more likely a user is to rate an
+# item she likes (`selection` in `recbias.synthetic`; 0 means that which items get
+# rated depends on popularity and activity alone). For each of
+# {glue:text}`grid-setup` we split the observed ratings once, fit popularity and
+# user-kNN, and measure P@10 three ways: 1R and AR on the held-out ratings, and the true
+# precision over all items the user has not rated, judged on the complete relevance.
+#
+# ```{glue:figure} fig-popularity-truth
+# :name: fig-popularity-truth
+#
+# Left: popularity's P@10 over random's (log scale), measured in 1R and AR and on the
+# complete truth, as the observation bias grows; line style marks the skew $\alpha$.
+# Right: popularity's P@10 as a share of user-kNN's, measured and true.
+# ```
+
+# %% tags=["remove-input"]
+show_text(popularity.grid_text(truth))
+
+# %% [markdown]
+# Two mechanisms separate the measurement from the truth. When users rate what they
+# like, the items a user has rated are those she likes, so the held-out ratings are
+# spread over the items that each user picked, and the most rated items collect many of
+# them whether or not most users would like them. And the 1R design asks only whether
+# one held-out item beats a hundred sampled ones, most of them obscure, which popular
+# items do easily. Neither can be undone by looking at the observed ratings alone: only
+# a truth the evaluation never sees, here the simulated one, tells how much of the
+# score is real.
+
+# %% tags=["remove-cell"]
+mainstream = popularity.mainstream_study(ratings, seed=seed, test_ratio=test_ratio)
+figure = popularity.mainstream_figure(mainstream, colours)
+dataset_caption(figure.axes[-1], dataset)
+glue_figure("fig-popularity-mainstream", figure)
+
+# %% [markdown]
+# ## Serving the majority
+#
+# The papers' intuition for the bias is that a mean over users rewards whatever
+# satisfies most of them, however badly it serves the rest. We measure it per user. A
+# user's *agreement with the crowd* is the correlation, over her training ratings,
+# between her rating of an item and the mean rating the other users gave it; users with
+# a relevant test item are cut into five groups of equal size by it, and
+# {numref}`fig-popularity-mainstream` shows each group's mean AR precision under
+# popularity and user-kNN on the first split (and, on a simulated world, the true
+# precision).
+#
+# ```{glue:figure} fig-popularity-mainstream
+# :name: fig-popularity-mainstream
+#
+# Per-user P@10 of popularity and user-kNN by fifths of users ordered by agreement with
+# the crowd (left: least), with 95% intervals over the users of each group.
+# ```
+
+# %% tags=["remove-input"]
+show_text(popularity.mainstream_text(mainstream, dataset))
+
+# %% tags=["remove-cell"]
+claims = popularity.findings(study, sweep, curves, truth, mainstream, dataset)
+for claim in claims:
+    finding(**claim, source=popularity.SOURCE)
+
+# %% [markdown]
+# ## The claims, checked
+#
+# The statements of the papers that this chapter checks, and two of its own, each with
+# its verdict on this build and the numbers behind it; the reproduction scorecard
+# collects them with the other chapters' claims.
+
+# %% tags=["remove-input"]
+show_text(popularity.findings_text(claims))
+
+# %% [markdown]
+# ## What this means for designing an offline evaluation: when to distrust a strong popularity baseline
+#
+# - **Check the skew before reading the baseline.** On a random split, popularity's
+#   precision is set by how unequal the items' shares of ratings are
+#   ({numref}`fig-popularity-sweep`). Report the cumulative share curve or the fitted
+#   exponent (`recbias.synthetic.fit_popularity_curve`) with the results; a popularity
+#   score several times random on a steeply skewed dataset says more about the data
+#   than about users.
+# - **Compare with the non-personalised ceiling, not only with random.** Among orders
+#   that are the same for every user, counting ratings is close to the best possible
+#   ({numref}`fig-popularity-orderings`). A personalised system that barely beats
+#   popularity has learned little beyond the counts.
+# - **Distrust systems that learn from which items are rated.** They can climb with the
+#   skew on data without any preference ({numref}`fig-popularity-sweep`), so matching
+#   popularity offline is no evidence of personalisation.
+# - **Prefer designs that do not hand popularity the win.** The offline ratio of
+#   popularity to a personalised system can be far from the true one
+#   ({numref}`fig-popularity-truth`); designs that equalise test ratings per item
+#   ({doc}`05_neutralising_designs`) remove the part that comes from counts alone.
+# - **Look at users, not only means.** A mean over users hides whom a system serves; a
+#   breakdown by how closely users follow the crowd ({numref}`fig-popularity-mainstream`)
+#   shows where popularity earns its score.
+#
+# ## Try it
+#
+# - Rebuild the chapter on another dataset: `make book CHAPTERS=4 DATASET=ml-100k`, or
+#   your own ratings with `DATASET=csv:PATH`.
+# - Run the papers' full sweep of Fig. 5:
+#   `.venv/bin/python -m recbias.bookkit --chapters 4 -p sweep_alphas "0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2"`.
+# - Widen the measured-vs-true grid, e.g. `-p grid_selections "0, 1, 2, 3, 4"`.
+# - Compute the expected 1R precision of popularity for your data without fitting
+#   anything: `recbias.theory.expected_popularity_precision_1r(ratings, 0.2, 100)`.

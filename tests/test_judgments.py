@@ -193,3 +193,22 @@ def test_simulated_world_observes_only_part_of_the_truth():
     assert observed.kind == "simulation"
     assert 0 < judgments.truth_coverage(ratings) < 1
     assert observed.n_positive <= truth.n_positive
+
+
+# ------------------------------------------------------ positive ratio by popularity
+
+
+def test_positive_ratio_by_popularity_by_hand():
+    # item 0: 4 ratings, 3 positive; item 1: 2 ratings, 0 positive; item 2: 1 rating, positive; item 3: unrated
+    rows = [(0, 0, 5), (1, 0, 4), (2, 0, 5), (3, 0, 1), (0, 1, 2), (1, 1, 3), (2, 2, 4)]
+    curve = judgments.positive_ratio_by_popularity(make_ratings(rows, 4, 4), segments=2)
+    assert curve["segment"].tolist() == [1, 2]
+    # rated items by popularity: 0, 1 | 2 (three items in two segments: 2 + 1)
+    assert curve["positive_ratio"].tolist() == pytest.approx([(0.75 + 0.0) / 2, 1.0])
+    assert curve["ratings"].tolist() == pytest.approx([3.0, 1.0])
+    assert curve["rank_share"].tolist() == pytest.approx([1 / 3, 5 / 6])
+    assert curve["rank"].tolist() == pytest.approx([1.5, 3.0])
+    one_each = judgments.positive_ratio_by_popularity(make_ratings(rows, 4, 4), segments=100)
+    assert len(one_each) == 3  # never more segments than rated items
+    with pytest.raises(ValueError, match="segments"):
+        judgments.positive_ratio_by_popularity(make_ratings(rows, 4, 4), segments=0)

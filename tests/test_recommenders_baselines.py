@@ -1,9 +1,9 @@
-"""Random and Popularity: reproducible noise and plain training counts."""
+"""The non-personalised baselines: reproducible noise, training counts, mean ratings and the test-set oracle."""
 
 import numpy as np
 import pytest
 
-from recbias.recommenders import Popularity, Random
+from recbias.recommenders import HeldOutPopularity, MeanRating, Popularity, Random
 from test_recommenders_support import low_rank_world, make_ratings
 
 
@@ -51,3 +51,23 @@ def test_random_scores_look_uniform_and_depend_on_seed(world):
 def test_random_rejects_non_integer_seed(world):
     with pytest.raises(TypeError, match="seed"):
         Random(seed=0.5).fit(world)
+
+
+def test_mean_rating_by_hand_with_and_without_shrinkage():
+    # item 0: 5, 1 (mean 3); item 1: 4 (mean 4); item 2: unrated; global mean (5 + 1 + 4) / 3 = 10/3
+    train = make_ratings([0, 1, 2], [0, 0, 1], [5, 1, 4], n_users=3, n_items=3, threshold=4)
+    plain = MeanRating().fit(train).score([0, 0, 0], [0, 1, 2])
+    assert plain.tolist() == pytest.approx([3.0, 4.0, 10 / 3])
+    shrunk = MeanRating(shrinkage=2).fit(train).score([1, 1, 1], [0, 1, 2])
+    assert shrunk.tolist() == pytest.approx([(6 + 20 / 3) / 4, (4 + 20 / 3) / 3, 10 / 3])
+    with pytest.raises(ValueError, match="shrinkage"):
+        MeanRating(shrinkage=-1)
+
+
+def test_held_out_popularity_counts_positive_held_out_ratings():
+    train = make_ratings([0, 1], [0, 1], [5, 5], n_users=3, n_items=4, threshold=4)
+    test = make_ratings([0, 1, 2, 2], [2, 2, 3, 1], [5, 4, 2, 5], n_users=3, n_items=4, threshold=4)
+    oracle = HeldOutPopularity(test).fit(train)
+    assert oracle.score_users(np.array([0, 2])).tolist() == [[0.0, 1.0, 2.0, 0.0]] * 2
+    with pytest.raises(ValueError, match="shape"):
+        HeldOutPopularity(make_ratings([0], [0], [5], n_users=2, n_items=4, threshold=4)).fit(train)

@@ -10,7 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency, rankdata, spearmanr
 
-from recbias.synthetic import PRESETS, generate, popularity_curve, resolve_parameters, simulate
+from recbias.synthetic import (
+    PREFERENCE_FREE,
+    PRESETS,
+    fit_popularity_curve,
+    generate,
+    popularity_curve,
+    resolve_parameters,
+    simulate,
+)
 from recbias.synthetic.observation import fit_propensity, sample_observations
 from recbias.synthetic.parameters import ML100K_RATING_COUNTS
 from recbias.synthetic.popularity import apportion
@@ -467,3 +475,83 @@ def test_defaults_match_movielens_100k():
 
     fitted = minimize_scalar(squared_error, bounds=(0.001, 1.0), method="bounded").x
     assert fitted == pytest.approx(defaults["popularity_shift"], abs=0.01)
+
+
+# -------------------------------------------- exact item counts, preference-free worlds
+
+
+def test_exact_item_counts_follow_the_rounded_curve():
+    w = simulate(seed=4, preset="synthetic-small", alpha=1.0, exact_counts="items")
+    counts = w.ratings.item_counts()
+    expected = apportion(w.popularity.expected(np.arange(1, w.ratings.n_items + 1)), w.ratings.n_ratings)
+    assert np.array_equal(np.sort(counts)[::-1], expected)
+    assert np.array_equal(counts, w.expected_item_ratings)
+    assert w.ratings.n_ratings == PRESETS["synthetic-small"]["n_ratings"]
+    # users now only meet their activity on average
+    users = w.ratings.user_counts()
+    assert not np.array_equal(users, w.expected_user_ratings)
+    assert np.corrcoef(users, w.expected_user_ratings)[0, 1] > 0.9
+    assert len(np.unique(w.ratings.users.astype(np.int64) * w.ratings.n_items + w.ratings.items)) == w.ratings.n_ratings
+
+
+def test_uniform_exact_counts_leave_no_spread_between_items():
+    counts = generate(seed=0, preset="synthetic-small", alpha=0.0, exact_counts="items").item_counts()
+    assert counts.max() - counts.min() <= 1
+    # with exact user counts instead, item counts scatter like sums of Bernoulli draws
+    loose = generate(seed=0, preset="synthetic-small", alpha=0.0).item_counts()
+    assert 0.6 < loose.var() / loose.mean() < 1.1
+
+
+def test_zero_count_rows_take_no_column():
+    weights, counts = np.ones((3, 5), np.float32), np.array([0, 2, 5])
+    rows, columns = sample_observations(np.random.default_rng(0), weights, np.ones(5), counts)
+    assert np.array_equal(np.bincount(rows, minlength=3), [0, 2, 5])
+    assert np.array_equal(columns[rows == 2], np.arange(5))
+
+
+def test_preference_free_ratings_ignore_users_items_and_observation():
+    w = simulate(seed=2, preset="synthetic-small", alpha=1.0, exact_counts="items", **PREFERENCE_FREE)
+    r = w.ratings
+    histogram = np.bincount(r.values.astype(int), minlength=6)[1:]
+    assert np.array_equal(histogram, apportion(np.array(ML100K_RATING_COUNTS), r.n_ratings))
+    # rating values independent of the item's popularity decile and of the user's activity
+    for codes in (r.items, r.users):
+        side_counts = np.bincount(codes)
+        cuts = np.quantile(side_counts[codes], np.linspace(0.1, 0.9, 9))
+        decile = np.searchsorted(cuts, side_counts[codes], side="right")
+        table = np.zeros((decile.max() + 1, 5))
+        np.add.at(table, (decile, r.values.astype(int) - 1), 1)
+        assert chi2_contingency(table[table.sum(axis=1) > 0])[1] > 0.001
+    # unobserved pairs are as often relevant as observed ones
+    observed = np.zeros(r.shape, dtype=bool)
+    observed[r.users, r.items] = True
+    assert r.true_relevance[observed].mean() == pytest.approx(r.true_relevance[~observed].mean(), abs=0.02)
+
+
+def test_invalid_choice_and_all_zero_effects_raise():
+    with pytest.raises(ValueError, match="'exact_counts'"):
+        generate(seed=0, preset="synthetic-small", exact_counts="both")
+    with pytest.raises(ValueError, match="'noise'"):
+        generate(seed=0, preset="synthetic-small", **PREFERENCE_FREE, noise=0.0)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.5, 1.0, 1.4, 2.0])
+def test_fitted_alpha_is_recovered_from_generated_worlds(alpha):
+    """The least-squares fit of the cumulative share gives back the generator's exponent:
+    exactly on exact item counts (shift fixed or free), and within the scatter of the
+    counts when only user counts are exact (sorting noisy counts adds a little skew,
+    most on flat curves)."""
+    exact = simulate(seed=5, alpha=alpha, exact_counts="items", **PREFERENCE_FREE)
+    shift = exact.parameters["popularity_shift"]
+    assert fit_popularity_curve(exact.ratings.item_counts(), shift=shift).alpha == pytest.approx(alpha, abs=0.01)
+    if alpha > 0:  # a flat curve has no shift to recover
+        free = fit_popularity_curve(exact.ratings.item_counts())
+        assert (free.alpha, free.c2) == pytest.approx((alpha, exact.popularity.c2), rel=0.02)
+    loose = generate(seed=5, alpha=alpha, **PREFERENCE_FREE)
+    tolerance = 0.05 if alpha > 0 else 0.25
+    assert fit_popularity_curve(loose.item_counts(), shift=shift).alpha == pytest.approx(alpha, abs=tolerance)
+
+
+def test_fit_popularity_curve_rejects_degenerate_counts():
+    with pytest.raises(ValueError, match="item counts"):
+        fit_popularity_curve(np.array([0, 0, 0]))

@@ -10,14 +10,17 @@ from recbias.ratings import Ratings
 from recbias.runs import Runs
 from worlds import skewed_split
 from recbias.theory import (
+    expected_popularity_precision_1r,
     expected_precision_nonpersonalised,
     expected_random_precision_1r,
     expected_random_precision_ar,
     lemma_bounds,
+    nonpersonalised_bounds_1r,
     random_precision_sd,
     relevance_density,
     relevance_ratio,
     relevance_ratios,
+    relevant_training_shift,
     target_size,
 )
 
@@ -209,3 +212,126 @@ def test_random_precision_sd_matches_simulation(design: str, n: int) -> None:
     # the standard deviation of 4,000 draws has a relative error of about 1.1%: 5% is more than four of those
     assert means.std(ddof=1) == pytest.approx(predicted, rel=0.05)
     assert means.mean() == pytest.approx(relevance_ratio(runs), abs=4 * predicted / np.sqrt(len(means)))
+
+
+# --------------------------------------------------------------- popularity (Sec. 5)
+
+
+def test_relevant_training_shift_by_hand_and_by_simulation() -> None:
+    # uniform counts (V = 0): one rating fewer, times the share kept in training
+    assert relevant_training_shift(270.0, 0.0, 0.2) == pytest.approx(-0.8)
+    assert relevant_training_shift(50.0, 50.0, 0.3) == pytest.approx(0.0)  # Poisson-like counts: no shift
+    # simulation: items with counts R, ratings split with sigma, runs drawn per test rating
+    rng = np.random.default_rng(0)
+    counts = rng.integers(20, 80, size=4000)
+    test = rng.binomial(counts, 0.25)
+    train = counts - test
+    per_run = np.repeat(train, test)  # the training count of the item of every held-out rating
+    shift = per_run.mean() - train.mean()
+    expected = relevant_training_shift(counts.mean(), counts.var(), 0.25)
+    assert shift == pytest.approx(expected, abs=4 * per_run.std() / np.sqrt(len(per_run)))
+    with pytest.raises(ValueError, match="count_variance"):
+        relevant_training_shift(10.0, -1.0, 0.2)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1.0])
+def test_expected_popularity_precision_matches_simulated_splits(alpha: float) -> None:
+    """The closed form against 30 coin-flip splits of a preference-free world (random ties)."""
+    from recbias.experiments.runner import run_experiment
+    from recbias.recommenders import Popularity
+    from recbias.synthetic import PREFERENCE_FREE, generate
+
+    ratings = generate(preset="synthetic-small", alpha=alpha, exact_counts="items", seed=1, **PREFERENCE_FREE)
+    expected = expected_popularity_precision_1r(ratings, 0.2, 50, 10)
+    experiment = run_experiment(ratings, ["1R TI-NN(49)"], {"Popularity": Popularity()}, folds=30,
+                                metrics=["P@10"], cache=False)
+    per_split = experiment.runs.groupby("fold")["P@10"].mean()
+    assert expected == pytest.approx(per_split.mean(), abs=3 * per_split.std() / np.sqrt(len(per_split)))
+    if alpha == 0.0:
+        assert per_split.mean() < 1 / 50 and expected < 1 / 50  # below random under uniform popularity
+
+
+def test_expected_popularity_precision_edge_cases() -> None:
+    train, test = world(3)
+    ratings = Ratings.from_codes(np.concatenate([train.users, test.users]), np.concatenate([train.items, test.items]),
+                                 np.concatenate([train.values, test.values]), train.shape, positive_threshold=4)
+    # a list as long as the target set holds every candidate: P@n = 1 / n
+    assert expected_popularity_precision_1r(ratings, 0.25, 20, 20) == pytest.approx(1 / 20)
+    with pytest.raises(ValueError, match="target_size"):
+        expected_popularity_precision_1r(ratings, 0.25, 5, 10)
+    with pytest.raises(ValueError, match="candidates"):
+        expected_popularity_precision_1r(ratings, 0.25, 50, 10, candidates="XI")
+
+
+def test_nonpersonalised_bounds_for_equal_counts_are_those_of_random() -> None:
+    # |PR(i)| the same for every item: the lemma's sides for a random order, whose expected
+    # hits in the top m of T_u are m |PR_test(u)| / |T_u|: weighted means of 1/|T_u| and m_u/(n |T_u|)
+    sizes, relevant, n = np.array([100, 104, 120]), np.array([1, 5, 21]), 10
+    lower, upper = nonpersonalised_bounds_1r(np.full(500, 3.0), n, sizes, relevant)
+    assert lower == pytest.approx(np.average(1 / sizes, weights=relevant))
+    assert upper == pytest.approx(np.average((n + relevant - 1) / (n * sizes), weights=relevant))
+    # equal target sizes: the paper's formula, |C| / (n t |PR|) sum_k avg_u |PR(i_k)|
+    counts = np.sort(np.random.default_rng(1).integers(1, 50, 300))[::-1].astype(float)
+    lower, _ = nonpersonalised_bounds_1r(counts, n, np.array([100, 100]), np.array([3, 7]))
+    equal, _ = nonpersonalised_bounds_1r(counts, n, np.array([100]), np.array([1]))
+    assert lower == pytest.approx(equal)
+
+
+def test_nonpersonalised_bounds_order_statistics_match_random_subsets() -> None:
+    """The hypergeometric sums against the top-m sums of random subsets, for one user."""
+    rng = np.random.default_rng(2)
+    counts = np.sort(rng.pareto(1.5, 60))[::-1] + 0.1
+    size, relevant, n = 12, 4, 3
+    lower, upper = nonpersonalised_bounds_1r(counts, n, np.array([size]), np.array([relevant]))
+    subsets = np.sort(np.argsort(rng.random((40_000, len(counts))), axis=1)[:, :size], axis=1)
+    top = np.cumsum(counts[subsets], axis=1)
+    scale = len(counts) / (n * counts.sum() * size)  # one user: weight 1
+    assert lower == pytest.approx(scale * top[:, n - 1].mean(), rel=0.01)
+    assert upper == pytest.approx(scale * top[:, n + relevant - 2].mean(), rel=0.01)
+    with pytest.raises(ValueError, match="PR_test"):
+        nonpersonalised_bounds_1r(counts, n, np.array([size]), np.array([0]))
+
+
+def test_nonpersonalised_bounds_hold_on_simulated_data() -> None:
+    """A fixed order that does not depend on the split (the world's expected item counts):
+    its 1R precision, averaged over splits, lies within the closed-form bounds."""
+    from recbias.experiments.runner import make_folds
+    from recbias.recommenders.base import Recommender
+    from recbias.synthetic import simulate
+
+    class FixedOrder(Recommender):
+        def __init__(self, scores: np.ndarray, seed: int = 0) -> None:
+            super().__init__(seed)
+            self.scores = scores
+
+        def _fit(self, train: Ratings) -> None:
+            pass
+
+        def score_users(self, users: np.ndarray) -> np.ndarray:
+            return np.tile(self.scores, (len(users), 1))
+
+    world = simulate(seed=4, preset="synthetic-small", alpha=1.0)
+    ratings, system = world.ratings, FixedOrder(world.expected_item_ratings.astype(float))
+    positives = ratings.item_counts(positive_only=True).astype(float)
+    measured, lowers, uppers = [], [], []
+    for fold in make_folds(ratings, folds=8, seed=1):
+        runs = build_runs(fold.train, fold.test, "1R TI-NN(49)", seed=fold.seed, shared_negatives=True,
+                          on_shortage="exclude")
+        scores = system.fit(fold.train).score(runs.users[runs.run_of_entry], runs.items)
+        measured.append(precision_at(runs, scores, 10).mean())
+        candidates = np.flatnonzero(fold.test.item_counts())
+        ordered = candidates[np.lexsort((candidates, -system.scores[candidates]))]
+        _, relevant = np.unique(runs.users, return_counts=True)
+        lower, upper = nonpersonalised_bounds_1r(positives[ordered], 10, relevant + 49, relevant)
+        lowers.append(lower)
+        uppers.append(upper)
+    assert np.mean(lowers) <= np.mean(measured) <= np.mean(uppers)
+
+
+def test_nonpersonalised_bounds_take_one_order_per_row() -> None:
+    rng = np.random.default_rng(3)
+    orders = rng.integers(1, 30, size=(3, 200)).astype(float)
+    sizes, relevant = np.array([60, 62, 70]), np.array([1, 3, 11])
+    lower, upper = nonpersonalised_bounds_1r(orders, 10, sizes, relevant)
+    for k, row in enumerate(orders):
+        assert (lower[k], upper[k]) == pytest.approx(nonpersonalised_bounds_1r(row, 10, sizes, relevant))

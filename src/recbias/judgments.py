@@ -13,6 +13,8 @@ world (:func:`from_truth`), and the functions below summarise it:
   largest number of positive judgments on one document and its *reach* (that
   number over the number of queries), the Gini coefficient of the counts, and
   the precision of the best fixed (query-independent) list;
+* :func:`positive_ratio_by_popularity` -- the share of positive ratings of items
+  along the popularity ranking (IRJ Fig. 7);
 * :func:`threshold_sweep` -- the same statistics as the positive threshold on
   ratings moves, with :func:`rating_thresholds` to choose the thresholds.
 
@@ -260,3 +262,36 @@ def truth_coverage(ratings: Ratings) -> float:
     liked = ratings.matrix("positive").tocoo()
     observed = int(ratings.true_relevance[liked.row[liked.data > 0], liked.col[liked.data > 0]].sum())
     return observed / truly
+
+
+def positive_ratio_by_popularity(ratings: Ratings, segments: int = 100) -> pd.DataFrame:
+    """Share of positive ratings ``|PR(i)| / |R(i)|`` against popularity rank (IRJ 2017 Fig. 7).
+
+    Items with at least one rating are sorted by decreasing ``|R(i)|`` (ties by code) and
+    cut into ``segments`` consecutive groups of near-equal size (at most one per item);
+    the ratio is averaged over the items of each group.  Columns: ``segment`` (1 = most
+    popular), ``rank`` (mean popularity rank of the group, 1 = most rated), ``rank_share``
+    (middle of the group as a share of the rated items), ``ratings`` (mean ``|R(i)|``)
+    and ``positive_ratio``.
+    """
+    if int(segments) != segments or segments < 1:
+        raise ValueError(f"segments must be a positive integer, got {segments!r}")
+    counts = ratings.item_counts()
+    rated = np.flatnonzero(counts)
+    if len(rated) == 0:
+        raise ValueError(f"dataset {ratings.name!r} has no ratings")
+    order = rated[np.lexsort((rated, -counts[rated]))]
+    ratio = ratings.item_counts(positive_only=True)[order] / counts[order]
+    groups = min(int(segments), len(order))
+    segment = np.arange(len(order)) * groups // len(order)
+    size = np.bincount(segment, minlength=groups)
+    middle = (np.cumsum(size) - size / 2) / len(order)
+    return pd.DataFrame(
+        {
+            "segment": np.arange(1, groups + 1),
+            "rank": np.bincount(segment, weights=np.arange(1, len(order) + 1), minlength=groups) / size,
+            "rank_share": middle,
+            "ratings": np.bincount(segment, weights=counts[order], minlength=groups) / size,
+            "positive_ratio": np.bincount(segment, weights=ratio, minlength=groups) / size,
+        }
+    )

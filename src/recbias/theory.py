@@ -1,9 +1,15 @@
-"""Closed forms of Bellogín, Castells and Cantador (IRJ 2017, Sections 3.4 and 4).
+"""Closed forms of Bellogín, Castells and Cantador (IRJ 2017, Sections 3.4, 4 and 5).
 
 Notation (IRJ 2017 Table 2): ``sigma`` is the test ratio, ``|PR|`` the number of
 positive ratings, ``|U|`` the number of users, ``t = 1 / avg_u(1 / |T_u|)`` the
 harmonic mean target set size, ``delta = |PR| / (t |U|)`` the relevance density
 and ``rho_u = |T_u ∩ PR_test(u)| / |T_u|`` the share of relevant items in a target set.
+
+Section 5 (the popularity bias) adds the bounds of 1R precision for a
+non-personalised ordering (:func:`nonpersonalised_bounds_1r`) and, beyond the paper,
+the expected 1R precision of ranking by training popularity given the complete
+ratings (:func:`expected_popularity_precision_1r`), whose uniform-popularity case
+(:func:`relevant_training_shift`) explains why popularity falls below random there.
 """
 
 from __future__ import annotations
@@ -11,19 +17,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import special, stats
 
+from recbias.ratings import Ratings
 from recbias.runs import Runs
 
 __all__ = [
     "LemmaBounds",
+    "expected_popularity_precision_1r",
     "expected_precision_nonpersonalised",
     "expected_random_precision_1r",
     "expected_random_precision_ar",
     "lemma_bounds",
+    "nonpersonalised_bounds_1r",
     "random_precision_sd",
     "relevance_density",
     "relevance_ratio",
     "relevance_ratios",
+    "relevant_training_shift",
     "target_size",
 ]
 
@@ -196,3 +207,158 @@ def lemma_bounds(runs: Runs, scores: np.ndarray, n: int) -> LemmaBounds:
     lower = np.count_nonzero(rank_in_union <= n) / (n * n_relevant)
     upper = np.count_nonzero(rank_in_union <= m_u) / (n * n_relevant)
     return LemmaBounds(lower=float(lower), value=float(value), upper=float(upper))
+
+
+# ------------------------------------------------------------------ popularity (Sec. 5)
+
+
+def nonpersonalised_bounds_1r(
+    positive_counts: np.ndarray, n: int, target_sizes: np.ndarray, relevant_counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Expected lower and upper bound of 1R precision for a non-personalised ordering (IRJ 2017 Sec. 5.1).
+
+    The lemma (Eq. 2) with Eq. 3 for each side, for an order that does not depend on the split:
+
+    ``sum_u w_u |C| / (n |PR| |T_u|) E[sum_{k<=n} |PR(i_k^u)|]  <=  E[1RP@n]``
+    ``<=  sum_u w_u |C| / (n |PR| |T_u|) E[sum_{k<=m_u} |PR(i_k^u)|]``,
+
+    with ``m_u = n + |PR_test(u)| - 1``, ``i_k^u`` the ``k``-th item of ``T_u`` in the
+    system's order and ``w_u = |PR_test(u)| / |PR_test|``.  ``positive_counts`` lists
+    ``|PR(i)|`` of the candidate items ``C`` in that order (best first), one row per
+    system when it is a matrix (the bounds are then arrays, one entry per row); ``target_sizes``
+    and ``relevant_counts`` give ``|T_u| = |N_u| + |PR_test(u)|`` and ``|PR_test(u)|`` of
+    every user with a run.  With equal target sizes ``t`` the weights drop out and this is
+    the paper's ``|C| / (n t |PR|) avg_u sum_k |PR(i_k^u)|``; with sizes that grow with
+    ``|PR_test(u)|``, weighting each user by her own share of the relevant items (rather
+    than the average share, as Eq. 3 does) keeps the bounds exact for a random order.
+    As in the paper, ``T_u`` is taken as a uniform random subset of ``C``: the item at
+    position ``r`` is in ``T_u`` with probability ``|T_u| / |C|`` and then among its top
+    ``m`` when at most ``m - 1`` of the other ``|T_u| - 1`` members come from the ``r - 1``
+    items above it (hypergeometric).
+    """
+    counts = np.asarray(positive_counts, dtype=np.float64)
+    sizes = np.asarray(target_sizes, dtype=np.int64)
+    relevant = np.asarray(relevant_counts, dtype=np.int64)
+    n_candidates = counts.shape[-1]
+    if int(n) != n or n < 1:
+        raise ValueError(f"cut-off n must be a positive integer, got {n!r}")
+    if sizes.shape != relevant.shape or sizes.size == 0:
+        raise ValueError("target_sizes and relevant_counts must be non-empty arrays of the same length")
+    if np.any(relevant < 1) or np.any(sizes < relevant) or np.any(sizes > n_candidates):
+        raise ValueError("every user needs 1 <= |PR_test(u)| <= |T_u| <= |C|")
+    if counts.ndim not in (1, 2) or np.any(counts.sum(axis=-1) <= 0):
+        raise ValueError("positive_counts must be a vector or matrix of rows with a positive sum")
+    above = np.arange(n_candidates)  # items ranked above position r = above + 1
+    weights = np.zeros((2, n_candidates))  # sum_u w_u P(position r is in the top n / m_u of T_u)
+    pairs, users = np.unique(np.stack([sizes, relevant]), axis=1, return_counts=True)
+    for (size, p), count in zip(pairs.T, users, strict=True):
+        for side, m in enumerate((n, n + p - 1)):
+            weights[side] += count * p * stats.hypergeom.cdf(m - 1, n_candidates - 1, above, size - 1)
+    lower, upper = (counts @ weights.T / (n * relevant.sum() * counts.sum(axis=-1, keepdims=True))).T
+    if counts.ndim == 1:
+        return float(lower), float(upper)
+    return lower, upper
+
+
+def relevant_training_shift(mean_count: float, count_variance: float, test_ratio: float) -> float:
+    """How many training ratings fewer the relevant item of a 1R run has than a random item.
+
+    An item with ``|R(i)|`` ratings keeps ``Bin(|R(i)|, 1 - sigma)`` of them in training, but
+    the item of a held-out rating keeps ``Bin(|R(i)| - 1, 1 - sigma)``: one of its ratings is
+    known to be in test.  Items are drawn for runs in proportion to their ratings, so with
+    ``mu = E|R(i)|`` and ``V = Var|R(i)|`` over items the difference of the means is
+
+    ``(1 - sigma)(E[R^2] / E[R] - 1) - (1 - sigma) E[R] = (1 - sigma)(V / mu - 1)``,
+
+    negative when the counts vary less than a Poisson law (uniform popularity, ``V = 0``):
+    ranking by training popularity then pushes the held-out item down (IRJ 2017 Sec. 5.2).
+    """
+    mu = _positive("mean_count", mean_count)
+    if not count_variance >= 0:
+        raise ValueError(f"count_variance must be non-negative, got {count_variance!r}")
+    return (1.0 - _test_ratio(test_ratio)) * (count_variance / mu - 1.0)
+
+
+def _binomial_pmf_rows(trials: np.ndarray, p: float, width: int) -> np.ndarray:
+    """``P(Bin(trials[j], p) = a)`` for ``a = 0..width - 1``, one row per entry of ``trials``."""
+    a = np.arange(width)
+    return stats.binom.pmf(a[None, :], np.asarray(trials)[:, None], p)
+
+
+def _top_n_probability(greater: np.ndarray, equal: np.ndarray, draws: int, n: int) -> np.ndarray:
+    """P(rank <= n) of an item that ``draws`` independent rivals beat with probability
+    ``greater`` and tie with probability ``equal`` (one value per entry), ties in random order.
+
+    ``sum_{g<n} sum_e Mult(draws; g, e) greater^g equal^e (1 - greater - equal)^(draws-g-e)
+    min(1, (n - g) / (e + 1))``.
+    """
+    lower = np.clip(1.0 - greater - equal, 0.0, 1.0)[:, None]
+    greater, equal = greater[:, None], equal[:, None]
+    e = np.arange(draws + 1)[None, :]
+    total = np.zeros(len(greater))
+    for g in range(min(n, draws + 1)):
+        rest = draws - g - e
+        valid = rest >= 0
+        rest = np.where(valid, rest, 0)
+        log_terms = (special.gammaln(draws + 1) - special.gammaln(g + 1) - special.gammaln(e + 1)
+                     - special.gammaln(rest + 1) + special.xlogy(g, greater) + special.xlogy(e, equal)
+                     + special.xlogy(rest, lower))
+        share = np.minimum(1.0, (n - g) / (e + 1.0))
+        total += np.sum(np.where(valid, np.exp(log_terms) * share, 0.0), axis=1)
+    return total
+
+
+def expected_popularity_precision_1r(
+    ratings: Ratings, test_ratio: float, target_size: int, n: int = 10, candidates: str = "TI"
+) -> float:
+    """Expected 1R P@n of ranking by training popularity on a coin-flip split of ``ratings``.
+
+    Each rating goes to test with probability ``sigma``.  A run holds one positive test
+    rating ``(u, i)`` and ``target_size - 1`` non-relevant items; conditioned on the full
+    ratings (a closed form beyond IRJ 2017 Sec. 5, exact up to the approximations below):
+
+    * the run's item is ``i`` with probability ``|PR(i)| / |PR|``, and its training count is
+      ``Bin(|R(i)| - 1, 1 - sigma)``, since one of its ratings is the held-out one;
+    * a non-relevant item is ``j`` with probability proportional to ``a_j`` times, under TI,
+      the chance ``1 - (1 - sigma)^|R(j)|`` that ``j`` has a test rating; its training count
+      is ``Bin(|R(j)|, 1 - sigma)``, conditioned on not all ratings being in training under TI.
+      ``a_j`` is the expected share of runs for which ``j`` is available, i.e. not in the
+      user's training ratings nor among her positive test ratings:
+      ``a_j = 1 - [(1 - sigma) sum_{u in R(j)} |PR(u)| + sigma sum_{u in PR(j)} |PR(u)|] / |PR|``;
+    * the non-relevant items are drawn independently (the design draws them without
+      replacement) and ties are broken at random.
+
+    The positive ratio cancels when it is the same for every item, which is why uniform
+    popularity puts popularity below random (:func:`relevant_training_shift`).
+    """
+    sigma = _test_ratio(test_ratio)
+    if candidates not in ("TI", "AI"):
+        raise ValueError(f"candidates must be 'TI' or 'AI', got {candidates!r}")
+    if int(n) != n or n < 1 or int(target_size) != target_size or not n <= target_size:
+        raise ValueError(f"need integers 1 <= n <= target_size, got n={n!r}, target_size={target_size!r}")
+    keep = 1.0 - sigma
+    counts = ratings.item_counts().astype(np.int64)
+    positive = ratings.positive
+    positives = ratings.item_counts(positive_only=True).astype(np.float64)
+    if positives.sum() <= 0:
+        raise ValueError("ratings have no positive rating")
+    user_positives = ratings.user_counts(positive_only=True).astype(np.float64)
+    taken = keep * np.bincount(ratings.items, weights=user_positives[ratings.users], minlength=ratings.n_items)
+    taken += sigma * np.bincount(ratings.items[positive], weights=user_positives[ratings.users[positive]],
+                                 minlength=ratings.n_items)
+    available = np.clip(1.0 - taken / positives.sum(), 0.0, 1.0)
+
+    width = int(counts.max()) + 1
+    values, inverse = np.unique(counts, return_inverse=True)
+    pmf = _binomial_pmf_rows(values, keep, width)
+    if candidates == "TI":
+        pmf[np.arange(len(values)), values] = 0.0  # an item of C has at least one test rating
+    rivals = np.bincount(inverse, weights=available, minlength=len(values)) @ pmf
+    rivals /= rivals.sum()
+    greater = 1.0 - np.cumsum(rivals)
+    hit = _top_n_probability(np.clip(greater, 0.0, 1.0), rivals, int(target_size) - 1, int(n))
+
+    rated = values >= 1
+    weights = np.bincount(inverse, weights=positives, minlength=len(values))[rated]
+    own = _binomial_pmf_rows(values[rated] - 1, keep, width)
+    return float(weights @ own @ hit / (weights.sum() * n))

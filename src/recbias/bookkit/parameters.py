@@ -132,3 +132,16 @@ def check_value(spec: ParameterSpec, value: Any, chapter: str) -> Any:
     if spec.choices is not None and value not in spec.choices:
         raise refuse()
     return value
+
+
+def number_list(text: str, name: str, low: float, high: float) -> list[float]:
+    """The numbers of a comma-separated parameter such as ``"0, 1, 2"``, each in ``[low, high]``,
+    or :class:`ParameterError` naming the parameter."""
+    try:
+        values = [float(part) for part in str(text).split(",") if part.strip()]
+    except ValueError:
+        values = []
+    if not values or not all(low <= v <= high for v in values):
+        raise ParameterError(f"parameter {name} = {text!r} is not admissible; expected comma-separated numbers, "
+                             f"each in [{low:g}, {high:g}]")
+    return values

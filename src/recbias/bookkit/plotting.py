@@ -17,6 +17,10 @@ RECOMMENDER_COLOURS: dict[str, str] = {
     "X (iALS)": "#2ca02c",
     "Y (item-kNN)": "#9467bd",
     "Z (item-kNN)": "#8c564b",
+    "Positive count": "#e377c2",
+    "Mean rating": "#17becf",
+    "Mean rating (+10)": "#bcbd22",
+    "Test-set oracle": "#222222",
 }
 
 #: Colours for the kinds of collection compared in chapter 1.

@@ -22,7 +22,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from recbias import splits
+from recbias import judgments, splits
 from recbias.evaluate import Candidates, compare, rank_positions
 from recbias.experiments.runner import PAPER_SYSTEMS, Experiment, fit_systems, make_folds, run_experiment
 from recbias.metrics._view import RankedView
@@ -105,14 +105,11 @@ def split_profiles(ratings: Ratings, plan: UniformPlan, percentiles: int) -> pd.
 
 def positive_ratio_curve(ratings: Ratings, segments: int = 100) -> pd.DataFrame:
     """``|PR(i)| / |R(i)|`` by popularity rank, averaged over ``segments`` equal slices of the
-    rated items (the papers' Fig. 7)."""
-    counts, positive = ratings.item_counts(), ratings.item_counts(positive_only=True)
-    order = np.argsort(-counts, kind="stable")
-    order = order[counts[order] > 0]
-    segment = np.arange(len(order)) * min(segments, len(order)) // len(order)
-    ratio = positive[order] / counts[order]
-    frame = pd.DataFrame({"segment": segment, "rank": np.arange(1, len(order) + 1), "ratio": ratio})
-    return frame.groupby("segment").agg(rank=("rank", "mean"), ratio=("ratio", "mean")).reset_index()
+    rated items (the papers' Fig. 7; :func:`recbias.judgments.positive_ratio_by_popularity`),
+    with ``segment`` counted from 0."""
+    curve = judgments.positive_ratio_by_popularity(ratings, segments)
+    return curve.assign(segment=curve["segment"] - 1).rename(columns={"positive_ratio": "ratio"})[
+        ["segment", "rank", "ratio"]]
 
 
 # --------------------------------------------------------------------------- the study

@@ -9,7 +9,7 @@ builds one from a named preset.
 
 from recbias.recommenders.als import ALS, IALS, hkv_from_krichene_rendle
 from recbias.recommenders.base import Recommender
-from recbias.recommenders.baselines import Popularity, Random
+from recbias.recommenders.baselines import HeldOutPopularity, MeanRating, Popularity, Random
 from recbias.recommenders.blend import PopularityBlend, percentile_ranks
 from recbias.recommenders.factory import PRESETS, make
 from recbias.recommenders.knn import ItemKNN, UserKNN, cosine_neighbours
@@ -19,9 +19,11 @@ from recbias.recommenders.segments import SegmentPopularity, attribute_levels
 __all__ = [
     "ALS",
     "IALS",
+    "HeldOutPopularity",
     "PLSA",
     "PRESETS",
     "ItemKNN",
+    "MeanRating",
     "Popularity",
     "PopularityBlend",
     "Random",

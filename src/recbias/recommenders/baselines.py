@@ -1,8 +1,9 @@
-"""Non-personalised baselines: random scores and item popularity.
+"""Non-personalised baselines: random scores, item popularity, mean rating and a test-set oracle.
 
-Both rank items the same way for every user (Random up to its per-pair
+All rank items the same way for every user (Random up to its per-pair
 noise), which makes them the reference points of the bias analyses in
-Bellogín et al. (IRJ 2017, Section 3.3 and Section 5).
+Bellogín et al. (IRJ 2017, Section 3.3 and Section 5).  The oracle reads the
+held-out ratings it is evaluated on, so it is a yardstick, not a system.
 """
 
 from __future__ import annotations
@@ -77,6 +78,66 @@ class Popularity(Recommender):
 
     def _fit(self, train: Ratings) -> None:
         self.counts_ = train.item_counts(positive_only=self.positive_only).astype(np.float64)
+
+    def score_users(self, users: np.ndarray) -> np.ndarray:
+        users, _ = self._check(users)
+        return np.broadcast_to(self.counts_, (len(users), self.n_items)).copy()
+
+    def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
+        users, items = self._check(users, items)
+        return self.counts_[items]
+
+
+class MeanRating(Recommender):
+    """Score of item ``i`` = its mean training rating, shrunk towards the global mean:
+    ``(sum_u r_ui + k mu) / (|R_train(i)| + k)`` with ``k = shrinkage`` pseudo-ratings.
+
+    ``k = 0`` is the plain mean; items without training ratings score ``mu``.
+    """
+
+    name = "Mean rating"
+
+    def __init__(self, shrinkage: float = 0.0, seed: int = 0) -> None:
+        super().__init__(seed=seed)
+        if not shrinkage >= 0:
+            raise ValueError(f"MeanRating: shrinkage must be non-negative, got {shrinkage!r}")
+        self.shrinkage = float(shrinkage)
+
+    def _fit(self, train: Ratings) -> None:
+        counts = train.item_counts().astype(np.float64)
+        sums = np.bincount(train.items, weights=train.values, minlength=train.n_items)
+        mu = float(train.values.mean()) if train.n_ratings else 0.0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = (sums + self.shrinkage * mu) / (counts + self.shrinkage)
+        self.means_ = np.where(counts + self.shrinkage > 0, means, mu)
+
+    def score_users(self, users: np.ndarray) -> np.ndarray:
+        users, _ = self._check(users)
+        return np.broadcast_to(self.means_, (len(users), self.n_items)).copy()
+
+    def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
+        users, items = self._check(users, items)
+        return self.means_[items]
+
+
+class HeldOutPopularity(Recommender):
+    """Score of item ``i`` = ``|PR_test(i)|``, its number of positive ratings in ``held_out``.
+
+    The best non-personalised ordering of a test set in hindsight (IRJ 2017 Sec. 5.1):
+    it ignores the training ratings and reads the very ratings it is judged on.  Its
+    constructor holds data, so fit it directly rather than through the fit cache.
+    """
+
+    name = "Test-set oracle"
+
+    def __init__(self, held_out: Ratings, seed: int = 0) -> None:
+        super().__init__(seed=seed)
+        self.held_out = held_out
+
+    def _fit(self, train: Ratings) -> None:
+        if train.shape != self.held_out.shape:
+            raise ValueError(f"{self.name}: held-out ratings have shape {self.held_out.shape}, training {train.shape}")
+        self.counts_ = self.held_out.item_counts(positive_only=True).astype(np.float64)
 
     def score_users(self, users: np.ndarray) -> np.ndarray:
         users, _ = self._check(users)

@@ -13,7 +13,8 @@ latent tastes, the popularity curve).  The generative story:
    partly set their latent tastes; affinity combines taste match, item quality
    (correlated with popularity), user generosity and noise;
 3. which pairs are rated depends on the two margins and on affinity
-   (missing not at random), with exactly ``n_ratings`` ratings;
+   (missing not at random), with exactly ``n_ratings`` ratings; either every
+   user or every item (``exact_counts``) gets exactly its margin;
 4. the true rating of every pair is a step function of affinity, cut so that
    the observed ratings follow the prior (MovieLens 100K by default); a pair is
    truly relevant when its true rating reaches ``positive_threshold`` (5, as for
@@ -22,11 +23,24 @@ latent tastes, the popularity curve).  The generative story:
    (rows are sorted by user, then time).
 
 Items in the far tail may have no observed rating; every user has at least
-``min_user_ratings``.  Parameters and presets: :mod:`recbias.synthetic.parameters`.
+``min_user_ratings`` when user counts are exact.  :data:`PREFERENCE_FREE` turns
+every preference off (the papers' artificial data), and
+:func:`fit_popularity_curve` fits the popularity law to observed item counts.
+Parameters and presets: :mod:`recbias.synthetic.parameters`.
 """
 
-from recbias.synthetic.parameters import PRESETS, resolve_parameters
-from recbias.synthetic.popularity import PopularityCurve, popularity_curve
+from recbias.synthetic.parameters import PREFERENCE_FREE, PRESETS, resolve_parameters
+from recbias.synthetic.popularity import PopularityCurve, fit_popularity_curve, popularity_curve
 from recbias.synthetic.world import World, generate, simulate
 
-__all__ = ["PRESETS", "PopularityCurve", "World", "generate", "popularity_curve", "resolve_parameters", "simulate"]
+__all__ = [
+    "PREFERENCE_FREE",
+    "PRESETS",
+    "PopularityCurve",
+    "World",
+    "fit_popularity_curve",
+    "generate",
+    "popularity_curve",
+    "resolve_parameters",
+    "simulate",
+]

@@ -7,7 +7,9 @@ probabilities ``pi_ui = 1 - exp(-lambda_ui)`` add up to each user's activity and
 each item's expected popularity.  A user's ratings are then the first ``n_u``
 arrivals of independent exponential clocks with rates ``w_ui y_i`` (weighted
 sampling without replacement): every user gets exactly ``n_u`` ratings, and each
-pair is included with probability close to ``pi_ui``.
+pair is included with probability close to ``pi_ui``.  With exact item counts the
+roles swap: an item's raters are the first ``m_i`` arrivals of clocks with rates
+``x_u w_ui``.
 """
 
 from __future__ import annotations
@@ -96,16 +98,18 @@ def fit_propensity(
 
 
 def sample_observations(
-    rng: np.random.Generator, weights: np.ndarray, item_scale: np.ndarray, row_counts: np.ndarray
+    rng: np.random.Generator, weights: np.ndarray, column_scale: np.ndarray, row_counts: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """For every row ``u``, the ``row_counts[u]`` columns whose exponential arrival
-    times ``E_ui / (w_ui y_i)`` come first (ties at the cut broken by column index, so
-    the result does not depend on the sorting algorithm).  Returns ``(rows, columns)``
-    in row-major order."""
+    times ``E_ui / (w_ui y_i)`` come first (``y = column_scale``; ties at the cut broken
+    by column index, so the result does not depend on the sorting algorithm).  Rows
+    may be users (``y`` the item scales) or, with ``weights.T``, items.  Returns
+    ``(rows, columns)`` in row-major order."""
     row_counts = np.asarray(row_counts)
     arrivals = rng.standard_exponential(weights.shape, dtype=np.float32)
-    arrivals /= weights * item_scale.astype(np.float32)[None, :]
-    cut = np.take_along_axis(np.sort(arrivals, axis=1), (row_counts - 1)[:, None], axis=1)
+    arrivals /= weights * column_scale.astype(np.float32)[None, :]
+    cut = np.take_along_axis(np.sort(arrivals, axis=1), np.maximum(row_counts - 1, 0)[:, None], axis=1)
+    cut[row_counts == 0] = -np.inf  # a row with no place takes no column
     chosen = arrivals < cut
     tied = arrivals == cut
     missing = row_counts - chosen.sum(axis=1)

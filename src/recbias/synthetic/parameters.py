@@ -14,6 +14,13 @@ its shape when the world is scaled up or down:
 ``alpha``                exponent of the shifted power law of item popularity
 ``popularity_floor``     ``c1`` as a fraction of the mean ratings per item
 ``popularity_shift``     ``c2`` as a fraction of ``n_items``
+``exact_counts``         which margin is met exactly: ``"users"`` (every user
+                         rates exactly its activity; item counts scatter
+                         around the curve) or ``"items"`` (every item gets
+                         exactly its rounded curve value, as in the papers'
+                         simulation; user counts scatter around the activity)
+``taste_effect``         weight of the latent taste match in affinity (0: no
+                         user-specific taste)
 ``taste_rank``           dimension of the latent taste space
 ``attribute_effect``     share of taste variance explained by gender, age band
                          and occupation, in ``[0, 1]``
@@ -42,6 +49,12 @@ within about 12 %.  The taste, quality and generosity scales give
 collaborative filtering a clear edge over popularity on the true relevance,
 while popularity stays a strong baseline on the observed data, as in the
 papers.
+
+:data:`PREFERENCE_FREE` switches every preference effect off: affinity is pure
+noise, so the rating of a pair is drawn from the rating prior independently of
+the user, the item and whether it is observed, and which pairs are observed
+depends on the two margins only.  With ``exact_counts="items"`` these are the
+artificial data of IRJ 2017 Sec. 5.2 (thesis Sec. 4.5.2).
 """
 
 from __future__ import annotations
@@ -68,7 +81,9 @@ _DEFAULTS: dict[str, Any] = {
     "alpha": 1.4,
     "popularity_floor": 0.0,
     "popularity_shift": 0.08,
+    "exact_counts": "users",
     "taste_rank": 8,
+    "taste_effect": 1.0,
     "attribute_effect": 0.3,
     "item_effect": 0.7,
     "quality_popularity": 0.5,
@@ -105,6 +120,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
+#: Overrides that remove every preference pattern: no taste, quality or generosity in
+#: affinity, and observation independent of affinity (ratings drawn from the prior).
+PREFERENCE_FREE: dict[str, Any] = {"taste_effect": 0.0, "item_effect": 0.0, "user_effect": 0.0, "selection": 0.0}
+
 # name -> (lowest, highest, lowest excluded); None means unbounded
 _INTEGERS: dict[str, tuple[int | None, int | None]] = {
     "n_users": (2, None),
@@ -120,6 +139,7 @@ _REALS: dict[str, tuple[float, float, bool]] = {
     "alpha": (0.0, 5.0, False),
     "popularity_floor": (-math.inf, 1.0, False),
     "popularity_shift": (0.0, math.inf, False),
+    "taste_effect": (0.0, math.inf, False),
     "attribute_effect": (0.0, 1.0, False),
     "item_effect": (0.0, math.inf, False),
     "quality_popularity": (-1.0, 1.0, False),
@@ -128,6 +148,8 @@ _REALS: dict[str, tuple[float, float, bool]] = {
     "selection": (0.0, 5.0, False),
     "days": (0.0, math.inf, True),
 }
+# name -> allowed values
+_CHOICES: dict[str, tuple[str, ...]] = {"exact_counts": ("users", "items")}
 
 
 def _check_integer(name: str, value: Any) -> int:
@@ -148,6 +170,13 @@ def _check_real(name: str, value: Any) -> float:
         left = "(" if low_open else "["
         raise ValueError(f"synthetic parameter {name!r} must be in {left}{low}, {high}], got {value}")
     return float(value)
+
+
+def _check_choice(name: str, value: Any) -> str:
+    allowed = _CHOICES[name]
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"synthetic parameter {name!r} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value
 
 
 def _check_prior(value: Any) -> tuple[float, ...]:
@@ -183,6 +212,7 @@ def resolve_parameters(preset: str = "synthetic", **overrides: Any) -> dict[str,
     raw = {**PRESETS[preset], **overrides}
     params: dict[str, Any] = {name: _check_integer(name, raw[name]) for name in _INTEGERS}
     params |= {name: _check_real(name, raw[name]) for name in _REALS}
+    params |= {name: _check_choice(name, raw[name]) for name in _CHOICES}
     params["rating_prior"] = _check_prior(raw["rating_prior"])
     n_users, n_items, n_ratings = params["n_users"], params["n_items"], params["n_ratings"]
     if n_users * n_items > MAX_PAIRS:
@@ -195,6 +225,9 @@ def resolve_parameters(preset: str = "synthetic", **overrides: Any) -> dict[str,
             f"synthetic parameter 'n_ratings'={n_ratings} is below n_users x min_user_ratings = "
             f"{n_users * params['min_user_ratings']}"
         )
+    if params["taste_effect"] == params["item_effect"] == params["user_effect"] == params["noise"] == 0:
+        raise ValueError("synthetic parameters 'taste_effect', 'item_effect', 'user_effect' and 'noise' are all 0: "
+                         "affinity would be constant; keep 'noise' positive")
     if params["rating_prior"][params["positive_threshold"] - 1 :] == (0.0,) * (6 - params["positive_threshold"]):
         raise ValueError("synthetic parameter 'rating_prior' gives no weight to ratings >= 'positive_threshold'")
     return {name: params[name] for name in _DEFAULTS}

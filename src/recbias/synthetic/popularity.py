@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 
 #: Largest share of the other side a single item or user may be expected to reach.
 MAX_MARGIN_SHARE = 0.9
@@ -54,6 +54,41 @@ def popularity_curve(n_items: int, n_ratings: int, alpha: float, floor: float, s
             f"{lowest:.3g} expected ratings; raise it, or lower 'alpha'"
         )
     return curve
+
+
+def fit_popularity_curve(item_counts: np.ndarray, *, floor: float = 0.0, shift: float | None = None) -> PopularityCurve:
+    """The shifted power law that best fits observed ratings per item.
+
+    With ``c1 = floor * |R| / |I|`` fixed and ``beta`` set by the total (as in
+    :func:`popularity_curve`), ``alpha`` in ``[0, 5]`` (and the shift ``c2 / |I|`` in
+    ``[1e-4, 10]`` unless ``shift`` fixes it) is chosen by least squares on the
+    cumulative share of ratings, items sorted by decreasing count,
+
+    ``min sum_k (F(k) - F_hat(k))^2``,  ``F(k) = sum_{j<=k} |R(i_j)| / |R|``,
+
+    the curve of IRJ 2017 Fig. 5 (left), which weighs head and tail by their share of
+    the ratings.  Items without ratings count as zeros of the tail.  ``alpha`` and the
+    shift trade off against each other on flat curves, so a fixed shift gives the
+    exponent on a common scale (the generator's ``popularity_shift``, for instance).
+    """
+    counts = np.sort(np.asarray(item_counts, dtype=np.float64))[::-1]
+    n_items, n_ratings = len(counts), int(counts.sum())
+    if n_items < 3 or n_ratings <= 0 or counts[-1] < 0:
+        raise ValueError("fit_popularity_curve needs at least 3 non-negative item counts with a positive sum")
+    observed = np.cumsum(counts) / n_ratings
+    ranks = np.arange(1, n_items + 1)
+
+    def residuals(x: np.ndarray) -> np.ndarray:
+        curve = popularity_curve(n_items, n_ratings, x[0], floor, x[1] if shift is None else shift)
+        return np.cumsum(curve.expected(ranks)) / n_ratings - observed
+
+    if shift is None:
+        starts, bounds = [(1.0, 0.05), (1.5, 0.2), (0.5, 0.01)], ([0.0, 1e-4], [5.0, 10.0])
+    else:
+        starts, bounds = [(1.0,), (0.3,), (2.0,)], ([0.0], [5.0])
+    fits = [optimize.least_squares(residuals, start, bounds=bounds) for start in starts]
+    best = min(fits, key=lambda fit: fit.cost).x
+    return popularity_curve(n_items, n_ratings, best[0], floor, best[1] if shift is None else shift)
 
 
 def item_targets(curve: PopularityCurve, n_items: int, n_users: int) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 The affinity of user ``u`` for item ``i`` is
 
-    a_ui = p_u . q_i / sqrt(d) + item_effect * b_i + user_effect * c_u + noise * e_ui
+    a_ui = taste_effect * p_u . q_i / sqrt(d) + item_effect * b_i + user_effect * c_u + noise * e_ui
 
 with ``d``-dimensional tastes ``p_u`` (partly set by the user's attributes) and
 ``q_i`` (standard normal), item quality ``b_i`` correlated with popularity,
@@ -52,22 +52,23 @@ def affinity_matrix(
     quality: np.ndarray,
     generosity: np.ndarray,
     *,
+    taste_effect: float,
     item_effect: float,
     user_effect: float,
     noise: float,
 ) -> np.ndarray:
     """The dense ``float32`` affinity matrix of the module equation."""
     rank = user_factors.shape[1]
-    affinity = user_factors.astype(np.float32) @ (item_factors.T / math.sqrt(rank)).astype(np.float32)
+    affinity = user_factors.astype(np.float32) @ (item_factors.T / math.sqrt(rank) * taste_effect).astype(np.float32)
     affinity += (item_effect * quality).astype(np.float32)[None, :]
     affinity += (user_effect * generosity).astype(np.float32)[:, None]
     affinity += noise * rng.standard_normal(affinity.shape, dtype=np.float32)
     return affinity
 
 
-def affinity_sd(item_effect: float, user_effect: float, noise: float) -> float:
-    """Model standard deviation of affinity, ``sqrt(1 + item^2 + user^2 + noise^2)``."""
-    return math.sqrt(1.0 + item_effect**2 + user_effect**2 + noise**2)
+def affinity_sd(taste_effect: float, item_effect: float, user_effect: float, noise: float) -> float:
+    """Model standard deviation of affinity, ``sqrt(taste^2 + item^2 + user^2 + noise^2)``."""
+    return math.sqrt(taste_effect**2 + item_effect**2 + user_effect**2 + noise**2)
 
 
 def rating_cut_points(observed_affinity: np.ndarray, prior: tuple[float, ...]) -> np.ndarray:

@@ -11,7 +11,7 @@ from recbias.ratings import Ratings
 from recbias.synthetic.demographics import sample_demographics
 from recbias.synthetic.observation import fit_propensity, sample_observations
 from recbias.synthetic.parameters import resolve_parameters
-from recbias.synthetic.popularity import PopularityCurve, item_targets, popularity_curve, user_targets
+from recbias.synthetic.popularity import PopularityCurve, apportion, item_targets, popularity_curve, user_targets
 from recbias.synthetic.preferences import (
     affinity_matrix,
     affinity_sd,
@@ -42,7 +42,8 @@ class World:
         popularity: the shifted power law the item margins follow.
         item_rank: true popularity rank (1 = most popular) of each item code.
         expected_item_ratings, expected_user_ratings: the margins of the
-            observation model (``propensity`` sums to them).
+            observation model (``propensity`` sums to them); the one named by
+            ``exact_counts`` is also the exact number of observed ratings.
         affinity: ``n_users x n_items`` latent preference (float32), see
             :mod:`recbias.synthetic.preferences`.
         cut_points: affinity thresholds of ratings 2..5.
@@ -88,6 +89,8 @@ def simulate(*, seed: int = 0, preset: str = "synthetic", **parameters: Any) -> 
 
     curve = popularity_curve(n_items, n_ratings, p["alpha"], p["popularity_floor"], p["popularity_shift"])
     by_rank = item_targets(curve, n_items, n_users)
+    if p["exact_counts"] == "items":
+        by_rank = apportion(by_rank, n_ratings).astype(np.float64)
     item_rank = rng["items"].permutation(n_items) + 1
     item_expected = by_rank[item_rank - 1]
     user_counts = rng["users"].permutation(
@@ -99,12 +102,15 @@ def simulate(*, seed: int = 0, preset: str = "synthetic", **parameters: Any) -> 
     item_factors = rng["tastes"].standard_normal((n_items, p["taste_rank"]))
     quality = item_quality(rng["tastes"], item_rank, p["quality_popularity"])
     generosity = rng["tastes"].standard_normal(n_users)
-    effects = {name: p[name] for name in ("item_effect", "user_effect", "noise")}
+    effects = {name: p[name] for name in ("taste_effect", "item_effect", "user_effect", "noise")}
     affinity = affinity_matrix(rng["noise"], user_factors, item_factors, quality, generosity, **effects)
 
     weights = np.exp(affinity * np.float32(p["selection"] / affinity_sd(**effects)))
-    _, item_scale, propensity = fit_propensity(weights, user_counts.astype(np.float64), item_expected)
-    users, items = sample_observations(rng["observation"], weights, item_scale, user_counts)
+    user_scale, item_scale, propensity = fit_propensity(weights, user_counts.astype(np.float64), item_expected)
+    if p["exact_counts"] == "users":
+        users, items = sample_observations(rng["observation"], weights, item_scale, user_counts)
+    else:
+        items, users = sample_observations(rng["observation"], weights.T, user_scale, item_expected.astype(np.int64))
     del weights
 
     cut_points = rating_cut_points(affinity[users, items], p["rating_prior"])
