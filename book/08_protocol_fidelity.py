@@ -46,14 +46,14 @@ from recbias.bookkit.page import say
 from recbias.bookkit.plotting import dataset_caption
 from recbias.bookkit.scorecard import finding
 from recbias.bookkit.tables import fmt_number, glue_figure, glue_table
-from recbias.experiments import truth
+from recbias.experiments import fidelity, truth
 
 world = truth.world_with_truth(ratings, seed)
-field = truth.system_field(seed)
+field = fidelity.system_field(seed)
 say("world-note", "" if world is ratings else (
     f"The dataset of this build, {ratings.name}, has no ground truth, so this page studies a simulated "
     f"world of the same size ({world.n_users:,} users, {world.n_items:,} items, {world.n_ratings:,} ratings)."))
-glue_table("tbl-truth-field", truth.field_table(field))
+glue_table("tbl-truth-field", fidelity.field_table(field))
 glue_table("tbl-truth-protocols", truth.protocol_table(truth.protocols(world.n_items)))
 
 # %% [markdown]
@@ -124,7 +124,7 @@ glue_table("tbl-truth-protocols", truth.protocol_table(truth.protocols(world.n_i
 # %% tags=["remove-cell"]
 studies = [truth.truth_study(world, seed=seed, split=s) for s in range(split_seeds)]
 truth_metric = next(iter(studies[0].truth))
-main = truth.fidelity_over_seeds(studies, truth_metric, n_boot=bootstrap)
+main = fidelity.fidelity_over_seeds(studies, truth_metric, n_boot=bootstrap)
 glue_table("tbl-truth-main", truth.fidelity_table(main), "{:.2f}")
 say("truth-metric", truth_metric)
 say("best-protocol", main["protocol"].iloc[0])
@@ -184,7 +184,7 @@ second_metric, on_second = "none", None
 if second is not None:
     second_studies = [truth.truth_study(second, seed=seed, split=s) for s in range(split_seeds)]
     second_metric = list(second_studies[0].truth)[-1]
-    on_second = truth.fidelity_over_seeds(second_studies, second_metric, n_boot=bootstrap)
+    on_second = fidelity.fidelity_over_seeds(second_studies, second_metric, n_boot=bootstrap)
 names = (world.name, second_dataset)
 glue_table("tbl-truth-second", truth.comparison_table(main, on_second, names), "{:.2f}")
 say("truths-agree", truth.agreement_text(main, on_second, names))

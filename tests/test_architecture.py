@@ -99,10 +99,31 @@ def written_chapters() -> list:
 @pytest.mark.parametrize("page", written_chapters())
 def test_a_chapter_calls_its_driver_and_is_thin(page: Path) -> None:
     code, prose = page_lines(page)
-    drivers = {m for line in code for m in re.findall(r"from recbias\.experiments import (\w+)", line)}
+    drivers = {m.split(" as ")[0].strip() for line in code
+               for names in re.findall(r"from recbias\.experiments import ([\w, ]+)", line) for m in names.split(",")}
     assert drivers and all((PACKAGE / "experiments" / f"{d}.py").exists() for d in drivers), "no chapter driver"
     number = int(page.stem[:2])
     assert any(f"Chapter {number} " in ast.get_docstring(ast.parse((PACKAGE / "experiments" / f"{d}.py").read_text()))
                for d in drivers), "the driver's docstring names its chapter"
     assert not [line for line in code if re.match(r"\s*(def|class) ", line)], "functions belong in the driver"
     assert len(code) <= prose, f"{len(code)} code lines for {prose} prose lines"
+
+
+def chapter_of(module: Path) -> int | None:
+    """The chapter a module of ``recbias.experiments`` serves, from its docstring ("Chapter N ..."), or None."""
+    found = re.match(r"Chapter (\d+) ", ast.get_docstring(ast.parse(module.read_text())) or "")
+    return int(found.group(1)) if found else None
+
+
+def test_a_chapter_driver_never_imports_another_chapters_driver() -> None:
+    """What two chapters share lives in a module of no chapter (the runner, the fidelity measures)."""
+    modules = {path.stem: chapter_of(path) for path in (PACKAGE / "experiments").glob("*.py")}
+    crossing = []
+    for name, chapter in modules.items():
+        tree = ast.parse((PACKAGE / "experiments" / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("recbias.experiments."):
+                other = node.module.rsplit(".", 1)[1]
+                if chapter is not None and modules.get(other) not in (None, chapter):
+                    crossing.append((name, other))
+    assert crossing == []

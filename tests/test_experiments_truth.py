@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from recbias import datasets
-from recbias.experiments import truth
+from recbias.experiments import fidelity, truth
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 
@@ -35,14 +35,14 @@ def test_a_protocol_equal_to_the_truth_has_full_fidelity_and_a_reversed_one_none
     rng = np.random.default_rng(0)
     users = pd.Index(np.arange(300), name="user")
     true = pd.DataFrame(rng.normal(0, 0.05, (300, 4)) + [0.4, 0.3, 0.2, 0.1], index=users, columns=list("abcd"))
-    study = truth.TruthStudy(
+    study = fidelity.TruthStudy(
         protocols={"same": true.copy(), "reversed": -true},
         truth={"P@10": true},
         systems=list("abcd"),
         dataset="toy",
         seed=0,
     )
-    table = truth.fidelity(study, n_boot=50).set_index("protocol")
+    table = fidelity.fidelity(study, n_boot=50).set_index("protocol")
     assert table.loc["same", ["tau", "tau_low", "tau_high", "pairs", "best", "best_share"]].tolist() == [1, 1, 1, 1, 1, 1]
     assert table.loc["reversed", "tau"] == -1 and table.loc["reversed", "best_share"] == 0
 

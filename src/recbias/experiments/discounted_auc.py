@@ -36,7 +36,7 @@ from recbias import datasets, synthetic
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates, bootstrap_counts, kendall_tau, rank_positions, true_quality
 from recbias.experiments.runner import PAPER_SYSTEMS, Fold, fit_systems, make_folds
-from recbias.experiments.truth import TruthStudy, fidelity, system_field
+from recbias.experiments.fidelity import TruthStudy, fidelity, system_field
 from recbias.metrics import (
     ItemPopularity,
     attention_weights,
@@ -667,7 +667,7 @@ def truth_agreement(
     of the first coin-flip split.  Truth: P@10, nDCG@10 and the binary behavioural AUC over every item
     a user did not rate in training.  One row per (truth, observed metric): Kendall's tau-b with its
     percentile interval over resampled users, the share of pairs in the true order and whether the
-    truly best system comes first (:func:`recbias.experiments.truth.fidelity`).
+    truly best system comes first (:func:`recbias.experiments.fidelity.fidelity`).
     """
     if ratings.true_relevance is None:
         raise ValueError(f"dataset '{ratings.name}' has no true relevance: the comparison needs a simulated world")

@@ -1,0 +1,154 @@
+"""How closely an offline measurement orders a field of systems as a truth does (chapters 7 and 8).
+
+* :func:`system_field`: fourteen systems with very different reliance on popularity, from
+  random to popularity through personalised ones and popularity blends
+  (:class:`recbias.recommenders.PopularityBlend`);
+* :class:`TruthStudy`: per-user values of every measurement and of the truth for one split;
+* :func:`fidelity`: Kendall's tau-b between each measurement's order of the systems and the
+  true order, the share of pairs in the true order and whether the truly best system comes
+  first (:func:`recbias.evaluate.order_agreement`), with percentile intervals over users
+  resampled with replacement, the sampling unit (a user's runs are averaged first);
+* :func:`fidelity_over_seeds`: the same over several splits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from recbias.evaluate import bootstrap_counts, order_agreement
+from recbias.experiments.runner import fold_seed
+from recbias.recommenders import PopularityBlend, Recommender, make
+
+__all__ = ["BLEND_WEIGHTS", "TruthStudy", "field_table", "fidelity", "fidelity_over_seeds", "system_field"]
+
+#: label -> (preset of :func:`recbias.recommenders.make`, parameters); blends are added by :func:`system_field`
+_FIELD: dict[str, tuple[str, dict]] = {
+    "Random": ("random", {}),
+    "Popularity": ("popularity", {}),
+    "pLSA": ("plsa", {}),
+    "pLSA (5 aspects)": ("plsa", {"n_aspects": 5}),
+    "MF": ("mf", {}),
+    "MF (4 factors)": ("mf", {"factors": 4}),
+    "MF (strong reg.)": ("mf", {"regularization": 200.0}),
+    "X (iALS)": ("ials-x", {}),
+    "user-kNN": ("user-knn", {}),
+    "item-kNN": ("item-knn", {}),
+    "Y (item-kNN)": ("item-knn-y", {}),
+}
+#: weights of popularity in the MF blends of the field
+BLEND_WEIGHTS = (0.25, 0.5, 0.75)
+
+
+def system_field(seed: int = 0) -> dict[str, Recommender]:
+    """Fourteen unfitted systems, from random to popularity through personalised ones and blends."""
+    systems = {label: make(preset, seed=seed, **params) for label, (preset, params) in _FIELD.items()}
+    for weight in BLEND_WEIGHTS:
+        systems[f"MF + {weight:.0%} popularity"] = PopularityBlend("mf", weight, seed=seed)
+    return systems
+
+
+@dataclass
+class TruthStudy:
+    """Per-user values of every protocol and of the truth, for one dataset and split seed.
+
+    Attributes:
+        protocols: protocol label -> users x systems frame of per-user means.
+        truth: truth metric -> users x systems frame.
+        systems: the system labels, in field order.
+        dataset, seed, split: where it was measured: the dataset, the experiment's seed and the
+            fold of :func:`recbias.experiments.runner.make_folds`.
+    """
+
+    protocols: dict[str, pd.DataFrame]
+    truth: dict[str, pd.DataFrame]
+    systems: list[str]
+    dataset: str
+    seed: int
+    split: int = 0
+
+    def means(self) -> pd.DataFrame:
+        """Mean over users of every protocol and truth metric: rows systems, columns measures."""
+        columns = {f"truth: {k}": v.mean() for k, v in self.truth.items()}
+        columns |= {k: v.mean() for k, v in self.protocols.items()}
+        return pd.DataFrame(columns).loc[self.systems]
+
+
+def _bootstrap_means(frame: pd.DataFrame, users: pd.Index, counts: np.ndarray) -> np.ndarray:
+    """Means over users of ``frame`` (users x systems, NaN = absent) under bootstrap ``counts``."""
+    values = frame.reindex(users).to_numpy(dtype=np.float64)
+    present = ~np.isnan(values)
+    totals = counts @ np.where(present, values, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return totals / (counts @ present)
+
+
+def fidelity(
+    study: TruthStudy, truth_metric: str | None = None, *, n_boot: int = 200, confidence: float = 0.95, seed: int = 0
+) -> pd.DataFrame:
+    """How well each protocol's order of systems matches the true order, with bootstrap intervals.
+
+    Users are resampled with replacement (the same sample for the protocol and the truth),
+    system means recomputed, and the agreement measures of the resample collected.
+    Returns one row per protocol: ``tau`` (Kendall's tau-b on the full sample),
+    ``tau_low``/``tau_high`` (percentile interval), ``pairs`` (share of system pairs in the
+    true order), ``best`` (1 when the truly best system is first) and ``best_share``
+    (the share of resamples in which it is).
+    """
+    truth_metric = truth_metric or next(iter(study.truth))
+    truth = study.truth[truth_metric]
+    users = truth.index.union(pd.Index(np.unique(np.concatenate([f.index for f in study.protocols.values()]))))
+    counts = np.vstack([np.ones(len(users)), bootstrap_counts(len(users), n_boot, seed)])  # row 0: the full sample
+    true_means = _bootstrap_means(truth[study.systems], users, counts)
+    tail = (1.0 - confidence) / 2.0
+    rows = []
+    for label, frame in study.protocols.items():
+        measured = _bootstrap_means(frame[study.systems], users, counts)
+        agreement = order_agreement(measured, true_means)
+        tau, share, best = agreement.tau, agreement.pairs, agreement.best
+        rows.append(
+            {
+                "protocol": label,
+                "tau": tau[0],
+                "tau_low": float(np.nanquantile(tau[1:], tail)),
+                "tau_high": float(np.nanquantile(tau[1:], 1.0 - tail)),
+                "pairs": share[0],
+                "best": float(best[0]),
+                "best_share": float(best[1:].mean()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def fidelity_over_seeds(studies: Sequence[TruthStudy], truth_metric: str | None = None, n_boot: int = 200) -> pd.DataFrame:
+    """:func:`fidelity` of every study, with the mean and range of tau over the splits."""
+    tables = [fidelity(s, truth_metric, n_boot=n_boot, seed=fold_seed(s.seed, s.split)).assign(split=s.split)
+              for s in studies]
+    every = pd.concat(tables, ignore_index=True)
+    summary = every.groupby("protocol", sort=False).agg(
+        tau=("tau", "mean"),
+        tau_seed_min=("tau", "min"),
+        tau_seed_max=("tau", "max"),
+        tau_low=("tau_low", "mean"),
+        tau_high=("tau_high", "mean"),
+        pairs=("pairs", "mean"),
+        best=("best", "mean"),
+        best_share=("best_share", "mean"),
+    )
+    return summary.reset_index().sort_values("tau", ascending=False, ignore_index=True)
+
+
+def field_table(systems: Mapping[str, Recommender]) -> pd.DataFrame:
+    """The field of systems with their class and the parameters that set them apart."""
+    rows = []
+    for label, recommender in systems.items():
+        if isinstance(recommender, PopularityBlend):
+            what = f"{recommender.weight:.0%} popularity rank + {1 - recommender.weight:.0%} MF rank"
+        else:
+            preset, params = _FIELD[label]
+            what = ", ".join(f"{k} = {v:g}" for k, v in params.items()) or "preset parameters"
+        rows.append({"system": label, "kind": type(recommender).__name__, "setting": what})
+    return pd.DataFrame(rows)
