@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from recbias import datasets, splits
-from recbias.evaluate import true_quality
+from recbias.designs import build_runs
+from recbias.evaluate import Candidates, true_quality
+from recbias.evaluate.complete import TrueQuality, top_items
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 from recbias.recommenders.base import Recommender
@@ -96,3 +98,33 @@ def test_a_subset_of_users_gets_the_rows_of_the_full_tables(world: Ratings, trai
     for metric in ("P@10", "nDCG@10"):
         assert list(some[metric].index) == [3, 40, 77, 150]
         np.testing.assert_allclose(some[metric].to_numpy(), full[metric].loc[[3, 40, 77, 150]].to_numpy())
+
+
+def test_top_items_are_the_head_of_a_stable_sort() -> None:
+    rng = np.random.default_rng(0)
+    scores = rng.integers(0, 4, (60, 30)).astype(float)  # many ties
+    scores[5] = 2.0  # a row tied throughout
+    scores[7, :] = -np.inf
+    for depth in (1, 9, 30):
+        expected = np.argsort(-scores, axis=1, kind="stable")[:, :depth]
+        assert np.array_equal(top_items(scores, depth), expected)
+    with pytest.raises(ValueError, match="depth"):
+        top_items(scores, 31)
+
+
+def test_true_quality_read_from_the_blocks_of_other_runs_equals_its_own_pass(world: Ratings, train: Ratings) -> None:
+    systems = {"MF": make("mf").fit(train), "Popularity": make("popularity").fit(train)}
+    alone = true_quality(systems, train, world.true_relevance, seed=None)
+    quality = TrueQuality(train, world.true_relevance, seed=None)
+    runs = build_runs(train, splits.random_split(world, 0.2, seed=0)[1], "1R TI-NN(20)", seed=0, on_shortage="exclude")
+    candidates = Candidates([runs], block=7 * world.n_items, users=quality.users)  # users without runs too
+    for label, system in systems.items():
+        (scores,) = candidates.score(system, [quality.reader(label)])
+        # the runs are scored as before (to the last bits, which a dense product may round otherwise in other blocks)
+        np.testing.assert_allclose(scores, Candidates([runs]).score(system)[0], rtol=1e-12, atol=1e-15)
+    for metric, table in quality.tables().items():
+        assert table.equals(alone[metric])
+    with pytest.raises(RuntimeError, match="never read"):
+        unread = TrueQuality(train, world.true_relevance, seed=None)
+        Candidates([runs]).score(systems["MF"], [unread.reader("MF")])  # only the users with runs
+        unread.tables()

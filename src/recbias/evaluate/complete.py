@@ -18,11 +18,104 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from recbias.evaluate.scoring import SCORE_BLOCK, score_blocks
+from recbias.evaluate.scoring import SCORE_BLOCK, BlockReader, score_blocks
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 
-__all__ = ["true_quality"]
+__all__ = ["TrueQuality", "top_items", "true_quality"]
+
+
+def top_items(scores: np.ndarray, depth: int) -> np.ndarray:
+    """Per row, the columns of the ``depth`` highest scores, highest first, ties by column.
+
+    The first ``depth`` columns of a stable sort by decreasing score, found without sorting the row:
+    a partition finds the ``depth``-th highest score, and only the columns at or above it are sorted.
+    """
+    n_rows, n_columns = scores.shape
+    if not 1 <= depth <= n_columns:
+        raise ValueError(f"depth must lie in [1, {n_columns}], got {depth}")
+    negated = -scores
+    threshold = np.partition(negated, depth - 1, axis=1)[:, depth - 1]
+    rows, columns = np.nonzero(negated <= threshold[:, None])
+    ordered = np.lexsort((columns, negated[rows, columns], rows))
+    rows, columns = rows[ordered], columns[ordered]
+    first = np.searchsorted(rows, np.arange(n_rows))
+    return columns[np.arange(len(rows)) - first[rows] < depth].reshape(n_rows, depth)
+
+
+class TrueQuality:
+    """True P@n and nDCG@n of systems, read from dense blocks of their scores.
+
+    :meth:`reader` gives the reader of one system's blocks, for
+    :meth:`recbias.evaluate.Candidates.score` or :func:`score_blocks`, and :meth:`tables` the
+    per-user values once every user was read.  The arguments are those of :func:`true_quality`.
+    """
+
+    def __init__(
+        self,
+        train: Ratings,
+        truth: np.ndarray,
+        *,
+        n: int = 10,
+        seed: int | None = 0,
+        discounts: Mapping[str, np.ndarray] | None = None,
+        users: np.ndarray | None = None,
+    ) -> None:
+        truth = np.asarray(truth, dtype=bool)
+        if truth.shape != train.shape:
+            raise ValueError(f"truth has shape {truth.shape}, the ratings {train.shape}")
+        if int(n) != n or n < 1:
+            raise ValueError(f"n must be a positive integer, got {n!r}")
+        self.n = int(n)
+        self.extra = {name: np.asarray(d, dtype=np.float64) for name, d in (discounts or {}).items()}
+        self.depth = max([self.n, *(len(d) for d in self.extra.values())])
+        if self.depth > train.n_items:
+            raise ValueError(f"lists of {self.depth} items are longer than the catalogue of {train.n_items}")
+        self.truth = truth
+        self.rated = train.matrix("binary").toarray().astype(bool)
+        self.order = None if seed is None else np.random.default_rng(seed).permutation(train.n_items)
+        self.discount = 1.0 / np.log2(np.arange(2, self.n + 2))
+        self.ideal = np.concatenate([[0.0], np.cumsum(self.discount)])[np.minimum((truth & ~self.rated).sum(axis=1), self.n)]
+        self.users = np.arange(train.n_users) if users is None else np.unique(np.asarray(users, dtype=np.int64))
+        self.hits: dict[str, np.ndarray] = {}
+        self.read: dict[str, np.ndarray] = {}
+
+    def reader(self, label: str) -> BlockReader:
+        """What reads the score blocks of system ``label``: the hits of each user's top items outside training."""
+        hits = self.hits.setdefault(label, np.zeros((len(self.users), self.depth), dtype=bool))
+        read = self.read.setdefault(label, np.zeros(len(self.users), dtype=bool))
+
+        def read_block(users: np.ndarray, block: np.ndarray) -> None:
+            rows = np.minimum(np.searchsorted(self.users, users), len(self.users) - 1)
+            mine = self.users[rows] == users
+            chunk, rows = users[mine], rows[mine]
+            scores = np.where(self.rated[chunk], -np.inf, block[mine])
+            if self.order is None:
+                top = top_items(scores, self.depth)
+            else:
+                top = self.order[top_items(scores[:, self.order], self.depth)]
+            hits[rows] = self.truth[chunk[:, None], top] & ~self.rated[chunk[:, None], top]
+            read[rows] = True
+
+        return read_block
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """``{"P@n": users x systems, "nDCG@n": ..., <discount name>: ...}`` of every system read."""
+        unread = [label for label, read in self.read.items() if not read.all()]
+        if unread:
+            raise RuntimeError(f"some users' scores were never read for {', '.join(unread)}")
+        index = pd.Index(self.users, name="user")
+        ideal = self.ideal[self.users]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tables = {
+                f"P@{self.n}": {label: hits[:, : self.n].mean(axis=1) for label, hits in self.hits.items()},
+                f"nDCG@{self.n}": {label: np.where(ideal > 0, (hits[:, : self.n] @ self.discount) / ideal, np.nan)
+                                   for label, hits in self.hits.items()},
+            }
+        for name, weights in self.extra.items():
+            tables[name] = {label: hits[:, : len(weights)] @ weights for label, hits in self.hits.items()}
+        return {name: pd.DataFrame(columns, index=index, columns=list(self.hits), dtype=np.float64)
+                for name, columns in tables.items()}
 
 
 def true_quality(
@@ -45,37 +138,14 @@ def true_quality(
     Users are scored in chunks of ``block // n_items``.  ``discounts`` adds one frame per
     named vector ``d`` of position weights: ``sum_{k <= len(d)} rel_k d_k`` over the top
     ``len(d)`` items (e.g. the position discount of :func:`recbias.metrics.position_discount`).
-    ``users`` (codes) limits the tables to those users, default all.
+    ``users`` (codes) limits the tables to those users, default all.  To read the scores that
+    other measurements of the same fold compute anyway, use :class:`TrueQuality` as a reader of
+    :meth:`recbias.evaluate.Candidates.score`.
     """
-    truth = np.asarray(truth, dtype=bool)
-    if truth.shape != train.shape:
-        raise ValueError(f"truth has shape {truth.shape}, the ratings {train.shape}")
-    if int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    extra = {name: np.asarray(d, dtype=np.float64) for name, d in (discounts or {}).items()}
-    depth = max([n, *(len(d) for d in extra.values())])
-    if depth > train.n_items:
-        raise ValueError(f"lists of {depth} items are longer than the catalogue of {train.n_items}")
-    rated = train.matrix("binary").toarray().astype(bool)
-    order = np.arange(train.n_items) if seed is None else np.random.default_rng(seed).permutation(train.n_items)
-    discount = 1.0 / np.log2(np.arange(2, n + 2))
-    ideal = np.concatenate([[0.0], np.cumsum(discount)])[np.minimum((truth & ~rated).sum(axis=1), n)]
-    users = np.arange(train.n_users) if users is None else np.unique(np.asarray(users, dtype=np.int64))
+    quality = TrueQuality(train, truth, n=n, seed=seed, discounts=discounts, users=users)
     step = max(1, block // max(1, train.n_items))
-    index = pd.Index(users, name="user")
-    precision = pd.DataFrame(index=index, columns=list(systems), dtype=np.float64)
-    ndcg = precision.copy()
-    weighted = {name: precision.copy() for name in extra}
     for label, recommender in systems.items():
-        hits = np.empty((len(users), depth), dtype=bool)
-        for start, scores in score_blocks(recommender, users, step):
-            chunk = users[start : start + len(scores)]
-            scores[rated[chunk]] = -np.inf
-            top = order[np.argsort(-scores[:, order], axis=1, kind="stable")[:, :depth]]
-            hits[start : start + len(scores)] = truth[chunk[:, None], top] & ~rated[chunk[:, None], top]
-        precision[label] = hits[:, :n].mean(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ndcg[label] = np.where(ideal[users] > 0, (hits[:, :n] @ discount) / ideal[users], np.nan)
-        for name, weights in extra.items():
-            weighted[name][label] = hits[:, : len(weights)] @ weights
-    return {f"P@{n}": precision, f"nDCG@{n}": ndcg, **weighted}
+        read = quality.reader(label)
+        for start, scores in score_blocks(recommender, quality.users, step):
+            read(quality.users[start : start + len(scores)], scores)
+    return quality.tables()

@@ -10,7 +10,7 @@ Both return one score per candidate, aligned with ``runs.items``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 from numba import njit, prange
@@ -20,6 +20,10 @@ from recbias.runs import Runs
 
 #: entries of one dense score block (users x items) when none is given
 SCORE_BLOCK = 1 << 22
+
+#: what reads whole score blocks beside the candidates: ``reader(users, block)`` with the block's user codes
+#: and their dense scores of every item (read only: other readers see the same block)
+BlockReader = Callable[[np.ndarray, np.ndarray], None]
 
 
 def score_blocks(recommender: Recommender, users: np.ndarray, rows: int) -> Iterator[tuple[int, np.ndarray]]:
@@ -56,21 +60,26 @@ class Candidates:
     not of their candidates); :meth:`score` then costs one :meth:`Recommender.score_users`
     call per chunk of at most ``block // n_items`` users and one compiled gather of the
     candidates' scores from that block, for any number of runs objects sharing those users.
+    ``users`` adds users without runs whose blocks a reader of :meth:`score` needs (e.g. the
+    complete relevance of :class:`recbias.evaluate.complete.TrueQuality`), so that a fold is scored
+    once for every use.
     """
 
-    def __init__(self, runs_list: Sequence[Runs], block: int = SCORE_BLOCK) -> None:
+    def __init__(self, runs_list: Sequence[Runs], block: int = SCORE_BLOCK, users: np.ndarray | None = None) -> None:
         if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
             raise ValueError(f"block must be a positive integer, got {block!r}")
         self.block = int(block)
         self.runs_list = list(runs_list)
-        self.users = np.unique(np.concatenate([r.users for r in self.runs_list] or [np.zeros(0, np.int64)]))
+        extra = np.zeros(0, np.int64) if users is None else np.asarray(users, dtype=np.int64)
+        self.users = np.unique(np.concatenate([r.users for r in self.runs_list] + [extra]))
         self.run_order = [np.argsort(r.users, kind="stable") for r in self.runs_list]
         #: per runs object, the index in ``users`` of each run's user, in ``run_order``
         self.user_rows = [np.searchsorted(self.users, r.users[o]) for r, o in zip(self.runs_list, self.run_order)]
         self.items_above = max((int(r.items.max()) + 1 for r in self.runs_list if len(r.items)), default=0)
 
-    def score(self, recommender: Recommender) -> list[np.ndarray]:
-        """Scores of every candidate of every runs object by a fitted ``recommender``."""
+    def score(self, recommender: Recommender, readers: Sequence[BlockReader] = ()) -> list[np.ndarray]:
+        """Scores of every candidate of every runs object by a fitted ``recommender``; each of ``readers``
+        also reads every dense block, after the candidates were gathered from it."""
         if recommender.n_items is None:
             raise RuntimeError(f"{recommender.name}: fit before scoring")
         if self.items_above > recommender.n_items or (len(self.users) and self.users[-1] >= recommender.n_users):
@@ -82,6 +91,8 @@ class Candidates:
             for runs, order, rows, scores in zip(self.runs_list, self.run_order, self.user_rows, out, strict=True):
                 low, high = np.searchsorted(rows, [start, stop])
                 _gather(block, start, order[low:high], rows[low:high], runs.offsets, runs.items, scores)
+            for reader in readers:
+                reader(self.users[start:stop], block)
         return out
 
 
