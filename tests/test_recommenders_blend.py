@@ -47,3 +47,24 @@ def test_more_weight_brings_the_blend_closer_to_popularity(train):
 def test_weight_outside_the_unit_interval_is_rejected():
     with pytest.raises(ValueError, match="weight"):
         PopularityBlend("mf", 1.5)
+
+
+def test_percentile_ranks_equal_scipys_average_ranks():
+    rng = np.random.default_rng(5)
+    for scores in (rng.normal(size=(30, 200)), rng.integers(0, 6, (30, 200)).astype(float), np.zeros((2, 7))):
+        expected = (stats.rankdata(scores, axis=1, method="average") - 1.0) / (scores.shape[1] - 1)
+        assert np.array_equal(percentile_ranks(scores), expected)
+    with pytest.raises(ValueError, match="NaN"):
+        percentile_ranks(np.array([[1.0, np.nan]]))
+
+
+def test_a_blend_on_a_shared_base_equals_a_blend_with_its_own_fit(train):
+    users = np.arange(train.n_users)
+    shared = make("mf", seed=2).fit(train)
+    on_shared = PopularityBlend("mf", 0.4, seed=2).fit_on(train, shared)
+    assert on_shared.base_ is shared
+    np.testing.assert_array_equal(on_shared.score_users(users), PopularityBlend("mf", 0.4, seed=2).fit(train).score_users(users))
+    with pytest.raises(ValueError, match="base must be"):
+        PopularityBlend("mf", 0.4, seed=3).fit_on(train, shared)  # another seed: another fit
+    with pytest.raises(ValueError, match="base must be"):
+        PopularityBlend("plsa", 0.4, seed=2).fit_on(train, shared)

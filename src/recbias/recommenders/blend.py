@@ -13,25 +13,52 @@ popularity to a known degree, which is what a test of evaluation protocols needs
 
 from __future__ import annotations
 
+from typing import Self
+
 import numpy as np
-from scipy.stats import rankdata
+from numba import njit, prange
 
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.factory import make
 
 
-def percentile_ranks(scores: np.ndarray) -> np.ndarray:
-    """Row-wise ranks of ``scores`` scaled to ``[0, 1]`` (ties share their average rank)."""
-    scores = np.atleast_2d(scores)
+@njit(cache=True, nogil=True, parallel=True)
+def _average_ranks(scores: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Row-wise ranks ``1..n`` of ``scores`` from an ascending ``order`` of each row, tied entries
+    sharing the mean of their ranks."""
+    out = np.empty(scores.shape, np.float64)
     n = scores.shape[1]
-    return (rankdata(scores, axis=1, method="average") - 1.0) / max(n - 1, 1)
+    for row in prange(scores.shape[0]):
+        values, ranked = scores[row], order[row]
+        first = 0
+        while first < n:
+            last = first
+            while last + 1 < n and values[ranked[last + 1]] == values[ranked[first]]:
+                last += 1
+            rank = 0.5 * (first + last) + 1.0
+            for k in range(first, last + 1):
+                out[row, ranked[k]] = rank
+            first = last + 1
+    return out
+
+
+def percentile_ranks(scores: np.ndarray) -> np.ndarray:
+    """Row-wise ranks of ``scores`` scaled to ``[0, 1]`` (ties share their average rank, as
+    ``scipy.stats.rankdata(method="average")`` gives them)."""
+    scores = np.ascontiguousarray(np.atleast_2d(scores), dtype=np.float64)
+    if np.isnan(scores).any():
+        raise ValueError("percentile ranks of NaN scores are undefined")
+    ranks = _average_ranks(scores, np.argsort(scores, axis=1))
+    return (ranks - 1.0) / max(scores.shape[1] - 1, 1)
 
 
 class PopularityBlend(Recommender):
     """``weight`` x popularity rank + (1 - ``weight``) x the rank given by preset ``base``.
 
     ``base`` is a preset name of :func:`recbias.recommenders.make` (``"mf"``, ``"plsa"``, ...).
+    :meth:`fit_on` blends a base that is already fitted, so that blends of several weights and the
+    base system itself share one fit.
     """
 
     name = "blend"
@@ -44,7 +71,21 @@ class PopularityBlend(Recommender):
         self.weight = float(weight)
 
     def _fit(self, train: Ratings) -> None:
-        self.base_ = make(self.base, seed=self.seed).fit(train)
+        self._blend(train, make(self.base, seed=self.seed).fit(train))
+
+    def fit_on(self, train: Ratings, base: Recommender) -> Self:
+        """Fit on ``train`` with ``base``, a fit of preset ``self.base`` (same seed) on the same ratings,
+        in place of a fit of its own; the result is that of :meth:`fit`."""
+        expected = make(self.base, seed=self.seed)
+        if type(base) is not type(expected) or base.seed != self.seed or (base.n_users, base.n_items) != train.shape:
+            raise ValueError(f"PopularityBlend: the base must be a {type(expected).__name__} with seed {self.seed} "
+                             f"fitted on ratings of shape {train.shape}")
+        self.n_users, self.n_items = train.shape
+        self._blend(train, base)
+        return self
+
+    def _blend(self, train: Ratings, base: Recommender) -> None:
+        self.base_ = base
         self.popularity_ = percentile_ranks(train.item_counts().astype(np.float64))[0]
 
     def score_users(self, users: np.ndarray) -> np.ndarray:
