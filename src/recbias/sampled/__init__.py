@@ -9,7 +9,7 @@
 * :mod:`~recbias.sampled.corrected`: a corrected sampled metric of a fitted system on a split.
 """
 
-from recbias.sampled.corrected import corrected_sampled_metric, one_relevant_pool_sizes
+from recbias.sampled.corrected import CorrectedSample, corrected_sample, corrected_sampled_metric, one_relevant_pool_sizes
 from recbias.sampled.corrections import (
     apply_correction,
     bias_variance_correction,
@@ -40,6 +40,8 @@ from recbias.sampled.moments import (
 from recbias.sampled.rank_metrics import RANK_FAMILIES, RankMetric, metric_vector, rank_metric
 
 __all__ = [
+    "CorrectedSample",
+    "corrected_sample",
     "corrected_sampled_metric",
     "one_relevant_pool_sizes",
     "RANK_FAMILIES",

@@ -4,12 +4,14 @@
 items per relevant test rating (``1R AI-NN(m)`` by default), ranks each run with each
 system, and maps each run's sampled rank through the correction of its own catalogue
 size ``n`` (:func:`one_relevant_pool_sizes`); one value per run, with its user, to be
-averaged per user like any other metric (``recbias.evaluate.summarize``).
+averaged per user like any other metric (``recbias.evaluate.summarize``).  :func:`corrected_sample`
+draws the runs alone, for a caller that scores them with the other runs of the split.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -22,7 +24,7 @@ from recbias.runs import Runs
 from recbias.sampled.corrections import catalogue_bins, correction_tables
 from recbias.sampled.rank_metrics import rank_metric
 
-__all__ = ["corrected_sampled_metric", "one_relevant_pool_sizes"]
+__all__ = ["CorrectedSample", "corrected_sample", "corrected_sampled_metric", "one_relevant_pool_sizes"]
 
 
 def one_relevant_pool_sizes(train: Ratings, test: Ratings, runs: Runs, candidates: np.ndarray,
@@ -33,6 +35,53 @@ def one_relevant_pool_sizes(train: Ratings, test: Ratings, runs: Runs, candidate
     seen = np.bincount(train.users[candidates[train.items]], minlength=n_users)
     relevant = np.bincount(test.users[test.values >= threshold], minlength=n_users)
     return int(candidates.sum()) - seen[runs.users] - relevant[runs.users] + 1
+
+
+@dataclass
+class CorrectedSample:
+    """One draw of the ``1R {candidates}-NN(m)`` design with the correction of every run's sampled rank.
+
+    Attributes:
+        runs: the sampled runs (one relevant test item and ``m`` sampled non-relevant items each).
+        sizes: each run's catalogue size ``n`` (:func:`one_relevant_pool_sizes`).
+        bins: each run's row of ``table`` (catalogue sizes grouped within a tolerance).
+        table: per bin, the corrected metric of every sampled rank ``1..m+1``.
+        seed: seed of the random tie-break.
+    """
+
+    runs: Runs
+    sizes: np.ndarray
+    bins: np.ndarray
+    table: np.ndarray
+    seed: int
+
+    def values(self, label: str, scores: np.ndarray) -> pd.DataFrame:
+        """Per-run values of a system whose ``scores`` of the runs' candidates are given (aligned with
+        ``runs.items``): ``system``, ``user``, ``item``, ``n``, ``sampled rank`` and ``value``."""
+        ranks = relevant_ranks(rank_positions(self.runs, scores, ties="random", seed=self.seed))
+        return pd.DataFrame({"system": label, "user": self.runs.users, "item": self.runs.items[self.runs.labels],
+                             "n": self.sizes, "sampled rank": ranks, "value": self.table[self.bins, ranks - 1]})
+
+
+def corrected_sample(
+    train: Ratings, test: Ratings, *, metric: str = "HR@10", method: str = "BV 0.1", m: int = 100,
+    candidates: str = "AI", threshold: float | None = None, n_tolerance: float = 0.05, seed: int = 0,
+) -> CorrectedSample:
+    """Draw the sampled runs of :func:`corrected_sampled_metric` and the correction of their ranks, to be
+    scored with the other runs of the same split (the arguments are those of :func:`corrected_sampled_metric`)."""
+    if candidates not in ("AI", "TI"):
+        raise ValueError(f"candidates must be 'AI' or 'TI', got {candidates!r}")
+    threshold = test.positive_threshold if threshold is None else float(threshold)
+    runs = build_runs(train, test, f"1R {candidates}-NN({m})", seed=seed, threshold=threshold, on_shortage="exclude")
+    pool = np.ones(train.n_items, dtype=bool) if candidates == "AI" else test.item_counts() > 0
+    sizes = one_relevant_pool_sizes(train, test, runs, pool, threshold)
+    view = rank_metric(metric)
+    table = np.zeros((1, m + 1))
+    bins = np.zeros(runs.n_runs, dtype=np.int64)
+    if runs.n_runs:
+        bins, bin_sizes = catalogue_bins(sizes, n_tolerance)
+        table = correction_tables([method], [view], bin_sizes, m, False)[(method, view.name)]
+    return CorrectedSample(runs, sizes, bins, table, seed)
 
 
 def corrected_sampled_metric(
@@ -53,23 +102,8 @@ def corrected_sampled_metric(
     Returns a tidy frame, one row per (system, run): ``system``, ``user``, ``item``, ``n``,
     ``sampled rank`` and ``value``.
     """
-    if candidates not in ("AI", "TI"):
-        raise ValueError(f"candidates must be 'AI' or 'TI', got {candidates!r}")
-    threshold = test.positive_threshold if threshold is None else float(threshold)
-    runs = build_runs(train, test, f"1R {candidates}-NN({m})", seed=seed, threshold=threshold, on_shortage="exclude")
-    pool = np.ones(train.n_items, dtype=bool) if candidates == "AI" else test.item_counts() > 0
-    sizes = one_relevant_pool_sizes(train, test, runs, pool, threshold)
-    view = rank_metric(metric)
-    table = np.zeros((1, m + 1))
-    bins = np.zeros(runs.n_runs, dtype=np.int64)
-    if runs.n_runs:
-        bins, bin_sizes = catalogue_bins(sizes, n_tolerance)
-        table = correction_tables([method], [view], bin_sizes, m, False)[(method, view.name)]
-    scored = Candidates([runs])
-    frames = []
-    for label, recommender in systems.items():
-        (scores,) = scored.score(recommender)
-        ranks = relevant_ranks(rank_positions(runs, scores, ties="random", seed=seed))
-        frames.append(pd.DataFrame({"system": label, "user": runs.users, "item": runs.items[runs.labels], "n": sizes,
-                                    "sampled rank": ranks, "value": table[bins, ranks - 1]}))
+    sample = corrected_sample(train, test, metric=metric, method=method, m=m, candidates=candidates,
+                              threshold=threshold, n_tolerance=n_tolerance, seed=seed)
+    scored = Candidates([sample.runs])
+    frames = [sample.values(label, scored.score(recommender)[0]) for label, recommender in systems.items()]
     return pd.concat(frames, ignore_index=True)
