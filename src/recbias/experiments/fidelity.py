@@ -3,6 +3,7 @@
 * :func:`system_field`: fourteen systems with very different reliance on popularity, from
   random to popularity through personalised ones and popularity blends
   (:class:`recbias.recommenders.PopularityBlend`);
+* :func:`fit_field`: the field fitted, the blends sharing the fit of their base;
 * :class:`TruthStudy`: per-user values of every measurement and of the truth for one split;
 * :func:`fidelity`: Kendall's tau-b between each measurement's order of the systems and the
   true order, the share of pairs in the true order and whether the truly best system comes
@@ -15,15 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from recbias.cache import recommender_params
 from recbias.evaluate import bootstrap_counts, order_agreement
-from recbias.experiments.runner import fold_seed
+from recbias.experiments.runner import fit_systems, fold_seed
+from recbias.ratings import Ratings
 from recbias.recommenders import PopularityBlend, Recommender, make
 
-__all__ = ["BLEND_WEIGHTS", "TruthStudy", "field_table", "fidelity", "fidelity_over_seeds", "system_field"]
+__all__ = ["BLEND_WEIGHTS", "TruthStudy", "field_table", "fidelity", "fidelity_over_seeds", "fit_field", "system_field"]
 
 #: label -> (preset of :func:`recbias.recommenders.make`, parameters); blends are added by :func:`system_field`
 _FIELD: dict[str, tuple[str, dict]] = {
@@ -49,6 +53,28 @@ def system_field(seed: int = 0) -> dict[str, Recommender]:
     for weight in BLEND_WEIGHTS:
         systems[f"MF + {weight:.0%} popularity"] = PopularityBlend("mf", weight, seed=seed)
     return systems
+
+
+def fit_field(
+    systems: Mapping[str, Recommender], train: Ratings, *, key_extra: Any = None, cache: bool = True, seed: int = 0
+) -> dict[str, Recommender]:
+    """:func:`recbias.experiments.runner.fit_systems` for a field with blends: a blend whose base is
+    also in the field (the same preset, parameters and seed, as the field's MF is for its blends) is
+    built on that system's fit (:meth:`recbias.recommenders.PopularityBlend.fit_on`) instead of fitting
+    it again; the result is the same."""
+    blends = {label: r for label, r in systems.items() if isinstance(r, PopularityBlend)}
+    fitted = fit_systems({label: r for label, r in systems.items() if label not in blends}, train,
+                         key_extra=key_extra, cache=cache, seed=seed)
+    for label, blend in blends.items():
+        base = make(blend.base, seed=blend.seed)
+        shared = next((r for r in fitted.values() if type(r) is type(base) and r.seed == base.seed
+                       and recommender_params(r) == recommender_params(base)), None)
+        if shared is None:
+            fitted |= fit_systems({label: blend}, train, key_extra=key_extra, cache=cache, seed=seed)
+        else:
+            blend.name = label
+            fitted[label] = blend.fit_on(train, shared)
+    return {label: fitted[label] for label in systems}
 
 
 @dataclass

@@ -32,14 +32,15 @@ import numpy as np
 import pandas as pd
 
 from recbias.designs import build_runs, parse_design
-from recbias.evaluate import Candidates, evaluate_runs, true_quality
-from recbias.experiments.fidelity import TruthStudy, fidelity, system_field
-from recbias.experiments.runner import Fold, fit_systems, fold_seed, make_folds
+from recbias.evaluate import Candidates, evaluate_runs
+from recbias.evaluate.complete import TrueQuality
+from recbias.experiments.fidelity import TruthStudy, fidelity, fit_field, system_field
+from recbias.experiments.runner import Fold, fold_seed, make_folds
 from recbias.metrics.popularity import ItemPopularity
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
 from recbias.runs import Runs
-from recbias.sampled import corrected_sampled_metric
+from recbias.sampled import corrected_sample
 from recbias.synthetic import generate
 from recbias.text import ordinal
 
@@ -140,19 +141,10 @@ def random_item_runs(train: Ratings, unbiased: Ratings) -> Runs:
     )
 
 
-def random_item_quality(
-    systems: Mapping[str, Recommender], train: Ratings, unbiased: Ratings, *, n: int = 5, seed: int = 0
-) -> dict[str, pd.DataFrame]:
-    """Per-user P@n and nDCG@n of each system on the user's randomly drawn rated items.
-
-    Because those items were drawn uniformly at random, the mean over users is an
-    unbiased estimate of the metric on random items (Schnabel et al. 2016).  Users with
-    no relevant random item have NaN nDCG (and contribute to P@n).
-    """
-    runs = random_item_runs(train, unbiased)
+def random_item_values(runs: Runs, scores: Mapping[str, np.ndarray], *, n: int = 5, seed: int = 0) -> dict[str, pd.DataFrame]:
+    """Per-user P@n and nDCG@n on the random-item ``runs`` of :func:`random_item_runs`, from each system's
+    scores of their candidates; users with no relevant random item have NaN nDCG (and count in P@n)."""
     metrics = [f"P@{n}", f"nDCG@{n}"]
-    candidates = Candidates([runs])
-    scores = {label: candidates.score(recommender)[0] for label, recommender in systems.items()}
     tables = {label: evaluate_runs(runs, s, metrics, ties="random", seed=seed) for label, s in scores.items()}
     out = {}
     for metric in metrics:
@@ -163,44 +155,72 @@ def random_item_quality(
     return out
 
 
+def random_item_quality(
+    systems: Mapping[str, Recommender], train: Ratings, unbiased: Ratings, *, n: int = 5, seed: int = 0
+) -> dict[str, pd.DataFrame]:
+    """Per-user P@n and nDCG@n of each system on the user's randomly drawn rated items.
+
+    Because those items were drawn uniformly at random, the mean over users is an
+    unbiased estimate of the metric on random items (Schnabel et al. 2016).  Users with
+    no relevant random item have NaN nDCG (and contribute to P@n).
+    """
+    runs = random_item_runs(train, unbiased)
+    candidates = Candidates([runs])
+    return random_item_values(runs, {label: candidates.score(r)[0] for label, r in systems.items()}, n=n, seed=seed)
+
+
 # ------------------------------------------------------------------------- protocols
 
 
-def _protocol_values(
-    protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold, positive_counts: np.ndarray,
-    seed: int,
-) -> dict[str, pd.DataFrame]:
-    """Per-user means (users x systems) of every protocol of one split.
+def _measure_fold(
+    protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold, ratings: Ratings, seed: int,
+    *, truth: bool = False,
+) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
+    """Per-user means (users x systems) of every protocol of one split, and with ``truth`` the truth's tables.
 
-    Plain protocols share one set of runs per design, scored once per system; corrected
-    sampled metrics draw their own sample of the same design
-    (:func:`recbias.sampled.corrected_sampled_metric`).  Popularity-aware metrics read the
-    dataset's positive counts (stratified recall) and the fold's training counts (IPS, SNIPS).
+    Every system scores the fold once: one :class:`recbias.evaluate.Candidates` holds the runs of
+    every design, the draws of the corrected sampled metrics (:func:`recbias.sampled.corrected_sample`)
+    and Coat's random-item runs, and the complete relevance of a simulated world reads the same score
+    blocks (:class:`recbias.evaluate.complete.TrueQuality`, ties by item code).  Popularity-aware
+    metrics read the dataset's positive counts (stratified recall) and the fold's training counts
+    (IPS, SNIPS).
     """
     train, test = fold.train, fold.test
-    popularity = replace(ItemPopularity.from_ratings(train, test, train=train), positive_counts=positive_counts)
+    popularity = replace(ItemPopularity.from_ratings(train, test, train=train),
+                         positive_counts=ratings.item_counts(positive_only=True))
     plain = [p for p in protocol_list if p.correction is None]
     designs = list(dict.fromkeys(p.design for p in plain))
     runs = [build_runs(train, test, d, seed=fold_seed(seed, k), on_shortage="exclude") for k, d in enumerate(designs)]
     metrics = {d: [p.metric for p in plain if p.design == d] for d in designs}
-    candidates = Candidates(runs)
-    per_system = {label: candidates.score(recommender) for label, recommender in fitted.items()}
+    samples = {p.label: corrected_sample(train, test, metric=p.metric, method=p.correction,
+                                         m=parse_design(p.design).n_nonrelevant, seed=fold_seed(seed, len(designs)))
+               for p in protocol_list if p.correction is not None}
+    complete = TrueQuality(train, ratings.true_relevance, seed=None) if truth and ratings.true_relevance is not None else None
+    random_items = random_item_runs(train, ratings.unbiased_test) if truth and complete is None else None
+    extra = [random_items] if random_items is not None else []
+    candidates = Candidates(runs + [s.runs for s in samples.values()] + extra,
+                            users=None if complete is None else complete.users)
     out: dict[str, dict[str, pd.Series]] = {p.label: {} for p in protocol_list}
-    for d, (design, design_runs) in enumerate(zip(designs, runs, strict=True)):
-        for label, scores in per_system.items():
-            table = evaluate_runs(design_runs, scores[d], metrics[design], seed=seed, item_popularity=popularity)
+    random_scores = {}
+    for label, recommender in fitted.items():
+        scores = candidates.score(recommender, [complete.reader(label)] if complete is not None else [])
+        for design, design_runs, design_scores in zip(designs, runs, scores, strict=False):
+            table = evaluate_runs(design_runs, design_scores, metrics[design], seed=seed, item_popularity=popularity)
             means = table.groupby("user")[metrics[design]].mean()
             for protocol in plain:
                 if protocol.design == design:
                     out[protocol.label][label] = means[protocol.metric]
-    for protocol in protocol_list:
-        if protocol.correction is not None:
-            m = parse_design(protocol.design).n_nonrelevant
-            values = corrected_sampled_metric(fitted, train, test, metric=protocol.metric, method=protocol.correction,
-                                              m=m, seed=fold_seed(seed, len(designs)))
-            means = values.groupby(["user", "system"], sort=False)["value"].mean().unstack("system")
-            out[protocol.label] = {label: means[label] for label in fitted}
-    return {label: pd.DataFrame(columns) for label, columns in out.items()}
+        for (protocol_label, sample), sample_scores in zip(samples.items(), scores[len(designs):], strict=False):
+            out[protocol_label][label] = sample.values(label, sample_scores).groupby("user")["value"].mean()
+        if random_items is not None:
+            random_scores[label] = scores[-1]
+    if complete is not None:
+        true_tables = complete.tables()
+    elif random_items is not None:
+        true_tables = random_item_values(random_items, random_scores, seed=seed)
+    else:
+        true_tables = {}
+    return {label: pd.DataFrame(columns) for label, columns in out.items()}, true_tables
 
 
 def truth_study(
@@ -217,10 +237,11 @@ def truth_study(
 
     The splits are fold ``split`` of :func:`recbias.experiments.runner.make_folds` with ``seed``
     (``method="coin"`` and ``"uniform"``), so the systems that other chapters fit on the
-    same folds are loaded from the fit cache.  The truth comes from ``ratings.true_relevance``
-    (simulated worlds; systems fitted on the coin-flip training set, judged over all unrated
-    items) or ``ratings.unbiased_test`` (Coat: the same systems rank each user's random
-    items); a dataset with neither raises ``ValueError``.
+    same folds are loaded from the fit cache; the blends of the field share the fit of its MF
+    (:func:`recbias.experiments.fidelity.fit_field`).  The truth comes from
+    ``ratings.true_relevance`` (simulated worlds; systems fitted on the coin-flip training set,
+    judged over all unrated items) or ``ratings.unbiased_test`` (Coat: the same systems rank each
+    user's random items); a dataset with neither raises ``ValueError``.
     """
     if ratings.true_relevance is None and ratings.unbiased_test is None:
         raise ValueError(
@@ -229,10 +250,9 @@ def truth_study(
         )
     field = dict(systems) if systems is not None else system_field(seed)
     plan = protocols(ratings.n_items, sampled_m)
-    positive_counts = ratings.item_counts(positive_only=True)
     coin = make_folds(ratings, folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
-    coin_fit = fit_systems(field, coin.train, key_extra=coin.key, cache=cache, seed=seed)
-    values = _protocol_values([p for p in plan if p.split == "coin"], coin_fit, coin, positive_counts, seed)
+    coin_fit = fit_field(field, coin.train, key_extra=coin.key, cache=cache, seed=seed)
+    values, truth = _measure_fold([p for p in plan if p.split == "coin"], coin_fit, coin, ratings, seed, truth=True)
     uniform = [p for p in plan if p.split == "uniform"]
     try:
         uniform_fold = make_folds(ratings, method="uniform", folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
@@ -240,12 +260,8 @@ def truth_study(
         uniform_fold = None  # no uniform profile exists at this test ratio: U protocols are left out
     if uniform and uniform_fold is not None:
         fresh = system_field(seed) if systems is None else dict(systems)
-        uniform_fit = fit_systems(fresh, uniform_fold.train, key_extra=uniform_fold.key, cache=cache, seed=seed)
-        values |= _protocol_values(uniform, uniform_fit, uniform_fold, positive_counts, seed)
-    if ratings.true_relevance is not None:
-        truth = true_quality(coin_fit, coin.train, ratings.true_relevance, seed=None)
-    else:
-        truth = random_item_quality(coin_fit, coin.train, ratings.unbiased_test, seed=seed)
+        uniform_fit = fit_field(fresh, uniform_fold.train, key_extra=uniform_fold.key, cache=cache, seed=seed)
+        values |= _measure_fold(uniform, uniform_fit, uniform_fold, ratings, seed)[0]
     ordered = {p.label: values[p.label] for p in plan if p.label in values}
     return TruthStudy(protocols=ordered, truth=truth, systems=list(field), dataset=ratings.name, seed=seed,
                       split=split)
