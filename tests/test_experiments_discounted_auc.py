@@ -11,6 +11,7 @@ import pytest
 
 from recbias import datasets
 from recbias.evaluate import bootstrap_counts, true_quality
+from recbias.experiments import dauc_new_users as newcomers, dauc_short_head as short_head, dauc_systems as systems
 from recbias.experiments import discounted_auc as dauc
 from recbias.metrics import position_discount
 from recbias.ratings import Ratings
@@ -83,8 +84,8 @@ def test_segment_lists_name_what_is_missing():
         SegmentPopularity(("occupation",)).fit(toy)
     with pytest.raises(ValueError, match="has no user attributes"):
         SegmentPopularity(("gender",)).fit(dataclasses.replace(toy, user_attributes=None))
-    assert dauc.segmentations(dataclasses.replace(toy, user_attributes=None)) == []
-    assert dauc.segmentations(toy) == [("gender",), ("age",), ("gender", "age")]
+    assert short_head.segmentations(dataclasses.replace(toy, user_attributes=None)) == []
+    assert short_head.segmentations(toy) == [("gender",), ("age",), ("gender", "age")]
 
 
 # --------------------------------------------------------------------- short-head search
@@ -92,8 +93,8 @@ def test_segment_lists_name_what_is_missing():
 
 def test_the_search_measures_eq_13_and_scales_it_by_resampling(study: dauc.Study, world: Ratings):
     segments = [("gender",), ("age",)]
-    search = dauc.sensitivity_search(study, SETTING, segments, sizes=[0, 3, 15], n_boot=40, seed=2)
-    systems = dauc.segment_systems(segments)
+    search = short_head.sensitivity_search(study, SETTING, segments, sizes=[0, 3, 15], n_boot=40, seed=2)
+    systems = short_head.segment_systems(segments)
     for recommender in systems.values():
         recommender.fit(study.fold.train)
     scored = dauc.Scored.of(systems, study.fold.train, study.scored.runs, study.scored.seed)
@@ -115,16 +116,16 @@ def test_the_search_measures_eq_13_and_scales_it_by_resampling(study: dauc.Study
 
 def test_the_search_needs_segments(study: dauc.Study):
     with pytest.raises(ValueError, match="needs user attributes"):
-        dauc.sensitivity_search(study, SETTING, [])
+        short_head.sensitivity_search(study, SETTING, [])
 
 
 def test_head_sizes_are_shares_of_the_catalogue():
-    assert dauc.head_sizes(300) == [0, 1, 2, 3, 6, 9, 15, 22, 30, 45, 60, 90]
-    assert dauc.head_sizes(4, (0.0, 0.5, 1.0)) == [0, 2]
+    assert short_head.head_sizes(300) == [0, 1, 2, 3, 6, 9, 15, 22, 30, 45, 60, 90]
+    assert short_head.head_sizes(4, (0.0, 0.5, 1.0)) == [0, 2]
 
 
 def test_head_shares_and_the_step(study: dauc.Study):
-    shares = dauc.head_shares(study, SETTING, 10).set_index("system")
+    shares = short_head.head_shares(study, SETTING, 10).set_index("system")
     assert (shares["penalised"] <= shares["unpenalised"] + 1e-12).all()
     assert shares.loc["Popularity", "short-head share"] > shares.loc["Random", "short-head share"]
 
@@ -133,7 +134,7 @@ def test_head_shares_and_the_step(study: dauc.Study):
 
 
 def test_the_four_cases_add_up(study: dauc.Study):
-    cases = dauc.four_cases(study, [5, 20])
+    cases = systems.four_cases(study, [5, 20])
     for n in (5, 20):
         rows = cases[cases["list"] == n]
         np.testing.assert_allclose(rows["hits"] + rows["mishits"] + rows["recommended, not rated"], n)
@@ -145,22 +146,23 @@ def test_mishit_runs_swap_relevance_for_negative_test_ratings(study: dauc.Study)
     runs = study.scored.runs
     swapped = dauc.mishit_runs(runs)
     assert np.array_equal(swapped.labels, runs.judged & ~runs.labels) and np.array_equal(swapped.judged, runs.judged)
-    effect = dauc.mishit_effect(study, SETTING).set_index("system")
+    effect = systems.mishit_effect(study, SETTING).set_index("system")
     assert (effect["mishits at -1"] <= effect["mishits ignored"]).all()
     with pytest.raises(ValueError, match="same entries"):
         study.scored.values(["P@5"], dauc.liked_only(runs))
 
 
 def test_q_sweep_reads_the_metric_and_its_ends_are_precisions(study: dauc.Study):
-    sweep = dauc.q_sweep(study, SETTING, (0.0, 0.3, 1.0))
+    sweep = systems.q_sweep(study, SETTING, (0.0, 0.3, 1.0))
     expected = study.scored.means([SETTING.metric(Q=Q) for Q in (0.0, 0.3, 1.0)])
     np.testing.assert_allclose(sweep.to_numpy(), expected.to_numpy())
     ends = study.scored.means([SETTING.metric(Q=0.0, gain="binary"), "P@1", SETTING.metric(Q=1.0, gain="binary"),
                                f"P@{SETTING.z}"]).to_numpy()
     np.testing.assert_allclose(ends[:, 0], ends[:, 1])
     np.testing.assert_allclose(ends[:, 2], ends[:, 3])
-    orders = dauc.q_orders(sweep)
-    assert orders["tau with Q = 0"].iloc[0] == 1.0 and orders["tau with Q = 1"].iloc[-1] == 1.0
+    orders = systems.q_orders(sweep)
+    assert orders["τ with the order at Q = 0"].iloc[0] == 1.0 and orders["τ with the order at Q = 1"].iloc[-1] == 1.0
+    assert (orders["order"].iloc[1:].to_numpy() != orders["order"].iloc[:-1].to_numpy()).all()  # one row per order
 
 
 # ---------------------------------------------------------------------------- new users
@@ -187,19 +189,19 @@ def test_new_user_groups_are_disjoint_and_reveal_the_first_ratings_in_time_order
 def test_the_crossing_is_where_a_curve_stays_above_the_line():
     known = [1, 2, 3, 5]
     curves = np.array([[0.1, 0.3, 0.2, 0.4], [0.5, 0.6, 0.7, 0.8], [0.1, 0.1, 0.1, 0.1]])
-    crossing = dauc._crossing(curves, np.array([0.25, 0.2, 0.3]), known)
+    crossing = newcomers._crossing(curves, np.array([0.25, 0.2, 0.3]), known)
     assert crossing[:2].tolist() == [5.0, 1.0] and math.isnan(crossing[2])
 
 
 def test_feasible_known_leaves_ratings_for_the_test():
     ratings = Ratings.from_codes(np.repeat(np.arange(8), 24), np.tile(np.arange(24), 8), np.full(192, 4.0), (8, 24),
                                  positive_threshold=4)
-    assert dauc.feasible_known(ratings, 30) == 24 - dauc.MIN_TEST
-    assert dauc.feasible_known(ratings, 5) == 5
+    assert newcomers.feasible_known(ratings, 30) == 24 - newcomers.MIN_TEST
+    assert newcomers.feasible_known(ratings, 5) == 5
 
 
 def test_new_user_study_on_a_small_world(world: Ratings):
-    new_users = dauc.new_user_study(world, SETTING, 5, max_known=6, groups=2, n_boot=20, seed=3)
+    new_users = newcomers.new_user_study(world, SETTING, 5, max_known=6, groups=2, n_boot=20, seed=3)
     assert new_users.known == [1, 2, 3, 4, 5, 6]
     assert set(new_users.lines["list"]) == {"the global list", "the list for gender and age"}
     assert len(new_users.crossings) == 2 and new_users.headline["metric"] == "step at s = 5"
@@ -238,9 +240,9 @@ def test_judged_at_regenerates_the_truth_and_keeps_out_of_scale_thresholds(world
 
 
 def test_system_presets_name_the_recommenders():
-    assert dauc.system_presets("mf, user-knn") == {"MF": "mf", "user-kNN": "user-knn"}
+    assert newcomers.system_presets("mf, user-knn") == {"MF": "mf", "user-kNN": "user-knn"}
     with pytest.raises(ValueError, match="unknown recommender preset"):
-        dauc.system_presets("mf, svd")
+        newcomers.system_presets("mf, svd")
 
 
 def test_bootstrap_counts_draw_every_unit_with_replacement():

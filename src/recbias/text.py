@@ -3,7 +3,7 @@ that compose data-dependent sentences."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -61,3 +61,15 @@ def order_text(values: Mapping[str, float]) -> str:
     for better, worse in zip(names, names[1:]):
         text += (" = " if level[better] == level[worse] else " > ") + worse
     return text
+
+
+def and_list(parts: Sequence[str]) -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    parts = list(parts)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def range_text(low: float, high: float, digits: int = 2) -> str:
+    """``"0.54 to 0.58"``, or one number when both ends print alike."""
+    a, b = fmt_number(low, digits), fmt_number(high, digits)
+    return a if a == b else f"{a} to {b}"

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -161,6 +162,14 @@ def finding(
             note=note,
         )
     )
+
+
+def findings_table(claims: Sequence[Claim], *, where: bool = False) -> pd.DataFrame:
+    """The findings a page registered, as the page shows them: statement, verdict and evidence, and with
+    ``where`` the dataset each was checked on."""
+    table = pd.DataFrame({"statement": [c.label for c in claims], "verdict": [c.verdict for c in claims],
+                          "evidence": [c.evidence for c in claims]})
+    return table.assign(**{"checked on": [c.dataset for c in claims]}) if where else table
 
 
 def _record(record: Claim) -> Claim:

@@ -58,7 +58,8 @@ def table_html(
 
     Cells stay on one line (``wrap`` lets every cell wrap), except text columns whose longest
     cell exceeds :data:`WRAP_ABOVE` characters, which wrap so that wide tables fit the page.
-    ``left`` names columns to align left, header included.  ``formats`` maps columns to format
+    ``left`` names columns to align left, header included (names the frame lacks are ignored, so a
+    page can pass the same ``left`` to a stand-in table).  ``formats`` maps columns to format
     strings, or is one format string for every numeric column.
     """
     if isinstance(formats, str):  # one format for every numeric column
@@ -77,7 +78,7 @@ def table_html(
         ]
     )
     long_text = [column for k, column in enumerate(frame.columns) if _longest_text(frame.iloc[:, k]) > WRAP_ABOVE]
-    columns = {column: [{"selector": "", "props": "text-align: left;"}] for column in left}
+    columns = {column: [{"selector": "", "props": "text-align: left;"}] for column in left if column in frame.columns}
     for column in long_text:
         columns.setdefault(column, []).append({"selector": "td", "props": "white-space: normal; min-width: 12em; text-align: left;"})
     if columns:
