@@ -45,6 +45,7 @@ def test_a_protocol_equal_to_the_truth_has_full_fidelity_and_a_reversed_one_none
     table = fidelity.fidelity(study, n_boot=50).set_index("protocol")
     assert table.loc["same", ["tau", "tau_low", "tau_high", "pairs", "best", "best_share"]].tolist() == [1, 1, 1, 1, 1, 1]
     assert table.loc["reversed", "tau"] == -1 and table.loc["reversed", "best_share"] == 0
+    assert table.loc["same", "behind_best"] == 0 and table.loc["reversed", "behind_best"] == 1
 
 
 def test_a_dataset_without_truth_is_refused_by_name_and_replaced_by_a_world_of_its_size(world):
@@ -70,3 +71,19 @@ def test_a_small_study_measures_every_protocol_for_every_system(world):
     assert means.notna().all().all()
     # on the truth, the personalised system beats random by a wide margin
     assert means.loc["MF", "truth: P@10"] > 2 * means.loc["Random", "truth: P@10"]
+
+
+def test_paired_resamples_say_how_often_one_protocol_beats_another():
+    rng = np.random.default_rng(1)
+    users = pd.Index(np.arange(200), name="user")
+    true = pd.DataFrame(rng.normal(0, 0.05, (200, 5)) + [0.5, 0.4, 0.3, 0.2, 0.1], index=users, columns=list("abcde"))
+    noisy = true + rng.normal(0, 0.3, true.shape)
+    study = fidelity.TruthStudy(protocols={"exact": true.copy(), "noisy": noisy, "reversed": -true},
+                                truth={"P@10": true}, systems=list("abcde"), dataset="toy", seed=0)
+    over = fidelity.fidelity_over_seeds([study, dataclasses.replace(study, split=1)], n_boot=40).set_index("protocol")
+    assert over.loc["exact", "behind_best"] == 0 and over.loc["reversed", "behind_best"] == 1
+    over = over.reset_index()
+    assert fidelity.higher_share(over, "exact", "reversed") == 1.0
+    assert fidelity.higher_share(over, "reversed", "exact") == 0.0
+    assert len(over.set_index("protocol").loc["noisy", "tau_draws"]) == 80  # both splits' resamples
+    assert 0 < fidelity.higher_share(over, "exact", "noisy") <= 1

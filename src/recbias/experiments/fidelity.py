@@ -27,7 +27,8 @@ from recbias.experiments.runner import fit_systems, fold_seed
 from recbias.ratings import Ratings
 from recbias.recommenders import PopularityBlend, Recommender, make
 
-__all__ = ["BLEND_WEIGHTS", "TruthStudy", "field_table", "fidelity", "fidelity_over_seeds", "fit_field", "system_field"]
+__all__ = ["BLEND_WEIGHTS", "TruthStudy", "field_table", "fidelity", "fidelity_over_seeds", "fit_field", "higher_share",
+           "system_field"]
 
 #: label -> (preset of :func:`recbias.recommenders.make`, parameters); blends are added by :func:`system_field`
 _FIELD: dict[str, tuple[str, dict]] = {
@@ -117,12 +118,15 @@ def fidelity(
 ) -> pd.DataFrame:
     """How well each protocol's order of systems matches the true order, with bootstrap intervals.
 
-    Users are resampled with replacement (the same sample for the protocol and the truth),
-    system means recomputed, and the agreement measures of the resample collected.
-    Returns one row per protocol: ``tau`` (Kendall's tau-b on the full sample),
-    ``tau_low``/``tau_high`` (percentile interval), ``pairs`` (share of system pairs in the
-    true order), ``best`` (1 when the truly best system is first) and ``best_share``
-    (the share of resamples in which it is).
+    Users are resampled with replacement (the same sample for the protocol and the truth,
+    and for every protocol), system means recomputed, and the agreement measures of the
+    resample collected.  Returns one row per protocol: ``tau`` (Kendall's tau-b on the full
+    sample), ``tau_low``/``tau_high`` (percentile interval), ``pairs`` (share of system pairs
+    in the true order), ``best`` (1 when the truly best system is first), ``best_share``
+    (the share of resamples in which it is) and ``behind_best``, the share of resamples in
+    which its tau is below that of the protocol with the highest full-sample tau (a paired
+    comparison: both read the same resampled users).  ``tau_draws`` holds each protocol's tau
+    on the resamples, for paired comparisons of any two (:func:`higher_share`).
     """
     truth_metric = truth_metric or next(iter(study.truth))
     truth = study.truth[truth_metric]
@@ -130,11 +134,12 @@ def fidelity(
     counts = np.vstack([np.ones(len(users)), bootstrap_counts(len(users), n_boot, seed)])  # row 0: the full sample
     true_means = _bootstrap_means(truth[study.systems], users, counts)
     tail = (1.0 - confidence) / 2.0
-    rows = []
+    rows, taus = [], {}
     for label, frame in study.protocols.items():
         measured = _bootstrap_means(frame[study.systems], users, counts)
         agreement = order_agreement(measured, true_means)
         tau, share, best = agreement.tau, agreement.pairs, agreement.best
+        taus[label] = tau
         rows.append(
             {
                 "protocol": label,
@@ -146,11 +151,21 @@ def fidelity(
                 "best_share": float(best[1:].mean()),
             }
         )
-    return pd.DataFrame(rows)
+    leader = max(taus, key=lambda label: taus[label][0])
+    return pd.DataFrame(rows).assign(behind_best=[float((taus[label][1:] < taus[leader][1:]).mean()) for label in taus],
+                                     tau_draws=[taus[label][1:] for label in taus])
+
+
+def higher_share(table: pd.DataFrame, first: str, second: str) -> float:
+    """The share of user resamples in which protocol ``first`` has a higher tau than ``second`` (paired: the
+    same resamples), from the draws of :func:`fidelity` or :func:`fidelity_over_seeds`."""
+    draws = table.set_index("protocol")["tau_draws"]
+    return float((draws[first] > draws[second]).mean())
 
 
 def fidelity_over_seeds(studies: Sequence[TruthStudy], truth_metric: str | None = None, n_boot: int = 200) -> pd.DataFrame:
-    """:func:`fidelity` of every study, with the mean and range of tau over the splits."""
+    """:func:`fidelity` of every study, with the mean and range of tau over the splits (every other column is
+    a mean over the splits; ``behind_best`` is measured against each split's leader)."""
     tables = [fidelity(s, truth_metric, n_boot=n_boot, seed=fold_seed(s.seed, s.split)).assign(split=s.split)
               for s in studies]
     every = pd.concat(tables, ignore_index=True)
@@ -163,6 +178,8 @@ def fidelity_over_seeds(studies: Sequence[TruthStudy], truth_metric: str | None 
         pairs=("pairs", "mean"),
         best=("best", "mean"),
         best_share=("best_share", "mean"),
+        behind_best=("behind_best", "mean"),
+        tau_draws=("tau_draws", lambda draws: np.concatenate(list(draws))),
     )
     return summary.reset_index().sort_values("tau", ascending=False, ignore_index=True)
 

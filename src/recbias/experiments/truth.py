@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from recbias import datasets
 from recbias.designs import build_runs, parse_design
 from recbias.evaluate import Candidates, evaluate_runs
 from recbias.evaluate.complete import TrueQuality
@@ -42,15 +43,18 @@ from recbias.recommenders import Recommender
 from recbias.runs import Runs
 from recbias.sampled import corrected_sample
 from recbias.synthetic import generate
-from recbias.text import ordinal
 
 __all__ = [
     "Protocol",
+    "families",
     "protocols",
     "random_item_quality",
     "random_item_runs",
+    "headline_truth",
+    "second_truth",
     "simulation_grid",
     "truth_study",
+    "world_with_truth",
 ]
 
 @dataclass(frozen=True)
@@ -297,7 +301,12 @@ def simulation_grid(
     return pd.concat(rows, ignore_index=True)
 
 
-# ----------------------------------------------------------------------- for the page
+# ------------------------------------------------------------------------- the truths
+
+
+def families() -> dict[str, str]:
+    """Protocol label -> the kind of remedy it is (``family`` of :func:`protocols`)."""
+    return {p.label: p.family for p in protocols(10_000)}
 
 
 def world_with_truth(ratings: Ratings, seed: int = 0) -> Ratings:
@@ -312,164 +321,19 @@ def world_with_truth(ratings: Ratings, seed: int = 0) -> Ratings:
     return generate(seed=seed, n_users=ratings.n_users, n_items=ratings.n_items, n_ratings=ratings.n_ratings)
 
 
-def protocol_table(protocol_list: Sequence[Protocol]) -> pd.DataFrame:
-    """The protocols as a table: label, design, metric, split and family."""
-    return pd.DataFrame([vars(p) for p in protocol_list]).rename(columns={"label": "protocol"})
+def second_truth(requested: str, world: Ratings, seed: int = 0) -> Ratings | None:
+    """The dataset of the page's second truth: ``requested`` (Coat by default), or the default simulated
+    world when ``requested`` is the build's own dataset; None when ``requested`` is empty or its files
+    are not available."""
+    if not requested:
+        return None
+    if requested == world.name:
+        return datasets.load("synthetic", seed=seed)
+    return datasets.load(requested) if datasets.available(requested) else None
 
 
-def findings(main: pd.DataFrame, grid: pd.DataFrame, dataset: str) -> list[dict]:
-    """The chapter's findings, each checked on the build's dataset or on the simulation grid.
-
-    ``main`` is :func:`recbias.experiments.fidelity.fidelity_over_seeds` on the build's dataset, ``grid`` the output of
-    :func:`simulation_grid`.  Returns dicts with ``key``, ``label``, ``holds``, ``evidence``,
-    ``dataset`` for :func:`recbias.bookkit.scorecard.finding`.
-    """
-    family = {p.label: p.family for p in protocols(10_000)}
-    tau = main.set_index("protocol")["tau"]
-    strongest = grid["selection"].max()
-    biased = grid[grid["selection"] == strongest].assign(family=lambda f: f["protocol"].map(family))
-    by_family = biased.groupby("family")["tau"].mean()
-    skew = grid.groupby("alpha")["tau"].mean()
-    standard = tau[[p for p in tau.index if family.get(p) == "standard"]]
-    best = main.set_index("protocol")["best"]
-    grid_name = "simulation grid"
-
-    def better(key: str, label: str, first: str, second: str) -> dict:
-        return {"key": key, "label": label, "holds": bool(tau[first] > tau[second]),
-                "evidence": f"tau {tau[first]:.2f} ({first}) vs {tau[second]:.2f} ({second})", "dataset": dataset}
-
-    return [
-        {
-            "key": "neutralising-beats-standard-under-strong-bias",
-            "label": "on worlds with strong observation bias, popularity-neutralising designs recover the true "
-            "order better than the standard AR/1R protocols",
-            "holds": bool(by_family.get("neutralising", np.nan) > by_family.get("standard", np.nan)),
-            "evidence": f"mean Kendall tau at selection {strongest:g}: neutralising "
-            f"{by_family.get('neutralising', np.nan):.2f}, standard {by_family.get('standard', np.nan):.2f}",
-            "dataset": grid_name,
-        },
-        {
-            "key": "skew-hurts-fidelity",
-            "label": "protocols recover the true order less well on worlds with more skewed popularity",
-            "holds": bool(skew.iloc[-1] < skew.iloc[0]),
-            "evidence": "mean tau over protocols: "
-            + ", ".join(f"alpha {a:g}: {t:.2f}" for a, t in skew.items()),
-            "dataset": grid_name,
-        },
-        better("full-catalogue-beats-sampled", "full-catalogue nDCG@10 orders systems closer to the truth than "
-               "the uncorrected sampled metric", "full-catalogue nDCG@10", "sampled HR@10"),
-        better("correction-helps-sampled", "correcting the sampled metric (bias-variance, gamma 0.1) brings its "
-               "order closer to the truth", "sampled HR@10, corrected (BV 0.1)", "sampled HR@10"),
-        better("snips-beats-plain", "self-normalised propensity weighting orders systems closer to the truth than "
-               "the same precision unweighted", "SNIPS-P@10 (power 0.5)", "AR TI-AN P@10"),
-        better("step-hurts-discounted-auc", "switching off the short head in the discounted AUC moves its order "
-               "away from the truth", "discounted AUC", "discounted AUC, 2% short head off"),
-        {
-            "key": "standard-protocols-pick-the-best",
-            "label": "a standard protocol (AR or 1R) puts the truly best system first",
-            "holds": bool(best[standard.index].max() == 1.0),
-            "evidence": "truly best system first under "
-            + (", ".join(p for p in standard.index if best[p] == 1.0) or "none"),
-            "dataset": dataset,
-        },
-        {
-            "key": "no-protocol-is-exact",
-            "label": "no protocol reproduces the true order of the field exactly",
-            "holds": bool(tau.max() < 1.0),
-            "evidence": f"highest mean tau {tau.max():.2f} ({tau.idxmax()})",
-            "dataset": dataset,
-        },
-    ]
-
-
-def fidelity_table(main: pd.DataFrame) -> pd.DataFrame:
-    """:func:`recbias.experiments.fidelity.fidelity_over_seeds` with readable headers, the protocols from most to least faithful."""
-    return pd.DataFrame({
-        "protocol": main["protocol"],
-        "Kendall τ": main["tau"],
-        "τ over splits": [f"{lo:.2f} to {hi:.2f}" for lo, hi in zip(main["tau_seed_min"], main["tau_seed_max"])],
-        "τ over users (95%)": [f"{lo:.2f} to {hi:.2f}" for lo, hi in zip(main["tau_low"], main["tau_high"])],
-        "pairs in true order": main["pairs"],
-        "best first": main["best"],
-        "best first, resamples": main["best_share"],
-    })
-
-
-def comparison_table(main: pd.DataFrame, second: pd.DataFrame | None, names: tuple[str, str]) -> pd.DataFrame:
-    """Kendall's tau-b of every protocol on the two truths, in the order of the first."""
-    table = pd.DataFrame({"protocol": main["protocol"], f"τ, {names[0]}": main["tau"]})
-    if second is None:
-        return table
-    other = second.set_index("protocol")
-    return table.assign(**{
-        f"τ, {names[1]}": table["protocol"].map(other["tau"]),
-        f"{names[1]}, over users (95%)": [
-            f"{other.loc[p, 'tau_low']:.2f} to {other.loc[p, 'tau_high']:.2f}" if p in other.index else "–"
-            for p in table["protocol"]
-        ],
-    })
-
-
-def agreement_text(main: pd.DataFrame, second: pd.DataFrame | None, names: tuple[str, str]) -> str:
-    """Whether the two truths rank the protocols alike: rank correlation, and the protocols they place apart."""
-    if second is None:
-        return ""
-    both = main.set_index("protocol")["tau"].to_frame("first").join(second.set_index("protocol")["tau"].rename("second"),
-                                                                    how="inner")
-    if len(both) < 3:
-        return ""
-    rho = both.rank().corr(method="pearson").iloc[0, 1]
-    third = max(1, len(both) // 3)
-    top = [p for p in both.nlargest(third, "first").index if p in both.nlargest(third, "second").index]
-    gap = (both["first"].rank(ascending=False) - both["second"].rank(ascending=False)).abs().sort_values()
-    apart = gap.index[-1]
-    shared = (f"{', '.join(top)} {'is' if len(top) == 1 else 'are'} in the top third on both" if top else
-              "no protocol is in the top third on both")
-    return (
-        f"The two truths rank the protocols {'alike' if rho >= 0.5 else 'differently'}: the rank correlation of their "
-        f"Kendall τ over the {len(both)} protocols is {rho:.2f}. {shared[0].upper() + shared[1:]}. They disagree most on "
-        f"{apart} ({ordinal(int(both['first'].rank(ascending=False, method='min')[apart]))} of {len(both)} on "
-        f"{names[0]}, {ordinal(int(both['second'].rank(ascending=False, method='min')[apart]))} on {names[1]}); "
-        "the intervals over users in the table say how much of such a difference resampling alone produces."
-    )
-
-
-def findings_table(checked: Sequence[Mapping]) -> pd.DataFrame:
-    """The findings of :func:`findings` as a table: statement, verdict, evidence, where checked."""
-    return pd.DataFrame(
-        {
-            "statement": [f["label"] for f in checked],
-            "verdict": ["holds" if f["holds"] else "does not hold" for f in checked],
-            "evidence": [f["evidence"] for f in checked],
-            "checked on": [f["dataset"] for f in checked],
-        }
-    )
-
-
-def grid_table(grid: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
-    """Mean Kendall tau-b over the worlds of each grid cell: one row per protocol (in ``order``), one column
-    per (skew, observation bias)."""
-    cells = grid.groupby(["protocol", "alpha", "selection"])["tau"].mean().unstack(["alpha", "selection"])
-    cells.columns = [f"α = {a:g}\nbias {b:g}" for a, b in cells.columns]
-    return cells.reindex([p for p in order if p in cells.index])
-
-
-def grid_trend(grid: pd.DataFrame) -> str:
-    """One sentence on how mean fidelity over protocols moves with observation bias in ``grid``."""
-    by_selection = grid.groupby("selection")["tau"].mean()
-    low, high = by_selection.iloc[0], by_selection.iloc[-1]
-    values = (
-        f"mean Kendall tau over protocols {low:.2f} at strength {by_selection.index[0]:g} and "
-        f"{high:.2f} at {by_selection.index[-1]:g}"
-    )
-    if high > low:
-        return (
-            f"In this grid fidelity rises with observation bias ({values}). Under strong selection users "
-            "rate what they like, so their observed ratings say more about their taste and separate good "
-            "systems from weak ones more clearly; without it, which items get rated says nothing about "
-            "taste, and every protocol is left mostly with popularity and noise."
-        )
-    return (
-        f"In this grid fidelity does not rise with observation bias ({values}): the missing-not-at-random "
-        "observation distorts the protocols more than it informs them."
-    )
+def headline_truth(study: TruthStudy) -> str:
+    """The truth the chapter orders the systems by: precision at 10 on a world's complete relevance, and on
+    random items (Coat) nDCG at 5 with the ratings as gains, which reads more of the 16 ratings a user gives
+    there than binary precision does."""
+    return "nDCG@5" if "nDCG@5" in study.truth else next(iter(study.truth))
