@@ -53,7 +53,8 @@ from recbias.experiments import dauc_truth, discounted_auc as dauc
 
 judged = dauc.judged_at(ratings, threshold, seed)
 threshold_note = dauc.threshold_note(ratings, judged, threshold)
-ratings, stamp, model_only = judged, partial(dataset_caption, dataset=dataset), partial(dataset_caption, dataset="none, the model alone")
+ratings, stamp = judged, partial(dataset_caption, dataset=dataset)
+model_only = partial(dataset_caption, dataset="none, the model alone")
 setting = dauc.Setting(Q, page_size, list_length, ratings.positive_threshold - 1)
 glue_table("tbl-dauc-settings", dauc.settings_table(setting, ratings), left=["setting", "this page", "paper"])
 say("dauc-metric-name", setting.metric())
@@ -185,12 +186,14 @@ show_text(threshold_note)
 
 # %% tags=["remove-cell"]
 Qs = (0.05, 0.1, 0.3, 0.5, 0.9)
-glue_figure("fig-dauc-attention", figures.attention_figure(attention.attention_curves(Qs, page_size, 40), page_size, model_only))
+curves = attention.attention_curves(Qs, page_size, 40)
+glue_figure("fig-dauc-attention", figures.attention_figure(curves, page_size, model_only))
 attention_table = attention.attention_table(Qs, page_size, list_length)
 glue_table("tbl-dauc-attention", attention_table, attention.ATTENTION_FORMATS | {attention_table.columns[-1]: "{:.1%}"})
 discounts = attention.discount_curves(setting, 40)
 glue_figure("fig-dauc-discounts", figures.discount_figure(discounts, model_only))
-discount_text, attention_text = attention.discount_text(discounts, setting), attention.attention_text(attention_table, page_size)
+discount_text = attention.discount_text(discounts, setting)
+attention_text = attention.attention_text(attention_table, page_size)
 
 # %% [markdown]
 # {numref}`fig-dauc-attention` draws the model for several $Q$ (the dotted line marks
@@ -601,8 +604,9 @@ glue_table("tbl-dauc-published", claims.published_table(shares, new_users), wrap
 # the first is the median, over the non-random systems of chapter 2, of the share of
 # the unpenalised metric that the chosen head supplies; of the second, the number of
 # known ratings from which the first of `new_user_systems` (MF by default) stays above
-# the list for gender and age under the metric with the step. The paper's qualitative claims, and on a simulated world the question
-# of the previous section, are checked on this build in {numref}`tbl-dauc-findings`.
+# the list for gender and age under the metric with the step. The paper's qualitative
+# claims, and on a simulated world the question of the previous section, are checked on
+# this build in {numref}`tbl-dauc-findings`.
 # Both tables go to the book's scorecard.
 #
 # ```{glue:figure} tbl-dauc-published

@@ -75,7 +75,8 @@ class TrueQuality:
         self.rated = train.matrix("binary").toarray().astype(bool)
         self.order = None if seed is None else np.random.default_rng(seed).permutation(train.n_items)
         self.discount = 1.0 / np.log2(np.arange(2, self.n + 2))
-        self.ideal = np.concatenate([[0.0], np.cumsum(self.discount)])[np.minimum((truth & ~self.rated).sum(axis=1), self.n)]
+        relevant_outside = (truth & ~self.rated).sum(axis=1)
+        self.ideal = np.concatenate([[0.0], np.cumsum(self.discount)])[np.minimum(relevant_outside, self.n)]
         self.users = np.arange(train.n_users) if users is None else np.unique(np.asarray(users, dtype=np.int64))
         self.hits: dict[str, np.ndarray] = {}
         self.read: dict[str, np.ndarray] = {}

@@ -40,7 +40,8 @@ def attention_table(Qs: Sequence[float], m: int, z: int) -> pd.DataFrame:
         p = continuation_probability(Q, m)
         d = position_discount(p, z)
         rows.append({"Q": Q, "p": p, "items read on average": 1 / (1 - p) if p < 1 else np.inf,
-                     "weight of rank 1, d₁": d[0], "weight on page 1": d[:m].sum(), f"weight in the first {z}": d.sum()})
+                     "weight of rank 1, d₁": d[0], "weight on page 1": d[:m].sum(),
+                     f"weight in the first {z}": d.sum()})
     return pd.DataFrame(rows)
 
 

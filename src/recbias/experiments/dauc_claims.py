@@ -33,7 +33,8 @@ def published_numbers(shares: pd.DataFrame | None, new_users: NewUserStudy | Non
     """Scorecard arguments for the published numbers we have an estimate of on this build."""
     headline = None if new_users is None else new_users.headline
     ours = {
-        "short-head-share": None if shares is None else float(shares[shares["system"] != "Random"]["short-head share"].median()),
+        "short-head-share": (None if shares is None else
+                             float(shares[shares["system"] != "Random"]["short-head share"].median())),
         "demographics-worth-ratings": None if headline is None else float(headline["crossing"]),
     }
     return [

@@ -93,7 +93,8 @@ def system_presets(text: str) -> dict[str, str]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in RECOMMENDER_PRESETS]
     if not names or unknown:
-        raise ValueError(f"unknown recommender preset(s) {unknown or text!r}; choose from {', '.join(RECOMMENDER_PRESETS)}")
+        raise ValueError(f"unknown recommender preset(s) {unknown or text!r}; "
+                         f"choose from {', '.join(RECOMMENDER_PRESETS)}")
     return {RECOMMENDER_PRESETS[name][1]: name for name in names}
 
 
@@ -127,7 +128,8 @@ def new_user_study(
     metrics = {"unpenalised": setting.metric()} | ({f"step at s = {s}": setting.metric(s=s)} if s else {})
     names = list(metrics.values())
     attributes = tuple(a for a in DEMOGRAPHICS if ratings.user_attributes is not None and a in ratings.user_attributes)
-    references = {"the global list": ()} | ({f"the list for {' and '.join(attributes)}": attributes} if attributes else {})
+    references = {"the global list": ()} | (
+        {f"the list for {' and '.join(attributes)}": attributes} if attributes else {})
     known = [k for k in KNOWN_GRID if k < max_known] + [max_known]
     splits = new_user_splits(ratings, groups, max_known, MIN_TEST, seed=seed)
     reference_parts: dict[str, list[pd.DataFrame]] = {label: [] for label in references}
@@ -163,7 +165,8 @@ def new_user_study(
             lines.append({"list": label, "metric": metric_label, "value": frame[name].mean()})
         for label in systems:
             matrix = np.column_stack([pd.concat(system_parts[label, k])[name].to_numpy() for k in known])
-            curves += [{"system": label, "k": k, "metric": metric_label, "value": v} for k, v in zip(known, matrix.mean(0))]
+            curves += [{"system": label, "k": k, "metric": metric_label, "value": v}
+                       for k, v in zip(known, matrix.mean(0))]
             if attributes:
                 demographic = list(reference_values.values())[1][name].to_numpy()
                 full = _crossing(matrix.mean(0)[None, :], np.array([demographic.mean()]), known)[0]
@@ -175,7 +178,8 @@ def new_user_study(
                                   "crossed in": float(np.isfinite(resampled).mean())})
     crossings_frame = pd.DataFrame(crossings, columns=["system", "metric", "crossing", "low", "high", "crossed in"])
     return NewUserStudy(splits, known, pd.DataFrame(curves), pd.DataFrame(lines), crossings_frame,
-                        attributes, metrics, n_users, pd.Series({k: np.concatenate(v).mean() for k, v in heads.items()}))
+                        attributes, metrics, n_users,
+                        pd.Series({k: np.concatenate(v).mean() for k, v in heads.items()}))
 
 
 def new_user_setup_text(study: NewUserStudy | None, ratings: Ratings) -> str:
@@ -220,8 +224,8 @@ def crossing_table(study: NewUserStudy) -> pd.DataFrame:
                 found = crossing.iloc[0]
                 row["above it from k"] = f"{found['crossing']:g}" if np.isfinite(found["crossing"]) else "never"
                 row["95% of resamples"] = (
-                    f"{found['low']:g} to {found['high']:g}" if np.isfinite(found["low"]) and found["low"] != found["high"]
-                    else f"{found['low']:g}" if np.isfinite(found["low"])
+                    f"{found['low']:g}" if found["low"] == found["high"]
+                    else f"{found['low']:g} to {found['high']:g}" if np.isfinite(found["low"])
                     else "none crosses" if found["crossed in"] == 0 else f"{fmt_pct(found['crossed in'], 0)} cross")
             rows.append(row)
     return pd.DataFrame(rows)

@@ -127,7 +127,8 @@ def ranking_means(study: Study, setting: Setting, s: int) -> pd.DataFrame:
     names = {"P@10": "P@10", "nDCG@10": "nDCG@10", "bAUC, no step": setting.metric()}
     if s:
         names[f"bAUC, step at s = {s}"] = setting.metric(s=s)
-    return study.scored.means(list(names.values())).rename(columns={v: k for k, v in names.items()}).rename_axis("system")
+    means = study.scored.means(list(names.values()))
+    return means.rename(columns={v: k for k, v in names.items()}).rename_axis("system")
 
 
 def ranking_table(means: pd.DataFrame) -> pd.DataFrame:

@@ -76,7 +76,8 @@ def judged_at(ratings: Ratings, threshold: float | None, seed: int = 0) -> Ratin
     if threshold is None or threshold == ratings.positive_threshold or threshold > high:
         return ratings
     if threshold <= low:
-        raise ValueError(f"threshold {threshold:g} makes every rating of '{ratings.name}' positive (scale {low:g} to {high:g})")
+        raise ValueError(f"threshold {threshold:g} makes every rating of '{ratings.name}' positive "
+                         f"(scale {low:g} to {high:g})")
     if ratings.true_relevance is not None:
         if ratings.name not in synthetic.PRESETS or float(threshold) != int(threshold):
             raise ValueError(f"the true relevance of '{ratings.name}' cannot follow threshold {threshold:g}")
@@ -93,7 +94,8 @@ def threshold_note(original: Ratings, judged: Ratings, threshold: float | None) 
     if judged.positive_threshold == original.positive_threshold:
         return ""
     return (f"The card above shows the dataset's own threshold, {original.positive_threshold:g}; this page counts "
-            f"ratings of {judged.positive_threshold:g} and above as positive, {fmt_pct(judged.positive.mean())} of them.")
+            f"ratings of {judged.positive_threshold:g} and above as positive, "
+            f"{fmt_pct(judged.positive.mean())} of them.")
 
 
 @dataclass
@@ -134,13 +136,15 @@ class Scored:
         :func:`mishit_runs`; the systems' rankings are reused.
         """
         runs = self.runs if relabelled is None else relabelled
-        if relabelled is not None and not np.array_equal(Ranking.marked_entries(relabelled), self.ranking(next(iter(self.scores))).marked):
+        first = self.ranking(next(iter(self.scores)))
+        if relabelled is not None and not np.array_equal(Ranking.marked_entries(relabelled), first.marked):
             raise ValueError("relabelled runs must mark the same entries as the scored runs")
         out = {}
         for label in self.scores:
             ranking = self.ranking(label)
             ranking = ranking if relabelled is None else replace(ranking, runs=relabelled)
-            out[label] = pd.DataFrame(compute_metrics(ranking, metrics, self.popularity), index=pd.Index(runs.users, name="user"))
+            out[label] = pd.DataFrame(compute_metrics(ranking, metrics, self.popularity),
+                                      index=pd.Index(runs.users, name="user"))
         return out
 
     def means(self, metrics: Sequence[str], relabelled: Runs | None = None) -> pd.DataFrame:
@@ -195,7 +199,8 @@ def settings_table(setting: Setting, ratings: Ratings) -> pd.DataFrame:
     """The metric's settings on this page, with the paper's counterpart of each (the metric's name is
     given in the text, where it can break)."""
     return pd.DataFrame([
-        {"setting": "positive rating", "this page": f"r ≥ {ratings.positive_threshold:g}", "paper": "r ≥ 6 of 10 stars"},
+        {"setting": "positive rating", "this page": f"r ≥ {ratings.positive_threshold:g}",
+         "paper": "r ≥ 6 of 10 stars"},
         {"setting": "gain of a hit", "this page": f"r − {setting.base:g}", "paper": "r − 5"},
         {"setting": "page size m", "this page": f"{setting.m}", "paper": "not stated"},
         {"setting": "share Q of users who open page 2", "this page": f"{setting.Q:g}",

@@ -163,7 +163,9 @@ def higher_share(table: pd.DataFrame, first: str, second: str) -> float:
     return float((draws[first] > draws[second]).mean())
 
 
-def fidelity_over_seeds(studies: Sequence[TruthStudy], truth_metric: str | None = None, n_boot: int = 200) -> pd.DataFrame:
+def fidelity_over_seeds(
+    studies: Sequence[TruthStudy], truth_metric: str | None = None, n_boot: int = 200
+) -> pd.DataFrame:
     """:func:`fidelity` of every study, with the mean and range of tau over the splits (every other column is
     a mean over the splits; ``behind_best`` is measured against each split's leader)."""
     tables = [fidelity(s, truth_metric, n_boot=n_boot, seed=fold_seed(s.seed, s.split)).assign(split=s.split)

@@ -145,7 +145,9 @@ def random_item_runs(train: Ratings, unbiased: Ratings) -> Runs:
     )
 
 
-def random_item_values(runs: Runs, scores: Mapping[str, np.ndarray], *, n: int = 5, seed: int = 0) -> dict[str, pd.DataFrame]:
+def random_item_values(
+    runs: Runs, scores: Mapping[str, np.ndarray], *, n: int = 5, seed: int = 0
+) -> dict[str, pd.DataFrame]:
     """Per-user P@n and nDCG@n on the random-item ``runs`` of :func:`random_item_runs`, from each system's
     scores of their candidates; users with no relevant random item have NaN nDCG (and count in P@n)."""
     metrics = [f"P@{n}", f"nDCG@{n}"]
@@ -199,7 +201,8 @@ def _measure_fold(
     samples = {p.label: corrected_sample(train, test, metric=p.metric, method=p.correction,
                                          m=parse_design(p.design).n_nonrelevant, seed=fold_seed(seed, len(designs)))
                for p in protocol_list if p.correction is not None}
-    complete = TrueQuality(train, ratings.true_relevance, seed=None) if truth and ratings.true_relevance is not None else None
+    complete = (TrueQuality(train, ratings.true_relevance, seed=None)
+                if truth and ratings.true_relevance is not None else None)
     random_items = random_item_runs(train, ratings.unbiased_test) if truth and complete is None else None
     extra = [random_items] if random_items is not None else []
     candidates = Candidates(runs + [s.runs for s in samples.values()] + extra,

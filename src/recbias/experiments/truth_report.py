@@ -66,8 +66,8 @@ def fidelity_table(main: pd.DataFrame, n_splits: int) -> pd.DataFrame:
                       for t, lo, hi in zip(main["tau"], main["tau_seed_min"], main["tau_seed_max"], strict=True)],
         "τ over users (95%)": [_interval(lo, hi) for lo, hi in zip(main["tau_low"], main["tau_high"], strict=True)],
         "pairs in the true order": main["pairs"],
-        "best system first: splits": [f"{round(b * n_splits):d} of {n_splits}" if splits else ("yes" if b == 1 else "no")
-                                      for b in main["best"]],
+        "best system first: splits": [f"{round(b * n_splits):d} of {n_splits}" if splits else
+                                      ("yes" if b == 1 else "no") for b in main["best"]],
         "best system first: resamples": [f"{s:.0%}" for s in main["best_share"]],
     })
 
@@ -249,7 +249,8 @@ def findings(main: pd.DataFrame, grid: pd.DataFrame, dataset: str, second: pd.Da
                      "order better than the standard AR/1R protocols",
             "holds": bool(by_family.get("neutralising", np.nan) > by_family.get("standard", np.nan)),
             "evidence": f"mean Kendall's τ at bias strength {strongest:g}: neutralising "
-                        f"{by_family.get('neutralising', np.nan):.2f}, standard {by_family.get('standard', np.nan):.2f}",
+                        f"{by_family.get('neutralising', np.nan):.2f}, "
+                        f"standard {by_family.get('standard', np.nan):.2f}",
         })
     skew = grid.groupby("alpha")["tau"].mean()
     if len(skew) > 1:
@@ -290,7 +291,8 @@ def findings(main: pd.DataFrame, grid: pd.DataFrame, dataset: str, second: pd.Da
             "key": "leaders-hold-on-second-truth", "anchor": "tbl-truth-second", "dataset": second_name,
             "label": f"the protocols that are most faithful on {dataset} are at least median on {second_name}",
             "holds": not below,
-            "evidence": (f"below the median τ ({other.median():.2f}) on {second_name}: " + and_list(below) if below else
+            "evidence": (f"below the median τ ({other.median():.2f}) on {second_name}: " + and_list(below)
+                         if below else
                          f"all of {and_list(top)} reach the median τ ({other.median():.2f}) on {second_name}"),
         })
     return checked
