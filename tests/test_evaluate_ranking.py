@@ -153,3 +153,26 @@ def test_counted_positions_give_the_same_metrics_as_the_full_sort(ties: str, dis
         np.testing.assert_array_equal(M.recommendation_counts(counted, n, 80), M.recommendation_counts(sorted_runs, n, 80))
     view = M._view.RankedView(counted)
     np.testing.assert_array_equal(sorted_runs.items[view.relevant], view.relevant_items)
+
+
+@pytest.mark.parametrize("ties", ["random", "pessimistic"])
+def test_metrics_that_ignore_judged_items_do_not_need_their_positions(ties: str) -> None:
+    """evaluate_runs skips the positions of judged non-relevant candidates unless a metric reads them, with
+    the same values as a ranking that counts every marked candidate."""
+    from recbias.evaluate import evaluate_runs
+
+    rng = np.random.default_rng(12)
+    runs = random_runs(rng, 300, max_size=60, extra_relevant=0, n_items=80, judged_share=0.6)
+    scores = rng.integers(0, 4, len(runs.items)).astype(float)
+    popularity = M.ItemPopularity(positive_counts=np.arange(1, 81), rating_counts=np.arange(2, 82), n_users=500)
+    names = ["P@5", "Recall@10", "nDCG@5", "AP", "RR@3", "AUC", "HR@2", "novelty@4", "PSR@5(gamma=0.5)",
+             "bAUC@20(Q=0.3,m=5)"]
+    everything = M.compute_metrics(ranking.rank_positions(runs, scores, ties, seed=4), names, popularity)
+    table = evaluate_runs(runs, scores, names, ties=ties, seed=4, item_popularity=popularity)
+    for name in names:
+        np.testing.assert_array_equal(table[name].to_numpy(), everything[name], err_msg=name)
+    assert not any(M.parse_metric(name).reads_judged for name in names)
+    assert M.parse_metric("bpref").reads_judged and M.parse_metric("infAP").reads_judged
+    with_bpref = evaluate_runs(runs, scores, ["bpref", "P@5"], ties=ties, seed=4)
+    np.testing.assert_array_equal(with_bpref["bpref"].to_numpy(),
+                                  M.compute_metrics(ranking.rank_positions(runs, scores, ties, seed=4), ["bpref"])["bpref"])

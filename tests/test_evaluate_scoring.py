@@ -51,3 +51,19 @@ def test_bad_block_and_unfitted_recommender_raise() -> None:
         Candidates([], block=0)
     with pytest.raises(RuntimeError, match="fit"):
         Candidates([]).score(make("popularity"))
+
+
+def test_scores_can_be_written_into_arrays_already_there() -> None:
+    ratings = datasets.load("synthetic-small", seed=0)
+    (fold,) = make_folds(ratings, folds=1, seed=0)
+    runs = [build_runs(fold.train, fold.test, d, seed=0, on_shortage="exclude") for d in ("AI-AN", "1R TI-NN(20)")]
+    candidates = Candidates(runs)
+    first = candidates.score(make("popularity").fit(fold.train))
+    kept = [a.copy() for a in first]
+    again = candidates.score(make("mf").fit(fold.train), out=first)
+    assert all(a is b for a, b in zip(again, first, strict=True))
+    for a, expected in zip(again, Candidates(runs).score(make("mf").fit(fold.train)), strict=True):
+        np.testing.assert_array_equal(a, expected)
+    assert not np.array_equal(kept[0], again[0])
+    with pytest.raises(ValueError, match="out must hold"):
+        candidates.score(make("mf").fit(fold.train), out=[first[0]])

@@ -31,10 +31,14 @@ def top_items(scores: np.ndarray, depth: int) -> np.ndarray:
     The first ``depth`` columns of a stable sort by decreasing score, found without sorting the row:
     a partition finds the ``depth``-th highest score, and only the columns at or above it are sorted.
     """
-    n_rows, n_columns = scores.shape
+    return _top_of_negated(-np.asarray(scores, dtype=np.float64), depth)
+
+
+def _top_of_negated(negated: np.ndarray, depth: int) -> np.ndarray:
+    """:func:`top_items` of ``-negated``: the columns of the ``depth`` lowest values, lowest first, ties by column."""
+    n_rows, n_columns = negated.shape
     if not 1 <= depth <= n_columns:
         raise ValueError(f"depth must lie in [1, {n_columns}], got {depth}")
-    negated = -scores
     threshold = np.partition(negated, depth - 1, axis=1)[:, depth - 1]
     rows, columns = np.nonzero(negated <= threshold[:, None])
     ordered = np.lexsort((columns, negated[rows, columns], rows))
@@ -80,6 +84,7 @@ class TrueQuality:
         self.users = np.arange(train.n_users) if users is None else np.unique(np.asarray(users, dtype=np.int64))
         self.hits: dict[str, np.ndarray] = {}
         self.read: dict[str, np.ndarray] = {}
+        self._negated = np.empty((0, train.n_items))  # reused from block to block: no new memory per block
 
     def reader(self, label: str) -> BlockReader:
         """What reads the score blocks of system ``label``: the hits of each user's top items outside training."""
@@ -90,11 +95,17 @@ class TrueQuality:
             rows = np.minimum(np.searchsorted(self.users, users), len(self.users) - 1)
             mine = self.users[rows] == users
             chunk, rows = users[mine], rows[mine]
-            scores = np.where(self.rated[chunk], -np.inf, block[mine])
-            if self.order is None:
-                top = top_items(scores, self.depth)
-            else:
-                top = self.order[top_items(scores[:, self.order], self.depth)]
+            scores, rated = (block if mine.all() else block[mine]), self.rated[chunk]
+            if self.order is not None:
+                scores, rated = scores[:, self.order], rated[:, self.order]
+            if len(self._negated) < len(chunk):
+                self._negated = np.empty((len(chunk), scores.shape[1]))
+            negated = self._negated[: len(chunk)]
+            np.negative(scores, out=negated)
+            negated[rated] = np.inf  # an item rated in training is never recommended
+            top = _top_of_negated(negated, self.depth)
+            if self.order is not None:
+                top = self.order[top]
             hits[rows] = self.truth[chunk[:, None], top] & ~self.rated[chunk[:, None], top]
             read[rows] = True
 

@@ -77,14 +77,23 @@ class Candidates:
         self.user_rows = [np.searchsorted(self.users, r.users[o]) for r, o in zip(self.runs_list, self.run_order)]
         self.items_above = max((int(r.items.max()) + 1 for r in self.runs_list if len(r.items)), default=0)
 
-    def score(self, recommender: Recommender, readers: Sequence[BlockReader] = ()) -> list[np.ndarray]:
+    def score(
+        self, recommender: Recommender, readers: Sequence[BlockReader] = (), out: Sequence[np.ndarray] | None = None
+    ) -> list[np.ndarray]:
         """Scores of every candidate of every runs object by a fitted ``recommender``; each of ``readers``
-        also reads every dense block, after the candidates were gathered from it."""
+        also reads every dense block, after the candidates were gathered from it.  ``out`` receives the
+        scores instead of new arrays (e.g. the arrays of the previous system once it was evaluated, which
+        spares the allocation of runs of every item, system after system)."""
         if recommender.n_items is None:
             raise RuntimeError(f"{recommender.name}: fit before scoring")
         if self.items_above > recommender.n_items or (len(self.users) and self.users[-1] >= recommender.n_users):
             raise ValueError(f"the runs hold users or items outside the code space {recommender.name} was fitted on")
-        out = [np.empty(len(r.items), dtype=np.float64) for r in self.runs_list]
+        if out is None:
+            out = [np.empty(len(r.items), dtype=np.float64) for r in self.runs_list]
+        elif ([a.shape for a in out] != [(len(r.items),) for r in self.runs_list]
+              or any(a.dtype != np.float64 for a in out)):
+            raise ValueError("out must hold one float64 array per runs object, as long as its candidates")
+        out = list(out)
         step = max(1, self.block // max(1, recommender.n_items))
         for start, block in score_blocks(recommender, self.users, step):
             stop = start + len(block)

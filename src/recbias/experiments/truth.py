@@ -208,9 +208,9 @@ def _measure_fold(
     candidates = Candidates(runs + [s.runs for s in samples.values()] + extra,
                             users=None if complete is None else complete.users)
     out: dict[str, dict[str, pd.Series]] = {p.label: {} for p in protocol_list}
-    random_scores = {}
-    for label, recommender in fitted.items():
-        scores = candidates.score(recommender, [complete.reader(label)] if complete is not None else [])
+    random_scores, scores = {}, None
+    for label, recommender in fitted.items():  # each system's scores are read before the next one's overwrite them
+        scores = candidates.score(recommender, [complete.reader(label)] if complete is not None else [], out=scores)
         for design, design_runs, design_scores in zip(designs, runs, scores, strict=False):
             table = evaluate_runs(design_runs, design_scores, metrics[design], seed=seed, item_popularity=popularity)
             means = table.groupby("user")[metrics[design]].mean()
@@ -220,7 +220,7 @@ def _measure_fold(
         for (protocol_label, sample), sample_scores in zip(samples.items(), scores[len(designs):], strict=False):
             out[protocol_label][label] = sample.values(label, sample_scores).groupby("user")["value"].mean()
         if random_items is not None:
-            random_scores[label] = scores[-1]
+            random_scores[label] = scores[-1].copy()
     if complete is not None:
         true_tables = complete.tables()
     elif random_items is not None:

@@ -66,6 +66,7 @@ class _Definition:
     defaults: dict[str, Any] = field(default_factory=dict)
     needs_popularity: bool | Callable[[dict[str, Any]], bool] = False  # a callable decides from the parameters
     check: Callable[..., Any] | None = None  # check(cutoff, **params) raises ValueError on impossible settings
+    reads_judged: bool = False  # reads the judged non-relevant entries (the incomplete-judgment metrics)
 
 
 _DEFINITIONS: dict[str, _Definition] = {
@@ -83,8 +84,8 @@ _DEFINITIONS: dict[str, _Definition] = {
     ),
     "nDCG": _Definition(accuracy.ndcg, "optional", {"gain": _choice("linear", "exponential")}, {"gain": "linear"}),
     "AUC": _Definition(accuracy.auc, "none"),
-    "bpref": _Definition(incomplete.bpref, "none"),
-    "infAP": _Definition(incomplete.infap, "none", {"epsilon": float}, {"epsilon": 0.0}),
+    "bpref": _Definition(incomplete.bpref, "none", reads_judged=True),
+    "infAP": _Definition(incomplete.infap, "none", {"epsilon": float}, {"epsilon": 0.0}, reads_judged=True),
     "PSR": _Definition(
         popularity.stratified_recall, "required", {"gamma": float}, {"gamma": 1.0}, needs_popularity=True
     ),
@@ -132,6 +133,11 @@ class MetricSpec:
     def needs_popularity(self) -> bool:
         needs = _DEFINITIONS[self.name].needs_popularity
         return needs(self.params) if callable(needs) else needs
+
+    @property
+    def reads_judged(self) -> bool:
+        """Whether the metric reads where judged non-relevant candidates rank (bpref, infAP)."""
+        return _DEFINITIONS[self.name].reads_judged
 
     def compute(self, runs: Ranked, item_popularity: ItemPopularity | None = None) -> np.ndarray:
         """Per-run values of this metric on a ranking (or runs in rank order)."""
