@@ -195,15 +195,15 @@ say("truths-agree", report.agreement_text(main, on_second, names))
 disagreement = report.disagreement_text(main, on_second, names)
 
 # %% [markdown]
-# ## A second truth: random ratings
+# ## A second truth
 #
 # {glue:text}`second-note`
 #
 # {numref}`tbl-truth-second` sets the fidelity of every protocol on the book's dataset
 # next to its fidelity on a second truth: by default Coat, whose truth is nDCG at 5 over
-# each user's random coats, with the ratings as gains. With 290 users and a field of systems that
-# are close in quality, the user resamples spread far there, so only large differences
-# between protocols mean anything.
+# each user's random coats, with the ratings as gains. Coat has only 290 users, and the
+# systems of the field are close in quality, so its user resamples spread far and only
+# large differences between protocols mean anything there.
 #
 # ```{glue:figure} tbl-truth-second
 # :name: tbl-truth-second

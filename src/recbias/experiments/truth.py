@@ -25,6 +25,7 @@ over users (the sampling unit: per-user values are averaged over a user's runs f
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -317,11 +318,12 @@ def world_with_truth(ratings: Ratings, seed: int = 0) -> Ratings:
 
     Real datasets other than Coat have no ground truth; the chapter then studies a world
     from :func:`recbias.synthetic.generate` with the dataset's numbers of users, items and
-    ratings.
+    ratings, named after it (``"ml-100k-sized world"``).
     """
     if ratings.true_relevance is not None or ratings.unbiased_test is not None:
         return ratings
-    return generate(seed=seed, n_users=ratings.n_users, n_items=ratings.n_items, n_ratings=ratings.n_ratings)
+    world = generate(seed=seed, n_users=ratings.n_users, n_items=ratings.n_items, n_ratings=ratings.n_ratings)
+    return dataclasses.replace(world, name=f"{ratings.name}-sized world")
 
 
 def second_truth(requested: str, world: Ratings, seed: int = 0) -> Ratings | None:
