@@ -505,13 +505,11 @@ show_text(crossing_text)
 # %% tags=["remove-input"]
 show_text(heads_text)
 
+# %% tags=["remove-input"]
+show_text("" if new_users is None else newcomers.step_effect_text(new_users))
+
 # %% [markdown]
-# Without the step the experiment measures the short head more than the newcomer:
-# the global and the demographic lists consist of the most liked items, which a
-# newcomer is likely to rate too, and a system that knows a few of her ratings pays
-# for every head item it gives up for a more personal one. With the step, the curves
-# measure what the ratings add beyond the obvious, and the crossing point is where a
-# demographic questionnaire stops paying. The paper reports that gender and age are
+# The paper reports that gender and age are
 # worth about five ratings for its own recommender, which it does not describe; the
 # scorecard below sets our crossing against it. A demographic list that skipped the
 # head would do better under the step; like the paper, we compare the lists as Bayes'

@@ -246,3 +246,31 @@ def crossing_text(study: NewUserStudy) -> str:
         label = "Without the step" if metric == "unpenalised" else f"With the {metric}"
         sentences.append(f"{label}, " + and_list(parts) + ".")
     return " ".join(sentences)
+
+
+def step_effect_text(study: NewUserStudy) -> str:
+    """Why the step moves the crossing, or that it does not, for the headline system (empty without a step
+    or without demographics)."""
+    headline = study.headline
+    if headline is None:
+        return ""
+    plain = study.crossings[(study.crossings["system"] == headline["system"])
+                            & (study.crossings["metric"] == "unpenalised")]["crossing"].iloc[0]
+    stepped = headline["crossing"]
+    if np.isnan(stepped):
+        return (f"Even with the step, {headline['system']} does not stay above the demographic list within the "
+                f"{study.known[-1]} ratings of the study: on these data, knowing gender and age is worth more than "
+                "the ratings a newcomer gives at first.")
+    if np.isnan(plain) or plain > stepped:  # the step brings the crossing forward
+        return (
+            "Without the step the experiment measures the short head more than the newcomer: the global and the "
+            "demographic lists consist of the most liked items, which a newcomer is likely to rate too, and a system "
+            "that knows a few of her ratings pays for every head item it gives up for a more personal one. With the "
+            "step, the curves measure what the ratings add beyond the obvious, and the crossing point is where a "
+            "demographic questionnaire stops paying."
+        )
+    return (
+        f"Here the step does not bring the crossing forward for {headline['system']}: the short head is not what "
+        "holds the demographic list up on these data, and the crossing point with the step is where a demographic "
+        "questionnaire stops paying beyond the most rated items."
+    )

@@ -113,8 +113,9 @@ def agreement_text(main: pd.DataFrame, second: pd.DataFrame | None, names: tuple
     shared = (f"{and_list(top)} {'is' if len(top) == 1 else 'are'} in the top third on both" if top else
               "no protocol is in the top third on both")
     return (
-        f"The two truths rank the protocols {'alike' if rho >= 0.5 else 'differently'}: the rank correlation of their "
-        f"Kendall τ over the {len(both)} protocols is {fmt_number(rho, 2)}. {shared[0].upper() + shared[1:]}. They "
+        f"The two truths rank the protocols {'alike' if rho >= 0.5 else 'differently'}: over the {len(both)} "
+        f"protocols, the rank correlation between their τ on the one and on the other is {fmt_number(rho, 2)}. "
+        f"{shared[0].upper() + shared[1:]}. They "
         f"disagree most on {furthest} ({ordinal(int(both['tau'].rank(ascending=False, method='min')[furthest]))} of "
         f"{len(both)} on {names[0]}, {ordinal(int(both['tau second'].rank(ascending=False, method='min')[furthest]))} "
         f"on {names[1]})."
