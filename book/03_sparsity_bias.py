@@ -49,15 +49,14 @@ from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.experiments import sparsity
+from recbias.experiments import sparsity, sparsity_check, sparsity_figures, sparsity_fits, sparsity_lift, sparsity_sweep
+from recbias.experiments.runner import PAPER_SYSTEMS, choose_designs, design_note
 
-PAPER_SYSTEMS = sparsity.PAPER_SYSTEMS
 SYSTEMS, N = list(PAPER_SYSTEMS), int(cutoff)
 COLOURS = palette(SYSTEMS)
-levels = sparsity.parse_grid(removed, "removed", 0, 0.999)
-sizes = sparsity.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
-choice = sparsity.choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries,
-                                n_nonrelevant=an_nonrelevant)
+levels = sparsity_sweep.parse_grid(removed, "removed", 0, 0.999)
+sizes = sparsity_sweep.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
+choice = choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries, n_nonrelevant=an_nonrelevant)
 ar = choice.main_ar
 glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, test_ratio, N, levels, sizes,
                                                             target_size, sweep_users, bootstrap))
@@ -153,7 +152,7 @@ glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, 
 # about a recommender: they are set by the data and the experimenter.
 
 # %% tags=["remove-input"]
-show_text(sparsity.design_note(choice, ratings))
+show_text(design_note(choice, ratings))
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-settings
@@ -163,13 +162,13 @@ show_text(sparsity.design_note(choice, ratings))
 # ```
 
 # %% tags=["remove-cell"]
-check = sparsity.random_precision_check(ratings, sparsity.check_designs(choice), n=N,
+check = sparsity_check.random_precision_check(ratings, sparsity_check.check_designs(choice), n=N,
                                        max_users=sweep_users, seed=seed)
-fig = sparsity.check_figure(check, N)
+fig = sparsity_check.check_figure(check, N)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-check", fig)
-glue_table("tbl-sparsity-check", sparsity.check_table(check))
-summary = sparsity.check_summary(check)
+glue_table("tbl-sparsity-check", sparsity_check.check_table(check))
+summary = sparsity_check.check_summary(check)
 say("all_users_low", f"{summary['all_users_low']:.0%}")
 say("all_users_high", f"{summary['all_users_high']:.0%}")
 
@@ -198,7 +197,7 @@ say("all_users_high", f"{summary['all_users_high']:.0%}")
 # ```
 
 # %% tags=["remove-input"]
-show_text(sparsity.check_text(check, ratings))
+show_text(sparsity_check.check_text(check, ratings))
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-check
@@ -226,12 +225,12 @@ show_text(sparsity.check_text(check, ratings))
 # all users.
 
 # %% tags=["remove-cell"]
-sweep = sparsity.sparsity_sweep(ratings, PAPER_SYSTEMS, ar=ar, folds=folds, test_ratio=test_ratio, removed=levels,
+sweep = sparsity_sweep.sparsity_sweep(ratings, PAPER_SYSTEMS, ar=ar, folds=folds, test_ratio=test_ratio, removed=levels,
                                 sizes=sizes, base_size=target_size, n=N, max_users=sweep_users, seed=seed)
-stats = sparsity.sweep_statistics(sweep, n_boot=bootstrap, seed=seed)
-density_fits = sparsity.density_fits(stats, SYSTEMS, f"P@{N}")
-size_fits = sparsity.size_fits(stats, SYSTEMS, f"P@{N}")
-fig = sparsity.fig4(stats, SYSTEMS, COLOURS, N)
+stats = sparsity_fits.sweep_statistics(sweep, n_boot=bootstrap, seed=seed)
+density_fits = sparsity_fits.density_fits(stats, SYSTEMS, f"P@{N}")
+size_fits = sparsity_fits.size_fits(stats, SYSTEMS, f"P@{N}")
+fig = sparsity_figures.fig4(stats, SYSTEMS, COLOURS, N)
 for ax in fig.axes:
     dataset_caption(ax, ratings.name)
 glue_figure("fig-sparsity-fig4", fig)
@@ -284,9 +283,9 @@ for name in ("ar_text", "one_r_text", "size_text"):
 # up to the skill of the systems.
 
 # %% tags=["remove-cell"]
-elasticities = sparsity.elasticities(stats, SYSTEMS, sweep.metrics)
+elasticities = sparsity_fits.elasticities(stats, SYSTEMS, sweep.metrics)
 claims = sparsity.metric_claims(elasticities, N)
-fig = sparsity.metrics_figure(stats, SYSTEMS, sweep.metrics, COLOURS)
+fig = sparsity_figures.metrics_figure(stats, SYSTEMS, sweep.metrics, COLOURS)
 for ax in fig.axes:
     dataset_caption(ax, ratings.name)
 glue_figure("fig-sparsity-metrics", fig)
@@ -341,8 +340,8 @@ show_text(sparsity.metrics_text(elasticities, N, sweep))
 # more closely only where users hold more than $n$ relevant test items.
 
 # %% tags=["remove-cell"]
-orders = sparsity.order_stability(stats, SYSTEMS, f"P@{N}")
-fig = sparsity.order_figure(orders)
+orders = sparsity_fits.order_stability(stats, SYSTEMS, f"P@{N}")
+fig = sparsity_figures.order_figure(orders)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-orders", fig)
 glue_table("tbl-sparsity-orders", sparsity.order_table(orders))
@@ -375,15 +374,15 @@ glue_table("tbl-sparsity-orders", sparsity.order_table(orders))
 show_text(sparsity.order_text(orders, stats, ratings))
 
 # %% tags=["remove-cell"]
-collections = sparsity.lift_datasets(ratings, seed, compare_all)
-lift = sparsity.lift_study(collections, PAPER_SYSTEMS, max_an_entries=max_an_entries, an_nonrelevant=an_nonrelevant,
+collections = sparsity_lift.lift_datasets(ratings, seed, compare_all)
+lift = sparsity_lift.lift_study(collections, PAPER_SYSTEMS, max_an_entries=max_an_entries, an_nonrelevant=an_nonrelevant,
                            base_size=target_size, test_ratio=test_ratio, n=N, n_boot=bootstrap, seed=seed)
-fig = sparsity.lift_figure(lift, COLOURS, N)
+fig = sparsity_lift.lift_figure(lift, COLOURS, N)
 for ax in fig.axes:
     dataset_caption(ax, ", ".join(c.name for c in collections))
 glue_figure("fig-sparsity-lift", fig)
-glue_table("tbl-sparsity-lift", sparsity.lift_table(lift, N))
-glue_table("tbl-sparsity-spread", sparsity.spread_table(lift, N))
+glue_table("tbl-sparsity-lift", sparsity_lift.lift_table(lift, N))
+glue_table("tbl-sparsity-spread", sparsity_lift.spread_table(lift, N))
 
 # %% [markdown]
 # ## Reading a number with its ρ
@@ -422,7 +421,7 @@ glue_table("tbl-sparsity-spread", sparsity.spread_table(lift, N))
 # ```
 
 # %% tags=["remove-input"]
-show_text(sparsity.lift_text(lift, N))
+show_text(sparsity_lift.lift_text(lift, N))
 
 # %% [markdown]
 # ```{admonition} What to report with an offline precision

@@ -41,6 +41,17 @@ def fmt_pm(mean: float, spread: float, digits: int = 3) -> str:
     return f"{fmt_number(mean, digits)}<br><small>± {fmt_number(spread, digits)}</small>"
 
 
+def fmt_interval(value: float, ci: tuple[float, float], digits: int = 2) -> str:
+    """A value with its interval, ``"0.42 [0.31, 0.55]"``, for prose."""
+    return f"{fmt_number(value, digits)} [{fmt_number(ci[0], digits)}, {fmt_number(ci[1], digits)}]"
+
+
+def fmt_span(low: float, high: float, fmt: str = "{:.2f}") -> str:
+    """A range as prose shows it, ``"0.31 to 0.55"``, or a single value when both ends print alike."""
+    a, b = fmt.format(low), fmt.format(high)
+    return a if a == b else f"{a} to {b}"
+
+
 def fmt_seconds(x: float) -> str:
     """A duration: two decimals under 10 s, one above."""
     return f"{x:.2f} s" if x < 10 else f"{x:.1f} s"
