@@ -46,6 +46,13 @@ def fmt_interval(value: float, ci: tuple[float, float], digits: int = 2) -> str:
     return f"{fmt_number(value, digits)} [{fmt_number(ci[0], digits)}, {fmt_number(ci[1], digits)}]"
 
 
+def fmt_ci(value: float, ci: tuple[float, float], digits: int = 2, fmt: str | None = None) -> str:
+    """A value over its interval on a second, smaller line (keeps wide tables narrow); ``fmt`` (e.g.
+    ``"{:+.0%}"``) replaces the fixed ``digits``."""
+    show = (lambda x: fmt.format(x)) if fmt else (lambda x: fmt_number(x, digits))
+    return f"{show(value)}<br><small>[{show(ci[0])}, {show(ci[1])}]</small>"
+
+
 def fmt_span(low: float, high: float, fmt: str = "{:.2f}") -> str:
     """A range as prose shows it, ``"0.31 to 0.55"``, or a single value when both ends print alike."""
     a, b = fmt.format(low), fmt.format(high)

@@ -37,62 +37,76 @@ from recbias.experiments.sparsity_sweep import (
     point_key,
 )
 from recbias.ratings import Ratings
-from recbias.text import fmt_interval, fmt_number, fmt_pct, fmt_span
+from recbias.text import fmt_ci, fmt_interval, fmt_number, fmt_pct, fmt_span
 
 #: where the papers state what this chapter checks
 SOURCE = "IRJ 2017 Sec. 4"
 
 
-def fits_table(density: pd.DataFrame, sizes: pd.DataFrame, n: int) -> pd.DataFrame:
-    """One row per system: the fitted line of AR P@n in delta, the fitted change of 1R P@n over the removal
-    sweep (TI and AI candidates) and the exponent of t, each with its 95% interval."""
+def ar_fits_table(density: pd.DataFrame) -> pd.DataFrame:
+    """One row per system: the line fitted to AR P@n in the density, ``a + b delta``, with 95% intervals, its
+    R² and the fitted relative change from the full test set to the sparsest fitted level."""
+    ar = density[density["sweep"] == AR_REMOVAL]
+    return pd.DataFrame({
+        "system": ar["system"],
+        "slope b": [fmt_ci(r["slope"], r["slope_ci"], 1) for _, r in ar.iterrows()],
+        "intercept a": [fmt_ci(r["intercept"], r["intercept_ci"], 4) for _, r in ar.iterrows()],
+        "R²": [fmt_number(r, 3) for r in ar["r2"]],
+        f"change, 0 to {fmt_pct(FIT_MAX_REMOVED, 0)} removed": [fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}")
+                                                                for _, r in ar.iterrows()],
+    })
+
+
+def one_r_fits_table(density: pd.DataFrame, sizes: pd.DataFrame) -> pd.DataFrame:
+    """One row per system: the fitted relative change of 1R P@n over the removal sweep with TI-NN and AI-NN
+    candidates (a rescaled slope in the density, 0 when flat), and the exponent ``e`` of ``P@n ~ t^e`` in the
+    size sweep, each with its 95% interval."""
     rows = []
-    for system in density["system"].unique():
-        ar = density[(density["sweep"] == AR_REMOVAL) & (density["system"] == system)]
+    for system in dict.fromkeys(density["system"]):
         row = {"system": system}
-        if len(ar):
-            r = ar.iloc[0]
-            row |= {f"AR P@{n}: slope in δ": fmt_interval(r["slope"], r["slope_ci"], 2),
-                    "intercept": fmt_interval(r["intercept"], r["intercept_ci"], 4), "R²": fmt_number(r["r2"], 3)}
-        for sweep, label in ((ONE_R_REMOVAL, "1R TI: change"), (ONE_R_AI_REMOVAL, "1R AI: change")):
+        for sweep, label in ((ONE_R_REMOVAL, "TI-NN: change"), (ONE_R_AI_REMOVAL, "AI-NN: change")):
             part = density[(density["sweep"] == sweep) & (density["system"] == system)]
             if len(part):
                 r = part.iloc[0]
-                row[label] = f"{r['change']:+.0%} [{r['change_ci'][0]:+.0%}, {r['change_ci'][1]:+.0%}]"
+                row[f"{label}, 0 to {fmt_pct(FIT_MAX_REMOVED, 0)} removed"] = fmt_ci(r["change"], r["change_ci"],
+                                                                                    fmt="{:+.0%}")
         exponent = sizes[sizes["system"] == system]
         if len(exponent):
             r = exponent.iloc[0]
-            row["1R: exponent of t"] = fmt_interval(r["exponent"], r["exponent_ci"], 2)
+            row["exponent e of t"] = fmt_ci(r["exponent"], r["exponent_ci"], 2)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def elasticity_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Elasticities as metric rows and system columns, each cell ``e [low, high]``."""
+    """Elasticities of the systems other than Random as metric rows and system columns, each cell the value over
+    its interval (Random's metrics other than precision are noise around their own random level)."""
+    table = table[table["system"].isin(personalised(table["system"].unique()))]
     doubled = set(table.loc[table["users"] == "all", "metric"])
     labelled = table.assign(
-        row=[m if m not in doubled else f"{m}, {'all users' if u == 'all' else 'users with a relevant item'}"
+        row=[m if m not in doubled else f"{m}<br><small>{'all users' if u == 'all' else 'with a relevant item'}</small>"
              for m, u in zip(table["metric"], table["users"], strict=True)],
-        cell=[fmt_interval(e, ci, 2) for e, ci in zip(table["elasticity"], table["ci"], strict=True)])
+        cell=[fmt_ci(e, ci, 2) for e, ci in zip(table["elasticity"], table["ci"], strict=True)])
     wide = labelled.pivot(index="row", columns="system", values="cell")
     return wide.reindex(index=list(dict.fromkeys(labelled["row"])), columns=list(dict.fromkeys(table["system"]))) \
         .rename_axis(index="metric", columns=None).reset_index()
 
 
 def order_table(orders: pd.DataFrame) -> pd.DataFrame:
-    """Kendall's tau of each removal level against the full test set (and the truth), AR and 1R side by side."""
+    """Kendall's tau of each removal level against the full test set (and the truth), AR and 1R side by side,
+    each tau over its interval."""
     rows = []
     for x, part in orders.groupby("x", sort=True):
-        row = {"test ratings removed": fmt_pct(x, 0)}
+        row = {"removed": fmt_pct(x, 0)}
         for sweep, label in ((AR_REMOVAL, "AR"), (ONE_R_REMOVAL, "1R")):
             level = part[part["sweep"] == sweep]
             if not len(level):
                 continue
             r = level.iloc[0]
             row[f"{label}: users"] = f"{int(r['users']):,}"
-            row[f"{label}: τ vs full test"] = fmt_interval(r["tau"], r["tau_ci"], 2)
+            row[f"{label}: τ, full test set"] = fmt_ci(r["tau"], r["tau_ci"], 2)
             if np.isfinite(r["tau_truth"]):
-                row[f"{label}: τ vs truth"] = fmt_interval(r["tau_truth"], r["tau_truth_ci"], 2)
+                row[f"{label}: τ, truth"] = fmt_ci(r["tau_truth"], r["tau_truth_ci"], 2)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -129,9 +143,9 @@ def metric_claims(table: pd.DataFrame, n: int) -> pd.DataFrame:
                   for m in metrics for s in systems if (m, s) in among.index}
         if not ratios:
             continue
-        rows.append({"key": key, "statement": label, "criterion": criterion,
-                     "ratios": f"{min(ratios.values()):.2f} to {max(ratios.values()):.2f}",
-                     "holds": bool(all(test(r) for r in ratios.values()))})
+        low, high = min(ratios.values()), max(ratios.values())
+        rows.append({"key": key, "statement": label, "criterion": criterion, "lowest": low, "highest": high,
+                     "ratios": fmt_span(low, high), "holds": bool(all(test(r) for r in ratios.values()))})
     return pd.DataFrame(rows)
 
 
@@ -141,7 +155,8 @@ def findings(check: pd.DataFrame, density: pd.DataFrame, sizes: pd.DataFrame, or
     out = []
     summary = check_summary(check)
     out.append({"key": "random-precision-is-eq4-eq5", "anchor": "fig-sparsity-check",
-                "label": "measured random precision equals Eq. 4 in AR and Eq. 5 in 1R within simulation error",
+                "label": "measured random precision equals the paper's Eq. 4 (AR) and Eq. 5 (1R) within simulation "
+                         "error",
                 "holds": summary["within_theory"] >= 0.9,
                 "evidence": f"{fmt_pct(summary['within_theory'], 0)} of {summary['configurations']} configurations "
                             f"within the 95% simulation band (criterion: at least 90%); largest |z| = "
@@ -213,17 +228,18 @@ def settings_table(ratings: Ratings, ar: str, folds: int, test_ratio: float, n: 
     rows = [
         ("systems", "Popularity, pLSA, MF, user-kNN, Random (the papers' five, as in chapter 2)"),
         ("splits", f"{folds} coin-flip split{'s' if folds > 1 else ''}, σ = {test_ratio:g}"),
-        ("positive threshold", f"{ratings.positive_threshold:g}"),
+        ("relevant", f"a test rating ≥ {ratings.positive_threshold:g}"),
         ("cut-off n", f"{n}"),
         ("AR design", ar),
-        ("1R design", f"1R TI-NN({base_size - 1}) and 1R AI-NN({base_size - 1}), |T_u^r| = {base_size}"),
+        ("1R designs", f"1R TI-NN({base_size - 1}) and 1R AI-NN({base_size - 1}): target sets of {base_size} items, "
+                       f"one relevant and {base_size - 1} sampled"),
         ("test ratings removed, f", ", ".join(fmt_pct(f, 0) for f in removed)
          + f" (lines fitted up to {fmt_pct(FIT_MAX_REMOVED, 0)})"),
-        ("1R target sizes requested", ", ".join(f"{s:,}" for s in sizes)),
-        ("users followed by the sweeps and the check", "all" if sweep_users is None
-         else f"at most {sweep_users:,}, sampled"),
+        ("1R target sizes asked for", ", ".join(f"{s:,}" for s in sizes)),
+        ("users followed", "all" if sweep_users is None else f"at most {sweep_users:,} per sweep, sampled"),
         ("theory check", f"σ ∈ {{{', '.join(f'{r:g}' for r in CHECK_RATIOS)}}} × f ∈ "
-                         f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × 2 thresholds × 5 designs"),
+                         f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × the positive threshold and the "
+                         "rating value below it × 5 designs"),
         ("intervals", f"95%, bootstrap over users ({n_boot} resamples)"),
     ]
     return pd.DataFrame(rows, columns=["setting", "value"])
@@ -242,11 +258,11 @@ def sweep_texts(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, siz
         "followed_text": (f"all {sweep.followed[1]:,} users with a relevant test item"
                           if sweep.followed[0] == sweep.followed[1]
                           else f"a uniform sample of {sweep.followed[0]:,} of the {sweep.followed[1]:,} users with a "
-                               "relevant test item (parameter sweep_users)"),
+                               "relevant test item (parameter `sweep_users`)"),
     }
     personal = personalised(sweep.systems)
     out["ar_text"] = _ar_text(density, personal, sweep.n)
-    out["one_r_text"] = _one_r_text(sweep, stats, density, personal)
+    out["one_r_text"] = _one_r_text(sweep, density, personal)
     out["size_text"] = _size_text(sizes, personal, sweep.n)
     return out
 
@@ -255,23 +271,33 @@ def _covers(ci: tuple[float, float], value: float) -> bool:
     return bool(ci[0] <= value <= ci[1])
 
 
+def ar_loss_text(density: pd.DataFrame) -> str:
+    """How much AR precision the systems other than Random lose from the full test set to the sparsest
+    fitted level, e.g. ``"90% to 92%"``."""
+    ar = density[(density["sweep"] == AR_REMOVAL) & density["system"].isin(personalised(density["system"]))]
+    return fmt_span(-ar["change"].max(), -ar["change"].min(), "{:.0%}") if len(ar) else "n/a"
+
+
 def _ar_text(density: pd.DataFrame, personal: Sequence[str], n: int) -> str:
     ar = density[(density["sweep"] == AR_REMOVAL) & density["system"].isin(personal)]
     if not len(ar):
         return "Too few removal levels had AR runs to fit a line on this dataset."
+    linear = bool((ar["r2"] >= 0.95).all())
     text = (
-        f"**AR precision is a line in the density.** From the full test set to {fmt_pct(FIT_MAX_REMOVED, 0)} of it "
-        f"removed, the AR P@{n} of every system but Random falls by "
-        f"{fmt_span(-ar['change'].max(), -ar['change'].min(), '{:.0%}')}, and a straight line in the test density fits "
-        f"each of them with R² of {fmt_span(ar['r2'].min(), ar['r2'].max(), '{:.3f}')}. The slopes differ "
-        f"({fmt_span(ar['slope'].min(), ar['slope'].max(), '{:.1f}')}): each system turns density into precision at its "
-        "own rate, but all of them follow the density."
+        ("**AR precision is a line in the density.** " if linear else "**AR precision follows the density, but not "
+         "along a straight line for every system.** ")
+        + f"From the full test set to {fmt_pct(FIT_MAX_REMOVED, 0)} of it removed, the AR P@{n} of every system but "
+        f"Random falls by {ar_loss_text(density)}, and a straight line in the test density fits them with R² of "
+        f"{fmt_span(ar['r2'].min(), ar['r2'].max(), '{:.3f}')}. The slopes differ "
+        f"({fmt_span(ar['slope'].min(), ar['slope'].max(), '{:.1f}')}): each system turns density into precision at "
+        "its own rate."
     )
     random = density[(density["sweep"] == AR_REMOVAL) & (density["system"] == "Random")]
     if len(random):
         r = random.iloc[0]
         text += (f" Random recommendation has slope {fmt_interval(r['slope'], r['slope_ci'])}, "
-                 + ("in line with the 1 of Eq. 4." if _covers(r["slope_ci"], 1.0) else "against the 1 of Eq. 4."))
+                 + ("in line with the slope 1 of σδ." if _covers(r["slope_ci"], 1.0) else
+                    "away from the slope 1 of σδ."))
     below = [ci[1] < 0 for ci in ar["intercept_ci"]]
     if all(below):
         text += (
@@ -290,43 +316,40 @@ def _ar_text(density: pd.DataFrame, personal: Sequence[str], n: int) -> str:
     return text
 
 
-def _one_r_text(sweep: Sweep, stats: SweepStatistics, density: pd.DataFrame, personal: Sequence[str]) -> str:
+def _one_r_text(sweep: Sweep, density: pd.DataFrame, personal: Sequence[str]) -> str:
     ti = density[(density["sweep"] == ONE_R_REMOVAL) & density["system"].isin(personal)]
     ai = density[(density["sweep"] == ONE_R_AI_REMOVAL) & density["system"].isin(personal)]
     if not len(ti):
         return "No 1R removal level had runs on this dataset."
-    levels = stats.levels[(stats.levels["sweep"] == ONE_R_REMOVAL) & (stats.levels["x"] <= FIT_MAX_REMOVED)]
-    last = levels["x"].max()
-    pool = sweep.points[sweep.points["sweep"] == ONE_R_REMOVAL].groupby("x")["candidates"].mean()
     flat_ti = bool((ti["change"].abs() <= 0.1).all())
+    flat_ai = bool(len(ai)) and bool((ai["change"].abs() <= 0.1).all())
+    pool = sweep.points[(sweep.points["sweep"] == ONE_R_REMOVAL) & (sweep.points["x"] <= FIT_MAX_REMOVED)] \
+        .groupby("x")["candidates"].mean()
+    head = ("**1R precision does not follow the test data.** " if flat_ti else
+            "**1R precision is set by the design, as long as the candidates stay the same.** " if flat_ai else
+            "**1R precision moves less than AR precision, but it moves.** ")
     text = (
-        "**1R precision is set by the design, not by the test data, as long as the candidates stay the same.** "
-        f"With TI-NN candidates, the papers' design, the 1R P@{sweep.n} of the systems other than Random changes by "
-        f"{fmt_span(ti['change'].min(), ti['change'].max(), '{:+.0%}')} from the full test set to {fmt_pct(last, 0)} "
-        "removed, while AR precision loses most of its value over the same range. "
+        head + f"With TI-NN candidates, the papers' design, the 1R P@{sweep.n} of the systems other than Random "
+        f"changes by {fmt_span(ti['change'].min(), ti['change'].max(), '{:+.0%}')} from the full test set to "
+        f"{fmt_pct(FIT_MAX_REMOVED, 0)} removed, while AR precision loses most of its value. "
     )
-    if flat_ti:
-        text += "That is within ±10% for every system: 1R precision hardly notices the thinning. "
-    else:
+    if not flat_ti:
         text += (
-            "The change is not negligible, and the candidate pool is the reason: TI draws the non-relevant items of a "
-            f"run from the items with a test rating, {pool.iloc[0]:,.0f} on the full test set and "
-            f"{pool.loc[last]:,.0f} at {fmt_pct(last, 0)} removed. Thinning the test set changes which items can be "
-            "sampled as non-relevant (the rarely rated ones leave the pool first) and which users still have enough "
-            "of them to get a run at all. "
+            "The candidate pool is the reason: TI draws the sampled items of a run from the items with a test rating, "
+            f"{pool.iloc[0]:,.0f} on the full test set and {pool.iloc[-1]:,.0f} at {fmt_pct(pool.index[-1], 0)} "
+            "removed. The rarely rated items leave the pool first, "
         )
-        if (ti["change"] < 0).all():
-            text += ("Here every system loses: the pool that remains is made of popular items, which the systems other "
-                     "than Random rank high, so the sampled non-relevant items become harder to beat. ")
+        text += ("so the sampled items that remain are popular ones, which the systems rank high, and they become "
+                 "harder to beat. " if (ti["change"] < 0).all() else "which changes what the sampled items look "
+                 "like. ")
     if len(ai):
-        flat_ai = bool((ai["change"].abs() <= 0.1).all())
         text += (
             "With AI-NN candidates the pool is the whole catalogue whatever the test set, and the change is "
             f"{fmt_span(ai['change'].min(), ai['change'].max(), '{:+.0%}')}"
             + (": a relevant test rating removed at random leaves the others as they were, and 1R precision, an "
                "average over them, stays where it was." if flat_ai else
-               "; on this dataset even the fixed pool does not keep every system within ±10%, as fewer and fewer "
-               "users keep a relevant test rating and the average runs over a changing set of users.")
+               "; even the fixed pool does not keep every system within ±10% here, as fewer users keep a relevant "
+               "test rating and the average runs over a changing set of users.")
         )
     return text
 
@@ -343,41 +366,81 @@ def _size_text(sizes: pd.DataFrame, personal: Sequence[str], n: int) -> str:
     if len(random):
         r = random.iloc[0]
         text += (f"Random 1R precision has exponent {fmt_interval(r['exponent'], r['exponent_ci'])}, "
-                 + ("in line with Eq. 5's -1. " if _covers(r["exponent_ci"], -1.0) else
-                    "close to Eq. 5's -1 (a log-log fit of four noisy means; the theory check above tests Eq. 5 "
-                    "directly). " if abs(r["exponent"] + 1) <= 0.15 else "against Eq. 5's -1. "))
-    which = (f"all {len(fitted)}" if excluded == len(fitted) else "none" if excluded == 0
-             else f"{excluded} of the {len(fitted)}")
-    text += (f"The other systems have exponents of {fmt_span(fitted['exponent'].min(), fitted['exponent'].max())}; "
-             f"the interval excludes -1 for {which}.")
+                 + ("in line with the -1 of 1/t. " if _covers(r["exponent_ci"], -1.0) else
+                    "close to the -1 of 1/t (a log-log fit of a few noisy means; the theory check above tests 1/t "
+                    "directly). " if abs(r["exponent"] + 1) <= 0.15 else "away from the -1 of 1/t. "))
+    which = ("every one of them" if excluded == len(fitted) else "none of them" if excluded == 0
+             else f"{excluded} of them")
+    text += (f"The other systems have exponents of {fmt_span(fitted['exponent'].min(), fitted['exponent'].max())}, "
+             f"and the interval excludes -1 for {which}.")
     if slower:
-        text += (f" Eq. 5 describes random recommendation exactly; a system that ranks the relevant item high keeps it "
-                 f"in its top {n} even when many more non-relevant items are added, so its precision falls more slowly "
-                 "than the random baseline, and its lead over random grows with t.")
+        text += (f" A system that ranks the relevant item high keeps it in its top {n} even when many more sampled "
+                 "items are added, so its precision falls more slowly than the random baseline, and its lead over "
+                 "random grows with t.")
     return text
 
 
-def metrics_text(table: pd.DataFrame, n: int, sweep: Sweep) -> str:
-    """What the elasticities of the systems other than Random say, metric by metric."""
+def metrics_text(table: pd.DataFrame, claims: pd.DataFrame, n: int, sweep: Sweep) -> str:
+    """What the elasticities of the systems other than Random say, read off the table, in the words that the
+    verdicts of :func:`metric_claims` allow."""
     personal = table[table["system"].isin(personalised(table["system"].unique()))]
-    grouped = personal.groupby(["metric", "users"], sort=False)["elasticity"]
-    ranges = {key: (values.min(), values.max()) for key, values in grouped}
+    ranges = {key: (values.min(), values.max())
+              for key, values in personal.groupby(["metric", "users"], sort=False)["elasticity"]}
+    verdicts = claims.set_index("key")
 
     def span(metric: str, users: str = "with relevant") -> str:
         return fmt_span(*ranges[(metric, users)])
 
-    parts = [f"For the systems other than Random, the elasticity of P@{n} over all users of the full test set is "
-             f"{span(f'P@{n}', 'all')}, and that of MRR {span('MRR', 'all')}."]
+    def calm(key: str) -> bool:
+        return key in verdicts.index and verdicts.loc[key, "highest"] <= 0.5
+
+    parts = [f"Over all users of the full test set, P@{n} has an elasticity of {span(f'P@{n}', 'all')} for the "
+             "systems other than Random."]
     if (f"P@{n}", "with relevant") in ranges:
-        parts.append(f"Over the users who still have a relevant item they are {span(f'P@{n}')} and {span('MRR')}; "
-                     "the difference is the part of the sensitivity that comes from users who lose every relevant "
-                     "test item and score 0.")
-    parts.append(f"Recall@{n} has {span(f'Recall@{n}')}, MAP {span('MAP')}, nDCG {span('nDCG')} and "
-                 f"nDCG@{n} {span(f'nDCG@{n}')}.")
-    full = sweep.targets[(sweep.targets["point"] == point_key(AR_REMOVAL, 0.0)) & (sweep.targets["run"] >= 0)]
-    parts.append(f"On the full test set, {fmt_pct(float((full['relevant'] > n).mean()), 0)} of the users have more "
-                 f"than {n} relevant test items.")
+        parts.append(f"Over the users who still have a relevant item it is {span(f'P@{n}')}: the rest of the "
+                     "sensitivity comes from users who lose every relevant test item and score 0.")
+    if (f"Recall@{n}", "with relevant") in ranges:
+        recall = "recall-insensitive" in verdicts.index and verdicts.loc["recall-insensitive", "holds"]
+        parts.append(f"Recall@{n} " + ("stays near 0" if recall else "does not stay near 0")
+                     + f" ({span(f'Recall@{n}')}), and the metrics without a cut-off, MAP and nDCG, "
+                     + ("keep a small part of the trend" if calm("map-ndcg-slightly-sensitive") else "keep much of it")
+                     + f" ({span('MAP')} and {span('nDCG')}).")
+    if (f"nDCG@{n}", "with relevant") in ranges:
+        full = sweep.targets[(sweep.targets["point"] == point_key(AR_REMOVAL, 0.0)) & (sweep.targets["run"] >= 0)]
+        many = fmt_pct(float((full["relevant"] > n).mean()), 0)
+        parts.append(f"nDCG@{n} ({span(f'nDCG@{n}')}) " + (
+            f"sits with them rather than with precision: only {many} of the users have more than {n} relevant test "
+            "items on the full test set, the case in which the papers expect it to follow the density."
+            if calm("ndcg-at-n-sensitive") else
+            f"follows the density more closely, as the papers describe; {many} of the users have more than {n} "
+            "relevant test items on the full test set."))
     return " ".join(parts)
+
+
+def exposure_text(claims: pd.DataFrame, n: int) -> str:
+    """The closing summary's sentence on normalised metrics: those whose elasticity is at most half of
+    precision's for every system (:func:`metric_claims`), or that none is."""
+    names = {"recall-insensitive": f"Recall@{n}", "map-ndcg-slightly-sensitive": "MAP and nDCG without a cut-off",
+             "ndcg-at-n-sensitive": f"nDCG@{n}"}
+    calm = [names[key] for key, high in zip(claims["key"], claims["highest"], strict=True)
+            if key in names and high <= 0.5]
+    if not calm:
+        return (f"Here recall, MAP and nDCG follow the density about as closely as P@{n}; report the test density "
+                "with all of them.")
+    listed = calm[0] if len(calm) == 1 else ", ".join(calm[:-1]) + " and " + calm[-1]
+    return (f"Here {listed} react to the density at most half as much as P@{n} does, but they can only average "
+            "over users who have relevant test items; say how the others were treated.")
+
+
+def order_kept_text(orders: pd.DataFrame) -> str:
+    """How far the AR order of the full test set held on this page, for the closing summary."""
+    part = orders[orders["sweep"] == AR_REMOVAL].sort_values("x")
+    broken = part[part["tau"] < 1.0]
+    if not len(broken):
+        return f"here the AR order held down to {fmt_pct(part['x'].max(), 0)} of the test ratings removed"
+    kept = part[part["x"] < broken["x"].iloc[0]]["x"].max()
+    return (f"here the AR order held up to {fmt_pct(kept, 0)} of the test ratings removed" if kept > 0
+            else "here the AR order changed at the first removal level")
 
 
 def order_text(orders: pd.DataFrame, stats: SweepStatistics, ratings: Ratings) -> str:
@@ -388,38 +451,40 @@ def order_text(orders: pd.DataFrame, stats: SweepStatistics, ratings: Ratings) -
         if not len(part):
             continue
         broken = part[part["tau"] < 1.0]
-        if len(broken):
-            first = broken.iloc[0]
-            pairs = "; ".join(f"{a} above {b}" for a, b in first["swapped"])
-            holds = part[part["x"] < first["x"]]["x"].max()
-            kept = (f"holds up to {fmt_pct(holds, 0)} removed" if holds > 0
-                    else "changes at the first removal level")
-            parts.append(f"Under {label}, the order of the full test set {kept}; at {fmt_pct(first['x'], 0)} τ is "
-                         f"{fmt_interval(first['tau'], first['tau_ci'])} with {int(first['users']):,} users left"
-                         + (f" ({pairs}, against the order of the full test set)." if pairs else ".")
-                         + ("" if first["tau_ci"][1] < 1 else " The interval still reaches 1: the change is within the "
-                            "noise of the resampled users."))
-        else:
+        firm = part[[ci[1] < 1.0 for ci in part["tau_ci"]]]
+        if not len(broken):
             parts.append(f"Under {label}, the order of the full test set holds at every level, down to "
                          f"{int(part.iloc[-1]['users']):,} users at {fmt_pct(part.iloc[-1]['x'], 0)} removed.")
-        shaky = part[(part["same_order"] < 0.5) & (part["tau"] == 1.0)]
-        if len(shaky):
-            parts.append(f"Even where the point estimate keeps the order, fewer than half of the resamples reproduce "
-                         f"it exactly from {fmt_pct(shaky['x'].min(), 0)} removed on: the closest systems are within "
-                         "the noise.")
+            continue
+        first = broken.iloc[0]
+        kept = part[part["x"] < first["x"]]["x"].max()
+        pairs = " and ".join(f"{b} and {a}" for a, b in first["swapped"])
+        text = (f"Under {label}, the order of the full test set "
+                + (f"holds up to {fmt_pct(kept, 0)} removed" if kept > 0 else "changes at the first removal level")
+                + f"; at {fmt_pct(first['x'], 0)} removed, with {int(first['users']):,} users left, "
+                + (f"{pairs} change places" if pairs else "the order changes")
+                + f" (τ = {fmt_interval(first['tau'], first['tau_ci'])}).")
+        if len(firm):
+            text += (f" From {fmt_pct(firm.iloc[0]['x'], 0)} removed on the interval of τ no longer reaches 1: the "
+                     "change is larger than the noise of the users.")
+        else:
+            text += " The interval of τ still reaches 1 at every level: the changes are within the noise of the users."
+        parts.append(text)
     one_r = stats.levels[stats.levels["sweep"] == ONE_R_REMOVAL].sort_values("x")
     if len(one_r) > 1:
         parts.append("In 1R a user without any relevant test rating has no run at all: "
-                     f"{int(one_r.iloc[0]['users']):,} "
-                     f"users have runs on the full test set, {int(one_r.iloc[-1]['users']):,} at "
-                     f"{fmt_pct(one_r.iloc[-1]['x'], 0)} removed, and the precision of the others is averaged as if "
-                     "they did not exist, so 1R hides the thinning that AR shows.")
-    truth = orders["tau_truth"].dropna()
+                     f"{int(one_r.iloc[0]['users']):,} users have runs on the full test set and "
+                     f"{int(one_r.iloc[-1]['users']):,} at {fmt_pct(one_r.iloc[-1]['x'], 0)} removed, and the "
+                     "precision of the others is averaged as if the rest did not exist, so 1R hides the thinning that "
+                     "AR shows.")
+    truth = orders.loc[orders["sweep"] == AR_REMOVAL, "tau_truth"].dropna()
     if len(truth):
         full = orders[(orders["x"] == 0) & (orders["sweep"] == AR_REMOVAL)].iloc[0]
-        parts.append(f"Against the true order of the simulated world, the full test set scores τ = "
-                     f"{full['tau_truth']:.2f} under AR; sparsity does not turn that into a different kind of error, "
-                     f"the τ against the truth stays between {truth.min():.2f} and {truth.max():.2f} at every level.")
+        parts.append(f"Against the true order of the simulated world, AR on the full test set has τ = "
+                     f"{fmt_number(full['tau_truth'], 2)}, and τ against the truth stays between "
+                     f"{fmt_number(truth.min(), 2)} and {fmt_number(truth.max(), 2)} at every level: thinning adds "
+                     "noise to an order that the full test set already gets "
+                     + ("right." if full["tau_truth"] == 1 else "partly wrong."))
     elif ratings.true_relevance is None:
         parts.append(f"*{ratings.name}* is observed data without a complete truth, so the true order is not available "
                      "here; build the chapter on `synthetic` to see it.")

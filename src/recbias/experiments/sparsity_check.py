@@ -17,6 +17,7 @@ import pandas as pd
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs
 from recbias.experiments.runner import DesignChoice, fold_seed, make_folds
+from recbias.experiments.sparsity_figures import plain_log_ticks
 from recbias.experiments.sparsity_sweep import user_sample
 from recbias.ratings import Ratings
 from recbias.splits import remove_test_ratings
@@ -151,10 +152,10 @@ def check_table(check: pd.DataFrame) -> pd.DataFrame:
     for design, part in check.groupby("design", sort=False):
         rows.append({
             "design": design, "configurations": len(part),
-            "closed form": "Eq. 5, 1/t" if part["kind"].iloc[0] == "1R" else "Eq. 4, σ(1-f)|PR|/(t|U|)",
-            "within the band of the closed form": fmt_pct((part["z_theory"].abs() <= 1.96).mean(), 0),
-            "within the band of ρ": fmt_pct((part["z"].abs() <= 1.96).mean(), 0),
-            "median measured / closed form": fmt_number(float((part["measured"] / part["theory"]).median()), 2),
+            "closed form": "1/t" if part["kind"].iloc[0] == "1R" else "σ(1−f)·|PR|/(t·|U|)",
+            "in band of closed form": fmt_pct((part["z_theory"].abs() <= 1.96).mean(), 0),
+            "in band of ρ": fmt_pct((part["z"].abs() <= 1.96).mean(), 0),
+            "measured / closed form (median)": fmt_number(float((part["measured"] / part["theory"]).median()), 2),
         })
     return pd.DataFrame(rows)
 
@@ -168,7 +169,7 @@ def check_text(check: pd.DataFrame, ratings: Ratings) -> str:
     text = (
         f"Over the {summary['configurations']} configurations on *{ratings.name}*{sample}, "
         f"{fmt_pct(summary['within_theory'], 0)} of the measured random precisions lie within the 95% simulation "
-        f"band of Eq. 4 or Eq. 5 ({fmt_pct(summary['within_theory_ar'], 0)} of the AR ones, "
+        f"band of their closed form ({fmt_pct(summary['within_theory_ar'], 0)} of the AR ones, "
         f"{fmt_pct(summary['within_theory_1r'], 0)} of the 1R ones), and {fmt_pct(summary['within_rho'], 0)} within "
         f"the band of the exact ρ; with independent draws about 95% are expected. The largest deviation is "
         f"{summary['max_z']:.1f} standard deviations."
@@ -184,27 +185,32 @@ def check_text(check: pd.DataFrame, ratings: Ratings) -> str:
 
 
 def check_figure(check: pd.DataFrame, n: int):
-    """Measured random P@n against Eq. 4 (AR) and Eq. 5 (1R), log-log, with 95% simulation bars and the
-    identity line; hollow markers: Eq. 4 with every user who has a rating in place of the users averaged over."""
+    """Measured random P@n against Eq. 4 (AR) and Eq. 5 (1R), log-log, with 95% simulation bars (cut at the
+    bottom of the axis when they reach zero) and the identity line; grey diamonds: Eq. 4 with every user who
+    has a rating in place of the users averaged over."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.2, 6.2))
+    fig, ax = plt.subplots(figsize=(7.2, 6.6))
     shown = check[check["measured"] > 0]
+    ar = shown[shown["kind"] == "AR"]
+    values = np.concatenate([shown["theory"], shown["measured"], ar["eq4_all_users"]])
+    low, high = values[values > 0].min() / 1.5, values.max() * 1.5
     styles = {"AR": ("#1f77b4", "o"), "1R": ("#d62728", "s")}
     for (kind, candidates), part in shown.groupby([shown["kind"], shown["design"].str.contains("AI")], sort=False):
         colour, marker = styles[kind]
-        label = f"{kind}, {'AI' if candidates else 'TI'} candidates"
-        ax.errorbar(part["theory"], part["measured"], yerr=1.96 * part["sd"], fmt=marker, ms=5, color=colour,
-                    mfc=colour if not candidates else "white", elinewidth=0.8, alpha=0.85, label=label)
-    ar = shown[shown["kind"] == "AR"]
+        error = 1.96 * part["sd"]
+        below = np.minimum(error, part["measured"] - low)
+        ax.errorbar(part["theory"], part["measured"], yerr=[below, error], fmt=marker, ms=6, color=colour,
+                    mfc="white" if candidates else colour, elinewidth=1, alpha=0.85,
+                    label=f"{kind}, {'AI' if candidates else 'TI'} candidates")
     if len(ar):
-        ax.scatter(ar["eq4_all_users"], ar["measured"], marker="D", s=22, facecolors="none", edgecolors="#555555",
-                   linewidths=0.8, label="Eq. 4 with |U| = all users with a rating")
-    values = np.concatenate([shown["theory"], shown["measured"], ar["eq4_all_users"]])
-    low, high = values[values > 0].min() / 1.5, values.max() * 1.5
+        ax.scatter(ar["eq4_all_users"], ar["measured"], marker="D", s=26, facecolors="none", edgecolors="#555555",
+                   linewidths=0.9, label=r"AR, closed form with all users in $|\mathcal{U}|$")
     ax.plot([low, high], [low, high], color="#444444", lw=1, ls="--", label="measured = predicted")
     ax.set(xscale="log", yscale="log", xlim=(low, high), ylim=(low, high),
-           xlabel=f"predicted random P@{n}: Eq. 4 (AR) or Eq. 5 (1R)", ylabel=f"measured random P@{n}")
-    ax.legend(fontsize=8.5, loc="upper left")
-    fig.tight_layout()
+           xlabel=f"predicted random P@{n} (closed form)", ylabel=f"measured random P@{n}")
+    plain_log_ticks(ax.xaxis)
+    plain_log_ticks(ax.yaxis)
+    fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncol=2, handletextpad=0.3, columnspacing=1.0)
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
     return fig

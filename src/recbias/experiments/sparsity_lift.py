@@ -16,6 +16,7 @@ from recbias import datasets
 from recbias.designs import build_runs
 from recbias.evaluate import UserBootstrap
 from recbias.experiments.runner import choose_designs, evaluate_fold, fit_systems, fold_seed, make_folds
+from recbias.experiments.sparsity_figures import plain_log_ticks
 from recbias.experiments.sparsity_fits import draw_interval
 from recbias.experiments.sparsity_sweep import personalised, target_rows
 from recbias.ratings import Ratings
@@ -88,14 +89,23 @@ def spread_factors(lift: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(columns).reindex(list(dict.fromkeys(lift["system"])))
 
 
-def lift_table(lift: pd.DataFrame, n: int) -> pd.DataFrame:
-    """P@n and lift of every system per dataset and design, ``P@n (lift)`` in each cell."""
-    cells = lift.assign(cell=[f"{p:.4f} ({l:.1f}×)" for p, l in zip(lift["P"], lift["lift"], strict=True)],
-                        rho=lift["rho"].map(lambda r: f"{r:.5f}"))
-    wide = cells.pivot_table(index=["dataset", "design", "rho"], columns="system", values="cell", aggfunc="first",
-                             sort=False)
+def _ordered(lift: pd.DataFrame) -> pd.DataFrame:
+    """``lift`` with the AR configurations first and the 1R ones after, datasets in their order within each."""
+    one_r = lift["design"].str.startswith("1R")
+    return pd.concat([lift[~one_r], lift[one_r]], ignore_index=True)
+
+
+def lift_table(lift: pd.DataFrame) -> pd.DataFrame:
+    """P@n of every system per dataset and design over its lift (``12.0×``), with ``rho``; AR rows first."""
+    ordered = _ordered(lift)
+    cells = ordered.assign(cell=[f"{p:.4f}<br><small>{l:.1f}×</small>"
+                                 for p, l in zip(ordered["P"], ordered["lift"], strict=True)],
+                           where=[f"{d}<br><small>{g}</small>" for d, g in zip(ordered["dataset"], ordered["design"],
+                                                                             strict=True)],
+                           rho=ordered["rho"].map(lambda r: f"{r:.4f}"))
+    wide = cells.pivot_table(index=["where", "rho"], columns="system", values="cell", aggfunc="first", sort=False)
     return wide[list(dict.fromkeys(lift["system"]))].rename_axis(columns=None).reset_index() \
-        .rename(columns={"rho": "ρ (= E[random P@" + str(n) + "])"})
+        .rename(columns={"where": "dataset, design", "rho": "ρ"})
 
 
 def spread_table(lift: pd.DataFrame, n: int) -> pd.DataFrame:
@@ -143,24 +153,26 @@ def lift_figure(lift: pd.DataFrame, colours: Mapping[str, str], n: int):
     dotted line and 1R on the right, log scales, with 95% bootstrap intervals."""
     import matplotlib.pyplot as plt
 
-    one_r = lift["design"].str.startswith("1R")
-    ordered = pd.concat([lift[~one_r], lift[one_r]])
+    ordered = _ordered(lift)
     configurations = list(dict.fromkeys(zip(ordered["dataset"], ordered["design"], strict=True)))
-    fig, axes = plt.subplots(2, 1, figsize=(9.5, 7.6), sharex=True)
+    fig, axes = plt.subplots(2, 1, figsize=(7.2, 6.8), sharex=True)
     xs = np.arange(len(configurations))
-    offsets = np.linspace(-0.2, 0.2, lift["system"].nunique())
+    offsets = np.linspace(-0.24, 0.24, lift["system"].nunique())
     for offset, (system, part) in zip(offsets, ordered.groupby("system", sort=False), strict=True):
         part = part.set_index(["dataset", "design"]).reindex(configurations)
         for ax, column in zip(axes, ("P", "lift"), strict=True):
-            low, high = np.array(part[f"{column}draw_interval"].tolist()).T
+            low, high = np.array(part[f"{column}_ci"].tolist()).T
             ax.errorbar(xs + offset, part[column], yerr=[part[column] - low, high - part[column]], fmt="o",
-                        color=colours[system], label=system, ms=6, elinewidth=1)
-    split = int((~one_r).sum() / lift["system"].nunique()) - 0.5
-    for ax, label in zip(axes, (f"P@{n}", f"lift over random, P@{n} / ρ"), strict=True):
+                        color=colours[system], label=system, ms=5, elinewidth=1)
+    split = int((~ordered["design"].str.startswith("1R")).sum() / lift["system"].nunique()) - 0.5
+    for ax, label in zip(axes, (f"P@{n}", rf"lift, P@{n}$\,/\,\rho$"), strict=True):
         ax.set(yscale="log", ylabel=label)
-        ax.axvline(split, color="#888888", ls=":", lw=1)
-    axes[1].set_xticks(xs, [f"{d}\n{g}" for d, g in configurations], fontsize=9)
+        plain_log_ticks(ax.yaxis)
+        ax.axvline(split, color="#888888", ls=":", lw=1.2)
+    axes[0].text(split - 0.1, 1.0, "AR ", transform=axes[0].get_xaxis_transform(), ha="right", va="bottom")
+    axes[0].text(split + 0.1, 1.0, " 1R", transform=axes[0].get_xaxis_transform(), ha="left", va="bottom")
+    axes[1].set_xticks(xs, [d for d, _ in configurations], rotation=30, ha="right")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=9, ncol=len(labels), loc="lower center")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    fig.legend(handles, labels, ncol=len(labels), loc="upper center", handletextpad=0.3, columnspacing=1.0)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
