@@ -47,12 +47,12 @@ from recbias.bookkit.parameters import number_list
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import fmt_number, glue_figure, glue_table
-from recbias.experiments import popularity
+from recbias.experiments import popularity, popularity_findings, popularity_orderings, popularity_ratio, popularity_skew, popularity_truth
 
 alphas = number_list(sweep_alphas, "sweep_alphas", 0, 2)
 grid = (number_list(grid_alphas, "grid_alphas", 0, 2), number_list(grid_selections, "grid_selections", 0, 5))
-study = popularity.ordering_study(ratings, folds=folds, test_ratio=test_ratio, target_size=target_size, seed=seed)
-colours = palette([*study.summary()["system"].unique(), *popularity.sweep_systems()])
+study = popularity_orderings.ordering_study(ratings, folds=folds, test_ratio=test_ratio, target_size=target_size, seed=seed)
+colours = palette([*study.summary()["system"].unique(), *popularity_skew.sweep_systems()])
 
 # %% [markdown]
 # ## Why popularity wins
@@ -154,11 +154,11 @@ colours = palette([*study.summary()["system"].unique(), *popularity.sweep_system
 
 # %% tags=["remove-cell"]
 say("folds-text", f"{folds} coin-flip split{'s' if folds > 1 else ''} ({test_ratio:.0%} held out)")
-figure = popularity.orderings_figure(study, colours)
+figure = popularity_orderings.orderings_figure(study, colours)
 for axis in figure.axes:
     dataset_caption(axis, dataset)
 glue_figure("fig-popularity-orderings", figure)
-bounds = popularity.shown_bounds_table(study)
+bounds = popularity_orderings.shown_bounds_table(study)
 glue_table("tbl-popularity-bounds", bounds, {column: "{:.4f}" for column in bounds.select_dtypes("number")},
            left=["system"])
 
@@ -173,7 +173,7 @@ glue_table("tbl-popularity-bounds", bounds, {column: "{:.4f}" for column in boun
 # ```
 
 # %% tags=["remove-input"]
-show_text(popularity.orderings_text(study))
+show_text(popularity_orderings.orderings_text(study))
 
 # %% [markdown]
 # ```{glue:figure} tbl-popularity-bounds
@@ -186,16 +186,16 @@ show_text(popularity.orderings_text(study))
 # ```
 
 # %% tags=["remove-input"]
-show_text(popularity.bounds_text(study))
+show_text(popularity_orderings.bounds_text(study))
 
 # %% tags=["remove-cell"]
-sweep = popularity.skew_sweep(alphas, seed=seed, preset=sweep_preset, test_ratio=test_ratio, target_size=target_size)
-glue_table("tbl-popularity-worlds", popularity.sweep_settings(sweep),
+sweep = popularity_skew.skew_sweep(alphas, seed=seed, preset=sweep_preset, test_ratio=test_ratio, target_size=target_size)
+glue_table("tbl-popularity-worlds", popularity_skew.sweep_settings(sweep),
            {"c1": "{:g}", "c2": "{:.1f}", "beta": "{:.4g}", "share of ratings on the top 10% of items": "{:.1%}"})
 say("sweep-setup", f"{len(sweep.alphas)} values of alpha ({', '.join(f'{a:g}' for a in sweep.alphas)})")
-say("sweep-shape", popularity.sweep_shape_text(sweep))
-say("sweep-design", popularity.sweep_design_text(sweep))
-say("alpha-here", popularity.fitted_alpha_text(ratings))
+say("sweep-shape", popularity_skew.sweep_shape_text(sweep))
+say("sweep-design", popularity_skew.sweep_design_text(sweep))
+say("alpha-here", popularity_skew.fitted_alpha_text(ratings))
 
 # %% [markdown]
 # ## Skewness drives the bias
@@ -233,7 +233,7 @@ say("alpha-here", popularity.fitted_alpha_text(ratings))
 # ```
 
 # %% tags=["remove-cell"]
-figure = popularity.sweep_figure(sweep, colours)
+figure = popularity_skew.sweep_figure(sweep, colours)
 dataset_caption(figure.axes[1], sweep.label)
 glue_figure("fig-popularity-sweep", figure)
 
@@ -249,7 +249,7 @@ glue_figure("fig-popularity-sweep", figure)
 # ```
 
 # %% tags=["remove-input"]
-show_text(popularity.sweep_text(sweep) + "\n\n" + popularity.systems_text(sweep))
+show_text(popularity_skew.sweep_text(sweep) + "\n\n" + popularity_skew.systems_text(sweep))
 
 # %% [markdown]
 # ### Below random when every item is equally popular
@@ -276,9 +276,9 @@ show_text(popularity.sweep_text(sweep) + "\n\n" + popularity.systems_text(sweep)
 # popularity rises above random, which is the sweep above.
 
 # %% tags=["remove-cell"]
-glue_table("tbl-popularity-uniform", popularity.published_table(sweep), {"published": "{:.4f}", "measured": "{:.4f}",
+glue_table("tbl-popularity-uniform", popularity_skew.published_table(sweep), {"published": "{:.4f}", "measured": "{:.4f}",
            "expected (closed form)": "{:.4f}"}, left=["item counts", "system"])
-for claim in popularity.published_numbers(sweep):
+for claim in popularity_skew.published_numbers(sweep):
     number(**claim, anchor="tbl-popularity-uniform")
 
 # %% [markdown]
@@ -291,12 +291,12 @@ for claim in popularity.published_numbers(sweep):
 # ```
 
 # %% tags=["remove-input"]
-show_text(popularity.uniform_text(sweep))
+show_text(popularity_skew.uniform_text(sweep))
 
 # %% tags=["remove-cell"]
-curves = popularity.positive_ratio_curves(popularity.real_datasets(ratings))
+curves = popularity_ratio.positive_ratio_curves(popularity_ratio.real_datasets(ratings))
 ratio_colours = palette(list(curves["dataset"].unique()))
-figure = popularity.ratio_figure(curves, ratio_colours, ratings.name)
+figure = popularity_ratio.ratio_figure(curves, ratio_colours, ratings.name)
 dataset_caption(figure.axes[0], dataset)
 glue_figure("fig-popularity-ratio", figure)
 
@@ -317,7 +317,7 @@ glue_figure("fig-popularity-ratio", figure)
 # ```
 
 # %% tags=["remove-input"]
-show_text(popularity.ratio_text(curves, ratings.name))
+show_text(popularity_ratio.ratio_text(curves, ratings.name))
 
 # %% [markdown]
 # Where the ratio rises with popularity, popular items are not only rated more often
@@ -328,9 +328,9 @@ show_text(popularity.ratio_text(curves, ratings.name))
 # this distinction.
 
 # %% tags=["remove-cell"]
-truth = popularity.observation_grid(*grid, preset=grid_preset, seed=seed, test_ratio=test_ratio,
+truth = popularity_truth.observation_grid(*grid, preset=grid_preset, seed=seed, test_ratio=test_ratio,
                                     target_size=target_size)
-figure = popularity.truth_figure(truth)
+figure = popularity_truth.truth_figure(truth)
 dataset_caption(figure.axes[0], f"simulated, {grid_preset}")
 glue_figure("fig-popularity-truth", figure)
 say("grid-setup", f"{len(grid[0]) * len(grid[1])} worlds of the {grid_preset} preset")
@@ -358,7 +358,7 @@ say("grid-setup", f"{len(grid[0]) * len(grid[1])} worlds of the {grid_preset} pr
 # ```
 
 # %% tags=["remove-input"]
-show_text(popularity.grid_text(truth))
+show_text(popularity_truth.grid_text(truth))
 
 # %% [markdown]
 # Two mechanisms separate the measurement from the truth. When users rate what they
@@ -371,8 +371,8 @@ show_text(popularity.grid_text(truth))
 # score is real.
 
 # %% tags=["remove-cell"]
-mainstream = popularity.mainstream_study(ratings, seed=seed, test_ratio=test_ratio)
-figure = popularity.mainstream_figure(mainstream, colours)
+mainstream = popularity_truth.mainstream_study(ratings, seed=seed, test_ratio=test_ratio)
+figure = popularity_truth.mainstream_figure(mainstream, colours)
 dataset_caption(figure.axes[-1], dataset)
 glue_figure("fig-popularity-mainstream", figure)
 
@@ -396,10 +396,10 @@ glue_figure("fig-popularity-mainstream", figure)
 # ```
 
 # %% tags=["remove-input"]
-show_text(popularity.mainstream_text(mainstream, dataset))
+show_text(popularity_truth.mainstream_text(mainstream, dataset))
 
 # %% tags=["remove-cell"]
-claims = popularity.findings(study, sweep, curves, truth, mainstream, dataset)
+claims = popularity_findings.findings(study, sweep, curves, truth, mainstream, dataset)
 for claim in claims:
     finding(**claim, source=popularity.SOURCE)
 
@@ -411,7 +411,7 @@ for claim in claims:
 # collects them with the other chapters' claims.
 
 # %% tags=["remove-input"]
-show_text(popularity.findings_text(claims))
+show_text(popularity_findings.findings_text(claims))
 
 # %% [markdown]
 # ## What this means for designing an offline evaluation: when to distrust a strong popularity baseline
