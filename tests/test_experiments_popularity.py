@@ -177,10 +177,10 @@ def test_findings_have_verdicts_and_evidence(study, sweep, small) -> None:
     claims = popularity_findings.findings(study, sweep, curves, grid, users, small.name)
     assert len({c["key"] for c in claims}) == len(claims) >= 9
     assert all(isinstance(c["holds"], bool) and c["evidence"] and c["anchor"] for c in claims)
-    listed = popularity_findings.findings_text(claims).splitlines()
-    assert len(listed) == len(claims) and all(line.startswith("- **") for line in listed)
+    listed = popularity_findings.findings_table(claims)
+    assert len(listed) == len(claims) and set(listed["verdict"]) <= {"holds", "does not hold"}
 
 
 def test_fitted_alpha_text_places_a_generated_world_on_the_axis() -> None:
     world = generate(seed=2, preset="synthetic", alpha=1.4, exact_counts="items", **PREFERENCE_FREE)
-    assert popularity_skew.fitted_alpha_text(world).endswith("alpha = 1.40")
+    assert popularity_skew.fitted_alpha_text(world).endswith("α = 1.40")

@@ -52,11 +52,11 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
 
     on = sweep_dataset(sweep)
     popularity, random = sweep.series("Popularity"), sweep.series("Random")
-    add("popularity-grows-with-alpha", "popularity's 1R precision grows with the skew alpha",
+    add("popularity-grows-with-alpha", "popularity's 1R precision grows with the skew α",
         bool(np.all(np.diff(popularity.to_numpy()) > 0)),
-        ", ".join(f"alpha {a:g}: {v:.4f}" for a, v in popularity.items()), on, "fig-popularity-sweep")
+        ", ".join(f"α = {a:g}: {v:.4f}" for a, v in popularity.items()), on, "fig-popularity-sweep")
     uniform = sweep.uniform(EXACT)
-    add("popularity-below-random-at-uniform", "at alpha = 0 popularity is below random (1R P@10)",
+    add("popularity-below-random-at-uniform", "at α = 0 popularity is below random (1R P@10)",
         uniform["Popularity"] < uniform["Random"] and uniform["p (Popularity vs Random)"] < 0.05,
         f"{uniform['Popularity']:.4f} vs {uniform['Random']:.4f}, p = {fmt_p(uniform['p (Popularity vs Random)'])}",
         on, "tbl-popularity-uniform")
@@ -64,16 +64,18 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
     skewed = [a for a in popularity.index if a > 0]
     gaps = (plsa[skewed] / popularity[skewed] - 1).abs()
     add("plsa-follows-popularity",
-        "pLSA's 1R precision follows popularity's across alpha (within 15% wherever alpha > 0)",
+        "pLSA's 1R precision follows popularity's across α (within 15% wherever α > 0)",
         bool(len(skewed) and gaps.max() <= 0.15),
-        ", ".join(f"alpha {a:g}: pLSA {plsa[a]:.4f} vs {popularity[a]:.4f}" for a in skewed), on,
+        ", ".join(f"α = {a:g}: pLSA {plsa[a]:.4f} vs {popularity[a]:.4f}" for a in skewed), on,
         "fig-popularity-sweep")
     near = {s: [(sweep.series(s, "ci_low")[a] <= random[a] <= sweep.series(s, "ci_high")[a]) for a in random.index]
             for s in ("MF", PERSONALISED)}
     add("knn-mf-near-random", "kNN and MF stay at random precision on preference-free worlds (random within their "
-        "95% intervals at every alpha)", all(all(v) for v in near.values()),
-        "; ".join(f"{s} at alpha {a:g}: {sweep.series(s)[a]:.4f} vs random {random[a]:.4f}"
-                  for s in near for a in random.index), on, "fig-popularity-sweep")
+        "95% intervals at every α)", all(all(v) for v in near.values()),
+        "; ".join(f"{s}: random outside the interval at "
+                  + (", ".join(f"α = {a:g}" for a, inside in zip(random.index, v, strict=True) if not inside) or "no α")
+                  + f" ({sweep.series(s)[max(random.index)]:.4f} vs {random[max(random.index)]:.4f} at "
+                  f"α = {max(random.index):g})" for s, v in near.items()), on, "fig-popularity-sweep")
 
     trends = ratio_trends(curves).set_index("dataset")
     movielens = [d for d in trends.index if d.startswith("ml-")]
@@ -90,8 +92,11 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
     add("one-relevant-overstates-popularity",
         f"1R precision rates popularity higher against {PERSONALISED} than the true precision does, in every world "
         "of the grid", bool((relative["1R"] > relative["true"]).all()),
-        "; ".join(f"alpha {a:g}, selection {s:g}: {r['1R']:.2f} measured vs {r['true']:.2f} true"
-                  for (a, s), r in relative.iterrows()), "simulation grid", "fig-popularity-truth")
+        f"popularity over {PERSONALISED}, measured in 1R / true: {(relative['1R'] / relative['true']).min():.1f} to "
+        f"{(relative['1R'] / relative['true']).max():.1f} times over {len(relative)} worlds "
+        f"({fmt_pct(relative['1R'].min(), 0)} to {fmt_pct(relative['1R'].max(), 0)} measured, "
+        f"{fmt_pct(relative['true'].min(), 0)} to {fmt_pct(relative['true'].max(), 0)} true)", "simulation grid",
+        "fig-popularity-truth")
     measured = mainstream[(mainstream["measure"] == "measured") & (mainstream["system"] == "Popularity")]
     first, last = measured.iloc[0], measured.iloc[-1]
     add("popularity-serves-the-mainstream",
@@ -102,7 +107,9 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
     return claims
 
 
-def findings_text(claims: Sequence[Mapping]) -> str:
-    """The claims of :func:`findings` as a Markdown list: verdict, statement, evidence, where checked."""
-    return "\n".join(f"- **{'Holds' if c['holds'] else 'Does not hold'}:** {c['label']}. *{c['evidence']}* "
-                     f"(checked on {c['dataset']})" for c in claims)
+def findings_table(claims: Sequence[Mapping]) -> pd.DataFrame:
+    """The claims of :func:`findings` as the page lists them: statement, verdict, evidence, where checked."""
+    return pd.DataFrame({"statement": [c["label"] for c in claims],
+                         "verdict": ["holds" if c["holds"] else "does not hold" for c in claims],
+                         "evidence": [c["evidence"] for c in claims],
+                         "checked on": [c["dataset"] for c in claims]})

@@ -28,7 +28,7 @@ from recbias.experiments.popularity import (
 from recbias.experiments.runner import Fold, fold_seed, make_folds, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import HeldOutPopularity, MeanRating, Popularity, Random, Recommender
-from recbias.text import fmt_number, fmt_p, fmt_pct
+from recbias.text import fmt_ci, fmt_number, fmt_p, fmt_pct
 from recbias.theory import expected_popularity_precision_1r, lemma_bounds, nonpersonalised_bounds_1r
 
 def nonpersonalised_systems(held_out: Ratings, seed: int = 0) -> dict[str, Recommender]:
@@ -148,39 +148,44 @@ def trained_orderings(study: OrderingStudy) -> list[str]:
 
 
 def orderings_text(study: OrderingStudy) -> str:
-    """The paragraph that reads the comparison of non-personalised orderings."""
+    """The paragraph that reads the comparison of non-personalised orderings (the numbers are in the table)."""
     summary = study.summary().set_index(["design", "system"])["mean"]
     one = summary[study.one_relevant]
     trained = one[trained_orderings(study)].sort_values(ascending=False)
     best, runner_up = trained.index[0], trained.index[1]
-    p_best = p_value(study, study.one_relevant, best) if best != "Popularity" else p_value(
-        study, study.one_relevant, runner_up)
+    p_best = p_value(study, study.one_relevant, best if best != "Popularity" else runner_up)
     oracle, p_oracle = one["Test-set oracle"], p_value(study, study.one_relevant, "Test-set oracle")
     shrunk = f"Mean rating (+{SHRINKAGE:g})"
-    parts = [
-        f"On `{study.dataset}` the best ordering learned from the training ratings is {best.lower()}, with a 1R "
-        f"precision of {fmt_number(trained.iloc[0], 4)}, ahead of {runner_up.lower()} "
-        f"({fmt_number(trained.iloc[1], 4)}, "
-        f"paired test p = {fmt_p(p_best)})."
-    ]
+    parts = [f"On `{study.dataset}` the best ordering learned from the training ratings is {best.lower()}, ahead of "
+             f"{runner_up.lower()} ({'paired test ' if p_best < 0.05 else 'within noise, paired test '}"
+             f"p = {fmt_p(p_best)})."]
     if best == "Positive count":
-        parts.append("Counting only positive training ratings beats counting all of them: the derivation ranks items "
-                     "by |PR(i)|, and all ratings stand in for positive ones only as far as every item has the "
-                     "same share of positive ratings (the positive-ratio figure below shows how far that holds here).")
+        parts.append("Counting only the positive training ratings beats counting all of them: the derivation ranks "
+                     "items by |PR(i)|, and all ratings stand in for positive ones only as far as every item has the "
+                     "same share of positive ratings, which the positive-ratio figure below examines.")
     parts.append(
-        f"The test-set oracle reaches {fmt_number(oracle, 4)}; popularity attains "
-        f"{fmt_pct(one['Popularity'] / oracle)} "
-        f"of it (p = {fmt_p(p_oracle)}), " + ("a gap within noise." if p_oracle >= 0.05 else
-        "a gap beyond noise: knowing which items the test users liked still helps, since the held-out item of a "
-        "run always has at least one positive test rating while many sampled items have none.")
+        f"The test-set oracle is higher still; popularity reaches {fmt_pct(one['Popularity'] / oracle, 0)} of it, "
+        + ("a gap within noise." if p_oracle >= 0.05 else
+           f"a gap beyond noise (p = {fmt_p(p_oracle)}): the held-out item of a run always has a positive test "
+           "rating, and the oracle knows which items have many of them, while the training counts only estimate it.")
     )
+    mean_behind = one["Mean rating"] < one["Popularity"]
     parts.append(
-        f"Ordering by mean rating reaches only {fmt_number(one['Mean rating'], 4)}: items with one or two enthusiastic "
-        f"ratings top that list and have almost no test ratings. Shrinking each mean towards the global mean by "
-        f"{SHRINKAGE:g} pseudo-ratings lifts it to {fmt_number(one[shrunk], 4)}, because the shrunk mean leans on the "
-        f"number of ratings again. Random sits at {fmt_number(one['Random'], 4)}, the 1/|T_u| of the design."
+        ("Ordering by mean rating falls far behind: items with one or two enthusiastic ratings top that list, and "
+         "they have almost no test ratings. " if mean_behind else "Ordering by mean rating keeps up with popularity "
+         "here. ")
+        + (f"Shrinking each mean towards the global mean by {SHRINKAGE:g} pseudo-ratings brings it closer to "
+           "popularity, because the shrunk mean leans on the number of ratings again. "
+           if mean_behind and one[shrunk] > one["Mean rating"] else "")
+        + f"Random sits at 1/{study.target_size}, as the design fixes it."
     )
     return " ".join(parts)
+
+
+def oracle_share_text(study: OrderingStudy) -> str:
+    """Popularity's 1R precision as a share of the test-set oracle's, for the closing summary."""
+    one = study.summary().set_index(["design", "system"])["mean"][study.one_relevant]
+    return f"popularity reaches {fmt_pct(one['Popularity'] / one['Test-set oracle'], 0)} of it here"
 
 
 def bounds_table(study: OrderingStudy) -> pd.DataFrame:
@@ -202,8 +207,22 @@ def bounds_table(study: OrderingStudy) -> pd.DataFrame:
 
 
 def shown_bounds_table(study: OrderingStudy) -> pd.DataFrame:
-    """:func:`bounds_table` without the raw interval ends."""
-    return bounds_table(study).drop(columns=["ci_low", "ci_high"])
+    """:func:`bounds_table` as the page shows it: the measured value over its interval, and every pair of
+    bounds as one ``low – high`` cell on two lines."""
+    table = bounds_table(study)
+
+    def pair(low: pd.Series, high: pd.Series) -> list[str]:
+        return [f"{lo:.4f} –<br>{hi:.4f}" for lo, hi in zip(low, high, strict=True)]
+
+    return pd.DataFrame({
+        "ordering": table["system"],
+        "1R P@10": [fmt_ci(m, (lo, hi), 4) for m, lo, hi in zip(table["1R P@10"], table["ci_low"], table["ci_high"],
+                                                                 strict=True)],
+        "closed-form bounds": pair(table["closed-form lower"], table["closed-form upper"]),
+        "exact expectation": [fmt_number(v, 4) if np.isfinite(v) else "–" for v in table["exact expectation"]],
+        "first split: lemma bounds": pair(table["lemma lower"], table["lemma upper"]),
+        "first split: 1R P@10": [fmt_number(v, 4) for v in table["first split"]],
+    })
 
 
 def bounds_text(study: OrderingStudy) -> str:
@@ -241,12 +260,13 @@ def bounds_text(study: OrderingStudy) -> str:
 
 
 def orderings_figure(study: OrderingStudy, colours: Mapping[str, str]):
-    """Mean P@10 with 95% intervals of every ordering, 1R (with the closed-form bounds) and AR."""
+    """Mean P@10 with 95% intervals of every ordering, 1R (with the closed-form bounds, the exact expectation of
+    popularity and random's ``1 / |T_u^r|``) and AR."""
     import matplotlib.pyplot as plt
 
     summary = study.summary()
     bounds = study.bounds.set_index("system")
-    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.6), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(7.2, 4.2), sharey=True)
     for ax, design in zip(axes, (study.one_relevant, ALL_RELEVANT_DESIGN), strict=True):
         rows = summary[summary["design"] == design].reset_index(drop=True)
         y = np.arange(len(rows))[::-1]
@@ -254,19 +274,20 @@ def orderings_figure(study: OrderingStudy, colours: Mapping[str, str]):
             colour = colours[row["system"]]
             if design == study.one_relevant:
                 b = bounds.loc[row["system"]]
-                ax.plot([b["closed-form lower"], b["closed-form upper"]], [y[k]] * 2, color=colour, lw=7, alpha=0.25,
+                ax.plot([b["closed-form lower"], b["closed-form upper"]], [y[k]] * 2, color=colour, lw=8, alpha=0.25,
                         solid_capstyle="butt", label="closed-form bounds" if k == 0 else None)
             ax.errorbar(row["mean"], y[k], xerr=[[row["mean"] - row["ci_low"]], [row["ci_high"] - row["mean"]]],
-                        fmt="o", color=colour, ms=5, capsize=3)
+                        fmt="o", color=colour, ms=6, capsize=3, label="measured, 95% interval" if k == 0 else None)
         if design == study.one_relevant:
-            ax.plot(study.expected_popularity, y[list(rows["system"]).index("Popularity")], marker="*", ms=11,
+            ax.plot(study.expected_popularity, y[list(rows["system"]).index("Popularity")], marker="*", ms=13,
                     color="black", ls="none", label="exact expectation")
-            ax.axvline(1 / study.target_size, color="#999999", lw=0.8, ls=":")
-            ax.legend(loc="upper left", fontsize=8)
+            ax.axvline(1 / study.target_size, color="#999999", lw=1, ls=":", label=r"random, $1/|T_u^r|$")
         ax.set_yticks(y, rows["system"])
         ax.set_xlim(left=0)
+        ax.xaxis.set_major_locator(plt.MaxNLocator(4))
         title = f"1R, $|T_u^r| = {study.target_size}$" if design == study.one_relevant else f"AR ({design})"
         ax.set_title(title, loc="left")
         ax.set_xlabel("P@10")
-    fig.tight_layout()
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=2, handletextpad=0.4)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
     return fig

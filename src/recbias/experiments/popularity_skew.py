@@ -23,7 +23,7 @@ from recbias.experiments.runner import PAPER_SYSTEMS, make_folds, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import MeanRating, Recommender
 from recbias.synthetic import PREFERENCE_FREE, PRESETS, fit_popularity_curve, generate, simulate
-from recbias.text import fmt_number, fmt_p, fmt_pct
+from recbias.text import fmt_ci, fmt_number, fmt_p, fmt_pct
 from recbias.theory import expected_popularity_precision_1r, relevant_training_shift
 
 #: non-relevant items per user of the sweep's AR design on ML-1M-sized worlds (IRJ 2017 Sec. 6.3)
@@ -200,56 +200,72 @@ def published_numbers(sweep: SkewSweep) -> list[dict]:
 
 
 def published_table(sweep: SkewSweep) -> pd.DataFrame:
-    """The alpha = 0 numbers next to the paper's: measured (with interval) and expected, both count regimes."""
+    """The alpha = 0 worlds next to the paper's: per world, how its item counts vary (variance over mean), the
+    shift of the held-out item's training count, random's and popularity's 1R P@n (popularity over its
+    interval), popularity's closed form and the paired test; the paper's values in a first row."""
     paper = published().set_index("system")["value"]
-    rows = []
+    rows = [{"item counts": "exact<br><small>IRJ 2017</small>", "V / μ": "–", "shift": "–",
+             "Random": f"{paper['Random']:.4f}", "Popularity": f"{paper['Popularity']:.4f}", "closed form": "–",
+             "p": "–"}]
     for counts in (EXACT, IN_EXPECTATION):
         row = sweep.uniform(counts)
-        for system in ("Popularity", "Random"):
-            rows.append({"item counts": counts, "system": system,
-                         "published": paper[system] if counts == EXACT else np.nan,
-                         "measured": row[system],
-                         "95% interval": f"[{row[f'{system} low']:.4f}, {row[f'{system} high']:.4f}]",
-                         "expected (closed form)": row[f"{system} expected"]})
+        rows.append({
+            "item counts": f"{counts}<br><small>ours</small>", "V / μ": fmt_number(row["item count variance / mean"], 2),
+            "shift": fmt_number(row["training shift"], 2), "Random": fmt_number(row["Random"], 4),
+            "Popularity": fmt_ci(row["Popularity"], (row["Popularity low"], row["Popularity high"]), 4),
+            "closed form": fmt_number(row["Popularity expected"], 4), "p": fmt_p(row["p (Popularity vs Random)"]),
+        })
     return pd.DataFrame(rows)
 
 
 def sweep_settings(sweep: SkewSweep) -> pd.DataFrame:
     """One row per simulated world: the law's constants and what the item counts look like."""
-    worlds = sweep.worlds.rename(columns={"most": "ratings of the top item", "fewest": "ratings of the last item",
-                                          "top 10% share": "share of ratings on the top 10% of items"})
-    return worlds.assign(alpha=worlds["alpha"].map("{:g}".format))
+    worlds = sweep.worlds
+    return pd.DataFrame({
+        "α": worlds["alpha"].map("{:g}".format), "c₁": worlds["c1"].map("{:g}".format),
+        "c₂": worlds["c2"].map("{:.1f}".format), "β": worlds["beta"].map("{:.3g}".format),
+        "ratings of the most rated item": worlds["most"].map("{:,}".format),
+        "ratings of the least rated item": worlds["fewest"].map("{:,}".format),
+        "share of ratings on the top 10% of items": worlds["top 10% share"].map("{:.0%}".format),
+    })
+
+
+def sweep_table(sweep: SkewSweep) -> pd.DataFrame:
+    """1R P@n of every system (columns) in every world of the sweep (rows, by ``alpha``)."""
+    wide = sweep.precision[sweep.precision["design"] == sweep.one_relevant].pivot_table(
+        index="alpha", columns="system", values="mean", sort=False)
+    wide = wide[list(dict.fromkeys(sweep.precision["system"]))].sort_index()
+    return wide.map("{:.4f}".format).rename_axis(index="α", columns=None).reset_index() \
+        .assign(**{"α": lambda frame: frame["α"].map("{:g}".format)})
 
 
 def uniform_text(sweep: SkewSweep) -> str:
-    """The alpha = 0 result next to the paper's, with its explanation in numbers."""
-    paper = published().set_index("system")["value"]
+    """The alpha = 0 result next to the paper's, and why it depends on how exactly item counts are fixed."""
+    paper = published().set_index("system")
     exact, loose = sweep.uniform(EXACT), sweep.uniform(IN_EXPECTATION)
-    close = abs(exact["Popularity"] - paper["Popularity"]) <= published().set_index("system")["tolerance"]["Popularity"]
-    if sweep.preset != "synthetic-ml1m":
-        verdict = (f"; the paper reports {paper['Popularity']:.4f} and {paper['Random']:.4f} on worlds of ML-1M's "
-                   f"shape, which this build did not simulate (`sweep_preset = \"{sweep.preset}\"`).")
-    else:
-        verdict = (f"; the paper reports {paper['Popularity']:.4f} and {paper['Random']:.4f}"
-                   + (", a match within sampling noise." if close else ", a difference larger than sampling noise."))
-    return (
-        f"With every item rated the same number of times (to within one rating), popularity measures "
-        f"{fmt_number(exact['Popularity'], 4)} (95% interval {fmt_number(exact['Popularity low'], 4)} to "
-        f"{fmt_number(exact['Popularity high'], 4)}) against {fmt_number(exact['Random'], 4)} for random, over "
-        f"{exact['runs']:,} runs" + verdict
-        + f" The closed form predicts {fmt_number(exact['Popularity expected'], 4)} from the ratings alone. "
-        "When item counts are fixed only in expectation, their variance is "
-        f"{fmt_number(loose['item count variance / mean'], 2)} "
-        f"times their mean, the held-out item keeps {fmt_number(-loose['training shift'], 2)} training ratings fewer "
-        f"than a random item instead of {fmt_number(-exact['training shift'], 2)}, and popularity measures "
-        f"{fmt_number(loose['Popularity'], 4)} against random's {fmt_number(loose['Random'], 4)} (paired test "
-        f"p = {fmt_p(loose['p (Popularity vs Random)'])}; expected {fmt_number(loose['Popularity expected'], 4)})."
-        + (" The result therefore depends on a detail of the simulation: the papers fix each item's number of "
-           "ratings exactly, as our reproduction does; a generator that fixes it only in expectation, like the "
-           "default of recbias.synthetic, leaves counts that vary almost like a Poisson law, and popularity then "
-           "sits at random."
-           if loose["p (Popularity vs Random)"] >= 0.05 and exact["Popularity high"] < exact["Random low"] else "")
-    )
+    below = exact["Popularity high"] < exact["Random low"]
+    close = abs(exact["Popularity"] - paper.loc["Popularity", "value"]) <= paper.loc["Popularity", "tolerance"]
+    text = (("With every item rated the same number of times, popularity measures below random, as the papers "
+             "found" if below else "With every item rated the same number of times, popularity does not measure "
+             "below random here")
+            + (f", and our value matches the paper's {paper.loc['Popularity', 'value']:.4f} within sampling noise. "
+               if close and sweep.preset == "synthetic-ml1m" else
+               f"; the paper reports {paper.loc['Popularity', 'value']:.4f}"
+               + (", further than sampling noise allows. " if sweep.preset == "synthetic-ml1m" else
+                  f" on worlds of ML-1M's shape, which this build did not simulate (`sweep_preset = "
+                  f"\"{sweep.preset}\"`). "))
+            + f"The closed form {fmt_number(exact['Popularity expected'], 4)} predicts it from the ratings alone. ")
+    text += (f"When item counts are fixed only in expectation, they vary almost like a Poisson law (variance "
+             f"{fmt_number(loose['item count variance / mean'], 2)} times the mean), the held-out item loses most of "
+             f"its handicap (its training count lies {fmt_number(-loose['training shift'], 2)} ratings below a sampled "
+             f"item's instead of {fmt_number(-exact['training shift'], 2)}), and popularity "
+             + ("sits at random" if loose["p (Popularity vs Random)"] >= 0.05 else "moves away from random")
+             + f" (paired test p = {fmt_p(loose['p (Popularity vs Random)'])}).")
+    if loose["p (Popularity vs Random)"] >= 0.05 and below:
+        text += (" The papers' result therefore rests on a detail of their simulation, which fixes each item's "
+                 "number of ratings exactly, as our reproduction does; the default generator of recbias.synthetic "
+                 "fixes it only in expectation.")
+    return text
 
 
 def sweep_design_text(sweep: SkewSweep) -> str:
@@ -266,7 +282,7 @@ def fitted_alpha_text(ratings: Ratings, preset: str = "synthetic-ml1m") -> str:
     ``c1`` and ``c2`` (:func:`recbias.synthetic.fit_popularity_curve`)."""
     p = PRESETS[preset]
     fitted = fit_popularity_curve(ratings.item_counts(), floor=p["popularity_floor"], shift=p["popularity_shift"])
-    return (f"fitted with the same c1 and c2, the ratings of {ratings.name} give alpha = "
+    return (f"fitted with the same c₁ and c₂, the ratings of {ratings.name} give α = "
             f"{fmt_number(fitted.alpha, 2)}")
 
 
@@ -277,27 +293,45 @@ def sweep_shape_text(sweep: SkewSweep) -> str:
     return f"{size}, as MovieLens 1M" if sweep.preset == "synthetic-ml1m" else f"{size}, fewer than MovieLens 1M"
 
 
-def sweep_text(sweep: SkewSweep) -> str:
-    """How popularity and the other systems move along the sweep, read off the figure."""
+def climbing(sweep: SkewSweep) -> list[str]:
+    """The personalised systems whose 1R precision lies above random's at the largest skew (interval apart)."""
     top = max(sweep.alphas)
-    at = {s: sweep.series(s)[top] for s in ("Popularity", "pLSA", "MF", PERSONALISED, "Random", "Mean rating")}
+    return [s for s in ("pLSA", PERSONALISED, "MF") if sweep.series(s, "ci_low")[top] > sweep.series("Random")[top]]
+
+
+def climbing_text(sweep: SkewSweep) -> str:
+    """The closing summary's sentence on systems that climb with the skew on preference-free worlds."""
+    names = climbing(sweep)
+    if not names:
+        return ("None of the personalised systems climbed with the skew on the preference-free worlds here, but a "
+                "system that learns from which items are rated can")
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"Here {listed} climb{'s' if len(names) == 1 else ''} with the skew on data without any preference"
+
+
+def sweep_text(sweep: SkewSweep) -> str:
+    """How popularity and the other systems move along the sweep, read off the figure and the table."""
+    top = max(sweep.alphas)
+    at = {s: sweep.series(s)[top] for s in ("Popularity", "Random", "Mean rating")}
+    climbers = climbing(sweep)
     uniform = sweep.uniform(EXACT)
     expected = sweep.expected[sweep.expected["counts"] == EXACT].set_index("alpha")
     gap = (expected["Popularity expected"] / expected["Popularity"] - 1).abs().max()
+    start = ("from below random" if uniform["Popularity high"] < uniform["Random low"] else "from random level")
     text = (
-        f"Popularity's 1R precision goes from {fmt_number(uniform['Popularity'], 4)} at alpha = 0 to "
-        f"{fmt_number(at['Popularity'], 4)} at alpha = {top:g}, {times_text(at['Popularity'], at['Random'])} random; "
-        f"there pLSA reaches {fmt_number(at['pLSA'], 4)}, {PERSONALISED} {fmt_number(at[PERSONALISED], 4)} and MF "
-        f"{fmt_number(at['MF'], 4)}, although no user prefers any item to another. The closed form follows "
-        f"popularity's measured precision to within {fmt_pct(gap)} at every alpha. The mean rating, the one ordering "
-        f"that reads only rating values, ends at {fmt_number(at['Mean rating'], 4)}"
-        + (": with popularity skewed, the items with extreme means are the rarely rated ones, which hold few test "
-           "ratings." if at["Mean rating"] < at["Random"] else ".")
+        f"Popularity's 1R precision climbs {start} at α = 0 to {times_text(at['Popularity'], at['Random'])} random "
+        f"at α = {top:g}"
+        + (f", and {', '.join(climbers[:-1]) + ' and ' if len(climbers) > 1 else ''}{climbers[-1]} climb with it, "
+           "although no user prefers any item to another" if climbers else "")
+        + f". The exact expectation follows popularity's measured precision to within {fmt_pct(gap, 0)} at every α. "
+        "The mean rating, the one ordering that reads only rating values, "
+        + ("ends below random: with popularity skewed, the items with extreme means are the rarely rated ones, which "
+           "hold few test ratings." if at["Mean rating"] < at["Random"] else "stays near random.")
     )
     if sweep.all_relevant is not None:
-        ar = {s: sweep.series(s, design=sweep.all_relevant)[top] for s in ("Popularity", "pLSA", "Random")}
-        text += (f" In AR at alpha = {top:g}: popularity {fmt_number(ar['Popularity'], 4)}, pLSA "
-                 f"{fmt_number(ar['pLSA'], 4)}, random {fmt_number(ar['Random'], 4)}.")
+        ar = {s: sweep.series(s, design=sweep.all_relevant)[top] for s in ("Popularity", "Random")}
+        text += (f" AR tells the same story: at α = {top:g} popularity reaches "
+                 f"{times_text(ar['Popularity'], ar['Random'])} random's precision.")
     return text
 
 
@@ -332,42 +366,61 @@ def systems_text(sweep: SkewSweep) -> str:
 
 
 def sweep_figure(sweep: SkewSweep, colours: Mapping[str, str]):
-    """IRJ 2017 Fig. 5 left and centre, AR alongside, and popularity's measured against expected precision."""
+    """IRJ 2017 Fig. 5, left and centre: the cumulative share of ratings by popularity rank in every world, and
+    1R P@n of every system against the skew ``alpha`` (the mean rating dashed)."""
     import matplotlib.pyplot as plt
     from matplotlib import cm
 
-    fig, axes = plt.subplots(2, 2, figsize=(7.5, 6.8))
-    shares, one, ar, check = axes.ravel()
+    fig, (shares, one) = plt.subplots(1, 2, figsize=(7.2, 4.4))
     shade = cm.viridis(np.linspace(0.0, 0.9, len(sweep.alphas)))
     for colour, (alpha, curve) in zip(shade, sweep.curves.groupby("alpha"), strict=True):
-        shares.plot(curve["rank_share"], curve["cumulative_share"], color=colour, label=f"$\\alpha = {alpha:g}$")
-    shares.set(xlabel="items by popularity rank (share)", ylabel="share of all ratings", xlim=(0, 1), ylim=(0, 1.01))
-    shares.legend(fontsize=8, loc="lower right")
+        shares.plot(curve["rank_share"], curve["cumulative_share"], color=colour, lw=1.8,
+                    label=f"$\\alpha = {alpha:g}$")
+    shares.set(xlabel="items by popularity rank", ylabel="share of all ratings", xlim=(0, 1), ylim=(0, 1.01))
+    shares.legend(loc="lower right")
     shares.set_title("Popularity of the worlds", loc="left")
-    designs = [(one, sweep.one_relevant, "1R"), (ar, sweep.all_relevant, f"AR ({sweep.all_relevant})")]
-    for ax, design, title in designs:
-        if design is None:
-            ax.set_axis_off()
-            continue
-        for system in sweep.precision["system"].unique():
-            mean = sweep.series(system, design=design)
-            ls = "--" if system == "Mean rating" else "-"
-            ax.plot(mean.index, mean.to_numpy(), marker="o", ms=4, ls=ls, color=colours[system], label=system)
-        ax.set(xlabel=r"skew $\alpha$", ylabel="P@10")
-        ax.set_title(title, loc="left")
-    one.legend(fontsize=7.5, loc="upper left")
+    _systems_panel(one, sweep, sweep.one_relevant, colours)
+    one.set_title("1R", loc="left")
+    fig.legend(*one.get_legend_handles_labels(), loc="lower center", ncol=3, handletextpad=0.4, columnspacing=1.2)
+    fig.tight_layout(rect=(0, 0.13, 1, 1))
+    return fig
+
+
+def _systems_panel(ax, sweep: SkewSweep, design: str, colours: Mapping[str, str]) -> None:
+    """P@n of every system of the sweep against ``alpha`` under ``design``, the mean rating dashed."""
+    for system in sweep.precision["system"].unique():
+        mean = sweep.series(system, design=design)
+        ax.plot(mean.index, mean.to_numpy(), marker="o", ms=5, lw=1.6, ls="--" if system == "Mean rating" else "-",
+                color=colours[system], label=system)
+    ax.set(xlabel=r"skew $\alpha$", ylabel=f"P@{N}")
+    ax.set_ylim(bottom=0)
+
+
+def sweep_check_figure(sweep: SkewSweep, colours: Mapping[str, str]):
+    """The sweep in AR (left, when it was run) and popularity's measured 1R precision with its 95% interval
+    against the exact expectation (right); the hollow point is the world at ``alpha = 0`` whose item counts are
+    fixed only in expectation."""
+    import matplotlib.pyplot as plt
+
+    panels = 2 if sweep.all_relevant is not None else 1
+    fig, axes = plt.subplots(1, panels, figsize=(7.2 if panels == 2 else 4.8, 4.4), squeeze=False)
+    if panels == 2:
+        _systems_panel(axes[0, 0], sweep, sweep.all_relevant, colours)
+        axes[0, 0].set_title(f"AR, {sweep.all_relevant}", loc="left")
+    check = axes[0, -1]
     expected = sweep.expected
     exact = expected[expected["counts"] == EXACT].sort_values("alpha")
     check.errorbar(exact["alpha"], exact["Popularity"], yerr=[exact["Popularity"] - exact["Popularity low"],
-                   exact["Popularity high"] - exact["Popularity"]], fmt="o", color=colours["Popularity"], capsize=3,
-                   label="popularity, measured")
-    check.plot(exact["alpha"], exact["Popularity expected"], color="black", lw=1, label="closed form")
+                   exact["Popularity high"] - exact["Popularity"]], fmt="o", ms=6, color=colours["Popularity"],
+                   capsize=3, label="measured")
+    check.plot(exact["alpha"], exact["Popularity expected"], color="black", lw=1.2, label="exact expectation")
     loose = expected[expected["counts"] == IN_EXPECTATION]
-    check.plot(loose["alpha"], loose["Popularity"], marker="o", mfc="white", color=colours["Popularity"], ls="none",
-               label="item counts in expectation")
-    check.axhline(1 / sweep.target_size, color=colours["Random"], lw=1, ls=":", label="random, 1/|T|")
-    check.set(xlabel=r"skew $\alpha$", ylabel="1R P@10")
-    check.set_title("Popularity, measured and expected", loc="left", fontsize=11)
-    check.legend(fontsize=7.5, loc="upper left")
+    check.plot(loose["alpha"], loose["Popularity"], marker="o", ms=7, mfc="white", color=colours["Popularity"],
+               ls="none", label="counts in expectation")
+    check.axhline(1 / sweep.target_size, color=colours["Random"], lw=1.2, ls=":", label="random")
+    check.set(xlabel=r"skew $\alpha$", ylabel=f"popularity, 1R P@{N}")
+    check.set_ylim(bottom=0)
+    check.set_title("Popularity, 1R", loc="left")
+    check.legend(loc="upper left")
     fig.tight_layout()
     return fig

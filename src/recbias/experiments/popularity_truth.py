@@ -22,7 +22,6 @@ from recbias.experiments.popularity import (
     PERSONALISED,
     one_relevant_design,
     precision_summary,
-    times_text,
 )
 from recbias.experiments.runner import PAPER_SYSTEMS, fit_systems, fold_seed, make_folds, run_experiment
 from recbias.ratings import Ratings
@@ -151,51 +150,81 @@ def mainstream_study(
     return pd.DataFrame(rows)
 
 
+def grid_table(grid: pd.DataFrame) -> pd.DataFrame:
+    """One row per world of the grid: popularity's P@n over random's and over the personalised system's,
+    measured in 1R and AR and on the complete truth."""
+    wide = grid.pivot_table(index=["alpha", "selection", "measure"], columns="system", values="mean")
+    lift = (wide["Popularity"] / wide["Random"]).unstack("measure")[list(MEASURES)]
+    share = (wide["Popularity"] / wide[PERSONALISED]).unstack("measure")[list(MEASURES)]
+    table = pd.concat({"over random": lift.map("{:.1f}×".format), f"over {PERSONALISED}": share.map("{:.0%}".format)},
+                      axis=1)
+    table.columns = [f"{measure}, {what}" for what, measure in table.columns]
+    return table.rename_axis(index=["α", "observation bias"]).reset_index() \
+        .assign(**{"α": lambda frame: frame["α"].map("{:g}".format),
+                   "observation bias": lambda frame: frame["observation bias"].map("{:g}".format)})
+
+
 def grid_text(grid: pd.DataFrame) -> str:
-    """What the measured-vs-true grid shows, at its strongest observation bias and skew and without selection."""
-    relative = relative_scores(grid).pivot_table(index=["alpha", "selection"], columns="measure",
-                                                 values="popularity / personalised")
-    wide = grid.pivot_table(index=["alpha", "selection", "system"], columns="measure", values="mean")
-    alpha, selection = relative.index.max()
-    cell = relative.loc[(alpha, selection)]
-    pop, rnd = wide.loc[(alpha, selection, "Popularity")], wide.loc[(alpha, selection, "Random")]
-    calm = relative.loc[(alpha, relative.loc[alpha].index.min())]
-    gaps = (relative[["1R", "AR"]].sub(relative["true"], axis=0)).abs().mean()
+    """What the measured-vs-true grid shows: how far the offline lift and the offline share of the personalised
+    system's precision are from the true ones."""
+    wide = grid.pivot_table(index=["alpha", "selection", "measure"], columns="system", values="mean")
+    lift = (wide["Popularity"] / wide["Random"]).unstack("measure")
+    share = (wide["Popularity"] / wide[PERSONALISED]).unstack("measure")
+    gaps = share[["1R", "AR"]].sub(share["true"], axis=0).abs().mean()
     closer = "AR" if gaps["AR"] < gaps["1R"] else "1R"
+    over = bool((share["1R"] > share["true"]).all())
+    strongest = share.index.max()
+
+    def span(values: pd.Series, fmt: str) -> str:
+        return f"{fmt.format(values.min())} to {fmt.format(values.max())}"
+
     return (
-        f"In the world with alpha = {alpha:g} and selection strength {selection:g}, popularity's 1R precision is "
-        f"{times_text(pop['1R'], rnd['1R'])} random's, its AR precision {times_text(pop['AR'], rnd['AR'])}, but its true "
-        f"precision only {times_text(pop['true'], rnd['true'])}. Against {PERSONALISED}, popularity scores "
-        f"{fmt_pct(cell['1R'])} of its 1R precision and {fmt_pct(cell['AR'])} of its AR precision, while on the "
-        f"complete truth it has {fmt_pct(cell['true'])} of its precision; at the same skew without selection the three "
-        f"shares are {fmt_pct(calm['1R'])}, {fmt_pct(calm['AR'])} and {fmt_pct(calm['true'])}. Over the grid, "
-        f"{closer} comes closer to the true share (mean absolute gap {fmt_number(gaps[closer], 2)} against "
+        f"Across the grid, popularity measures {span(lift['1R'], '{:.1f}')} times random's precision in 1R and "
+        f"{span(lift['AR'], '{:.1f}')} times in AR, but only {span(lift['true'], '{:.1f}')} times on the complete "
+        f"truth. Against {PERSONALISED} the 1R design "
+        + ("overstates popularity in every world" if over else "does not overstate popularity in every world")
+        + f"; at the strongest observation bias (α = {strongest[0]:g}, strength {strongest[1]:g}) popularity scores "
+        f"{fmt_pct(share.loc[strongest, '1R'], 0)} of {PERSONALISED}'s 1R precision against "
+        f"{fmt_pct(share.loc[strongest, 'true'], 0)} of its true precision. Of the two designs, {closer} comes closer "
+        f"to the true share (mean absolute gap {fmt_number(gaps[closer], 2)} against "
         f"{fmt_number(gaps.drop(closer).iloc[0], 2)})."
     )
 
 
+def _direction(first: pd.Series, last: pd.Series) -> str:
+    """How a group mean moves from the first to the last group, judged by their 95% intervals."""
+    if last["ci_low"] > first["ci_high"]:
+        return "rises"
+    return "falls" if last["ci_high"] < first["ci_low"] else "changes within noise"
+
+
+def _moves(frame: pd.DataFrame, first: int, last: int, what: str) -> str:
+    """How popularity's and the personalised system's ``what`` move from group ``first`` to group ``last``."""
+    ends = {system: (frame.loc[(first, system)], frame.loc[(last, system)]) for system in ("Popularity", PERSONALISED)}
+    values = {system: f"{fmt_number(a['mean'], 3)} to {fmt_number(b['mean'], 3)}" for system, (a, b) in ends.items()}
+    moves = {system: _direction(a, b) for system, (a, b) in ends.items()}
+    if set(moves.values()) == {"changes within noise"}:
+        return (f"neither popularity's nor {PERSONALISED}'s {what} changes beyond noise (popularity "
+                f"{values['Popularity']}, {PERSONALISED} {values[PERSONALISED]})")
+    return (f"popularity's {what} {moves['Popularity']} ({values['Popularity']}) and {PERSONALISED}'s "
+            f"{moves[PERSONALISED]} ({values[PERSONALISED]})")
+
+
 def mainstream_text(table: pd.DataFrame, dataset: str) -> str:
-    """Popularity and the personalised system in the least and most mainstream groups."""
+    """Popularity and the personalised system from the least to the most mainstream group."""
     measured = table[table["measure"] == "measured"].set_index(["group", "system"])
     first, last = measured.index.get_level_values("group").min(), measured.index.get_level_values("group").max()
-    text = (
-        f"On `{dataset}`, popularity's AR precision is {fmt_number(measured.loc[(first, 'Popularity'), 'mean'], 3)} "
-        f"for the fifth of users whose ratings follow the crowd least and "
-        f"{fmt_number(measured.loc[(last, 'Popularity'), 'mean'], 3)} for the fifth who follow it most; "
-        f"{PERSONALISED} has {fmt_number(measured.loc[(first, PERSONALISED), 'mean'], 3)} and "
-        f"{fmt_number(measured.loc[(last, PERSONALISED), 'mean'], 3)}. "
-    )
-    wins = (measured.loc[(first, "Popularity"), "wins"], measured.loc[(last, "Popularity"), "wins"])
-    text += (f"Popularity beats {PERSONALISED} for none of the users of these two groups." if max(wins) == 0 else
-             f"Popularity beats {PERSONALISED} for {fmt_pct(wins[0])} and {fmt_pct(wins[1])} of the users of these "
-             "two groups.")
+    text = (f"On `{dataset}`, from the fifth of users whose ratings follow the crowd least to the fifth who follow "
+            f"it most, {_moves(measured, first, last, 'AR precision')}. ")
+    wins = [fmt_pct(measured.loc[(group, "Popularity"), "wins"], 0) for group in (first, last)]
+    text += (f"Popularity beats {PERSONALISED} for none of the users of these two groups." if wins == ["0%", "0%"]
+             else f"Popularity beats {PERSONALISED} for {wins[0]} of the users of each of the two groups."
+             if wins[0] == wins[1] else
+             f"Popularity beats {PERSONALISED} for {wins[0]} of the least mainstream users and {wins[1]} of the "
+             "most mainstream.")
     if (table["measure"] == "true").any():
         true = table[table["measure"] == "true"].set_index(["group", "system"])
-        text += (f" On the world's complete relevance the same groups give popularity "
-                 f"{fmt_number(true.loc[(first, 'Popularity'), 'mean'], 3)} and "
-                 f"{fmt_number(true.loc[(last, 'Popularity'), 'mean'], 3)}, and {PERSONALISED} "
-                 f"{fmt_number(true.loc[(first, PERSONALISED), 'mean'], 3)} and "
-                 f"{fmt_number(true.loc[(last, PERSONALISED), 'mean'], 3)}.")
+        text += f" On the world's complete relevance, {_moves(true, first, last, 'true precision')}."
     return text
 
 
@@ -214,27 +243,27 @@ def truth_figure(grid: pd.DataFrame):
     wide["relative"] = wide["Popularity"] / wide[PERSONALISED]
     alphas = sorted(wide["alpha"].unique())
     dashes = dict(zip(alphas, ["-", "--", ":", "-."] * len(alphas)))
-    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.6 + 0.25 * len(dashes)))
+    fig, axes = plt.subplots(1, 2, figsize=(7.2, 4.2 + 0.3 * len(dashes)))
     for ax, column, label in ((axes[0], "lift", "popularity / random"),
                               (axes[1], "relative", f"popularity / {PERSONALISED}")):
         for measure, style in MEASURE_STYLES.items():  # legend columns by measure, rows by alpha
             for alpha, line in dashes.items():
                 part = wide[(wide["measure"] == measure) & (wide["alpha"] == alpha)]
-                ax.plot(part["selection"], part[column], ls=line, ms=4, **style,
+                ax.plot(part["selection"], part[column], ls=line, ms=5, lw=1.6, **style,
                         label=f"{measure}, $\\alpha = {alpha:g}$")
-        ax.set(xlabel="observation bias (selection strength)", ylabel=label)
+        ax.set(xlabel="observation bias", ylabel=label)
         if column == "lift":
             ax.set_yscale("log")
             ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
             ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
             ax.yaxis.set_minor_formatter(NullFormatter())
-    axes[1].axhline(1, color="#999999", lw=0.8, ls=":")
+    axes[1].axhline(1, color="#999999", lw=1, ls=":")
+    axes[1].set_ylim(bottom=0)
     axes[0].set_title("Over random", loc="left")
     axes[1].set_title(f"Over {PERSONALISED}", loc="left")
     handles, labels = axes[0].get_legend_handles_labels()
-    rows = len(dashes)
-    fig.legend(handles, labels, loc="lower center", ncol=len(MEASURE_STYLES), fontsize=8, bbox_to_anchor=(0.5, 0.0))
-    fig.tight_layout(rect=(0, 0.02 + 0.055 * rows, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=len(MEASURE_STYLES), handletextpad=0.4, columnspacing=1.2)
+    fig.tight_layout(rect=(0, 0.05 + 0.06 * len(dashes), 1, 1))
     return fig
 
 
@@ -243,16 +272,16 @@ def mainstream_figure(table: pd.DataFrame, colours: Mapping[str, str]):
     import matplotlib.pyplot as plt
 
     measures = list(dict.fromkeys(table["measure"]))
-    fig, axes = plt.subplots(1, len(measures), figsize=(7.5 if len(measures) > 1 else 5.0, 3.6), squeeze=False)
+    fig, axes = plt.subplots(1, len(measures), figsize=(7.2 if len(measures) > 1 else 4.8, 4.4), squeeze=False)
     for ax, measure in zip(axes[0], measures, strict=True):
         for system, part in table[table["measure"] == measure].groupby("system", sort=False):
             spread = [part["mean"] - part["ci_low"], part["ci_high"] - part["mean"]]
-            ax.errorbar(part["group"], part["mean"], yerr=spread,
-                        marker="o", ms=4, capsize=3, color=colours[system], label=system)
-        ax.set(xlabel="users by agreement with the crowd (fifths)", ylabel="P@10 per user, mean",
+            ax.errorbar(part["group"], part["mean"], yerr=spread, marker="o", ms=5, lw=1.6, capsize=3,
+                        color=colours[system], label=system)
+        ax.set(xlabel="fifths of users, least to\nmost mainstream", ylabel=f"P@{N} per user, mean",
                xticks=sorted(table["group"].unique()))
         ax.set_ylim(bottom=0)
         ax.set_title("Measured (AR)" if measure == "measured" else "True", loc="left")
-    axes[0][0].legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", ncol=2)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
