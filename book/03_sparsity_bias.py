@@ -49,7 +49,8 @@ from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.experiments import sparsity, sparsity_check, sparsity_figures, sparsity_fits, sparsity_lift, sparsity_sweep
+from recbias.experiments import sparsity, sparsity_check, sparsity_figures, sparsity_findings, sparsity_fits, sparsity_lift
+from recbias.experiments import sparsity_sweep
 from recbias.experiments.runner import PAPER_SYSTEMS, choose_designs, design_note
 
 SYSTEMS, N = list(PAPER_SYSTEMS), int(cutoff)
@@ -325,7 +326,7 @@ show_text(texts["size_text"])
 
 # %% tags=["remove-cell"]
 elasticities = sparsity_fits.elasticities(stats, SYSTEMS, sweep.metrics)
-claims = sparsity.metric_claims(elasticities, N)
+claims = sparsity_findings.metric_claims(elasticities, N)
 fig = sparsity_figures.metrics_figure(stats, SYSTEMS, sweep.metrics, COLOURS)
 dataset_caption(fig.axes[1], ratings.name)
 glue_figure("fig-sparsity-metrics", fig)
@@ -482,10 +483,10 @@ show_text(sparsity_lift.lift_text(lift, N))
 # ```
 
 # %% tags=["remove-cell"]
-checked = sparsity.findings(check, density_fits, size_fits, orders, claims, lift, N)
+checked = sparsity_findings.findings(check, density_fits, size_fits, orders, claims, lift, N)
 for claim in checked:
-    finding(**claim, source=sparsity.SOURCE, dataset=ratings.name)
-glue_table("tbl-sparsity-findings", sparsity.findings_table(checked), wrap=True, left=["statement", "evidence"])
+    finding(**claim, source=sparsity_findings.SOURCE, dataset=ratings.name)
+glue_table("tbl-sparsity-findings", sparsity_findings.findings_table(checked), wrap=True, left=["statement", "evidence"])
 say("ar_loss", sparsity.ar_loss_text(density_fits))
 say("order_kept", sparsity.order_kept_text(orders))
 say("exposure", sparsity.exposure_text(claims, N))

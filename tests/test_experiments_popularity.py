@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from recbias import datasets
 from recbias.bookkit.parameters import ParameterError, number_list
-from recbias.experiments import popularity_findings, popularity_orderings, popularity_ratio, popularity_skew, popularity_truth
+from recbias.experiments import popularity_findings, popularity_orderings, popularity_ratio, popularity_skew
+from recbias.experiments import popularity_truth
 from recbias.ratings import Ratings
 from recbias.synthetic import PREFERENCE_FREE, generate
 
@@ -179,6 +182,8 @@ def test_findings_have_verdicts_and_evidence(study, sweep, small) -> None:
     assert all(isinstance(c["holds"], bool) and c["evidence"] and c["anchor"] for c in claims)
     listed = popularity_findings.findings_table(claims)
     assert len(listed) == len(claims) and set(listed["verdict"]) <= {"holds", "does not hold"}
+    page = (Path(__file__).resolve().parents[1] / "book" / "04_popularity_bias.py").read_text()
+    assert all(f":name: {claim['anchor']}\n" in page for claim in claims)
 
 
 def test_fitted_alpha_text_places_a_generated_world_on_the_axis() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -10,7 +12,7 @@ from recbias import datasets
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs
 from recbias.experiments import choose_designs, fit_systems, fold_seed, largest_target_size, make_folds
-from recbias.experiments import sparsity, sparsity_check, sparsity_fits, sparsity_sweep
+from recbias.experiments import sparsity, sparsity_check, sparsity_findings, sparsity_fits, sparsity_sweep
 from recbias.ratings import Ratings
 from recbias.splits import remove_test_ratings
 from recbias.theory import relevance_ratios, target_size
@@ -26,7 +28,7 @@ def small() -> Ratings:
 @pytest.fixture(scope="module")
 def sweep(small: Ratings) -> sparsity_sweep.Sweep:
     return sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80),
-                                   base_size=30, n=5, seed=3, cache=False)
+                                         base_size=30, n=5, seed=3, cache=False)
 
 
 # ------------------------------------------------------------------- theory check
@@ -113,7 +115,7 @@ def test_sweep_rows_equal_a_direct_evaluation(sweep: sparsity_sweep.Sweep, small
 
 def test_sweep_is_deterministic(sweep: sparsity_sweep.Sweep, small: Ratings) -> None:
     again = sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80),
-                                    base_size=30, n=5, seed=3, cache=False)
+                                          base_size=30, n=5, seed=3, cache=False)
     pd.testing.assert_frame_equal(sweep.runs, again.runs)
     pd.testing.assert_frame_equal(sweep.points, again.points)
 
@@ -136,7 +138,8 @@ def test_statistics_full_sample_is_the_pooled_mean(sweep: sparsity_sweep.Sweep) 
 # -------------------------------------------------------------------------- fits
 
 
-def constructed(values, sweep_kind: str, xs, density, systems=("A",), n_boot: int = 40) -> sparsity_fits.SweepStatistics:
+def constructed(values, sweep_kind: str, xs, density, systems=("A",),
+                n_boot: int = 40) -> sparsity_fits.SweepStatistics:
     """Statistics whose metric and density are given functions of the level, plus small noise in the draws."""
     rng = np.random.default_rng(0)
     points = [f"{sweep_kind} | {x:g}" for x in xs]
@@ -196,6 +199,18 @@ def test_order_stability_sees_a_swap() -> None:
     orders = sparsity_fits.order_stability(stats, ["A", "B", "C"], "P@10").set_index("x")
     assert orders.loc[0.0, "tau"] == 1 and orders.loc[0.5, "tau"] == 1
     assert orders.loc[0.9, "tau"] == pytest.approx(1 / 3)  # one of three pairs reversed
+    kept = sparsity.order_kept_text(orders.reset_index())
+    assert kept == "here the AR order held up to 50% of the test ratings removed"
+    text = sparsity.order_text(orders.reset_index(), stats, datasets.load("synthetic-small", seed=0))
+    assert "holds up to 50% removed; at 90% removed" in text and "C moves above B" in text
+
+
+def test_the_closing_sentence_on_metrics_names_only_the_calm_ones() -> None:
+    claims = pd.DataFrame({"key": ["recall-insensitive", "map-ndcg-slightly-sensitive", "ndcg-at-n-sensitive"],
+                           "highest": [0.1, 0.4, 0.7]})
+    text = sparsity.exposure_text(claims, 10)
+    assert text.startswith("Here Recall@10, MAP and nDCG without a cut-off react") and "nDCG@10" not in text
+    assert sparsity.exposure_text(claims.assign(highest=0.9), 10).startswith("Here recall, MAP and nDCG follow")
 
 
 def test_metric_claims_apply_their_criteria() -> None:
@@ -205,7 +220,7 @@ def test_metric_claims_apply_their_criteria() -> None:
                           ("MRR", 0.7)):
             rows.append({"metric": metric, "users": "with relevant", "system": system, "elasticity": e * scale})
     rows.append({"metric": "P@10", "users": "with relevant", "system": "Random", "elasticity": 0.01})
-    claims = sparsity.metric_claims(pd.DataFrame(rows), 10).set_index("key")["holds"]
+    claims = sparsity_findings.metric_claims(pd.DataFrame(rows), 10).set_index("key")["holds"]
     assert claims.to_dict() == {"recall-insensitive": True, "map-ndcg-slightly-sensitive": True,
                                 "ndcg-at-n-sensitive": False, "mrr-like-precision": True}
 
@@ -237,13 +252,26 @@ def test_parameters_are_checked(small: Ratings) -> None:
 
 
 def test_sweeps_and_check_follow_a_sample_of_users(small: Ratings) -> None:
-    sampled = sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=1, removed=(0.0, 0.5), sizes=(20, 40, 80), base_size=30,
-                                      n=5, max_users=40, seed=3, cache=False)
+    sampled = sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=1, removed=(0.0, 0.5), sizes=(20, 40, 80),
+                                            base_size=30, n=5, max_users=40, seed=3, cache=False)
     assert sampled.followed[0] == 40 < sampled.followed[1]
     for point, part in sampled.runs[sampled.runs["system"] == "Random"].groupby("point"):
         assert part["user"].nunique() <= 40
-    ar = sampled.runs[sampled.runs["point"].str.startswith(sparsity_sweep.AR_REMOVAL) & (sampled.runs["system"] == "Random")]
+    ar = sampled.runs[sampled.runs["point"].str.startswith(sparsity_sweep.AR_REMOVAL)
+                      & (sampled.runs["system"] == "Random")]
     assert ar.groupby("point")["user"].nunique().eq(40).all()  # the sample is the AR population at every level
     check = sparsity_check.random_precision_check(small, ["TI-AN", "1R TI-NN(29)"], test_ratios=(0.2,), removed=(0.0,),
                                             n=5, max_users=50, seed=1)
     assert check.attrs["users"] == (50, small.n_users) and (check["users"] <= 50).all()
+
+
+def test_every_finding_points_at_a_figure_or_table_of_the_page(small: Ratings, sweep: sparsity_sweep.Sweep) -> None:
+    stats = sparsity_fits.sweep_statistics(sweep, n_boot=20, seed=0)
+    check = sparsity_check.random_precision_check(small, ["TI-AN", "1R TI-NN(29)"], test_ratios=(0.2,), removed=(0.0,),
+                                                  n=5, seed=0)
+    claims = sparsity_findings.metric_claims(sparsity_fits.elasticities(stats, list(SYSTEMS), sweep.metrics), 5)
+    checked = sparsity_findings.findings(check, sparsity_fits.density_fits(stats, list(SYSTEMS), "P@5"),
+                                sparsity_fits.size_fits(stats, list(SYSTEMS), "P@5"),
+                                sparsity_fits.order_stability(stats, list(SYSTEMS), "P@5"), claims, None, 5)
+    page = (Path(__file__).resolve().parents[1] / "book" / "03_sparsity_bias.py").read_text()
+    assert checked and all(f":name: {claim['anchor']}\n" in page for claim in checked)

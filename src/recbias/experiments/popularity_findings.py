@@ -73,7 +73,8 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
     add("knn-mf-near-random", "kNN and MF stay at random precision on preference-free worlds (random within their "
         "95% intervals at every α)", all(all(v) for v in near.values()),
         "; ".join(f"{s}: random outside the interval at "
-                  + (", ".join(f"α = {a:g}" for a, inside in zip(random.index, v, strict=True) if not inside) or "no α")
+                  + (", ".join(f"α = {a:g}" for a, inside in zip(random.index, v, strict=True) if not inside)
+                     or "no α")
                   + f" ({sweep.series(s)[max(random.index)]:.4f} vs {random[max(random.index)]:.4f} at "
                   f"α = {max(random.index):g})" for s, v in near.items()), on, "fig-popularity-sweep")
 

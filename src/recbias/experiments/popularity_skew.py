@@ -210,7 +210,8 @@ def published_table(sweep: SkewSweep) -> pd.DataFrame:
     for counts in (EXACT, IN_EXPECTATION):
         row = sweep.uniform(counts)
         rows.append({
-            "item counts": f"{counts}<br><small>ours</small>", "V / μ": fmt_number(row["item count variance / mean"], 2),
+            "item counts": f"{counts}<br><small>ours</small>",
+            "V / μ": fmt_number(row["item count variance / mean"], 2),
             "shift": fmt_number(row["training shift"], 2), "Random": fmt_number(row["Random"], 4),
             "Popularity": fmt_ci(row["Popularity"], (row["Popularity low"], row["Popularity high"]), 4),
             "closed form": fmt_number(row["Popularity expected"], 4), "p": fmt_p(row["p (Popularity vs Random)"]),
