@@ -17,8 +17,8 @@
 # time, by holding out part of the ratings, and decides how many items each user must
 # rank. Both choices change how many of the candidate items are relevant, and that
 # share, more than any recommender, sets the scale of precision. This chapter follows
-# {cite:t}`bellogin2017statistical` (Section 4; also {cite:t}`bellogin2012thesis`,
-# Section 4.4): it derives the precision of a recommender that does not personalise,
+# Section 4 of {cite:t}`bellogin2017statistical` and Section 4.4 of
+# {cite:t}`bellogin2012thesis`: it derives the precision of a recommender that does not personalise,
 # tests the result against measurement on the book's data, reproduces the papers'
 # Fig. 4 with fitted lines, extends it to recall, nDCG, MAP and MRR, asks whether the
 # *order* of systems survives when test ratings become scarce, and ends with a way to

@@ -16,9 +16,9 @@
 # sometimes ahead of it. Part of that strength is real: widely liked items are a safe
 # bet. Part of it is manufactured by the evaluation, because the items with many
 # ratings also hold most of the held-out ratings that serve as ground truth. This
-# chapter separates the two. It derives why ranking by popularity is the best a
-# non-personalised system can do on a random split {cite:p}`bellogin2017statistical`
-# (Section 5; also {cite:t}`bellogin2012thesis`, Section 4.5), checks the derivation
+# chapter separates the two, following Section 5 of {cite:t}`bellogin2017statistical`
+# and Section 4.5 of {cite:t}`bellogin2012thesis`. It derives why ranking by
+# popularity is the best a non-personalised system can do on a random split, checks the derivation
 # against other orderings, reproduces the simulation in which the skew of popularity
 # is turned up from nothing to extreme, and then uses simulated worlds that know every
 # user's taste to measure how much of popularity's offline score survives on the
@@ -262,7 +262,8 @@ show_text(popularity_skew.sweep_text(sweep))
 # ```{glue:figure} fig-popularity-sweep-check
 # :name: fig-popularity-sweep-check
 #
-# The same worlds in AR (left, colours as in {numref}`fig-popularity-sweep`), and popularity's measured 1R precision with its 95%
+# The same worlds in the AR design described above (left, colours as in
+# {numref}`fig-popularity-sweep`), and popularity's measured 1R precision with its 95%
 # interval against the exact expectation {eq}`eq-popularity-exact` (right); the hollow
 # point is a world at $\alpha = 0$ whose item counts are fixed only in expectation.
 # ```

@@ -407,7 +407,7 @@ def sweep_check_figure(sweep: SkewSweep, colours: Mapping[str, str]):
     fig, axes = plt.subplots(1, panels, figsize=(7.2 if panels == 2 else 4.8, 4.4), squeeze=False)
     if panels == 2:
         _systems_panel(axes[0, 0], sweep, sweep.all_relevant, colours)
-        axes[0, 0].set_title(f"AR, {sweep.all_relevant}", loc="left")
+        axes[0, 0].set_title("AR", loc="left")
     check = axes[0, -1]
     expected = sweep.expected
     exact = expected[expected["counts"] == EXACT].sort_values("alpha")

@@ -259,8 +259,6 @@ def truth_figure(grid: pd.DataFrame):
             ax.yaxis.set_minor_formatter(NullFormatter())
     axes[1].axhline(1, color="#999999", lw=1, ls=":")
     axes[1].set_ylim(bottom=0)
-    axes[0].set_title("Over random", loc="left")
-    axes[1].set_title(f"Over {PERSONALISED}", loc="left")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=len(MEASURE_STYLES), handletextpad=0.4, columnspacing=1.2)
     fig.tight_layout(rect=(0, 0.05 + 0.06 * len(dashes), 1, 1))
