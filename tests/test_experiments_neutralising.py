@@ -1,4 +1,4 @@
-"""Chapter 5's driver: uniform plans, the split profiles, the positive-ratio curve, the study and its claims."""
+"""Chapter 5's drivers: uniform plans, the split profiles, the positive-ratio curve, the study and its claims."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ import pytest
 from recbias import splits
 from recbias.experiments import make_folds
 from recbias.experiments import neutralising as nz
+from recbias.experiments import neutralising_claims as claims
+from recbias.experiments import neutralising_index as ix
+from recbias.experiments import neutralising_splits as ns
 from recbias.ratings import Ratings
 from recbias.synthetic import generate
 
@@ -22,19 +25,19 @@ def counts_ratings(counts: list[int], positive_share: float = 1.0, seed: int = 0
 
 def test_uniform_plan_lowers_sigma_only_when_infeasible() -> None:
     ratings = counts_ratings([40, 30, 20, 10, 5, 5, 1, 1])
-    plan = nz.uniform_plan(ratings, 0.2, 0.2)
+    plan = ns.uniform_plan(ratings, 0.2, 0.2)
     assert plan.used == 0.2 and (plan.size, plan.eta) == tuple(
         (len(t), e) for t, e in [splits.uniform_target(ratings.item_counts(), 0.2, 0.2)])[0]
     assert plan.achieved == pytest.approx(plan.size * plan.eta / ratings.n_ratings)
     largest = splits.largest_uniform_ratio(ratings.item_counts(), 0.2)
-    lowered = nz.uniform_plan(ratings, 0.9, 0.2)
+    lowered = ns.uniform_plan(ratings, 0.9, 0.2)
     assert lowered.used == pytest.approx(np.floor(100 * largest) / 100) and lowered.used < 0.9
 
 
 def test_split_profiles_follow_the_two_splits() -> None:
     ratings = counts_ratings([50, 10, 30, 20, 5])
-    plan = nz.uniform_plan(ratings, 0.2, 0.2)
-    profiles = nz.split_profiles(ratings, plan, percentiles=2)
+    plan = ns.uniform_plan(ratings, 0.2, 0.2)
+    profiles = ns.split_profiles(ratings, plan, percentiles=2)
     np.testing.assert_array_equal(profiles["ratings"], [50, 30, 20, 10, 5])
     np.testing.assert_allclose(profiles["random test"], 0.2 * profiles["ratings"])
     assert (profiles["uniform test"] > 0).sum() == plan.size
@@ -43,10 +46,10 @@ def test_split_profiles_follow_the_two_splits() -> None:
 
 
 def test_positive_ratio_curve_is_one_when_every_rating_is_positive() -> None:
-    curve = nz.positive_ratio_curve(counts_ratings([40, 30, 20, 10, 5, 3], positive_share=1.0), segments=3)
+    curve = ns.positive_ratio_curve(counts_ratings([40, 30, 20, 10, 5, 3], positive_share=1.0), segments=3)
     np.testing.assert_allclose(curve["ratio"], 1.0)
     assert len(curve) == 3
-    mixed = nz.positive_ratio_curve(counts_ratings([400, 300, 200], positive_share=0.5, seed=1), segments=3)
+    mixed = ns.positive_ratio_curve(counts_ratings([400, 300, 200], positive_share=0.5, seed=1), segments=3)
     assert np.all((mixed["ratio"] > 0.4) & (mixed["ratio"] < 0.6))
 
 
@@ -85,16 +88,16 @@ def test_p1r_averages_percentiles_not_runs(study: nz.DatasetStudy) -> None:
 
 
 def test_popularity_index_and_findings(study: nz.DatasetStudy) -> None:
-    indices = nz.popularity_index(study)
+    indices = ix.popularity_index(study)
     row = indices.set_index("method").loc["1R, P@10"]
     assert row["index"] == pytest.approx((row["Popularity"] - row["Random"]) / (row["best personalised"] - row["Random"]))
-    claims = nz.findings(study, indices)
-    assert {c["key"] for c in claims} >= {"p1r-random-level", "bpref-constant-1r", "uar-reduces"}
-    bpref = next(c for c in claims if c["key"] == "bpref-constant-1r")
+    found = claims.findings(study, indices)
+    assert {c["key"] for c in found} >= {"p1r-random-level", "bpref-constant-1r", "uar-reduces"}
+    bpref = next(c for c in found if c["key"] == "bpref-constant-1r")
     one_r = study.runs.loc[study.runs["label"] == "1R", "bpref"]
     # a 1R run scores bpref < 1 only when its sample drew a judged non-relevant item ranked above the relevant one
     assert bpref["holds"] == bool((one_r == 1).all()) and (one_r == 1).mean() > 0.5
-    numbers = nz.published_numbers(study, 4, "synthetic-small")
+    numbers = claims.published_numbers(study, 4, "synthetic-small")
     assert {n["key"] for n in numbers} == {"uniform/target-size", "uniform/eta", "p1r/percentile-size"}
     assert next(n for n in numbers if n["key"] == "uniform/eta")["ours"] == study.plan.eta
 
