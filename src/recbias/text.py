@@ -41,6 +41,11 @@ def fmt_pm(mean: float, spread: float, digits: int = 3) -> str:
     return f"{fmt_number(mean, digits)}<br><small>± {fmt_number(spread, digits)}</small>"
 
 
+def fmt_count(k: int, one: str, many: str) -> str:
+    """A count with its noun in the right number: ``(1, "run", "runs")`` -> ``"1 run"``, ``2,000 runs``."""
+    return f"{k:,} {one if k == 1 else many}"
+
+
 def fmt_seconds(x: float) -> str:
     """A duration: two decimals under 10 s, one above."""
     return f"{x:.2f} s" if x < 10 else f"{x:.1f} s"
