@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
+import pandas as pd
 import pytest
 
 from recbias import splits
@@ -110,3 +113,65 @@ def test_lift_prediction_is_one_for_a_constant_weight_and_grows_with_popularity(
     assert constant == pytest.approx(1.0)
     assert popular > 1.5
     assert set(study.lift["design"]) == {"AR TI-AN", "UAR"}
+
+
+def test_plan_text_reads_right_when_sigma_is_lowered_and_when_the_floor_rule_agrees() -> None:
+    same = ns.UniformPlan(0.2, 0.2, 0.31, 0.2, 891, 27, 0.2005, 891, 27, 2000)
+    text = ns.plan_text(same, "world")
+    assert text.startswith("On world, $T$ holds the 891 most popular") and "draws the same split" in text
+    lowered = ns.UniformPlan(0.2, 0.14, 0.1432, 0.2, 503, 26, 0.1425, 502, 28, 17388)
+    text = ns.plan_text(lowered, "curve")
+    assert "at most $\\sigma = 0.143$" in text and "$\\sigma = 0.14$" in text and "keeps 1 item fewer" in text
+    assert "finds no split" in ns.plan_text(ns.UniformPlan(0.2, 0.2, 0.2, 0.2, 10, 5, 0.2, 0, 0, 50), "x")
+
+
+def test_fig8_table_lists_the_designs_in_the_papers_order(study: nz.DatasetStudy) -> None:
+    table = nz.fig8_table([nz.fig8_summary(study)])
+    assert list(table.columns) == list(nz.PAPER_SYSTEMS)
+    assert [label for _, label in table.index] == [d.replace("-head", "−10% head") for d in nz.FIG8]
+    assert all("<small>±" in cell for cell in table.to_numpy().ravel())
+
+
+def _lift(ar: tuple[float, float, float], uar: tuple[float, float, float]) -> SimpleNamespace:
+    rows = [{"design": d, "predicted (paper)": p, "predicted (training excluded)": e, "measured": m}
+            for d, (p, e, m) in (("AR TI-AN", ar), ("UAR", uar))]
+    return SimpleNamespace(name="world", lift=pd.DataFrame(rows))
+
+
+def test_residual_text_follows_which_prediction_is_closer() -> None:
+    both = nz.residual_text(_lift((9.0, 10.0, 11.0), (1.2, 1.5, 1.9)))
+    assert "On both splits the training exclusion brings" in both and "another source" in both
+    one = nz.residual_text(_lift((9.0, 14.0, 11.0), (1.2, 1.5, 1.4)))
+    assert "Only on the uniform split does" in one and "another source" not in one
+    assert "On neither split does" in nz.residual_text(_lift((11.0, 14.0, 11.0), (1.4, 1.5, 1.4)))
+
+
+def _indices(values: dict[str, float], name: str = "world") -> pd.DataFrame:
+    return pd.DataFrame([{"dataset": name, "method": m, "index": v} for m, v in values.items()])
+
+
+def test_the_index_sentences_read_right_at_their_edges() -> None:
+    base = {"1R, P@10": 0.8, "P1R, P@10": -0.04, "U1R, P@10": 0.3, "AR, P@10": 0.4, "UAR, P@10": 0.2,
+            "1R -10% head, P@10": 0.6}
+    text = claims.fig8_text(SimpleNamespace(name="world"), _indices(base))
+    assert "-0.04 under P1R (random's level)" in text and "0.30 under U1R (above random's level)" in text
+    assert "UAR lowers it" in text and "more of it than either" in text
+    assert "between the two" in claims.fig8_text(SimpleNamespace(name="world"), _indices(base | {"1R -10% head, P@10": 0.1}))
+    raised = ix.incomplete_text(_indices(base | {"AR, bpref": np.nan, "AR, infAP": 0.5}))
+    assert "infAP raises it to 0.50" in raised and "gives no index" in raised and "it does not come" in raised
+    lowered = ix.incomplete_text(_indices(base | {"AR, bpref": 0.3, "AR, infAP": -0.1}))
+    assert "bpref and infAP both lower it, to 0.30 and -0.10" in lowered and "infAP comes as close" in lowered
+
+
+def test_sweep_text_names_the_estimators_that_move_popularity_most_and_least() -> None:
+    rows = [{"dataset": "world", "family": f, "beta": b, "index": 0.5 - drop * b}
+            for f, drop in (("PSR", 0.1), ("IPS-P", 0.6), ("SNIPS-P", 0.3)) for b in (0.0, 0.5, 1.0)]
+    text = ix.sweep_text(pd.DataFrame(rows))
+    assert "every estimator lowers" in text and "IPS-P@10 moves it furthest, from 0.50 to -0.10" in text
+    assert "stratified recall least" in text
+
+
+def test_bpref_text_reads_right_when_no_run_drops_below_one(study: nz.DatasetStudy) -> None:
+    ones = SimpleNamespace(runs=study.runs.assign(bpref=1.0))
+    assert claims.bpref_below_one(ones) == 0 and "1R bpref is 1 throughout" in claims.bpref_text(ones)
+    assert claims.bpref_text(study).endswith("which sets their bpref to 0.") == (claims.bpref_below_one(study) > 0)
