@@ -526,7 +526,7 @@ show_text(sv.reversal_text(study))
 # ```{glue:figure} tbl-sm-right
 # :name: tbl-sm-right
 #
-# Comparisons of two recommenders that each estimator orders as the exact metric does, in expectation.
+# Comparisons of two recommenders that each estimator orders as the exact metric does, in the means over the repetitions.
 # ```
 #
 # In the paper the reversal is the headline: sampled Recall@10 ranks X first and Z

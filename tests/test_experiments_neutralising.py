@@ -112,7 +112,7 @@ def test_lift_prediction_is_one_for_a_constant_weight_and_grows_with_popularity(
     constant, popular = nz._lift_prediction(fold, "TI-AN", 3, [np.ones(world.n_items), world.item_counts() + 0.0])
     assert constant == pytest.approx(1.0)
     assert popular > 1.5
-    assert set(study.lift["design"]) == {"AR TI-AN", "UAR"}
+    assert set(study.lift["design"]) == {"AR TI-AN", "UAR", "U1R"}
 
 
 def test_plan_text_reads_right_when_sigma_is_lowered_and_when_the_floor_rule_agrees() -> None:

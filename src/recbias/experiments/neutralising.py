@@ -27,7 +27,7 @@ from recbias.experiments.neutralising_splits import UniformPlan, uniform_plan
 from recbias.experiments.runner import PAPER_SYSTEMS, fit_systems, make_folds, run_experiment
 from recbias.metrics._view import RankedView
 from recbias.ratings import Ratings
-from recbias.text import fmt_number, fmt_pm
+from recbias.text import fmt_number, fmt_pct, fmt_pm
 
 #: the section of the papers this chapter reproduces
 SOURCE = "IRJ 2017 Sec. 6-7; thesis Sec. 4.6"
@@ -156,7 +156,8 @@ def study_dataset(
     counts, positive = ratings.item_counts(), ratings.item_counts(positive_only=True)
     ratio = np.divide(positive, counts, out=np.zeros(len(counts)), where=counts > 0)
     predictions = {}
-    for label, fold, expected in (("AR TI-AN", coin_folds[0], test_ratio * positive), ("UAR", uniform_fold, None)):
+    for label, fold, expected in (("AR TI-AN", coin_folds[0], test_ratio * positive), ("UAR", uniform_fold, None),
+                                  ("U1R", uniform_fold, None)):
         if expected is None:  # under U, E[|PR_test(i)|] = eta |PR(i)| / |R(i)| on T
             expected = plan.eta * ratio * np.isin(np.arange(ratings.n_items), np.flatnonzero(fold.test.item_counts()))
         paper = positive.astype(float) if label == "AR TI-AN" else ratio
@@ -242,7 +243,18 @@ def lift_table(studies: Sequence[DatasetStudy]) -> pd.DataFrame:
     """Popularity's P@10 over random's per dataset and split: the item weight of Eq. 3, its two
     predictions and the measured ratio."""
     table = pd.concat([s.lift.assign(dataset=s.name) for s in studies], ignore_index=True)
-    table["design"] = table["design"].map({"AR TI-AN": "AR", "UAR": "UAR"})
+    table["design"] = table["design"].map({"AR TI-AN": "AR", "UAR": "UAR", "U1R": "U1R"})
     return table.set_index(["dataset", "design"]).rename_axis([None, None]).rename(columns={
         "weight of the paper": "item weight", "predicted (paper)": "predicted",
         "predicted (training excluded)": "predicted, training excluded"})
+
+
+def p1r_shortage_text(studies: Sequence[DatasetStudy]) -> str:
+    """How many runs P1R leaves out on each dataset (means per split), as the prose quotes it."""
+    parts = []
+    for study in studies:
+        rows = study.reports[study.reports["label"] == "P1R"]
+        left, kept = rows["shortage_runs"].mean(), rows["n_runs"].mean()
+        parts.append(f"{left:,.0f} of {left + kept:,.0f} runs per split ({fmt_pct(left / (left + kept))}) on {study.name}"
+                     if round(left) > 0 else f"none on {study.name}")
+    return "Here P1R leaves out " + ", and ".join(parts) + "."

@@ -114,7 +114,7 @@ def index_figure(indices: pd.DataFrame):
     ax.set_yticks(range(len(methods)), [m.replace(" -10%", " −10%") for m in methods])
     ax.set_ylim(len(methods) - 0.5, -0.5)
     ax.set_xlabel("popularity index: 0 = Random, 1 = best personalised system")
-    ax.legend(loc="lower right")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(MARKERS), handletextpad=0.3)
     fig.tight_layout()
     return fig
 
