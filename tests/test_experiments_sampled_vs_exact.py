@@ -202,3 +202,13 @@ def test_systems_table_reads_the_presets() -> None:
     table = sv.systems_table().set_index("system")
     assert table.loc["X", "settings"] == "16 factors, λ = 10, α = 0.2"
     assert table.loc["Z", "settings"] == "q = 1, 10 neighbours per item"
+
+
+def test_cost_text_says_which_evaluation_was_faster(study) -> None:
+    def cost(exact: float, sampled_seconds: float) -> sc.Cost:
+        return sc.Cost(exact, sampled_seconds, 0.2, 10, 2_000_000, 50_000, 0.5, "cpu")
+
+    assert "sampling was 4.0 times faster" in sc.cost_text(study, cost(0.4, 0.1))
+    assert "exact evaluation was 2.0 times faster than sampling, although" in sc.cost_text(study, cost(0.1, 0.2))
+    assert "about as long" in sc.cost_text(study, cost(0.1, 0.1))
+    assert "2,000,000 candidates against sampling's 50,000" in sc.cost_text(study, cost(0.1, 0.1))

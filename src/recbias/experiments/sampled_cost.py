@@ -19,7 +19,7 @@ from recbias.designs import build_runs
 from recbias.evaluate import pool_ranks, rank_positions, relevant_ranks, score_runs
 from recbias.experiments.sampled_vs_exact import METHODS, METRICS, SYSTEMS, SampledStudy
 from recbias.recommenders import make
-from recbias.text import fmt_count, fmt_seconds, fmt_signed
+from recbias.text import fmt_count, fmt_signed
 
 
 @dataclass(frozen=True)
@@ -99,12 +99,19 @@ def one_sample_z(study: SampledStudy, cost: Cost) -> float:
 
 
 def cost_text(study: SampledStudy, cost: Cost) -> str:
-    faster = "faster" if cost.sampled_seconds < cost.exact_seconds else "slower"
-    return (f"**On this build**, exact evaluation took {cost.exact_seconds:.3f} s and sampled evaluation "
-            f"{cost.sampled_seconds:.3f} s, so sampling was {faster} here; training X once took "
-            f"{fmt_seconds(cost.fit_seconds)} and computing the corrections {fmt_seconds(study.correction_seconds)}. "
-            f"In total the exact evaluation compares the held-out items with {cost.n_compared_exact:,} candidates, "
-            f"the sampled one with {cost.n_compared_sampled:,}.")
+    """Which evaluation was faster on this build, against how many candidates each compares."""
+    ratio = cost.exact_seconds / cost.sampled_seconds if cost.sampled_seconds > 0 else np.inf
+    counts = f"{cost.n_compared_exact:,} candidates against sampling's {cost.n_compared_sampled:,}"
+    if ratio >= 1.05:
+        text = f"sampling was {ratio:.1f} times faster than the exact evaluation, which compares the held-out items with {counts}"
+    elif ratio <= 1 / 1.05:
+        text = (f"the exact evaluation was {1 / ratio:.1f} times faster than sampling, although it compares the held-out "
+                f"items with {counts}")
+    else:
+        text = f"the two evaluations took about as long, though the exact one compares the held-out items with {counts}"
+    if study.correction_seconds > max(cost.exact_seconds, cost.sampled_seconds):
+        text += "; computing the corrections took longer than either"
+    return f"**On this build** {text}."
 
 
 def cost_numbers(study: SampledStudy, cost: Cost) -> dict[str, str]:
