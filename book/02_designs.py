@@ -48,7 +48,7 @@ from recbias.bookkit.page import load_dataset, say
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.experiments import design_space
+from recbias.experiments import design_claims, design_lemma, design_space, design_toy, design_truth
 from recbias.experiments.runner import design_note, make_folds
 
 # %% [markdown]
@@ -101,11 +101,11 @@ from recbias.experiments.runner import design_note, make_folds
 # ```
 
 # %% tags=["remove-input"]
-toy = design_space.toy_target_sets(seed)
+toy = design_toy.toy_target_sets(seed)
 toy_sets = {target.label: target.letters for target in toy}
 say("toy_ai_an", toy_sets["AI-AN"])
 say("toy_ti_an", toy_sets["TI-AN"])
-figure = design_space.toy_figure(toy)
+figure = design_toy.toy_figure(toy)
 dataset_caption(figure.axes[1], "hand-made toy")
 glue_figure("fig-designs-toy", figure)
 
@@ -268,11 +268,11 @@ glue_table("tbl-designs-precision", design_space.precision_table(study), left=["
 
 # %% tags=["remove-cell"]
 glue_table("tbl-designs-tests", design_space.significance_table(study), left=["dataset", "design", "closest pair"])
-for claim in design_space.published_numbers(study):
+for claim in design_claims.published_numbers(study):
     number(**claim, anchor="tbl-designs-papers")
-for claim in design_space.findings(study):
+for claim in design_claims.findings(study):
     finding(**claim, source=design_space.SOURCE, anchor="tbl-designs-papers")
-glue_table("tbl-designs-papers", design_space.paper_table(study),
+glue_table("tbl-designs-papers", design_claims.paper_table(study),
            left=["statement", "paper", "our dataset", "ours", "paper's dataset"])
 
 # %% [markdown]
@@ -296,7 +296,7 @@ glue_table("tbl-designs-papers", design_space.paper_table(study),
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(design_space.found_text(study)))
+display(Markdown(design_claims.found_text(study)))
 
 # %% [markdown]
 # Three things separate our run from the papers', and they are worth keeping apart.
@@ -307,7 +307,7 @@ display(Markdown(design_space.found_text(study)))
 # the point the papers make, as the last sentence below measures.
 
 # %% tags=["remove-input"]
-display(Markdown(design_space.differences_text(study) + " " + design_space.range_text(study)))
+display(Markdown(design_claims.differences_text(study) + " " + design_claims.range_text(study)))
 
 # %% [markdown]
 # ## How AR and 1R precision are tied
@@ -355,8 +355,8 @@ display(Markdown(design_space.differences_text(study) + " " + design_space.range
 # ```
 
 # %% tags=["remove-input"]
-sweep = design_space.lemma_points(study, sweep_users)
-finding(**design_space.lemma_finding(sweep), dataset=ratings.name, anchor="fig-designs-lemma")
+sweep = design_lemma.lemma_points(study, sweep_users)
+finding(**design_lemma.lemma_finding(sweep), dataset=ratings.name, anchor="fig-designs-lemma")
 sweeps = list(sweep.groupby("sweep", sort=False))
 figure, axes = plt.subplots(1, len(sweeps), figsize=(8.4, 4.2), squeeze=False)
 for ax, (name, part) in zip(axes[0], sweeps, strict=True):
@@ -365,14 +365,14 @@ for ax, (name, part) in zip(axes[0], sweeps, strict=True):
         ax.plot(rows["x"], rows["value"], marker="o", color=colours[system], label=f"{system}: 1R P@10")
         ax.plot(rows["x"], rows["lower"], color=colours[system], linestyle=":", linewidth=1.2)
         ax.plot(rows["x"], rows["upper"], color=colours[system], linestyle="--", linewidth=1.2)
-    ax.set(ylabel="P@10", ylim=(0, None), xlabel="test ratings removed" if name == design_space.REMOVAL
+    ax.set(ylabel="P@10", ylim=(0, None), xlabel="test ratings removed" if name == design_lemma.REMOVAL
            else "target set size $|T_u^r|$ (items)")
     dataset_caption(ax, ratings.name)
 axes[0][0].xaxis.set_major_formatter(mticker.PercentFormatter(1.0))
 axes[0][0].legend(loc="lower left", fontsize=11)
 figure.tight_layout()
 glue_figure("fig-designs-lemma", figure)
-glue_table("tbl-designs-lemma", design_space.lemma_table(sweep), {"runs": "{:,}", "users": "{:,}"}, left=["setting"])
+glue_table("tbl-designs-lemma", design_lemma.lemma_table(sweep), {"runs": "{:,}", "users": "{:,}"}, left=["setting"])
 
 # %% [markdown]
 # ```{glue:figure} tbl-designs-lemma
@@ -383,7 +383,7 @@ glue_table("tbl-designs-lemma", design_space.lemma_table(sweep), {"runs": "{:,}"
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(design_space.band_text(sweep)))
+display(Markdown(design_lemma.band_text(sweep)))
 
 # %% [markdown]
 # As in the papers, the two designs give related but not interchangeable assessments:
@@ -449,9 +449,9 @@ display(Markdown(design_space.metric_orders_text(study)))
 # ```
 
 # %% tags=["remove-input"]
-truth = design_space.truth_check(study)
-glue_table("tbl-designs-orders", design_space.orders_table(study, truth), left=["dataset", "design"])
-display(Markdown(design_space.truth_text(truth, ratings.name)))
+truth = design_truth.truth_check(study)
+glue_table("tbl-designs-orders", design_truth.orders_table(study, truth), left=["dataset", "design"])
+display(Markdown(design_truth.truth_text(truth, ratings.name)))
 
 # %% [markdown]
 # The next chapter, {doc}`03_sparsity_bias`, turns the gap between measured and true

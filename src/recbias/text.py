@@ -41,6 +41,11 @@ def fmt_pm(mean: float, spread: float, digits: int = 3) -> str:
     return f"{fmt_number(mean, digits)}<br><small>± {fmt_number(spread, digits)}</small>"
 
 
+def fmt_yes(flag: bool) -> str:
+    """A truth value as a table cell: "yes" or "no"."""
+    return "yes" if flag else "no"
+
+
 def fmt_seconds(x: float) -> str:
     """A duration: two decimals under 10 s, one above."""
     return f"{x:.2f} s" if x < 10 else f"{x:.1f} s"
