@@ -109,8 +109,8 @@ def test_lemma_table_has_a_readable_setting_per_point() -> None:
         ("removed test ratings", 0.2, "a", 0.1, 0.2, 0.3), ("target size", 1000.0, "a", 0.1, 0.2, 0.3),
     ])
     table = design_lemma.lemma_table(sweep)
-    assert table["setting"].tolist() == ["20% of test ratings removed", "1,000 items per target set"]
-    assert table["a"].tolist() == ["0.1000 ≤ 0.2000 ≤ 0.3000"] * 2
+    assert table[("setting", "")].tolist() == ["20% removed", f"{design_lemma.SIZE} = 1,000"]
+    assert [table[("a", c)].tolist() for c in ("lower", "1R P@10", "upper")] == [["0.1000"] * 2, ["0.2000"] * 2, ["0.3000"] * 2]
 
 
 # ------------------------------------------------------------------------------- toy
@@ -303,7 +303,7 @@ def test_truth_check_matches_a_direct_computation(study: design_space.DesignStud
     orders = design_truth.orders_table(study, check).set_index(["dataset", "design"])
     tau = kendall_tau(check.measured["TI-AN"].to_dict(), check.true.to_dict())
     assert orders.loc[("synthetic-small", "TI-AN"), "τ"] == f"{tau:.2f}"
-    assert orders.loc[("synthetic-small", "true P@10"), "1st"].startswith(check.true.idxmax())
+    assert orders.loc[("synthetic-small", "true P@10"), "order, best first"].startswith(check.true.idxmax())
     assert orders.loc[("other", "TI-NN(100)"), "τ"] == "–"
     assert design_truth.truth_text(check, "synthetic-small").startswith("The true order is **")
 
@@ -312,7 +312,7 @@ def test_observed_data_get_the_measured_orders_only(study: design_space.DesignSt
     observed = dataclasses.replace(study, ratings=dataclasses.replace(study.ratings, true_relevance=None))
     assert design_truth.truth_check(observed) is None
     table = design_truth.orders_table(observed)
-    assert table.columns.tolist() == ["dataset", "design", "1st", "2nd", "3rd", "4th", "5th"]
+    assert table.columns.tolist() == ["dataset", "design", "order, best first", "P@10 of the first"]
     assert "cannot be checked" in design_truth.truth_text(None, "ml-100k")
 
 

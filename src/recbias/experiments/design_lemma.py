@@ -27,6 +27,8 @@ from recbias.theory import lemma_bounds
 
 #: the systems of IRJ Fig. 3
 LEMMA_SYSTEMS = {"pLSA": "plsa", "user-kNN": "user-knn"}
+#: |T_u^r| in HTML, as tables write the size of a 1R target set
+SIZE = "|<i>T</i><sub><i>u</i></sub><sup><i>r</i></sup>|"
 #: the two sweeps of :func:`lemma_sweep`
 REMOVAL, GROWTH = "removed test ratings", "target size"
 
@@ -170,16 +172,20 @@ def band_text(sweep: pd.DataFrame) -> str:
 
 
 def lemma_table(sweep: pd.DataFrame) -> pd.DataFrame:
-    """One row per point of the sweeps: lower bound ≤ 1R P@10 ≤ upper bound for each system."""
-    cells = sweep.assign(
-        cell=[f"{fmt_number(lo, 4)} ≤ {fmt_number(v, 4)} ≤ {fmt_number(hi, 4)}"
-              for lo, v, hi in zip(sweep["lower"], sweep["value"], sweep["upper"], strict=True)],
-        setting=[f"{x:.0%} of test ratings removed" if s == REMOVAL else f"{x:,.0f} items per target set"
-                 for s, x in zip(sweep["sweep"], sweep["x"], strict=True)],
-    )
-    table = cells.pivot_table(index=["setting", "runs", "users"], columns="system", values="cell", aggfunc="first",
-                              sort=False)
-    return table.rename_axis(columns=None).reset_index()
+    """One row per point of the sweeps: its ``setting``, ``runs`` and ``users``, and for each system the lower
+    bound, 1R P@10 and the upper bound (columns ``(system, "lower" | "1R P@10" | "upper")``), as text."""
+    points = sweep.assign(setting=[f"{x:.0%} removed" if s == REMOVAL else f"{SIZE} = {x:,.0f}"
+                                   for s, x in zip(sweep["sweep"], sweep["x"], strict=True)])
+    for column in ("lower", "value", "upper"):
+        points[column] = [fmt_number(v, 4) for v in points[column]]
+    table = points.pivot_table(index=["setting", "runs", "users"], columns="system", values=["lower", "value", "upper"],
+                               aggfunc="first", sort=False)
+    systems = list(dict.fromkeys(sweep["system"]))
+    table = table.swaplevel(axis=1).reindex(columns=[(s, c) for s in systems for c in ("lower", "value", "upper")])
+    table = table.rename(columns={"value": f"1R P@{N}"}, level=1).reset_index()
+    for column in ("runs", "users"):
+        table[(column, "")] = [f"{k:,}" for k in table[(column, "")]]
+    return table
 
 
 def lemma_finding(sweep: pd.DataFrame) -> dict:

@@ -46,7 +46,7 @@ from recbias.experiments.runner import (
 )
 from recbias.ratings import Ratings
 from recbias.recommenders import make
-from recbias.text import fmt_number, fmt_p, fmt_pct, order_text
+from recbias.text import fmt_number, fmt_p_html, fmt_pct, fmt_signed, order_text
 
 #: cut-off of P@n throughout, as in the papers
 N = 10
@@ -281,16 +281,16 @@ def system_settings(systems: Mapping[str, str] = PAPER_SYSTEMS, seed: int = 0) -
 
 
 def size_table(study: DesignStudy) -> pd.DataFrame:
-    """Size of the evaluation per dataset and design, means over splits: runs are users in AR and
-    relevant test ratings in 1R."""
+    """Size of the evaluation per dataset and design, means over splits: runs (users in AR, relevant test
+    ratings in 1R), their users, the candidate items, the items ranked by each system in all (``items
+    ranked``) and the runs left out over all splits because a user had too few candidates."""
     reports = pd.concat([e.reports for e in study.experiments], ignore_index=True)
     return (
         reports.groupby(["dataset", "design"], sort=False)
         .agg(splits=("fold", "nunique"), runs=("n_runs", "mean"), users=("n_users", "mean"),
              candidates=("n_candidates", "mean"), entries=("candidates", "mean"), excluded=("shortage_runs", "sum"))
         .reset_index()
-        .rename(columns={"candidates": "candidate items", "entries": "target entries",
-                         "excluded": "runs left out (too few candidates)"})
+        .rename(columns={"candidates": "candidate items", "entries": "items ranked", "excluded": "runs left out"})
     )
 
 
@@ -322,14 +322,15 @@ def pair_tests(study: DesignStudy) -> pd.DataFrame:
 
 
 def significance_table(study: DesignStudy) -> pd.DataFrame:
-    """:func:`pair_tests` as the page shows it."""
+    """:func:`pair_tests` as the page shows it: significant pairs per design, and the closest pair with its
+    difference (first minus second system) and p-value."""
     tests = study.tests
     return pd.DataFrame({
         "dataset": tests["dataset"], "design": tests["design"],
         "pairs with p < 0.001": [f"{k} of {n}" for k, n in zip(tests["significant"], tests["pairs"], strict=True)],
         "closest pair": tests["closest pair"],
-        "its P@10 difference": [f"{d:+.4f}" for d in tests["difference"]],
-        "its p-value": [fmt_p(p) for p in tests["p"]],
+        f"difference in P@{N}": [fmt_signed(d, 4).replace("-", "\u2212") for d in tests["difference"]],
+        "p-value": [fmt_p_html(p) for p in tests["p"]],
     })
 
 
@@ -356,12 +357,18 @@ def metric_table(study: DesignStudy) -> pd.DataFrame:
 
 
 def sentences(study: DesignStudy) -> dict[str, str]:
-    """The numbers the prose quotes: the 1R runs of the page's dataset, the largest |MAP - MRR| over them,
-    and the pairs of systems that differ at :data:`ALPHA` over every design and dataset."""
+    """The numbers the prose quotes: the 1R runs of the page's dataset over all splits, the largest
+    |MAP - MRR| over them and a clause that reads it (``map_mrr``), and the pairs of systems that differ
+    at :data:`ALPHA` over every design and dataset."""
     runs = study.main.runs[study.main.runs["design"] == study.choice.one_r]
     gap = float((runs["MAP"] - runs["MRR"]).abs().max())
+    count, splits = f"{runs.groupby(['fold', 'run']).ngroups:,}", len(study.folds)
+    where = f"{count} 1R runs of the {splits} splits" if splits > 1 else f"{count} 1R runs of the split"
     tests = study.tests
-    return {"runs_1r": f"{runs.groupby(['fold', 'run']).ngroups:,}", "map_mrr_gap": f"{gap:.1e}" if gap else "0",
+    return {"runs_1r": count, "map_mrr_gap": f"{gap:.1e}" if gap else "0",
+            "map_mrr": (f"the two are equal on every one of the {where}" if gap == 0 else
+                        f"over the {where} they differ by at most {gap:.1e}, a rounding error" if gap < 1e-9 else
+                        f"yet over the {where} they differ by up to {gap:.1e}, which calls for a look at the metrics"),
             "pairs_significant": f"{tests['significant'].sum()} of {tests['pairs'].sum()}"}
 
 

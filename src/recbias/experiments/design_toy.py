@@ -98,18 +98,18 @@ def toy_figure(target_sets: Sequence[ToyTargetSet]) -> Figure:
     from matplotlib.patches import Patch, Rectangle
 
     train, test = fig1_toy()
-    fig, (ax_m, ax_t) = plt.subplots(1, 2, figsize=(8.2, 4.8), gridspec_kw={"width_ratios": [1, 1.3]})
+    fig, (ax_m, ax_t) = plt.subplots(2, 1, figsize=(6.4, 6.6), sharex=True,
+                                     gridspec_kw={"height_ratios": [len(TOY_USERS) + 0.4, len(target_sets)]})
     for frame, held_out in ((train, False), (test, True)):
         for user, item, value in zip(frame.users, frame.items, frame.values, strict=True):
             positive = value >= frame.positive_threshold
             ax_m.text(item, user, f"{value:g}", ha="center", va="center", fontsize=14,
                       color=_RELEVANT if positive else "#b42318", fontweight="bold" if positive else "normal")
             if held_out:
-                ax_m.scatter(item, user, s=560, facecolors="none", edgecolors="#333333", linewidths=1.2)
+                ax_m.scatter(item, user, s=520, facecolors="none", edgecolors="#333333", linewidths=1.2)
     ax_m.set_ylim(len(TOY_USERS) - 0.5, -0.5)
-    ax_m.set_yticks(range(len(TOY_USERS)), TOY_USERS)
-    ax_m.set_ylabel("user")
-    ax_m.set_title("stars (green: positive; circled: test)", fontsize=11, loc="left")
+    ax_m.set_yticks(range(len(TOY_USERS)), [f"${u}$" for u in TOY_USERS])
+    ax_m.set_title("stars of each user (circled: held out for test)", loc="left")
 
     trained = set(train.items[train.users == TOY_USERS.index("u")].tolist())
     for row, target in enumerate(target_sets):
@@ -120,22 +120,22 @@ def toy_figure(target_sets: Sequence[ToyTargetSet]) -> Figure:
                 else (_TRAINED, "train") if item in trained
                 else ("white", "")
             )
-            ax_t.add_patch(Rectangle((item - 0.45, row - 0.4), 0.9, 0.8, color=colour))
-            ax_t.text(item, row, text, ha="center", va="center", fontsize=10,
+            ax_t.add_patch(Rectangle((item - 0.46, row - 0.42), 0.92, 0.84, color=colour))
+            ax_t.text(item, row, text, ha="center", va="center", fontsize=10.5,
                       color="white" if colour == _RELEVANT else "#222222")
     ax_t.set_ylim(len(target_sets) - 0.5, -0.5)
     ax_t.set_yticks(range(len(target_sets)), [t.label for t in target_sets])
-    ax_t.set_title("target sets of user u", fontsize=11, loc="left")
+    ax_t.set_title("target sets of user $u$", loc="left")
+    ax_t.set_xlim(-0.5, len(TOY_ITEMS) - 0.5)
+    ax_t.set_xticks(range(len(TOY_ITEMS)), [f"${i}$" for i in TOY_ITEMS])
+    ax_t.set_xlabel("item")
+    ax_m.tick_params(labelbottom=False)
     for ax in (ax_m, ax_t):
-        ax.set_xlim(-0.5, len(TOY_ITEMS) - 0.5)
-        ax.set_xticks(range(len(TOY_ITEMS)), TOY_ITEMS)
-        ax.set_xlabel("item")
         ax.grid(False)
     fig.legend(
-        handles=[Patch(color=_RELEVANT, label="relevant, in the target set"),
-                 Patch(color=_NONRELEVANT, label="non-relevant, in the target set"),
-                 Patch(color=_TRAINED, label="u's training item (never a target)")],
-        loc="lower center", ncol=3, fontsize=9.5, bbox_to_anchor=(0.5, 0.0),
+        handles=[Patch(color=_RELEVANT, label="relevant"), Patch(color=_NONRELEVANT, label="non-relevant"),
+                 Patch(color=_TRAINED, label="training item of $u$")],
+        loc="lower center", ncol=3, bbox_to_anchor=(0.5, 0.0),
     )
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig

@@ -7,7 +7,6 @@ orders the systems; :func:`truth_check` sets each design's measured order agains
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -15,7 +14,7 @@ import pandas as pd
 from recbias.evaluate import discordant_pairs, order_agreement, true_quality
 from recbias.experiments.design_space import N, DesignStudy
 from recbias.experiments.runner import fit_systems
-from recbias.text import fmt_number, fmt_pct, fmt_yes, ordinal, order_text
+from recbias.text import fmt_number, fmt_pct, fmt_yes, order_text
 
 
 
@@ -51,33 +50,33 @@ def truth_check(study: DesignStudy) -> TruthCheck | None:
     return TruthCheck(ratings.name, true, measured)
 
 
-def _ranked(values: Mapping[str, float]) -> list[str]:
-    """Systems from best to worst, each over its value (HTML cells of :func:`orders_table`)."""
-    return [f"{s}<br><small>{fmt_number(values[s], 4)}</small>" for s in sorted(values, key=lambda s: -values[s])]
+#: columns of :func:`orders_table`
+ORDER, TOP = "order, best first", f"P@{N} of the first"
 
 
 def orders_table(study: DesignStudy, check: TruthCheck | None = None) -> pd.DataFrame:
-    """The systems from best to worst by P@10, one row per (dataset, design); with a :class:`TruthCheck`,
-    a first row with the true order and, after the ranks, each design's agreement with it
-    (:func:`recbias.evaluate.order_agreement`: Kendall's tau-b, pairs in the true order, best system first)."""
-    rows: dict[tuple[str, str], list[str]] = {}
+    """The systems from best to worst by P@10 and the P@10 of the first, one row per (dataset, design); with
+    a :class:`TruthCheck`, a first row with the true order and, for each design of the world, its agreement
+    with it (:func:`recbias.evaluate.order_agreement`: Kendall's tau-b, pairs in the true order, truly best
+    system first)."""
+    orders = {}
     if check is not None:
-        rows[(check.dataset, "true P@10")] = _ranked(check.true.to_dict())
+        orders[(check.dataset, f"true P@{N}")] = check.true.to_dict()
     for dataset, design in study.panels:
-        rows[(dataset, design)] = _ranked(study.measured(dataset, design))
-    columns = [ordinal(k) for k in range(1, len(study.systems) + 1)]
-    if check is not None:
-        pairs = len(study.systems) * (len(study.systems) - 1) // 2
-        for (dataset, design), cells in rows.items():
-            if dataset != check.dataset or design not in check.measured:
-                cells += ["–"] * 3
-                continue
-            agreement = order_agreement(check.measured[design].to_numpy(), check.true.to_numpy())
-            cells += [fmt_number(float(agreement.tau[0]), 2), f"{round(float(agreement.pairs[0]) * pairs)}/{pairs}",
-                      fmt_yes(bool(agreement.best[0]))]
-        columns += ["τ", "pairs", "best"]
-    index = pd.MultiIndex.from_tuples(list(rows), names=["dataset", "design"])
-    return pd.DataFrame(list(rows.values()), index=index, columns=columns).reset_index()
+        orders[(dataset, design)] = study.measured(dataset, design)
+    rows = []
+    pairs = len(study.systems) * (len(study.systems) - 1) // 2
+    for (dataset, design), values in orders.items():
+        row = {"dataset": dataset, "design": design, ORDER: order_text(values), TOP: fmt_number(max(values.values()), 4)}
+        if check is not None:
+            agreement = (order_agreement(check.measured[design].to_numpy(), check.true.to_numpy())
+                         if dataset == check.dataset and design in check.measured else None)
+            row |= {"τ": "–", "pairs in true order": "–", "truly best first": "–"} if agreement is None else {
+                "τ": fmt_number(float(agreement.tau[0]), 2),
+                "pairs in true order": f"{round(float(agreement.pairs[0]) * pairs)} of {pairs}",
+                "truly best first": fmt_yes(bool(agreement.best[0]))}
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 #: largest relative difference of true precision under which two systems count as close
