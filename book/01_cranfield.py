@@ -220,7 +220,8 @@ for name, curve in study.curves.groupby("collection", sort=False):
 top.plot([0, 1], [0, 1], color="#aaaaaa", lw=0.8, ls=":", label="equal spread")
 top.set(xlabel="top documents or items, $k/m$", ylabel="$F(k)$, share of positive judgments",
         xlim=(0, 1), ylim=(0, 1.01))
-bottom.set(xscale="log", xlabel="rank $k$ of the document or item (log scale)", ylabel="share of queries, $p(d_{(k)})\\,/\\,|Q|$")
+bottom.set(xscale="log", xlabel="rank $k$ of the document or item (log scale)",
+           ylabel="share of queries, $p(d_{(k)})\\,/\\,|Q|$")
 top.set_title("Cumulative share", loc="left")
 bottom.set_title("Reach of the $k$-th most-liked", loc="left")
 top.legend(loc="lower right", fontsize=10, handlelength=1.6, labelspacing=0.3)
@@ -285,8 +286,8 @@ display(Markdown(cranfield.truth_text(study)))
 # %% [markdown]
 # ## Against the published numbers
 #
-# {cite:t}`bellogin2017statistical` (Section 5.2; also {cite:t}`bellogin2012thesis`,
-# Section 4.5.2) contrast their recommendation datasets with an aggregate of 30 TREC
+# In Section 5.2 of {cite:t}`bellogin2017statistical` (and Section 4.5.2 of
+# {cite:t}`bellogin2012thesis`), the authors contrast their recommendation datasets with an aggregate of 30 TREC
 # tracks, 703 queries in all, built by appending the judgment files. In that aggregate
 # most relevant documents serve a single query and no document is relevant to more than
 # a few percent of the queries, whereas the most-liked item of each of their rating
@@ -299,7 +300,8 @@ for claim in cranfield.published_numbers(study, dataset):
     number(**claim, anchor="tbl-cranfield-published")
 for claim in cranfield.findings(study):
     finding(**claim, source=cranfield.SOURCE, dataset=study.here, anchor="tbl-cranfield-spread")
-glue_table("tbl-cranfield-published", cranfield.published_table(study), left=["statistic", "published on", "ours on"])
+glue_table("tbl-cranfield-published", cranfield.published_table(study), wrap=True,
+           left=["statistic", "published on", "ours on"])
 
 # %% [markdown]
 # ```{glue:figure} tbl-cranfield-published

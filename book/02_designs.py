@@ -16,9 +16,9 @@
 # go into that set is a choice of the experimenter, and published studies make it
 # differently: some rank the whole catalogue, some only items that somebody rated in
 # the test set, some a handful of random items around one held-out rating. This
-# chapter lays out the choices as three independent axes, following
-# {cite:t}`bellogin2017statistical` (Section 3) and {cite:t}`bellogin2012thesis`
-# (Section 4.3), shows on a toy matrix which items each choice keeps, and then asks
+# chapter lays out the choices as three independent axes, following Section 3 of
+# {cite:t}`bellogin2017statistical` and Section 4.3 of {cite:t}`bellogin2012thesis`,
+# shows on a toy matrix which items each choice keeps, and then asks
 # on real or simulated data: *do the choices change the numbers, do they change the
 # ranking of systems, and how are the two main ways of computing precision related?*
 
@@ -85,12 +85,12 @@ from recbias.experiments.runner import design_note, make_folds
 # ## A toy matrix
 #
 # {numref}`fig-designs-toy` builds the target sets of one user, $u$, with the
-# package's own `designs.build_runs` on a hand-made matrix with the features of
-# {cite:t}`bellogin2017statistical` (Fig. 1): three users, seven items, 4 or 5 stars
-# count as positive, and some ratings are held out. User $u$ liked $d$ and $e$ in the test part and rated $f$ and $g$ in
-# training; nobody rated $a$ in the test part. With one sampled non-relevant item
-# (NN(1)) the sample depends on the seed; another seed can pick another item from the
-# same pool.
+# package's own `designs.build_runs` on a hand-made matrix with the features of Fig. 1
+# in {cite:t}`bellogin2017statistical`: three users, seven items, 4 or 5 stars count
+# as positive, and some ratings are held out. User $u$ liked $d$ and $e$ in the test
+# part and rated $f$ and $g$ in training; nobody rated $a$ in the test part. With one
+# sampled non-relevant item (NN(1)) the sample depends on the seed; another seed can
+# pick another item from the same pool.
 #
 # ```{glue:figure} fig-designs-toy
 # :name: fig-designs-toy
@@ -132,8 +132,8 @@ glue_figure("fig-designs-toy", figure)
 # \frac{\left|\operatorname{top}_s^u(T_u, n) \cap PR_\text{test}(u)\right|}{n}.
 # $$ (eq-ar-precision)
 #
-# The 1R design of {cite:t}`cremonesi2010performance`, written as in
-# {cite:t}`bellogin2017statistical` (Eq. 1), averages the same precision over the
+# The 1R design of {cite:t}`cremonesi2010performance`, written as in Eq. 1 of
+# {cite:t}`bellogin2017statistical`, averages the same precision over the
 # target sets $T_u^r$, one per relevant test rating:
 #
 # $$
@@ -315,9 +315,8 @@ display(Markdown(design_claims.differences_text(study) + " " + design_claims.ran
 # $$
 # \begin{aligned}
 # 1RP_s@n &\;\ge\; \frac{|\mathcal{U}|}{|PR_\text{test}|}\, P_s@n, \\
-# 1RP_s@n &\;\le\; \frac{1}{n\, |PR_\text{test}|} \sum_{u \in \mathcal{U}} m_u\, P_s^u@m_u(T_u),
-# \quad \text{where} \\
-# m_u &\;=\; n + |PR_\text{test}(u)| - 1.
+# 1RP_s@n &\;\le\; \frac{1}{n\, |PR_\text{test}|} \sum_{u \in \mathcal{U}} m_u\, P_s^u@m_u(T_u), \\
+# &\qquad \text{with } m_u = n + |PR_\text{test}(u)| - 1.
 # \end{aligned}
 # $$ (eq-lemma)
 #
@@ -467,7 +466,7 @@ display(Markdown(design_truth.truth_text(truth, ratings.name)))
 #
 # ## Try it
 #
-# - Another dataset: `make book CHAPTERS=2 DATASET=ml-100k`, or `DATASET=lastfm-2k`
+# - Another dataset: `make book CHAPTERS=2 DATASET=ml-latest-small`, or `DATASET=lastfm-2k`
 #   (its large artist catalogue pushes the AR designs to NN sampling, see `max_an_entries`).
 # - The papers' number of splits and target set size are the defaults; fewer splits make
 #   the page faster:

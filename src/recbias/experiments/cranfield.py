@@ -114,7 +114,8 @@ def size_table(study: SpreadStudy) -> pd.DataFrame:
     """Size of each collection: queries (users), judgments, relevant documents, positive judgments and
     positives per query, under short headers (the caption says what they mean for ratings)."""
     return study.stats[["label", "queries", "judgments", "relevant documents", "positive judgments",
-                        "positives per query"]].rename(columns={"label": "collection", "positives per query": "per query"})
+                        "positives per query"]].rename(columns={"label": "collection",
+                                                                 "positives per query": "per query"})
 
 
 #: headers of :func:`spread_table`, in the notation of the chapter's equations

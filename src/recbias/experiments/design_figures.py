@@ -34,9 +34,9 @@ def precision_figure(study: DesignStudy, colours: Mapping[str, str]) -> Figure:
     for ax, (name, part) in zip(axes[0], by_dataset, strict=True):
         designs = list(dict.fromkeys(part["design"]))
         for j, (system, rows) in enumerate(part.groupby("system", sort=False)):
+            errors = [rows["mean"] - rows["ci_low"], rows["ci_high"] - rows["mean"]]
             ax.bar(np.arange(len(rows)) + (j - (len(study.systems) - 1) / 2) * width, rows["mean"], width,
-                   color=colours[system], label=system, yerr=[rows["mean"] - rows["ci_low"], rows["ci_high"] - rows["mean"]],
-                   capsize=2, error_kw={"elinewidth": 0.8})
+                   color=colours[system], label=system, yerr=errors, capsize=2, error_kw={"elinewidth": 0.8})
         ax.set_xticks(range(len(designs)), [d.replace("1R ", "1R\n") for d in designs])
         ax.set(xlabel="design", ylabel=f"P@{N}")
         ax.set_label(str(name))

@@ -67,7 +67,8 @@ def orders_table(study: DesignStudy, check: TruthCheck | None = None) -> pd.Data
     rows = []
     pairs = len(study.systems) * (len(study.systems) - 1) // 2
     for (dataset, design), values in orders.items():
-        row = {"dataset": dataset, "design": design, ORDER: order_text(values), TOP: fmt_number(max(values.values()), 4)}
+        row = {"dataset": dataset, "design": design, ORDER: order_text(values),
+               TOP: fmt_number(max(values.values()), 4)}
         if check is not None:
             agreement = (order_agreement(check.measured[design].to_numpy(), check.true.to_numpy())
                          if dataset == check.dataset and design in check.measured else None)
