@@ -219,13 +219,14 @@ def _shown(value: float, column: str) -> str:
 
 def published_table(study: SpreadStudy) -> pd.DataFrame:
     """Each published statistic next to ours on every collection of this build that it applies to ("–" where
-    none does)."""
+    none does); the published side is written on the first of its rows only."""
     rows = []
     for _, p in published().iterrows():
         found = [c for c in p["ours_on"] if c in study.stats.index] or [None]
-        for c in found:
+        for k, c in enumerate(found):  # the published side once per statistic
             rows.append({
-                "statistic": p["statistic"], "published on": p["published_on"], "published": _shown(p["value"], p["column"]),
+                "statistic": p["statistic"] if k == 0 else "", "published on": p["published_on"] if k == 0 else "",
+                "published": _shown(p["value"], p["column"]) if k == 0 else "",
                 "ours on": "–" if c is None else study.stats.loc[c, "label"],
                 "ours": "–" if c is None else _shown(study.stats.loc[c, p["column"]], p["column"]),
             })
