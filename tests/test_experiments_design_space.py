@@ -14,6 +14,7 @@ from recbias.designs import build_runs
 from recbias.evaluate import kendall_tau, true_quality
 from recbias.experiments import (
     design_claims,
+    design_figures,
     design_lemma,
     design_space,
     design_toy,
@@ -287,6 +288,7 @@ def test_metric_sentences_count_1r_runs_and_map_equals_mrr(study: design_space.D
     one_r = study.main.runs[study.main.runs["design"] == "1R TI-NN(49)"]
     assert said["runs_1r"] == f"{one_r.groupby(['fold', 'run']).ngroups:,}"
     assert said["map_mrr_gap"] == "0" or float(said["map_mrr_gap"]) < 1e-12
+    assert said["runs_1r"] in said["map_mrr"] and "of the 2 splits" in said["map_mrr"]
     table = design_space.metric_table(study)
     assert table.columns.tolist() == ["design", "system", *design_space.METRICS]
     assert table["design"].tolist() == ["TI-AN"] * 5 + ["1R TI-NN(49)"] * 5
@@ -345,3 +347,14 @@ def test_metric_orders_text_names_the_metrics_that_disagree_with_precision(monke
     reversed_all = dict.fromkeys(design_space.METRICS[1:], [1, 2, 3, 1, 2, 3])
     monkeypatch.setattr(design_space, "metric_table", lambda study: table(**reversed_all))
     assert "no other metric" in design_space.metric_orders_text(None)
+
+
+def test_the_figures_draw_every_panel_and_name_its_dataset(study: design_space.DesignStudy) -> None:
+    colours = dict.fromkeys(study.systems, "#333333")
+    figure = design_figures.precision_figure(study, colours)
+    assert [ax.get_label() for ax in figure.axes] == ["synthetic-small", "other"]
+    assert [len(ax.patches) for ax in figure.axes] == [3 * 5, 2 * 5]  # one bar per system and design
+    sweep = sweep_frame([("removed test ratings", 0.0, "pLSA", 0.1, 0.2, 0.3), ("target size", 100.0, "pLSA", 0.1, 0.2, 0.3)])
+    figure = design_figures.lemma_figure(sweep, {"pLSA": "#1f77b4"}, "toy")
+    assert [ax.get_label() for ax in figure.axes] == ["toy", "toy"]
+    assert figure.axes[1].get_xlabel() == "target set size $|T_u^r|$"
