@@ -15,6 +15,15 @@ def fmt_p(p: float) -> str:
     return "< 1e-300" if p == 0 else f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
 
 
+def fmt_p_html(p: float) -> str:
+    """A p-value as a table cell: as :func:`fmt_p`, but below 0.001 in HTML powers of ten ("1.4 × 10<sup>−4</sup>")."""
+    text = fmt_p(p)
+    if "e" not in text or text.startswith("<"):
+        return text
+    mantissa, exponent = text.split("e")
+    return f"{mantissa} × 10<sup>{int(exponent)}</sup>".replace("-", "−")
+
+
 def fmt_pct(x: float, digits: int = 1) -> str:
     """A share as a percentage (``0.1234`` -> ``"12.3%"``); "n/a" when undefined."""
     return "n/a" if not np.isfinite(x) else f"{x:.{digits}%}"
@@ -44,6 +53,11 @@ def fmt_pm(mean: float, spread: float, digits: int = 3) -> str:
 def fmt_count(k: int, one: str, many: str) -> str:
     """A count with its noun in the right number: ``(1, "run", "runs")`` -> ``"1 run"``, ``2,000 runs``."""
     return f"{k:,} {one if k == 1 else many}"
+
+
+def fmt_yes(flag: bool) -> str:
+    """A truth value as a table cell: "yes" or "no"."""
+    return "yes" if flag else "no"
 
 
 def fmt_seconds(x: float) -> str:
