@@ -19,7 +19,7 @@ from recbias.evaluate import PoolRanks, pool_ranks, rank_positions, relevant_ran
 from recbias.experiments.runner import PAPER_SYSTEMS, fit_systems, make_folds
 from recbias.ratings import Ratings
 from recbias.runs import Runs
-from recbias.text import fmt_count, fmt_number, fmt_pct, fmt_pm, order_text
+from recbias.text import fmt_count, fmt_number, fmt_pct, fmt_pm, fmt_yes, order_text
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,7 +125,7 @@ def bridge_orders(bridge: Bridge) -> pd.DataFrame:
     for method in BRIDGE_METHODS:
         order = order_text(bridge.values[method])
         rows.append({"estimate": "1R TI-NN(100), uncorrected" if method == "sampled" else method, "order": order,
-                     "same as exact": "yes" if order == exact else "no"})
+                     "same as exact": fmt_yes(order == exact)})
     return pd.DataFrame(rows)
 
 
