@@ -324,8 +324,9 @@ glue_table("tbl-neutralising-lift", nz.lift_table(studies), "{:.2f}", index=True
 display(Markdown(" ".join(nz.residual_text(s) for s in studies)))
 
 # %% [markdown]
-# The positive ratio explains part of what survives the uniform split, as the papers
-# argue. The training exclusion does not depend on the ratings being positive, so even
+# Where popular items have the higher positive ratio, that ratio explains part of what
+# survives the uniform split, as the papers argue (the "predicted" column); where every
+# rating is positive it predicts no advantage at all. The training exclusion does not depend on the ratings being positive, so even
 # on data where every rating is positive, U1R and UAR can bring popularity close to
 # random rather than exactly to it. P1R leaves less room than U1R for a second reason:
 # its non-relevant items come from a band of $|\mathcal{I}|/m$ items around the held-out

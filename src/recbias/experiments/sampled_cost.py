@@ -111,7 +111,7 @@ def cost_text(study: SampledStudy, cost: Cost) -> str:
         text = f"the two evaluations took about as long, though the exact one compares the held-out items with {counts}"
     if study.correction_seconds > max(cost.exact_seconds, cost.sampled_seconds):
         text += "; computing the corrections took longer than either"
-    return f"**On this build** {text}."
+    return f"**On this build**, {text}."
 
 
 def cost_numbers(study: SampledStudy, cost: Cost) -> dict[str, str]:
