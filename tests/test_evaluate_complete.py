@@ -7,6 +7,7 @@ import pytest
 
 from recbias import datasets, splits
 from recbias.evaluate import true_quality
+from recbias.evaluate.complete import top_columns
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 from recbias.recommenders.base import Recommender
@@ -96,3 +97,14 @@ def test_a_subset_of_users_gets_the_rows_of_the_full_tables(world: Ratings, trai
     for metric in ("P@10", "nDCG@10"):
         assert list(some[metric].index) == [3, 40, 77, 150]
         np.testing.assert_allclose(some[metric].to_numpy(), full[metric].loc[[3, 40, 77, 150]].to_numpy())
+
+
+@pytest.mark.parametrize("k", [1, 3, 10, 40])
+def test_top_columns_are_the_stable_sort_with_ties(k: int) -> None:
+    rng = np.random.default_rng(k)
+    scores = rng.integers(0, 6, size=(50, 40)).astype(float)  # many ties
+    scores[::7, :5] = -np.inf
+    expected = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+    np.testing.assert_array_equal(top_columns(scores, k), expected)
+    with pytest.raises(ValueError, match="k must lie"):
+        top_columns(scores, 41)

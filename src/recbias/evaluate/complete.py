@@ -22,7 +22,29 @@ from recbias.evaluate.scoring import SCORE_BLOCK, score_blocks
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 
-__all__ = ["true_quality"]
+__all__ = ["top_columns", "true_quality"]
+
+
+def top_columns(scores: np.ndarray, k: int) -> np.ndarray:
+    """Per row, the columns of the ``k`` highest scores, best first, ties to the lower column.
+
+    The same as ``np.argsort(-scores, axis=1, kind="stable")[:, :k]``, found by a partition
+    (each row's ``k``-th highest score) and a sort of the ``k`` columns it keeps, instead of a
+    sort of every column.  ``NaN`` scores are not allowed.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    rows, width = scores.shape
+    if not 1 <= k <= width:
+        raise ValueError(f"k must lie in [1, {width}], got {k}")
+    if k == width:
+        return np.argsort(-scores, axis=1, kind="stable")
+    kth = -np.partition(-scores, k - 1, axis=1)[:, k - 1 : k]
+    above = scores > kth
+    tied = scores == kth
+    keep = above | (tied & (np.cumsum(tied, axis=1) <= k - above.sum(axis=1, keepdims=True)))
+    columns = np.nonzero(keep)[1].reshape(rows, k)  # ascending within each row
+    best_first = np.argsort(-np.take_along_axis(scores, columns, axis=1), axis=1, kind="stable")
+    return np.take_along_axis(columns, best_first, axis=1)
 
 
 def true_quality(
@@ -71,7 +93,7 @@ def true_quality(
         for start, scores in score_blocks(recommender, users, step):
             chunk = users[start : start + len(scores)]
             scores[rated[chunk]] = -np.inf
-            top = order[np.argsort(-scores[:, order], axis=1, kind="stable")[:, :depth]]
+            top = order[top_columns(scores[:, order], depth)]
             hits[start : start + len(scores)] = truth[chunk[:, None], top] & ~rated[chunk[:, None], top]
         precision[label] = hits[:, :n].mean(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -26,7 +26,7 @@ from recbias.experiments.popularity import (
 from recbias.experiments.runner import PAPER_SYSTEMS, fit_systems, fold_seed, make_folds, run_experiment
 from recbias.ratings import Ratings
 from recbias.synthetic import generate
-from recbias.text import fmt_number, fmt_pct
+from recbias.text import fmt_number, fmt_pct, fmt_span
 
 #: the systems of the measured-vs-true and per-user studies, label -> preset
 TRUTH_SYSTEMS: dict[str, str] = {"Popularity": "popularity", PERSONALISED: PAPER_SYSTEMS[PERSONALISED],
@@ -176,7 +176,7 @@ def grid_text(grid: pd.DataFrame) -> str:
     strongest = share.index.max()
 
     def span(values: pd.Series, fmt: str) -> str:
-        return f"{fmt.format(values.min())} to {fmt.format(values.max())}"
+        return fmt_span(values.min(), values.max(), fmt)
 
     return (
         f"Across the grid, popularity measures {span(lift['1R'], '{:.1f}')} times random's precision in 1R and "
