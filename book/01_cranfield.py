@@ -141,9 +141,10 @@ from recbias.experiments import cranfield
 # G = \frac{2 \sum_{k=1}^{m} k\, x_k}{m \sum_{k=1}^{m} x_k} - \frac{m + 1}{m},
 # $$ (eq-gini)
 #
-# which is 0 when all counts are equal. Its largest value here is $(m-1)/m$, close to 1
-# for large $m$: it is approached when one document holds almost every judgment and each
-# of the others keeps the single judgment that puts it in the list.
+# which is 0 when all counts are equal. Since every one of the $m$ documents holds at
+# least one positive judgment, $G$ stays below $(m-1)/m$, a bound that one document
+# approaches only by holding almost every judgment while each of the others keeps a
+# single one.
 #
 # Finally, a statistic that links the spread to evaluation. Show the *same* list of $n$
 # documents to every query and count every positive judgment as ground truth. Its
@@ -176,12 +177,13 @@ styles = collection_styles(cranfield.kinds(study), study.here, cranfield.TRUTH)
 
 # %% tags=["remove-input"]
 display(Markdown(cranfield.availability_note(study, compare_all)))
-glue_table("tbl-cranfield-sizes", cranfield.size_table(study),
-           {"positives per query": "{:.1f}", **dict.fromkeys(["queries / users", "judgments",
-            "relevant documents / liked items", "positive judgments"], "{:,}")})
-glue_table("tbl-cranfield-spread", cranfield.spread_table(study),
-           {"relevant to one query (s1)": "{:.1%}", "max positives on a document": "{:,}",
-            "reach of the top document (reach1)": "{:.1%}", "Gini (G)": "{:.3f}", study.fixed: "{:.3f}"})
+glue_table("tbl-cranfield-sizes", cranfield.size_table(study), {"per query": "{:.1f}", **dict.fromkeys(
+    ["queries", "judgments", "relevant documents", "positive judgments"], "{:,}")}, left=["collection"])
+spread = cranfield.SPREAD_HEADERS
+glue_table("tbl-cranfield-spread", cranfield.spread_table(study), {
+    spread["share relevant to one query"]: "{:.1%}", spread["max positives per document"]: "{:,}",
+    spread["top reach"]: "{:.1%}", spread["head share"]: "{:.1%}", spread["gini"]: "{:.2f}", study.fixed: "{:.3f}"},
+    left=["collection"])
 
 # %% [markdown]
 # {numref}`tbl-cranfield-sizes` gives the size of each collection: its queries (users),
@@ -189,33 +191,40 @@ glue_table("tbl-cranfield-spread", cranfield.spread_table(study),
 # simulated world), the documents (items) with at least one positive judgment, the
 # positive judgments, and their mean number per query (user).
 # {numref}`tbl-cranfield-spread` gives the statistics of {eq}`eq-single-query-share` to
-# {eq}`eq-fixed-list`.
+# {eq}`eq-fixed-list`, and the share of all positive judgments held by the tenth of the
+# documents most often judged relevant, $F(\lfloor m/10 \rfloor)$ in {eq}`eq-cumulative-share`.
 #
 # ```{glue:figure} tbl-cranfield-sizes
 # :name: tbl-cranfield-sizes
 #
-# Size of each collection. Queries are users and documents are items for the rating datasets; the page's own dataset is marked.
+# Size of each collection. For the rating datasets, queries are users, documents are
+# items and judgments are ratings; "relevant documents" counts the documents with at
+# least one positive judgment, and "per query" the mean positive judgments per query.
+# The page's own dataset is marked.
 # ```
 #
 # ```{glue:figure} tbl-cranfield-spread
 # :name: tbl-cranfield-spread
 #
-# How positive judgments spread over documents: share relevant to a single query, largest number on one document and its reach, Gini coefficient, and precision of the best fixed list.
+# How positive judgments spread over documents: the share of documents relevant to a
+# single query, the largest number of positive judgments on one document and its
+# reach, the share of all positive judgments held by the tenth of the documents most
+# often judged relevant, the Gini coefficient, and the precision of the best fixed list.
 # ```
 
 # %% tags=["remove-input"]
-fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 8.6))
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.6, 7.8))
 for name, curve in study.curves.groupby("collection", sort=False):
     top.plot(curve["rank_share"], curve["cumulative_share"], **styles[name])
     bottom.plot(curve["rank"].where(curve["rank"] <= 1000), curve["reach"], **styles[name])
 top.plot([0, 1], [0, 1], color="#aaaaaa", lw=0.8, ls=":", label="equal spread")
-top.set(xlabel="documents / items with a positive judgment, most judged first (share)",
-        ylabel="share of all positive judgments", xlim=(0, 1), ylim=(0, 1.01))
-bottom.set(xscale="log", xlabel="popularity rank of the document / item (log scale)",
-           ylabel="share of queries / users")
+top.set(xlabel="top documents or items, $k/m$", ylabel="$F(k)$, share of positive judgments",
+        xlim=(0, 1), ylim=(0, 1.01))
+bottom.set(xscale="log", xlabel="rank $k$ of the document or item (log scale)",
+           ylabel="share of queries, $p(d_{(k)})\\,/\\,|Q|$")
 top.set_title("Cumulative share", loc="left")
-bottom.set_title("Reach of the k-th most-liked document or item", loc="left")
-top.legend(loc="lower right", fontsize=8.5)
+bottom.set_title("Reach of the $k$-th most-liked", loc="left")
+top.legend(loc="lower right", fontsize=10, handlelength=1.6, labelspacing=0.3)
 for ax, axes_in_percent in ((top, "xy"), (bottom, "y")):
     for axis in axes_in_percent:
         getattr(ax, f"{axis}axis").set_major_formatter(mticker.PercentFormatter(1.0))
@@ -230,13 +239,18 @@ glue_figure("fig-cranfield-spread", fig)
 # evenly over the documents that have any; the further a curve rises above it, the
 # more of the judgments a small head of documents or items holds. The bottom panel
 # shows the same in absolute terms, as the share of queries or users reached by the
-# $k$-th most often judged-relevant document. The numbers below read both panels of
-# {numref}`fig-cranfield-spread`.
+# $k$-th most often judged-relevant document. The paragraph after
+# {numref}`fig-cranfield-spread` reads both panels with the numbers of
+# {numref}`tbl-cranfield-spread`.
 #
 # ```{glue:figure} fig-cranfield-spread
 # :name: fig-cranfield-spread
 #
-# Top: cumulative share of positive judgments held by the most often judged documents or items (the diagonal is an even spread). Bottom: share of queries or users reached by the k-th most-liked document or item. Blue: IR collections; red: rating datasets; grey, dashed: a simulated world's complete relevance.
+# Top: the cumulative share $F(k)$ of {eq}`eq-cumulative-share`, the share of positive
+# judgments held by the $k$ documents or items most often judged relevant, against
+# $k/m$ (the diagonal is an even spread). Bottom: the share of queries or users for
+# whom the $k$-th of them is relevant, up to $k = 1{,}000$. Blue: IR collections; red:
+# rating datasets; grey, dashed: a simulated world's complete relevance.
 # ```
 
 # %% tags=["remove-input"]
@@ -248,13 +262,10 @@ for name, text in cranfield.ir_numbers(study).items():
 
 # %% [markdown]
 # The share of documents relevant to a single query, {eq}`eq-single-query-share`, is
-# the least telling of the statistics. It is {glue:text}`trec_single` on TREC-8 and
-# {glue:text}`cran_single` on Cranfield, a small collection of
-# {glue:text}`cran_queries` queries on one narrow field, where queries overlap more
-# (one document is relevant to {glue:text}`cran_max` of them). But a rating dataset can
+# the least telling of the statistics. {glue:text}`single_query_ir` But a rating dataset can
 # also have many items liked by a single user, because its catalogue has a long tail
 # of rarely rated items. What sets recommendation data apart is the *head*: items liked
-# by a sizeable share of all users, which no IR collection has.
+# by a sizeable share of all users, which neither IR collection has.
 
 # %% [markdown]
 # ### What the judgments miss
@@ -275,28 +286,29 @@ display(Markdown(cranfield.truth_text(study)))
 # %% [markdown]
 # ## Against the published numbers
 #
-# {cite:t}`bellogin2017statistical` (Section 5.2, also {cite:t}`bellogin2012thesis`,
-# Section 4.5.2) contrast their recommendation datasets with an aggregate of 30 TREC
-# tracks, built by appending the judgment files: 703 queries, 129,277 documents with a
-# positive judgment and 149,811 positive judgments. In that aggregate 87.2% of the
-# relevant documents are relevant to one query only, and the largest number of positive
-# judgments on one document is 25, that is 3.6% of the queries. The most-liked item, on
-# the other hand, is liked by 20.1% of the users of Netflix, 32.7% of those of
-# MovieLens 1M and 73% of those of their Last.fm sample of about 1,000 users. The table
-# sets these numbers against ours.
+# In Section 5.2 of {cite:t}`bellogin2017statistical` (and Section 4.5.2 of
+# {cite:t}`bellogin2012thesis`), the authors contrast their recommendation datasets with an aggregate of 30 TREC
+# tracks, 703 queries in all, built by appending the judgment files. In that aggregate
+# most relevant documents serve a single query and no document is relevant to more than
+# a few percent of the queries, whereas the most-liked item of each of their rating
+# datasets (Netflix, MovieLens 1M and a Last.fm sample of about 1,000 users) is liked by
+# a fifth to three quarters of the users. {numref}`tbl-cranfield-published` sets their
+# numbers against ours.
 
 # %% tags=["remove-cell"]
 for claim in cranfield.published_numbers(study, dataset):
     number(**claim, anchor="tbl-cranfield-published")
 for claim in cranfield.findings(study):
     finding(**claim, source=cranfield.SOURCE, dataset=study.here, anchor="tbl-cranfield-spread")
-glue_table("tbl-cranfield-published", cranfield.published_table(study))
+glue_table("tbl-cranfield-published", cranfield.published_table(study), wrap=True,
+           left=["statistic", "published on", "ours on"])
 
 # %% [markdown]
 # ```{glue:figure} tbl-cranfield-published
 # :name: tbl-cranfield-published
 #
-# Published statistics (IRJ 2017, Sec. 5.2) next to ours, on every collection of this build they apply to.
+# Published statistics (IRJ 2017, Sec. 5.2) next to ours, on every collection of this
+# build they apply to; "–" where no such collection is available here.
 # ```
 #
 # {glue:text}`trec_text`
@@ -338,7 +350,9 @@ display(Markdown(cranfield.dataset_notes(study)))
 # ```{glue:figure} fig-cranfield-threshold
 # :name: fig-cranfield-threshold
 #
-# Reach of the most-liked item (top) and Gini coefficient of likes per item (bottom) as the positive threshold moves; a star marks each dataset's own threshold.
+# The reach of the most-liked item, {eq}`eq-top-reach` (top), and the Gini coefficient of
+# likes per item, {eq}`eq-gini` (bottom), as the positive threshold moves; a star marks
+# each dataset's own threshold.
 # ```
 
 
@@ -346,9 +360,9 @@ display(Markdown(cranfield.dataset_notes(study)))
 sweeps = cranfield.threshold_sweeps(study)
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(2, 1, figsize=(7.5, 8.0), sharex=True)
-for ax, column, label in ((axes[0], "top reach", "users who like the most-liked item"),
-                          (axes[1], "gini", "Gini coefficient of likes per item")):
+fig, axes = plt.subplots(2, 1, figsize=(6.6, 7.4), sharex=True)
+for ax, column, label in ((axes[0], "top reach", "reach$_1$, users who like the top item"),
+                          (axes[1], "gini", "Gini coefficient $G$ of likes")):
     for name, sweep in sweeps.groupby("collection", sort=False):
         ax.plot(sweep["positive share of ratings"], sweep[column], marker="o", ms=3.5, **styles[name])
         own = sweep[sweep["default"]]
@@ -359,7 +373,7 @@ for ax, column, label in ((axes[0], "top reach", "users who like the most-liked 
 axes[0].yaxis.set_major_formatter(mticker.PercentFormatter(1.0))
 axes[1].set_xlabel("share of ratings counted as positive (looser threshold to the right)")
 axes[1].xaxis.set_major_formatter(mticker.PercentFormatter(1.0))
-axes[0].legend(loc="upper left", fontsize=8.5)
+axes[0].legend(loc="upper left", fontsize=10, handlelength=1.6, labelspacing=0.3)
 fig.tight_layout()
 glue_figure("fig-cranfield-threshold", fig)
 
@@ -368,26 +382,25 @@ display(Markdown(cranfield.threshold_text(study, sweeps)))
 
 # %% [markdown]
 # A stricter threshold thins the head, since fewer users rate even the most popular
-# item highly enough; the change of the Gini coefficient quoted above tells how much
-# of the concentration of likes survives it, that is, how much of the skew comes from
-# which items people rate at all rather than from one particular cut-off. Last.fm 2K
-# lists only each user's favourite artists, so a play-count threshold removes fewer of
-# its rows than a star threshold removes from MovieLens; the share each threshold keeps
-# is on the horizontal axis. {numref}`tbl-cranfield-threshold` gives the sweep for this
-# page's dataset.
+# item highly enough. How far the Gini coefficient moves with it tells where the
+# concentration of likes comes from: a coefficient that barely changes means the skew
+# lies in which items people rate at all, not in where the cut-off is drawn.
+# {numref}`tbl-cranfield-threshold` gives the sweep for this page's dataset.
 #
 # ```{glue:figure} tbl-cranfield-threshold
 # :name: tbl-cranfield-threshold
 #
-# The threshold sweep on this page's dataset: one row per rating value used as the positive threshold.
+# The threshold sweep on this page's dataset, one row per rating value used as the
+# positive threshold: the share of ratings it counts as positive, the positive
+# judgments and liked items, and the statistics of {numref}`tbl-cranfield-spread`.
 # ```
 
 
 # %% tags=["remove-input"]
-glue_table("tbl-cranfield-threshold", cranfield.threshold_table(study, sweeps),
-           {"threshold": "{:g}", "positive share of ratings": "{:.1%}", "positive judgments": "{:,}",
-            "liked items": "{:,}", "liked by one user": "{:.1%}", "reach of the top item": "{:.1%}",
-            "Gini": "{:.3f}", study.fixed: "{:.3f}"})
+glue_table("tbl-cranfield-threshold", cranfield.threshold_table(study, sweeps), {
+    "threshold": "{:g}", "share of ratings positive": "{:.1%}", "positive judgments": "{:,}", "liked items": "{:,}",
+    spread["share relevant to one query"]: "{:.1%}", spread["top reach"]: "{:.1%}", spread["gini"]: "{:.2f}",
+    study.fixed: "{:.3f}"})
 
 # %% [markdown]
 # ## What this means for designing an offline evaluation

@@ -16,9 +16,9 @@
 # go into that set is a choice of the experimenter, and published studies make it
 # differently: some rank the whole catalogue, some only items that somebody rated in
 # the test set, some a handful of random items around one held-out rating. This
-# chapter lays out the choices as three independent axes, following
-# {cite:t}`bellogin2017statistical` (Section 3) and {cite:t}`bellogin2012thesis`
-# (Section 4.3), shows on a toy matrix which items each choice keeps, and then asks
+# chapter lays out the choices as three independent axes, following Section 3 of
+# {cite:t}`bellogin2017statistical` and Section 4.3 of {cite:t}`bellogin2012thesis`,
+# shows on a toy matrix which items each choice keeps, and then asks
 # on real or simulated data: *do the choices change the numbers, do they change the
 # ranking of systems, and how are the two main ways of computing precision related?*
 
@@ -31,7 +31,7 @@ target_size = 100  # |T_u^r| in 1R: the held-out item plus target_size - 1 sampl
 second_dataset = "lastfm-2k"  # second dataset of the comparison, "" to skip (the papers: Last.fm)
 second_nonrelevant = 2500  # |N_u| of the AR TI-NN design on the second dataset (the papers: 2,500), int in [1, 1000000]
 max_an_entries = 25_000_000  # target entries above which AN designs give way to NN(second_nonrelevant), int in [1, 1000000000]
-sweep_users = 400  # users sampled for the |T_u| sweep of the lemma figure, int in [10, 10000000] or None (None keeps all eligible users)
+sweep_users = 400  # users sampled for the |T_u^r| sweep of the lemma figure, int in [10, 10000000] or None (None keeps all eligible users)
 
 # %% tags=["remove-input"]
 from recbias.bookkit.page import open_dataset
@@ -39,16 +39,13 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
-import matplotlib.pyplot as plt
-import matplotlib.ticker as mticker
-import numpy as np
 from IPython.display import Markdown, display
 
 from recbias.bookkit.page import load_dataset, say
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.experiments import design_space
+from recbias.experiments import design_claims, design_figures, design_lemma, design_space, design_toy, design_truth
 from recbias.experiments.runner import design_note, make_folds
 
 # %% [markdown]
@@ -75,7 +72,10 @@ from recbias.experiments.runner import design_note, make_folds
 # ```
 #
 # A design is one option per axis, named like "TI-AN" (AR implied) or
-# "1R TI-NN(99)". The user's own training items never enter the target set: ranking
+# "1R TI-NN(99)": in the latter each relevant test item gets a target set of
+# $|T_u^r| = 100$ items, itself and NN(99), 99 sampled non-relevant items. This is the
+# 1R design of the papers, and the book writes it the same way in every chapter. The
+# user's own training items never enter the target set: ranking
 # them would reward a system for remembering its input. Designs that take
 # $T_u = R_\text{test}(u)$, ranking only what the user rated, are left out: they tell
 # the system which items are worth considering and inflate precision
@@ -85,32 +85,32 @@ from recbias.experiments.runner import design_note, make_folds
 # ## A toy matrix
 #
 # {numref}`fig-designs-toy` builds the target sets of one user, $u$, with the
-# package's own `designs.build_runs` on a hand-made matrix with the features of IRJ
-# Fig. 1: three users, seven items, 4 or 5 stars count as positive, and some ratings
-# are held out. User $u$ liked $d$ and $e$ in the test part and rated $f$ and $g$ in
-# training; nobody rated $a$ in the test part. With one sampled non-relevant item
-# (NN(1)) the sample depends on the seed; another seed can pick another item from the
-# same pool.
+# package's own `designs.build_runs` on a hand-made matrix with the features of Fig. 1
+# in {cite:t}`bellogin2017statistical`: three users, seven items, 4 or 5 stars count
+# as positive, and some ratings are held out. User $u$ liked $d$ and $e$ in the test
+# part and rated $f$ and $g$ in training; nobody rated $a$ in the test part. With one
+# sampled non-relevant item (NN(1)) the sample depends on the seed; another seed can
+# pick another item from the same pool.
 #
 # ```{glue:figure} fig-designs-toy
 # :name: fig-designs-toy
 #
-# Left: the toy ratings, positive ones (4 or 5 stars) in green, test ratings circled.
-# Right: the target set of user $u$ under each design, one row per set; a 1R design
-# gives $u$ one set per relevant test item.
+# Top: the toy ratings, positive ones (4 or 5 stars) in green, test ratings circled.
+# Bottom: the target set of user $u$ under each design, one row per set, aligned with
+# the items above; a 1R design gives $u$ one set per relevant test item.
 # ```
 
 # %% tags=["remove-input"]
-toy = design_space.toy_target_sets(seed)
+toy = design_toy.toy_target_sets(seed)
 toy_sets = {target.label: target.letters for target in toy}
 say("toy_ai_an", toy_sets["AI-AN"])
 say("toy_ti_an", toy_sets["TI-AN"])
-figure = design_space.toy_figure(toy)
+figure = design_toy.toy_figure(toy)
 dataset_caption(figure.axes[1], "hand-made toy")
 glue_figure("fig-designs-toy", figure)
 
 # %% [markdown]
-# The ratings on the left decide everything on the right. Under AI-AN user $u$ ranks
+# The ratings above decide every target set below. Under AI-AN user $u$ ranks
 # {glue:text}`toy_ai_an`: every item except the two $u$ rated in training. Under TI-AN
 # the set shrinks to {glue:text}`toy_ti_an`, because $a$ has no test rating from anybody
 # and so can never be relevant to anyone; TI keeps only items that could in principle
@@ -132,8 +132,8 @@ glue_figure("fig-designs-toy", figure)
 # \frac{\left|\operatorname{top}_s^u(T_u, n) \cap PR_\text{test}(u)\right|}{n}.
 # $$ (eq-ar-precision)
 #
-# The 1R design of {cite:t}`cremonesi2010performance`, written as in
-# {cite:t}`bellogin2017statistical` (Eq. 1), averages the same precision over the
+# The 1R design of {cite:t}`cremonesi2010performance`, written as in Eq. 1 of
+# {cite:t}`bellogin2017statistical`, averages the same precision over the
 # target sets $T_u^r$, one per relevant test rating:
 #
 # $$
@@ -173,7 +173,8 @@ display(Markdown(design_space.weight_text(design_space.relevant_weight(first_spl
 #
 # On the main dataset each of the `folds` splits is an independent coin flip per
 # rating, with probability `test_ratio` of going to test; P@10 is measured under AR
-# with AI-AN and TI-AN, and under 1R with TI-NN target sets of `target_size` items.
+# with AI-AN and TI-AN, and under 1R with TI-NN target sets of $|T_u^r|$ = `target_size`
+# items (1R TI-NN(99) by default).
 # The means pool the runs of all splits (users in AR, relevant ratings in 1R, as in
 # the papers' Eq. 1). Their 95% intervals treat the *user* as the independent unit:
 # a user's runs, and the same user across splits, are clustered, so that many runs of
@@ -206,31 +207,22 @@ glue_table("tbl-designs-sizes", sizes, {c: "{:,.0f}" for c in sizes.columns if c
 # %% [markdown]
 # {numref}`tbl-designs-sizes` gives the size of each evaluation: the runs (users in
 # AR, relevant test ratings in 1R), the users they come from, the candidate items
-# $\mathcal{C}$ and the total number of target items the systems rank.
+# $\mathcal{C}$ and the total number of items each system ranks.
 #
 # ```{glue:figure} tbl-designs-sizes
 # :name: tbl-designs-sizes
 #
 # Size of the evaluation per dataset and design, means over splits. Runs are users in
-# AR designs and relevant test ratings in 1R designs; runs are left out when a user
-# has fewer candidate items than the design samples.
+# AR designs and relevant test ratings in 1R designs; "items ranked" sums the target
+# sets of all runs; a run is left out (count over all splits) when its user has fewer
+# candidate items than the design samples.
 # ```
 
 # %% tags=["remove-input"]
 colours = palette(study.systems)
-by_dataset = list(study.summary.groupby("dataset", sort=False))
-figure, axes = plt.subplots(1, len(by_dataset), figsize=(8.4, 4.6), squeeze=False,
-                            gridspec_kw={"width_ratios": [part["design"].nunique() for _, part in by_dataset]})
-for ax, (name, part) in zip(axes[0], by_dataset, strict=True):
-    designs = list(dict.fromkeys(part["design"]))
-    for j, (system, rows) in enumerate(part.groupby("system", sort=False)):
-        ax.bar(np.arange(len(rows)) + (j - (len(colours) - 1) / 2) * 0.16, rows["mean"], 0.16, color=colours[system], label=system,
-               yerr=[rows["mean"] - rows["ci_low"], rows["ci_high"] - rows["mean"]], capsize=2, error_kw={"elinewidth": 0.8})
-    ax.set_xticks(range(len(designs)), [d.replace(" ", "\n") for d in designs])
-    ax.set(xlabel="design", ylabel="P@10")
-    dataset_caption(ax, name)
-figure.legend(*axes[0][0].get_legend_handles_labels(), loc="upper center", ncol=len(colours), fontsize=11)
-figure.tight_layout(rect=(0, 0, 1, 0.92))
+figure = design_figures.precision_figure(study, colours)
+for ax in figure.axes:
+    dataset_caption(ax, ax.get_label())
 glue_figure("fig-designs-precision", figure)
 glue_table("tbl-designs-precision", design_space.precision_table(study), left=["dataset", "design"])
 
@@ -241,8 +233,9 @@ glue_table("tbl-designs-precision", design_space.precision_table(study), left=["
 # ```{glue:figure} fig-designs-precision
 # :name: fig-designs-precision
 #
-# Mean P@10 of the five systems under each design, with 95% confidence intervals that
-# take the user as the unit (a user's runs over all splits clustered).
+# Mean P@10 of the five systems under each design (the papers' average over runs), with
+# 95% confidence intervals that take the user as the unit: a user's runs over all
+# splits form one cluster.
 # ```
 #
 # ```{glue:figure} tbl-designs-precision
@@ -263,16 +256,17 @@ glue_table("tbl-designs-precision", design_space.precision_table(study), left=["
 # :name: tbl-designs-tests
 #
 # Pairs of systems whose P@10 differ under a Wilcoxon signed-rank test at the 0.001
-# level, with one paired value per user, and the pair with the largest p-value.
+# level, with the user as the unit (one paired value per user), and the closest pair,
+# the one with the largest p-value, with its difference (first minus second system).
 # ```
 
 # %% tags=["remove-cell"]
 glue_table("tbl-designs-tests", design_space.significance_table(study), left=["dataset", "design", "closest pair"])
-for claim in design_space.published_numbers(study):
+for claim in design_claims.published_numbers(study):
     number(**claim, anchor="tbl-designs-papers")
-for claim in design_space.findings(study):
+for claim in design_claims.findings(study):
     finding(**claim, source=design_space.SOURCE, anchor="tbl-designs-papers")
-glue_table("tbl-designs-papers", design_space.paper_table(study),
+glue_table("tbl-designs-papers", design_claims.paper_table(study),
            left=["statement", "paper", "our dataset", "ours", "paper's dataset"])
 
 # %% [markdown]
@@ -296,7 +290,7 @@ glue_table("tbl-designs-papers", design_space.paper_table(study),
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(design_space.found_text(study)))
+display(Markdown(design_claims.found_text(study)))
 
 # %% [markdown]
 # Three things separate our run from the papers', and they are worth keeping apart.
@@ -307,7 +301,7 @@ display(Markdown(design_space.found_text(study)))
 # the point the papers make, as the last sentence below measures.
 
 # %% tags=["remove-input"]
-display(Markdown(design_space.differences_text(study) + " " + design_space.range_text(study)))
+display(Markdown(design_claims.differences_text(study) + " " + design_claims.range_text(study)))
 
 # %% [markdown]
 # ## How AR and 1R precision are tied
@@ -315,14 +309,14 @@ display(Markdown(design_space.differences_text(study) + " " + design_space.range
 # Despite their different values, the two precisions are bound to each other. Suppose
 # the non-relevant items are drawn once per user and shared by all of that user's 1R
 # sets, $N_u^r = N_u$, and let $T_u = N_u \cup PR_\text{test}(u)$ be the union of the
-# user's 1R sets; $P_s@n$ below is AR precision on these $T_u$. Then
-# ({cite:t}`bellogin2017statistical`, Eq. 2):
+# user's 1R sets; $P_s@n$ below is AR precision on these $T_u$. Then, as
+# {cite:t}`bellogin2017statistical` show (their Eq. 2),
 #
 # $$
 # \begin{aligned}
-# \frac{|\mathcal{U}|\, P_s@n}{|PR_\text{test}|} \;\le\; 1RP_s@n
-# &\;\le\; \frac{1}{n\, |PR_\text{test}|} \sum_{u \in \mathcal{U}} m_u\, P_s^u@m_u(T_u), \\
-# m_u &= n + |PR_\text{test}(u)| - 1.
+# 1RP_s@n &\;\ge\; \frac{|\mathcal{U}|}{|PR_\text{test}|}\, P_s@n, \\
+# 1RP_s@n &\;\le\; \frac{1}{n\, |PR_\text{test}|} \sum_{u \in \mathcal{U}} m_u\, P_s^u@m_u(T_u), \\
+# &\qquad \text{with } m_u = n + |PR_\text{test}(u)| - 1.
 # \end{aligned}
 # $$ (eq-lemma)
 #
@@ -349,41 +343,31 @@ display(Markdown(design_space.differences_text(study) + " " + design_space.range
 # ```{glue:figure} fig-designs-lemma
 # :name: fig-designs-lemma
 #
-# 1R P@10 (points) and its lower (dotted) and upper (dashed) AR bounds of
-# {eq}`eq-lemma`, as test ratings are removed (left) and as the 1R target sets grow
-# (right).
+# 1R P@10 (points) between its lower (dotted) and upper (dashed) AR bounds of
+# {eq}`eq-lemma`, as test ratings are removed at random (left) and as the 1R target
+# sets grow (right), on the first split.
 # ```
 
 # %% tags=["remove-input"]
-sweep = design_space.lemma_points(study, sweep_users)
-finding(**design_space.lemma_finding(sweep), dataset=ratings.name, anchor="fig-designs-lemma")
-sweeps = list(sweep.groupby("sweep", sort=False))
-figure, axes = plt.subplots(1, len(sweeps), figsize=(8.4, 4.2), squeeze=False)
-for ax, (name, part) in zip(axes[0], sweeps, strict=True):
-    for system, rows in part.groupby("system", sort=False):
-        ax.fill_between(rows["x"], rows["lower"], rows["upper"], color=colours[system], alpha=0.18, linewidth=0)
-        ax.plot(rows["x"], rows["value"], marker="o", color=colours[system], label=f"{system}: 1R P@10")
-        ax.plot(rows["x"], rows["lower"], color=colours[system], linestyle=":", linewidth=1.2)
-        ax.plot(rows["x"], rows["upper"], color=colours[system], linestyle="--", linewidth=1.2)
-    ax.set(ylabel="P@10", ylim=(0, None), xlabel="test ratings removed" if name == design_space.REMOVAL
-           else "target set size $|T_u^r|$ (items)")
-    dataset_caption(ax, ratings.name)
-axes[0][0].xaxis.set_major_formatter(mticker.PercentFormatter(1.0))
-axes[0][0].legend(loc="lower left", fontsize=11)
-figure.tight_layout()
+sweep = design_lemma.lemma_points(study, sweep_users)
+finding(**design_lemma.lemma_finding(sweep), dataset=ratings.name, anchor="fig-designs-lemma")
+figure = design_figures.lemma_figure(sweep, colours, ratings.name)
+for ax in figure.axes:
+    dataset_caption(ax, ax.get_label())
 glue_figure("fig-designs-lemma", figure)
-glue_table("tbl-designs-lemma", design_space.lemma_table(sweep), {"runs": "{:,}", "users": "{:,}"}, left=["setting"])
+glue_table("tbl-designs-lemma", design_lemma.lemma_table(sweep), left=[("setting", "")])
 
 # %% [markdown]
 # ```{glue:figure} tbl-designs-lemma
 # :name: tbl-designs-lemma
 #
-# The points of {numref}`fig-designs-lemma`: each cell reads lower bound ≤ 1R P@10 ≤
-# upper bound, for the runs (relevant test ratings) of the users counted.
+# The points of {numref}`fig-designs-lemma`: for each system, the lower bound, 1R P@10
+# and the upper bound of {eq}`eq-lemma`, over the runs (relevant test ratings) of the
+# users counted at each point.
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(design_space.band_text(sweep)))
+display(Markdown(design_lemma.band_text(sweep)))
 
 # %% [markdown]
 # As in the papers, the two designs give related but not interchangeable assessments:
@@ -414,8 +398,7 @@ for name, text in design_space.sentences(study).items():
 # %% [markdown]
 # In 1R a run holds one relevant item, so its average precision is the precision at
 # that item's rank $k$, that is $1/k$: the reciprocal rank. MAP and MRR therefore
-# coincide; over the {glue:text}`runs_1r` 1R runs the largest difference is
-# {glue:text}`map_mrr_gap`. The equality rests on normalising each run by the one
+# coincide: {glue:text}`map_mrr`. The equality rests on normalising each run by the one
 # relevant item it contains: a tool that treated a user as a single query and divided
 # by all of the user's relevant test items would report a smaller MAP, so whoever
 # reports "MAP under 1R" should say which denominator was used. The same collapse
@@ -441,29 +424,29 @@ display(Markdown(design_space.metric_orders_text(study)))
 # ```{glue:figure} tbl-designs-orders
 # :name: tbl-designs-orders
 #
-# The systems from best to worst by mean P@10 (below each name), one row per design of
-# each dataset. On a simulated world the first row orders them by true P@10 (complete
-# relevance, mean over users and splits), and the last columns compare the order of
+# The systems from best to worst by mean P@10, one row per design of each dataset, with
+# the P@10 of the first. On a simulated world the first row orders them by true P@10
+# (complete relevance, mean over users and splits), and the last three columns compare
 # each design of the page's dataset with it: Kendall's $\tau$, the pairs of systems in
-# the true order (of all pairs) and whether the truly best system comes first.
+# the true order, and whether the truly best system comes first.
 # ```
 
 # %% tags=["remove-input"]
-truth = design_space.truth_check(study)
-glue_table("tbl-designs-orders", design_space.orders_table(study, truth), left=["dataset", "design"])
-display(Markdown(design_space.truth_text(truth, ratings.name)))
+truth = design_truth.truth_check(study)
+glue_table("tbl-designs-orders", design_truth.orders_table(study, truth), left=["dataset", "design", design_truth.ORDER])
+display(Markdown(design_truth.truth_text(truth, ratings.name)))
 
 # %% [markdown]
-# The next chapter, {doc}`03_sparsity_bias`, turns the gap between measured and true
-# precision into a formula.
+# The next chapter, {doc}`03_sparsity_bias`, works out how much of what users would
+# like an offline test set leaves unjudged, and what that does to measured precision.
 #
 # ## What this means for designing an offline evaluation
 #
 # - **Report the design, not just the metric.** "P@10" names a family of numbers: AR or
 #   1R, AI or TI, AN or NN with some $|N_u|$. Values from different designs are not
 #   comparable, and 1R precision cannot exceed $1/n$.
-# - **AR and 1R are tied, not interchangeable.** The lemma
-#   bounds one by the other; the gap between the bounds is widest when users have many
+# - **AR and 1R are tied, not interchangeable.** The lemma of {eq}`eq-lemma` bounds one
+#   by the other; the gap between the bounds is widest when users have many
 #   relevant test items compared with the size of their target sets.
 # - **Prefer TI candidates.** Items that nobody rated in the test set can never be
 #   relevant; including them (AI) adds easy negatives, and the papers find that it
@@ -483,7 +466,7 @@ display(Markdown(design_space.truth_text(truth, ratings.name)))
 #
 # ## Try it
 #
-# - Another dataset: `make book CHAPTERS=2 DATASET=ml-100k`, or `DATASET=lastfm-2k`
+# - Another dataset: `make book CHAPTERS=2 DATASET=ml-latest-small`, or `DATASET=lastfm-2k`
 #   (its large artist catalogue pushes the AR designs to NN sampling, see `max_an_entries`).
 # - The papers' number of splits and target set size are the defaults; fewer splits make
 #   the page faster:

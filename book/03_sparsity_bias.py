@@ -17,8 +17,8 @@
 # time, by holding out part of the ratings, and decides how many items each user must
 # rank. Both choices change how many of the candidate items are relevant, and that
 # share, more than any recommender, sets the scale of precision. This chapter follows
-# {cite:t}`bellogin2017statistical` (Section 4; also {cite:t}`bellogin2012thesis`,
-# Section 4.4): it derives the precision of a recommender that does not personalise,
+# Section 4 of {cite:t}`bellogin2017statistical` and Section 4.4 of
+# {cite:t}`bellogin2012thesis`: it derives the precision of a recommender that does not personalise,
 # tests the result against measurement on the book's data, reproduces the papers'
 # Fig. 4 with fitted lines, extends it to recall, nDCG, MAP and MRR, asks whether the
 # *order* of systems survives when test ratings become scarce, and ends with a way to
@@ -31,8 +31,8 @@ folds = 2  # coin-flip splits of the sweeps, int in [1, 20]
 test_ratio = 0.2  # share of ratings held out in each split (the papers: 0.2), float in (0, 1)
 cutoff = 10  # list length n of P@n, Recall@n and nDCG@n (the papers: 10), int in [1, 99]
 removed = "0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.99"  # shares of the test ratings removed (comma-separated, each in [0, 1), 0 included)
-target_sizes = "100, 200, 500, 1000"  # |T_u^r| of the 1R size sweep (the papers: 100 to 1,000; comma-separated integers, each in [2, 100000])
-target_size = 100  # |T_u^r| of the 1R removal sweep (the papers: 100), int in [11, 100000]
+target_sizes = "100, 200, 500, 1000"  # |T_u| of the 1R size sweep (the papers: 100 to 1,000; comma-separated integers, each in [2, 100000])
+target_size = 100  # |T_u| of the 1R runs: one relevant item and target_size - 1 sampled ones (the papers: 100), int in [11, 100000]
 sweep_users = 1000  # users followed by each sweep and by the theory check (a uniform sample when there are more), int in [10, 10000000] or None (None keeps all users)
 max_an_entries = 25_000_000  # AR target entries above which TI-AN gives way to TI-NN(an_nonrelevant), int in [1, 1000000000]
 an_nonrelevant = 2500  # |N_u| of AR TI-NN on large catalogues (the papers on Last.fm: 2,500), int in [1, 1000000]
@@ -49,18 +49,18 @@ from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.experiments import sparsity
+from recbias.experiments import sparsity, sparsity_check, sparsity_figures, sparsity_findings, sparsity_fits, sparsity_lift
+from recbias.experiments import sparsity_sweep
+from recbias.experiments.runner import PAPER_SYSTEMS, choose_designs, design_note
 
-PAPER_SYSTEMS = sparsity.PAPER_SYSTEMS
 SYSTEMS, N = list(PAPER_SYSTEMS), int(cutoff)
 COLOURS = palette(SYSTEMS)
-levels = sparsity.parse_grid(removed, "removed", 0, 0.999)
-sizes = sparsity.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
-choice = sparsity.choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries,
-                                n_nonrelevant=an_nonrelevant)
+levels = sparsity_sweep.parse_grid(removed, "removed", 0, 0.999)
+sizes = sparsity_sweep.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
+choice = choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries, n_nonrelevant=an_nonrelevant)
 ar = choice.main_ar
 glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, test_ratio, N, levels, sizes,
-                                                            target_size, sweep_users, bootstrap))
+                                                            target_size, sweep_users, bootstrap), left=["setting", "value"])
 
 # %% [markdown]
 # ## Notation
@@ -69,9 +69,12 @@ glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, 
 # ratio*. With a positive threshold on the rating scale, $PR$ is the set of positive
 # ratings of the whole dataset, $PR(i)$ those of item $i$, and $PR_\text{test}(u)$ the
 # test items that user $u$ rated positively: the items *relevant* to $u$. Each user
-# ranks a target set $T_u$ (one per relevant test rating, $T_u^r$, in the 1R design),
-# drawn from the candidate items $\mathcal{C}$: every item (AI) or the items with a test
-# rating (TI); see {doc}`02_designs`. Three quantities carry the chapter:
+# ranks a target set $T_u$ drawn from the candidate items $\mathcal{C}$: every item (AI)
+# or the items with a test rating (TI). Under AR the target set holds all of the user's
+# relevant test items and the non-relevant candidates (AN) or a sample of them (NN);
+# under 1R there is one target set per relevant test rating, holding that item and
+# $|T_u| - 1$ sampled ones, so that $|T_u| = 100$ means one relevant item and NN(99), as
+# in {doc}`02_designs`. Three quantities carry the chapter:
 #
 # $$
 # \frac{1}{t} = \operatorname*{avg}_{u \in \mathcal{U}} \frac{1}{|T_u|}, \qquad
@@ -84,6 +87,16 @@ glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, 
 # the *relevance density*: positive ratings per user, relative to the number of items
 # a user must rank. Its counterpart on the test set, $\delta_\text{test} =
 # |PR_\text{test}|/(t\,|\mathcal{U}|)$, is about $\sigma\delta$.
+# {numref}`tbl-sparsity-settings` lists the experiments of this page.
+#
+# ```{glue:figure} tbl-sparsity-settings
+# :name: tbl-sparsity-settings
+#
+# The settings of this page. $\sigma$: test ratio; $f$: share of the test ratings removed after the split.
+# ```
+
+# %% tags=["remove-input"]
+show_text(design_note(choice, ratings))
 
 # %% [markdown]
 # ## The expected precision of a recommender that does not personalise
@@ -113,20 +126,20 @@ glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, 
 # \sum_{k=1}^{n} \operatorname*{avg}_{u \in \mathcal{U}} \left|PR\left(i_k^{u,s}\right)\right|.
 # $$ (eq-sparsity-eq3)
 #
-# This is Eq. 3 of the paper. It says that a list that is the same for everybody scores
-# in proportion to how many positive ratings its items have, which is the popularity bias
-# of {doc}`04_popularity_bias`. For a *random* ranking the $k$-th item is a uniform draw
-# from $\mathcal{C}$, and every relevant test item lies in $\mathcal{C}$, so the average of
-# $|PR_\text{test}(i)|$ over the candidates is $\sigma|PR|/|\mathcal{C}|$; the factor
-# $|\mathcal{C}|$ cancels and
+# This is Eq. 3 of {cite:t}`bellogin2017statistical`. It says that a list that is the
+# same for everybody scores in proportion to how many positive ratings its items have,
+# which is the popularity bias of {doc}`04_popularity_bias`. For a *random* ranking the
+# $k$-th item is a uniform draw from $\mathcal{C}$, and every relevant test item lies in
+# $\mathcal{C}$, so the average of $|PR_\text{test}(i)|$ over the candidates is
+# $\sigma|PR|/|\mathcal{C}|$; the factor $|\mathcal{C}|$ cancels and
 #
 # $$
 # \mathbb{E}\left[P_\text{RND}@n\right] \approx \frac{\sigma\,|PR|}{t\,|\mathcal{U}|} = \sigma\,\delta ,
 # $$ (eq-sparsity-eq4)
 #
 # the paper's Eq. 4, the same for every cut-off $n$. In the 1R design every target set
-# holds exactly one relevant item among $|T_u^r|$, so a random ranking puts it in any
-# given position with probability $1/|T_u^r|$; with target sets of one size $t$,
+# holds exactly one relevant item among $|T_u|$, so a random ranking puts it in any
+# given position with probability $1/|T_u|$; with target sets of one size $t$,
 #
 # $$
 # \mathbb{E}\left[1RP_\text{RND}@n\right] = \frac{1}{t},
@@ -138,12 +151,13 @@ glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, 
 # relevant items among the first $n$ of a uniformly random order follow a
 # hypergeometric law with mean $n\rho_u$, so $\mathbb{E}[P_\text{RND}@n \mid T_u] = \rho_u$
 # for every $n \le |T_u|$, and the average over users is $\rho = \operatorname{avg}_u
-# \rho_u$. Eq. 4 approximates $\rho$ by replacing $\operatorname{avg}_u(|PR_\text{test}(u)| /
-# |T_u|)$ with $\operatorname{avg}_u|PR_\text{test}(u)|/t$ and $|PR_\text{test}|$ with its
-# expectation $\sigma|PR|$; Eq. 5 is exact. The same $\rho$ has a second reading: a system
-# that has to rank the whole target set returns every item of it, so its precision at
-# $n = |T_u|$ is $\rho_u$ *whatever its ranking*. A recommender can only move relevant items
-# up or down within $T_u$; $\rho$ is what every system scores in total, random
+# \rho_u$. {eq}`eq-sparsity-eq4` approximates $\rho$ in two steps: it replaces
+# $\operatorname{avg}_u(|PR_\text{test}(u)| / |T_u|)$ with
+# $\operatorname{avg}_u|PR_\text{test}(u)|/t$, and $|PR_\text{test}|$ with its expectation
+# $\sigma|PR|$. {eq}`eq-sparsity-eq5` is exact. The same $\rho$ has a second reading: a
+# system that has to rank the whole target set returns every item of it, so its precision
+# at $n = |T_u|$ is $\rho_u$ *whatever its ranking*. A recommender can only move relevant
+# items up or down within $T_u$; $\rho$ is what every system scores in total, random
 # recommendation is what it scores without any ranking skill, and the precision of a good
 # system at a small $n$ is $\rho$ plus what its ranking adds in the first positions.
 #
@@ -152,90 +166,90 @@ glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, 
 # sets grow; under 1R it depends on $t$ alone. None of these quantities says anything
 # about a recommender: they are set by the data and the experimenter.
 
-# %% tags=["remove-input"]
-show_text(sparsity.design_note(choice, ratings))
-
-# %% [markdown]
-# ```{glue:figure} tbl-sparsity-settings
-# :name: tbl-sparsity-settings
-#
-# The settings of this page. $\sigma$: test ratio; $f$: share of the test ratings removed.
-# ```
-
 # %% tags=["remove-cell"]
-check = sparsity.random_precision_check(ratings, sparsity.check_designs(choice), n=N,
-                                       max_users=sweep_users, seed=seed)
-fig = sparsity.check_figure(check, N)
+check = sparsity_check.random_precision_check(ratings, sparsity_check.check_designs(choice), n=N,
+                                              max_users=sweep_users, seed=seed)
+fig = sparsity_check.check_figure(check, N)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-check", fig)
-glue_table("tbl-sparsity-check", sparsity.check_table(check))
-summary = sparsity.check_summary(check)
+glue_table("tbl-sparsity-check", sparsity_check.check_table(check), left=["design"])
+summary = sparsity_check.check_summary(check)
 say("all_users_low", f"{summary['all_users_low']:.0%}")
 say("all_users_high", f"{summary['all_users_high']:.0%}")
 
 # %% [markdown]
 # ## Theory against measurement
 #
-# The test is direct: rank target sets at random, measure P@$n$, and set the
-# result against Eq. 4 or Eq. 5 computed from the counts of the same configuration. The
-# configurations cross two test ratios ($\sigma$ = 0.1 and 0.4), three shares $f$ of
-# the test ratings removed at random after the split (0, 50% and 90%, so that the
-# effective test ratio $\sigma(1-f)$ runs from 0.4 down to 0.01), the dataset's positive threshold and the next
-# rating value below it, and five designs: AR with AI and with TI candidates, and 1R
-# with AI and TI candidates and two sizes of target set. In Eq. 4, $|\mathcal{U}|$ is
-# the number of users the AR average runs over, and $t$ the harmonic mean size of their
-# target sets. Each configuration gets a random order of its own, so the points are
-# independent draws. The bars show the *simulation error*: the interval, 1.96 standard
-# deviations wide on each side, within which a random order lands with 95% probability
-# given the target sets. It follows from the same hypergeometric law,
-# $\operatorname{Var}(P_u@n) = \rho_u(1-\rho_u)(|T_u|-n)/(n(|T_u|-1))$, averaged over the
-# runs (`recbias.theory.random_precision_sd`).
+# The test is direct: rank target sets at random, measure P@$n$, and set the result
+# against {eq}`eq-sparsity-eq4` or {eq}`eq-sparsity-eq5` computed from the counts of the
+# same configuration. The configurations cross two test ratios ($\sigma$ = 0.1 and 0.4),
+# three shares $f$ of the test ratings removed at random after the split (0, 50% and 90%,
+# so that the effective test ratio $\sigma(1-f)$ runs from 0.4 down to 0.01), the
+# dataset's positive threshold and the next rating value below it, and five designs: AR
+# with AI and with TI candidates, and 1R with AI and TI candidates and two sizes of
+# target set. In {eq}`eq-sparsity-eq4`, $|\mathcal{U}|$ is the number of users the AR
+# average runs over, and $t$ the harmonic mean size of their target sets. Each
+# configuration gets a random order of its own, so the points are independent draws. The
+# bars show the *simulation error*: the interval, 1.96 standard deviations wide on each
+# side, within which a random order lands with 95% probability given the target sets. It
+# follows from the same hypergeometric law,
+#
+# $$
+# \operatorname{Var}\left(P_u@n\right) = \frac{\rho_u\,(1-\rho_u)\,(|T_u|-n)}{n\,(|T_u|-1)},
+# $$ (eq-sparsity-variance)
+#
+# averaged over the runs (`recbias.theory.random_precision_sd`). {numref}`fig-sparsity-check`
+# shows every configuration and {numref}`tbl-sparsity-check` sums them up by design.
 #
 # ```{glue:figure} fig-sparsity-check
 # :name: fig-sparsity-check
 #
-# Measured random precision against Eq. 4 (AR, blue circles) and Eq. 5 (1R, red squares), log scales; filled markers for TI candidates, open ones for AI. Bars: 95% simulation error. Grey diamonds: the same AR measurements against Eq. 4 with every user who has a rating counted in $|\mathcal{U}|$. Dashed: measured = predicted.
+# Measured random precision against its closed form: {eq}`eq-sparsity-eq4` for AR (blue circles), {eq}`eq-sparsity-eq5` for 1R (red squares), log scales; filled markers for TI candidates, open ones for AI. Bars: 95% simulation error. Grey diamonds: the same AR measurements against {eq}`eq-sparsity-eq4` with every user who has a rating counted in $|\mathcal{U}|$. Dashed: measured = predicted.
 # ```
 
 # %% tags=["remove-input"]
-show_text(sparsity.check_text(check, ratings))
+show_text(sparsity_check.check_text(check, ratings))
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-check
 # :name: tbl-sparsity-check
 #
-# The theory check per design: share of configurations within the 95% simulation band of the closed form and of $\rho$, and the median ratio of the measured value to the closed form.
+# The theory check per design: the closed form, the share of configurations whose measured random precision lies within the 95% simulation band of the closed form and of the exact $\rho$, and the median ratio of the measured value to the closed form.
 # ```
 #
 # Where theory and measurement part, the reason is one of three. The first is *which users
 # are averaged*. The AR design evaluates only users with at least one relevant test item,
-# as IR evaluates only queries with relevant documents. Eq. 4 holds with $|\mathcal{U}|$
-# counting exactly those users; counting every user who has a rating instead (the grey
-# diamonds) lowers the prediction by the share of users who are left out, which grows as
-# test ratings become scarce; across the AR configurations it predicts between
-# {glue:text}`all_users_low` and {glue:text}`all_users_high` of the exact $\rho$. The
-# second is the *approximation inside Eq. 4*: it replaces the average of $|PR_\text{test}(u)|/|T_u|$ by a ratio of
-# averages. Under TI-AN a user with many training ratings has a smaller target set and,
-# on a random split, more relevant test items; the two go together and the exact $\rho$
-# exceeds Eq. 4 slightly. The third is *the candidate pool*: TI and AI obey the same
-# formula, but through different $t$. Removing test ratings removes items from the TI
-# pool, so $t$ shrinks and the random precision of TI falls less than the share of test
-# ratings kept, while under AI it follows that share. Beyond these, the scatter is the
-# simulation error itself, which is large for AR: with a relevant share $\rho$ of a few
-# in a thousand, a random top-$n$ list contains only a handful of relevant items over
-# all users.
+# as IR evaluates only queries with relevant documents. {eq}`eq-sparsity-eq4` holds with
+# $|\mathcal{U}|$ counting exactly those users; counting every user who has a rating
+# instead (the grey diamonds) lowers the prediction by the share of users who are left
+# out, which grows as test ratings become scarce; across the AR configurations it predicts
+# between {glue:text}`all_users_low` and {glue:text}`all_users_high` of the exact $\rho$.
+# The second is the *approximation inside* {eq}`eq-sparsity-eq4`: it replaces the average
+# of $|PR_\text{test}(u)|/|T_u|$ by a ratio of averages. Under TI-AN a user with many
+# training ratings has a smaller target set and, on a random split, more relevant test
+# items; the two go together and the exact $\rho$ exceeds the closed form slightly. The
+# third is *the candidate pool*: TI and AI obey the same formula, but through different
+# $t$. Removing test ratings removes items from the TI pool, so $t$ shrinks and the random
+# precision of TI falls less than the share of test ratings kept, while under AI it
+# follows that share. Beyond these, the scatter is the simulation error itself, which is
+# large for AR: with a relevant share $\rho$ of a few in a thousand, a random top-$n$ list
+# contains only a handful of relevant items over all users.
 
 # %% tags=["remove-cell"]
-sweep = sparsity.sparsity_sweep(ratings, PAPER_SYSTEMS, ar=ar, folds=folds, test_ratio=test_ratio, removed=levels,
-                                sizes=sizes, base_size=target_size, n=N, max_users=sweep_users, seed=seed)
-stats = sparsity.sweep_statistics(sweep, n_boot=bootstrap, seed=seed)
-density_fits = sparsity.density_fits(stats, SYSTEMS, f"P@{N}")
-size_fits = sparsity.size_fits(stats, SYSTEMS, f"P@{N}")
-fig = sparsity.fig4(stats, SYSTEMS, COLOURS, N)
-for ax in fig.axes:
-    dataset_caption(ax, ratings.name)
-glue_figure("fig-sparsity-fig4", fig)
-glue_table("tbl-sparsity-fits", sparsity.fits_table(density_fits, size_fits, N))
+sweep = sparsity_sweep.sparsity_sweep(ratings, PAPER_SYSTEMS, ar=ar, folds=folds, test_ratio=test_ratio,
+                                      removed=levels, sizes=sizes, base_size=target_size, n=N, max_users=sweep_users,
+                                      seed=seed)
+stats = sparsity_fits.sweep_statistics(sweep, n_boot=bootstrap, seed=seed)
+density_fits = sparsity_fits.density_fits(stats, SYSTEMS, f"P@{N}")
+size_fits = sparsity_fits.size_fits(stats, SYSTEMS, f"P@{N}")
+for name, draw in (("fig-sparsity-ar", sparsity_figures.ar_removal_figure),
+                   ("fig-sparsity-one-r", sparsity_figures.one_r_removal_figure),
+                   ("fig-sparsity-size", sparsity_figures.size_figure)):
+    fig = draw(stats, SYSTEMS, COLOURS, N)
+    dataset_caption(fig.axes[-1], ratings.name)
+    glue_figure(name, fig)
+glue_table("tbl-sparsity-ar-fits", sparsity.ar_fits_table(density_fits), left=["system"])
+glue_table("tbl-sparsity-one-r-fits", sparsity.one_r_fits_table(density_fits, size_fits), left=["system"])
 texts = sparsity.sweep_texts(sweep, stats, density_fits, size_fits)
 for name in ("folds_text", "followed_text", "ar_design", "one_r_design", "size_range", "size_users", "size_sample"):
     say(name, texts[name])
@@ -247,81 +261,108 @@ for name in ("folds_text", "followed_text", "ar_design", "one_r_design", "size_r
 # test this on MovieLens 1M by thinning the test set: after the split, a share of the test
 # ratings is removed at random, nested so that what is gone at 20% is also gone at 40%.
 # We repeat the experiment with the five systems of {doc}`02_designs` on
-# {glue:text}`folds_text`, following {glue:text}`followed_text`. Under AR ({glue:text}`ar_design`) the average runs over one
-# population, the users with a relevant test item in the full test set, as the average
-# over $\mathcal{U}$ in Eq. 4 does: a user who loses every relevant test item stays in it
-# with precision 0. The horizontal axis is the density of the thinned test set,
+# {glue:text}`folds_text`, following {glue:text}`followed_text`. Under AR
+# ({glue:text}`ar_design`) the average runs over one population, the users with a relevant
+# test item in the full test set, as the average over $\mathcal{U}$ in
+# {eq}`eq-sparsity-eq4` does: a user who loses every relevant test item stays in it with
+# precision 0. The horizontal axis is the density of the thinned test set,
 # $\delta_\text{test} = |PR_\text{test}|/(t\,|\mathcal{U}|)$ over that population. Under 1R
-# ({glue:text}`one_r_design`, and the same with AI candidates) each remaining relevant test
-# rating is a run, plotted against the same density. Finally, on the full test set, the 1R target sets grow from
-# {glue:text}`size_range`; a user enters that sweep only if the largest size fits her
-# candidates, so that every size is measured on the same {glue:text}`size_users`
-# users{glue:text}`size_sample`. Bars are 95% bootstrap intervals over users (users
-# resampled with all their runs, in every fold and at every level at once, so that the
-# fitted lines get intervals too).
+# ({glue:text}`one_r_design`, and the same with AI candidates) each remaining relevant
+# test rating is a run, plotted against the same density. Finally, on the full test set,
+# the 1R target sets grow from {glue:text}`size_range`; a user enters that sweep only if
+# the largest size fits her candidates, so that every size is measured on the same
+# {glue:text}`size_users` users{glue:text}`size_sample`. Bars are 95% bootstrap intervals
+# over users (users resampled with all their runs, in every fold and at every level at
+# once, so that the fitted lines get intervals too). The papers' figure has three panels;
+# here they are {numref}`fig-sparsity-ar`, {numref}`fig-sparsity-one-r` and
+# {numref}`fig-sparsity-size`, with the fitted lines in {numref}`tbl-sparsity-ar-fits` and
+# {numref}`tbl-sparsity-one-r-fits`.
 #
-# ```{glue:figure} fig-sparsity-fig4
-# :name: fig-sparsity-fig4
+# ```{glue:figure} fig-sparsity-ar
+# :name: fig-sparsity-ar
 #
-# The papers' Fig. 4 on this page's dataset. (a) AR P@n against the density of the thinned test set, with fitted lines (dotted). (b) and (c) 1R P@n over the same removals, with TI-NN candidates as in the papers and with AI-NN candidates. (d) 1R P@n against the target set size, log scales, with fitted power laws and $1/t$ (dashed). Open markers: removal levels beyond 90%, not fitted. Bars: 95% bootstrap intervals over users.
+# AR P@n against the density of the thinned test set (the papers' Fig. 4, left), with the fitted lines dotted. Open markers: removal levels beyond 90%, not fitted. Bars: 95% bootstrap intervals over users.
 # ```
-#
-# ```{glue:figure} tbl-sparsity-fits
-# :name: tbl-sparsity-fits
-#
-# The fitted lines of {numref}`fig-sparsity-fig4` with 95% bootstrap intervals: AR P@n = intercept + slope × $\delta_\text{test}$ (removal levels up to 90%); the fitted relative change of 1R P@n from the full test set to the sparsest fitted level; and the exponent $e$ of $P@n \propto t^{e}$ in 1R.
-# ```
-#
-# Three readings of {numref}`fig-sparsity-fig4` follow, one per sweep.
 
 # %% tags=["remove-input"]
-for name in ("ar_text", "one_r_text", "size_text"):
-    show_text(texts[name])
+show_text(texts["ar_text"])
 
 # %% [markdown]
+# ```{glue:figure} tbl-sparsity-ar-fits
+# :name: tbl-sparsity-ar-fits
+#
+# The lines of {numref}`fig-sparsity-ar`, AR P@n = $a + b\,\delta_\text{test}$ over the removal levels up to 90%, with 95% bootstrap intervals below each value, and the fitted relative change of P@n from the full test set to 90% removed.
+# ```
+#
+# ```{glue:figure} fig-sparsity-one-r
+# :name: fig-sparsity-one-r
+#
+# 1R P@n over the same removals (the papers' Fig. 4, centre), with TI-NN candidates as in the papers (left) and AI-NN candidates (right), against the density of the AR test set at the same level. Open markers: removal levels beyond 90%. Bars: 95% bootstrap intervals over users.
+# ```
+
+# %% tags=["remove-input"]
+show_text(texts["one_r_text"])
+
+# %% [markdown]
+# ```{glue:figure} fig-sparsity-size
+# :name: fig-sparsity-size
+#
+# 1R P@n against the size $t$ of the target sets (the papers' Fig. 4, right), log scales, with fitted power laws (solid) and $1/t$ (dashed). Bars: 95% bootstrap intervals over users.
+# ```
+
+# %% tags=["remove-input"]
+show_text(texts["size_text"])
+
+# %% [markdown]
+# ```{glue:figure} tbl-sparsity-one-r-fits
+# :name: tbl-sparsity-one-r-fits
+#
+# The 1R sweeps in numbers: the fitted relative change of 1R P@n from the full test set to 90% removed (the slope of a line in $\delta_\text{test}$, rescaled; 0 when flat), with TI-NN and AI-NN candidates, and the exponent $e$ of $P@n \propto t^{e}$ in the size sweep ($-1$ for $1/t$), with 95% bootstrap intervals below each value.
+# ```
+#
 # The 1R range is still fixed by the experimenter's choice of $t$: its random baseline is
 # $1/t$ whatever the data, which is what could make 1R values comparable across datasets,
 # up to the skill of the systems.
 
 # %% tags=["remove-cell"]
-elasticities = sparsity.elasticities(stats, SYSTEMS, sweep.metrics)
-claims = sparsity.metric_claims(elasticities, N)
-fig = sparsity.metrics_figure(stats, SYSTEMS, sweep.metrics, COLOURS)
-for ax in fig.axes:
-    dataset_caption(ax, ratings.name)
+elasticities = sparsity_fits.elasticities(stats, SYSTEMS, sweep.metrics)
+claims = sparsity_findings.metric_claims(elasticities, N)
+fig = sparsity_figures.metrics_figure(stats, SYSTEMS, sweep.metrics, COLOURS)
+dataset_caption(fig.axes[1], ratings.name)
 glue_figure("fig-sparsity-metrics", fig)
-glue_table("tbl-sparsity-elasticities", sparsity.elasticity_table(elasticities))
+glue_table("tbl-sparsity-elasticities", sparsity.elasticity_table(elasticities), left=["metric"])
 glue_table("tbl-sparsity-metric-claims", sparsity.claims_table(claims), wrap=True, left=["statement"])
 
 # %% [markdown]
 # ## Beyond precision
 #
 # The papers omit the graphs for other metrics and describe them in a paragraph. Here they
-# are, from the same runs. How strongly a metric $M$ follows the density is summarised by
-# its *elasticity*, the slope of $\log M$ against $\log\delta_\text{test}$: an elasticity of
-# 1 means proportional to the density, as random precision is; 0 means insensitive. One
-# convention matters here. Precision and reciprocal rank are 0 for a user without
-# relevant test items (nothing to find, nothing found), so they can be averaged over the
-# fixed population of {numref}`fig-sparsity-fig4`. Recall, average precision and nDCG
-# divide by the user's relevant items and are undefined for such a user; they can only be
-# averaged over the users who still have one. To compare like with like, the table also
-# gives P@$n$ and MRR over those users, and the statements of the papers are
-# checked against that version of precision.
+# are, from the same runs ({numref}`fig-sparsity-metrics`). How strongly a metric $M$
+# follows the density is summarised by its *elasticity*, the slope of $\log M$ against
+# $\log\delta_\text{test}$: an elasticity of 1 means proportional to the density, as random
+# precision is; 0 means insensitive. One convention matters here. Precision and reciprocal
+# rank are 0 for a user without relevant test items (nothing to find, nothing found), so
+# they can be averaged over the fixed population of {numref}`fig-sparsity-ar`. Recall,
+# average precision and nDCG divide by the user's relevant items and are undefined for
+# such a user; they can only be averaged over the users who still have one. To compare
+# like with like, {numref}`tbl-sparsity-elasticities` also gives P@$n$ and MRR over those
+# users, and the statements of the papers are checked against that version of precision
+# in {numref}`tbl-sparsity-metric-claims`.
 #
 # ```{glue:figure} fig-sparsity-metrics
 # :name: fig-sparsity-metrics
 #
-# Six metrics along the AR removal sweep against the density of the test set, log scales. P@n and MRR over all users of the full test set; Recall@n, nDCG@n, nDCG and MAP over the users with a relevant test item.
+# Six metrics along the AR removal sweep against the density of the test set, log scales, removal levels up to 90%. P@n and MRR over all users of the full test set; Recall@n, nDCG@n, nDCG and MAP over the users with a relevant test item.
 # ```
 #
 # ```{glue:figure} tbl-sparsity-elasticities
 # :name: tbl-sparsity-elasticities
 #
-# Elasticity $d\log M / d\log\delta_\text{test}$ of each metric along the AR removal sweep, per system, with 95% bootstrap intervals (removal levels up to 90%).
+# Elasticity $d\log M / d\log\delta_\text{test}$ of each metric along the AR removal sweep (levels up to 90%), per system, with its 95% bootstrap interval below. Random is left out: its precision follows the density by construction ({numref}`tbl-sparsity-ar-fits`), its other metrics are noise.
 # ```
 
 # %% tags=["remove-input"]
-show_text(sparsity.metrics_text(elasticities, N, sweep))
+show_text(sparsity.metrics_text(elasticities, claims, N, sweep))
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-metric-claims
@@ -336,13 +377,14 @@ show_text(sparsity.metrics_text(elasticities, N, sweep))
 # Average precision and nDCG without a cut-off normalise by the relevant items too, but
 # reward ranks non-linearly, so they keep part of the trend. nDCG at a cut-off normalises
 # by the ideal DCG of the top $n$ only, which stops growing once a user has $n$ relevant
-# items; where most users have fewer than $n$, that normalisation removes most of the
-# density, and nDCG@n behaves like the other normalised metrics. It follows density
-# more closely only where users hold more than $n$ relevant test items.
+# items. Where most users have fewer than $n$ relevant test items, that normalisation
+# removes most of the density, and nDCG@$n$ behaves like the other normalised metrics; it
+# follows the density as the papers describe only where many users hold more than $n$
+# relevant test items, as on a denser dataset or with a larger test ratio.
 
 # %% tags=["remove-cell"]
-orders = sparsity.order_stability(stats, SYSTEMS, f"P@{N}")
-fig = sparsity.order_figure(orders)
+orders = sparsity_fits.order_stability(stats, SYSTEMS, f"P@{N}")
+fig = sparsity_figures.order_figure(orders)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-orders", fig)
 glue_table("tbl-sparsity-orders", sparsity.order_table(orders))
@@ -352,38 +394,37 @@ glue_table("tbl-sparsity-orders", sparsity.order_table(orders))
 #
 # The papers conclude that thinning the test data changes the range of the values but,
 # except at the extremes, not the comparison between systems. We measure the comparison
-# by Kendall's $\tau$ between the order of the five systems by P@$n$ at each
-# removal level and the order on the full test set, with a 95% interval from the same
-# bootstrap over users (the resample enters both orders). On a simulated world we also
-# know each system's precision on the complete truth: the share of truly relevant items
-# in its top $n$ among every item outside the user's training ratings
-# (`recbias.evaluate.true_quality`), which gives a second reference, the true order.
+# by Kendall's $\tau$ between the order of the five systems by P@$n$ at each removal level
+# and the order on the full test set, with a 95% interval from the same bootstrap over
+# users (the resample enters both orders). On a simulated world we also know each system's
+# precision on the complete truth: the share of truly relevant items in its top $n$ among
+# every item outside the user's training ratings (`recbias.evaluate.true_quality`), which
+# gives a second reference, the true order. {numref}`fig-sparsity-orders` draws $\tau$ and
+# {numref}`tbl-sparsity-orders` gives it with the users left at each level.
 #
 # ```{glue:figure} fig-sparsity-orders
 # :name: fig-sparsity-orders
 #
-# Kendall's τ between the order of systems by P@n at each removal level and the order on the full test set (solid, with 95% bootstrap bands), and, on a simulated world, the true order (dashed).
+# Kendall's $\tau$ between the order of systems by P@n at each removal level and the order on the full test set (solid, with 95% bootstrap bands), and, on a simulated world, the true order (dashed).
 # ```
 #
 # ```{glue:figure} tbl-sparsity-orders
 # :name: tbl-sparsity-orders
 #
-# The orders behind {numref}`fig-sparsity-orders`: users evaluated at each level (AR: users with a relevant test item; 1R: users with at least one run), and Kendall's τ with its 95% interval.
+# The orders behind {numref}`fig-sparsity-orders`: users evaluated at each level (AR: users with a relevant test item in the full test set; 1R: users with at least one run), and Kendall's $\tau$ with its 95% interval below.
 # ```
 
 # %% tags=["remove-input"]
 show_text(sparsity.order_text(orders, stats, ratings))
 
 # %% tags=["remove-cell"]
-collections = sparsity.lift_datasets(ratings, seed, compare_all)
-lift = sparsity.lift_study(collections, PAPER_SYSTEMS, max_an_entries=max_an_entries, an_nonrelevant=an_nonrelevant,
-                           base_size=target_size, test_ratio=test_ratio, n=N, n_boot=bootstrap, seed=seed)
-fig = sparsity.lift_figure(lift, COLOURS, N)
-for ax in fig.axes:
-    dataset_caption(ax, ", ".join(c.name for c in collections))
-glue_figure("fig-sparsity-lift", fig)
-glue_table("tbl-sparsity-lift", sparsity.lift_table(lift, N))
-glue_table("tbl-sparsity-spread", sparsity.spread_table(lift, N))
+collections = sparsity_lift.lift_datasets(ratings, seed, compare_all)
+lift = sparsity_lift.lift_study(collections, PAPER_SYSTEMS, max_an_entries=max_an_entries,
+                                an_nonrelevant=an_nonrelevant, base_size=target_size, test_ratio=test_ratio, n=N,
+                                n_boot=bootstrap, seed=seed)
+glue_figure("fig-sparsity-lift", sparsity_lift.lift_figure(lift, COLOURS, N))
+glue_table("tbl-sparsity-lift", sparsity_lift.lift_table(lift), left=["dataset, design"])
+glue_table("tbl-sparsity-spread", sparsity_lift.spread_table(lift, N), left=["system"])
 
 # %% [markdown]
 # ## Reading a number with its ρ
@@ -396,19 +437,20 @@ glue_table("tbl-sparsity-spread", sparsity.spread_table(lift, N))
 # how many times more relevant items the system puts in its top $n$ than a random order
 # would. Does it make values from different datasets and designs comparable where raw
 # precision is not? We measure both numbers for the five systems under the AR design and
-# under 1R with $|T_u^r|$ = `target_size`, on the first split of each dataset available to
-# this build, with intervals from the same bootstrap over users.
+# under 1R with $|T_u|$ = `target_size`, on the first split of each dataset available to
+# this build, with intervals from the same bootstrap over users
+# ({numref}`fig-sparsity-lift`, {numref}`tbl-sparsity-lift`).
 #
 # ```{glue:figure} fig-sparsity-lift
 # :name: fig-sparsity-lift
 #
-# P@n (top) and the lift over random P@n/ρ (bottom) of each system on each dataset, under the AR design (left of the dotted line) and 1R (right), log scales, with 95% bootstrap intervals over users.
+# P@n (top) and the lift over random P@n/ρ (bottom) of each system on each dataset named on the axis, under the AR design of {numref}`tbl-sparsity-lift` (left of the dotted line) and 1R (right), log scales, with 95% bootstrap intervals over users.
 # ```
 #
 # ```{glue:figure} tbl-sparsity-lift
 # :name: tbl-sparsity-lift
 #
-# P@n with the lift over random in parentheses, and ρ, the expected precision of random recommendation on the same target sets.
+# P@n of each system with its lift over random below, and ρ, the expected precision of random recommendation on the same target sets.
 # ```
 #
 # {numref}`tbl-sparsity-spread` condenses the comparison: for each system, how far its
@@ -422,7 +464,7 @@ glue_table("tbl-sparsity-spread", sparsity.spread_table(lift, N))
 # ```
 
 # %% tags=["remove-input"]
-show_text(sparsity.lift_text(lift, N))
+show_text(sparsity_lift.lift_text(lift, N))
 
 # %% [markdown]
 # ```{admonition} What to report with an offline precision
@@ -436,15 +478,18 @@ show_text(sparsity.lift_text(lift, N))
 #   users evaluated and the harmonic mean size $t$ of the target sets.
 # - **Precision with intervals** computed with the user as the unit; the lift $P@n/\rho$
 #   says how far above random a system is *within* the experiment, not across experiments.
-# - **Recall or nDCG without a cut-off next to precision**: they normalise most of the
-#   density away and travel better between set-ups.
+# - **A normalised metric next to precision**, such as recall or nDCG without a cut-off:
+#   they take most of the density out and travel better between set-ups.
 # ```
 
 # %% tags=["remove-cell"]
-checked = sparsity.findings(check, density_fits, size_fits, orders, claims, lift, N)
+checked = sparsity_findings.findings(check, density_fits, size_fits, orders, claims, lift, N)
 for claim in checked:
-    finding(**claim, source=sparsity.SOURCE, dataset=ratings.name)
-glue_table("tbl-sparsity-findings", sparsity.findings_table(checked), wrap=True, left=["statement", "evidence"])
+    finding(**claim, source=sparsity_findings.SOURCE, dataset=ratings.name)
+glue_table("tbl-sparsity-findings", sparsity_findings.findings_table(checked), wrap=True, left=["statement", "evidence"])
+say("ar_loss", sparsity.ar_loss_text(density_fits))
+say("order_kept", sparsity.order_kept_text(orders))
+say("exposure", sparsity.exposure_text(claims, N))
 
 # %% [markdown]
 # ## Against the paper
@@ -458,30 +503,27 @@ glue_table("tbl-sparsity-findings", sparsity.findings_table(checked), wrap=True,
 # ```{glue:figure} tbl-sparsity-findings
 # :name: tbl-sparsity-findings
 #
-# The statements of IRJ 2017 Section 4 checked on this page's dataset, with the evidence and the criterion of each verdict.
+# The statements of {cite:t}`bellogin2017statistical`, Section 4, checked on this page's dataset, with the evidence and the criterion of each verdict.
 # ```
-
-# %% [markdown]
+#
 # ## What this means for designing an offline evaluation
 #
 # - **A precision value is a measurement of the test data as much as of the system.** Under
-#   AR it moves in proportion to the density of relevant test items: halve the test ratio
-#   and every system loses about half of its precision, without any change in what it
-#   recommends.
+#   AR it moves with the density of relevant test items: removing 90% of the test ratings
+#   cost the systems here {glue:text}`ar_loss` of their precision, without any change in
+#   what they recommend.
 # - **Compare systems within one experiment, not values across experiments.** Thinning the
-#   test set leaves the order of clearly different systems intact until the test data are
-#   very sparse; close systems are the first to swap, and the interval of $\tau$ says how
-#   firm an order is.
+#   test set leaves the order of clearly different systems in place until the test data are
+#   sparse ({glue:text}`order_kept`); close systems are the first to swap, and the interval
+#   of $\tau$ says how firm an order is.
 # - **Report $\rho$ next to every precision.** It tells the reader where random
-#   recommendation stands. Dividing by it (the lift over random) is no cure: good systems
-#   do not scale with $\rho$, so their lift grows as $\rho$ shrinks, and lifts from
-#   different set-ups are no more comparable than the precisions themselves.
-# - **1R fixes the range by design**: its random baseline is $1/t$, whatever the data, so
+#   recommendation stands. Dividing by it (the lift over random) is no cure: a good system's
+#   precision falls more slowly than $\rho$, so its lift grows as $\rho$ shrinks, and lifts
+#   from different set-ups are no scale to compare them on.
+# - **1R fixes the range by design**: its random baseline is $1/t$ whatever the data, so
 #   choose $t$ deliberately and report it. Keep the candidate pool fixed (AI) when test
 #   data are thin, or the pool itself changes with the test data.
-# - **Normalised metrics are less exposed.** Recall, MAP and nDCG without a cut-off react
-#   much less to density than precision, nDCG@n and MRR, but they can only average over
-#   users who have relevant test items; say how the others were treated.
+# - **Which metrics are less exposed.** {glue:text}`exposure`
 #
 # ## Try it
 #

@@ -45,15 +45,15 @@ ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
 import numpy as np
-import pandas as pd
 from IPython.display import Markdown, display
 
 from recbias import datasets
-from recbias.bookkit.page import load_dataset
+from recbias.bookkit.page import load_dataset, say
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.experiments import neutralising as nz
+from recbias.experiments import neutralising as nz, neutralising_claims as claims, neutralising_figures as figures
+from recbias.experiments import neutralising_index as ix, neutralising_splits as splits
 
 options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_size=target_size,
                percentiles=percentiles, head=head, nonrelevant=nonrelevant, seed=seed)
@@ -68,17 +68,17 @@ options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_si
 #
 # $$
 # \begin{aligned}
-# E[P_s@n] &= \frac{|\mathcal{C}|}{n\,t\,|\mathcal{U}|} \sum_{k=1}^{n}
-#   \operatorname{avg}_{u} E\big[|PR_\text{test}(i^{u,s}_k)|\big] \\
+# \mathbb{E}[P_s@n] &= \frac{|\mathcal{C}|}{n\,t\,|\mathcal{U}|} \sum_{k=1}^{n}
+#   \operatorname{avg}_{u} \mathbb{E}\big[|PR_\text{test}(i^{u,s}_k)|\big] \\
 #  &= \frac{\sigma\,|\mathcal{C}|}{n\,t\,|\mathcal{U}|} \sum_{k=1}^{n}
 #   \operatorname{avg}_{u} |PR(i^{u,s}_k)|,
 # \end{aligned}
 # $$ (eq-nz-random)
 #
 # with $t$ the harmonic mean target set size. The second line uses
-# $E[|PR_\text{test}(i)|] = \sigma |PR(i)|$, true of a coin flip per rating: the more
-# positive ratings an item has, the more of them land in the test set, and ranking by
-# popularity maximises the sum. Both designs of this chapter attack that factor.
+# $\mathbb{E}[|PR_\text{test}(i)|] = \sigma |PR(i)|$, true of a coin flip per rating: the
+# more positive ratings an item has, the more of them land in the test set, and ranking
+# by popularity maximises the sum. Both designs of this chapter attack that factor.
 #
 # ## Percentiles: P1R
 #
@@ -86,11 +86,12 @@ options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_si
 # *percentiles* $\mathcal{I}_1, \dots, \mathcal{I}_m$. In the 1R design, each held-out
 # positive rating $(u, i)$ gets a target set of $i$ plus non-relevant items drawn **from
 # the percentile of $i$ only**, and the metric is computed within each percentile and
-# averaged over the $m$ values:
+# averaged over the $m$ values. With $P^u_s@n(T^r_u)$ the precision of one target set,
+# as in the 1R precision $1RP_s@n$ of {doc}`02_designs`,
 #
 # $$
-# P1R\,P_s@n = \frac{1}{m} \sum_{j=1}^{m} \frac{1}{|PR_\text{test} \cap \mathcal{I}_j|}
-#   \sum_{(u, i) \in PR_\text{test},\, i \in \mathcal{I}_j} P^u_s@n(T^{i}_u).
+# \mathrm{P1R}\;P_s@n = \frac{1}{m} \sum_{j=1}^{m} \frac{1}{|PR_\text{test} \cap \mathcal{I}_j|}
+#   \sum_{(u, i) \in PR_\text{test},\; i \in \mathcal{I}_j} P^u_s@n(T^{r}_u).
 # $$ (eq-nz-p1r)
 #
 # Within a percentile, items differ in popularity far less than across the catalogue,
@@ -124,12 +125,12 @@ options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_si
 # ranks, so $T$ never splits a tie. Exactly $\eta$ ratings of each item of $T$, drawn at
 # random, form the test set (`recbias.splits.uniform_split`).
 #
-# Now $E[|PR_\text{test}(i)|] = \eta\,|PR(i)| / |R(i)|$ for $i \in T$, and with
+# Now $\mathbb{E}[|PR_\text{test}(i)|] = \eta\,|PR(i)| / |R(i)|$ for $i \in T$, and with
 # $\eta = \sigma |R| / |T|$ and $\mathcal{C} = T$ (the TI policy) {eq}`eq-nz-random`
 # becomes
 #
 # $$
-# E[P_s@n] = \frac{\sigma\,|R|}{n\,t\,|\mathcal{U}|} \sum_{k=1}^{n}
+# \mathbb{E}[P_s@n] = \frac{\sigma\,|R|}{n\,t\,|\mathcal{U}|} \sum_{k=1}^{n}
 #   \operatorname{avg}_{u} \frac{|PR(i^{u,s}_k)|}{|R(i^{u,s}_k)|}.
 # $$ (eq-nz-uar)
 #
@@ -143,18 +144,18 @@ options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_si
 # relevant, popularity ranks them last because they are the less popular ones, and the
 # advantage returns (random precision shrinks by $|T|/|\mathcal{C}|$). Second, when every
 # rating is positive, as in implicit feedback, the ratio is 1 for every item and
-# popularity should fall to random exactly. The same argument through the AR/1R lemma
-# bounds 1R precision of a non-personalised recommender between the sums of
-# {eq}`eq-nz-uar` up to $n$ and up to $m_u = n + |PR_\text{test}(u)| - 1$. Used with
-# 1R this design is **U1R**, with AR **UAR**.
+# popularity should fall to random exactly. The same argument through the AR/1R lemma of
+# {doc}`02_designs` bounds the 1R precision of a non-personalised recommender between
+# the sums of {eq}`eq-nz-uar` up to $n$ and up to $m_u = n + |PR_\text{test}(u)| - 1$.
+# Used with 1R this design is **U1R**, with AR **UAR**.
 #
 # ## The splits on this page's data
 #
 # {numref}`fig-neutralising-splits` draws both splits over the popularity curve (the
-# papers' Fig. 6), and {numref}`tbl-neutralising-plan` gives $|T|$, $\eta$ and the test
-# ratio they achieve, under the rule of {eq}`eq-nz-uniform` and under a stricter rule
-# that rounds each item's capacity down before the test, so that every item keeps its full
-# training share.
+# papers' Fig. 6), and {numref}`tbl-neutralising-plan` gives $|T|$, $\eta$ and the share
+# of ratings they hold out, under the rule of {eq}`eq-nz-uniform` and under a stricter
+# *floor* rule that rounds each item's capacity down before the test, so that every item
+# keeps its full training share.
 
 # %% tags=["remove-cell"]
 second = None
@@ -170,39 +171,37 @@ else:
     second = nz.study_dataset(second_ratings, folds=second_folds, **options)
 main = nz.study_dataset(ratings, folds=folds, **options)
 studies = [main] + ([second] if second is not None else [])
-glue_table("tbl-neutralising-plan", nz.plan_table([(s.name, s.plan) for s in studies]),
-           {"σ asked": "{:g}", "σ used": "{:g}", "ε": "{:g}", "achieved |T|η/|R|": "{:.4f}", "rated items": "{:,}",
-            "|T|": "{:,}", "|T| (floor rule)": "{:,}"})
+glue_table("tbl-neutralising-plan", splits.plan_table([(s.name, s.plan) for s in studies]),
+           {"σ asked": "{:g}", "σ used": "{:g}", "ε": "{:g}", "held out": "{:.1%}", "rated items": "{:,}",
+            "|T|": "{:,}", "|T| (floor)": "{:,}"})
 
 # %% tags=["remove-input"]
-fig = nz.fig6_figure(nz.split_profiles(ratings, main.plan, percentiles), main.plan)
-for ax in fig.axes:
-    dataset_caption(ax, dataset)
+fig = figures.splits_figure(splits.split_profiles(ratings, main.plan, percentiles), main.plan)
+dataset_caption(fig.axes[0], dataset)
 glue_figure("fig-neutralising-splits", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-splits
 # :name: fig-neutralising-splits
 #
-# The two splits over the popularity curve $|R(i)|$ (shaded, log scale). a) A random split holds out $\sigma |R(i)|$ ratings of item $i$ in expectation (dashed), and P1R draws non-relevant items within popularity percentiles (dotted lines). b) A uniform split holds out exactly $\eta$ ratings of each of the $|T|$ most popular items and none of the others.
+# The two splits over the popularity curve $|R(i)|$ (shaded, log scale). a) A random split holds out $\sigma |R(i)|$ ratings of item $i$ in expectation (dashed), and P1R draws non-relevant items within popularity percentiles (between dotted lines). b) A uniform split holds out exactly $\eta$ ratings of each of the $|T|$ most popular items and none of the others.
 # ```
 #
 # ```{glue:figure} tbl-neutralising-plan
 # :name: tbl-neutralising-plan
 #
-# The uniform split of each dataset: the test ratio asked and used, $\varepsilon$, $|T|$, $\eta$ and the share of ratings held out, under the rule of {eq}`eq-nz-uniform` and the floor rule.
+# The uniform split of each dataset: the test ratio $\sigma$ asked and used, $\varepsilon$, $|T|$, $\eta$ and the share of ratings held out, under the rule of {eq}`eq-nz-uniform`; $|T|$ and $\eta$ under the floor rule.
 # ```
 
-# %% tags=["remove-input"]
-display(Markdown(" ".join(nz.plan_text(s.plan, s.name) for s in studies)))
+# %% tags=["remove-input"] mystnb={"markdown_format": "myst"}
+display(Markdown(" ".join(splits.plan_text(s.plan, s.name) for s in studies)))
 
 # %% [markdown]
-# On a steep curve $T$ is the popular part of the catalogue, so a
-# uniform split evaluates systems on fewer, better-known items; on a curve with a long
-# tail of items rated once or twice the tail never qualifies, and the largest feasible
-# $\sigma$ can fall below the usual 0.2.
-
-# %% [markdown]
+# On a steep curve $T$ is the popular part of the catalogue, so a uniform split evaluates
+# systems on fewer, better-known items; on a curve with a long tail of items rated once
+# or twice the tail never qualifies, and the largest feasible $\sigma$ can fall below the
+# usual 0.2.
+#
 # ## The papers' Figure 8: precision under each design
 #
 # The five systems of {doc}`02_designs` are measured under seven designs, on the same
@@ -212,99 +211,128 @@ display(Markdown(" ".join(nz.plan_text(s.plan, s.name) for s in studies)))
 # AR and UAR have the same random precision ({numref}`tbl-neutralising-sizes` gives the
 # sizes); "1R −10% head" removes the tenth most popular items from the test set and from
 # $\mathcal{C}$. P1R averages its percentiles as in {eq}`eq-nz-p1r`, every other design
-# averages its runs; the intervals treat users as the independent units. The second
-# dataset keeps only its positive ratings, so that every rating counts as relevant as in
-# the papers' Last.fm setup.
+# averages its runs; the intervals treat users as the independent units.
+# {numref}`fig-neutralising-fig8` shows P@10, {numref}`fig-neutralising-fig8-ndcg`
+# nDCG@10 with the rating values as gains (both are the papers' Fig. 8), and
+# {numref}`tbl-neutralising-fig8` gives the P@10 values.
+
+# %% tags=["remove-input"]
+display(Markdown(second_reason or f"The second dataset is {second.name}, reduced to its positive ratings so "
+                 "that every rating counts as relevant, as in the papers' Last.fm setup."))
 
 # %% tags=["remove-cell"]
 summaries = [nz.fig8_summary(s) for s in studies]
-glue_figure("fig-neutralising-fig8", nz.fig8_figure(summaries, palette(list(nz.PAPER_SYSTEMS))))
-glue_table("tbl-neutralising-fig8", nz.fig8_wide(summaries))
-glue_table("tbl-neutralising-sizes", nz.size_table(studies),
-           {"|C|": "{:,.0f}", "runs": "{:,.0f}", "mean |T_u|": "{:,.0f}", "runs excluded": "{:,.0f}"})
+colours = palette(list(nz.PAPER_SYSTEMS))
+glue_figure("fig-neutralising-fig8", figures.fig8_figure(summaries, colours, "P@10"))
+glue_figure("fig-neutralising-fig8-ndcg", figures.fig8_figure(summaries, colours, "nDCG@10"))
+glue_table("tbl-neutralising-fig8", nz.fig8_table(summaries), index=True)
+glue_table("tbl-neutralising-sizes", nz.size_table(studies), {"|C|": "{:,.0f}", "runs": "{:,.0f}",
+                                                              "|T_u|": "{:,.0f}", "left out": "{:,.0f}"}, index=True)
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-fig8
 # :name: fig-neutralising-fig8
 #
-# P@10 (top) and nDCG@10 with rating values as gains (bottom) of the five systems under 1R, U1R, P1R ($m$ percentiles), AR (TI-NN matched to UAR), UAR, AI-UAR and 1R without the most popular tenth of the items, with 95% confidence intervals; one panel per dataset.
+# P@10 of the five systems under 1R, U1R, P1R ($m$ percentiles), AR (TI-NN matched to UAR), UAR, AI-UAR and 1R without the most popular tenth of the items, with 95% confidence intervals; one panel per dataset.
+# ```
+#
+# ```{glue:figure} fig-neutralising-fig8-ndcg
+# :name: fig-neutralising-fig8-ndcg
+#
+# nDCG@10 with the rating values as gains, under the designs of {numref}`fig-neutralising-fig8`.
 # ```
 #
 # ```{glue:figure} tbl-neutralising-fig8
 # :name: tbl-neutralising-fig8
 #
-# The P@10 of the figure: mean ± half-width of the 95% interval.
+# The P@10 of {numref}`fig-neutralising-fig8`: mean over the half-width of its 95% interval, users as the units.
 # ```
-
-# %% tags=["remove-input"]
-display(Markdown(second_reason or f"The second dataset is {second.name}, reduced to its positive ratings."))
-
-# %% [markdown]
+#
 # ```{glue:figure} tbl-neutralising-sizes
 # :name: tbl-neutralising-sizes
 #
-# Size of each design, means over splits: candidates $|\mathcal{C}|$, runs, target set size and the runs left out because the user had too few non-relevant candidates (in P1R, within the percentile of the held-out item).
+# Size of each design, means over its splits: candidates $|\mathcal{C}|$, runs, target set size $|T_u|$ and the runs left out because the user had too few non-relevant candidates (in P1R, within the percentile of the held-out item).
 # ```
 #
-# Three readings of {numref}`fig-neutralising-fig8` carry over
-# from the papers. Popularity falls towards random under P1R and U1R, while the
-# personalised systems keep most of their precision; under UAR it drops too, by less;
-# and removing the head lowers popularity without bringing it down to random. The
-# scorecard at the end of the chapter checks each reading on this build's data. One
-# cost shows in {numref}`tbl-neutralising-sizes`: when a percentile holds few more items
-# than $|T_u^r|$, heavy users have too few non-relevant candidates left in the popular
-# percentiles, and their runs are left out of P1R.
+# The papers read three things in their Fig. 8: popularity falls to the level of random
+# under P1R and U1R, relative to the personalised systems; it drops under UAR too, by
+# less; and removing the head lowers it without bringing it down to random. Designs
+# differ in scale (random precision alone moves from $1/t$ in 1R to $\sigma\delta$ in AR),
+# so we compare them through a *popularity index* that places popularity between random
+# and the best personalised system,
+#
+# $$
+# \text{index} = \frac{M_\text{Popularity} - M_\text{Random}}{\max_{s \in \{\text{pLSA}, \text{MF}, \text{kNN}\}} M_s - M_\text{Random}},
+# $$ (eq-nz-index)
+#
+# 0 at random's level, 1 at the best personalised system's, negative when popularity
+# falls below random. {numref}`fig-neutralising-index`, further down, draws it for every
+# design and metric of the chapter; the scorecard counts an index of at most
+# {glue:text}`random_level` as random's level.
+
+# %% tags=["remove-cell"]
+gammas, powers = (0.0, 0.5, 1.0, 2.0, 4.0, np.inf), (0.0, 0.25, 0.5, 0.75, 1.0)
+indices = ix.index_table(studies)
+sweeps = ix.sweep_table(studies, gammas, powers)
+say("random_level", f"{claims.RANDOM_LEVEL:g}")
+say("p1r_shortage", nz.p1r_shortage_text(studies))
+
+# %% tags=["remove-input"] mystnb={"markdown_format": "myst"}
+display(Markdown(claims.fig8_text(main, indices)))
 
 # %% [markdown]
+# P1R has a cost of its own, in {numref}`tbl-neutralising-sizes`: when a percentile holds
+# few more items than $|T_u^r|$, heavy users have too few non-relevant candidates left in
+# the popular percentiles, and their runs are left out. {glue:text}`p1r_shortage`
+#
 # ## The residual bias, predicted and measured
 #
-# {eq}`eq-nz-uar` predicts how much of an edge popularity keeps under UAR: the
-# mean positive ratio of the ten items it ranks first, over the mean ratio of all
+# {eq}`eq-nz-uar` predicts how much of an edge popularity keeps under UAR: the mean
+# positive ratio of the ten items it ranks first, over the mean ratio of all
 # candidates. Read the same way, {eq}`eq-nz-random` predicts the random split's edge
 # from $|PR(i)|$. Both predictions leave out one effect. A user's candidates exclude her
 # training items, and a test rating of item $i$ can only belong to a user who has no
 # training rating of $i$; popular items have many training raters, so for each of the
 # remaining users the chance to hold one of its test ratings is
-# $E[|PR_\text{test}(i)|] / (|\mathcal{U}| - |R_\text{train}(i)|)$, larger than the
-# papers' $E[|PR_\text{test}(i)|] / |\mathcal{U}|$. {numref}`fig-neutralising-ratio`
-# shows the positive ratio along the popularity ranking (the papers' Fig. 7), and
-# {numref}`tbl-neutralising-lift` sets both predictions against the measured ratio of
-# popularity's P@10 to random's.
+# $\mathbb{E}[|PR_\text{test}(i)|] / (|\mathcal{U}| - |R_\text{train}(i)|)$, larger than
+# the papers' $\mathbb{E}[|PR_\text{test}(i)|] / |\mathcal{U}|$.
+# {numref}`fig-neutralising-ratio` shows the positive ratio along the popularity ranking
+# (the papers' Fig. 7), and {numref}`tbl-neutralising-lift` sets both predictions
+# against the measured ratio of popularity's P@10 to random's; U1R is read the same way,
+# on its target sets of $|T_u^r|$ items.
 
 # %% tags=["remove-cell"]
-glue_figure("fig-neutralising-ratio", nz.ratio_figure([(s.name, nz.positive_ratio_curve(r)) for s, r in
-                                                        zip(studies, [ratings] + ([second_ratings] if second else []))]))
-glue_table("tbl-neutralising-lift", pd.concat([s.lift.assign(dataset=s.name) for s in studies]),
-           {"predicted (paper)": "{:.2f}", "predicted (training excluded)": "{:.2f}", "measured": "{:.2f}"})
+curves = [(main.name, splits.positive_ratio_curve(ratings))]
+curves += [(second.name, splits.positive_ratio_curve(second_ratings))] if second is not None else []
+glue_figure("fig-neutralising-ratio", figures.ratio_figure(curves))
+glue_table("tbl-neutralising-lift", nz.lift_table(studies), "{:.2f}", index=True)
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-ratio
 # :name: fig-neutralising-ratio
 #
-# Positive ratio $|PR(i)|/|R(i)|$ against popularity rank, averaged over 100 segments of the rated items (the papers' Fig. 7); the second dataset is 1 throughout because only its positive ratings are kept.
+# Positive ratio $|PR(i)|/|R(i)|$ against popularity rank, averaged over 100 segments of the rated items (the papers' Fig. 7). A dataset reduced to its positive ratings is at 1 throughout.
 # ```
 #
 # ```{glue:figure} tbl-neutralising-lift
 # :name: tbl-neutralising-lift
 #
-# Popularity's P@10 over random's: predicted from the item weight of {eq}`eq-nz-random` or {eq}`eq-nz-uar` on the first split, with and without the training exclusion, and measured.
+# Popularity's P@10 over random's on the first split of each kind, AR on the random split and UAR and U1R on the uniform one: predicted from the item weight of {eq}`eq-nz-random` or {eq}`eq-nz-uar` (read the same way for U1R), without and with the training exclusion, and measured.
 # ```
-#
-
 
 # %% tags=["remove-input"]
-display(Markdown(" ".join(nz.lift_text(s) for s in studies)))
+display(Markdown(" ".join(nz.residual_text(s) for s in studies)))
 
 # %% [markdown]
-# The positive ratio explains part of what survives the uniform split, as the papers
-# argue; the training exclusion explains more of it, and it does not vanish when every
-# rating is positive, so on such data U1R and UAR bring popularity close to random
-# rather than exactly to it. P1R leaves less room than U1R for a second reason: its
-# non-relevant items come from a band of $|\mathcal{I}|/m$ items around the held-out
+# Where popular items have the higher positive ratio, that ratio explains part of what
+# survives the uniform split, as the papers argue (the "predicted" column); where every
+# rating is positive it predicts no advantage at all. The training exclusion does not depend on the ratings being positive, so even
+# on data where every rating is positive, U1R and UAR can bring popularity close to
+# random rather than exactly to it. P1R leaves less room than U1R for a second reason:
+# its non-relevant items come from a band of $|\mathcal{I}|/m$ items around the held-out
 # item, where U1R draws them from all of $T$, a wider range of popularity and of
 # positive ratios.
-
-# %% [markdown]
+#
 # ## The papers' Figure 9 and the estimators that came later
 #
 # IR built metrics for incomplete judgments long before recommender systems needed them.
@@ -320,16 +348,19 @@ display(Markdown(" ".join(nz.lift_text(s) for s in studies)))
 # \end{aligned}
 # $$ (eq-nz-incomplete)
 #
-# where rel and nrel count the relevant and judged non-relevant items above a rank
-# {cite:p}`buckley2004retrieval,yilmaz2006estimating`. Both ignore unjudged candidates.
-# In 1R a run holds one relevant item and, in the papers, no non-relevance judgment, so
-# bpref is 1 for every system; our 1R runs keep the judgment of a sampled item that the
-# user rated below the threshold, so bpref falls below 1 in the few runs that draw one. Steck's popularity-stratified recall {cite:p}`steck2011item` weights each
-# relevant item by $|PR(i)|^{-\gamma/(\gamma+1)}$, from plain recall at $\gamma = 0$ to
-# weights $1/|PR(i)|$ as $\gamma \to \infty$:
+# where rel and nrel count the relevant and the judged non-relevant items ranked above
+# $\tau(i)$ {cite:p}`buckley2004retrieval,yilmaz2006estimating`. Both ignore unjudged
+# candidates. The IRJ form of infAP multiplies the ratio by the share of the pool among
+# the items above $\tau(i)$; every candidate of a target set belongs to the pool here, so
+# that share is 1. In 1R a run holds one relevant item and, in the papers, no
+# non-relevance judgment, so bpref is 1 for every system. Our 1R runs keep the judgment
+# of any sampled item that the user rated below the threshold.
+# {glue:text}`bpref_below` Steck's popularity-stratified recall
+# {cite:p}`steck2011item` weights each relevant item by $|PR(i)|^{-\gamma/(\gamma+1)}$,
+# from plain recall at $\gamma = 0$ to weights $1/|PR(i)|$ as $\gamma \to \infty$:
 #
 # $$
-# \operatorname{PSR}@n(u) = \frac{\sum_{i \in \operatorname{top}_n(u) \cap PR_\text{test}(u)} |PR(i)|^{-\gamma/(\gamma+1)}}
+# \mathrm{PSR@}n(u) = \frac{\sum_{i \in \operatorname{top}_n(u) \cap PR_\text{test}(u)} |PR(i)|^{-\gamma/(\gamma+1)}}
 #   {\sum_{i \in PR_\text{test}(u)} |PR(i)|^{-\gamma/(\gamma+1)}}.
 # $$ (eq-nz-psr)
 #
@@ -341,9 +372,9 @@ display(Markdown(" ".join(nz.lift_text(s) for s in studies)))
 #
 # $$
 # \begin{aligned}
-# \operatorname{IPS\text{-}P}@n(u) &= \frac{1}{n} \sum_{i \in \operatorname{top}_n(u) \cap PR_\text{test}(u)} \frac{1}{p_i}, \\
-# \operatorname{SNIPS\text{-}P}@n(u) &= \frac{|PR_\text{test}(u)|}{\sum_{j \in PR_\text{test}(u)} 1/p_j}\,
-#   \operatorname{IPS\text{-}P}@n(u),
+# \mathrm{IPS\text{-}P@}n(u) &= \frac{1}{n} \sum_{i \in \operatorname{top}_n(u) \cap PR_\text{test}(u)} \frac{1}{p_i}, \\
+# \mathrm{SNIPS\text{-}P@}n(u) &= \frac{|PR_\text{test}(u)|}{\sum_{j \in PR_\text{test}(u)} 1/p_j}\;
+#   \mathrm{IPS\text{-}P@}n(u),
 # \end{aligned}
 # $$ (eq-nz-ips)
 #
@@ -353,54 +384,64 @@ display(Markdown(" ".join(nz.lift_text(s) for s in studies)))
 # SNIPS-Recall with exponent $\beta$ is stratified recall with
 # $\gamma = \beta/(1 - \beta)$, up to the counts it uses.
 #
-# To compare all of these on one scale, {numref}`fig-neutralising-index` places
-# popularity between random and the best personalised system for each design and metric:
-#
-# $$
-# \text{index} = \frac{M_\text{Popularity} - M_\text{Random}}{\max_{s \in \{\text{pLSA}, \text{MF}, \text{kNN}\}} M_s - M_\text{Random}},
-# $$ (eq-nz-index)
-#
-# 0 at random's level, 1 at the best personalised system's. The metrics of the papers'
-# Fig. 9 are computed on chapter 2's configurations (AR TI-AN and 1R TI-NN; on the second
-# dataset AR TI-NN with $|N_u| = $ `nonrelevant` when TI-AN would not fit in memory).
+# {numref}`fig-neutralising-index` places popularity with the index of {eq}`eq-nz-index`
+# under every design and metric, and {numref}`tbl-neutralising-fig9` gives the values
+# behind the rows of the papers' Fig. 9. As in the papers, those metrics are computed on
+# chapter 2's configurations, AR TI-AN and 1R TI-NN; where TI-AN would not fit in memory
+# (the second dataset), AR uses TI-NN with $|N_u|$ = {glue:text}`nonrelevant`.
 
 # %% tags=["remove-cell"]
-gammas, powers = (0.0, 0.5, 1.0, 2.0, 4.0, np.inf), (0.0, 0.25, 0.5, 0.75, 1.0)
-indices = pd.concat([nz.popularity_index(s) for s in studies], ignore_index=True)
-sweeps = pd.concat([nz.sweep_index(s, gammas, powers) for s in studies], ignore_index=True)
-glue_figure("fig-neutralising-index", nz.index_figure(indices, sweeps))
-fig9 = indices[indices["metric"].isin(["bpref", "infAP", "PSR@10(gamma=1)"])]
-glue_table("tbl-neutralising-fig9", fig9[["dataset", "method", "Popularity", "Random", "best personalised",
-                                          "best system", "index"]],
-           {"Popularity": "{:.4f}", "Random": "{:.4f}", "best personalised": "{:.4f}", "index": "{:.2f}"})
+glue_figure("fig-neutralising-index", figures.index_figure(indices))
+glue_table("tbl-neutralising-fig9", ix.fig9_table(indices), {"Popularity": "{:.4f}", "Random": "{:.4f}",
+                                                             "index": "{:.2f}"}, index=True)
+glue_figure("fig-neutralising-sweep", figures.sweep_figure(sweeps))
+say("bpref_below", claims.bpref_text(main))
+say("nonrelevant", f"{nonrelevant:,}")
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-index
 # :name: fig-neutralising-index
 #
-# Left: where each design and metric puts popularity, from random's level (0) to the best personalised system's (1), per dataset (bpref is missing where every candidate ties at 1). Right: the same index for stratified recall over $\gamma$ (drawn at $\beta = \gamma/(\gamma+1)$) and for IPS and SNIPS over the propensity exponent $\beta$, in AR.
+# Where each design and metric puts popularity, from random's level (0, solid line) to the best personalised system's (1, dashed), one marker per dataset; grey lines separate P@10 under the designs of Fig. 8, the metrics of the papers' Fig. 9, and the propensity estimators. bpref has no marker where it scores every system alike.
 # ```
 #
 # ```{glue:figure} tbl-neutralising-fig9
 # :name: tbl-neutralising-fig9
 #
-# The papers' Fig. 9 metrics: bpref, infAP and stratified recall ($\gamma = 1$) of popularity, random and the best personalised system, with the popularity index.
+# The papers' Fig. 9 metrics: bpref, infAP and stratified recall ($\gamma = 1$) of popularity, random and the best personalised system (named below its value), with the popularity index of {eq}`eq-nz-index`.
 # ```
-#
-# The incomplete-judgment metrics do not neutralise popularity: bpref and infAP rank
-# whatever has few judged non-relevant items above it, and on implicit data, where
-# nothing is judged non-relevant, bpref is 1 for everybody and infAP rewards coverage
-# rather than accuracy, as the papers observed on Last.fm. Stratified recall and the
-# propensity estimators lower popularity's index as their exponent grows, smoothly and
-# without ever changing the data: the exponent decides how much popularity is forgiven,
-# and no value of it follows from the data alone. Under the model behind these weights
-# the most popular items are also the most often *observed*, so a large exponent claims
-# that much of their measured success is an artefact; whether that is true depends on
-# how the ratings were collected ({doc}`08_protocol_fidelity` tests it where the truth is
-# known). P1R and U1R reach low indices with no such parameter, at the cost of
-# a fixed experimental protocol.
+
+# %% tags=["remove-input"]
+display(Markdown(ix.incomplete_text(indices)))
 
 # %% [markdown]
+# On MovieLens 1M the papers found that bpref and infAP do counter popularity in AR,
+# though they pull pLSA down with it, and that on Last.fm they leave popularity first;
+# their figure gives bars only, so the comparison with the sentences above is
+# qualitative. Both metrics reward whatever has few judged non-relevant items above it.
+# On implicit data, where nothing is judged non-relevant, bpref is 1 for every system and
+# infAP rewards coverage rather than accuracy, as the papers observed on Last.fm.
+# {numref}`fig-neutralising-sweep` follows popularity's index as the exponent of
+# stratified recall and of the propensity estimators grows.
+#
+# ```{glue:figure} fig-neutralising-sweep
+# :name: fig-neutralising-sweep
+#
+# The popularity index of {eq}`eq-nz-index` in AR for stratified recall (drawn at $\beta = \gamma/(\gamma+1)$) and for the IPS and SNIPS estimators over the propensity exponent $\beta$; one panel per dataset.
+# ```
+
+# %% tags=["remove-input"]
+display(Markdown(ix.sweep_text(sweeps)))
+
+# %% [markdown]
+# The exponent decides how much popularity is forgiven, and no value of it follows from
+# the data alone. Under the model behind these weights the most popular items are also
+# the most often *observed*, so a large exponent claims that much of their measured
+# success is an artefact; whether that is true depends on how the ratings were collected
+# ({doc}`08_protocol_fidelity` tests it where the truth is known). P1R and U1R lower
+# popularity's index with no such parameter, at the cost of a fixed experimental
+# protocol.
+#
 # ## Which design for which question
 #
 # ```{admonition} Decision box: choosing a design that neutralises popularity
@@ -421,9 +462,9 @@ glue_table("tbl-neutralising-fig9", fig9[["dataset", "method", "Popularity", "Ra
 # ```
 
 # %% tags=["remove-cell"]
-for claim in nz.published_numbers(main, percentiles, dataset):
+for claim in claims.published_numbers(main, percentiles, dataset):
     number(**claim, anchor="tbl-neutralising-plan")
-for claim in nz.findings(main, indices, second):
+for claim in claims.findings(main, indices, second):
     finding(**claim, source=nz.SOURCE)
 
 # %% [markdown]
@@ -441,12 +482,14 @@ for claim in nz.findings(main, indices, second):
 # - **Decide whether popularity should count.** A neutralising design answers "does the
 #   system personalise?", not "would users like its list?". Report both kinds of result
 #   when a popularity baseline does well.
-# - **Prefer P1R or U1R to removing the head.** Dropping the popular tenth keeps most of
-#   the bias and throws data away.
+# - **Prefer P1R or U1R to removing the head.** Dropping the popular tenth throws data
+#   away, and in the papers it kept more of the bias than either design (the scorecard
+#   checks this on the page's data).
 # - **Keep $\mathcal{C} = T$ in uniform designs.** Candidates outside $T$ can never be
 #   relevant, and popularity ranks them last.
-# - **Expect a residue.** The positive ratio and the training exclusion leave popularity
-#   above random even under U1R; the size of the residue is a property of the data.
+# - **Expect a residue.** The positive ratio and the training exclusion can leave
+#   popularity above random even under U1R; the size of the residue is a property of the
+#   data.
 # - **Treat propensity weights as a model.** IPS and SNIPS are only as good as the assumed
 #   observation probabilities; report their exponent and a sweep over it.
 #

@@ -44,11 +44,12 @@ from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import fmt_signed, glue_figure, glue_table
-from recbias.experiments import sampled_figures as figures
+from recbias.experiments import sampled_bridge as sb, sampled_claims as claims, sampled_cost as sc
+from recbias.experiments import sampled_figures as figures, sampled_sweep as sw, sampled_toy as st
 from recbias.experiments import sampled_vs_exact as sv
 
 TOY = "toy (n = 10,000)"
-toy = sv.toy_study(toy_repetitions, seed)
+toy = st.toy_study(toy_repetitions, seed)
 say("toy_repetitions", f"{toy_repetitions:,}")
 
 # %% [markdown]
@@ -94,7 +95,7 @@ say("toy_repetitions", f"{toy_repetitions:,}")
 fig = figures.metric_shapes()
 dataset_caption(fig.axes[-1], TOY)
 glue_figure("fig-sm-metrics", fig)
-glue_table("tbl-sm-table1", sv.table1(toy), "{:.3f}", index=True)
+glue_table("tbl-sm-table1", st.table1(toy), "{:.3f}", index=True)
 
 # %% [markdown]
 # ### A toy example
@@ -155,10 +156,10 @@ glue_table("tbl-sm-table1", sv.table1(toy), "{:.3f}", index=True)
 # ```
 
 # %% tags=["remove-cell"]
-glue_table("tbl-sm-table2", sv.table2(toy))
-z_table = sv.toy_z_table()
+glue_table("tbl-sm-table2", st.table2(toy))
+z_table = st.toy_z_table()
 glue_table("tbl-sm-toy-z", z_table, fmt_signed, index=True)
-for name, text in sv.toy_z_numbers(z_table).items():
+for name, text in st.toy_z_numbers(z_table).items():
     say(name, text)
 
 # %% [markdown]
@@ -206,13 +207,13 @@ for name, text in sv.toy_z_numbers(z_table).items():
 # ```
 
 # %% tags=["remove-input"]
-fig = figures.toy_m_curves(sv.toy_m_curves(), toy)
+fig = figures.toy_m_curves(st.toy_m_curves(), toy)
 dataset_caption(fig.axes[-1], TOY)
 glue_figure("fig-sm-toy-m", fig)
-fig = figures.toy_shapes(sv.toy_shape_curves())
+fig = figures.toy_shapes(st.toy_shape_curves())
 dataset_caption(fig.axes[-1], TOY)
 glue_figure("fig-sm-shape", fig)
-say("p_first_50", f"{sv.first_place_chance(50, 100):.2f}")
+say("p_first_50", f"{st.first_place_chance(50, 100):.2f}")
 
 # %% [markdown]
 # Seen from the other side, sampling changes the *shape* of each metric as a function
@@ -254,7 +255,7 @@ say("p_first_50", f"{sv.first_place_chance(50, 100):.2f}")
 # ```
 
 # %% tags=["remove-cell"]
-m1 = sv.m1_table()
+m1 = st.m1_table()
 glue_table("tbl-sm-m1", m1, {"M(1)": "{:.3f}", "M(2)": "{:.3f}", "slope on AUC": "{:.3f}", "largest residual": "{:.1e}",
                              "E[A]": "{:.4f}", "E[B]": "{:.4f}", "E[C]": "{:.4f}"})
 say("m1_residual", f"{m1['largest residual'].max():.1e}")
@@ -332,21 +333,21 @@ say("m1_residual", f"{m1['largest residual'].max():.1e}")
 # ```{glue:figure} fig-sm-corrections
 # :name: fig-sm-corrections
 #
-# Corrected AP for $n = 10{,}000$ and $m = 100$ (uniform prior). Left: the correction vectors over the sampled ranks (clipped; small $\gamma$ oscillates beyond the window). Right: their expectation by true rank, with the uncorrected sampled AP (dashed) and exact AP (black).
+# Corrected AP for $n = 10{,}000$ and $m = 100$ (uniform prior). a) The correction vectors over the sampled ranks (clipped; small $\gamma$ oscillates beyond the window). b) Their expectation by true rank, with the uncorrected sampled AP (dashed) and exact AP (black).
 # ```
 
 # %% tags=["remove-input"]
-corrections = sv.toy_corrections()
+corrections = st.toy_corrections()
 fig = figures.corrections(corrections)
 dataset_caption(fig.axes[-1], TOY)
 glue_figure("fig-sm-corrections", fig)
-bv_table = sv.bias_variance_table(corrections)
+bv_table = st.bias_variance_table(corrections)
 glue_table("tbl-sm-bv", bv_table, {"RMS bias": "{:.5f}", "RMS sd (one instance)": "{:.4g}", "RMS error": "{:.4g}",
                                    "largest |entry|": "{:.3g}"})
 minimal_bias = bv_table.set_index("estimator").loc["minimal bias (BV 0)"]
 say("mb_largest", f"{minimal_bias['largest |entry|']:.2g}")
 say("mb_sd", f"{minimal_bias['RMS sd (one instance)']:.2g}")
-glue_table("tbl-sm-toy-corrected", sv.toy_corrected_table(toy, corrections))
+glue_table("tbl-sm-toy-corrected", st.toy_corrected_table(toy, corrections), index=True)
 
 # %% [markdown]
 # Small $\gamma$ buys expectations that hug exact AP further down the ranks, and pays
@@ -406,7 +407,7 @@ glue_table("tbl-sm-toy-corrected", sv.toy_corrected_table(toy, corrections))
 # ```
 
 # %% tags=["remove-cell"]
-glue_table("tbl-sm-systems", sv.systems_table())
+glue_table("tbl-sm-systems", sv.systems_table(), left=["algorithm", "settings"])
 study = sv.sampled_study(ratings, seed=seed, m=m, repetitions=repetitions, with_replacement=with_replacement,
                          n_tolerance=n_tolerance)
 colours = palette(list(study.labels.values()))
@@ -495,9 +496,9 @@ glue_table("tbl-sm-rank-summary", sv.rank_summary(study), {"median rank": "{:.0f
 # ```
 
 # %% tags=["remove-cell"]
-glue_table("tbl-sm-table3", sv.table3(study))
-glue_table("tbl-sm-table3-paper", sv.paper_table3())
-glue_table("tbl-sm-orders", sv.orders_table(study))
+glue_table("tbl-sm-table3", sv.table3(study), index=True)
+glue_table("tbl-sm-table3-paper", sv.paper_table3(), index=True)
+glue_table("tbl-sm-orders", sv.orders_table(study), index=True)
 glue_table("tbl-sm-right", sv.right_counts(study))
 for name, text in sv.auc_numbers(study).items():
     say(name, text)
@@ -525,7 +526,7 @@ show_text(sv.reversal_text(study))
 # ```{glue:figure} tbl-sm-right
 # :name: tbl-sm-right
 #
-# Comparisons of two recommenders that each estimator orders as the exact metric does, in expectation.
+# Comparisons of two recommenders that each estimator orders as the exact metric does, in the means over the repetitions.
 # ```
 #
 # In the paper the reversal is the headline: sampled Recall@10 ranks X first and Z
@@ -614,15 +615,15 @@ show_text(sv.table4_text(study, ours4))
 # ```
 
 # %% tags=["remove-input"]
-sweep = sv.m_sweep(study, fig6_max_m)
+sweep = sw.m_sweep(study, fig6_max_m)
 fig = figures.m_sweep(study, sweep, colours)
 dataset_caption(fig.axes[-1], dataset)
 glue_figure("fig-sm-m-sweep", fig)
-consistency = sv.consistency_table(study, sweep)
+consistency = sw.consistency_table(study, sweep)
 glue_table("tbl-sm-consistency", consistency, {c: "{:,.0f}" for c in consistency.columns[2:]})
-for name, text in sv.sweep_numbers(sweep, with_replacement).items():
+for name, text in sw.sweep_numbers(sweep, with_replacement).items():
     say(name, text)
-show_text(sv.sweep_note(consistency))
+show_text(sw.sweep_note(consistency))
 
 # %% [markdown]
 # The uncorrected grid runs to $m$ = {glue:text}`largest_m`, the
@@ -663,7 +664,7 @@ show_text(sv.sweep_note(consistency))
 # ```{glue:figure} tbl-sm-bridge
 # :name: tbl-sm-bridge
 #
-# 1R precision (P@10) of the five recommenders of chapter 2: one draw of 1R TI-NN(100), uncorrected and corrected (± standard deviation over draws), the exact 1R TI-AN precision, and 1R AI-AN.
+# 1R precision (P@10) of the five recommenders of chapter 2 (columns): one draw of 1R TI-NN(100), uncorrected and corrected by four estimators (± the standard deviation over draws), then the exact 1R TI-AN precision they estimate and 1R AI-AN.
 # ```
 #
 # ```{glue:figure} tbl-sm-bridge-orders
@@ -673,10 +674,10 @@ show_text(sv.sweep_note(consistency))
 # ```
 
 # %% tags=["remove-input"]
-bridge = sv.bridge_study(ratings, seed=seed, n_tolerance=n_tolerance)
-glue_table("tbl-sm-bridge", sv.bridge_table(bridge))
-glue_table("tbl-sm-bridge-orders", sv.bridge_orders(bridge))
-show_text(sv.bridge_text(bridge) + "\n\n" + sv.truth_text(bridge))
+bridge = sb.bridge_study(ratings, seed=seed, n_tolerance=n_tolerance)
+glue_table("tbl-sm-bridge", sb.bridge_table(bridge), index=True)
+glue_table("tbl-sm-bridge-orders", sb.bridge_orders(bridge))
+show_text(sb.bridge_text(bridge) + "\n\n" + sb.truth_text(bridge))
 
 # %% [markdown]
 # The uncorrected 1R precision is at most 1/10, reached when every relevant item tops
@@ -701,20 +702,20 @@ show_text(sv.bridge_text(bridge) + "\n\n" + sv.truth_text(bridge))
 # ```{glue:figure} tbl-sm-cost
 # :name: tbl-sm-cost
 #
-# Seconds taken by each step on the machine that built this page (best of three runs).
+# Seconds taken by each step on the machine that built this page: the best of three runs for the two evaluations and the training, one run for the corrections.
 # ```
 
 # %% tags=["remove-input"]
-cost = sv.cost_study(study, seed)
-glue_table("tbl-sm-cost", sv.cost_table(study, cost), {"seconds": "{:.3f}"}, wrap=True)
-for name, text in sv.cost_numbers(study, cost).items():
+cost = sc.cost_study(study, seed)
+glue_table("tbl-sm-cost", sc.cost_table(study, cost), {"seconds": "{:.3f}"}, wrap=True, left=["step"])
+for name, text in sc.cost_numbers(study, cost).items():
     say(name, text)
-show_text(sv.cost_text(study, cost))
+show_text(sc.cost_text(study, cost))
 
 # %% tags=["remove-cell"]
-for claim in sv.published_numbers(toy, study, ours4, dataset):
+for claim in claims.published_numbers(toy, study, ours4, dataset):
     number(**claim)
-for claim in sv.findings(study, cost):
+for claim in claims.findings(study, cost):
     finding(**claim, source=sv.SOURCE, dataset=dataset)
 
 # %% [markdown]
@@ -766,5 +767,6 @@ for claim in sv.findings(study, cost):
 #
 # ```bash
 # make book CHAPTERS=6 DATASET=ml-100k SEED=1
-# .venv/bin/python -m recbias.bookkit --chapters 6 --dataset lastfm-2k -p m 200
+# .venv/bin/python -m recbias.bookkit --chapters 6 \
+#     --dataset lastfm-2k -p m 200
 # ```

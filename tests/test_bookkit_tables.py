@@ -15,6 +15,14 @@ def test_p_values_switch_to_scientific_below_a_thousandth():
     assert tables.fmt_p(math.nan) == "n/a"
 
 
+def test_p_values_in_tables_are_powers_of_ten():
+    from recbias.text import fmt_p_html, fmt_yes
+
+    assert fmt_p_html(1.4e-4) == "1.4 × 10<sup>\u22124</sup>"
+    assert fmt_p_html(0.344) == "0.344" and fmt_p_html(0.0) == "< 1e-300" and fmt_p_html(math.nan) == "n/a"
+    assert (fmt_yes(True), fmt_yes(False)) == ("yes", "no")
+
+
 def test_negative_zero_is_printed_without_its_sign():
     assert tables.fmt_number(-0.00001) == "0.000"
     assert tables.fmt_number(-0.0123, 2) == "-0.01"

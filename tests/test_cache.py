@@ -69,7 +69,7 @@ def test_a_damaged_entry_is_refitted_and_rewritten(tmp_path, world, counting, da
     with pytest.warns(CacheWarning, match="refitting"):
         refitted = fit_cached(counting(), world, directory=tmp_path)
     assert counting.fits == 2
-    assert np.array_equal(refitted.counts_, world.item_counts().astype(float))
+    assert np.array_equal(refitted.item_scores_, world.item_counts().astype(float))
     assert path.read_bytes() == blob  # a valid entry again
     fit_cached(counting(), world, directory=tmp_path)
     assert counting.fits == 2
@@ -101,6 +101,12 @@ def test_key_follows_data_parameters_class_and_extra(world):
         fit_key(Popularity(seed=1), world),
     }
     assert len(keys) == 7
+
+
+def test_a_new_layout_of_fitted_state_retires_old_entries(world, monkeypatch):
+    before = fit_key(Popularity(), world)
+    monkeypatch.setattr(cache, "FIT_LAYOUT", cache.FIT_LAYOUT + 1)
+    assert fit_key(Popularity(), world) != before
 
 
 def test_cache_directory_comes_from_the_environment(tmp_path, world, monkeypatch, counting):

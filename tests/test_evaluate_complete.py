@@ -8,7 +8,7 @@ import pytest
 from recbias import datasets, splits
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates, true_quality
-from recbias.evaluate.complete import TrueQuality, top_items
+from recbias.evaluate.complete import TrueQuality, top_columns
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 from recbias.recommenders.base import Recommender
@@ -100,18 +100,6 @@ def test_a_subset_of_users_gets_the_rows_of_the_full_tables(world: Ratings, trai
         np.testing.assert_allclose(some[metric].to_numpy(), full[metric].loc[[3, 40, 77, 150]].to_numpy())
 
 
-def test_top_items_are_the_head_of_a_stable_sort() -> None:
-    rng = np.random.default_rng(0)
-    scores = rng.integers(0, 4, (60, 30)).astype(float)  # many ties
-    scores[5] = 2.0  # a row tied throughout
-    scores[7, :] = -np.inf
-    for depth in (1, 9, 30):
-        expected = np.argsort(-scores, axis=1, kind="stable")[:, :depth]
-        assert np.array_equal(top_items(scores, depth), expected)
-    with pytest.raises(ValueError, match="depth"):
-        top_items(scores, 31)
-
-
 def test_true_quality_read_from_the_blocks_of_other_runs_equals_its_own_pass(world: Ratings, train: Ratings) -> None:
     systems = {"MF": make("mf").fit(train), "Popularity": make("popularity").fit(train)}
     alone = true_quality(systems, train, world.true_relevance, seed=None)
@@ -128,3 +116,14 @@ def test_true_quality_read_from_the_blocks_of_other_runs_equals_its_own_pass(wor
         unread = TrueQuality(train, world.true_relevance, seed=None)
         Candidates([runs]).score(systems["MF"], [unread.reader("MF")])  # only the users with runs
         unread.tables()
+
+
+@pytest.mark.parametrize("k", [1, 3, 10, 40])
+def test_top_columns_are_the_stable_sort_with_ties(k: int) -> None:
+    rng = np.random.default_rng(k)
+    scores = rng.integers(0, 6, size=(50, 40)).astype(float)  # many ties
+    scores[::7, :5] = -np.inf
+    expected = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+    np.testing.assert_array_equal(top_columns(scores, k), expected)
+    with pytest.raises(ValueError, match="k must lie"):
+        top_columns(scores, 41)

@@ -37,7 +37,7 @@ def test_published_numbers_come_from_the_data_file_and_apply_where_they_should(s
     assert claims["trec/max-positives-per-document"]["ours"] == study.stats.loc["trec8-adhoc", "max positives per document"]
     assert claims["top-item-reach/netflix"]["dataset"] == "synthetic-small"
     shown = cranfield.published_table(study)
-    assert (shown.loc[shown["statistic"] == "users who like the most-liked item", "ours on"] == "(no such data here)").all()
+    assert (shown.loc[shown["statistic"] == "users who like the most-liked item", "ours on"] == "–").all()
 
 
 def test_findings_compare_the_page_with_every_ir_collection(study: cranfield.SpreadStudy) -> None:
@@ -51,7 +51,7 @@ def test_texts_name_the_page_and_its_numbers(study: cranfield.SpreadStudy) -> No
     assert "`synthetic-small`" in cranfield.spread_text(study)
     assert "synthetic-small" in cranfield.truth_text(study)
     numbers = cranfield.ir_numbers(study)
-    assert numbers["cran_queries"] == f"{study.stats.loc['cranfield', 'queries']:,}"
+    assert f"a small collection of {study.stats.loc['cranfield', 'queries']:,} queries" in numbers["single_query_ir"]
     sweeps = cranfield.threshold_sweeps(study)
     assert set(sweeps["collection"]) == {"synthetic-small"} and sweeps["default"].sum() == 1
     assert "threshold (5" in cranfield.threshold_text(study, sweeps)

@@ -1,4 +1,4 @@
-"""Chapter 2's driver: the toy matrix, the designs of the comparison, the lemma sweep and its band,
+"""Chapter 2's driver modules: the toy matrix, the designs of the comparison, the lemma sweep and its band,
 the comparison's tables and claims, and the order of systems against the truth."""
 
 from __future__ import annotations
@@ -12,7 +12,17 @@ import pytest
 from recbias import datasets
 from recbias.designs import build_runs
 from recbias.evaluate import kendall_tau, true_quality
-from recbias.experiments import design_space, fit_systems, make_folds, runner
+from recbias.experiments import (
+    design_claims,
+    design_figures,
+    design_lemma,
+    design_space,
+    design_toy,
+    design_truth,
+    fit_systems,
+    make_folds,
+    runner,
+)
 from recbias.ratings import Ratings
 
 
@@ -42,7 +52,7 @@ def study(small: Ratings) -> design_space.DesignStudy:
 def test_lemma_sweep_bounds_hold_everywhere(small: Ratings) -> None:
     (fold,) = make_folds(small, folds=1, seed=0)
     systems = fit_systems({"pLSA": "plsa", "Popularity": "popularity"}, fold.train, cache=False)
-    sweep = design_space.lemma_sweep(
+    sweep = design_lemma.lemma_sweep(
         fold.train, fold.test, systems, target_sizes=(20, 50, 100, 250), removed=(0.0, 0.5), base_size=20, max_users=40
     )
     assert sweep["holds"].all()
@@ -56,7 +66,7 @@ def test_lemma_sweep_bounds_hold_everywhere(small: Ratings) -> None:
 
 
 def sweep_frame(rows: list[tuple[str, float, str, float, float, float]]) -> pd.DataFrame:
-    """A sweep table as :func:`design_space.lemma_sweep` returns it, from (sweep, x, system, lower, value, upper)."""
+    """A sweep table as :func:`design_lemma.lemma_sweep` returns it, from (sweep, x, system, lower, value, upper)."""
     frame = pd.DataFrame(rows, columns=["sweep", "x", "system", "lower", "value", "upper"])
     return frame.assign(runs=100, users=40, holds=(frame["lower"] <= frame["value"]) & (frame["value"] <= frame["upper"]))
 
@@ -67,7 +77,7 @@ def test_band_summary_averages_absolute_and_relative_widths_over_systems() -> No
         ("removed test ratings", 0.5, "a", 0.1, 0.1, 0.1), ("removed test ratings", 0.5, "b", 0.3, 0.3, 0.4),
         ("target size", 100.0, "a", 0.1, 0.2, 0.2), ("target size", 100.0, "b", 0.1, 0.2, 0.2),
     ])
-    bands = design_space.band_summary(sweep).set_index(["sweep", "x"])
+    bands = design_lemma.band_summary(sweep).set_index(["sweep", "x"])
     assert bands.loc[("removed test ratings", 0.0), "width"] == pytest.approx((0.2 + 0.2) / 2)
     assert bands.loc[("removed test ratings", 0.0), "relative"] == pytest.approx((0.2 / 0.2 + 0.2 / 0.4) / 2)
     assert bands.loc[("removed test ratings", 0.5), "width"] == pytest.approx(0.05)
@@ -80,7 +90,7 @@ def test_band_text_reads_the_sweeps_whatever_they_show() -> None:
         ("removed test ratings", 0.0, "a", 0.1, 0.2, 0.3), ("removed test ratings", 0.9, "a", 0.1, 0.1, 0.1),
         ("target size", 100.0, "a", 0.1, 0.2, 0.3), ("target size", 1000.0, "a", 0.01, 0.02, 0.05),
     ])
-    text = design_space.band_text(narrowing_absolutely_only)
+    text = design_lemma.band_text(narrowing_absolutely_only)
     assert text.startswith("The bounds hold on all 4 points.")
     assert "from 0.2000 (100%) with target sets of 100 items to 0.0400 (200%) with 1,000" in text
     assert "relative to the 1R value it does not" in text
@@ -88,29 +98,29 @@ def test_band_text_reads_the_sweeps_whatever_they_show() -> None:
         ("removed test ratings", 0.0, "a", 0.1, 0.2, 0.3), ("target size", 100.0, "a", 0.1, 0.2, 0.2),
         ("target size", 200.0, "a", 0.1, 0.2, 0.3),
     ])
-    assert "does not narrow here" in design_space.band_text(widening)
+    assert "does not narrow here" in design_lemma.band_text(widening)
     too_small = sweep_frame([("removed test ratings", 0.0, "a", 0.1, 0.2, 0.3), ("removed test ratings", 0.5, "a", 0.3, 0.2, 0.3)])
-    text = design_space.band_text(too_small)
+    text = design_lemma.band_text(too_small)
     assert text.startswith("The bounds hold on 1 of the 2 points only") and text.endswith("too small for the size sweep.")
-    assert design_space.lemma_finding(too_small)["holds"] is False
+    assert design_lemma.lemma_finding(too_small)["holds"] is False
 
 
 def test_lemma_table_has_a_readable_setting_per_point() -> None:
     sweep = sweep_frame([
         ("removed test ratings", 0.2, "a", 0.1, 0.2, 0.3), ("target size", 1000.0, "a", 0.1, 0.2, 0.3),
     ])
-    table = design_space.lemma_table(sweep)
-    assert table["setting"].tolist() == ["20% of test ratings removed", "1,000 items per target set"]
-    assert table["a"].tolist() == ["0.1000 ≤ 0.2000 ≤ 0.3000"] * 2
+    table = design_lemma.lemma_table(sweep)
+    assert table[("setting", "")].tolist() == ["20% removed", f"{design_lemma.SIZE} = 1,000"]
+    assert [table[("a", c)].tolist() for c in ("lower", "1R P@10", "upper")] == [["0.1000"] * 2, ["0.2000"] * 2, ["0.3000"] * 2]
 
 
 # ------------------------------------------------------------------------------- toy
 
 
 def test_fig1_toy_target_sets_of_u() -> None:
-    train, test = design_space.fig1_toy()
-    u = design_space.TOY_USERS.index("u")
-    names = design_space.TOY_ITEMS
+    train, test = design_toy.fig1_toy()
+    u = design_toy.TOY_USERS.index("u")
+    names = design_toy.TOY_ITEMS
 
     def sets(design: str) -> list[str]:
         runs = build_runs(train, test, design, seed=0)
@@ -127,10 +137,10 @@ def test_fig1_toy_target_sets_of_u() -> None:
 
 
 def test_toy_target_sets_label_every_set_of_u_and_its_relevant_items() -> None:
-    toy = design_space.toy_target_sets(seed=0)
+    toy = design_toy.toy_target_sets(seed=0)
     assert [t.label for t in toy] == ["AI-AN", "TI-AN", "AI-NN(1)", "TI-NN(1)", "1R AI-NN(1): $T_u^1$",
                                       "1R AI-NN(1): $T_u^2$", "1R TI-NN(1): $T_u^1$", "1R TI-NN(1): $T_u^2$"]
-    d, e = design_space.TOY_ITEMS.index("d"), design_space.TOY_ITEMS.index("e")
+    d, e = design_toy.TOY_ITEMS.index("d"), design_toy.TOY_ITEMS.index("e")
     assert toy[0].letters == "{a, b, c, d, e}" and toy[1].letters == "{b, c, d, e}"
     assert all(t.relevant == {d, e} for t in toy[:4])
     assert [t.relevant for t in toy[4:]] == [{d}, {e}, {d}, {e}]
@@ -169,7 +179,7 @@ def test_impossible_designs_are_refused_early(small: Ratings) -> None:
 
 def test_the_second_dataset_is_split_by_time_when_it_has_timestamps(small: Ratings) -> None:
     assert small.timestamps is not None and design_space.second_split(small) == "temporal"
-    train, _ = design_space.fig1_toy()
+    train, _ = design_toy.fig1_toy()
     assert train.timestamps is None and design_space.second_split(train) == "coin"
 
 
@@ -249,7 +259,7 @@ def test_pair_tests_count_the_significant_pairs_of_each_design(study: design_spa
 
 
 def test_claims_follow_the_measured_orders(study: design_space.DesignStudy) -> None:
-    checks = {c.key: c for c in design_space.checks(study)}
+    checks = {c.key: c for c in design_claims.checks(study)}
     ar_order = study.order("synthetic-small", "TI-AN")
     assert checks["fig2/AR/pLSA-first"].holds == (ar_order[0] == "pLSA")
     assert checks["fig2/AR/pLSA-first"].ours == ar_order[0]
@@ -257,20 +267,20 @@ def test_claims_follow_the_measured_orders(study: design_space.DesignStudy) -> N
     second_ar = study.order("other", "TI-NN(100)")
     assert checks["fig2/AR-lastfm/Popularity-first"].holds == (second_ar[0] == "Popularity")
     assert checks["fig2/AR-lastfm/Popularity-first"].dataset == "other"
-    numbers = {n["key"]: n for n in design_space.published_numbers(study)}
-    assert set(numbers) == set(design_space.published()["key"])
+    numbers = {n["key"]: n for n in design_claims.published_numbers(study)}
+    assert set(numbers) == set(design_claims.published()["key"])
     assert numbers["fig2/1R/ceiling"]["ours"] == pytest.approx(0.1)
     assert numbers["fig2/AR/Popularity/P@10"]["ours"] == study.measured("synthetic-small", "TI-AN")["Popularity"]
     assert numbers["fig2/AR-lastfm/Popularity/P@10"]["dataset"] == "other"
-    assert len(design_space.paper_table(study)) == len(checks) + len(numbers)
-    assert {f["key"] for f in design_space.findings(study)} == set(checks)
+    assert len(design_claims.paper_table(study)) == len(checks) + len(numbers)
+    assert {f["key"] for f in design_claims.findings(study)} == set(checks)
 
 
 def test_without_a_second_dataset_its_claims_are_left_out(small: Ratings) -> None:
     alone = design_space.design_study(small, folds=1, target_size=50, second_note="skipped", seed=3)
     assert alone.second is None and alone.second_note == "skipped"
-    assert not any("lastfm" in c.key for c in design_space.checks(alone))
-    assert {n["key"] for n in design_space.published_numbers(alone)} == {"fig2/AR/Popularity/P@10", "fig2/1R/ceiling"}
+    assert not any("lastfm" in c.key for c in design_claims.checks(alone))
+    assert {n["key"] for n in design_claims.published_numbers(alone)} == {"fig2/AR/Popularity/P@10", "fig2/1R/ceiling"}
 
 
 def test_metric_sentences_count_1r_runs_and_map_equals_mrr(study: design_space.DesignStudy) -> None:
@@ -278,47 +288,48 @@ def test_metric_sentences_count_1r_runs_and_map_equals_mrr(study: design_space.D
     one_r = study.main.runs[study.main.runs["design"] == "1R TI-NN(49)"]
     assert said["runs_1r"] == f"{one_r.groupby(['fold', 'run']).ngroups:,}"
     assert said["map_mrr_gap"] == "0" or float(said["map_mrr_gap"]) < 1e-12
+    assert said["runs_1r"] in said["map_mrr"] and "of the 2 splits" in said["map_mrr"]
     table = design_space.metric_table(study)
     assert table.columns.tolist() == ["design", "system", *design_space.METRICS]
     assert table["design"].tolist() == ["TI-AN"] * 5 + ["1R TI-NN(49)"] * 5
 
 
 def test_truth_check_matches_a_direct_computation(study: design_space.DesignStudy, small: Ratings) -> None:
-    check = design_space.truth_check(study)
+    check = design_truth.truth_check(study)
     per_split = []
     for fold in make_folds(small, folds=2, seed=3):
         fitted = fit_systems(study.presets, fold.train, seed=3, cache=False)
         per_split.append(true_quality(fitted, fold.train, small.true_relevance, n=10, seed=3)["P@10"].mean())
     pd.testing.assert_series_equal(check.true, (per_split[0] + per_split[1]) / 2, check_names=False)
     assert check.measured.columns.tolist() == study.choice.designs
-    orders = design_space.orders_table(study, check).set_index(["dataset", "design"])
+    orders = design_truth.orders_table(study, check).set_index(["dataset", "design"])
     tau = kendall_tau(check.measured["TI-AN"].to_dict(), check.true.to_dict())
     assert orders.loc[("synthetic-small", "TI-AN"), "τ"] == f"{tau:.2f}"
-    assert orders.loc[("synthetic-small", "true P@10"), "1st"].startswith(check.true.idxmax())
+    assert orders.loc[("synthetic-small", "true P@10"), "order, best first"].startswith(check.true.idxmax())
     assert orders.loc[("other", "TI-NN(100)"), "τ"] == "–"
-    assert design_space.truth_text(check, "synthetic-small").startswith("The true order is **")
+    assert design_truth.truth_text(check, "synthetic-small").startswith("The true order is **")
 
 
 def test_observed_data_get_the_measured_orders_only(study: design_space.DesignStudy) -> None:
     observed = dataclasses.replace(study, ratings=dataclasses.replace(study.ratings, true_relevance=None))
-    assert design_space.truth_check(observed) is None
-    table = design_space.orders_table(observed)
-    assert table.columns.tolist() == ["dataset", "design", "1st", "2nd", "3rd", "4th", "5th"]
-    assert "cannot be checked" in design_space.truth_text(None, "ml-100k")
+    assert design_truth.truth_check(observed) is None
+    table = design_truth.orders_table(observed)
+    assert table.columns.tolist() == ["dataset", "design", "order, best first", "P@10 of the first"]
+    assert "cannot be checked" in design_truth.truth_text(None, "ml-100k")
 
 
 def test_truth_text_reads_right_at_the_edges() -> None:
-    check = design_space.TruthCheck(
+    check = design_truth.TruthCheck(
         "toy", pd.Series({"a": 0.30, "b": 0.29, "c": 0.10}),
         pd.DataFrame({"right": {"a": 0.3, "b": 0.2, "c": 0.1}, "close swap": {"a": 0.2, "b": 0.3, "c": 0.1}}),
     )
-    text = design_space.truth_text(check, "toy")
+    text = design_truth.truth_text(check, "toy")
     assert "Only one of the designs orders" in text and "close in truth: the widest, b and a, differ by 3.3%" in text
     far = dataclasses.replace(check, measured=pd.DataFrame({"far swap": {"a": 0.2, "b": 0.1, "c": 0.3}}))
-    text = design_space.truth_text(far, "toy")
+    text = design_truth.truth_text(far, "toy")
     assert "No design orders" in text and "c is measured above a, although its true P@10 is 67% lower" in text
     same = dataclasses.replace(check, measured=check.measured[["right"]])
-    assert "Every design orders the systems as the truth does." in design_space.truth_text(same, "toy")
+    assert "Every design orders the systems as the truth does." in design_truth.truth_text(same, "toy")
 
 
 def test_metric_orders_text_names_the_metrics_that_disagree_with_precision(monkeypatch) -> None:
@@ -336,3 +347,14 @@ def test_metric_orders_text_names_the_metrics_that_disagree_with_precision(monke
     reversed_all = dict.fromkeys(design_space.METRICS[1:], [1, 2, 3, 1, 2, 3])
     monkeypatch.setattr(design_space, "metric_table", lambda study: table(**reversed_all))
     assert "no other metric" in design_space.metric_orders_text(None)
+
+
+def test_the_figures_draw_every_panel_and_name_its_dataset(study: design_space.DesignStudy) -> None:
+    colours = dict.fromkeys(study.systems, "#333333")
+    figure = design_figures.precision_figure(study, colours)
+    assert [ax.get_label() for ax in figure.axes] == ["synthetic-small", "other"]
+    assert [len(ax.patches) for ax in figure.axes] == [3 * 5, 2 * 5]  # one bar per system and design
+    sweep = sweep_frame([("removed test ratings", 0.0, "pLSA", 0.1, 0.2, 0.3), ("target size", 100.0, "pLSA", 0.1, 0.2, 0.3)])
+    figure = design_figures.lemma_figure(sweep, {"pLSA": "#1f77b4"}, "toy")
+    assert [ax.get_label() for ax in figure.axes] == ["toy", "toy"]
+    assert figure.axes[1].get_xlabel() == "target set size $|T_u^r|$"

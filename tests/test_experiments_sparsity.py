@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,7 +11,8 @@ import pytest
 from recbias import datasets
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs
-from recbias.experiments import choose_designs, fit_systems, fold_seed, make_folds, sparsity
+from recbias.experiments import choose_designs, fit_systems, fold_seed, largest_target_size, make_folds
+from recbias.experiments import sparsity, sparsity_check, sparsity_findings, sparsity_fits, sparsity_sweep
 from recbias.ratings import Ratings
 from recbias.splits import remove_test_ratings
 from recbias.theory import relevance_ratios, target_size
@@ -23,9 +26,9 @@ def small() -> Ratings:
 
 
 @pytest.fixture(scope="module")
-def sweep(small: Ratings) -> sparsity.Sweep:
-    return sparsity.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80),
-                                   base_size=30, n=5, seed=3, cache=False)
+def sweep(small: Ratings) -> sparsity_sweep.Sweep:
+    return sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80),
+                                         base_size=30, n=5, seed=3, cache=False)
 
 
 # ------------------------------------------------------------------- theory check
@@ -33,7 +36,7 @@ def sweep(small: Ratings) -> sparsity.Sweep:
 
 def test_random_precision_check_against_its_closed_forms(small: Ratings) -> None:
     choice = choose_designs(small, target_size=30, max_an_entries=10**9, n_nonrelevant=50)
-    check = sparsity.random_precision_check(small, sparsity.check_designs(choice), n=5, seed=1)
+    check = sparsity_check.random_precision_check(small, sparsity_check.check_designs(choice), n=5, seed=1)
     # ratios x thresholds x removed shares x designs, less those left without runs
     assert len(check) + check.attrs["skipped"] == 2 * 2 * 3 * 5 and check.attrs["skipped"] <= 5
     one_r, ar = check[check["kind"] == "1R"], check[check["kind"] == "AR"]
@@ -46,13 +49,13 @@ def test_random_precision_check_against_its_closed_forms(small: Ratings) -> None
     # every measurement lies within four simulation standard deviations of its exact expectation
     assert check["z"].abs().max() < 4
     assert (check["z"].abs() <= 1.96).mean() >= 0.8
-    summary = sparsity.check_summary(check)
+    summary = sparsity_check.check_summary(check)
     assert summary["configurations"] == len(check) and 0 <= summary["within_theory"] <= 1
 
 
 def test_one_configuration_of_the_check_is_a_direct_measurement(small: Ratings) -> None:
     designs = ["TI-AN", "1R TI-NN(29)"]
-    check = sparsity.random_precision_check(small, designs, test_ratios=(0.3,), removed=(0.5,), n=5, seed=2)
+    check = sparsity_check.random_precision_check(small, designs, test_ratios=(0.3,), removed=(0.5,), n=5, seed=2)
     (fold,) = make_folds(small, folds=1, test_ratio=0.3, seed=2)
     test = remove_test_ratings(fold.test, 0.5, seed=fold.seed)
     runs = build_runs(fold.train, test, "1R TI-NN(29)", on_shortage="exclude", seed=fold_seed(2, 1))
@@ -65,13 +68,13 @@ def test_one_configuration_of_the_check_is_a_direct_measurement(small: Ratings) 
 # ------------------------------------------------------------------------ sweeps
 
 
-def test_removal_is_nested_and_ar_keeps_its_population(sweep: sparsity.Sweep, small: Ratings) -> None:
+def test_removal_is_nested_and_ar_keeps_its_population(sweep: sparsity_sweep.Sweep, small: Ratings) -> None:
     points = sweep.points
     for fold, part in points.groupby("fold"):
-        ar = part[part["sweep"] == sparsity.AR_REMOVAL].sort_values("x")
+        ar = part[part["sweep"] == sparsity_sweep.AR_REMOVAL].sort_values("x")
         assert list(ar["x"]) == [0.0, 0.5, 0.9]
         assert ar["test ratings"].is_monotonic_decreasing and ar["relevant"].is_monotonic_decreasing
-        ai = part[part["sweep"] == sparsity.ONE_R_AI_REMOVAL]
+        ai = part[part["sweep"] == sparsity_sweep.ONE_R_AI_REMOVAL]
         assert np.all(ai["candidates"] == small.n_items)
         # the population of the full test set stays in every AR point, once per system
         runs = sweep.runs[(sweep.runs["fold"] == fold)]
@@ -85,8 +88,8 @@ def test_removal_is_nested_and_ar_keeps_its_population(sweep: sparsity.Sweep, sm
     assert np.all(sweep.targets.loc[sweep.targets["run"] < 0, "rho"] == 0)
 
 
-def test_size_sweep_measures_one_population(sweep: sparsity.Sweep) -> None:
-    sized = sweep.points[sweep.points["sweep"] == sparsity.ONE_R_SIZE]
+def test_size_sweep_measures_one_population(sweep: sparsity_sweep.Sweep) -> None:
+    sized = sweep.points[sweep.points["sweep"] == sparsity_sweep.ONE_R_SIZE]
     assert sorted(sized["x"].unique()) == sweep.sizes == [20, 40, 80]
     np.testing.assert_allclose(sized["t"], sized["x"])
     for _, part in sweep.targets[sweep.targets["point"].isin(sized["point"])].groupby("fold"):
@@ -94,12 +97,12 @@ def test_size_sweep_measures_one_population(sweep: sparsity.Sweep) -> None:
         assert users.nunique() == 1
 
 
-def test_sweep_rows_equal_a_direct_evaluation(sweep: sparsity.Sweep, small: Ratings) -> None:
+def test_sweep_rows_equal_a_direct_evaluation(sweep: sparsity_sweep.Sweep, small: Ratings) -> None:
     fold = make_folds(small, folds=2, seed=3)[1]
     test = remove_test_ratings(fold.test, 0.5, seed=fold.seed)
     runs = build_runs(fold.train, test, "1R TI-NN(29)", on_shortage="exclude", seed=fold_seed(3, 1000 + 10 * 1 + 1))
     fitted = fit_systems(SYSTEMS, fold.train, key_extra=fold.key, seed=3, cache=False)
-    point = f"{sparsity.ONE_R_REMOVAL} | 0.5"
+    point = f"{sparsity_sweep.ONE_R_REMOVAL} | 0.5"
     measured = sweep.runs[(sweep.runs["fold"] == 1) & (sweep.runs["point"] == point)]
     for system, recommender in fitted.items():
         scores = recommender.score(np.repeat(runs.users, runs.sizes), runs.items)
@@ -110,16 +113,16 @@ def test_sweep_rows_equal_a_direct_evaluation(sweep: sparsity.Sweep, small: Rati
     np.testing.assert_allclose(targets["rho"], relevance_ratios(runs))
 
 
-def test_sweep_is_deterministic(sweep: sparsity.Sweep, small: Ratings) -> None:
-    again = sparsity.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80),
-                                    base_size=30, n=5, seed=3, cache=False)
+def test_sweep_is_deterministic(sweep: sparsity_sweep.Sweep, small: Ratings) -> None:
+    again = sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80),
+                                          base_size=30, n=5, seed=3, cache=False)
     pd.testing.assert_frame_equal(sweep.runs, again.runs)
     pd.testing.assert_frame_equal(sweep.points, again.points)
 
 
-def test_statistics_full_sample_is_the_pooled_mean(sweep: sparsity.Sweep) -> None:
-    stats = sparsity.sweep_statistics(sweep, n_boot=30, seed=0)
-    point = f"{sparsity.AR_REMOVAL} | 0.5"
+def test_statistics_full_sample_is_the_pooled_mean(sweep: sparsity_sweep.Sweep) -> None:
+    stats = sparsity_fits.sweep_statistics(sweep, n_boot=30, seed=0)
+    point = f"{sparsity_sweep.AR_REMOVAL} | 0.5"
     rows = sweep.runs[(sweep.runs["point"] == point) & (sweep.runs["system"] == "Popularity")]
     assert stats.metric["P@5"].loc[(point, "Popularity"), 0] == pytest.approx(rows["P@5"].mean())
     evaluated = rows[rows["run"] >= 0]
@@ -127,7 +130,7 @@ def test_statistics_full_sample_is_the_pooled_mean(sweep: sparsity.Sweep) -> Non
     targets = sweep.targets[sweep.targets["point"] == point]
     delta = targets["relevant"].mean() * targets["inverse_size"].mean()
     assert stats.density.loc[point, 0] == pytest.approx(delta)
-    one_r = f"{sparsity.ONE_R_REMOVAL} | 0.5"
+    one_r = f"{sparsity_sweep.ONE_R_REMOVAL} | 0.5"
     np.testing.assert_allclose(stats.density.loc[one_r], stats.density.loc[point])
     assert stats.truth is not None and set(stats.truth.index) == set(SYSTEMS)
 
@@ -135,7 +138,8 @@ def test_statistics_full_sample_is_the_pooled_mean(sweep: sparsity.Sweep) -> Non
 # -------------------------------------------------------------------------- fits
 
 
-def constructed(values, sweep_kind: str, xs, density, systems=("A",), n_boot: int = 40) -> sparsity.SweepStatistics:
+def constructed(values, sweep_kind: str, xs, density, systems=("A",),
+                n_boot: int = 40) -> sparsity_fits.SweepStatistics:
     """Statistics whose metric and density are given functions of the level, plus small noise in the draws."""
     rng = np.random.default_rng(0)
     points = [f"{sweep_kind} | {x:g}" for x in xs]
@@ -153,34 +157,34 @@ def constructed(values, sweep_kind: str, xs, density, systems=("A",), n_boot: in
                 rows[(point, system)] = row
         frames[metric] = pd.DataFrame.from_dict(rows, orient="index")
         frames[metric].index = pd.MultiIndex.from_tuples(frames[metric].index, names=["point", "system"])
-    return sparsity.SweepStatistics(levels=levels, metric=frames, among_relevant=frames, density=dens, truth=None,
+    return sparsity_fits.SweepStatistics(levels=levels, metric=frames, among_relevant=frames, density=dens, truth=None,
                                     n_boot=n_boot)
 
 
 def test_density_fit_recovers_a_line() -> None:
     xs = [0.0, 0.2, 0.4, 0.6, 0.8, 0.95]
     density = np.array([0.010, 0.008, 0.006, 0.004, 0.002, 0.0005])
-    stats = constructed({"P@10": lambda d, k: 0.001 + 20 * d}, sparsity.AR_REMOVAL, xs, density)
-    fit = sparsity.density_fits(stats, ["A"], "P@10").iloc[0]
+    stats = constructed({"P@10": lambda d, k: 0.001 + 20 * d}, sparsity_sweep.AR_REMOVAL, xs, density)
+    fit = sparsity_fits.density_fits(stats, ["A"], "P@10").iloc[0]
     assert fit["slope"] == pytest.approx(20) and fit["intercept"] == pytest.approx(0.001)
     assert fit["r2"] == pytest.approx(1)
     assert fit["slope_ci"][0] < 20 < fit["slope_ci"][1]
     # the level beyond FIT_MAX_REMOVED is not fitted: change runs from the densest to the 80% level
     assert fit["change"] == pytest.approx(20 * (0.002 - 0.010) / (0.001 + 20 * 0.010))
-    flat = constructed({"P@10": lambda d, k: np.full_like(d, 0.05)}, sparsity.ONE_R_REMOVAL, xs, density)
-    assert sparsity.density_fits(flat, ["A"], "P@10").iloc[0]["change"] == pytest.approx(0, abs=1e-12)
+    flat = constructed({"P@10": lambda d, k: np.full_like(d, 0.05)}, sparsity_sweep.ONE_R_REMOVAL, xs, density)
+    assert sparsity_fits.density_fits(flat, ["A"], "P@10").iloc[0]["change"] == pytest.approx(0, abs=1e-12)
 
 
 def test_size_fit_and_elasticity_recover_exponents() -> None:
     sizes = np.array([100.0, 200, 400, 800])
-    stats = constructed({"P@10": lambda d, k: 0.5 * d**-0.5}, sparsity.ONE_R_SIZE, sizes, sizes)
-    fit = sparsity.size_fits(stats, ["A"], "P@10").iloc[0]
+    stats = constructed({"P@10": lambda d, k: 0.5 * d**-0.5}, sparsity_sweep.ONE_R_SIZE, sizes, sizes)
+    fit = sparsity_fits.size_fits(stats, ["A"], "P@10").iloc[0]
     assert fit["exponent"] == pytest.approx(-0.5) and fit["r2"] == pytest.approx(1)
     assert fit["exponent_ci"][0] < -0.5 < fit["exponent_ci"][1]
     density = np.array([0.01, 0.005, 0.0025, 0.001])
     stats = constructed({"P@10": lambda d, k: 3 * d**0.3, "Recall@10": lambda d, k: 0.2 + 0 * d},
-                        sparsity.AR_REMOVAL, [0.0, 0.5, 0.75, 0.9], density)
-    table = sparsity.elasticities(stats, ["A"], ["P@10", "Recall@10"]).set_index(["metric", "users"])
+                        sparsity_sweep.AR_REMOVAL, [0.0, 0.5, 0.75, 0.9], density)
+    table = sparsity_fits.elasticities(stats, ["A"], ["P@10", "Recall@10"]).set_index(["metric", "users"])
     assert table.loc[("P@10", "all"), "elasticity"] == pytest.approx(0.3)
     assert table.loc[("P@10", "with relevant"), "elasticity"] == pytest.approx(0.3)
     assert table.loc[("Recall@10", "with relevant"), "elasticity"] == pytest.approx(0, abs=1e-12)
@@ -190,11 +194,23 @@ def test_order_stability_sees_a_swap() -> None:
     density = np.array([0.01, 0.005, 0.001])
     # three systems; the last two swap at the sparsest level
     quality = {0: (3, 3, 3), 1: (2, 2, 0.5), 2: (1, 1, 1)}
-    stats = constructed({"P@10": lambda d, k: np.array(quality[k], float) * d}, sparsity.AR_REMOVAL,
+    stats = constructed({"P@10": lambda d, k: np.array(quality[k], float) * d}, sparsity_sweep.AR_REMOVAL,
                         [0.0, 0.5, 0.9], density, systems=("A", "B", "C"))
-    orders = sparsity.order_stability(stats, ["A", "B", "C"], "P@10").set_index("x")
+    orders = sparsity_fits.order_stability(stats, ["A", "B", "C"], "P@10").set_index("x")
     assert orders.loc[0.0, "tau"] == 1 and orders.loc[0.5, "tau"] == 1
     assert orders.loc[0.9, "tau"] == pytest.approx(1 / 3)  # one of three pairs reversed
+    kept = sparsity.order_kept_text(orders.reset_index())
+    assert kept == "here the AR order held up to 50% of the test ratings removed"
+    text = sparsity.order_text(orders.reset_index(), stats, datasets.load("synthetic-small", seed=0))
+    assert "holds up to 50% removed; at 90% removed" in text and "C moves above B" in text
+
+
+def test_the_closing_sentence_on_metrics_names_only_the_calm_ones() -> None:
+    claims = pd.DataFrame({"key": ["recall-insensitive", "map-ndcg-slightly-sensitive", "ndcg-at-n-sensitive"],
+                           "highest": [0.1, 0.4, 0.7]})
+    text = sparsity.exposure_text(claims, 10)
+    assert text.startswith("Here Recall@10, MAP and nDCG without a cut-off react") and "nDCG@10" not in text
+    assert sparsity.exposure_text(claims.assign(highest=0.9), 10).startswith("Here recall, MAP and nDCG follow")
 
 
 def test_metric_claims_apply_their_criteria() -> None:
@@ -204,7 +220,7 @@ def test_metric_claims_apply_their_criteria() -> None:
                           ("MRR", 0.7)):
             rows.append({"metric": metric, "users": "with relevant", "system": system, "elasticity": e * scale})
     rows.append({"metric": "P@10", "users": "with relevant", "system": "Random", "elasticity": 0.01})
-    claims = sparsity.metric_claims(pd.DataFrame(rows), 10).set_index("key")["holds"]
+    claims = sparsity_findings.metric_claims(pd.DataFrame(rows), 10).set_index("key")["holds"]
     assert claims.to_dict() == {"recall-insensitive": True, "map-ndcg-slightly-sensitive": True,
                                 "ndcg-at-n-sensitive": False, "mrr-like-precision": True}
 
@@ -214,35 +230,48 @@ def test_metric_claims_apply_their_criteria() -> None:
 
 def test_target_size_grid_scales_down_on_small_catalogues(small: Ratings) -> None:
     (fold,) = make_folds(small, folds=1, seed=0)
-    largest = sparsity.largest_target_size(fold.train, fold.test)
-    grid = sparsity.target_size_grid(fold.train, fold.test, [100, 200, 400, 600, 800, 1000])
+    largest = largest_target_size(fold.train, fold.test)
+    grid = sparsity_sweep.target_size_grid(fold.train, fold.test, [100, 200, 400, 600, 800, 1000])
     assert largest < 400 and len(grid) == 6 and max(grid) <= largest
-    assert sparsity.target_size_grid(fold.train, fold.test, [10, 20, 40, 5000]) == [10, 20, 40]
+    assert sparsity_sweep.target_size_grid(fold.train, fold.test, [10, 20, 40, 5000]) == [10, 20, 40]
 
 
 def test_parameters_are_checked(small: Ratings) -> None:
-    assert sparsity.parse_grid("0.5, 0, 0.2", "removed", 0, 0.999) == [0.0, 0.2, 0.5]
-    assert sparsity.parse_grid("100, 20", "target_sizes", 2, 1000, integer=True) == [20, 100]
+    assert sparsity_sweep.parse_grid("0.5, 0, 0.2", "removed", 0, 0.999) == [0.0, 0.2, 0.5]
+    assert sparsity_sweep.parse_grid("100, 20", "target_sizes", 2, 1000, integer=True) == [20, 100]
     with pytest.raises(ValueError, match="removed must list numbers in"):
-        sparsity.parse_grid("0, 1.5", "removed", 0, 0.999)
+        sparsity_sweep.parse_grid("0, 1.5", "removed", 0, 0.999)
     with pytest.raises(ValueError, match="integers"):
-        sparsity.parse_grid("10.5", "target_sizes", 2, 1000, integer=True)
+        sparsity_sweep.parse_grid("10.5", "target_sizes", 2, 1000, integer=True)
     with pytest.raises(ValueError, match="comma-separated"):
-        sparsity.parse_grid("a, b", "removed", 0, 1)
+        sparsity_sweep.parse_grid("a, b", "removed", 0, 1)
     with pytest.raises(ValueError, match="include 0"):
-        sparsity.sparsity_sweep(small, SYSTEMS, removed=(0.5,), cache=False)
-    assert sparsity.check_designs(choose_designs(small, target_size=30, max_an_entries=10, n_nonrelevant=50)) \
+        sparsity_sweep.sparsity_sweep(small, SYSTEMS, removed=(0.5,), cache=False)
+    assert sparsity_check.check_designs(choose_designs(small, target_size=30, max_an_entries=10, n_nonrelevant=50)) \
         == ["AI-NN(50)", "TI-NN(50)", "1R AI-NN(29)", "1R TI-NN(29)", "1R TI-NN(59)"]
 
 
 def test_sweeps_and_check_follow_a_sample_of_users(small: Ratings) -> None:
-    sampled = sparsity.sparsity_sweep(small, SYSTEMS, folds=1, removed=(0.0, 0.5), sizes=(20, 40, 80), base_size=30,
-                                      n=5, max_users=40, seed=3, cache=False)
+    sampled = sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=1, removed=(0.0, 0.5), sizes=(20, 40, 80),
+                                            base_size=30, n=5, max_users=40, seed=3, cache=False)
     assert sampled.followed[0] == 40 < sampled.followed[1]
     for point, part in sampled.runs[sampled.runs["system"] == "Random"].groupby("point"):
         assert part["user"].nunique() <= 40
-    ar = sampled.runs[sampled.runs["point"].str.startswith(sparsity.AR_REMOVAL) & (sampled.runs["system"] == "Random")]
+    ar = sampled.runs[sampled.runs["point"].str.startswith(sparsity_sweep.AR_REMOVAL)
+                      & (sampled.runs["system"] == "Random")]
     assert ar.groupby("point")["user"].nunique().eq(40).all()  # the sample is the AR population at every level
-    check = sparsity.random_precision_check(small, ["TI-AN", "1R TI-NN(29)"], test_ratios=(0.2,), removed=(0.0,),
+    check = sparsity_check.random_precision_check(small, ["TI-AN", "1R TI-NN(29)"], test_ratios=(0.2,), removed=(0.0,),
                                             n=5, max_users=50, seed=1)
     assert check.attrs["users"] == (50, small.n_users) and (check["users"] <= 50).all()
+
+
+def test_every_finding_points_at_a_figure_or_table_of_the_page(small: Ratings, sweep: sparsity_sweep.Sweep) -> None:
+    stats = sparsity_fits.sweep_statistics(sweep, n_boot=20, seed=0)
+    check = sparsity_check.random_precision_check(small, ["TI-AN", "1R TI-NN(29)"], test_ratios=(0.2,), removed=(0.0,),
+                                                  n=5, seed=0)
+    claims = sparsity_findings.metric_claims(sparsity_fits.elasticities(stats, list(SYSTEMS), sweep.metrics), 5)
+    checked = sparsity_findings.findings(check, sparsity_fits.density_fits(stats, list(SYSTEMS), "P@5"),
+                                sparsity_fits.size_fits(stats, list(SYSTEMS), "P@5"),
+                                sparsity_fits.order_stability(stats, list(SYSTEMS), "P@5"), claims, None, 5)
+    page = (Path(__file__).resolve().parents[1] / "book" / "03_sparsity_bias.py").read_text()
+    assert checked and all(f":name: {claim['anchor']}\n" in page for claim in checked)

@@ -31,6 +31,9 @@ from recbias.recommenders.base import Recommender
 from recbias.recommenders.factory import parameter_names
 
 _MAGIC = b"RECBIAS-FIT-1\n"
+#: layout of the fitted state; raised whenever a recommender's fitted attributes change, so
+#: that entries written by an older layout are refitted instead of loaded
+FIT_LAYOUT = 2
 _DIGEST_SIZE = 32
 
 R = TypeVar("R", bound=Recommender)
@@ -72,6 +75,7 @@ def fit_key(recommender: Recommender, train: Ratings, key_extra: Any = None) -> 
     cls = type(recommender)
     description = {
         "version": recbias.__version__,
+        "layout": FIT_LAYOUT,
         "class": f"{cls.__module__}.{cls.__qualname__}",
         "params": recommender_params(recommender),
         "data": ratings_digest(train),

@@ -15,6 +15,15 @@ def fmt_p(p: float) -> str:
     return "< 1e-300" if p == 0 else f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
 
 
+def fmt_p_html(p: float) -> str:
+    """A p-value as a table cell: as :func:`fmt_p`, but below 0.001 in HTML powers of ten ("1.4 × 10<sup>−4</sup>")."""
+    text = fmt_p(p)
+    if "e" not in text or text.startswith("<"):
+        return text
+    mantissa, exponent = text.split("e")
+    return f"{mantissa} × 10<sup>{int(exponent)}</sup>".replace("-", "−")
+
+
 def fmt_pct(x: float, digits: int = 1) -> str:
     """A share as a percentage (``0.1234`` -> ``"12.3%"``); "n/a" when undefined."""
     return "n/a" if not np.isfinite(x) else f"{x:.{digits}%}"
@@ -39,6 +48,34 @@ def fmt_signed(x: float, digits: int = 1) -> str:
 def fmt_pm(mean: float, spread: float, digits: int = 3) -> str:
     """``mean`` over ``± spread`` on a second, smaller line (keeps wide tables narrow)."""
     return f"{fmt_number(mean, digits)}<br><small>± {fmt_number(spread, digits)}</small>"
+
+
+def fmt_interval(value: float, ci: tuple[float, float], digits: int = 2) -> str:
+    """A value with its interval, ``"0.42 [0.31, 0.55]"``, for prose."""
+    return f"{fmt_number(value, digits)} [{fmt_number(ci[0], digits)}, {fmt_number(ci[1], digits)}]"
+
+
+def fmt_ci(value: float, ci: tuple[float, float], digits: int = 2, fmt: str | None = None) -> str:
+    """A value over its interval on a second, smaller line (keeps wide tables narrow); ``fmt`` (e.g.
+    ``"{:+.0%}"``) replaces the fixed ``digits``."""
+    show = (lambda x: fmt.format(x)) if fmt else (lambda x: fmt_number(x, digits))
+    return f"{show(value)}<br><small>[{show(ci[0])}, {show(ci[1])}]</small>"
+
+
+def fmt_span(low: float, high: float, fmt: str = "{:.2f}") -> str:
+    """A range as prose shows it, ``"0.31 to 0.55"``, or a single value when both ends print alike."""
+    a, b = fmt.format(low), fmt.format(high)
+    return a if a == b else f"{a} to {b}"
+
+
+def fmt_count(k: int, one: str, many: str) -> str:
+    """A count with its noun in the right number: ``(1, "run", "runs")`` -> ``"1 run"``, ``2,000 runs``."""
+    return f"{k:,} {one if k == 1 else many}"
+
+
+def fmt_yes(flag: bool) -> str:
+    """A truth value as a table cell: "yes" or "no"."""
+    return "yes" if flag else "no"
 
 
 def fmt_seconds(x: float) -> str:
@@ -67,9 +104,3 @@ def and_list(parts: Sequence[str]) -> str:
     """``"a"``, ``"a and b"``, ``"a, b and c"``."""
     parts = list(parts)
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def range_text(low: float, high: float, digits: int = 2) -> str:
-    """``"0.54 to 0.58"``, or one number when both ends print alike."""
-    a, b = fmt_number(low, digits), fmt_number(high, digits)
-    return a if a == b else f"{a} to {b}"

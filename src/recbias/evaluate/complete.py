@@ -22,29 +22,29 @@ from recbias.evaluate.scoring import SCORE_BLOCK, BlockReader, score_blocks
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 
-__all__ = ["TrueQuality", "top_items", "true_quality"]
+__all__ = ["TrueQuality", "top_columns", "true_quality"]
 
 
-def top_items(scores: np.ndarray, depth: int) -> np.ndarray:
-    """Per row, the columns of the ``depth`` highest scores, highest first, ties by column.
+def top_columns(scores: np.ndarray, k: int) -> np.ndarray:
+    """Per row, the columns of the ``k`` highest scores, best first, ties to the lower column.
 
-    The first ``depth`` columns of a stable sort by decreasing score, found without sorting the row:
-    a partition finds the ``depth``-th highest score, and only the columns at or above it are sorted.
+    The same as ``np.argsort(-scores, axis=1, kind="stable")[:, :k]``, found by a partition
+    (each row's ``k``-th highest score) and a sort of the ``k`` columns it keeps, instead of a
+    sort of every column.  ``NaN`` scores are not allowed.
     """
-    return _top_of_negated(-np.asarray(scores, dtype=np.float64), depth)
-
-
-def _top_of_negated(negated: np.ndarray, depth: int) -> np.ndarray:
-    """:func:`top_items` of ``-negated``: the columns of the ``depth`` lowest values, lowest first, ties by column."""
-    n_rows, n_columns = negated.shape
-    if not 1 <= depth <= n_columns:
-        raise ValueError(f"depth must lie in [1, {n_columns}], got {depth}")
-    threshold = np.partition(negated, depth - 1, axis=1)[:, depth - 1]
-    rows, columns = np.nonzero(negated <= threshold[:, None])
-    ordered = np.lexsort((columns, negated[rows, columns], rows))
-    rows, columns = rows[ordered], columns[ordered]
-    first = np.searchsorted(rows, np.arange(n_rows))
-    return columns[np.arange(len(rows)) - first[rows] < depth].reshape(n_rows, depth)
+    scores = np.asarray(scores, dtype=np.float64)
+    rows, width = scores.shape
+    if not 1 <= k <= width:
+        raise ValueError(f"k must lie in [1, {width}], got {k}")
+    if k == width:
+        return np.argsort(-scores, axis=1, kind="stable")
+    kth = -np.partition(-scores, k - 1, axis=1)[:, k - 1 : k]
+    above = scores > kth
+    tied = scores == kth
+    keep = above | (tied & (np.cumsum(tied, axis=1) <= k - above.sum(axis=1, keepdims=True)))
+    columns = np.nonzero(keep)[1].reshape(rows, k)  # ascending within each row
+    best_first = np.argsort(-np.take_along_axis(scores, columns, axis=1), axis=1, kind="stable")
+    return np.take_along_axis(columns, best_first, axis=1)
 
 
 class TrueQuality:
@@ -84,7 +84,7 @@ class TrueQuality:
         self.users = np.arange(train.n_users) if users is None else np.unique(np.asarray(users, dtype=np.int64))
         self.hits: dict[str, np.ndarray] = {}
         self.read: dict[str, np.ndarray] = {}
-        self._negated = np.empty((0, train.n_items))  # reused from block to block: no new memory per block
+        self._scores = np.empty((0, train.n_items))  # reused from block to block: no new memory per block
 
     def reader(self, label: str) -> BlockReader:
         """What reads the score blocks of system ``label``: the hits of each user's top items outside training."""
@@ -98,12 +98,12 @@ class TrueQuality:
             scores, rated = (block if mine.all() else block[mine]), self.rated[chunk]
             if self.order is not None:
                 scores, rated = scores[:, self.order], rated[:, self.order]
-            if len(self._negated) < len(chunk):
-                self._negated = np.empty((len(chunk), scores.shape[1]))
-            negated = self._negated[: len(chunk)]
-            np.negative(scores, out=negated)
-            negated[rated] = np.inf  # an item rated in training is never recommended
-            top = _top_of_negated(negated, self.depth)
+            if len(self._scores) < len(chunk):
+                self._scores = np.empty((len(chunk), scores.shape[1]))
+            kept = self._scores[: len(chunk)]
+            np.copyto(kept, scores)
+            kept[rated] = -np.inf  # an item rated in training is never recommended
+            top = top_columns(kept, self.depth)
             if self.order is not None:
                 top = self.order[top]
             hits[rows] = self.truth[chunk[:, None], top] & ~self.rated[chunk[:, None], top]

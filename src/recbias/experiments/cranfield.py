@@ -27,6 +27,8 @@ from recbias.text import fmt_number, fmt_pct
 SOURCE = "IRJ 2017 Sec. 5.3; thesis Table 4.1"
 #: suffix of the collections built from a simulated world's complete relevance
 TRUTH = " (true relevance)"
+#: how the prose names the IR collections
+IR_NAMES = {"cranfield": "Cranfield", "trec8-adhoc": "TREC-8"}
 
 
 @dataclass(frozen=True)
@@ -109,68 +111,75 @@ def availability_note(study: SpreadStudy, compare_all: bool) -> str:
 
 
 def size_table(study: SpreadStudy) -> pd.DataFrame:
-    """Size of each collection: queries (users), judgments, relevant documents, positive judgments."""
+    """Size of each collection: queries (users), judgments, relevant documents, positive judgments and
+    positives per query, under short headers (the caption says what they mean for ratings)."""
     return study.stats[["label", "queries", "judgments", "relevant documents", "positive judgments",
-                        "positives per query"]].rename(columns={
-        "label": "collection", "queries": "queries / users", "relevant documents": "relevant documents / liked items"})
+                        "positives per query"]].rename(columns={"label": "collection",
+                                                                 "positives per query": "per query"})
+
+
+#: headers of :func:`spread_table`, in the notation of the chapter's equations
+SPREAD_HEADERS = {
+    "share relevant to one query": "relevant to one query, <i>s</i><sub>1</sub>",
+    "max positives per document": "max <i>p</i>(<i>d</i>)",
+    "top reach": "reach<sub>1</sub>",
+    "head share": "held by the top tenth",
+    "gini": "Gini <i>G</i>",
+}
 
 
 def spread_table(study: SpreadStudy) -> pd.DataFrame:
-    """The spread statistics of each collection under the names the chapter's equations give them."""
-    return study.stats[["label", "share relevant to one query", "max positives per document", "top reach", "gini",
-                        study.fixed]].rename(columns={
-        "label": "collection", "share relevant to one query": "relevant to one query (s1)",
-        "max positives per document": "max positives on a document", "top reach": "reach of the top document (reach1)",
-        "gini": "Gini (G)"})
+    """The spread statistics of each collection under the names the chapter's equations give them, with the
+    share of positive judgments held by the tenth of documents most often judged relevant."""
+    stats = study.stats.assign(**{"head share": study.head_share})
+    return stats[["label", "share relevant to one query", "max positives per document", "top reach", "head share",
+                  "gini", study.fixed]].rename(columns={"label": "collection", **SPREAD_HEADERS})
 
 
 def _span(values: pd.Series, fmt) -> str:
-    return fmt(values.min()) if len(values) == 1 else f"between {fmt(values.min())} and {fmt(values.max())}"
+    return fmt(values.min()) if len(values) == 1 else f"{fmt(values.min())} to {fmt(values.max())}"
 
 
 def spread_text(study: SpreadStudy) -> str:
-    """The paragraph that reads the spread table and figure on the collections of this build."""
+    """The paragraph that reads the spread table and figure: the IR collections against the rating datasets,
+    then the page's own dataset."""
     two, three = (lambda x: fmt_number(x, 2)), fmt_number
     ir, rated, head, mine = study.ir, study.rated, study.head_share, study.stats.loc[study.here]
-    parts = []
-    if len(ir):
-        parts.append(
-            "The tenth of the documents most often judged relevant holds "
-            + " and ".join(f"{fmt_pct(head[c])} of the positive judgments of {c}" for c in ir.index)
-            + f"; the tenth of the most-liked items holds {fmt_pct(head[rated.index].min())}"
-            + (f" to {fmt_pct(head[rated.index].max())}" if len(rated) > 1 else "")
-            + " of the likes in the rating datasets."
-        )
-        parts.append(
-            "In the IR collections, the document relevant to the most queries reaches "
-            + " and ".join(f"{fmt_pct(r['top reach'])} of the queries of {c} ({r['max positives per document']} of "
-                           f"{r['queries']:,})" for c, r in ir.iterrows())
-            + "; the Gini coefficients are " + " and ".join(f"{two(r['gini'])} ({c})" for c, r in ir.iterrows())
-            + f"; and the best fixed list of {study.cutoff} documents has a precision of "
-            + " and ".join(f"{three(r[study.fixed])} ({c})" for c, r in ir.iterrows()) + "."
-        )
-    else:
+    both = "both IR collections" if len(ir) == 2 else "the IR collections" if len(ir) else ""
+    parts = [] if not len(ir) else [
+        f"In {both}, the tenth of the documents most often judged relevant holds at most "
+        f"{fmt_pct(head[ir.index].max())} of the positive judgments, and no document is relevant to more than "
+        f"{fmt_pct(ir['top reach'].max())} of the queries."]
+    if not len(ir):
         parts.append("No IR collection could be loaded on the machine that built this page.")
+    sets = "rating dataset" if len(rated) == 1 else "rating datasets"
     parts.append(
-        f"In the rating datasets shown here, the most-liked item is liked by {_span(rated['top reach'], fmt_pct)} of "
-        f"all users, the Gini coefficient is {_span(rated['gini'], two)}, and one list of the {study.cutoff} most-liked "
-        f"items, shown to every user, would have a precision of {_span(rated[study.fixed], three)} if all ratings were "
-        f"test ratings. On this page's dataset, `{study.here}`, the three numbers are {fmt_pct(mine['top reach'])}, "
-        f"{two(mine['gini'])} and {three(mine[study.fixed])}."
+        f"In the {sets} of this page, the tenth of the most-liked items holds {_span(head[rated.index], fmt_pct)} of "
+        f"the likes, and the most-liked item is liked by {_span(rated['top reach'], fmt_pct)} of all users."
+    )
+    fixed = (f", against at most {three(ir[study.fixed].max())} for the best fixed list of an IR collection"
+             if len(ir) else "")
+    parts.append(
+        f"On this page's dataset, `{study.here}`, the Gini coefficient is {two(mine['gini'])}, and one list of its "
+        f"{study.cutoff} most-liked items, shown to every user, would reach a precision of {three(mine[study.fixed])} "
+        f"if all ratings were test ratings{fixed}."
     )
     return " ".join(parts)
 
 
 def ir_numbers(study: SpreadStudy) -> dict[str, str]:
-    """The IR figures the prose quotes, as text ("(not loaded)" without the collection)."""
-    stats, missing = study.stats, "(not loaded)"
+    """The sentences the prose quotes about the IR collections loaded: how many of their relevant documents
+    serve a single query (``single_query_ir``) and TREC-8 against the published TREC aggregate (``trec_text``)."""
+    stats = study.stats
+    clauses = [f"{fmt_pct(stats.loc[c, 'share relevant to one query'])} on {IR_NAMES[c]}" for c in study.ir.index]
+    single = "It is " + " and ".join(clauses) + "." if clauses else "No IR collection was loaded for this page."
+    if "cranfield" in stats.index:
+        cran = stats.loc["cranfield"]
+        single += (f" Cranfield is a small collection of {cran['queries']:,} queries on one narrow field, so its "
+                   f"queries overlap more: one document is relevant to {cran['max positives per document']} of them.")
     trec = stats.loc["trec8-adhoc"] if "trec8-adhoc" in stats.index else None
-    cran = stats.loc["cranfield"] if "cranfield" in stats.index else None
     return {
-        "trec_single": fmt_pct(trec["share relevant to one query"]) if trec is not None else missing,
-        "cran_single": fmt_pct(cran["share relevant to one query"]) if cran is not None else missing,
-        "cran_max": f"{cran['max positives per document']}" if cran is not None else missing,
-        "cran_queries": f"{cran['queries']:,}" if cran is not None else missing,
+        "single_query_ir": single,
         "trec_text": (
             f"TREC-8 alone has {fmt_pct(trec['share relevant to one query'])} of its relevant documents relevant to a "
             f"single topic, and at most {trec['max positives per document']} positive judgments on one document "
@@ -209,14 +218,16 @@ def _shown(value: float, column: str) -> str:
 
 
 def published_table(study: SpreadStudy) -> pd.DataFrame:
-    """Each published statistic next to ours on every collection of this build that it applies to."""
+    """Each published statistic next to ours on every collection of this build that it applies to ("–" where
+    none does); the published side is written on the first of its rows only."""
     rows = []
     for _, p in published().iterrows():
         found = [c for c in p["ours_on"] if c in study.stats.index] or [None]
-        for c in found:
+        for k, c in enumerate(found):  # the published side once per statistic
             rows.append({
-                "statistic": p["statistic"], "published on": p["published_on"], "published": _shown(p["value"], p["column"]),
-                "ours on": "(no such data here)" if c is None else study.stats.loc[c, "label"],
+                "statistic": p["statistic"] if k == 0 else "", "published on": p["published_on"] if k == 0 else "",
+                "published": _shown(p["value"], p["column"]) if k == 0 else "",
+                "ours on": "–" if c is None else study.stats.loc[c, "label"],
                 "ours": "–" if c is None else _shown(study.stats.loc[c, p["column"]], p["column"]),
             })
     return pd.DataFrame(rows)
@@ -314,16 +325,27 @@ def threshold_text(study: SpreadStudy, sweeps: pd.DataFrame) -> str:
         "datasets of this page, moving from 'every rating is positive' to the dataset's own threshold lowers the "
         f"reach of the top item by {fmt_pct(drop.min())} to {fmt_pct(drop.max())} of its value, and changes the Gini "
         f"coefficient by at most {fmt_number(gini_move.max(), 2)}."
-    )
+    ) + _lastfm_threshold_note(own)
+
+
+def _lastfm_threshold_note(own: pd.DataFrame) -> str:
+    """Why Last.fm 2K keeps most of its rows at its own threshold, when it is in the sweep."""
+    if "lastfm-2k" not in own.index:
+        return ""
+    others = own.drop(index="lastfm-2k")["positive share of ratings"]
+    versus = f", against {_span(others, fmt_pct)} of the ratings of the other datasets" if len(others) else ""
+    return (" Last.fm 2K lists only each user's favourite artists, so its own play-count threshold still counts "
+            f"{fmt_pct(own.loc['lastfm-2k', 'positive share of ratings'])} of its rows as positive{versus}.")
 
 
 def threshold_table(study: SpreadStudy, sweeps: pd.DataFrame) -> pd.DataFrame:
-    """The threshold sweep of the page's dataset, one row per threshold."""
+    """The threshold sweep of the page's dataset, one row per threshold, the statistics under the headers of
+    :func:`spread_table`."""
     mine = sweeps[sweeps["collection"] == study.here]
     return mine[["threshold", "positive share of ratings", "positive judgments", "relevant documents",
                  "share relevant to one query", "top reach", "gini", study.fixed]].rename(columns={
-        "relevant documents": "liked items", "share relevant to one query": "liked by one user",
-        "top reach": "reach of the top item", "gini": "Gini"})
+        "positive share of ratings": "share of ratings positive", "relevant documents": "liked items",
+        **SPREAD_HEADERS})
 
 
 def registry_order(name: str) -> tuple[int, str]:

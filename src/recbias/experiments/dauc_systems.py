@@ -16,7 +16,7 @@ import pandas as pd
 
 from recbias.evaluate import kendall_tau
 from recbias.experiments.discounted_auc import NON_PERSONALISED, Setting, Study, mishit_runs
-from recbias.text import fmt_pct, order_text, ordinal, range_text
+from recbias.text import fmt_number, fmt_pct, fmt_span, order_text, ordinal
 
 #: values of Q of the sweep (Q = 1 reads the whole list: P@z)
 Q_GRID = (0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0)
@@ -73,10 +73,10 @@ def cases_text(cases: pd.DataFrame, effect: pd.DataFrame, setting: Setting) -> s
     page = cases[cases["list"] == setting.m].set_index("system")["mishits per hit"]
     personal = page.drop(index=[s for s in NON_PERSONALISED if s in page.index])
     reorders, _, worst = mishits_matter(effect)
-    random = f", random lists {range_text(page['Random'], page['Random'])}" if "Random" in page.index else ""
+    random = f", random lists {fmt_number(page['Random'], 2)}" if "Random" in page.index else ""
     return (
         f"On the first page of {setting.m} items, the personalised systems show "
-        f"{range_text(personal.min(), personal.max())} mishits per hit{random}. Counting every mishit as minus "
+        f"{fmt_span(personal.min(), personal.max())} mishits per hit{random}. Counting every mishit as minus "
         f"one hit lowers the metric of {worst['system']} by {fmt_pct(-worst['change'], 0)} and "
         + ("changes the order of the systems." if reorders else "leaves the order of the systems as it was.")
     )

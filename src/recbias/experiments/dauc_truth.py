@@ -17,7 +17,7 @@ from recbias.experiments.discounted_auc import Scored, Setting, Study
 from recbias.experiments.fidelity import TruthStudy, fidelity, fit_field, system_field
 from recbias.metrics import ItemPopularity, position_discount
 from recbias.ratings import Ratings
-from recbias.text import and_list, range_text
+from recbias.text import and_list, fmt_ci, fmt_span
 
 
 def truth_agreement(
@@ -61,7 +61,7 @@ def truth_agreement(
 def truth_table(agreement: pd.DataFrame) -> pd.DataFrame:
     """One row per observed metric, one column per truth: Kendall's tau-b over its resampling interval,
     and whether the truly best system comes first under that metric for any of the truths."""
-    cell = agreement.assign(text=lambda f: [f"{t:.2f}<br><small>{lo:.2f} to {hi:.2f}</small>" for t, lo, hi in
+    cell = agreement.assign(text=lambda f: [fmt_ci(t, (lo, hi)) for t, lo, hi in
                                            zip(f["tau"], f["tau_low"], f["tau_high"], strict=True)])
     table = cell.pivot(index="observed metric", columns="truth", values="text")
     table = table.loc[list(dict.fromkeys(agreement["observed metric"])), list(dict.fromkeys(agreement["truth"]))]
@@ -73,7 +73,7 @@ def truth_text(agreement: pd.DataFrame) -> str:
     """Which observed metric comes closest to the true orders, ranked by its mean tau over the truths."""
     spans = agreement.groupby("observed metric", sort=False)["tau"].agg(["mean", "min", "max"]).sort_values(
         "mean", ascending=False)
-    text = {name: range_text(row["min"], row["max"]) for name, row in spans.iterrows()}
+    text = {name: fmt_span(row["min"], row["max"]) for name, row in spans.iterrows()}
     best, *others = text
     return (
         f"On this world, {best} orders the systems closest to the truth (Kendall's τ {text[best]} over the three "

@@ -1,115 +1,52 @@
-"""Chapter 2 ("Experimental design alternatives"): target sets, AR and 1R precision, and their lemma.
+"""Chapter 2 ("Experimental design alternatives"): the preliminary comparison of designs.
 
 An offline ranking evaluation ranks a *target set* of items per user, and three
 choices fix it (IRJ 2017 Sec. 3, Table 3; Bellogín 2012 Sec. 4.3): candidates from
 all items or from test items (AI/TI), all non-relevant candidates or a sample
-(AN/NN), and one set per user or one per relevant rating (AR/1R).  This driver
-holds the chapter's experiments:
+(AN/NN), and one set per user or one per relevant rating (AR/1R).  This module runs
+the comparison of IRJ Sec. 3.3 and Fig. 2 (:func:`design_study`): the papers' five
+systems under AI/TI AR designs and 1R TI-NN on coin-flip splits of the page's
+dataset, and under AR TI-NN and 1R TI-NN on one split of a second dataset; it gives
+the comparison's tables (sizes, precision, paired tests, metrics beyond P@10) and
+the weight of heavy users in 1R precision.
 
-* the toy matrix of IRJ Fig. 1 and the target sets each design gives its user
-  ``u`` (:func:`toy_target_sets`, :func:`toy_figure`);
-* the preliminary comparison of IRJ Sec. 3.3 and Fig. 2 (:func:`design_study`): the
-  papers' five systems under AI/TI AR designs and 1R TI-NN on coin-flip splits of the
-  page's dataset, and under AR TI-NN and 1R TI-NN on one split of a second dataset,
-  with its tables, sentences, published numbers (``published/design_space.csv``) and
-  findings;
-* the lemma that ties 1R to AR precision (IRJ Eq. 2, Fig. 3) along two sweeps
-  (:func:`lemma_sweep`, :func:`band_summary`);
-* on a simulated world, each design's order of systems against the order of their
-  true precision (:func:`truth_check`).
+The chapter's other modules build on its :class:`DesignStudy`:
+:mod:`~recbias.experiments.design_toy` (the toy matrix of IRJ Fig. 1),
+:mod:`~recbias.experiments.design_claims` (the papers' statements and numbers),
+:mod:`~recbias.experiments.design_lemma` (the lemma tying 1R to AR precision, IRJ
+Eq. 2 and Fig. 3) and :mod:`~recbias.experiments.design_truth` (each design's
+order of systems against the true order on a simulated world).
 
-Means and intervals use the user as the independent unit
-(:meth:`recbias.experiments.runner.Experiment.summary` and ``comparison``).
+Means are the papers' run average; intervals and paired tests use the user as the
+independent unit (:meth:`recbias.experiments.runner.Experiment.summary` and
+``comparison``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from recbias import datasets
-from recbias import splits as splitting
 from recbias.cache import recommender_params
 from recbias.designs import build_runs
-from recbias.evaluate import Candidates, discordant_pairs, evaluate_runs, order_agreement, true_quality
+from recbias.evaluate import evaluate_runs
 from recbias.experiments.runner import (
     PAPER_SYSTEMS,
     DesignChoice,
     Experiment,
     Fold,
     choose_designs,
-    design_note,
-    fit_systems,
-    fold_seed,
     make_folds,
     run_experiment,
 )
 from recbias.ratings import Ratings
-from recbias.recommenders import Recommender, make
-from recbias.runs import Runs
-from recbias.text import fmt_number, fmt_p, fmt_pct, ordinal, order_text
-from recbias.theory import lemma_bounds
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-__all__ = [
-    "GROWTH",
-    "METRICS",
-    "N",
-    "REMOVAL",
-    "SOURCE",
-    "TOY_DESIGNS",
-    "TOY_ITEMS",
-    "TOY_TEST",
-    "TOY_TRAIN",
-    "TOY_USERS",
-    "Check",
-    "DesignStudy",
-    "RelevantWeight",
-    "ToyTargetSet",
-    "TruthCheck",
-    "band_summary",
-    "band_text",
-    "checks",
-    "design_study",
-    "differences_text",
-    "fig1_toy",
-    "findings",
-    "found_text",
-    "lemma_finding",
-    "lemma_points",
-    "lemma_sweep",
-    "lemma_table",
-    "metric_orders_text",
-    "metric_table",
-    "one_r_ceiling",
-    "orders_table",
-    "pair_tests",
-    "paper_table",
-    "precision_table",
-    "published",
-    "published_numbers",
-    "range_text",
-    "relevant_weight",
-    "second_split",
-    "sentences",
-    "significance_table",
-    "size_table",
-    "system_settings",
-    "toy_figure",
-    "toy_target_sets",
-    "truth_check",
-    "truth_text",
-    "weight_text",
-    "why_not_second",
-]
+from recbias.recommenders import make
+from recbias.text import fmt_number, fmt_p_html, fmt_pct, fmt_signed, order_text
 
 #: cut-off of P@n throughout, as in the papers
 N = 10
@@ -121,130 +58,6 @@ SOURCE = "IRJ 2017 Sec. 3.3, Fig. 2"
 ALPHA = 1e-3
 #: the personalised systems among the papers' five
 PERSONALISED = ("pLSA", "MF", "user-kNN")
-
-
-# ----------------------------------------------------------------------- toy (Fig. 1)
-
-#: users and items of the toy matrix; the target user is ``u``
-TOY_USERS = ("u", "v", "w")
-TOY_ITEMS = ("a", "b", "c", "d", "e", "f", "g")
-#: (user, item, stars); positive means 4 stars or more
-TOY_TRAIN = (("u", "f", 5), ("u", "g", 2), ("v", "a", 5), ("v", "d", 2), ("w", "a", 5), ("w", "e", 5))
-TOY_TEST = (("u", "d", 5), ("u", "e", 4), ("v", "b", 2), ("v", "f", 5), ("w", "c", 5), ("w", "g", 1))
-#: the designs whose target sets the toy figure shows
-TOY_DESIGNS = ("AI-AN", "TI-AN", "AI-NN(1)", "TI-NN(1)", "1R AI-NN(1)", "1R TI-NN(1)")
-
-
-def fig1_toy() -> tuple[Ratings, Ratings]:
-    """Training and test ratings of a toy matrix with the properties of IRJ 2017 Fig. 1.
-
-    User ``u`` liked ``d`` and ``e`` in the test set and rated ``f`` and ``g`` in training;
-    item ``a`` has no test rating (so it is a candidate under AI only); ``b`` and ``c`` are
-    test items of other users that ``u`` never rated.  Ratings of 4 or 5 stars are positive.
-    """
-
-    def build(rows: Sequence[tuple[str, str, int]]) -> Ratings:
-        return Ratings(
-            name="Fig. 1 toy",
-            users=np.array([TOY_USERS.index(u) for u, _, _ in rows]),
-            items=np.array([TOY_ITEMS.index(i) for _, i, _ in rows]),
-            values=np.array([v for _, _, v in rows], dtype=float),
-            timestamps=None,
-            user_ids=np.array(TOY_USERS),
-            item_ids=np.array(TOY_ITEMS),
-            scale=(1, 5),
-            positive_threshold=4,
-            description="hand-made stars",
-        )
-
-    return build(TOY_TRAIN), build(TOY_TEST)
-
-
-@dataclass(frozen=True)
-class ToyTargetSet:
-    """One target set of user ``u`` in the toy matrix.
-
-    Attributes:
-        label: the design, with the relevant item's index for a 1R set (``"1R TI-NN(1): $T_u^1$"``).
-        items: item codes in the set.
-        relevant: the relevant items among them.
-    """
-
-    label: str
-    items: frozenset[int]
-    relevant: frozenset[int]
-
-    @property
-    def letters(self) -> str:
-        """The items as the prose names them, e.g. ``"{b, c, d, e}"``."""
-        return "{" + ", ".join(TOY_ITEMS[i] for i in sorted(self.items)) + "}"
-
-
-def toy_target_sets(seed: int = 0, designs: Sequence[str] = TOY_DESIGNS) -> list[ToyTargetSet]:
-    """The target sets of user ``u`` under each design, built by :func:`recbias.designs.build_runs`."""
-    train, test = fig1_toy()
-    u = TOY_USERS.index("u")
-    sets = []
-    for name in designs:
-        runs = build_runs(train, test, name, seed=seed)
-        for r, k in enumerate(np.flatnonzero(runs.users == u), start=1):
-            block = slice(runs.offsets[k], runs.offsets[k + 1])
-            label = f"{name}: $T_u^{r}$" if name.startswith("1R") else name
-            sets.append(ToyTargetSet(label, frozenset(runs.items[block].tolist()),
-                                     frozenset(runs.items[block][runs.labels[block]].tolist())))
-    return sets
-
-
-_RELEVANT, _NONRELEVANT, _TRAINED = "#1a7f37", "#8fb8de", "#dddddd"
-
-
-def toy_figure(target_sets: Sequence[ToyTargetSet]) -> Figure:
-    """The toy matrix (stars, positive ones green, test ones circled) beside the target sets of ``u``."""
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch, Rectangle
-
-    train, test = fig1_toy()
-    fig, (ax_m, ax_t) = plt.subplots(1, 2, figsize=(8.2, 4.8), gridspec_kw={"width_ratios": [1, 1.3]})
-    for frame, held_out in ((train, False), (test, True)):
-        for user, item, value in zip(frame.users, frame.items, frame.values, strict=True):
-            positive = value >= frame.positive_threshold
-            ax_m.text(item, user, f"{value:g}", ha="center", va="center", fontsize=14,
-                      color=_RELEVANT if positive else "#b42318", fontweight="bold" if positive else "normal")
-            if held_out:
-                ax_m.scatter(item, user, s=560, facecolors="none", edgecolors="#333333", linewidths=1.2)
-    ax_m.set_ylim(len(TOY_USERS) - 0.5, -0.5)
-    ax_m.set_yticks(range(len(TOY_USERS)), TOY_USERS)
-    ax_m.set_ylabel("user")
-    ax_m.set_title("stars (green: positive; circled: test)", fontsize=11, loc="left")
-
-    trained = set(train.items[train.users == TOY_USERS.index("u")].tolist())
-    for row, target in enumerate(target_sets):
-        for item in range(len(TOY_ITEMS)):
-            colour, text = (
-                (_RELEVANT, "rel") if item in target.relevant
-                else (_NONRELEVANT, "non") if item in target.items
-                else (_TRAINED, "train") if item in trained
-                else ("white", "")
-            )
-            ax_t.add_patch(Rectangle((item - 0.45, row - 0.4), 0.9, 0.8, color=colour))
-            ax_t.text(item, row, text, ha="center", va="center", fontsize=10,
-                      color="white" if colour == _RELEVANT else "#222222")
-    ax_t.set_ylim(len(target_sets) - 0.5, -0.5)
-    ax_t.set_yticks(range(len(target_sets)), [t.label for t in target_sets])
-    ax_t.set_title("target sets of user u", fontsize=11, loc="left")
-    for ax in (ax_m, ax_t):
-        ax.set_xlim(-0.5, len(TOY_ITEMS) - 0.5)
-        ax.set_xticks(range(len(TOY_ITEMS)), TOY_ITEMS)
-        ax.set_xlabel("item")
-        ax.grid(False)
-    fig.legend(
-        handles=[Patch(color=_RELEVANT, label="relevant, in the target set"),
-                 Patch(color=_NONRELEVANT, label="non-relevant, in the target set"),
-                 Patch(color=_TRAINED, label="u's training item (never a target)")],
-        loc="lower center", ncol=3, fontsize=9.5, bbox_to_anchor=(0.5, 0.0),
-    )
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
-    return fig
 
 
 # ---------------------------------------------------------------- the weights of 1R
@@ -468,16 +281,16 @@ def system_settings(systems: Mapping[str, str] = PAPER_SYSTEMS, seed: int = 0) -
 
 
 def size_table(study: DesignStudy) -> pd.DataFrame:
-    """Size of the evaluation per dataset and design, means over splits: runs are users in AR and
-    relevant test ratings in 1R."""
+    """Size of the evaluation per dataset and design, means over splits: runs (users in AR, relevant test
+    ratings in 1R), their users, the candidate items, the items ranked by each system in all (``items
+    ranked``) and the runs left out over all splits because a user had too few candidates."""
     reports = pd.concat([e.reports for e in study.experiments], ignore_index=True)
     return (
         reports.groupby(["dataset", "design"], sort=False)
         .agg(splits=("fold", "nunique"), runs=("n_runs", "mean"), users=("n_users", "mean"),
              candidates=("n_candidates", "mean"), entries=("candidates", "mean"), excluded=("shortage_runs", "sum"))
         .reset_index()
-        .rename(columns={"candidates": "candidate items", "entries": "target entries",
-                         "excluded": "runs left out (too few candidates)"})
+        .rename(columns={"candidates": "candidate items", "entries": "items ranked", "excluded": "runs left out"})
     )
 
 
@@ -509,14 +322,15 @@ def pair_tests(study: DesignStudy) -> pd.DataFrame:
 
 
 def significance_table(study: DesignStudy) -> pd.DataFrame:
-    """:func:`pair_tests` as the page shows it."""
+    """:func:`pair_tests` as the page shows it: significant pairs per design, and the closest pair with its
+    difference (first minus second system) and p-value."""
     tests = study.tests
     return pd.DataFrame({
         "dataset": tests["dataset"], "design": tests["design"],
         "pairs with p < 0.001": [f"{k} of {n}" for k, n in zip(tests["significant"], tests["pairs"], strict=True)],
         "closest pair": tests["closest pair"],
-        "its P@10 difference": [f"{d:+.4f}" for d in tests["difference"]],
-        "its p-value": [fmt_p(p) for p in tests["p"]],
+        f"difference in P@{N}": [fmt_signed(d, 4).replace("-", "\u2212") for d in tests["difference"]],
+        "p-value": [fmt_p_html(p) for p in tests["p"]],
     })
 
 
@@ -527,364 +341,6 @@ def one_r_ceiling(train: Ratings, test: Ratings, design: str, *, n: int = N, see
     if runs.n_runs == 0:
         raise ValueError(f"{design} leaves no run on {test.name}")
     return float(evaluate_runs(runs, runs.labels.astype(float), [f"P@{n}"])[f"P@{n}"].mean())
-
-
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "no"
-
-
-@dataclass(frozen=True)
-class Check:
-    """A statement of the papers about the comparison, checked on this build.
-
-    Attributes:
-        key: scorecard key.
-        statement: the statement in a few words, as the comparison table shows it.
-        label: the statement in full, as the scorecard shows it.
-        paper: what the papers found; ours: what we found.
-        holds: whether ours bears the statement out.
-        evidence: the numbers behind the verdict.
-        dataset: our dataset; paper_dataset: the papers'.
-    """
-
-    key: str
-    statement: str
-    label: str
-    paper: str
-    ours: str
-    holds: bool
-    evidence: str
-    dataset: str
-    paper_dataset: str
-
-
-def checks(study: DesignStudy) -> list[Check]:
-    """The papers' statements about the comparison (IRJ 2017 Sec. 3.3) on this build's datasets."""
-    here, ar, one_r = study.ratings.name, study.choice.main_ar, study.choice.one_r
-    ar_order, one_r_order = study.order(here, ar), study.order(here, one_r)
-    ar_p, one_r_p = study.measured(here, ar), study.measured(here, one_r)
-    place = ar_order.index("Popularity") + 1
-    gap = max(abs(study.measured(here, study.choice.ar[0])[s] - ar_p[s]) for s in study.systems)
-    tests = study.tests[study.tests["dataset"] == here]
-    significant, pairs = int(tests["significant"].sum()), int(tests["pairs"].sum())
-
-    def mf_above_knn(design: str, values: dict[str, float], order: list[str]) -> Check:
-        above = order.index("MF") < order.index("user-kNN")
-        return Check(f"fig2/{design}/MF-above-kNN", f"MF above kNN, {design}", f"MF beats user-kNN under {design}",
-                     "yes", _yes(above), above,
-                     f"{design} P@10: MF {fmt_number(values['MF'], 4)}, user-kNN {fmt_number(values['user-kNN'], 4)}",
-                     here, "ml-1m")
-
-    found = [
-        Check("fig2/AR/pLSA-first", "best system, AR", "pLSA has the best AR precision of the five systems", "pLSA",
-              ar_order[0], ar_order[0] == "pLSA", f"AR {ar} order: {' > '.join(ar_order)}", here, "ml-1m"),
-        Check("fig2/1R/pLSA-first", "best system, 1R", "pLSA has the best 1R precision of the five systems", "pLSA",
-              one_r_order[0], one_r_order[0] == "pLSA", f"1R order: {' > '.join(one_r_order)}", here, "ml-1m"),
-        Check("fig2/AR/Popularity-second", "Popularity's place, AR",
-              "Popularity comes second under AR, ahead of two personalised systems", ordinal(2), ordinal(place),
-              place == 2, f"Popularity is {ordinal(place)} under AR", here, "ml-1m"),
-        mf_above_knn("AR", ar_p, ar_order),
-        mf_above_knn("1R", one_r_p, one_r_order),
-        Check("fig2/AI-TI-alike", f"largest |{study.choice.ar[0]} − {ar}| gap in P@10",
-              "AI and TI candidate sets give almost the same AR precision (gap below 0.01)", "almost none",
-              fmt_number(gap, 4), gap < 0.01, f"largest |{study.choice.ar[0]} - {ar}| P@10 gap: {fmt_number(gap, 4)}",
-              here, "ml-1m"),
-        Check("fig2/all-pairs-significant", "pairs of systems with p < 0.001",
-              "every pair of systems differs with Wilcoxon p < 0.001 in every design", "all",
-              f"{significant} of {pairs}", significant == pairs, f"{significant} of {pairs} pairs", here, "ml-1m"),
-    ]
-    if study.second is not None:
-        other, second_ar = study.second_name, study.second_ar
-        other_ar, other_1r = study.order(other, second_ar), study.order(other, one_r)
-        found += [
-            Check("fig2/AR-lastfm/Popularity-first", "best system, AR (Last.fm)",
-                  "on Last.fm, Popularity has the best AR precision", "Popularity", other_ar[0],
-                  other_ar[0] == "Popularity", f"AR {second_ar} order: {' > '.join(other_ar)}", other, "lastfm-1k"),
-            Check("fig2/lastfm/AR-1R-disagree", "AR and 1R order some systems differently (Last.fm)",
-                  "on Last.fm, AR and 1R order some pairs of systems differently", "yes", _yes(other_ar != other_1r),
-                  other_ar != other_1r, f"AR: {' > '.join(other_ar)}; 1R: {' > '.join(other_1r)}", other, "lastfm-1k"),
-        ]
-    return found
-
-
-def findings(study: DesignStudy) -> list[dict]:
-    """Arguments of :func:`recbias.bookkit.scorecard.finding` for each of :func:`checks`
-    (``key``, ``label``, ``holds``, ``evidence``, ``dataset``)."""
-    return [{"key": c.key, "label": c.label, "holds": bool(c.holds), "evidence": c.evidence, "dataset": c.dataset}
-            for c in checks(study)]
-
-
-def published() -> pd.DataFrame:
-    """The published numbers this chapter recomputes (``published/design_space.csv``)."""
-    with resources.files("recbias.experiments").joinpath("published/design_space.csv").open() as handle:
-        return pd.read_csv(handle, comment="#", keep_default_na=False)
-
-
-def _ours(study: DesignStudy, row: pd.Series) -> tuple[float, str, str] | None:
-    """Our value of a published number, the dataset it was computed on and the design; None when not run."""
-    if row["measure"] == "ceiling":
-        return study.ceiling, study.ratings.name, study.choice.one_r
-    if row["on"] == "second" and study.second is None:
-        return None
-    dataset, design = ((study.ratings.name, study.choice.main_ar) if row["on"] == "main"
-                       else (study.second_name, study.second_ar))
-    return float(study.means.loc[(dataset, design, "Popularity")]), dataset, design
-
-
-def published_numbers(study: DesignStudy) -> list[dict]:
-    """Arguments of :func:`recbias.bookkit.scorecard.number` for each published number this build recomputes."""
-    claims = []
-    for _, row in published().iterrows():
-        ours = _ours(study, row)
-        if ours is None:
-            continue
-        value, dataset, design = ours
-        claims.append({"key": row["key"], "ours": value, "paper": float(row["value"]), "tolerance": float(row["tolerance"]),
-                       "source": row["source"], "dataset": dataset, "paper_dataset": row["paper_dataset"],
-                       "label": row["statement"], "note": f"{design}; {row['note']}"})
-    return claims
-
-
-def paper_table(study: DesignStudy) -> pd.DataFrame:
-    """The papers' statements and numbers next to ours, with the dataset each refers to."""
-    rows = [{"statement": c.statement, "paper": c.paper, "our dataset": c.dataset, "ours": c.ours,
-             "paper's dataset": c.paper_dataset} for c in checks(study)]
-    for claim in published_numbers(study):
-        rows.append({"statement": claim["label"], "paper": f"{claim['paper']:.2f}", "our dataset": claim["dataset"],
-                     "ours": fmt_number(claim["ours"]), "paper's dataset": claim["paper_dataset"]})
-    table = pd.DataFrame(rows)
-    return table.iloc[np.argsort(table["our dataset"] != study.ratings.name, kind="stable")].reset_index(drop=True)
-
-
-def found_text(study: DesignStudy) -> str:
-    """What the comparison shows about AI against TI and about the 1R ceiling on the page's dataset."""
-    here, (ai, ti), one_r = study.ratings.name, study.choice.ar, study.choice.one_r
-    gap = max(abs(study.measured(here, ai)[s] - study.measured(here, ti)[s]) for s in study.systems)
-    reports = study.main.reports[study.main.reports["design"] == ti]
-    untested = float(1 - reports["n_candidates"].mean() / study.ratings.n_items)
-    items = (f"almost every item has a test rating in every split ({fmt_pct(1 - untested)} on average), so AI and TI "
-             "draw from nearly the same candidates" if untested < 0.005 else
-             f"on average {fmt_pct(untested)} of the items have no test rating in a split, and only AI can draw them "
-             "as non-relevant items")
-    best = max(study.measured(here, one_r).values())
-    return (
-        f"On *{here}* the largest gap between {ai} and {ti} over the systems is {fmt_number(gap, 4)}: {items}. "
-        f"The best 1R precision, {fmt_number(best)}, stays under the ceiling of {fmt_number(study.ceiling)} that a "
-        "perfect ranking attains."
-    )
-
-
-def _title(name: str) -> str:
-    try:
-        return datasets.info(name).title
-    except ValueError:
-        return name
-
-
-def differences_text(study: DesignStudy) -> str:
-    """How many of the papers' statements hold here, and how this build's data differ from the papers'."""
-    found = checks(study)
-    failed = sum(not c.holds for c in found)
-    opening = ("Every qualitative statement of the table holds on this build." if not failed else
-               f"On this build, {failed} of the {len(found)} qualitative statements of the table "
-               f"{'does' if failed == 1 else 'do'} not hold.")
-    here = study.ratings
-    if here.name == "ml-1m":
-        data = "The main dataset is the papers' own, MovieLens 1M, but the splits are our own draws"
-    elif here.true_relevance is not None:
-        data = (f"The data differ: the papers used MovieLens 1M, this page a simulated world (*{here.name}*) whose "
-                "systems need not behave as they do on real ratings")
-    else:
-        data = (f"The data differ: the papers used MovieLens 1M, this page *{_title(here.name)}* "
-                f"({here.n_ratings:,} ratings by {here.n_users:,} users of {here.n_items:,} items)")
-    if study.second is not None:
-        data += (f", and *{_title(study.second_name)}* stands in for the papers' Last.fm sample"
-                 + ("; it has no timestamps, so the papers' temporal split cannot be repeated on it"
-                    if study.second_split == "coin" else ""))
-    return f"{opening} {data}."
-
-
-def range_text(study: DesignStudy) -> str:
-    """How far one system's P@10 moves across designs and datasets, against the spread of systems within a design."""
-    per_panel = study.summary.pivot_table(index=["dataset", "design"], columns="system", values="mean",
-                                          observed=True, sort=False)[list(PERSONALISED)]
-    low, high = per_panel.min(), per_panel.max()
-    widest = (high / low).idxmax()
-    spread = float((per_panel.max(axis=1) - per_panel.min(axis=1)).max())
-    return (
-        f"Across the designs and datasets of this page, the P@10 of {widest} alone runs from "
-        f"{fmt_number(low[widest])} to {fmt_number(high[widest])}, while within any one design the three "
-        f"personalised systems are never more than {fmt_number(spread)} apart."
-    )
-
-
-# --------------------------------------------------------------------- lemma (Eq. 2)
-
-#: the systems of IRJ Fig. 3
-LEMMA_SYSTEMS = {"pLSA": "plsa", "user-kNN": "user-knn"}
-#: the two sweeps of :func:`lemma_sweep`
-REMOVAL, GROWTH = "removed test ratings", "target size"
-
-
-def _lemma_runs(train: Ratings, test: Ratings, size: int, seed: int, users: np.ndarray | None) -> Runs:
-    runs = build_runs(
-        train, test, f"1R TI-NN({size - 1})", seed=seed, shared_negatives=True, on_shortage="exclude"
-    )
-    if users is not None:
-        runs = runs.subset(np.isin(runs.users, users))
-    return runs
-
-
-def lemma_sweep(
-    train: Ratings,
-    test: Ratings,
-    systems: Mapping[str, Recommender],
-    *,
-    n: int = N,
-    target_sizes: Sequence[int] = (100, 200, 400, 600, 800, 1000),
-    removed: Sequence[float] = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9),
-    base_size: int = 100,
-    max_users: int | None = None,
-    min_share: float = 0.5,
-    seed: int = 0,
-) -> pd.DataFrame:
-    """1R precision and its AR bounds (IRJ 2017 Eq. 2) along the two sweeps of their Fig. 3.
-
-    Both sweeps use 1R TI-NN target sets ``T_u^r`` of ``size`` items (``size - 1``
-    non-relevant ones) whose non-relevant items are shared by all the runs of a user,
-    the assumption of the lemma, and :func:`recbias.theory.lemma_bounds`:
-
-    * ``"removed test ratings"``: ``|T_u^r| = base_size``, a ``removed`` fraction of the
-      test ratings dropped at random (:func:`recbias.splits.remove_test_ratings`,
-      nested: what is gone at 20% is gone at 40%);
-    * ``"target size"``: the whole test set, ``|T_u^r|`` over ``target_sizes``.
-
-    The target-size sweep keeps one population of users: those who have enough
-    non-relevant candidates at the largest size, subsampled to ``max_users`` users with
-    ``seed`` when given.  Sizes are dropped from the top until that population holds at
-    least ``min_share`` of the users with a relevant test item.
-
-    Returns one row per (sweep, x, system): ``lower``, ``value``, ``upper``, ``runs``,
-    ``users`` and ``holds`` (``lower <= value <= upper``).
-    """
-    rows = []
-
-    def record(sweep: str, x: float, runs: Runs) -> None:
-        if runs.n_runs == 0:
-            return
-        candidates = Candidates([runs])
-        for label, system in systems.items():
-            (score,) = candidates.score(system)
-            bounds = lemma_bounds(runs, score, n)
-            rows.append(
-                {
-                    "sweep": sweep,
-                    "x": x,
-                    "system": label,
-                    "lower": bounds.lower,
-                    "value": bounds.value,
-                    "upper": bounds.upper,
-                    "runs": runs.n_runs,
-                    "users": len(np.unique(runs.users)),
-                    "holds": bounds.lower <= bounds.value <= bounds.upper,
-                }
-            )
-
-    for k, fraction in enumerate(removed):
-        thinned = splitting.remove_test_ratings(test, fraction, seed=seed) if fraction > 0 else test
-        record(REMOVAL, float(fraction), _lemma_runs(train, thinned, base_size, fold_seed(seed, k), None))
-
-    sizes = sorted(int(s) for s in target_sizes)
-    n_users = len(np.unique(test.users[test.values >= test.positive_threshold]))
-    eligible = np.empty(0, dtype=np.int64)
-    while sizes:
-        widest = _lemma_runs(train, test, sizes[-1], fold_seed(seed, 100), None)
-        eligible = np.unique(widest.users)
-        if len(eligible) >= min_share * n_users:
-            break
-        sizes.pop()
-    if sizes:
-        if max_users is not None and len(eligible) > max_users:
-            eligible = np.sort(np.random.default_rng(seed).choice(eligible, max_users, replace=False))
-        for k, size in enumerate(sizes):
-            record(GROWTH, float(size), _lemma_runs(train, test, size, fold_seed(seed, 200 + k), eligible))
-    return pd.DataFrame(rows)
-
-
-def lemma_points(study: DesignStudy, max_users: int | None = None) -> pd.DataFrame:
-    """:func:`lemma_sweep` of IRJ Fig. 3 on the study's first split: pLSA and user-kNN, the 1R target
-    size of the study as the base size, ``max_users`` users for the size sweep."""
-    fold = study.folds[0]
-    systems = fit_systems(LEMMA_SYSTEMS, fold.train, key_extra=fold.key, seed=study.seed)
-    return lemma_sweep(fold.train, fold.test, systems, base_size=study.choice.target_size,
-                       max_users=None if max_users is None else int(max_users), seed=study.seed)
-
-
-def band_summary(sweep: pd.DataFrame) -> pd.DataFrame:
-    """Width of the lemma's band at every point of a sweep, averaged over the systems: one row per
-    (sweep, x) with the absolute width ``upper - lower`` and the width relative to the 1R value."""
-    width = sweep["upper"] - sweep["lower"]
-    frame = sweep.assign(width=width, relative=width / sweep["value"])
-    return (frame.groupby(["sweep", "x"], sort=False)
-            .agg(width=("width", "mean"), relative=("relative", "mean"), users=("users", "first"))
-            .reset_index())
-
-
-def band_text(sweep: pd.DataFrame) -> str:
-    """The paragraph that reads the lemma's sweeps: do the bounds hold, and how wide is the band."""
-    holds, points = int(sweep["holds"].sum()), len(sweep)
-    bands = band_summary(sweep)
-    removal, growth = bands[bands["sweep"] == REMOVAL], bands[bands["sweep"] == GROWTH]
-    verdict = (f"The bounds hold on all {points} points." if holds == points else
-               f"The bounds hold on {holds} of the {points} points only: a violation means the lemma's conditions "
-               "were broken (shared non-relevant items, one order of items per user).")
-    first, last = removal.iloc[0], removal.iloc[-1]
-    text = (
-        f"{verdict} They must: with shared non-relevant items and one fixed order of items per user the lemma is "
-        "exact (`recbias.theory.lemma_bounds` computes both sides, and the package tests check the inequality on "
-        f"random data). Averaged over the two systems, the band is {fmt_number(first['width'], 4)} wide on the full "
-        f"test set ({fmt_pct(first['relative'], 0)} of the 1R value) and {fmt_number(last['width'], 4)} "
-        f"({fmt_pct(last['relative'], 0)}) once {fmt_pct(last['x'], 0)} of the test ratings are gone."
-    )
-    if not len(growth):
-        return text + " The catalogue is too small for the size sweep."
-    small, big = growth.iloc[0], growth.iloc[-1]
-    text += (
-        f" Along the size sweep, on a fixed population of {int(small['users']):,} users, it goes from "
-        f"{fmt_number(small['width'], 4)} ({fmt_pct(small['relative'], 0)}) with target sets of {small['x']:,.0f} "
-        f"items to {fmt_number(big['width'], 4)} ({fmt_pct(big['relative'], 0)}) with {big['x']:,.0f}."
-    )
-    if big["width"] < small["width"] and big["relative"] >= small["relative"]:
-        text += (" In absolute terms it narrows, as the papers observed; relative to the 1R value it does not, "
-                 "because precision itself falls faster than the band as the target sets grow.")
-    elif big["width"] < small["width"]:
-        text += " It narrows in absolute terms and relative to the 1R value, as the papers observed."
-    else:
-        text += " Unlike in the papers, it does not narrow here."
-    return text
-
-
-def lemma_table(sweep: pd.DataFrame) -> pd.DataFrame:
-    """One row per point of the sweeps: lower bound ≤ 1R P@10 ≤ upper bound for each system."""
-    cells = sweep.assign(
-        cell=[f"{fmt_number(lo, 4)} ≤ {fmt_number(v, 4)} ≤ {fmt_number(hi, 4)}"
-              for lo, v, hi in zip(sweep["lower"], sweep["value"], sweep["upper"], strict=True)],
-        setting=[f"{x:.0%} of test ratings removed" if s == REMOVAL else f"{x:,.0f} items per target set"
-                 for s, x in zip(sweep["sweep"], sweep["x"], strict=True)],
-    )
-    table = cells.pivot_table(index=["setting", "runs", "users"], columns="system", values="cell", aggfunc="first",
-                              sort=False)
-    return table.rename_axis(columns=None).reset_index()
-
-
-def lemma_finding(sweep: pd.DataFrame) -> dict:
-    """Arguments of :func:`recbias.bookkit.scorecard.finding` for the lemma (``key``, ``label``, ``holds``,
-    ``evidence``, ``source``)."""
-    holds = int(sweep["holds"].sum())
-    return {"key": "fig3/lemma-holds",
-            "label": "1R precision lies within the lemma's AR bounds at every point of both sweeps",
-            "holds": bool(holds == len(sweep)), "evidence": f"{holds} of {len(sweep)} points within the bounds",
-            "source": "IRJ 2017 Eq. 2, Fig. 3"}
 
 
 # -------------------------------------------------------------- metrics beyond P@10
@@ -901,12 +357,18 @@ def metric_table(study: DesignStudy) -> pd.DataFrame:
 
 
 def sentences(study: DesignStudy) -> dict[str, str]:
-    """The numbers the prose quotes: the 1R runs of the page's dataset, the largest |MAP - MRR| over them,
-    and the pairs of systems that differ at :data:`ALPHA` over every design and dataset."""
+    """The numbers the prose quotes: the 1R runs of the page's dataset over all splits, the largest
+    |MAP - MRR| over them and a clause that reads it (``map_mrr``), and the pairs of systems that differ
+    at :data:`ALPHA` over every design and dataset."""
     runs = study.main.runs[study.main.runs["design"] == study.choice.one_r]
     gap = float((runs["MAP"] - runs["MRR"]).abs().max())
+    count, splits = f"{runs.groupby(['fold', 'run']).ngroups:,}", len(study.folds)
+    where = f"{count} 1R runs of the {splits} splits" if splits > 1 else f"{count} 1R runs of the split"
     tests = study.tests
-    return {"runs_1r": f"{runs.groupby(['fold', 'run']).ngroups:,}", "map_mrr_gap": f"{gap:.1e}" if gap else "0",
+    return {"runs_1r": count, "map_mrr_gap": f"{gap:.1e}" if gap else "0",
+            "map_mrr": (f"the two are equal on every one of the {where}" if gap == 0 else
+                        f"over the {where} they differ by at most {gap:.1e}, a rounding error" if gap < 1e-9 else
+                        f"yet over the {where} they differ by up to {gap:.1e}, which calls for a look at the metrics"),
             "pairs_significant": f"{tests['significant'].sum()} of {tests['pairs'].sum()}"}
 
 
@@ -925,105 +387,3 @@ def metric_orders_text(study: DesignStudy) -> str:
         return "Within each design, no other metric of the table orders the systems exactly as P@10 does."
     return (f"Within each design, {cases - len(disagree)} of the {cases} other metric columns order the systems "
             f"as P@10 does; the exceptions are {', '.join(disagree)}.")
-
-
-# ------------------------------------------------------------- order against truth
-
-
-@dataclass(frozen=True)
-class TruthCheck:
-    """Each design's order of systems against their true order, on a simulated world.
-
-    Attributes:
-        dataset: the world.
-        true: true P@10 per system (top 10 among all items outside training, complete relevance),
-            mean over users and splits.
-        measured: measured P@10, systems x designs of the page's dataset.
-    """
-
-    dataset: str
-    true: pd.Series
-    measured: pd.DataFrame
-
-
-def truth_check(study: DesignStudy) -> TruthCheck | None:
-    """The true P@10 of the study's systems on every split (:func:`recbias.evaluate.true_quality`), against
-    the designs' measurements; None on observed data, which lack the complete relevance."""
-    ratings = study.ratings
-    if ratings.true_relevance is None:
-        return None
-    per_fold = []
-    for fold in study.folds:
-        fitted = fit_systems(study.presets, fold.train, key_extra=fold.key, seed=study.seed)
-        per_fold.append(true_quality(fitted, fold.train, ratings.true_relevance, n=N, seed=study.seed)[f"P@{N}"].mean())
-    true = pd.concat(per_fold, axis=1).mean(axis=1)[study.systems]
-    designs = [str(d) for d in study.main.runs["design"].cat.categories]
-    measured = pd.DataFrame({d: study.measured(ratings.name, d) for d in designs})
-    return TruthCheck(ratings.name, true, measured)
-
-
-def _ranked(values: Mapping[str, float]) -> list[str]:
-    """Systems from best to worst, each over its value (HTML cells of :func:`orders_table`)."""
-    return [f"{s}<br><small>{fmt_number(values[s], 4)}</small>" for s in sorted(values, key=lambda s: -values[s])]
-
-
-def orders_table(study: DesignStudy, check: TruthCheck | None = None) -> pd.DataFrame:
-    """The systems from best to worst by P@10, one row per (dataset, design); with a :class:`TruthCheck`,
-    a first row with the true order and, after the ranks, each design's agreement with it
-    (:func:`recbias.evaluate.order_agreement`: Kendall's tau-b, pairs in the true order, best system first)."""
-    rows: dict[tuple[str, str], list[str]] = {}
-    if check is not None:
-        rows[(check.dataset, "true P@10")] = _ranked(check.true.to_dict())
-    for dataset, design in study.panels:
-        rows[(dataset, design)] = _ranked(study.measured(dataset, design))
-    columns = [ordinal(k) for k in range(1, len(study.systems) + 1)]
-    if check is not None:
-        pairs = len(study.systems) * (len(study.systems) - 1) // 2
-        for (dataset, design), cells in rows.items():
-            if dataset != check.dataset or design not in check.measured:
-                cells += ["–"] * 3
-                continue
-            agreement = order_agreement(check.measured[design].to_numpy(), check.true.to_numpy())
-            cells += [fmt_number(float(agreement.tau[0]), 2), f"{round(float(agreement.pairs[0]) * pairs)}/{pairs}",
-                      _yes(bool(agreement.best[0]))]
-        columns += ["τ", "pairs", "best"]
-    index = pd.MultiIndex.from_tuples(list(rows), names=["dataset", "design"])
-    return pd.DataFrame(list(rows.values()), index=index, columns=columns).reset_index()
-
-
-#: largest relative difference of true precision under which two systems count as close
-CLOSE = 0.05
-
-
-def truth_text(check: TruthCheck | None, dataset: str) -> str:
-    """What the comparison with the true order shows, or why it cannot be made on ``dataset``."""
-    if check is None:
-        return (f"*{dataset}* is observed data, without the relevance of the pairs nobody rated, so the orders "
-                "cannot be checked against a truth here: the table gives the measured orders only. Build the "
-                "chapter on `synthetic` to see the check.")
-    true = check.true.to_dict()
-    wrong = {pair for design in check.measured.columns
-             for pair in discordant_pairs(check.measured[design].to_dict(), true)}
-    designs = len(check.measured.columns)
-    right = sum(not discordant_pairs(check.measured[d].to_dict(), true) for d in check.measured.columns)
-    verdict = ("Every design orders" if right == designs else "No design orders" if right == 0 else
-               "Only one of the designs orders" if right == 1 else f"{right} of the {designs} designs order")
-    text = f"The true order is **{order_text(true)}**. {verdict} the systems as the truth does."
-    if wrong:
-        a, b = max(wrong, key=lambda pair: abs(true[pair[0]] - true[pair[1]]) / max(true[pair[0]], true[pair[1]]))
-        gap = abs(true[a] - true[b]) / max(true[a], true[b])
-        text += (
-            " Every pair a design swaps is close in truth: the widest, "
-            f"{a} and {b}, differ by {fmt_pct(gap)} of their true P@10 ({fmt_number(true[a], 4)} against "
-            f"{fmt_number(true[b], 4)}), so a small measured difference says little about the true order."
-            if gap < CLOSE else
-            f" The swapped pairs are not only close ones: {a} is measured above {b}, although its true P@10 is "
-            f"{fmt_pct(gap, 0)} lower ({fmt_number(true[a], 4)} against {fmt_number(true[b], 4)}). The design itself, "
-            "not only noise, moves the order; the chapters on popularity bias return to this."
-        )
-    best_true, best_measured = float(check.true.max()), float(check.measured.to_numpy().max())
-    if best_measured > 0:
-        text += (f" The scale differs too: the best true precision, {fmt_number(best_true)}, is "
-                 f"{best_true / best_measured:.1f} times the best value any design measures here, because most "
-                 "relevant items were never rated and count as failures.")
-    return text

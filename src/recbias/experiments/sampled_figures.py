@@ -14,16 +14,9 @@ import numpy as np
 import pandas as pd
 
 from recbias import sampled
-from recbias.experiments.sampled_vs_exact import (
-    FIG4_M,
-    TOY_METRICS,
-    TOY_N,
-    TOY_RANKS,
-    MSweep,
-    SampledStudy,
-    ToyCorrections,
-    ToyStudy,
-)
+from recbias.experiments.sampled_sweep import MSweep
+from recbias.experiments.sampled_toy import FIG4_M, TOY_METRICS, TOY_N, TOY_RANKS, ToyCorrections, ToyStudy
+from recbias.experiments.sampled_vs_exact import SampledStudy
 
 #: colours of the estimators of the corrections figure
 METHOD_COLOURS = {
@@ -32,8 +25,10 @@ METHOD_COLOURS = {
 }
 #: colours of the toy recommenders and of the four metrics
 TOY_COLOURS = {"A": "#1b4f8a", "B": "#b5651d", "C": "#2e7d32"}
-METRIC_COLOURS = dict(zip(TOY_METRICS, ("#0173b2", "#de8f05", "#029e73", "#d55e00"), strict=True))
+METRIC_COLOURS = dict(zip(TOY_METRICS, ("#0173b2", "#de8f05", "#029e73", "#cc78bc"), strict=True))
 EXPECTED = r"$\mathbb{E}[M(\tilde{r})]$"
+#: width of every figure of the chapter (inches): the text column at the book's resolution
+WIDTH = 7.5
 
 
 def _grid(rows: int, columns: int, size: tuple[float, float]):
@@ -45,7 +40,7 @@ def _grid(rows: int, columns: int, size: tuple[float, float]):
 
 def metric_shapes() -> object:
     """The four metrics as functions of the rank among 10,000 items: all ranks, and the top 100."""
-    fig, axes = _grid(1, 2, (8, 3.4))
+    fig, axes = _grid(1, 2, (WIDTH, 3.4))
     ranks = np.arange(1, TOY_N + 1)
     for ax, top in zip(axes, (TOY_N, 100), strict=True):
         for metric in TOY_METRICS:
@@ -60,7 +55,7 @@ def metric_shapes() -> object:
 
 def toy_m_curves(curves: pd.DataFrame, toy: ToyStudy) -> object:
     """Expected sampled metric of A, B and C against the sample size; dotted: exact metrics."""
-    fig, axes = _grid(2, 2, (8, 6.2))
+    fig, axes = _grid(2, 2, (WIDTH, 6.2))
     for ax, metric in zip(axes, TOY_METRICS, strict=True):
         for name in TOY_RANKS:
             curve = curves[(curves["metric"] == metric) & (curves["recommender"] == name)]
@@ -79,7 +74,7 @@ def toy_shapes(curves: pd.DataFrame) -> object:
 
     ms = sorted(m for m in curves["m"].unique() if m > 0)
     colours = dict(zip(ms, mpl.colormaps["viridis"](np.linspace(0, 0.9, len(ms))), strict=True))
-    fig, axes = _grid(2, 2, (8, 6.2))
+    fig, axes = _grid(2, 2, (WIDTH, 6.2))
     for ax, metric in zip(axes, TOY_METRICS, strict=True):
         for m in [0, *ms]:
             curve = curves[(curves["metric"] == metric) & (curves["m"] == m)]
@@ -87,14 +82,14 @@ def toy_shapes(curves: pd.DataFrame) -> object:
                     label="exact" if m == 0 else f"$m = {m}$")
         ax.set(xlabel="true rank $r$", ylabel=r"$\mathbb{E}[M(\tilde{r}) \mid r]$")
         ax.set_title(metric, loc="left")
-    axes[1].legend(fontsize=9)
+    axes[1].legend()
     fig.tight_layout()
     return fig
 
 
 def corrections(vectors: ToyCorrections) -> object:
     """The paper's Fig. 4: corrected AP vectors over the sampled ranks, and their expectation by true rank."""
-    fig, axes = _grid(1, 2, (8.5, 4.6))
+    fig, axes = _grid(1, 2, (WIDTH, 4.8))
     shown = ["rank estimate", "CLS", "BV 1", "BV 0.1", "BV 0.01", "BV 0.001"]
     ranks = np.arange(1, TOY_N + 1)
     for method in shown:
@@ -104,18 +99,18 @@ def corrections(vectors: ToyCorrections) -> object:
                  label="uncorrected")
     axes[1].plot(ranks, sampled.metric_vector("AP", TOY_N), color="black", lw=1.6, label="exact AP")
     axes[0].set(xlabel=r"sampled rank $\tilde{r}$", ylabel=r"corrected value $\hat{M}_{\tilde{r}}$", ylim=(-0.02, 0.12))
-    axes[0].set_title(f"vectors, $m = {FIG4_M}$", loc="left")
+    axes[0].set_title(f"a) vectors, $m = {FIG4_M}$", loc="left")
     axes[1].set(xscale="log", xlabel="true rank $r$ among 10,000 items", ylabel=r"$\mathbb{E}[\hat{M}_{\tilde{r}} \mid r]$",
                 ylim=(-0.02, 1.02))
-    axes[1].set_title("expected value", loc="left")
-    fig.legend(*axes[1].get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=9)
-    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    axes[1].set_title("b) expectation", loc="left")
+    fig.legend(*axes[1].get_legend_handles_labels(), loc="lower center", ncol=3)
+    fig.tight_layout(rect=(0, 1.0 / fig.get_figheight(), 1, 1))
     return fig
 
 
 def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> object:
     """Distribution of the exact ranks of the held-out items (log bins), one line per system (the paper's Fig. 5)."""
-    fig, axes = _grid(1, 1, (7.5, 3.6))
+    fig, axes = _grid(1, 1, (WIDTH, 3.6))
     bins = np.geomspace(1, study.sizes.max() + 1, 31)
     for k, short in enumerate(study.names):
         label = study.labels[short]
@@ -128,7 +123,7 @@ def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> object:
 
 def m_sweep(study: SampledStudy, sweep: MSweep, colours: Mapping[str, str]) -> object:
     """Expected Recall@10 against ``m``, uncorrected and corrected by BV 0.1; dotted: exact (the paper's Fig. 6)."""
-    fig, axes = _grid(1, 2, (8.5, 3.6))
+    fig, axes = _grid(1, 2, (WIDTH, 3.8))
     for k, short in enumerate(study.names):
         colour, label = colours[study.labels[short]], study.labels[short]
         axes[0].plot(sweep.uncorrected_m, 100 * sweep.uncorrected[:, k], color=colour, lw=1.8, label=label)
@@ -138,6 +133,6 @@ def m_sweep(study: SampledStudy, sweep: MSweep, colours: Mapping[str, str]) -> o
     for ax, title in zip(axes, ("uncorrected", "corrected: BV 0.1"), strict=True):
         ax.set(xscale="log", xlabel="sample size $m$", ylabel=r"$\mathbb{E}[\mathrm{Recall@10}]$ (%)")
         ax.set_title(title, loc="left")
-    axes[0].legend(fontsize=9)
+    axes[0].legend()
     fig.tight_layout()
     return fig

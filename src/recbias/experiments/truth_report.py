@@ -23,7 +23,7 @@ import pandas as pd
 
 from recbias.experiments.fidelity import higher_share
 from recbias.experiments.truth import Protocol, families
-from recbias.text import and_list, fmt_number, ordinal
+from recbias.text import and_list, fmt_number, fmt_span, ordinal
 
 #: a protocol is clearly behind the most faithful one when its tau is lower in this share of user resamples
 CLEARLY_BEHIND = 0.95
@@ -51,10 +51,6 @@ def leaders(main: pd.DataFrame) -> list[str]:
     return list(main.loc[main["behind_best"] < CLEARLY_BEHIND, "protocol"])
 
 
-def _interval(low: float, high: float) -> str:
-    return f"{low:.2f} to {high:.2f}"
-
-
 def fidelity_table(main: pd.DataFrame, n_splits: int) -> pd.DataFrame:
     """:func:`recbias.experiments.fidelity.fidelity_over_seeds` as the page shows it, most faithful first:
     tau (mean over splits, its range over splits below), its interval over users, the share of pairs in
@@ -62,9 +58,9 @@ def fidelity_table(main: pd.DataFrame, n_splits: int) -> pd.DataFrame:
     splits = n_splits > 1
     return pd.DataFrame({
         "protocol": main["protocol"],
-        "Kendall τ": [f"{t:.2f}" + (f"<br><small>{_interval(lo, hi)}</small>" if splits else "")
+        "Kendall τ": [f"{t:.2f}" + (f"<br><small>{fmt_span(lo, hi)}</small>" if splits else "")
                       for t, lo, hi in zip(main["tau"], main["tau_seed_min"], main["tau_seed_max"], strict=True)],
-        "τ over users (95%)": [_interval(lo, hi) for lo, hi in zip(main["tau_low"], main["tau_high"], strict=True)],
+        "τ over users (95%)": [fmt_span(lo, hi) for lo, hi in zip(main["tau_low"], main["tau_high"], strict=True)],
         "pairs in the true order": main["pairs"],
         "best system first: splits": [f"{round(b * n_splits):d} of {n_splits}" if splits else
                                       ("yes" if b == 1 else "no") for b in main["best"]],
@@ -76,7 +72,7 @@ def comparison_table(main: pd.DataFrame, second: pd.DataFrame | None, names: tup
     """Kendall's tau-b of every protocol on the two truths with their intervals over users, in the order of
     the first, and whether the two part beyond resampling noise (:func:`apart`)."""
     table = pd.DataFrame({"protocol": main["protocol"], f"τ, {names[0]}": main["tau"],
-                          f"{names[0]}, over users (95%)": [_interval(lo, hi) for lo, hi in
+                          f"{names[0]}, over users (95%)": [fmt_span(lo, hi) for lo, hi in
                                                             zip(main["tau_low"], main["tau_high"], strict=True)]})
     if second is None:
         return table
@@ -85,7 +81,7 @@ def comparison_table(main: pd.DataFrame, second: pd.DataFrame | None, names: tup
     return table.assign(**{
         f"τ, {names[1]}": table["protocol"].map(other["tau"]),
         f"{names[1]}, over users (95%)": [
-            _interval(other.loc[p, "tau_low"], other.loc[p, "tau_high"]) if p in other.index else "–"
+            fmt_span(other.loc[p, "tau_low"], other.loc[p, "tau_high"]) if p in other.index else "–"
             for p in table["protocol"]
         ],
         "apart beyond noise": ["yes" if p in parted.index else "" for p in table["protocol"]],

@@ -63,7 +63,30 @@ class Random(Recommender):
         return pair_uniforms(self.seed, users, items)
 
 
-class Popularity(Recommender):
+class ItemScores(Recommender):
+    """A non-personalised recommender: one score per item, the same for every user.
+
+    Subclasses compute the vector in :meth:`_item_scores`; scoring reads it.
+    """
+
+    item_scores_: np.ndarray
+
+    def _item_scores(self, train: Ratings) -> np.ndarray:
+        raise NotImplementedError
+
+    def _fit(self, train: Ratings) -> None:
+        self.item_scores_ = np.asarray(self._item_scores(train), dtype=np.float64)
+
+    def score_users(self, users: np.ndarray) -> np.ndarray:
+        users, _ = self._check(users)
+        return np.broadcast_to(self.item_scores_, (len(users), self.n_items)).copy()
+
+    def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
+        users, items = self._check(users, items)
+        return self.item_scores_[items]
+
+
+class Popularity(ItemScores):
     """Score of item ``i`` = its number of training ratings, the same for every user.
 
     With ``positive_only=True`` only positive training ratings
@@ -76,19 +99,11 @@ class Popularity(Recommender):
         super().__init__(seed=seed)
         self.positive_only = positive_only
 
-    def _fit(self, train: Ratings) -> None:
-        self.counts_ = train.item_counts(positive_only=self.positive_only).astype(np.float64)
-
-    def score_users(self, users: np.ndarray) -> np.ndarray:
-        users, _ = self._check(users)
-        return np.broadcast_to(self.counts_, (len(users), self.n_items)).copy()
-
-    def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
-        users, items = self._check(users, items)
-        return self.counts_[items]
+    def _item_scores(self, train: Ratings) -> np.ndarray:
+        return train.item_counts(positive_only=self.positive_only)
 
 
-class MeanRating(Recommender):
+class MeanRating(ItemScores):
     """Score of item ``i`` = its mean training rating, shrunk towards the global mean:
     ``(sum_u r_ui + k mu) / (|R_train(i)| + k)`` with ``k = shrinkage`` pseudo-ratings.
 
@@ -103,24 +118,16 @@ class MeanRating(Recommender):
             raise ValueError(f"MeanRating: shrinkage must be non-negative, got {shrinkage!r}")
         self.shrinkage = float(shrinkage)
 
-    def _fit(self, train: Ratings) -> None:
+    def _item_scores(self, train: Ratings) -> np.ndarray:
         counts = train.item_counts().astype(np.float64)
         sums = np.bincount(train.items, weights=train.values, minlength=train.n_items)
         mu = float(train.values.mean()) if train.n_ratings else 0.0
         with np.errstate(invalid="ignore", divide="ignore"):
             means = (sums + self.shrinkage * mu) / (counts + self.shrinkage)
-        self.means_ = np.where(counts + self.shrinkage > 0, means, mu)
-
-    def score_users(self, users: np.ndarray) -> np.ndarray:
-        users, _ = self._check(users)
-        return np.broadcast_to(self.means_, (len(users), self.n_items)).copy()
-
-    def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
-        users, items = self._check(users, items)
-        return self.means_[items]
+        return np.where(counts + self.shrinkage > 0, means, mu)
 
 
-class HeldOutPopularity(Recommender):
+class HeldOutPopularity(ItemScores):
     """Score of item ``i`` = ``|PR_test(i)|``, its number of positive ratings in ``held_out``.
 
     The best non-personalised ordering of a test set in hindsight (IRJ 2017 Sec. 5.1):
@@ -134,15 +141,7 @@ class HeldOutPopularity(Recommender):
         super().__init__(seed=seed)
         self.held_out = held_out
 
-    def _fit(self, train: Ratings) -> None:
+    def _item_scores(self, train: Ratings) -> np.ndarray:
         if train.shape != self.held_out.shape:
             raise ValueError(f"{self.name}: held-out ratings have shape {self.held_out.shape}, training {train.shape}")
-        self.counts_ = self.held_out.item_counts(positive_only=True).astype(np.float64)
-
-    def score_users(self, users: np.ndarray) -> np.ndarray:
-        users, _ = self._check(users)
-        return np.broadcast_to(self.counts_, (len(users), self.n_items)).copy()
-
-    def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
-        users, items = self._check(users, items)
-        return self.counts_[items]
+        return self.held_out.item_counts(positive_only=True)
