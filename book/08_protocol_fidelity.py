@@ -65,8 +65,10 @@ glue_table("tbl-truth-protocols", report.protocol_table(truth.protocols(world.n_
 # items among its top ten over every item $u$ did not rate in training,
 #
 # $$
-# P^\ast@10(u) = \frac{1}{10} \sum_{i \in \text{top}_{10}(u)} \mathrm{rel}^\ast(u, i),
-# \qquad \text{top}_{10}(u) \subset \mathcal{I} \setminus R_\text{train}(u),
+# \begin{aligned}
+# P^\ast@10(u) &= \frac{1}{10} \sum_{i \in \text{top}_{10}(u)} \mathrm{rel}^\ast(u, i), \\
+# \text{top}_{10}(u) &\subset \mathcal{I} \setminus R_\text{train}(u),
+# \end{aligned}
 # $$ (eq-true-precision)
 #
 # and its true nDCG@10 uses the same list with the ideal list built from the relevant

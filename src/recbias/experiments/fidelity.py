@@ -44,6 +44,8 @@ _FIELD: dict[str, tuple[str, dict]] = {
     "item-kNN": ("item-knn", {}),
     "Y (item-kNN)": ("item-knn-y", {}),
 }
+#: the parameters that set systems of the field apart, in words
+_SETTING_WORDS = {"n_aspects": "{:g} aspects", "factors": "{:g} factors", "regularization": "regularisation {:g}"}
 #: weights of popularity in the MF blends of the field
 BLEND_WEIGHTS = (0.25, 0.5, 0.75)
 
@@ -194,6 +196,6 @@ def field_table(systems: Mapping[str, Recommender]) -> pd.DataFrame:
             what = f"{recommender.weight:.0%} popularity rank + {1 - recommender.weight:.0%} MF rank"
         else:
             preset, params = _FIELD[label]
-            what = ", ".join(f"{k} = {v:g}" for k, v in params.items()) or "preset parameters"
+            what = ", ".join(_SETTING_WORDS[k].format(v) for k, v in params.items()) or "preset parameters"
         rows.append({"system": label, "kind": type(recommender).__name__, "setting": what})
     return pd.DataFrame(rows)

@@ -197,7 +197,7 @@ def grid_trend(grid: pd.DataFrame) -> str:
                 "fidelity moves with it; widen `grid_selections` to see.")
     low, high = by_selection.iloc[0], by_selection.iloc[-1]
     values = (
-        f"mean Kendall τ over protocols {low:.2f} at strength {by_selection.index[0]:g} and "
+        f"mean Kendall's τ over protocols {low:.2f} at strength {by_selection.index[0]:g} and "
         f"{high:.2f} at {by_selection.index[-1]:g}"
     )
     if high > low:
