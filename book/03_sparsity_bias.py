@@ -47,7 +47,7 @@ ratings = open_dataset(dataset, seed)
 # %% tags=["remove-cell"]
 from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
-from recbias.bookkit.scorecard import finding
+from recbias.bookkit.scorecard import finding, findings_table
 from recbias.bookkit.tables import glue_figure, glue_table
 from recbias.experiments import sparsity, sparsity_check, sparsity_figures, sparsity_findings, sparsity_fits, sparsity_lift
 from recbias.experiments import sparsity_sweep
@@ -483,10 +483,9 @@ show_text(sparsity_lift.lift_text(lift, N))
 # ```
 
 # %% tags=["remove-cell"]
-checked = sparsity_findings.findings(check, density_fits, size_fits, orders, claims, lift, N)
-for claim in checked:
-    finding(**claim, source=sparsity_findings.SOURCE, dataset=ratings.name)
-glue_table("tbl-sparsity-findings", sparsity_findings.findings_table(checked), wrap=True, left=["statement", "evidence"])
+checked = [finding(**claim, source=sparsity_findings.SOURCE, dataset=ratings.name)
+           for claim in sparsity_findings.findings(check, density_fits, size_fits, orders, claims, lift, N)]
+glue_table("tbl-sparsity-findings", findings_table(checked), wrap=True, left=["statement", "evidence"])
 say("ar_loss", sparsity.ar_loss_text(density_fits))
 say("order_kept", sparsity.order_kept_text(orders))
 say("exposure", sparsity.exposure_text(claims, N))

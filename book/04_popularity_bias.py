@@ -45,7 +45,7 @@ ratings = open_dataset(dataset, seed)
 from recbias.bookkit.page import say, show_text
 from recbias.bookkit.parameters import number_list
 from recbias.bookkit.plotting import dataset_caption, palette
-from recbias.bookkit.scorecard import finding, number
+from recbias.bookkit.scorecard import finding, findings_table, number
 from recbias.bookkit.tables import glue_figure, glue_table
 from recbias.experiments import popularity, popularity_findings, popularity_orderings, popularity_ratio
 from recbias.experiments import popularity_skew, popularity_truth
@@ -438,10 +438,9 @@ glue_figure("fig-popularity-mainstream", figure)
 show_text(popularity_truth.mainstream_text(mainstream, dataset))
 
 # %% tags=["remove-cell"]
-claims = popularity_findings.findings(study, sweep, curves, truth, mainstream, dataset)
-for claim in claims:
-    finding(**claim, source=popularity.SOURCE)
-glue_table("tbl-popularity-findings", popularity_findings.findings_table(claims), wrap=True,
+checked = [finding(**claim, source=popularity.SOURCE)
+           for claim in popularity_findings.findings(study, sweep, curves, truth, mainstream, dataset)]
+glue_table("tbl-popularity-findings", findings_table(checked, where=True), wrap=True,
            left=["statement", "evidence", "checked on"])
 say("oracle-share", popularity_orderings.oracle_share_text(study))
 say("climbing", popularity_skew.climbing_text(sweep))

@@ -180,8 +180,6 @@ def test_findings_have_verdicts_and_evidence(study, sweep, small) -> None:
     claims = popularity_findings.findings(study, sweep, curves, grid, users, small.name)
     assert len({c["key"] for c in claims}) == len(claims) >= 9
     assert all(isinstance(c["holds"], bool) and c["evidence"] and c["anchor"] for c in claims)
-    listed = popularity_findings.findings_table(claims)
-    assert len(listed) == len(claims) and set(listed["verdict"]) <= {"holds", "does not hold"}
     page = (Path(__file__).resolve().parents[1] / "book" / "04_popularity_bias.py").read_text()
     assert all(f":name: {claim['anchor']}\n" in page for claim in claims)
 

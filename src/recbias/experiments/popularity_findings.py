@@ -1,12 +1,10 @@
 """Chapter 4 ("The popularity bias"): the chapter's claims with their verdicts, for the scorecard.
 
 The statements of IRJ 2017 Section 5 checked on the page's dataset and on the simulated worlds,
-and two of the chapter's own (:func:`findings`), listed for the page (:func:`findings_table`).
+and two of the chapter's own (:func:`findings`); the page lists them with :func:`recbias.bookkit.scorecard.findings_table`.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -106,11 +104,3 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
         f"most mainstream fifth {last['mean']:.3f} [{last['ci_low']:.3f}, {last['ci_high']:.3f}], least "
         f"{first['mean']:.3f} [{first['ci_low']:.3f}, {first['ci_high']:.3f}]", dataset, "fig-popularity-mainstream")
     return claims
-
-
-def findings_table(claims: Sequence[Mapping]) -> pd.DataFrame:
-    """The claims of :func:`findings` as the page lists them: statement, verdict, evidence, where checked."""
-    return pd.DataFrame({"statement": [c["label"] for c in claims],
-                         "verdict": ["holds" if c["holds"] else "does not hold" for c in claims],
-                         "evidence": [c["evidence"] for c in claims],
-                         "checked on": [c["dataset"] for c in claims]})

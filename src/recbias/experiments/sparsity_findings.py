@@ -2,12 +2,11 @@
 
 The statements of IRJ 2017 Section 4 on other metrics than precision, checked through the
 elasticities of every metric (:func:`metric_claims`), and every statement of the section checked
-on the page's dataset (:func:`findings`), listed for the page (:func:`findings_table`).
+on the page's dataset (:func:`findings`); the page lists them with
+:func:`recbias.bookkit.scorecard.findings_table`.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -123,10 +122,3 @@ def findings(check: pd.DataFrame, density: pd.DataFrame, sizes: pd.DataFrame, or
                                 f"Random: 1R {spread[('1R', 'P')].min():.1f} to {spread[('1R', 'P')].max():.1f}, AR "
                                 f"{spread[('AR', 'P')].min():.1f} to {spread[('AR', 'P')].max():.1f}"})
     return out
-
-
-def findings_table(checked: Sequence[Mapping]) -> pd.DataFrame:
-    """The registered findings as a table: statement, verdict, evidence."""
-    return pd.DataFrame({"statement": [c["label"] for c in checked],
-                         "verdict": ["holds" if c["holds"] else "does not hold" for c in checked],
-                         "evidence": [c["evidence"] for c in checked]})
