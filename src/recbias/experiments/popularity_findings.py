@@ -1,7 +1,8 @@
 """Chapter 4 ("The popularity bias"): the chapter's claims with their verdicts, for the scorecard.
 
 The statements of IRJ 2017 Section 5 checked on the page's dataset and on the simulated worlds,
-and two of the chapter's own (:func:`findings`); the page lists them with :func:`recbias.bookkit.scorecard.findings_table`.
+and two of the chapter's own (:func:`findings`); the page lists them with
+:func:`recbias.bookkit.scorecard.findings_table`.
 """
 
 from __future__ import annotations
