@@ -288,10 +288,11 @@ def test_available_items_against_brute_force() -> None:
             got = available.items(block, ranks)
             assert got.tolist() == expected
     blocks = np.array([5, 0, 5, 17, 9])
-    rows, listed = available.enumerate(blocks)
+    offsets, listed = available.enumerate(blocks)
     for r, b in enumerate(blocks):
         excluded = set(items[users == b // 3].tolist())
-        assert listed[rows == r].tolist() == [i for i in sorted(pools[b % 3].tolist()) if i not in excluded]
+        expected = [i for i in sorted(pools[b % 3].tolist()) if i not in excluded]
+        assert listed[offsets[r] : offsets[r + 1]].tolist() == expected
 
 
 # ------------------------------------------------------------------ U and shortages

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+from numba import njit, prange
 
-from recbias.designs.sampling import AvailableItems, distinct, flat_ranges, sample_sorted_subsets
+from recbias.designs.sampling import AvailableItems, distinct, sample_sorted_subsets
 from recbias.designs.spec import DesignSpec, parse_design
 from recbias.ratings import Ratings
 from recbias.runs import Runs
@@ -71,45 +72,61 @@ def _sorted_pairs(ratings: Ratings, label: str) -> tuple[np.ndarray, np.ndarray]
     return keys, order
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def _merge_runs(
+    negative_offsets: np.ndarray, negative_items: np.ndarray, positive_offsets: np.ndarray, positive_items: np.ndarray,
+    positive_values: np.ndarray, judged_start: np.ndarray, judged_end: np.ndarray, judged_items: np.ndarray,
+    offsets: np.ndarray, items: np.ndarray, labels: np.ndarray, grades: np.ndarray, judged: np.ndarray,
+) -> None:
+    """Run ``r``: its non-relevant and relevant items (each ascending) merged in ascending order into
+    ``offsets[r]:offsets[r + 1]``; a non-relevant item is judged when it is among the user's
+    non-relevant test items ``judged_items[judged_start[r]:judged_end[r]]`` (ascending)."""
+    for r in prange(offsets.shape[0] - 1):
+        i, j, k, o = negative_offsets[r], positive_offsets[r], judged_start[r], offsets[r]
+        while i < negative_offsets[r + 1] or j < positive_offsets[r + 1]:
+            if j < positive_offsets[r + 1] and (i == negative_offsets[r + 1] or positive_items[j] < negative_items[i]):
+                items[o], labels[o], grades[o], judged[o] = positive_items[j], True, positive_values[j], True
+                j += 1
+            else:
+                item = negative_items[i]
+                while k < judged_end[r] and judged_items[k] < item:
+                    k += 1
+                items[o], labels[o], grades[o] = item, False, 0.0
+                judged[o] = k < judged_end[r] and judged_items[k] == item
+                i += 1
+            o += 1
+
+
 def _merge_entries(
-    n_items: int,
     run_users: np.ndarray,
-    row_of_entry: np.ndarray,
+    negative_offsets: np.ndarray,
     negative_items: np.ndarray,
     positive_run: np.ndarray,
     positive_items: np.ndarray,
     positive_values: np.ndarray,
     judged_users: np.ndarray,
     judged_items: np.ndarray,
-) -> dict[str, np.ndarray]:
-    """Flat ``items``, ``labels``, ``grades`` and ``judged`` of all runs, items ascending in each run.
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Offsets and flat ``items``, ``labels``, ``grades`` and ``judged`` of all runs, items ascending in each run.
 
-    The non-relevant items come run after run in ascending order (keys ``run * n_items + item``
-    are sorted), so each relevant item is slotted in by one ``searchsorted``.  ``judged`` marks
-    the non-relevant test ratings ``(judged_users, judged_items)``: each is looked up in the runs
-    of its user (runs of a user are consecutive), far fewer queries than one per entry.
+    The non-relevant items of run ``r`` are ``negative_items[negative_offsets[r]:negative_offsets[r + 1]]``
+    and its relevant ones those with ``positive_run == r`` (both ascending, ``positive_run``
+    non-decreasing); ``judged`` marks the non-relevant test ratings ``(judged_users, judged_items)``,
+    sorted by user then item, among each run's candidates.
     """
-    negative_keys = row_of_entry * n_items + negative_items
-    slot = np.searchsorted(negative_keys, positive_run * n_items + positive_items)
-    positive_at = slot + np.arange(len(slot))
-    labels = np.zeros(len(negative_keys) + len(slot), dtype=bool)
-    labels[positive_at] = True
-    negative_at = np.flatnonzero(~labels)
-    items = np.empty(len(labels), dtype=np.int32)
-    items[positive_at] = positive_items
-    items[negative_at] = negative_items
-    grades = np.zeros(len(labels))
-    grades[positive_at] = positive_values
-
-    first_run = np.searchsorted(run_users, judged_users, side="left")
-    n_runs_of = np.searchsorted(run_users, judged_users, side="right") - first_run
-    rating, offset = flat_ranges(n_runs_of)
-    query = (first_run[rating] + offset) * n_items + judged_items[rating]
-    found = np.minimum(np.searchsorted(negative_keys, query), max(len(negative_keys) - 1, 0))
-    hit = found[negative_keys[found] == query] if len(negative_keys) else found[:0]
-    judged = labels.copy()
-    judged[negative_at[hit]] = True
-    return {"items": items, "labels": labels, "grades": grades, "judged": judged}
+    n_runs = len(run_users)
+    positive_offsets = np.concatenate([[0], np.cumsum(np.bincount(positive_run, minlength=n_runs))])
+    offsets = negative_offsets + positive_offsets
+    judged_start = np.searchsorted(judged_users, run_users, side="left")
+    judged_end = np.searchsorted(judged_users, run_users, side="right")
+    total = int(offsets[-1])
+    entries = {"items": np.empty(total, dtype=np.int32), "labels": np.empty(total, dtype=bool),
+               "grades": np.empty(total), "judged": np.empty(total, dtype=bool)}
+    _merge_runs(negative_offsets, np.asarray(negative_items, dtype=np.int64), positive_offsets,
+                np.asarray(positive_items, dtype=np.int64), np.asarray(positive_values, dtype=np.float64),
+                judged_start, judged_end, np.asarray(judged_items, dtype=np.int64), offsets, entries["items"],
+                entries["labels"], entries["grades"], entries["judged"])
+    return offsets, entries
 
 
 def _check_uniform(test: Ratings, design: str) -> None:
@@ -297,7 +314,7 @@ def build_runs(
     # ------------------------------------------------------------------ negatives
     rng = np.random.default_rng(seed)
     if k is None:
-        row_of_entry, negative_items = available.enumerate(run_blocks)
+        negative_offsets, negative_items = available.enumerate(run_blocks)
     else:
         if spec.relevant == "1R" and shared_negatives:
             blocks, run_to_block = distinct(run_blocks)
@@ -305,11 +322,10 @@ def build_runs(
         else:
             ranks = sample_sorted_subsets(n_available, k, rng)
         negative_items = available.items(run_blocks[:, None], ranks).ravel()
-        row_of_entry = np.repeat(np.arange(n_runs), k)
-    entries = _merge_entries(
-        n_items,
+        negative_offsets = np.arange(n_runs + 1, dtype=np.int64) * k
+    offsets, entries = _merge_entries(
         run_users,
-        row_of_entry,
+        negative_offsets,
         negative_items,
         positive_run,
         rel_items,
@@ -329,7 +345,7 @@ def build_runs(
         head_test_ratings=head_test_ratings,
     )
     runs = DesignedRuns.from_arrays(
-        offsets=np.concatenate([[0], np.cumsum(n_negatives + np.bincount(positive_run, minlength=n_runs))]),
+        offsets=offsets,
         users=run_users,
         **entries,
         n_relevant=n_relevant_of[run_users] if spec.relevant == "AR" else np.ones(n_runs, dtype=np.int64),

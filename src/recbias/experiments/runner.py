@@ -383,7 +383,7 @@ def run_experiment(
                                     item_popularity=popularity, seconds=seconds))
     runs_table = pd.concat(tables, ignore_index=True)
     for column in ("dataset", "design", "system"):
-        order = list(dict.fromkeys(runs_table[column]))
+        order = list(pd.unique(runs_table[column]))
         runs_table[column] = pd.Categorical(runs_table[column], categories=order)
     return Experiment(runs=runs_table, reports=pd.DataFrame(reports), seconds=seconds)
 
