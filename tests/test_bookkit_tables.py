@@ -15,6 +15,14 @@ def test_p_values_switch_to_scientific_below_a_thousandth():
     assert tables.fmt_p(math.nan) == "n/a"
 
 
+def test_p_values_in_sentences_never_read_p_equals_less_than():
+    from recbias.text import fmt_p_clause
+
+    assert fmt_p_clause(0.0123) == "p = 0.012"
+    assert fmt_p_clause(0.0) == "p < 1e-300"
+    assert fmt_p_clause(4.1e-50) == "p = 4.1e-50"
+
+
 def test_p_values_in_tables_are_powers_of_ten():
     from recbias.text import fmt_p_html, fmt_yes
 

@@ -15,6 +15,12 @@ def fmt_p(p: float) -> str:
     return "< 1e-300" if p == 0 else f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
 
 
+def fmt_p_clause(p: float) -> str:
+    """A p-value as a clause of a sentence: ``"p = 0.012"``, or ``"p < 1e-300"`` when it underflows."""
+    text = fmt_p(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def fmt_p_html(p: float) -> str:
     """A p-value as a table cell: as :func:`fmt_p`, but below 0.001 in HTML powers of ten ("1.4 × 10<sup>−4</sup>")."""
     text = fmt_p(p)

@@ -15,7 +15,7 @@ import pandas as pd
 from recbias.evaluate import compare
 from recbias.experiments.neutralising import FIG8, NEUTRALISING, PERSONALISED, DatasetStudy, fig8_summary
 from recbias.experiments.neutralising_index import index_of
-from recbias.text import fmt_number, fmt_p, fmt_pct
+from recbias.text import fmt_number, fmt_p_clause, fmt_pct
 
 #: a popularity index at most this large counts as random's level
 RANDOM_LEVEL = 0.15
@@ -103,7 +103,7 @@ def findings(main: DatasetStudy, indices: pd.DataFrame, second: DatasetStudy | N
         out.append({"key": "all-positive-u1r-random", "label": "on data where every rating is positive, U1R makes "
                     "popularity exactly random (no significant difference)", "holds": bool(test["t_pvalue"] > 0.05),
                     "evidence": f"{second.name}: U1R P@10 {test['mean_a']:.4f} (Popularity) vs {test['mean_b']:.4f} "
-                    f"(Random), p = {fmt_p(test['t_pvalue'])}", "dataset": second.name, "anchor": "fig-neutralising-fig8"})
+                    f"(Random), {fmt_p_clause(test['t_pvalue'])}", "dataset": second.name, "anchor": "fig-neutralising-fig8"})
     return out
 
 

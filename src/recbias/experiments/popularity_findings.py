@@ -15,7 +15,7 @@ from recbias.experiments.popularity_orderings import OrderingStudy, p_value, tra
 from recbias.experiments.popularity_ratio import ratio_trends
 from recbias.experiments.popularity_skew import EXACT, SkewSweep, sweep_dataset
 from recbias.experiments.popularity_truth import relative_scores
-from recbias.text import fmt_p, fmt_pct
+from recbias.text import fmt_p_clause, fmt_pct
 
 def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid: pd.DataFrame,
              mainstream: pd.DataFrame, dataset: str) -> list[dict]:
@@ -40,7 +40,7 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
     add("popularity-within-noise-of-oracle",
         "popularity's 1R precision is within noise of the test-set oracle's (paired test, p >= 0.05)", p >= 0.05,
         f"1R P@10 {one['Popularity']:.4f} vs {one['Test-set oracle']:.4f} "
-        f"({fmt_pct(one['Popularity'] / one['Test-set oracle'])} of it), p = {fmt_p(p)}", dataset,
+        f"({fmt_pct(one['Popularity'] / one['Test-set oracle'])} of it), {fmt_p_clause(p)}", dataset,
         "fig-popularity-orderings")
     bounds = study.bounds.set_index("system").loc["Popularity"]
     add("closed-form-bounds-contain-popularity",
@@ -57,7 +57,7 @@ def findings(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid:
     uniform = sweep.uniform(EXACT)
     add("popularity-below-random-at-uniform", "at α = 0 popularity is below random (1R P@10)",
         uniform["Popularity"] < uniform["Random"] and uniform["p (Popularity vs Random)"] < 0.05,
-        f"{uniform['Popularity']:.4f} vs {uniform['Random']:.4f}, p = {fmt_p(uniform['p (Popularity vs Random)'])}",
+        f"{uniform['Popularity']:.4f} vs {uniform['Random']:.4f}, {fmt_p_clause(uniform['p (Popularity vs Random)'])}",
         on, "tbl-popularity-uniform")
     plsa = sweep.series("pLSA")
     skewed = [a for a in popularity.index if a > 0]

@@ -28,7 +28,7 @@ from recbias.experiments.popularity import (
 from recbias.experiments.runner import Fold, fold_seed, make_folds, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import HeldOutPopularity, MeanRating, Popularity, Random, Recommender
-from recbias.text import fmt_ci, fmt_number, fmt_p, fmt_pct
+from recbias.text import fmt_ci, fmt_number, fmt_p_clause, fmt_pct
 from recbias.theory import expected_popularity_precision_1r, lemma_bounds, nonpersonalised_bounds_1r
 
 def nonpersonalised_systems(held_out: Ratings, seed: int = 0) -> dict[str, Recommender]:
@@ -158,7 +158,7 @@ def orderings_text(study: OrderingStudy) -> str:
     shrunk = f"Mean rating (+{SHRINKAGE:g})"
     parts = [f"On `{study.dataset}` the best ordering learned from the training ratings is {best.lower()}, ahead of "
              f"{runner_up.lower()} ({'paired test ' if p_best < 0.05 else 'within noise, paired test '}"
-             f"p = {fmt_p(p_best)})."]
+             f"{fmt_p_clause(p_best)})."]
     if best == "Positive count":
         parts.append("Counting only the positive training ratings beats counting all of them: the derivation ranks "
                      "items by |PR(i)|, and all ratings stand in for positive ones only as far as every item has the "
@@ -166,7 +166,7 @@ def orderings_text(study: OrderingStudy) -> str:
     parts.append(
         f"The test-set oracle is higher still; popularity reaches {fmt_pct(one['Popularity'] / oracle, 0)} of it, "
         + ("a gap within noise." if p_oracle >= 0.05 else
-           f"a gap beyond noise (p = {fmt_p(p_oracle)}): the held-out item of a run always has a positive test "
+           f"a gap beyond noise ({fmt_p_clause(p_oracle)}): the held-out item of a run always has a positive test "
            "rating, and the oracle knows which items have many of them, while the training counts only estimate it.")
     )
     mean_behind = one["Mean rating"] < one["Popularity"]

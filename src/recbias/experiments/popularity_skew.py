@@ -23,7 +23,7 @@ from recbias.experiments.runner import PAPER_SYSTEMS, make_folds, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import MeanRating, Recommender
 from recbias.synthetic import PREFERENCE_FREE, PRESETS, fit_popularity_curve, generate, simulate
-from recbias.text import fmt_ci, fmt_number, fmt_p, fmt_pct
+from recbias.text import fmt_ci, fmt_number, fmt_p, fmt_p_clause, fmt_pct
 from recbias.theory import expected_popularity_precision_1r, relevant_training_shift
 
 #: non-relevant items per user of the sweep's AR design on ML-1M-sized worlds (IRJ 2017 Sec. 6.3)
@@ -261,7 +261,7 @@ def uniform_text(sweep: SkewSweep) -> str:
              f"its handicap (its training count lies {fmt_number(-loose['training shift'], 2)} ratings below a sampled "
              f"item's instead of {fmt_number(-exact['training shift'], 2)}), and popularity "
              + ("sits at random" if loose["p (Popularity vs Random)"] >= 0.05 else "moves away from random")
-             + f" (paired test p = {fmt_p(loose['p (Popularity vs Random)'])}).")
+             + f" (paired test {fmt_p_clause(loose['p (Popularity vs Random)'])}).")
     if loose["p (Popularity vs Random)"] >= 0.05 and below:
         text += (" The papers' result therefore rests on a detail of their simulation, which fixes each item's "
                  "number of ratings exactly, as our reproduction does; the default generator of recbias.synthetic "
