@@ -48,9 +48,7 @@ from recbias.experiments import fidelity, truth, truth_figures as figures, truth
 
 world = truth.world_with_truth(ratings, seed)
 field = fidelity.system_field(seed)
-say("world-note", "" if world is ratings else (
-    f"The dataset of this build, {ratings.name}, has no ground truth, so this page studies a simulated "
-    f"world of the same size ({world.n_users:,} users, {world.n_items:,} items, {world.n_ratings:,} ratings)."))
+say("world-note", report.world_note(ratings, world))
 glue_table("tbl-truth-field", fidelity.field_table(field), left=["system", "kind", "setting"])
 glue_table("tbl-truth-protocols", report.protocol_table(truth.protocols(world.n_items)), wrap=True,
            left=["kind", "protocol", "design", "metric"])

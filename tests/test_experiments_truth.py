@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from recbias import datasets
-from recbias.experiments import fidelity, truth
+from recbias.experiments import fidelity, truth, truth_report
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 
@@ -55,6 +55,19 @@ def test_a_dataset_without_truth_is_refused_by_name_and_replaced_by_a_world_of_i
     stand_in = truth.world_with_truth(plain)
     assert stand_in.true_relevance is not None
     assert (stand_in.n_users, stand_in.n_items, stand_in.n_ratings) == (plain.n_users, plain.n_items, plain.n_ratings)
+    assert truth_report.world_note(world, world) == ""
+    assert "of the same size" in truth_report.world_note(plain, stand_in)
+
+
+def test_a_catalogue_too_large_for_complete_matrices_is_cut_to_what_fits(world, monkeypatch):
+    plain = dataclasses.replace(world, name="wide", true_relevance=None)
+    fits = plain.n_users * (plain.n_items - 7)
+    monkeypatch.setattr(truth, "MAX_PAIRS", fits)
+    stand_in = truth.world_with_truth(plain)
+    shape = (stand_in.n_users, stand_in.n_items, stand_in.n_ratings)
+    assert shape == (plain.n_users, plain.n_items - 7, plain.n_ratings)
+    note = truth_report.world_note(plain, stand_in)
+    assert f"the {plain.n_items - 7:,} items" in note and f"of {plain.n_items:,}" in note
 
 
 def test_one_r_target_sets_fit_the_catalogue():

@@ -43,7 +43,7 @@ from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
 from recbias.runs import Runs
 from recbias.sampled import corrected_sample
-from recbias.synthetic import generate
+from recbias.synthetic import MAX_PAIRS, generate
 
 __all__ = [
     "Protocol",
@@ -318,11 +318,14 @@ def world_with_truth(ratings: Ratings, seed: int = 0) -> Ratings:
 
     Real datasets other than Coat have no ground truth; the chapter then studies a world
     from :func:`recbias.synthetic.generate` with the dataset's numbers of users, items and
-    ratings, named after it (``"ml-100k-sized world"``).
+    ratings, named after it (``"ml-100k-sized world"``).  A catalogue too large for the
+    generator's complete matrices keeps the dataset's users and ratings and the largest
+    number of items that fits (``MAX_PAIRS // n_users``).
     """
     if ratings.true_relevance is not None or ratings.unbiased_test is not None:
         return ratings
-    world = generate(seed=seed, n_users=ratings.n_users, n_items=ratings.n_items, n_ratings=ratings.n_ratings)
+    n_items = min(ratings.n_items, MAX_PAIRS // ratings.n_users)
+    world = generate(seed=seed, n_users=ratings.n_users, n_items=n_items, n_ratings=ratings.n_ratings)
     return dataclasses.replace(world, name=f"{ratings.name}-sized world")
 
 

@@ -23,6 +23,7 @@ import pandas as pd
 
 from recbias.experiments.fidelity import higher_share
 from recbias.experiments.truth import Protocol, families
+from recbias.ratings import Ratings
 from recbias.text import and_list, fmt_number, fmt_span, ordinal
 
 #: a protocol is clearly behind the most faithful one when its tau is lower in this share of user resamples
@@ -34,6 +35,17 @@ ADVICE = {
     "in the worse half on every truth": "avoid for choosing between systems",
 }
 
+
+def world_note(ratings: Ratings, world: Ratings) -> str:
+    """What the page studies when the build's dataset has no ground truth (empty when it has one)."""
+    if world is ratings:
+        return ""
+    size = f"{world.n_users:,} users, {world.n_items:,} items, {world.n_ratings:,} ratings"
+    capped = world.n_items < ratings.n_items
+    return (f"The dataset of this build, {ratings.name}, has no ground truth, so this page studies a simulated "
+            + (f"world of its numbers of users and ratings and the {world.n_items:,} items the generator can hold "
+               f"in memory for so many users, of {ratings.n_items:,} ({size})." if capped
+               else f"world of the same size ({size})."))
 
 def protocol_table(protocol_list: Sequence[Protocol]) -> pd.DataFrame:
     """The protocols as the page lists them: kind, name, design (with its split when not the coin flip) and metric."""

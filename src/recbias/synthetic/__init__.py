@@ -29,11 +29,12 @@ every preference off (the papers' artificial data), and
 Parameters and presets: :mod:`recbias.synthetic.parameters`.
 """
 
-from recbias.synthetic.parameters import PREFERENCE_FREE, PRESETS, resolve_parameters
+from recbias.synthetic.parameters import MAX_PAIRS, PREFERENCE_FREE, PRESETS, resolve_parameters
 from recbias.synthetic.popularity import PopularityCurve, fit_popularity_curve, popularity_curve
 from recbias.synthetic.world import World, generate, simulate
 
 __all__ = [
+    "MAX_PAIRS",
     "PREFERENCE_FREE",
     "PRESETS",
     "PopularityCurve",
