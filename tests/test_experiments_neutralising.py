@@ -173,5 +173,7 @@ def test_sweep_text_names_the_estimators_that_move_popularity_most_and_least() -
 
 def test_bpref_text_reads_right_when_no_run_drops_below_one(study: nz.DatasetStudy) -> None:
     ones = SimpleNamespace(runs=study.runs.assign(bpref=1.0))
-    assert claims.bpref_below_one(ones) == 0 and "1R bpref is 1 throughout" in claims.bpref_text(ones)
-    assert claims.bpref_text(study).endswith("which sets their bpref to 0.") == (claims.bpref_below_one(study) > 0)
+    assert claims.bpref_below_one(ones)[0] == 0 and "1R bpref is 1 throughout" in claims.bpref_text(ones)
+    below, scored = claims.bpref_below_one(study)
+    assert scored == int((study.runs["label"] == "1R").sum()) and 0 <= below <= scored
+    assert claims.bpref_text(study).endswith("which sets their bpref to 0.") == (below > 0)

@@ -43,19 +43,20 @@ def fig8_text(main: DatasetStudy, indices: pd.DataFrame) -> str:
     return text + f"Removing the head leaves more of it than either, {fmt_number(head, 2)}."
 
 
-def bpref_below_one(study: DatasetStudy) -> float:
-    """Share of the 1R runs (pooled over systems) whose bpref is below 1: a sampled item the user rated
-    below the threshold is ranked above the relevant one."""
-    return float((study.runs.loc[study.runs["label"] == "1R", "bpref"] < 1).mean())
+def bpref_below_one(study: DatasetStudy) -> tuple[int, int]:
+    """How many 1R runs (one per system and run) have bpref below 1, and how many were scored: a sampled
+    item the user rated below the threshold is ranked above the relevant one."""
+    bpref = study.runs.loc[study.runs["label"] == "1R", "bpref"]
+    return int((bpref < 1).sum()), len(bpref)
 
 
 def bpref_text(study: DatasetStudy) -> str:
     """The sentence the prose quotes about :func:`bpref_below_one`."""
-    share = bpref_below_one(study)
-    if share == 0:
+    below, scored = bpref_below_one(study)
+    if below == 0:
         return "On this page no such item is ranked above the relevant one, so 1R bpref is 1 throughout."
-    return (f"On this page such an item is ranked above the relevant one in {fmt_pct(share)} of the 1R runs, "
-            "which sets their bpref to 0.")
+    return (f"On this page such an item is ranked above the relevant one in {below:,} of the {scored:,} scored "
+            f"1R runs ({fmt_pct(below / scored, 2)}), which sets their bpref to 0.")
 
 
 def findings(main: DatasetStudy, indices: pd.DataFrame, second: DatasetStudy | None = None) -> list[dict]:
@@ -68,6 +69,7 @@ def findings(main: DatasetStudy, indices: pd.DataFrame, second: DatasetStudy | N
     leaders = {d: p10.loc[d][list(PERSONALISED)].idxmax() for d in FIG8}
     one_r = main.runs[main.runs["label"] == "1R"]
     n_runs = len(one_r) // one_r["system"].nunique()
+    below, scored = bpref_below_one(main)
     level = f"popularity index at most {RANDOM_LEVEL:g}"
     claims = [
         ("p1r-random-level", f"P1R brings popularity to the level of random, relative to the personalised systems "
@@ -90,10 +92,10 @@ def findings(main: DatasetStudy, indices: pd.DataFrame, second: DatasetStudy | N
              p10[(d, leaders[d])] > p10[(d, "Popularity")] for d in NEUTRALISING),
          "best personalised system per design: " + ", ".join(f"{d} {leaders[d]}" for d in FIG8)
          + " (1R and AR for reference)", "fig-neutralising-fig8"),
-        ("bpref-constant-1r", "bpref is 1 for every system in 1R", bpref_below_one(main) == 0,
-         f"1R bpref is 1 in {fmt_pct(1 - bpref_below_one(main))} of the {n_runs:,} runs (each scored for every "
-         f"system), mean {one_r['bpref'].mean():.3f}; the others drew an item the user rated below the threshold, a "
-         "judgment that the papers' 1R drops", "tbl-neutralising-fig9"),
+        ("bpref-constant-1r", "bpref is 1 for every system in 1R", below == 0,
+         f"1R bpref is below 1 in {below:,} of the {scored:,} scored runs ({n_runs:,} runs, each scored for every "
+         f"system), mean {one_r['bpref'].mean():.3f}; those runs drew an item the user rated below the threshold, "
+         "a judgment that the papers' 1R drops", "tbl-neutralising-fig9"),
     ]
     out = [{"key": k, "label": label, "holds": bool(holds), "evidence": evidence, "dataset": name, "anchor": anchor}
            for k, label, holds, evidence, anchor in claims]
