@@ -14,12 +14,13 @@ def study() -> cranfield.SpreadStudy:
     return cranfield.spread_study(datasets.load("synthetic-small", seed=0), seed=0, cutoff=5, compare_all=False)
 
 
-def test_the_study_holds_the_bundled_ir_judgments_the_page_and_its_truth(study: cranfield.SpreadStudy) -> None:
+def test_the_study_holds_the_ir_collections_the_page_and_its_truth(study: cranfield.SpreadStudy) -> None:
     assert {"cranfield", "trec8-adhoc", "synthetic-small", f"synthetic-small{cranfield.TRUTH}"} == set(study.stats.index)
     assert study.stats.loc["synthetic-small", "label"] == "synthetic-small (this page)"
     assert study.fixed == "fixed-list P@5" and study.fixed in study.stats.columns
     assert list(study.rated.index) == ["synthetic-small"] and set(study.ir.index) == {"cranfield", "trec8-adhoc"}
-    assert study.skipped == []  # compare_all=False: only IR collections could be missing, and they ship
+    assert study.skipped == []  # compare_all=False: no other rating dataset is looked for
+    assert set(study.shipped) <= {"cranfield", "trec8-adhoc"}
 
 
 def test_head_share_is_read_off_the_cumulative_curve(study: cranfield.SpreadStudy) -> None:

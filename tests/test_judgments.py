@@ -212,3 +212,42 @@ def test_positive_ratio_by_popularity_by_hand():
     assert len(one_each) == 3  # never more segments than rated items
     with pytest.raises(ValueError, match="segments"):
         judgments.positive_ratio_by_popularity(make_ratings(rows, 4, 4), segments=0)
+
+
+# ----------------------------------------------------------------- spreads shipped for the IR collections
+def test_without_the_judgment_files_the_shipped_spreads_stand_in(monkeypatch, tmp_path):
+    monkeypatch.setenv("RECBIAS_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("RECBIAS_CACHE_DIR", str(tmp_path))
+    cranfield, trec = judgments.ir_spread("cranfield"), judgments.ir_spread("trec8-adhoc")
+    # facts of the files: 1,837 Cranfield judgments of 225 queries, each query with one -1 line;
+    # 86,830 TREC-8 judgments of 50 topics, 4,728 of them relevant
+    assert (cranfield.n_queries, cranfield.n_judgments, cranfield.n_positive) == (225, 1_837, 1_837 - 225)
+    assert (trec.n_queries, trec.n_judgments, trec.n_positive) == (50, 86_830, 4_728)
+    assert cranfield.kind == trec.kind == "IR"
+
+
+def test_an_unknown_shipped_spread_is_named():
+    with pytest.raises(ValueError, match="no shipped spread for IR collection 'robust04'; shipped: cranfield"):
+        judgments.shipped_spread("robust04")
+
+
+def test_shipped_rows_give_back_the_spread():
+    spread = judgments.Spread("toy", "IR", 4, 9, np.array([3, 1, 1, 2]))
+    rows = judgments.spread_rows(spread, "f" * 64)
+    assert rows[["positives", "documents"]].values.tolist() == [[1, 2], [2, 1], [3, 1]]
+    assert np.repeat(rows["positives"], rows["documents"]).sum() == spread.n_positive
+
+
+@pytest.mark.realdata
+def test_the_shipped_spreads_equal_those_of_the_pinned_files(tmp_path):
+    for name in datasets.qrels_names():
+        if not datasets.available(name):
+            pytest.skip(f"the judgment files of {name} are not in the data directory")
+    judgments.write_shipped_spreads(tmp_path / "derived.csv")
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "derived.csv"), pd.read_csv(judgments.SHIPPED_SPREADS))
+    shipped = pd.read_csv(judgments.SHIPPED_SPREADS).groupby("collection")["source_sha256"].unique()
+    for name in datasets.qrels_names():
+        assert list(shipped[name]) == list(datasets.info(name).files.pins.values())
+        from_files, from_table = judgments.ir_spread(name), judgments.shipped_spread(name)
+        assert (from_files.n_queries, from_files.n_judgments) == (from_table.n_queries, from_table.n_judgments)
+        np.testing.assert_array_equal(from_files.counts, from_table.counts)

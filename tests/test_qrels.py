@@ -1,14 +1,12 @@
-"""IR judgments on hand-made files (whitespace quirks, grade readings, malformed lines) and the package copies."""
+"""IR judgments on hand-made files (whitespace quirks, grade readings, malformed lines) and without files."""
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
-from test_datasets_support import isolate, pin, real_data_dir
+from test_datasets_support import isolate, pin
 
 from recbias import datasets
-from recbias.datasets import fetch
-from recbias.datasets.errors import ChecksumError, CorruptArchiveError, MalformedLineError
+from recbias.datasets.errors import ChecksumError, MalformedLineError, OfflineError
 
 # the quirks of the real cranqrel: trailing spaces except on -1 lines, one
 # double space, CRLF in some copies, no final newline
@@ -73,32 +71,11 @@ def test_trec_malformed_line(monkeypatch, tmp_path):
         datasets.load_qrels("trec8-adhoc")
 
 
-def test_without_a_local_copy_the_judgments_shipped_with_the_package_are_used(monkeypatch, tmp_path):
-    isolate(monkeypatch, tmp_path)
-    cranfield = datasets.load_qrels("cranfield")
-    assert len(cranfield) == 1_837 and cranfield["query"].nunique() == 225
-    assert (cranfield["grade"] == -1).sum() == 225
-    trec = datasets.load_qrels("trec8-adhoc")
-    assert (len(trec), int(trec["relevant"].sum()), trec["query"].nunique()) == (86_830, 4_728, 50)
-    assert datasets.available("cranfield") and datasets.available("trec8-adhoc")
-
-
-def test_a_damaged_package_copy_is_named(monkeypatch, tmp_path):
-    isolate(monkeypatch, tmp_path)
-    bundled = tmp_path / "bundled"
-    bundled.mkdir()
-    (bundled / "cranqrel.xz").write_bytes(b"not xz at all")
-    monkeypatch.setattr(fetch, "BUNDLED_DIR", bundled)
-    with pytest.raises(CorruptArchiveError, match="cranqrel.xz is damaged"):
-        datasets.load_qrels("cranfield")
-    assert not datasets.available("cranfield")
-
-
-@pytest.mark.realdata
-def test_the_package_copies_equal_the_original_files(monkeypatch, tmp_path):
-    for name, folder in (("cranfield", "cranfield"), ("trec8-adhoc", "trec8-adhoc-qrels")):
-        (tmp_path / name).mkdir()
-        isolate(monkeypatch, tmp_path / name)
-        shipped = datasets.load_qrels(name)
-        monkeypatch.setenv("RECBIAS_DATA_DIR", str(real_data_dir(folder)))
-        pd.testing.assert_frame_equal(shipped, datasets.load_qrels(name))
+def test_without_a_local_copy_the_judgments_are_not_available_and_the_error_says_where_files_go(monkeypatch, tmp_path):
+    data, _ = isolate(monkeypatch, tmp_path)
+    for name, folder, file in (("cranfield", "cranfield", "cranqrel"),
+                               ("trec8-adhoc", "trec8-adhoc-qrels", "qrels.adhoc.401-450.txt")):
+        assert not datasets.available(name)
+        with pytest.raises(OfflineError) as caught:
+            datasets.load_qrels(name)
+        assert f"{data / folder}/" in str(caught.value) and file in str(caught.value)

@@ -18,6 +18,11 @@ world (:func:`from_truth`), and the functions below summarise it:
 * :func:`threshold_sweep` -- the same statistics as the positive threshold on
   ratings moves, with :func:`rating_thresholds` to choose the thresholds.
 
+The judgment files of the IR collections are not redistributed.  Their spreads
+(how many documents have each number of positive judgments) ship with the
+package instead, derived from the pinned files by :func:`write_shipped_spreads`,
+so that :func:`ir_spread` knows them on a machine without the files.
+
 Only documents with at least one positive judgment enter the counts, as in
 the TREC aggregate of Bellogín et al. (IRJ 2017, Sec. 5.2); queries (users)
 are all those of the collection, whether or not they have a positive
@@ -26,12 +31,19 @@ judgment.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from recbias import datasets
 from recbias.ratings import Ratings
+
+#: documents per number of positive judgments of each IR collection, with the pin of the file it comes from
+SHIPPED_SPREADS = Path(__file__).resolve().parent / "derived" / "ir_spreads.csv"
 
 #: the kinds of collection, as used for colours in :data:`recbias.bookkit.plotting.COLLECTION_COLOURS`
 KINDS = ("IR", "recommendation", "simulation")
@@ -102,6 +114,53 @@ def from_qrels(qrels: pd.DataFrame, name: str) -> Spread:
         n_judgments=int(len(qrels[["query", "doc"]].drop_duplicates())),
         counts=counts,
     )
+
+
+def ir_spread(name: str) -> Spread:
+    """The spread of IR collection ``name``: from its judgments when a verified local copy exists,
+    otherwise from the package's :data:`SHIPPED_SPREADS`, derived from the same pinned file."""
+    return from_qrels(datasets.load_qrels(name), name) if datasets.available(name) else shipped_spread(name)
+
+
+def shipped_spread(name: str) -> Spread:
+    """The spread of IR collection ``name`` as shipped in :data:`SHIPPED_SPREADS`."""
+    table = pd.read_csv(SHIPPED_SPREADS)
+    rows = table[table["collection"] == name]
+    if rows.empty:
+        known = ", ".join(table["collection"].unique())
+        raise ValueError(f"no shipped spread for IR collection {name!r}; shipped: {known}")
+    counts = np.repeat(rows["positives"].to_numpy(), rows["documents"].to_numpy())
+    return Spread(name, "IR", int(rows["queries"].iloc[0]), int(rows["judgments"].iloc[0]), counts)
+
+
+def spread_rows(spread: Spread, source_sha256: str) -> pd.DataFrame:
+    """``spread`` as rows of :data:`SHIPPED_SPREADS`: one per number of positive judgments a document has."""
+    positives, documents = np.unique(spread.counts, return_counts=True)
+    return pd.DataFrame({"collection": spread.name, "queries": spread.n_queries, "judgments": spread.n_judgments,
+                         "positives": positives, "documents": documents, "source_sha256": source_sha256})
+
+
+def write_shipped_spreads(path: Path = SHIPPED_SPREADS) -> None:
+    """Derive :data:`SHIPPED_SPREADS` from the local judgment files of every IR collection.
+
+    The file is written whole or not at all (a temporary file renamed into place).
+    """
+    missing = [name for name in datasets.qrels_names() if not datasets.available(name)]
+    if missing:
+        raise FileNotFoundError(f"write_shipped_spreads needs the judgment files of {', '.join(missing)} "
+                                "(see data/README.md for where they go)")
+    rows = []
+    for name in datasets.qrels_names():
+        (pin,) = datasets.info(name).files.pins.values()
+        rows.append(spread_rows(from_qrels(datasets.load_qrels(name), name), pin))
+    handle, temporary = tempfile.mkstemp(suffix=".csv", dir=path.parent)
+    os.close(handle)
+    try:
+        pd.concat(rows, ignore_index=True).to_csv(temporary, index=False)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
 
 
 def from_ratings(ratings: Ratings, threshold: float | None = None, name: str | None = None) -> Spread:

@@ -16,7 +16,6 @@ damaged copy is never parsed.
 from __future__ import annotations
 
 import hashlib
-import lzma
 import os
 import tempfile
 import zipfile
@@ -116,29 +115,8 @@ class ArchiveFiles(DataFiles):
             ) from error
 
 
-class BundledFiles(DataFiles):
-    """Files shipped with the package, xz-compressed; their pins are those of the plain files."""
-
-    def label(self, name: str) -> str:
-        return f"{self.origin / name}.xz (shipped with recbias)"
-
-    def _read_raw(self, name: str) -> bytes:
-        path = self.origin / f"{name}.xz"
-        if not path.is_file():
-            raise MissingFileError(f"dataset '{self.dataset}': the package copy {path} is missing")
-        try:
-            return lzma.decompress(path.read_bytes())
-        except lzma.LZMAError as error:
-            raise CorruptArchiveError(f"dataset '{self.dataset}': {path} is damaged: {error}") from error
-
-
-#: where the files of datasets with ``FileSet.bundled`` ship
-BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"
-
-
 def locate(info: DatasetInfo) -> DataFiles | None:
-    """The local copy of a dataset (data directory, then cache, then the package's own copy), or
-    ``None``; never downloads."""
+    """The local copy of a dataset (data directory, then cache), or ``None``; never downloads."""
     files = _file_set(info)
     folder = data_dir() / files.folder
     if all((folder / name).is_file() for name in files.pins):
@@ -147,7 +125,7 @@ def locate(info: DatasetInfo) -> DataFiles | None:
     for candidate in (directory / str(files.archive) for directory in archives):
         if candidate.is_file():
             return ArchiveFiles(info.name, files, candidate)
-    return BundledFiles(info.name, files, BUNDLED_DIR) if files.bundled else None
+    return None
 
 
 def open_files(info: DatasetInfo) -> DataFiles:

@@ -26,8 +26,6 @@ class FileSet:
         url_path: path of the archive below the base download URL (or a full URL for
             archives hosted elsewhere), or ``None`` when it cannot be downloaded with a
             pinned checksum.
-        bundled: the files also ship with the package, xz-compressed, in
-            ``recbias/datasets/bundled/`` (small IR judgments), used when no local copy exists.
     """
 
     folder: str
@@ -35,7 +33,6 @@ class FileSet:
     archive: str | None = None
     archive_sha256: str | None = None
     url_path: str | None = None
-    bundled: bool = False
 
 
 @dataclass(frozen=True)
@@ -254,7 +251,6 @@ QRELS: dict[str, DatasetInfo] = {
         files=FileSet(
             folder="cranfield",
             pins={"cranqrel": "92e54b58dac0b980152178f350d892fae66c8a239b8a11715b835fb8d2f6bc0e"},
-            bundled=True,
         ),
     ),
     "trec8-adhoc": DatasetInfo(
@@ -271,7 +267,6 @@ QRELS: dict[str, DatasetInfo] = {
         files=FileSet(
             folder="trec8-adhoc-qrels",
             pins={"qrels.adhoc.401-450.txt": "a3d75289c760e7f4052d8bd7d02953734d937a0208b7e2f5ad0f6155ab837e8c"},
-            bundled=True,
         ),
     ),
 }

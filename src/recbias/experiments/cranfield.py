@@ -42,7 +42,9 @@ class SpreadStudy:
         stats: one row per collection (:func:`recbias.judgments.summary`), indexed by name,
             with a ``label`` column that marks the page's dataset.
         curves: the cumulative share and reach curves of every collection.
-        skipped: registered collections not available on this machine.
+        skipped: registered rating datasets not available on this machine.
+        shipped: IR collections whose judgment files are not on this machine, read from the
+            spreads shipped with the package (:data:`recbias.judgments.SHIPPED_SPREADS`).
     """
 
     here: str
@@ -51,6 +53,7 @@ class SpreadStudy:
     stats: pd.DataFrame
     curves: pd.DataFrame
     skipped: list[str]
+    shipped: list[str]
 
     @property
     def fixed(self) -> str:
@@ -87,20 +90,24 @@ def _others(here: str, seed: int) -> list[Ratings]:
 def spread_study(ratings: Ratings, seed: int = 0, cutoff: int = 10, compare_all: bool = True) -> SpreadStudy:
     """Spread statistics of the IR collections, ``ratings`` and (``compare_all``) every other dataset here."""
     rating_sets = [ratings, *(_others(ratings.name, seed) if compare_all else [])]
-    spreads = [judgments.from_qrels(datasets.load_qrels(n), n) for n in datasets.qrels_names() if datasets.available(n)]
+    spreads = [judgments.ir_spread(n) for n in datasets.qrels_names()]
     spreads += [judgments.from_ratings(r) for r in rating_sets]
     spreads += [judgments.from_truth(r, f"{r.name}{TRUTH}") for r in rating_sets if r.true_relevance is not None]
     stats = judgments.summary_table(spreads, n=cutoff).set_index("collection", drop=False)
     stats["label"] = [f"{c} (this page)" if c == ratings.name else c for c in stats["collection"]]
-    candidates = [*datasets.qrels_names(), *(n for n in datasets.names() if n not in PRESETS)]
-    skipped = [n for n in candidates if not datasets.available(n) and (compare_all or n in datasets.qrels_names())]
+    skipped = [n for n in datasets.names() if n not in PRESETS and not datasets.available(n)] if compare_all else []
     curves = pd.concat([judgments.cumulative_share(s) for s in spreads], ignore_index=True)
-    return SpreadStudy(ratings.name, cutoff, rating_sets, stats, curves, skipped)
+    shipped = [n for n in datasets.qrels_names() if not datasets.available(n)]
+    return SpreadStudy(ratings.name, cutoff, rating_sets, stats, curves, skipped, shipped)
 
 
 def availability_note(study: SpreadStudy, compare_all: bool) -> str:
     """Which collections this build could not load, and whether the comparison was limited."""
     notes = []
+    if study.shipped:
+        notes.append("The judgment files of " + " and ".join(IR_NAMES[n] for n in study.shipped)
+                     + " are not on the machine that built this page, so their spreads come from the summary "
+                     "that ships with the package, derived from the same pinned files.")
     if study.skipped:
         notes.append("Not available on the machine that built this page, hence left out: "
                      + ", ".join(f"`{n}`" for n in study.skipped) + ". The appendix on datasets says where to put their files.")
