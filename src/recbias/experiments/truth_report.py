@@ -40,12 +40,13 @@ def world_note(ratings: Ratings, world: Ratings) -> str:
     """What the page studies when the build's dataset has no ground truth (empty when it has one)."""
     if world is ratings:
         return ""
-    size = f"{world.n_users:,} users, {world.n_items:,} items, {world.n_ratings:,} ratings"
-    capped = world.n_items < ratings.n_items
-    return (f"The dataset of this build, {ratings.name}, has no ground truth, so this page studies a simulated "
-            + (f"world of its numbers of users and ratings and the {world.n_items:,} items the generator can hold "
-               f"in memory for so many users, of {ratings.n_items:,} ({size})." if capped
-               else f"world of the same size ({size})."))
+    start = f"The dataset of this build, {ratings.name}, has no ground truth, so this page studies a simulated world"
+    if world.n_items < ratings.n_items:
+        return (f"{start} with its {world.n_users:,} users and {world.n_ratings:,} ratings but "
+                f"{world.n_items:,} of its {ratings.n_items:,} items, the most the generator holds in memory "
+                "for that many users.")
+    return f"{start} of the same size ({world.n_users:,} users, {world.n_items:,} items, {world.n_ratings:,} ratings)."
+
 
 def protocol_table(protocol_list: Sequence[Protocol]) -> pd.DataFrame:
     """The protocols as the page lists them: kind, name, design (with its split when not the coin flip) and metric."""
