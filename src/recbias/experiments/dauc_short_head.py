@@ -22,7 +22,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from recbias.evaluate import bootstrap_counts
+from recbias.evaluate import Candidates, bootstrap_counts
 from recbias.experiments.discounted_auc import Scored, Setting, Study, liked_only, published
 from recbias.ratings import Ratings
 from recbias.recommenders import SegmentPopularity
@@ -120,18 +120,19 @@ def sensitivity_search(
     if not segments:
         raise ValueError("the sensitivity search needs user attributes to segment the audience")
     sizes = head_sizes(study.scored.popularity.rating_counts.size) if sizes is None else list(sizes)
-    systems = segment_systems(segments, smoothing)
-    for recommender in systems.values():
-        recommender.fit(study.fold.train)
-    scored = Scored.of(systems, study.fold.train, liked_only(study.scored.runs), study.scored.seed)
     metrics = [setting.metric(s=s) for s in sizes]
-    values = {label: frame.to_numpy() for label, frame in scored.values(metrics).items()}
+    runs = liked_only(study.scored.runs)
+    candidates, values = Candidates([runs]), {}
+    for label, recommender in segment_systems(segments, smoothing).items():  # one system's scores at a time
+        scored = Scored(runs, {label: candidates.score(recommender.fit(study.fold.train))[0]},
+                        study.scored.popularity, study.scored.seed)
+        values[label] = scored.values(metrics)[label].to_numpy()
     n_users = values["global"].shape[0]
     counts = bootstrap_counts(n_users, n_boot, seed) / n_users
     reference, resampled_reference = values["global"].mean(axis=0), counts @ values["global"]
     rows = []
     with np.errstate(divide="ignore", invalid="ignore"):
-        for label in systems:
+        for label in values:
             if label == "global":
                 continue
             mean, resampled = values[label].mean(axis=0), counts @ values[label]

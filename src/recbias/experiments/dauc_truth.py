@@ -15,7 +15,7 @@ from recbias.evaluate import Candidates
 from recbias.evaluate.complete import TrueQuality
 from recbias.experiments.discounted_auc import Scored, Setting, Study
 from recbias.experiments.fidelity import TruthStudy, fidelity, fit_field, system_field
-from recbias.metrics import ItemPopularity, position_discount
+from recbias.metrics import position_discount
 from recbias.ratings import Ratings
 from recbias.text import and_list, fmt_ci, fmt_span
 
@@ -41,12 +41,14 @@ def truth_agreement(
     discount = position_discount(setting.p, setting.z, setting.z)[: ratings.n_items]  # no rank beyond the catalogue
     quality = TrueQuality(train, ratings.true_relevance, n=10, seed=None, discounts={"behavioural AUC": discount})
     candidates = Candidates([runs], users=quality.users)
-    scores = {label: candidates.score(system, [quality.reader(label)])[0] for label, system in field.items()}
-    scored = Scored(runs, scores, ItemPopularity.from_ratings(train), study.scored.seed)
     observed = {"P@10": "P@10", "nDCG@10": "nDCG@10", "behavioural AUC without a step": setting.metric()}
     if s:
         observed[f"behavioural AUC with the step at s = {s}"] = setting.metric(s=s)
-    values = scored.values(list(observed.values()))
+    values = {}
+    for label, system in field.items():  # one system's scores in memory at a time
+        scored = Scored(runs, {label: candidates.score(system, [quality.reader(label)])[0]},
+                        study.scored.popularity, study.scored.seed)
+        values |= scored.values(list(observed.values()))
     protocols = {label: pd.DataFrame({system: frame[name] for system, frame in values.items()})
                  for label, name in observed.items()}
     truth = quality.tables()
