@@ -30,32 +30,11 @@ dataset = "synthetic"
 seed = 0
 
 # %% tags=["remove-input"]
-import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from recbias import datasets
-from recbias.bookkit.page import card_html, load_dataset
+from recbias.bookkit import appendix
 
-
-
-def source_link(url: str) -> str:
-    """A short link named after the archive, or the text itself when there is nothing to download."""
-    return f'<a href="{url}">{url.rsplit("/", 1)[-1]}</a>' if url.startswith("http") else url
-
-
-registry = pd.DataFrame(
-    [
-        {
-            "name": name,
-            "what a rating is": info.description,
-            "positive when": f"rating >= {info.positive_threshold:g}",
-            "available offline here": "yes" if datasets.available(name) else "no",
-            "official source": source_link(info.url),
-        }
-        for name, info in ((n, datasets.info(n)) for n in datasets.names())
-    ]
-)
-display(HTML(registry.to_html(index=False, border=0, escape=False)))
+display(HTML(appendix.registry_html()))
 
 # %% [markdown]
 # ## How the papers used them
@@ -67,11 +46,7 @@ display(HTML(registry.to_html(index=False, border=0, escape=False)))
 # {doc}`scorecard` as *not comparable*.
 
 # %% tags=["remove-input"]
-usage = pd.DataFrame(
-    [{"name": n, "role in the papers": datasets.info(n).paper_usage, "licence": datasets.info(n).licence}
-     for n in datasets.names()]
-)
-display(HTML(usage.to_html(index=False, border=0)))
+display(HTML(appendix.usage_html()))
 
 # %% [markdown]
 # ## Cards of the datasets available for this build
@@ -80,12 +55,8 @@ display(HTML(usage.to_html(index=False, border=0)))
 # threshold. The simulated worlds are generated with the book's seed.
 
 # %% tags=["remove-input"]
-for name in datasets.names():
-    if datasets.available(name):
-        display(Markdown(f"### {name}"))
-        display(HTML(card_html(load_dataset(name, seed))))
-    else:
-        display(Markdown(f"### {name}\n\nNot available on the machine that built this page. {datasets.info(name).url}"))
+for heading, card in appendix.dataset_cards(seed):
+    display(Markdown(heading), HTML(card))
 
 # %% [markdown]
 # ## Citations

@@ -109,6 +109,12 @@ def test_a_chapter_calls_its_driver_and_is_thin(page: Path) -> None:
     assert len(code) <= prose, f"{len(code)} code lines for {prose} prose lines"
 
 
+@pytest.mark.parametrize("page", sorted(BOOK.glob("*.py")), ids=lambda p: p.stem)
+def test_no_page_defines_a_function_or_class(page: Path) -> None:
+    code, _ = page_lines(page)
+    assert not [line for line in code if re.match(r"\s*(def|class) ", line)], "functions belong in the package"
+
+
 def chapter_of(module: Path) -> int | None:
     """The chapter a module of ``recbias.experiments`` serves, from its docstring ("Chapter N ..."), or None."""
     found = re.match(r"Chapter (\d+) ", ast.get_docstring(ast.parse(module.read_text())) or "")
