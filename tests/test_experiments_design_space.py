@@ -358,3 +358,10 @@ def test_the_figures_draw_every_panel_and_name_its_dataset(study: design_space.D
     figure = design_figures.lemma_figure(sweep, {"pLSA": "#1f77b4"}, "toy")
     assert [ax.get_label() for ax in figure.axes] == ["toy", "toy"]
     assert figure.axes[1].get_xlabel() == "target set size $|T_u^r|$"
+
+
+def test_published_values_are_quoted_from_the_data_file() -> None:
+    assert design_claims.published_value("fig2/AR/Popularity/P@10") == "0.08"
+    assert design_claims.published_value("fig2/AR-lastfm/Popularity/P@10") == "0.35"
+    with pytest.raises(KeyError, match="no published number 'fig9'"):
+        design_claims.published_value("fig9")

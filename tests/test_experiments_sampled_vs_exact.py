@@ -212,3 +212,23 @@ def test_cost_text_says_which_evaluation_was_faster(study) -> None:
     assert "exact evaluation was 2.0 times faster than sampling, although" in sc.cost_text(study, cost(0.1, 0.2))
     assert "about as long" in sc.cost_text(study, cost(0.1, 0.1))
     assert "2,000,000 candidates against sampling's 50,000" in sc.cost_text(study, cost(0.1, 0.1))
+
+
+def test_the_toy_corrections_read_as_the_page_says() -> None:
+    """Chapter 6's prose on the corrected toy table: rank estimate and CLS keep A first, BV 0.1 separates
+    nothing beyond one standard deviation, BV 0.01 puts C first, gives A a negative Recall@10 and
+    standard deviations larger than its gaps."""
+    corrections = st.toy_corrections()
+    for metric in ("AP", "Recall@10"):
+        moments = {method: {name: sampled.estimator_moments(corrections.vector(method, metric), ranks, st.TOY_N, True)
+                            for name, ranks in st.TOY_RANKS.items()}
+                   for method in ("rank estimate", "CLS", "BV 0.1", "BV 0.01")}
+        mean = {method: {name: m.average for name, m in by.items()} for method, by in moments.items()}
+        sd = {method: {name: m.average_std for name, m in by.items()} for method, by in moments.items()}
+        for method in ("rank estimate", "CLS"):
+            assert max(mean[method], key=mean[method].get) == "A"
+        gap = max(mean["BV 0.1"].values()) - min(mean["BV 0.1"].values())
+        assert gap < min(sd["BV 0.1"].values())
+        assert max(mean["BV 0.01"], key=mean["BV 0.01"].get) == "C"
+        assert max(mean["BV 0.01"].values()) - min(mean["BV 0.01"].values()) < max(sd["BV 0.01"].values())
+    assert mean["BV 0.01"]["A"] < 0  # Recall@10, the last metric of the loop

@@ -107,6 +107,14 @@ def published() -> pd.DataFrame:
         return pd.read_csv(handle, comment="#", keep_default_na=False)
 
 
+def published_value(key: str) -> str:
+    """A published number of :func:`published` as the prose quotes it (``"0.08"``)."""
+    values = published().set_index("key")["value"]
+    if key not in values.index:
+        raise KeyError(f"no published number {key!r}; known: {', '.join(values.index)}")
+    return f"{float(values[key]):g}"
+
+
 def _ours(study: DesignStudy, row: pd.Series) -> tuple[float, str, str] | None:
     """Our value of a published number, the dataset it was computed on and the design; None when not run."""
     if row["measure"] == "ceiling":
