@@ -34,3 +34,9 @@ def paper_value(table: int, **where: str) -> float:
     if len(rows) != 1:
         raise KeyError(f"table {table}: {len(rows)} published values for {where}")
     return float(rows["value"].iloc[0])
+
+
+def published_auc_gap(recommender: str = "Z") -> str:
+    """Mean sampled AUC minus exact AUC of ``recommender`` in the paper's Table 3, in percentage points."""
+    sampled = paper_value(3, recommender=recommender, metric="AUC", estimator="sampled", statistic="mean")
+    return f"{sampled - paper_value(3, recommender=recommender, metric='AUC', estimator='exact'):.2f}"
