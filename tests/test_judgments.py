@@ -251,3 +251,12 @@ def test_the_shipped_spreads_equal_those_of_the_pinned_files(tmp_path):
         from_files, from_table = judgments.ir_spread(name), judgments.shipped_spread(name)
         assert (from_files.n_queries, from_files.n_judgments) == (from_table.n_queries, from_table.n_judgments)
         np.testing.assert_array_equal(from_files.counts, from_table.counts)
+
+
+def test_a_damaged_local_judgment_file_is_an_error_not_a_silent_fallback(monkeypatch, tmp_path):
+    monkeypatch.setenv("RECBIAS_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("RECBIAS_CACHE_DIR", str(tmp_path))
+    (tmp_path / "cranfield").mkdir()
+    (tmp_path / "cranfield" / "cranqrel").write_text("1 184 2\n")
+    with pytest.raises(datasets.ChecksumError, match="cranqrel"):
+        judgments.ir_spread("cranfield")

@@ -117,9 +117,13 @@ def from_qrels(qrels: pd.DataFrame, name: str) -> Spread:
 
 
 def ir_spread(name: str) -> Spread:
-    """The spread of IR collection ``name``: from its judgments when a verified local copy exists,
-    otherwise from the package's :data:`SHIPPED_SPREADS`, derived from the same pinned file."""
-    return from_qrels(datasets.load_qrels(name), name) if datasets.available(name) else shipped_spread(name)
+    """The spread of IR collection ``name``: from its judgment file when there is a local copy (a copy that
+    fails its checksum is an error), otherwise from the package's :data:`SHIPPED_SPREADS`, derived from the
+    same pinned file."""
+    try:
+        return from_qrels(datasets.load_qrels(name), name)
+    except datasets.OfflineError:
+        return shipped_spread(name)
 
 
 def shipped_spread(name: str) -> Spread:
