@@ -46,7 +46,8 @@ from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import finding, number
 from recbias.bookkit.tables import glue_figure, glue_table
 from recbias.experiments import design_claims, design_figures, design_lemma, design_space, design_toy, design_truth
-from recbias.experiments.runner import design_note, make_folds
+from recbias.splits import make_folds
+from recbias.bookkit.page import design_note
 
 # %% [markdown]
 # ## Three choices behind every target set

@@ -51,7 +51,8 @@ from recbias.bookkit.scorecard import finding, findings_table
 from recbias.bookkit.tables import glue_figure, glue_table
 from recbias.experiments import sparsity, sparsity_check, sparsity_figures, sparsity_findings, sparsity_fits, sparsity_lift
 from recbias.experiments import sparsity_sweep
-from recbias.experiments.runner import PAPER_SYSTEMS, choose_designs, design_note
+from recbias.evaluate.experiment import PAPER_SYSTEMS, choose_designs
+from recbias.bookkit.page import design_note
 
 SYSTEMS, N = list(PAPER_SYSTEMS), int(cutoff)
 COLOURS = palette(SYSTEMS)

@@ -44,7 +44,8 @@ from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption
 from recbias.bookkit.scorecard import finding, findings_table
 from recbias.bookkit.tables import fmt_number, glue_figure, glue_table
-from recbias.experiments import fidelity, truth, truth_figures as figures, truth_report as report
+from recbias.evaluate import fidelity
+from recbias.experiments import truth, truth_figures as figures, truth_report as report
 
 world = truth.world_with_truth(ratings, seed)
 field = fidelity.system_field(seed)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "recbias"
-UPPER = {"experiments": 1, "bookkit": 2}  # everything else is the evaluation core (layer 0)
+UPPER = {"experiments": 1, "bookkit": 2, "chapters": 3}  # everything else is the evaluation core (layer 0)
 
 
 def part_of(module: str) -> str:
@@ -73,8 +73,13 @@ def test_the_parts_of_the_package_form_no_cycle():
 
 
 BOOK = PACKAGE.parents[1] / "book"
-#: chapters still holding experiment code of their own (each an open task); strict, so the mark must go once fixed
-NOT_YET_THIN: set[str] = set()
+CHAPTERS = PACKAGE / "chapters"
+TESTS = PACKAGE.parents[1] / "tests"
+#: the roles every chapter package has, each a module (or a subpackage of modules of that role)
+ROLES = ("study", "figures", "report", "claims")
+#: roles that compute: no matplotlib, no sentences
+COMPUTING = ("study", "claims")
+MAX_MODULE_LINES = 400
 
 
 def page_lines(path: Path) -> tuple[list[str], int]:
@@ -90,23 +95,107 @@ def page_lines(path: Path) -> tuple[list[str], int]:
     return code, prose
 
 
-def written_chapters() -> list:
-    pages = sorted(p for p in BOOK.glob("[0-9][0-9]_*.py") if "are not written yet" not in p.read_text())
-    return [pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(strict=True)] if p.stem in NOT_YET_THIN else [])
-            for p in pages]
+def chapter_pages() -> list[Path]:
+    return sorted(BOOK.glob("[0-9][0-9]_*.py"))
 
 
-@pytest.mark.parametrize("page", written_chapters())
-def test_a_chapter_calls_its_driver_and_is_thin(page: Path) -> None:
+def package_of(page: Path) -> Path:
+    """``book/03_sparsity_bias.py`` -> ``src/recbias/chapters/c03_sparsity_bias``."""
+    return CHAPTERS / f"c{page.stem}"
+
+
+def moved(page: Path) -> bool:
+    return package_of(page).is_dir()
+
+
+def role_modules(package: Path, role: str) -> list[Path]:
+    """The modules of ``role`` in a chapter package: ``role.py`` or the modules of the subpackage ``role/``."""
+    single = package / f"{role}.py"
+    return [single] if single.exists() else sorted((package / role).glob("*.py"))
+
+
+@pytest.mark.parametrize("page", chapter_pages(), ids=lambda p: p.stem)
+def test_every_page_has_a_package_of_its_name_with_the_same_roles(page: Path) -> None:
+    if not moved(page):
+        pytest.skip("chapter not yet moved to recbias.chapters")
+    package = package_of(page)
+    assert (package / "__init__.py").exists()
+    missing = [role for role in ROLES if not role_modules(package, role)]
+    assert missing == [], f"{package.name} lacks {missing}"
+    assert (package / "published.csv").exists(), "published.csv (possibly header only) is part of every chapter"
+    others = {p.stem for p in package.glob("*.py")} - set(ROLES) - {"__init__"}
+    others |= {p.name for p in package.iterdir() if p.is_dir() and p.name not in ROLES and p.name != "__pycache__"}
+    assert others == set(), f"{package.name}: modules outside the roles {ROLES}: {sorted(others)}"
+
+
+def _sentence_fstrings(tree: ast.AST) -> list[int]:
+    """Lines of f-strings of four words or more outside ``raise``/``warn`` calls: sentences being built."""
+    exempt: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) or (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(
+                node.func, "id", "")) in {"warn", "ValueError", "TypeError", "KeyError"}):
+            exempt.update(id(child) for child in ast.walk(node))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr) and id(node) not in exempt:
+            words = " ".join(part.value for part in node.values if isinstance(part, ast.Constant)).split()
+            if len(words) >= 4:
+                found.append(node.lineno)
+    return found
+
+
+def chapter_modules() -> list[Path]:
+    """Every module inside a chapter package (not the ``recbias.chapters`` package itself)."""
+    return sorted(path for path in CHAPTERS.glob("*/**/*.py")) if CHAPTERS.exists() else []
+
+
+@pytest.mark.parametrize("module", chapter_modules(), ids=lambda p: str(p.relative_to(CHAPTERS)))
+def test_chapter_modules_are_small_and_computation_stays_apart(module: Path) -> None:
+    source = module.read_text()
+    assert len(source.splitlines()) <= MAX_MODULE_LINES, f"{module.name} is over {MAX_MODULE_LINES} lines"
+    role = module.relative_to(CHAPTERS).parts[1].removesuffix(".py")
+    if role in COMPUTING:
+        tree = ast.parse(source)
+        imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names}
+        imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                     if isinstance(node, ast.ImportFrom) and node.module}
+        assert not imported & {"matplotlib", "seaborn", "IPython", "myst_nb"}, "presentation in a computing module"
+        assert _sentence_fstrings(tree) == [], "sentences are built in report.py (or written on the page)"
+
+
+def test_chapter_packages_never_import_one_another() -> None:
+    crossing = []
+    for module in chapter_modules():
+        own = module.relative_to(CHAPTERS).parts[0]
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("recbias.chapters."):
+                other = node.module.split(".")[2]
+                if other != own:
+                    crossing.append((module.name, other))
+    assert crossing == []
+
+
+@pytest.mark.parametrize("page", chapter_pages(), ids=lambda p: p.stem)
+def test_a_page_calls_its_own_package_and_is_thin(page: Path) -> None:
     code, prose = page_lines(page)
-    drivers = {m.split(" as ")[0].strip() for line in code
-               for names in re.findall(r"from recbias\.experiments import ([\w, ]+)", line) for m in names.split(",")}
-    assert drivers and all((PACKAGE / "experiments" / f"{d}.py").exists() for d in drivers), "no chapter driver"
-    number = int(page.stem[:2])
-    assert any(f"Chapter {number} " in ast.get_docstring(ast.parse((PACKAGE / "experiments" / f"{d}.py").read_text()))
-               for d in drivers), "the driver's docstring names its chapter"
-    assert not [line for line in code if re.match(r"\s*(def|class) ", line)], "functions belong in the driver"
+    if moved(page):
+        packages = set(re.findall(r"recbias\.chapters\.(\w+)", "\n".join(code)))
+        assert packages == {package_of(page).name}, f"the page imports chapter packages {packages}"
+        assert not re.search(r"recbias\.experiments", "\n".join(code)), "the page still calls recbias.experiments"
+    assert not [line for line in code if re.match(r"\s*(def|class) ", line)], "functions belong in the package"
     assert len(code) <= prose, f"{len(code)} code lines for {prose} prose lines"
+
+
+@pytest.mark.parametrize("page", chapter_pages(), ids=lambda p: p.stem)
+def test_every_presenting_module_of_a_chapter_is_imported_by_a_unit_test(page: Path) -> None:
+    if not moved(page):
+        pytest.skip("chapter not yet moved to recbias.chapters")
+    tests = "\n".join(path.read_text() for path in TESTS.glob("test_*.py"))
+    package = package_of(page).name
+    for role in ("figures", "report", "claims"):
+        assert re.search(rf"recbias\.chapters\.{package}(\.{role}\b| import [^\n]*\b{role}\b)", tests), \
+            f"no unit test imports {package}.{role}"
 
 
 @pytest.mark.parametrize("page", sorted(BOOK.glob("*.py")), ids=lambda p: p.stem)

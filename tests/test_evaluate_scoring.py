@@ -8,7 +8,7 @@ import pytest
 from recbias import datasets
 from recbias.designs import build_runs
 from recbias.evaluate import SCORE_BLOCK, Candidates, score_runs
-from recbias.experiments import make_folds
+from recbias.splits import make_folds
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 from recbias.runs import Runs

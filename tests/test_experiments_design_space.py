@@ -19,10 +19,11 @@ from recbias.experiments import (
     design_space,
     design_toy,
     design_truth,
-    fit_systems,
-    make_folds,
-    runner,
 )
+from recbias.bookkit.page import design_note
+from recbias.evaluate import experiment as runner
+from recbias.evaluate.experiment import fit_systems
+from recbias.splits import make_folds
 from recbias.ratings import Ratings
 
 
@@ -159,11 +160,11 @@ def test_an_designs_give_way_to_nn_only_above_the_limit(small: Ratings) -> None:
     entries = runner.an_entries(small)
     at_limit = runner.choose_designs(small, target_size=100, max_an_entries=entries, n_nonrelevant=50)
     assert at_limit.designs == ["AI-AN", "TI-AN", "1R TI-NN(99)"] and not at_limit.sampled
-    assert runner.design_note(at_limit, small) == ""
+    assert design_note(at_limit, small) == ""
     above = runner.choose_designs(small, target_size=20, max_an_entries=entries - 1, n_nonrelevant=50)
     assert above.designs == ["AI-NN(50)", "TI-NN(50)", "1R TI-NN(19)"] and above.sampled
     assert above.main_ar == "TI-NN(50)"
-    assert f"about {entries:,} items" in runner.design_note(above, small)
+    assert f"about {entries:,} items" in design_note(above, small)
 
 
 def test_impossible_designs_are_refused_early(small: Ratings) -> None:

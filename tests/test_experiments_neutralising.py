@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from recbias import splits
-from recbias.experiments import make_folds
+from recbias.splits import make_folds
 from recbias.experiments import neutralising as nz
 from recbias.experiments import neutralising_claims as claims
 from recbias.experiments import neutralising_index as ix

@@ -94,7 +94,7 @@ def test_preference_free_worlds_leave_knn_and_mf_at_random_level() -> None:
     """Without preferences, with every item equally popular in expectation and counts that
     scatter like Poisson draws (so that training counts say nothing about test counts),
     nothing is left to learn: kNN, MF and pLSA rank at random (95% intervals hold 1/|T_u^r|)."""
-    from recbias.experiments.runner import run_experiment
+    from recbias.evaluate.experiment import run_experiment
 
     world = generate(preset="synthetic", alpha=0.0, seed=0, **PREFERENCE_FREE)
     systems = {"MF": "mf", "user-kNN": "user-knn", "pLSA": "plsa", "Random": "random"}

@@ -19,7 +19,7 @@ from recbias.experiments import sampled_published as sp
 from recbias.experiments import sampled_sweep as sw
 from recbias.experiments import sampled_toy as st
 from recbias.experiments import sampled_vs_exact as sv
-from recbias.experiments.runner import make_folds
+from recbias.splits import make_folds
 from recbias.recommenders import make
 
 REPETITIONS = 40

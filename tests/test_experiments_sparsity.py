@@ -11,7 +11,8 @@ import pytest
 from recbias import datasets
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs
-from recbias.experiments import choose_designs, fit_systems, fold_seed, largest_target_size, make_folds
+from recbias.evaluate.experiment import choose_designs, fit_systems, largest_target_size
+from recbias.splits import fold_seed, make_folds
 from recbias.experiments import sparsity, sparsity_check, sparsity_findings, sparsity_fits, sparsity_sweep
 from recbias.ratings import Ratings
 from recbias.splits import remove_test_ratings

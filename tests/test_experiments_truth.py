@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from recbias import datasets
-from recbias.experiments import fidelity, truth, truth_report
+from recbias.evaluate import fidelity
+from recbias.experiments import truth, truth_report
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 

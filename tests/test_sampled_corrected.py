@@ -8,7 +8,7 @@ import pytest
 
 from recbias import datasets
 from recbias.evaluate import pool_ranks
-from recbias.experiments.runner import make_folds
+from recbias.splits import make_folds
 from recbias.recommenders import make
 from recbias.sampled import catalogue_bins, corrected_sampled_metric, correction_tables, estimator_moments, metric_vector
 

@@ -237,7 +237,7 @@ def test_relevant_training_shift_by_hand_and_by_simulation() -> None:
 @pytest.mark.parametrize("alpha", [0.0, 1.0])
 def test_expected_popularity_precision_matches_simulated_splits(alpha: float) -> None:
     """The closed form against 30 coin-flip splits of a preference-free world (random ties)."""
-    from recbias.experiments.runner import run_experiment
+    from recbias.evaluate.experiment import run_experiment
     from recbias.recommenders import Popularity
     from recbias.synthetic import PREFERENCE_FREE, generate
 
@@ -295,7 +295,7 @@ def test_nonpersonalised_bounds_order_statistics_match_random_subsets() -> None:
 def test_nonpersonalised_bounds_hold_on_simulated_data() -> None:
     """A fixed order that does not depend on the split (the world's expected item counts):
     its 1R precision, averaged over splits, lies within the closed-form bounds."""
-    from recbias.experiments.runner import make_folds
+    from recbias.splits import make_folds
     from recbias.recommenders.base import Recommender
     from recbias.synthetic import simulate
 

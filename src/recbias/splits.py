@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from recbias.ratings import Ratings
 
 __all__ = [
+    "Fold",
+    "fold_seed",
+    "make_folds",
     "NewUserSplit",
     "UNIFORM_RULES",
     "UniformSplit",
@@ -415,3 +419,78 @@ def new_user_splits(
         NewUserSplit(ratings=ratings, new_users=np.sort(dealt[g::groups]), position=position, max_known=int(max_known))
         for g in range(int(groups))
     ]
+
+
+# ------------------------------------------------------------------------------- folds
+
+_SPLIT_METHODS = ("coin", "kfold", "temporal", "uniform")
+
+@dataclass(frozen=True, eq=False)
+class Fold:
+    """One training/test split of an experiment.
+
+    Attributes:
+        index: 0, 1, ... within the experiment.
+        train, test: the two rating sets (same code space).
+        method: ``"coin"``, ``"kfold"``, ``"temporal"`` or ``"uniform"``.
+        seed: the seed that drew the split (``-1`` for the deterministic temporal cut).
+    """
+
+    index: int
+    train: Ratings
+    test: Ratings
+    method: str
+    seed: int
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """What identifies the split in cache keys."""
+        return (self.train.name, self.method, self.index, self.seed)
+
+
+def fold_seed(seed: int, index: int) -> int:
+    """Seed of fold ``index`` of an experiment seeded with ``seed`` (independent streams)."""
+    return int(np.random.SeedSequence([int(seed), int(index)]).generate_state(1)[0])
+
+
+def make_folds(
+    ratings: Ratings, *, method: str = "coin", folds: int = 5, test_ratio: float = 0.2, seed: int = 0,
+    min_train_ratio: float = 0.2,
+) -> list[Fold]:
+    """Training/test splits of ``ratings``.
+
+    * ``"coin"``: ``folds`` independent coin-flip splits (each rating goes to test with
+      probability ``test_ratio``), the procedure of IRJ 2017 Section 3.3; fold ``k`` is
+      drawn with :func:`fold_seed` ``(seed, k)``.
+    * ``"kfold"``: a random partition into ``folds`` folds, each the test set once
+      (``test_ratio`` is then ``1 / folds`` and the argument is ignored).
+    * ``"temporal"``: one split, the most recent ``test_ratio`` of the ratings in test
+      (needs timestamps; ``folds`` must be 1).
+    * ``"uniform"``: ``folds`` independent splits with uniform test item profiles
+      (:func:`recbias.splits.uniform_split`, IRJ 2017 Section 6.2, keeping at least
+      ``min_train_ratio`` of each target item's ratings for training), fold ``k`` drawn
+      with :func:`fold_seed` ``(seed, k)``.
+    """
+    if method not in _SPLIT_METHODS:
+        raise ValueError(f"unknown split method {method!r}; use one of {', '.join(_SPLIT_METHODS)}")
+    if int(folds) != folds or folds < 1:
+        raise ValueError(f"folds must be a positive integer, got {folds!r}")
+    if method in ("coin", "uniform"):
+        out = []
+        for k in range(int(folds)):
+            s = fold_seed(seed, k)
+            if method == "coin":
+                train, test = random_split(ratings, test_ratio, seed=s)
+            else:
+                train, test = uniform_split(ratings, test_ratio, min_train_ratio, seed=s)
+            out.append(Fold(k, train, test, method, s))
+        return out
+    if method == "kfold":
+        if folds < 2:
+            raise ValueError("k-fold cross-validation needs folds >= 2")
+        pairs = kfold_split(ratings, int(folds), seed=seed)
+        return [Fold(k, train, test, method, int(seed)) for k, (train, test) in enumerate(pairs)]
+    if folds != 1:
+        raise ValueError("a temporal split is a single fold; pass folds=1")
+    train, test = temporal_split(ratings, test_ratio)
+    return [Fold(0, train, test, method, -1)]

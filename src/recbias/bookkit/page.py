@@ -8,6 +8,7 @@ from myst_nb import glue
 
 from recbias import datasets
 from recbias.bookkit.plotting import use_theme
+from recbias.evaluate.experiment import DesignChoice
 from recbias.ratings import Ratings
 from recbias.synthetic import PRESETS
 
@@ -43,3 +44,14 @@ def show_text(markdown: str) -> None:
     only some datasets call for)."""
     if markdown.strip():
         display(Markdown(markdown))
+
+
+def design_note(choice: DesignChoice, ratings: Ratings) -> str:
+    """Why the AR designs sample their non-relevant items, or "" when they take all of them."""
+    if not choice.sampled:
+        return ""
+    return (
+        f"*{ratings.name}* has {ratings.n_items:,} items: the AN target sets would hold about {choice.an_entries:,} "
+        f"items, above `max_an_entries` = {choice.max_an_entries:,}. As the papers did on Last.fm, the AR designs "
+        f"sample {choice.n_nonrelevant:,} non-relevant items per user instead (AI-NN and TI-NN)."
+    )

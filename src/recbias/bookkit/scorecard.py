@@ -31,6 +31,10 @@ DIFFERS = "differs"
 NOT_COMPARABLE = "not comparable"
 HOLDS = "holds"
 FAILS = "does not hold"
+INCONCLUSIVE = "inconclusive"
+#: the verdict of a finding that fails where the book's protocol or systems depart from the paper's:
+#: never counted as a failure of the paper
+DEPARTS = "fails where the book departs"
 
 NUMBER = "number"
 FINDING = "finding"
@@ -44,7 +48,9 @@ class Claim:
     ``|ours - paper| <= tolerance`` on the paper's own dataset, ``differs`` when it
     exceeds the tolerance there, and ``not comparable`` on any other dataset.  A
     *finding* is a qualitative statement checked on whatever dataset the page was
-    built with: it ``holds`` or ``does not hold``, with the measured ``evidence``.
+    built with: its ``outcome`` is ``"holds"``, ``"fails"`` or ``"inconclusive"`` (a
+    difference within noise), with the measured ``evidence`` and the ``criterion`` that
+    decided it; ``departs`` says how the book's protocol or systems depart from the paper's.
     """
 
     kind: str
@@ -56,9 +62,11 @@ class Claim:
     paper: float = math.nan
     tolerance: float = math.nan
     paper_dataset: str = ""
-    holds: bool = False
+    outcome: str = ""
+    criterion: str = ""
     evidence: str = ""
     anchor: str = ""
+    departs: str = ""
     chapter: str = ""
     note: str = ""
 
@@ -69,7 +77,9 @@ class Claim:
     @property
     def verdict(self) -> str:
         if self.kind == FINDING:
-            return HOLDS if self.holds else FAILS
+            if self.outcome == "fails":
+                return DEPARTS if self.departs else FAILS
+            return {"holds": HOLDS, "inconclusive": INCONCLUSIVE}[self.outcome]
         if not self.comparable:
             return NOT_COMPARABLE
         return AGREES if abs(self.ours - self.paper) <= self.tolerance else DIFFERS
@@ -107,7 +117,7 @@ def number(
             raise ValueError(f"claim {key!r}: {name} must be a finite number, got {value!r}")
     if tolerance < 0:
         raise ValueError(f"claim {key!r}: tolerance must be non-negative, got {tolerance}")
-    return _record(
+    return record(
         Claim(
             kind=NUMBER,
             key=key,
@@ -149,14 +159,14 @@ def finding(
     """
     if not label or not evidence:
         raise ValueError(f"finding {key!r}: label and evidence must be non-empty")
-    return _record(
+    return record(
         Claim(
             kind=FINDING,
             key=key,
             label=label,
             source=source,
             dataset=dataset,
-            holds=bool(holds),
+            outcome="holds" if holds else "fails",
             evidence=evidence,
             anchor=anchor,
             note=note,
@@ -172,13 +182,13 @@ def findings_table(claims: Sequence[Claim], *, where: bool = False) -> pd.DataFr
     return table.assign(**{"checked on": [c.dataset for c in claims]}) if where else table
 
 
-def _record(record: Claim) -> Claim:
-    """Store ``record`` in the results file of the chapter being executed, if any."""
-    record = replace(record, chapter=os.environ.get(CHAPTER_VARIABLE, ""))
+def record(claim: Claim) -> Claim:
+    """Store ``claim`` in the results file of the chapter being executed, if any."""
+    claim = replace(claim, chapter=os.environ.get(CHAPTER_VARIABLE, ""))
     results_dir = os.environ.get(RESULTS_DIR_VARIABLE)
-    if results_dir and record.chapter:
-        _append(Path(results_dir) / f"{record.chapter}.json", record)
-    return record
+    if results_dir and claim.chapter:
+        _append(Path(results_dir) / f"{claim.chapter}.json", claim)
+    return claim
 
 
 def _append(path: Path, record: Claim) -> None:
@@ -235,11 +245,13 @@ def chapter_title(chapter: str, book: Path = Path("book")) -> str:
 
 
 def summary(claims: list[Claim]) -> pd.DataFrame:
-    """Per chapter: how many numbers agree, differ or are not comparable, and how many findings hold or fail."""
-    verdicts = [AGREES, DIFFERS, NOT_COMPARABLE, HOLDS, FAILS]
+    """Per chapter: how many numbers agree, differ or are not comparable, and how many findings hold, fail,
+    are inconclusive or fail only where the book departs from the paper."""
+    verdicts = [AGREES, DIFFERS, NOT_COMPARABLE, HOLDS, FAILS, INCONCLUSIVE, DEPARTS]
     frame = pd.DataFrame({"chapter": [c.chapter for c in claims], "verdict": [c.verdict for c in claims]})
     table = pd.crosstab(frame["chapter"], frame["verdict"]).reindex(columns=verdicts, fill_value=0)
-    table.columns = ["numbers agree", "numbers differ", "numbers not comparable", "findings hold", "findings fail"]
+    table.columns = ["numbers agree", "numbers differ", "numbers not comparable", "findings hold", "findings fail",
+                     "findings inconclusive", "findings that depart"]
     return table.reset_index()
 
 
@@ -255,8 +267,9 @@ def details_html(claims: list[Claim]) -> str:
     parts = []
     if findings:
         rows = "".join(
-            f"<tr><td>{c.label}</td><td class='{'holds' if c.holds else 'fails'}'>{c.verdict}</td>"
-            f"<td>{c.evidence}</td><td>{c.dataset}</td><td>{_link(c)}</td></tr>"
+            f"<tr><td>{c.label}</td><td class='{c.outcome}'>{c.verdict}</td>"
+            f"<td>{c.evidence}{f' <em>Departs: {c.departs}</em>' if c.departs else ''}</td><td>{c.dataset}</td>"
+            f"<td>{_link(c)}</td></tr>"
             for c in findings
         )
         parts.append(
@@ -301,4 +314,4 @@ def scorecard(claims: list[Claim]) -> pd.DataFrame:
 def verdict_counts(claims: list[Claim]) -> pd.Series:
     """How many claims agree, differ, are not comparable, hold or do not hold."""
     counts = pd.Series([c.verdict for c in claims], dtype=object).value_counts()
-    return counts.reindex([AGREES, DIFFERS, NOT_COMPARABLE, HOLDS, FAILS], fill_value=0)
+    return counts.reindex([AGREES, DIFFERS, NOT_COMPARABLE, HOLDS, FAILS, INCONCLUSIVE, DEPARTS], fill_value=0)

@@ -19,7 +19,7 @@ import pandas as pd
 from recbias.designs import build_runs
 from recbias.evaluate import bootstrap_counts
 from recbias.experiments.discounted_auc import Scored, Setting, liked_only
-from recbias.experiments.runner import fit_systems
+from recbias.evaluate.experiment import fit_systems
 from recbias.ratings import Ratings
 from recbias.recommenders import PRESETS as RECOMMENDER_PRESETS
 from recbias.recommenders import SegmentPopularity

@@ -1,7 +1,7 @@
 """Chapter 7 ("The user-behaviour discounted AUC"): the metric against the truth of a simulated world.
 
 A simulated world knows whether every user likes every item.  :func:`truth_agreement` orders the
-field of chapter 8 (:func:`recbias.experiments.fidelity.system_field`) on the chapter's split by
+field of chapter 8 (:func:`recbias.evaluate.fidelity.system_field`) on the chapter's split by
 P@10, nDCG@10 and the discounted AUC without and with the step, and compares each order with the
 orders by true P@10, true nDCG@10 and the binary behavioural AUC on complete relevance, the
 "probability of success" the metric was built to estimate.
@@ -14,7 +14,7 @@ import pandas as pd
 from recbias.evaluate import Candidates
 from recbias.evaluate.complete import TrueQuality
 from recbias.experiments.discounted_auc import Scored, Setting, Study
-from recbias.experiments.fidelity import TruthStudy, fidelity, fit_field, system_field
+from recbias.evaluate.fidelity import TruthStudy, fidelity, fit_field, system_field
 from recbias.metrics import position_discount
 from recbias.ratings import Ratings
 from recbias.text import and_list, fmt_ci, fmt_span
@@ -32,7 +32,7 @@ def truth_agreement(
     every item a user did not rate in training, read from the same score blocks.  One row per (truth,
     observed metric): Kendall's tau-b with its percentile interval over resampled users, the share of
     pairs in the true order and whether the truly best system comes first
-    (:func:`recbias.experiments.fidelity.fidelity`).
+    (:func:`recbias.evaluate.fidelity.fidelity`).
     """
     if ratings.true_relevance is None:
         raise ValueError(f"dataset '{ratings.name}' has no true relevance: the comparison needs a simulated world")

@@ -17,7 +17,8 @@ from recbias import splits as splitting
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates
 from recbias.experiments.design_space import N, DesignStudy
-from recbias.experiments.runner import fit_systems, fold_seed
+from recbias.evaluate.experiment import fit_systems
+from recbias.splits import fold_seed
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
 from recbias.runs import Runs

@@ -18,7 +18,7 @@ Eq. 2 and Fig. 3) and :mod:`~recbias.experiments.design_truth` (each design's
 order of systems against the true order on a simulated world).
 
 Means are the papers' run average; intervals and paired tests use the user as the
-independent unit (:meth:`recbias.experiments.runner.Experiment.summary` and
+independent unit (:meth:`recbias.evaluate.experiment.Experiment.summary` and
 ``comparison``).
 """
 
@@ -35,15 +35,8 @@ from recbias import datasets
 from recbias.cache import recommender_params
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs
-from recbias.experiments.runner import (
-    PAPER_SYSTEMS,
-    DesignChoice,
-    Experiment,
-    Fold,
-    choose_designs,
-    make_folds,
-    run_experiment,
-)
+from recbias.evaluate.experiment import PAPER_SYSTEMS, DesignChoice, Experiment, choose_designs, run_experiment
+from recbias.splits import Fold, make_folds
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 from recbias.text import fmt_number, fmt_p_html, fmt_pct, fmt_signed, order_text

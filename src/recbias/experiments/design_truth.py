@@ -13,7 +13,7 @@ import pandas as pd
 
 from recbias.evaluate import discordant_pairs, order_agreement, true_quality
 from recbias.experiments.design_space import N, DesignStudy
-from recbias.experiments.runner import fit_systems
+from recbias.evaluate.experiment import fit_systems
 from recbias.text import fmt_number, fmt_pct, fmt_yes, order_text
 
 

@@ -27,7 +27,8 @@ import pandas as pd
 from recbias import datasets, synthetic
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates, rank_positions
-from recbias.experiments.runner import PAPER_SYSTEMS, Fold, fit_systems, make_folds
+from recbias.evaluate.experiment import PAPER_SYSTEMS, fit_systems
+from recbias.splits import Fold, make_folds
 from recbias.metrics import ItemPopularity, compute_metrics, continuation_probability, short_head
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender

@@ -24,7 +24,8 @@ import pandas as pd
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates, rank_positions, summarize
 from recbias.experiments.neutralising_splits import UniformPlan, uniform_plan
-from recbias.experiments.runner import PAPER_SYSTEMS, fit_systems, make_folds, run_experiment
+from recbias.evaluate.experiment import PAPER_SYSTEMS, fit_systems, run_experiment
+from recbias.splits import make_folds
 from recbias.metrics._view import RankedView
 from recbias.ratings import Ratings
 from recbias.text import fmt_number, fmt_pct, fmt_pm

@@ -25,7 +25,8 @@ from recbias.experiments.popularity import (
     one_relevant_design,
     precision_summary,
 )
-from recbias.experiments.runner import Fold, fold_seed, make_folds, run_experiment
+from recbias.evaluate.experiment import run_experiment
+from recbias.splits import Fold, fold_seed, make_folds
 from recbias.ratings import Ratings
 from recbias.recommenders import HeldOutPopularity, MeanRating, Popularity, Random, Recommender
 from recbias.text import fmt_ci, fmt_number, fmt_p_clause, fmt_pct
@@ -82,7 +83,7 @@ def _bounds_table(
 ) -> pd.DataFrame:
     """Lemma bounds (measured) and closed-form bounds of every fitted system on one fold.
 
-    The 1R runs are those :func:`recbias.experiments.runner.run_experiment` builds for the
+    The 1R runs are those :func:`recbias.evaluate.experiment.run_experiment` builds for the
     first design of the fold (same seed), with shared non-relevant items.  The closed form
     takes the order each system gives the first user, the same for every user; Random gives
     every user an independent order, so in expectation each position holds the mean ``|PR(i)|``.

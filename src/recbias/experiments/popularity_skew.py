@@ -19,7 +19,8 @@ import pandas as pd
 from recbias import judgments
 from recbias.evaluate import compare
 from recbias.experiments.popularity import METRIC, N, PERSONALISED, one_relevant_design, precision_summary, times_text
-from recbias.experiments.runner import PAPER_SYSTEMS, make_folds, run_experiment
+from recbias.evaluate.experiment import PAPER_SYSTEMS, run_experiment
+from recbias.splits import make_folds
 from recbias.ratings import Ratings
 from recbias.recommenders import MeanRating, Recommender
 from recbias.synthetic import PREFERENCE_FREE, PRESETS, fit_popularity_curve, generate, simulate

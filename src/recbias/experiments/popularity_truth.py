@@ -23,7 +23,8 @@ from recbias.experiments.popularity import (
     one_relevant_design,
     precision_summary,
 )
-from recbias.experiments.runner import PAPER_SYSTEMS, fit_systems, fold_seed, make_folds, run_experiment
+from recbias.evaluate.experiment import PAPER_SYSTEMS, fit_systems, run_experiment
+from recbias.splits import fold_seed, make_folds
 from recbias.ratings import Ratings
 from recbias.synthetic import generate
 from recbias.text import fmt_number, fmt_pct, fmt_span

@@ -16,7 +16,8 @@ import pandas as pd
 from recbias import sampled
 from recbias.designs import build_runs
 from recbias.evaluate import PoolRanks, pool_ranks, rank_positions, relevant_ranks, score_runs
-from recbias.experiments.runner import PAPER_SYSTEMS, fit_systems, make_folds
+from recbias.evaluate.experiment import PAPER_SYSTEMS, fit_systems
+from recbias.splits import make_folds
 from recbias.ratings import Ratings
 from recbias.runs import Runs
 from recbias.text import fmt_count, fmt_number, fmt_pct, fmt_pm, fmt_yes, order_text

@@ -24,7 +24,7 @@ import pandas as pd
 from recbias import sampled, splits
 from recbias.evaluate import PoolRanks, pool_ranks
 from recbias.evaluate.orderings import pair_agreement
-from recbias.experiments.runner import fit_systems
+from recbias.evaluate.experiment import fit_systems
 from recbias.experiments.sampled_published import paper_rows, paper_value
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender, make

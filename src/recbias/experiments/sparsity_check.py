@@ -16,7 +16,8 @@ import pandas as pd
 
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs
-from recbias.experiments.runner import DesignChoice, fold_seed, make_folds
+from recbias.evaluate.experiment import DesignChoice
+from recbias.splits import fold_seed, make_folds
 from recbias.experiments.sparsity_figures import plain_log_ticks
 from recbias.experiments.sparsity_sweep import user_sample
 from recbias.ratings import Ratings

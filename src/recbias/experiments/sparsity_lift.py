@@ -15,7 +15,8 @@ import pandas as pd
 from recbias import datasets
 from recbias.designs import build_runs
 from recbias.evaluate import UserBootstrap
-from recbias.experiments.runner import choose_designs, evaluate_fold, fit_systems, fold_seed, make_folds
+from recbias.evaluate.experiment import choose_designs, evaluate_fold, fit_systems
+from recbias.splits import fold_seed, make_folds
 from recbias.experiments.sparsity_figures import plain_log_ticks
 from recbias.experiments.sparsity_fits import draw_interval
 from recbias.experiments.sparsity_sweep import personalised, target_rows
@@ -49,7 +50,7 @@ def lift_study(
     """P@n and its lift over random, ``P@n / rho``, of every system on every dataset and design.
 
     Fold 0 of each dataset (the split of the sweeps), the TI design of
-    :func:`recbias.experiments.runner.choose_designs` (AN, or NN on large catalogues) and
+    :func:`recbias.evaluate.experiment.choose_designs` (AN, or NN on large catalogues) and
     1R TI-NN(``base_size - 1``).  The lift is the ratio of the mean P@n to the mean ``rho`` of the
     same runs (both over runs, as IRJ Eq. 1); its interval comes from a bootstrap over users.
     Columns: ``dataset``, ``design``, ``system``, ``P``, ``P_ci``, ``rho``, ``lift``, ``lift_ci``.

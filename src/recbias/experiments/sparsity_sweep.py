@@ -16,16 +16,8 @@ import pandas as pd
 
 from recbias.designs import build_runs
 from recbias.evaluate import true_quality
-from recbias.experiments.runner import (
-    PAPER_SYSTEMS,
-    Fold,
-    evaluate_fold,
-    fit_systems,
-    fold_seed,
-    growing_target_sets,
-    largest_target_size,
-    make_folds,
-)
+from recbias.evaluate.experiment import PAPER_SYSTEMS, evaluate_fold, fit_systems, growing_target_sets, largest_target_size
+from recbias.splits import Fold, fold_seed, make_folds
 from recbias.metrics import parse_metric
 from recbias.ratings import Ratings
 from recbias.runs import Runs

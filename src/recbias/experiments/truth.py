@@ -14,10 +14,10 @@ quality would give?  Two kinds of truth are used:
 
 The protocols under test (:func:`protocols`) are computed on a coin-flip split of
 the observed ratings (and on a uniform split for U1R/UAR, IRJ 2017 Sec. 6.2).  The
-systems (:func:`recbias.experiments.fidelity.system_field`) span a wide range of reliance
+systems (:func:`recbias.evaluate.fidelity.system_field`) span a wide range of reliance
 on popularity, including popularity blends.
 
-Fidelity (:mod:`recbias.experiments.fidelity`) compares each protocol's order of systems
+Fidelity (:mod:`recbias.evaluate.fidelity`) compares each protocol's order of systems
 with the true order by Kendall's tau-b, the share of system pairs ordered as the truth
 orders them, and whether the truly best system comes out first, with bootstrap intervals
 over users (the sampling unit: per-user values are averaged over a user's runs first).
@@ -36,8 +36,8 @@ from recbias import datasets
 from recbias.designs import build_runs, parse_design
 from recbias.evaluate import Candidates, evaluate_runs
 from recbias.evaluate.complete import TrueQuality
-from recbias.experiments.fidelity import TruthStudy, fidelity, fit_field, system_field
-from recbias.experiments.runner import Fold, fold_seed, make_folds
+from recbias.evaluate.fidelity import TruthStudy, fidelity, fit_field, system_field
+from recbias.splits import Fold, fold_seed, make_folds
 from recbias.metrics.popularity import ItemPopularity
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
@@ -243,10 +243,10 @@ def truth_study(
 ) -> TruthStudy:
     """Fit the field on a coin-flip split and a uniform split of ``ratings`` and measure everything.
 
-    The splits are fold ``split`` of :func:`recbias.experiments.runner.make_folds` with ``seed``
+    The splits are fold ``split`` of :func:`recbias.evaluate.experiment.make_folds` with ``seed``
     (``method="coin"`` and ``"uniform"``), so the systems that other chapters fit on the
     same folds are loaded from the fit cache; the blends of the field share the fit of its MF
-    (:func:`recbias.experiments.fidelity.fit_field`).  The truth comes from
+    (:func:`recbias.evaluate.fidelity.fit_field`).  The truth comes from
     ``ratings.true_relevance`` (simulated worlds; systems fitted on the coin-flip training set,
     judged over all unrated items) or ``ratings.unbiased_test`` (Coat: the same systems rank each
     user's random items); a dataset with neither raises ``ValueError``.

@@ -1,7 +1,7 @@
 """Chapter 8 ("Which protocol recovers the true order of systems?"): the answer, as tables and sentences.
 
 The measurements come from :mod:`recbias.experiments.truth` (the protocols, the truths, the
-simulation grid) and :mod:`recbias.experiments.fidelity` (Kendall's tau-b with the true order, with
+simulation grid) and :mod:`recbias.evaluate.fidelity` (Kendall's tau-b with the true order, with
 intervals over users).  This module turns them into what the page shows:
 
 * :func:`protocol_table`, :func:`fidelity_table` and :func:`comparison_table`: the protocols, their
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from recbias.experiments.fidelity import higher_share
+from recbias.evaluate.fidelity import higher_share
 from recbias.experiments.truth import Protocol, families
 from recbias.ratings import Ratings
 from recbias.text import and_list, fmt_number, fmt_span, ordinal
@@ -65,7 +65,7 @@ def leaders(main: pd.DataFrame) -> list[str]:
 
 
 def fidelity_table(main: pd.DataFrame, n_splits: int) -> pd.DataFrame:
-    """:func:`recbias.experiments.fidelity.fidelity_over_seeds` as the page shows it, most faithful first:
+    """:func:`recbias.evaluate.fidelity.fidelity_over_seeds` as the page shows it, most faithful first:
     tau (mean over splits, its range over splits below), its interval over users, the share of pairs in
     the true order and how often the truly best system comes first."""
     splits = n_splits > 1
@@ -230,7 +230,7 @@ def findings(main: pd.DataFrame, grid: pd.DataFrame, dataset: str, second: pd.Da
              second_name: str = "") -> list[dict]:
     """The chapter's findings, each checked on the build's truth, the second truth or the simulation grid.
 
-    ``main`` (and ``second``) are :func:`recbias.experiments.fidelity.fidelity_over_seeds` on the build's
+    ``main`` (and ``second``) are :func:`recbias.evaluate.fidelity.fidelity_over_seeds` on the build's
     truth (and the second one), ``grid`` the output of :func:`recbias.experiments.truth.simulation_grid`.
     A comparison of two protocols holds when the first has the higher tau on the full sample; its evidence
     gives the share of paired user resamples in which it is higher.  Returns dicts with ``key``, ``label``,

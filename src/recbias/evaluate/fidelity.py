@@ -23,7 +23,8 @@ import pandas as pd
 
 from recbias.cache import recommender_params
 from recbias.evaluate import bootstrap_counts, order_agreement
-from recbias.experiments.runner import fit_systems, fold_seed
+from recbias.evaluate.experiment import fit_systems
+from recbias.splits import fold_seed
 from recbias.ratings import Ratings
 from recbias.recommenders import PopularityBlend, Recommender, make
 
@@ -61,7 +62,7 @@ def system_field(seed: int = 0) -> dict[str, Recommender]:
 def fit_field(
     systems: Mapping[str, Recommender], train: Ratings, *, key_extra: Any = None, cache: bool = True, seed: int = 0
 ) -> dict[str, Recommender]:
-    """:func:`recbias.experiments.runner.fit_systems` for a field with blends: a blend whose base is
+    """:func:`recbias.evaluate.experiment.fit_systems` for a field with blends: a blend whose base is
     also in the field (the same preset, parameters and seed, as the field's MF is for its blends) is
     built on that system's fit (:meth:`recbias.recommenders.PopularityBlend.fit_on`) instead of fitting
     it again; the result is the same."""
@@ -89,7 +90,7 @@ class TruthStudy:
         truth: truth metric -> users x systems frame.
         systems: the system labels, in field order.
         dataset, seed, split: where it was measured: the dataset, the experiment's seed and the
-            fold of :func:`recbias.experiments.runner.make_folds`.
+            fold of :func:`recbias.evaluate.experiment.make_folds`.
     """
 
     protocols: dict[str, pd.DataFrame]

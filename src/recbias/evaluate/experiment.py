@@ -3,7 +3,7 @@
 The chapters compare recommenders under several experimental designs on
 several splits of a dataset.  This module does the plumbing once:
 
-* :func:`make_folds` draws the training/test splits (repeated coin flips,
+* :func:`recbias.splits.make_folds` draws the training/test splits (repeated coin flips,
   k-fold partitions or a temporal cut);
 * :func:`fit_systems` fits the recommenders of one training set, through the
   on-disk fit cache of :mod:`recbias.cache`;
@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias import splits as splitting
 from recbias.cache import fit_cached
 from recbias.designs import DesignSpec, build_runs, nonrelevant_pool_sizes, parse_design
 from recbias.evaluate import (
@@ -48,21 +47,18 @@ from recbias.metrics import ItemPopularity, parse_metric
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender, make
 from recbias.runs import Runs
+from recbias.splits import Fold, fold_seed, make_folds
 
 __all__ = [
     "DesignChoice",
     "an_entries",
     "choose_designs",
-    "design_note",
     "PAPER_SYSTEMS",
-    "fold_seed",
     "Experiment",
-    "Fold",
     "evaluate_fold",
     "fit_systems",
     "growing_target_sets",
     "largest_target_size",
-    "make_folds",
     "run_experiment",
 ]
 
@@ -74,83 +70,6 @@ PAPER_SYSTEMS: dict[str, str] = {
     "user-kNN": "user-knn",
     "Random": "random",
 }
-
-_SPLIT_METHODS = ("coin", "kfold", "temporal", "uniform")
-
-
-# ------------------------------------------------------------------------------- folds
-
-
-@dataclass(frozen=True, eq=False)
-class Fold:
-    """One training/test split of an experiment.
-
-    Attributes:
-        index: 0, 1, ... within the experiment.
-        train, test: the two rating sets (same code space).
-        method: ``"coin"``, ``"kfold"``, ``"temporal"`` or ``"uniform"``.
-        seed: the seed that drew the split (``-1`` for the deterministic temporal cut).
-    """
-
-    index: int
-    train: Ratings
-    test: Ratings
-    method: str
-    seed: int
-
-    @property
-    def key(self) -> tuple[Any, ...]:
-        """What identifies the split in cache keys."""
-        return (self.train.name, self.method, self.index, self.seed)
-
-
-def fold_seed(seed: int, index: int) -> int:
-    """Seed of fold ``index`` of an experiment seeded with ``seed`` (independent streams)."""
-    return int(np.random.SeedSequence([int(seed), int(index)]).generate_state(1)[0])
-
-
-def make_folds(
-    ratings: Ratings, *, method: str = "coin", folds: int = 5, test_ratio: float = 0.2, seed: int = 0,
-    min_train_ratio: float = 0.2,
-) -> list[Fold]:
-    """Training/test splits of ``ratings``.
-
-    * ``"coin"``: ``folds`` independent coin-flip splits (each rating goes to test with
-      probability ``test_ratio``), the procedure of IRJ 2017 Section 3.3; fold ``k`` is
-      drawn with :func:`fold_seed` ``(seed, k)``.
-    * ``"kfold"``: a random partition into ``folds`` folds, each the test set once
-      (``test_ratio`` is then ``1 / folds`` and the argument is ignored).
-    * ``"temporal"``: one split, the most recent ``test_ratio`` of the ratings in test
-      (needs timestamps; ``folds`` must be 1).
-    * ``"uniform"``: ``folds`` independent splits with uniform test item profiles
-      (:func:`recbias.splits.uniform_split`, IRJ 2017 Section 6.2, keeping at least
-      ``min_train_ratio`` of each target item's ratings for training), fold ``k`` drawn
-      with :func:`fold_seed` ``(seed, k)``.
-    """
-    if method not in _SPLIT_METHODS:
-        raise ValueError(f"unknown split method {method!r}; use one of {', '.join(_SPLIT_METHODS)}")
-    if int(folds) != folds or folds < 1:
-        raise ValueError(f"folds must be a positive integer, got {folds!r}")
-    if method in ("coin", "uniform"):
-        out = []
-        for k in range(int(folds)):
-            s = fold_seed(seed, k)
-            if method == "coin":
-                train, test = splitting.random_split(ratings, test_ratio, seed=s)
-            else:
-                train, test = splitting.uniform_split(ratings, test_ratio, min_train_ratio, seed=s)
-            out.append(Fold(k, train, test, method, s))
-        return out
-    if method == "kfold":
-        if folds < 2:
-            raise ValueError("k-fold cross-validation needs folds >= 2")
-        pairs = splitting.kfold_split(ratings, int(folds), seed=seed)
-        return [Fold(k, train, test, method, int(seed)) for k, (train, test) in enumerate(pairs)]
-    if folds != 1:
-        raise ValueError("a temporal split is a single fold; pass folds=1")
-    train, test = splitting.temporal_split(ratings, test_ratio)
-    return [Fold(0, train, test, method, -1)]
-
 
 # ------------------------------------------------------------------------------ designs
 
@@ -217,17 +136,6 @@ def choose_designs(ratings: Ratings, *, target_size: int, max_an_entries: int, n
         raise ValueError(f"the AN designs of {ratings.name} would exceed max_an_entries, and NN({n_nonrelevant}) "
                          f"needs more non-relevant items than its {ratings.n_items:,} items: lower the sample size")
     return DesignChoice(int(target_size), int(n_nonrelevant), entries, int(max_an_entries))
-
-
-def design_note(choice: DesignChoice, ratings: Ratings) -> str:
-    """Why the AR designs sample their non-relevant items, or "" when they take all of them."""
-    if not choice.sampled:
-        return ""
-    return (
-        f"*{ratings.name}* has {ratings.n_items:,} items: the AN target sets would hold about {choice.an_entries:,} "
-        f"items, above `max_an_entries` = {choice.max_an_entries:,}. As the papers did on Last.fm, the AR designs "
-        f"sample {choice.n_nonrelevant:,} non-relevant items per user instead (AI-NN and TI-NN)."
-    )
 
 
 # ------------------------------------------------------------------------------ systems

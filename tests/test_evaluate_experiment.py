@@ -6,11 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from recbias import datasets, experiments
+from recbias import datasets
+from recbias.evaluate import experiment as runner
 from recbias.designs import build_runs, nonrelevant_pool_sizes
 from recbias.evaluate import evaluate_runs, mean_confidence_interval
 from recbias.ratings import Ratings
-from recbias.splits import remove_test_ratings
+from recbias.splits import fold_seed, make_folds, remove_test_ratings
 from recbias.recommenders import make
 
 
@@ -19,9 +20,9 @@ def small() -> Ratings:
     return datasets.load("synthetic-small", seed=0)
 
 
-def run_small(small: Ratings) -> experiments.Experiment:
+def run_small(small: Ratings) -> runner.Experiment:
     """Three systems, two designs, two folds: the experiment every test below inspects."""
-    return experiments.run_experiment(
+    return runner.run_experiment(
         small,
         ["TI-AN", "1R TI-NN(49)"],
         {"Popularity": "popularity", "pLSA": "plsa", "Random": "random"},
@@ -33,7 +34,7 @@ def run_small(small: Ratings) -> experiments.Experiment:
 
 
 @pytest.fixture(scope="module")
-def experiment(small: Ratings) -> experiments.Experiment:
+def experiment(small: Ratings) -> runner.Experiment:
     return run_small(small)
 
 
@@ -41,8 +42,8 @@ def experiment(small: Ratings) -> experiments.Experiment:
 
 
 def test_coin_folds_are_independent_deterministic_splits(small: Ratings) -> None:
-    folds = experiments.make_folds(small, method="coin", folds=3, test_ratio=0.2, seed=1)
-    again = experiments.make_folds(small, method="coin", folds=3, test_ratio=0.2, seed=1)
+    folds = make_folds(small, method="coin", folds=3, test_ratio=0.2, seed=1)
+    again = make_folds(small, method="coin", folds=3, test_ratio=0.2, seed=1)
     assert [f.index for f in folds] == [0, 1, 2]
     for fold, same in zip(folds, again, strict=True):
         assert fold.train.n_ratings + fold.test.n_ratings == small.n_ratings
@@ -54,27 +55,27 @@ def test_coin_folds_are_independent_deterministic_splits(small: Ratings) -> None
 
 
 def test_kfold_folds_partition_the_ratings(small: Ratings) -> None:
-    folds = experiments.make_folds(small, method="kfold", folds=4, seed=0)
+    folds = make_folds(small, method="kfold", folds=4, seed=0)
     tested = np.concatenate([f.test.users.astype(np.int64) * small.n_items + f.test.items for f in folds])
     everything = small.users.astype(np.int64) * small.n_items + small.items
     assert np.array_equal(np.sort(tested), np.sort(everything))
 
 
 def test_temporal_fold_and_bad_arguments(small: Ratings) -> None:
-    (fold,) = experiments.make_folds(small, method="temporal", folds=1, test_ratio=0.2)
+    (fold,) = make_folds(small, method="temporal", folds=1, test_ratio=0.2)
     assert fold.train.timestamps.max() <= fold.test.timestamps.min()
     with pytest.raises(ValueError, match="single fold"):
-        experiments.make_folds(small, method="temporal", folds=2)
+        make_folds(small, method="temporal", folds=2)
     with pytest.raises(ValueError, match="unknown split method"):
-        experiments.make_folds(small, method="bootstrap")
+        make_folds(small, method="bootstrap")
     with pytest.raises(ValueError, match="positive integer"):
-        experiments.make_folds(small, folds=0)
+        make_folds(small, folds=0)
 
 
 # ------------------------------------------------------------------------ experiments
 
 
-def test_experiment_table_shape_and_content(experiment: experiments.Experiment) -> None:
+def test_experiment_table_shape_and_content(experiment: runner.Experiment) -> None:
     runs = experiment.runs
     assert list(runs.columns[:7]) == ["dataset", "fold", "design", "system", "run", "user", "group"]
     assert set(experiment.metrics) == {"P@10", "MAP", "MRR", "MAP(normalise=candidates)"}
@@ -91,29 +92,29 @@ def test_experiment_table_shape_and_content(experiment: experiments.Experiment) 
     assert set(experiment.seconds) == {"fit", "design", "score", "evaluate"}
 
 
-def test_experiment_is_reproducible(small: Ratings, experiment: experiments.Experiment) -> None:
+def test_experiment_is_reproducible(small: Ratings, experiment: runner.Experiment) -> None:
     again = run_small(small)
     pd.testing.assert_frame_equal(experiment.runs, again.runs)
 
 
-def test_experiment_rows_equal_a_direct_evaluation(small: Ratings, experiment: experiments.Experiment) -> None:
-    fold = experiments.make_folds(small, folds=2, seed=3)[1]
+def test_experiment_rows_equal_a_direct_evaluation(small: Ratings, experiment: runner.Experiment) -> None:
+    fold = make_folds(small, folds=2, seed=3)[1]
     model = make("popularity", seed=3).fit(fold.train)
-    runs = build_runs(fold.train, fold.test, "1R TI-NN(49)", seed=experiments.fold_seed(3, 1000 + 1), on_shortage="exclude")
+    runs = build_runs(fold.train, fold.test, "1R TI-NN(49)", seed=fold_seed(3, 1000 + 1), on_shortage="exclude")
     direct = evaluate_runs(runs, model.score(np.repeat(runs.users, runs.sizes), runs.items), ["P@10", "MRR"],
-                           seed=experiments.fold_seed(3, 1))
+                           seed=fold_seed(3, 1))
     mine = experiment.runs.query("fold == 1 and design == '1R TI-NN(49)' and system == 'Popularity'")
     np.testing.assert_allclose(mine["P@10"].to_numpy(), direct["P@10"].to_numpy())
     np.testing.assert_allclose(mine["MRR"].to_numpy(), direct["MRR"].to_numpy())
 
 
-def test_random_precision_matches_its_expectation(experiment: experiments.Experiment) -> None:
+def test_random_precision_matches_its_expectation(experiment: runner.Experiment) -> None:
     summary = experiment.summary(["P@10"]).set_index(["design", "system"])
     row = summary.loc[("1R TI-NN(49)", "Random")]
     assert row["ci_low"] - 0.005 <= 1 / 50 <= row["ci_high"] + 0.005  # E[1R P@n] = 1/|T_u^r| (IRJ Eq. 5)
 
 
-def test_summary_pools_runs_of_all_folds_with_users_as_clusters(experiment: experiments.Experiment) -> None:
+def test_summary_pools_runs_of_all_folds_with_users_as_clusters(experiment: runner.Experiment) -> None:
     summary = experiment.summary(["P@10"])
     for _, row in summary.iterrows():
         rows = experiment.runs.query("design == @row.design and system == @row.system")
@@ -123,7 +124,7 @@ def test_summary_pools_runs_of_all_folds_with_users_as_clusters(experiment: expe
         assert row["ci_high"] == pytest.approx(high)
 
 
-def test_comparison_pairs_runs_across_folds_per_design(experiment: experiments.Experiment) -> None:
+def test_comparison_pairs_runs_across_folds_per_design(experiment: runner.Experiment) -> None:
     tests = experiment.comparison("P@10")
     runs = experiment.runs[experiment.runs["design"] == "TI-AN"]
     on_ti = tests[tests["design"] == "TI-AN"]
@@ -168,22 +169,22 @@ def test_chapter_2_executes_on_the_small_world(tmp_path) -> None:
 
 
 def test_evaluate_fold_scores_every_runs_object_as_a_direct_evaluation(small: Ratings) -> None:
-    (fold,) = experiments.make_folds(small, folds=1, seed=2)
-    fitted = experiments.fit_systems({"Popularity": "popularity", "Random": "random"}, fold.train, cache=False, seed=2)
+    (fold,) = make_folds(small, folds=1, seed=2)
+    fitted = runner.fit_systems({"Popularity": "popularity", "Random": "random"}, fold.train, cache=False, seed=2)
     runs = {"TI-AN": build_runs(fold.train, fold.test, "TI-AN"),
             "thinned": build_runs(fold.train, remove_test_ratings(fold.test, 0.5, seed=1), "1R TI-NN(20)", seed=1)}
-    table = experiments.evaluate_fold(fold, fitted, runs, ["P@5", "MRR"], seed=4)
+    table = runner.evaluate_fold(fold, fitted, runs, ["P@5", "MRR"], seed=4)
     assert set(table["design"]) == {"TI-AN", "thinned"} and set(table["system"]) == set(fitted)
     for (design, system), part in table.groupby(["design", "system"]):
         scores = fitted[system].score(np.repeat(runs[design].users, runs[design].sizes), runs[design].items)
-        direct = evaluate_runs(runs[design], scores, ["P@5", "MRR"], seed=experiments.fold_seed(4, fold.index))
+        direct = evaluate_runs(runs[design], scores, ["P@5", "MRR"], seed=fold_seed(4, fold.index))
         np.testing.assert_allclose(part[["P@5", "MRR"]].to_numpy(), direct[["P@5", "MRR"]].to_numpy())
 
 
 def test_growing_target_sets_keep_one_population(small: Ratings) -> None:
-    (fold,) = experiments.make_folds(small, folds=1, seed=0)
-    largest = experiments.largest_target_size(fold.train, fold.test)
-    grown = experiments.growing_target_sets(fold.train, fold.test, [20, 60, largest, largest + 1], seed=3)
+    (fold,) = make_folds(small, folds=1, seed=0)
+    largest = runner.largest_target_size(fold.train, fold.test)
+    grown = runner.growing_target_sets(fold.train, fold.test, [20, 60, largest, largest + 1], seed=3)
     assert list(grown) == [20, 60, largest]  # the size above the largest is dropped
     users = [np.unique(runs.users) for runs in grown.values()]
     assert all(np.array_equal(users[0], u) for u in users)
@@ -193,7 +194,7 @@ def test_growing_target_sets_keep_one_population(small: Ratings) -> None:
     # one more item and fewer than half of the users could hold it
     pool = nonrelevant_pool_sizes(fold.train, fold.test)[rated]
     assert np.count_nonzero(pool >= largest) < 0.5 * len(rated) <= np.count_nonzero(pool >= largest - 1)
-    sampled = experiments.growing_target_sets(fold.train, fold.test, [20, 60], max_users=25, seed=3)
+    sampled = runner.growing_target_sets(fold.train, fold.test, [20, 60], max_users=25, seed=3)
     assert all(len(np.unique(runs.users)) == 25 for runs in sampled.values())
     with pytest.raises(ValueError, match="integers >= 2"):
-        experiments.growing_target_sets(fold.train, fold.test, [1, 20])
+        runner.growing_target_sets(fold.train, fold.test, [1, 20])

@@ -1,0 +1,209 @@
+"""Claims as data: a chapter's published numbers and findings, each criterion stated once.
+
+A chapter's ``claims.py`` lists its :class:`Finding` objects (statements of a paper, or of
+this book, checked on whatever dataset the page is built with) and reads its
+:class:`Number` objects (values printed in a paper) from the chapter's ``published.csv``.
+Its study turns what it measured into one flat mapping of named values; :func:`register`
+then evaluates every claim against those values and records it for the scorecard
+(:mod:`recbias.bookkit.scorecard`) in one call.
+
+A :class:`Criterion` holds the test and its words together, so the evidence a page shows
+("criterion: at least 0.95") is derived from the very code that decides the verdict.  A
+finding has three outcomes: it *holds*, it *fails*, or it is *inconclusive* when the
+difference it rests on is within noise (:func:`beyond_noise`).  A finding whose protocol or
+systems depart from the paper's says how in ``departs``; it is then never counted as a
+failure of the paper (:data:`recbias.bookkit.scorecard.DEPARTS`).
+
+>>> criterion = at_least("r2", 0.95, what="the lowest R²")
+>>> criterion({"r2": 0.97}), criterion({"r2": 0.90}), criterion.words
+('holds', 'fails', 'the lowest R² at least 0.95')
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from recbias.bookkit.scorecard import FINDING, NUMBER, Claim, record
+
+HOLDS = "holds"
+FAILS = "fails"
+INCONCLUSIVE = "inconclusive"
+
+#: The one schema of every chapter's ``published.csv`` (lines starting with ``#`` are comments).
+PUBLISHED_COLUMNS = ("key", "statement", "value", "tolerance", "paper_dataset", "source", "anchor", "departs", "note")
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """A test on named measured values, with the words that state it.
+
+    Attributes:
+        words: the criterion as the page prints it, e.g. ``"the lowest R² at least 0.95"``.
+        names: the measured values it reads; a claim whose values are missing is not checked.
+        test: ``values -> "holds" | "fails" | "inconclusive"``.
+    """
+
+    words: str
+    names: tuple[str, ...]
+    test: Callable[[Mapping[str, Any]], str] = field(repr=False)
+
+    def __call__(self, values: Mapping[str, Any]) -> str:
+        return self.test(values)
+
+
+def _fmt(bound: float) -> str:
+    return f"{bound:g}"
+
+
+def _every(value: Any, condition: Callable[[np.ndarray], np.ndarray]) -> str:
+    """``holds`` when ``condition`` is true of ``value`` (of all its elements, for an array)."""
+    array = np.asarray(value, dtype=float)
+    if array.size == 0:
+        raise ValueError("a criterion was given no measured value to test")
+    return HOLDS if bool(np.all(condition(array))) else FAILS
+
+
+def at_least(name: str, bound: float, *, what: str | None = None) -> Criterion:
+    """``values[name] >= bound`` (every element of it, for an array)."""
+    return Criterion(f"{what or name} at least {_fmt(bound)}", (name,),
+                     lambda v: _every(v[name], lambda a: a >= bound))
+
+
+def at_most(name: str, bound: float, *, what: str | None = None) -> Criterion:
+    """``values[name] <= bound`` (every element of it, for an array)."""
+    return Criterion(f"{what or name} at most {_fmt(bound)}", (name,),
+                     lambda v: _every(v[name], lambda a: a <= bound))
+
+
+def between(name: str, low: float, high: float, *, what: str | None = None,
+            open_low: bool = False, open_high: bool = False) -> Criterion:
+    """``low <= values[name] <= high`` (``<`` at an open end; every element, for an array)."""
+    left, right = ("<" if open_low else "≤"), ("<" if open_high else "≤")
+    return Criterion(f"{_fmt(low)} {left} {what or name} {right} {_fmt(high)}", (name,),
+                     lambda v: _every(v[name], lambda a: ((a > low) if open_low else (a >= low))
+                                      & ((a < high) if open_high else (a <= high))))
+
+
+def is_true(name: str, words: str) -> Criterion:
+    """``values[name]`` is true (every element of it, for an array); ``words`` says what that means."""
+    return Criterion(words, (name,), lambda v: _every(v[name], lambda a: a != 0))
+
+
+def beyond_noise(difference: str, p_value: str, *, level: float = 0.05, what: str | None = None) -> Criterion:
+    """A comparison decided only beyond noise: holds when ``values[difference] > 0`` with
+    ``values[p_value] < level``, fails when it is ``< 0`` with ``p < level``, and is
+    inconclusive otherwise.  The p-value must come from a test with the user as the unit
+    (a paired test or paired resamples)."""
+
+    def test(values: Mapping[str, Any]) -> str:
+        diff, p = float(values[difference]), float(values[p_value])
+        if not (math.isfinite(diff) and math.isfinite(p)) or p >= level or diff == 0:
+            return INCONCLUSIVE
+        return HOLDS if diff > 0 else FAILS
+
+    return Criterion(f"{what or difference} above zero, p < {_fmt(level)} with the user as the unit",
+                     (difference, p_value), test)
+
+
+def all_of(*criteria: Criterion) -> Criterion:
+    """Holds when every criterion holds, fails when any fails, inconclusive otherwise."""
+
+    def test(values: Mapping[str, Any]) -> str:
+        outcomes = [criterion(values) for criterion in criteria]
+        return FAILS if FAILS in outcomes else INCONCLUSIVE if INCONCLUSIVE in outcomes else HOLDS
+
+    names = tuple(dict.fromkeys(name for criterion in criteria for name in criterion.names))
+    return Criterion("; ".join(criterion.words for criterion in criteria), names, test)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A statement of a paper (or of the book), checked on the build's dataset.
+
+    ``statement`` and ``evidence`` are ``str.format`` templates over the measured values;
+    the evidence shown is the formatted template followed by the criterion's words.
+    """
+
+    key: str
+    statement: str
+    source: str
+    anchor: str
+    criterion: Criterion
+    evidence: str
+    departs: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Number:
+    """A value printed in a paper, set against ours (``values[key]``) within ``tolerance``."""
+
+    key: str
+    statement: str
+    value: float
+    tolerance: float
+    paper_dataset: str
+    source: str
+    anchor: str = ""
+    departs: str = ""
+    note: str = ""
+
+
+def published(path: str | Path) -> list[Number]:
+    """The :class:`Number` rows of a chapter's ``published.csv`` (schema :data:`PUBLISHED_COLUMNS`)."""
+    path = Path(path)
+    lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
+    rows = list(csv.DictReader(io.StringIO("\n".join(lines))))
+    header = tuple(rows[0]) if rows else tuple(next(csv.reader(lines), ()))
+    if header != PUBLISHED_COLUMNS:
+        raise ValueError(f"{path}: columns {', '.join(header)}; expected {', '.join(PUBLISHED_COLUMNS)}")
+    numbers = []
+    for line, row in enumerate(rows, start=2):
+        try:
+            value, tolerance = float(row["value"]), float(row["tolerance"])
+        except ValueError as error:
+            raise ValueError(f"{path}, row {line} ({row['key']}): {error}") from None
+        if not (math.isfinite(value) and math.isfinite(tolerance) and tolerance >= 0):
+            raise ValueError(f"{path}, row {line} ({row['key']}): value and tolerance must be finite, "
+                             "tolerance non-negative")
+        numbers.append(Number(row["key"], row["statement"], value, tolerance, row["paper_dataset"], row["source"],
+                              row["anchor"], row["departs"], row["note"]))
+    keys = [number.key for number in numbers]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"{path}: duplicated keys {sorted({k for k in keys if keys.count(k) > 1})}")
+    return numbers
+
+
+def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str) -> Claim | None:
+    """The record of ``claim`` on ``values``; None when a value it needs was not measured."""
+    if isinstance(claim, Number):
+        if claim.key not in values:
+            return None
+        return Claim(kind=NUMBER, key=claim.key, label=claim.statement, source=claim.source, dataset=dataset,
+                     ours=float(values[claim.key]), paper=claim.value, tolerance=claim.tolerance,
+                     paper_dataset=claim.paper_dataset, anchor=claim.anchor, departs=claim.departs, note=claim.note)
+    if any(name not in values for name in claim.criterion.names):
+        return None
+    evidence = claim.evidence.format(**values)
+    return Claim(kind=FINDING, key=claim.key, label=claim.statement.format(**values), source=claim.source,
+                 dataset=dataset, outcome=claim.criterion(values), criterion=claim.criterion.words,
+                 evidence=f"{evidence} (criterion: {claim.criterion.words})", anchor=claim.anchor,
+                 departs=claim.departs, note=claim.note)
+
+
+def register(claims: Sequence[Finding | Number], values: Mapping[str, Any], *, dataset: str) -> list[Claim]:
+    """Evaluate every claim on ``values`` and record it for the scorecard; returns the records
+    (claims whose values were not measured on this build are left out)."""
+    keys = [claim.key for claim in claims]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"claims registered twice: {sorted({k for k in keys if keys.count(k) > 1})}")
+    evaluated = (evaluate(claim, values, dataset=dataset) for claim in claims)
+    return [record(claim) for claim in evaluated if claim is not None]

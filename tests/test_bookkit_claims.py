@@ -1,0 +1,104 @@
+"""Claims as data: each criterion decides at its edges, and evidence and verdicts follow from it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from recbias.bookkit import claims
+from recbias.bookkit import scorecard as report
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE
+
+
+@pytest.mark.parametrize(
+    "criterion, values, outcome",
+    [
+        (claims.at_least("x", 0.95), {"x": 0.95}, HOLDS),
+        (claims.at_least("x", 0.95), {"x": 0.9499}, FAILS),
+        (claims.at_least("x", 0.95), {"x": np.array([0.96, 0.97])}, HOLDS),
+        (claims.at_least("x", 0.95), {"x": np.array([0.96, 0.94])}, FAILS),
+        (claims.at_most("x", 0.1), {"x": 0.1}, HOLDS),
+        (claims.at_most("x", 0.1), {"x": 0.1001}, FAILS),
+        (claims.between("x", 0, 0.5, open_low=True), {"x": 0.0}, FAILS),
+        (claims.between("x", 0, 0.5, open_low=True), {"x": 0.5}, HOLDS),
+        (claims.between("x", 0.5, 1, open_high=True), {"x": 1.0}, FAILS),
+        (claims.between("x", 0.5, 1, open_high=True), {"x": 0.5}, HOLDS),
+        (claims.is_true("x", "x is true"), {"x": True}, HOLDS),
+        (claims.is_true("x", "x is true"), {"x": [True, False]}, FAILS),
+        (claims.beyond_noise("d", "p"), {"d": 0.01, "p": 0.049}, HOLDS),
+        (claims.beyond_noise("d", "p"), {"d": -0.01, "p": 0.049}, FAILS),
+        (claims.beyond_noise("d", "p"), {"d": 0.01, "p": 0.05}, INCONCLUSIVE),
+        (claims.beyond_noise("d", "p"), {"d": -0.5, "p": 0.9}, INCONCLUSIVE),
+        (claims.beyond_noise("d", "p"), {"d": 0.0, "p": 0.001}, INCONCLUSIVE),
+        (claims.beyond_noise("d", "p"), {"d": 0.1, "p": math.nan}, INCONCLUSIVE),
+        (claims.beyond_noise("d", "p", level=0.01), {"d": 0.1, "p": 0.02}, INCONCLUSIVE),
+        (claims.all_of(claims.at_least("x", 1), claims.beyond_noise("d", "p")), {"x": 2, "d": 1, "p": 0.5}, INCONCLUSIVE),
+        (claims.all_of(claims.at_least("x", 1), claims.beyond_noise("d", "p")), {"x": 0, "d": 1, "p": 0.5}, FAILS),
+        (claims.all_of(claims.at_least("x", 1), claims.beyond_noise("d", "p")), {"x": 1, "d": 1, "p": 0.01}, HOLDS),
+    ],
+)
+def test_criteria_decide_at_their_edges(criterion, values, outcome):
+    assert criterion(values) == outcome
+
+
+def test_words_state_the_test():
+    assert claims.at_least("r2", 0.95, what="the lowest R²").words == "the lowest R² at least 0.95"
+    assert claims.between("ratio", 0, 0.5, open_low=True).words == "0 < ratio ≤ 0.5"
+    assert "p < 0.01" in claims.beyond_noise("d", "p", level=0.01).words
+    both = claims.all_of(claims.at_most("a", 1), claims.at_least("b", 2))
+    assert both.words == "a at most 1; b at least 2" and both.names == ("a", "b")
+
+
+def test_an_empty_measurement_is_an_error_not_a_verdict():
+    with pytest.raises(ValueError, match="no measured value"):
+        claims.at_least("x", 1)({"x": []})
+
+
+FINDING = claims.Finding("k", "P@{n} falls with density", "IRJ 2017 Sec. 4", "fig-x",
+                         claims.at_least("r2", 0.95, what="R²"), "R² = {r2:.3f}")
+
+
+def test_a_finding_formats_its_statement_and_derives_its_evidence():
+    (claim,) = claims.register([FINDING], {"r2": 0.9, "n": 10}, dataset="d")
+    assert claim.label == "P@10 falls with density"
+    assert claim.evidence == "R² = 0.900 (criterion: R² at least 0.95)"
+    assert claim.outcome == FAILS and claim.verdict == report.FAILS
+
+
+def test_a_departing_failure_is_not_the_papers_failure():
+    departing = claims.Finding("k", "s", "src", "", claims.at_least("x", 1), "x = {x}", departs="other systems")
+    (fails,) = claims.register([departing], {"x": 0}, dataset="d")
+    (holds,) = claims.register([departing], {"x": 2}, dataset="d")
+    assert fails.verdict == report.DEPARTS and holds.verdict == report.HOLDS
+
+
+def test_claims_without_their_values_are_left_out_and_keys_are_unique():
+    number = claims.Number("n1", "a number", 0.5, 0.01, "ml-1m", "src")
+    assert claims.register([FINDING, number], {"n": 10}, dataset="ml-1m") == []
+    (checked,) = claims.register([number], {"n1": 0.505}, dataset="ml-1m")
+    assert checked.verdict == report.AGREES
+    (elsewhere,) = claims.register([number], {"n1": 0.9}, dataset="ml-100k")
+    assert elsewhere.verdict == report.NOT_COMPARABLE
+    with pytest.raises(ValueError, match="registered twice"):
+        claims.register([number, number], {"n1": 0.5}, dataset="d")
+
+
+def test_published_reads_the_one_schema_and_rejects_others(tmp_path):
+    good = tmp_path / "published.csv"
+    good.write_text("# a comment\n" + ",".join(claims.PUBLISHED_COLUMNS) + "\n"
+                    'fig2/x,"P@10, AR",0.08,0.01,ml-1m,IRJ Fig. 2,fig-a,,read off the figure\n')
+    (number,) = claims.published(good)
+    assert (number.key, number.statement, number.value, number.tolerance) == ("fig2/x", "P@10, AR", 0.08, 0.01)
+    header_only = tmp_path / "empty.csv"
+    header_only.write_text(",".join(claims.PUBLISHED_COLUMNS) + "\n")
+    assert claims.published(header_only) == []
+    bad = tmp_path / "bad.csv"
+    bad.write_text("key,value\nx,1\n")
+    with pytest.raises(ValueError, match="expected key, statement"):
+        claims.published(bad)
+    negative = tmp_path / "negative.csv"
+    negative.write_text(",".join(claims.PUBLISHED_COLUMNS) + "\nk,s,1,-1,d,src,,,\n")
+    with pytest.raises(ValueError, match="row 2"):
+        claims.published(negative)
