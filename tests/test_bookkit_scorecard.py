@@ -103,3 +103,46 @@ def test_chapter_titles_come_from_the_page_heading(tmp_path) -> None:
     (tmp_path / "03_sparsity.py").write_text("# %% [markdown]\n# # The test-sparsity bias\n#\n# text\n")
     assert report.chapter_title("03_sparsity", tmp_path) == "3. The test-sparsity bias"
     assert report.chapter_title("99_missing", tmp_path) == "99_missing"
+
+
+def test_headline_counts_numbers_by_where_the_paper_measured_them_and_findings_by_verdict():
+    from recbias.bookkit.scorecard import Claim
+    claims = [
+        Claim(kind="number", key="a", label="a", source="s", dataset="ml-1m", ours=1, paper=1, tolerance=0,
+              paper_dataset="ml-1m"),
+        Claim(kind="number", key="b", label="b", source="s", dataset="synthetic", ours=1, paper=2, tolerance=0,
+              paper_dataset="ml-1m"),
+        Claim(kind="number", key="c", label="c", source="s", dataset="toy", ours=1, paper=2, tolerance=0,
+              paper_dataset="toy"),
+        Claim(kind="number", key="d", label="d", source="s", dataset="preference-free worlds of ML-1M's shape", ours=1, paper=1, tolerance=0.1,
+              paper_dataset="preference-free worlds of ML-1M's shape"),
+        Claim(kind="finding", key="e", label="e", source="s", dataset="x", outcome="holds", evidence="."),
+        Claim(kind="finding", key="f", label="f", source="s", dataset="x", outcome="fails", evidence="."),
+        Claim(kind="finding", key="g", label="g", source="s", dataset="x", outcome="fails", evidence=".",
+              departs="other systems"),
+        Claim(kind="finding", key="h", label="h", source="s", dataset="x", outcome="inconclusive", evidence="."),
+    ]
+    table = report.headline(claims).set_index("claims")
+    assert table.loc["published numbers from real data", ["checked", "agree or hold", "not comparable"]].tolist() == [1, 1, 1]
+    assert table.loc["published numbers from toy examples", "differ or fail"] == 1
+    assert table.loc["published numbers from simulations", "agree or hold"] == 1
+    assert table.loc["findings"].tolist()[:5] == [4, 1, 1, 1, 1]
+    details = report.chapter_details("02_designs", claims[4:])
+    assert "1 of 4 findings hold, 1 fail, 1 inconclusive, 1 fail where the book departs" in details
+    assert "Departs: other systems" in details
+
+
+def test_build_settings_name_the_dataset_and_seed_and_flag_changed_parameters(tmp_path):
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "03_x.py").write_text('# %% tags=["parameters"]\ndataset = "synthetic"  # name\n'
+                                  'seed = 0  # seed, int in [0, 10]\nfolds = 2  # folds, int in [1, 20]\n')
+    provenance = tmp_path / "results" / "provenance"
+    provenance.mkdir(parents=True)
+    (provenance / "03_x.json").write_text('{"dataset": "ml-100k", "seed": 3, "parameters": '
+                                          '{"dataset": "ml-100k", "seed": 3, "folds": 5}}')
+    words, changed = report.build_settings(tmp_path / "results", book)
+    assert words == "dataset ml-100k, seed 3"
+    assert changed == ["03_x: folds = 5 (default 2)"]
+    (provenance / "03_x.json").write_text('{"dataset": "ml-100k", "seed": 3, "parameters": {"folds": 2}}')
+    assert report.build_settings(tmp_path / "results", book)[1] == []

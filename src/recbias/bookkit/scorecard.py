@@ -38,6 +38,7 @@ DEPARTS = "fails where the book departs"
 
 NUMBER = "number"
 FINDING = "finding"
+SCORECARD_PAGE = "scorecard"
 
 
 @dataclass(frozen=True)
@@ -290,6 +291,20 @@ def details_html(claims: list[Claim]) -> str:
     return "".join(parts)
 
 
+def chapter_details(chapter: str, claims: list[Claim]) -> str:
+    """A chapter's claims as a folded HTML section whose summary line counts its verdicts."""
+    counts = summary(claims).iloc[0]
+    findings = sum(int(counts[f"findings {v}"]) for v in ("hold", "fail", "inconclusive", "that depart"))
+    parts = [f"{counts['findings hold']} of {findings} findings hold"]
+    parts += [f"{counts[column]} {words}" for column, words in (
+        ("findings fail", "fail"), ("findings inconclusive", "inconclusive"),
+        ("findings that depart", "fail where the book departs")) if counts[column]]
+    parts.append(f"{counts['numbers agree']} numbers agree, {counts['numbers differ']} differ, "
+                 f"{counts['numbers not comparable']} not comparable")
+    return (f"<details><summary><b>{chapter_title(chapter)}</b>: {', '.join(parts)}</summary>"
+            + details_html(claims) + "</details>")
+
+
 def scorecard(claims: list[Claim]) -> pd.DataFrame:
     """One row per claim: where it comes from, both values, tolerance and verdict."""
     columns = ["chapter", "source", "key", "paper", "ours", "tolerance", "paper dataset", "dataset", "verdict", "note"]
@@ -309,6 +324,64 @@ def scorecard(claims: list[Claim]) -> pd.DataFrame:
         for c in claims
     ]
     return pd.DataFrame(rows, columns=columns)
+
+
+REAL_DATA = "real data"
+SIMULATION = "simulations"
+TOY = "toy examples"
+
+
+def evidence_kind(claim: Claim) -> str:
+    """Where a published number was measured in the paper: ``toy examples`` (worked by hand),
+    ``simulations`` (artificial worlds) or ``real data``."""
+    where = claim.paper_dataset.lower()
+    if where == "toy":
+        return TOY
+    return SIMULATION if any(word in where for word in ("world", "simulat", "artificial")) else REAL_DATA
+
+
+def headline(claims: list[Claim]) -> pd.DataFrame:
+    """The scorecard at a glance: published numbers by where the paper measured them (real data,
+    simulations, toy examples) and findings by verdict, each with its count."""
+    rows = []
+    numbers = [c for c in claims if c.kind == NUMBER]
+    for kind in (REAL_DATA, SIMULATION, TOY):
+        of_kind = [c for c in numbers if evidence_kind(c) == kind]
+        if of_kind:
+            counts = pd.Series([c.verdict for c in of_kind]).value_counts()
+            rows.append({"claims": f"published numbers from {kind}", "checked": int(counts.get(AGREES, 0)
+                                                                                    + counts.get(DIFFERS, 0)),
+                         "agree or hold": int(counts.get(AGREES, 0)), "differ or fail": int(counts.get(DIFFERS, 0)),
+                         "inconclusive": 0, "fail where the book departs": 0,
+                         "not comparable": int(counts.get(NOT_COMPARABLE, 0))})
+    findings = pd.Series([c.verdict for c in claims if c.kind == FINDING], dtype=object).value_counts()
+    if len(findings):
+        rows.append({"claims": "findings", "checked": int(findings.sum()), "agree or hold": int(findings.get(HOLDS, 0)),
+                     "differ or fail": int(findings.get(FAILS, 0)),
+                     "inconclusive": int(findings.get(INCONCLUSIVE, 0)),
+                     "fail where the book departs": int(findings.get(DEPARTS, 0)), "not comparable": 0})
+    return pd.DataFrame(rows, columns=["claims", "checked", "agree or hold", "differ or fail", "inconclusive",
+                                       "fail where the book departs", "not comparable"])
+
+
+def build_settings(results_dir: str | Path, book: Path = Path("book")) -> tuple[str, list[str]]:
+    """The dataset and seed of the build in words, and one line per parameter a page was built with that
+    differs from the default of its parameters cell (``dataset`` and ``seed`` aside)."""
+    from recbias.bookkit.pipeline import declared_parameters
+
+    settings, changed = set(), []
+    for path in sorted((Path(results_dir) / "provenance").glob("*.json")):
+        if path.stem == SCORECARD_PAGE:
+            continue
+        record = json.loads(path.read_text())
+        settings.add((record.get("dataset"), record.get("seed")))
+        source = book / f"{path.stem}.py"
+        declared = declared_parameters(source) if source.exists() else {}
+        for name, value in (record.get("parameters") or {}).items():
+            if name in declared and name not in ("dataset", "seed") and value != declared[name].default:
+                changed.append(f"{path.stem}: {name} = {value!r} (default {declared[name].default!r})")
+    words = "; ".join(f"dataset {dataset}, seed {seed}" for dataset, seed in sorted(settings, key=str))
+    return words or "no page built yet", changed
 
 
 def verdict_counts(claims: list[Claim]) -> pd.Series:
