@@ -1,3 +1,13 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Reproduction scorecard
 #
@@ -17,9 +27,9 @@
 # Tolerances of numbers are set per claim from what the paper reports: for a number
 # read off a figure, the resolution of the figure; for a number printed with three
 # decimals, half a unit of the last decimal; for a simulated quantity, the standard
-# error of the simulation. The first table counts the claims by kind and verdict; the
-# second counts them per chapter; the sections after it hold every claim, with a link
-# to the place in the chapter that shows it.
+# error of the simulation. The table counts the claims by kind and verdict; the sections
+# after it, one per chapter, count them again and hold every claim, with a link to the
+# place in the chapter that shows it.
 
 # %% tags=["parameters"]
 results_dir = "_build/results"  # where the chapters of this build stored their claims
@@ -40,8 +50,6 @@ if changed:
                  "Some pages were built with other values than their defaults: " + "; ".join(changed) + "</p></div>"))
 if claims:
     show_table(report.headline(claims))
-    counts = report.summary(claims)
-    show_table(counts.assign(chapter=[report.chapter_title(c) for c in counts["chapter"]]))
 else:
     display(Markdown("No chapter has registered a claim in this build."))
 
