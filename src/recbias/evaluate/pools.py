@@ -220,6 +220,80 @@ def _pool_mask(candidates: np.ndarray, excluded: Sequence[sp.csr_matrix]) -> np.
     return pool
 
 
+def _targets(train: Ratings, test: Ratings, threshold: float | None,
+             candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The target rows of ``test`` (ratings ``>= threshold``, or all) and their users and items, checked:
+    every target a candidate, no pair twice, none a training pair of its user."""
+    n_items = train.n_items
+    rows = np.arange(test.n_ratings) if threshold is None else np.flatnonzero(test.values >= threshold)
+    users, items = test.users[rows].astype(np.int64), test.items[rows].astype(np.int64)
+    if not candidates[items].all():
+        raise ValueError("every target must be a candidate item")
+    keys = users * n_items + items
+    if np.any(np.diff(np.sort(keys)) == 0):
+        raise ValueError("a (user, item) pair is a target twice; keep one test rating per pair")
+    train_keys = np.sort(train.users.astype(np.int64) * n_items + train.items)
+    found = train_keys[np.minimum(np.searchsorted(train_keys, keys), max(len(train_keys) - 1, 0))] == keys
+    if len(train_keys) and found.any():
+        raise ValueError(f"test item {int(items[found][0])} is also a training item of its user")
+    return rows, users, items
+
+
+@dataclass
+class _Counts:
+    """What the counting accumulates, one row per target: items above and tied per recommender, pool
+    sizes, and (with patterns) items per set of recommenders ranking them above."""
+
+    above: np.ndarray
+    tied: np.ndarray
+    sizes: np.ndarray
+    patterns: np.ndarray | None
+
+    @classmethod
+    def empty(cls, n_targets: int, n_recommenders: int, patterns: bool) -> _Counts:
+        shape = (n_targets, n_recommenders)
+        return cls(np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64),
+                   np.zeros(n_targets, dtype=np.int64),
+                   np.zeros((n_targets, 2**n_recommenders), dtype=np.int64) if patterns else None)
+
+    def ranks(self, ties: str) -> np.ndarray:
+        """Rank of each target: 1 + items above (+ all tied items when pessimistic, half when expected;
+        random has already placed its tied items among those above)."""
+        if ties == "expected":
+            return 1.0 + self.above + self.tied / 2.0
+        return 1 + self.above + (self.tied if ties == "pessimistic" else 0)
+
+
+def _count_chunk(counts: _Counts, executor: ThreadPoolExecutor, n_threads: int, recommenders: Sequence[Recommender],
+                 blocks: list[np.ndarray], pool: np.ndarray, part: np.ndarray, block_rows: np.ndarray,
+                 part_items: np.ndarray, part_users: np.ndarray, ties: str, key_seed: np.uint64) -> None:
+    """Count, for the targets ``part`` of one chunk of users, the pool items above and tied with each target
+    under each recommender's score block, breaking random ties by the items' keys."""
+    for k, (recommender, block) in enumerate(zip(recommenders, blocks, strict=True)):
+        n_above, n_tied, n_pool, has_nan = _in_threads(
+            executor, n_threads, len(part), lambda s: _count(block, pool, block_rows[s], part_items[s])
+        )
+        if has_nan.any():
+            raise ValueError(f"{recommender.name} returned NaN scores for some users of the chunk of user "
+                             f"{int(part_users.min())}")
+        counts.above[part, k], counts.tied[part, k], counts.sizes[part] = n_above, n_tied, n_pool + 1
+        if ties == "random" and n_tied.any():
+            some = np.flatnonzero(n_tied)
+            (tied_first,) = _in_threads(
+                executor, n_threads, len(some), lambda s: _count_tied_first(
+                    block, pool, block_rows[some[s]], part_items[some[s]], part_users[some[s]], key_seed)
+            )
+            counts.above[part[some], k] += tied_first
+            counts.tied[part[some], k] = 0
+    if counts.patterns is not None:
+        policy = {"random": _RANDOM, "optimistic": _OPTIMISTIC, "pessimistic": _PESSIMISTIC}.get(ties, _OPTIMISTIC)
+        stacked = np.stack(blocks)
+        (counts.patterns[part],) = _in_threads(
+            executor, n_threads, len(part), lambda s: _count_patterns(
+                stacked, pool, block_rows[s], part_items[s], part_users[s], key_seed, policy)
+        )
+
+
 def pool_ranks(
     recommenders: Recommender | Sequence[Recommender],
     train: Ratings,
@@ -265,18 +339,7 @@ def pool_ranks(
     candidates = np.ones(n_items, dtype=bool) if candidates is None else np.asarray(candidates, dtype=bool)
     if candidates.shape != (n_items,):
         raise ValueError(f"candidates must be a boolean mask over the {n_items} items")
-
-    rows = np.arange(test.n_ratings) if threshold is None else np.flatnonzero(test.values >= threshold)
-    users, items = test.users[rows].astype(np.int64), test.items[rows].astype(np.int64)
-    if not candidates[items].all():
-        raise ValueError("every target must be a candidate item")
-    keys = users * n_items + items
-    if np.any(np.diff(np.sort(keys)) == 0):
-        raise ValueError("a (user, item) pair is a target twice; keep one test rating per pair")
-    train_keys = np.sort(train.users.astype(np.int64) * n_items + train.items)
-    found = train_keys[np.minimum(np.searchsorted(train_keys, keys), max(len(train_keys) - 1, 0))] == keys
-    if len(train_keys) and found.any():
-        raise ValueError(f"test item {int(items[found][0])} is also a training item of its user")
+    rows, users, items = _targets(train, test, threshold, candidates)
 
     train_matrix = train.matrix("binary")
     target_matrix = sp.csr_matrix((np.ones(len(rows)), (users, items)), shape=train.shape)
@@ -284,49 +347,19 @@ def pool_ranks(
     by_user = np.argsort(users, kind="stable")
     first = np.flatnonzero(np.diff(users[by_user], prepend=-1))
     chunk_users, bounds = users[by_user][first], np.append(first, len(by_user))
-    above = np.zeros((len(rows), n_rec), dtype=np.int64)
-    tied = np.zeros((len(rows), n_rec), dtype=np.int64)
-    sizes = np.zeros(len(rows), dtype=np.int64)
-    counts = np.zeros((len(rows), 2**n_rec), dtype=np.int64) if patterns else None
+    counts = _Counts.empty(len(rows), n_rec, patterns)
     key_seed = np.uint64(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
-    policy = {"random": _RANDOM, "optimistic": _OPTIMISTIC, "pessimistic": _PESSIMISTIC}.get(ties, _OPTIMISTIC)
     readers = [score_blocks(recommender, chunk_users, chunk_size) for recommender in recommenders]
     with ThreadPoolExecutor(n_threads) as executor:
         for chunk_blocks in zip(*readers, strict=True):
             start = chunk_blocks[0][0]
             chunk = chunk_users[start : start + chunk_size]
             part = by_user[bounds[start] : bounds[start + len(chunk)]]
-            block_rows, part_items, part_users = np.searchsorted(chunk, users[part]), items[part], users[part]
             pool = _pool_mask(candidates, [matrix[chunk] for matrix in excluded])
-            blocks = [block for _, block in chunk_blocks]
-            for k, (recommender, block) in enumerate(zip(recommenders, blocks, strict=True)):
-                n_above, n_tied, n_pool, has_nan = _in_threads(
-                    executor, n_threads, len(part), lambda s: _count(block, pool, block_rows[s], part_items[s])
-                )
-                if has_nan.any():
-                    raise ValueError(f"{recommender.name} returned NaN scores for some of users {chunk[0]}..{chunk[-1]}")
-                above[part, k], tied[part, k], sizes[part] = n_above, n_tied, n_pool + 1
-                if ties == "random" and n_tied.any():
-                    some = np.flatnonzero(n_tied)
-                    (tied_first,) = _in_threads(
-                        executor, n_threads, len(some), lambda s: _count_tied_first(
-                            block, pool, block_rows[some[s]], part_items[some[s]], part_users[some[s]], key_seed)
-                    )
-                    above[part[some], k] += tied_first
-                    tied[part[some], k] = 0
-            if counts is not None:
-                stacked = np.stack(blocks)
-                (counts[part],) = _in_threads(
-                    executor, n_threads, len(part), lambda s: _count_patterns(
-                        stacked, pool, block_rows[s], part_items[s], part_users[s], key_seed, policy)
-                )
-    if ties == "expected":
-        ranks = 1.0 + above + tied / 2.0
-    elif ties == "pessimistic":
-        ranks = 1 + above + tied
-    else:  # optimistic; random has already placed its tied items in ``above``
-        ranks = 1 + above
-    return PoolRanks(tuple(r.name for r in recommenders), rows, users, items, ranks, sizes, counts)
+            _count_chunk(counts, executor, n_threads, recommenders, [block for _, block in chunk_blocks], pool, part,
+                         np.searchsorted(chunk, users[part]), items[part], users[part], ties, key_seed)
+    return PoolRanks(tuple(r.name for r in recommenders), rows, users, items, counts.ranks(ties), counts.sizes,
+                     counts.patterns)
 
 
 def relevant_ranks(ranked: Ranking | Runs) -> np.ndarray:
