@@ -207,6 +207,24 @@ def _design_name(design: str | DesignSpec, n_nonrelevant: int) -> DesignSpec:
     return parse_design(design, n_nonrelevant=n_nonrelevant) if isinstance(design, str) else design
 
 
+def _fold_designs(dataset: str, fold: Fold, specs: Sequence[DesignSpec], *, seed: int, on_shortage: str,
+                  shared_negatives: bool) -> tuple[dict[str, Runs], list[dict[str, Any]]]:
+    """The runs of every design on one fold (design ``d`` sampled with :func:`fold_seed`
+    ``(seed, 1000 k + d)``) and one report row per design: what it kept and left out, ``|PR_test|``,
+    candidates and the training and test sizes."""
+    runs_of_design, reports = {}, []
+    for d, spec in enumerate(specs):
+        runs = build_runs(fold.train, fold.test, spec, seed=fold_seed(seed, 1000 * fold.index + d),
+                          on_shortage=on_shortage, shared_negatives=shared_negatives)
+        runs_of_design[spec.name] = runs
+        report = runs.report
+        reports.append({"dataset": dataset, "fold": fold.index}
+                       | (vars(report) if report is not None else {"design": spec.name})
+                       | {"relevant": int(runs.labels.sum()), "candidates": len(runs.items),
+                          "train": fold.train.n_ratings, "test": fold.test.n_ratings})
+    return runs_of_design, reports
+
+
 def run_experiment(
     ratings: Ratings,
     designs: Sequence[str | DesignSpec],
@@ -262,31 +280,11 @@ def run_experiment(
         seconds["fit"] += time.perf_counter() - clock
 
         clock = time.perf_counter()
-        runs_list = []
-        for d, spec in enumerate(specs):
-            runs = build_runs(
-                fold.train,
-                fold.test,
-                spec,
-                seed=fold_seed(seed, 1000 * fold.index + d),
-                on_shortage=on_shortage,
-                shared_negatives=shared_negatives,
-            )
-            runs_list.append(runs)
-            report = runs.report
-            reports.append(
-                {"dataset": ratings.name, "fold": fold.index}
-                | (vars(report) if report is not None else {"design": spec.name})
-                | {
-                    "relevant": int(runs.labels.sum()),
-                    "candidates": len(runs.items),
-                    "train": fold.train.n_ratings,
-                    "test": fold.test.n_ratings,
-                }
-            )
+        runs_of_design, fold_reports = _fold_designs(ratings.name, fold, specs, seed=seed, on_shortage=on_shortage,
+                                                     shared_negatives=shared_negatives)
+        reports.extend(fold_reports)
         seconds["design"] += time.perf_counter() - clock
 
-        runs_of_design = {spec.name: runs for spec, runs in zip(specs, runs_list, strict=True)}
         tables.append(evaluate_fold(fold, fitted, runs_of_design, metrics, dataset=ratings.name, ties=ties, seed=seed,
                                     item_popularity=popularity, seconds=seconds))
     runs_table = pd.concat(tables, ignore_index=True)
