@@ -1,0 +1,209 @@
+"""Bootstrap statistics of the sweeps of the papers' Fig. 4 and the lines fitted to them (IRJ 2017 Sec. 4.2).
+
+Every point of a :class:`~.sweeps.Sweep` is averaged under one user bootstrap
+(:func:`sweep_statistics`), so that the fitted lines in the density (:func:`density_fits`), the
+power laws in the target size (:func:`size_fits`), the elasticities of every metric
+(:func:`elasticities`) and Kendall's tau of the order of systems (:func:`order_stability`) all
+get percentile intervals over users.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (
+    AR_REMOVAL,
+    FIT_MAX_REMOVED,
+    ONE_R_AI_REMOVAL,
+    ONE_R_REMOVAL,
+    ONE_R_SIZE,
+    ZERO_WITHOUT_RELEVANT,
+    Sweep,
+)
+from recbias.evaluate import UserBootstrap, discordant_pairs, order_agreement, percentile_interval
+from recbias.metrics import parse_metric
+
+
+@dataclass(frozen=True)
+class SweepStatistics:
+    """Means of every sweep point under a user bootstrap (column 0 = the full sample).
+
+    Attributes:
+        levels: one row per point (folds pooled): ``point``, ``sweep``, ``x``, ``design``, runs,
+            users, relevant items, ``t`` and ``rho`` summed or averaged over folds.
+        metric: ``{metric: frame}``, each indexed by (point, system), columns 0..n_boot; P@n and
+            RR over the population of the full test set (a user without relevant items counts 0),
+            the other metrics over the users for whom they are defined.
+        among_relevant: P@n and RR over the users who still have a relevant test item.
+        density: ``delta = avg(|PR_test(u)|) / t`` per point (index ``point``), the relevance
+            density of Eq. 4 over the users of the point; 1R removal points take the density of
+            the AR point at the same level.
+        truth: true P@n per system (index ``system``), or None.
+        n_boot: the number of resamples.
+    """
+
+    levels: pd.DataFrame
+    metric: dict[str, pd.DataFrame]
+    among_relevant: dict[str, pd.DataFrame]
+    density: pd.DataFrame
+    truth: pd.DataFrame | None
+    n_boot: int
+
+
+def sweep_statistics(sweep: Sweep, n_boot: int = 200, seed: int = 0) -> SweepStatistics:
+    """Bootstrap means of every metric and of the density at every point, users resampled jointly."""
+    users = np.unique(np.concatenate([sweep.runs["user"].to_numpy()]
+                                     + ([sweep.truth["user"].to_numpy()] if sweep.truth is not None else [])))
+    boot = UserBootstrap(users, n_boot=n_boot, seed=seed)
+    metric = {m: boot.means(sweep.runs, m, ("point", "system")) for m in sweep.metrics}
+    evaluated = sweep.runs[sweep.runs["run"] >= 0]
+    among_relevant = {m: boot.means(evaluated, m, ("point", "system")) for m in sweep.metrics
+                      if parse_metric(m).name in ZERO_WITHOUT_RELEVANT}
+    relevant = boot.means(sweep.targets, "relevant", ("point",))
+    inverse = boot.means(sweep.targets, "inverse_size", ("point",))
+    density = relevant * inverse
+    levels = sweep.points.groupby("point", sort=False).agg(
+        sweep=("sweep", "first"), x=("x", "first"), design=("design", "first"), runs=("runs", "sum"),
+        users=("users", "mean"), relevant=("relevant", "sum"), t=("t", "mean"), rho=("rho", "mean")).reset_index()
+    levels["users"] = levels["users"].round().astype(int)
+    ar = levels[levels["sweep"] == AR_REMOVAL].set_index("x")["point"]
+    for _, row in levels[levels["sweep"].isin([ONE_R_REMOVAL, ONE_R_AI_REMOVAL])].iterrows():
+        if row["x"] in ar.index:
+            density.loc[row["point"]] = density.loc[ar[row["x"]]]
+    truth = boot.means(sweep.truth, f"P@{sweep.n}", ("system",)) if sweep.truth is not None else None
+    return SweepStatistics(levels=levels, metric=metric, among_relevant=among_relevant, density=density,
+                           truth=truth, n_boot=n_boot)
+
+
+def line_fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Least-squares ``y = a + b x`` along axis 0 (points), for every column (draw): ``b``, ``a``, ``R^2``.
+
+    ``b = sum(dx dy) / sum(dx^2)`` and ``a = mean(y) - b mean(x)`` with ``dx = x - mean(x)``,
+    ``dy = y - mean(y)``; ``R^2 = 1 - sum((dy - b dx)^2) / sum(dy^2)``.
+    """
+    dx, dy = x - x.mean(axis=0), y - y.mean(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        slope = (dx * dy).sum(axis=0) / (dx**2).sum(axis=0)
+        intercept = y.mean(axis=0) - slope * x.mean(axis=0)
+        r2 = 1.0 - ((dy - slope * dx) ** 2).sum(axis=0) / (dy**2).sum(axis=0)
+    return slope, intercept, r2
+
+
+def sweep_draws(stats: SweepStatistics, sweep: str, metric: str, system: str,
+                among_relevant: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """x values, density and metric means (points x draws) of one system along one sweep, removal
+    levels up to :data:`FIT_MAX_REMOVED`."""
+    levels = stats.levels[stats.levels["sweep"] == sweep].sort_values("x")
+    if sweep != ONE_R_SIZE:
+        levels = levels[levels["x"] <= FIT_MAX_REMOVED]
+    means = (stats.among_relevant if among_relevant else stats.metric)[metric]
+    values = means.xs(system, level="system").reindex(levels["point"]).to_numpy()
+    return levels["x"].to_numpy(), stats.density.reindex(levels["point"]).to_numpy(), values
+
+
+def draw_interval(draws: np.ndarray) -> tuple[float, float]:
+    """The 95% percentile interval of the resamples (``draws[1:]``; ``draws[0]`` is the full sample)."""
+    low, high = percentile_interval(draws[1:])
+    return float(low), float(high)
+
+
+def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
+    """``metric = a + b delta`` along the AR and the 1R removal sweeps, per system (IRJ Fig. 4, left and centre).
+
+    ``delta`` is the density of the AR point at the same level (:class:`SweepStatistics`);
+    levels up to :data:`FIT_MAX_REMOVED`.
+
+    Columns: ``sweep``, ``system``, ``slope`` and ``intercept`` with 95% bootstrap intervals, ``r2``,
+    the metric at the full test set (``full``) and at the sparsest level (``sparsest``) and
+    ``change``, the fitted relative change from the densest to the sparsest level,
+    ``b (delta_min - delta_max) / (a + b delta_max)``.
+    """
+    rows = []
+    for sweep in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL):
+        for system in systems:
+            _, density, values = sweep_draws(stats, sweep, metric, system)
+            if len(values) < 3:
+                continue
+            slope, intercept, r2 = line_fit(density, values)
+            change = slope * (density.min(axis=0) - density.max(axis=0)) / (intercept + slope * density.max(axis=0))
+            rows.append({"sweep": sweep, "system": system, "slope": slope[0], "slope_ci": draw_interval(slope),
+                         "intercept": intercept[0], "intercept_ci": draw_interval(intercept), "r2": r2[0],
+                         "full": values[0, 0], "sparsest": values[-1, 0], "change": change[0],
+                         "change_ci": draw_interval(change)})
+    return pd.DataFrame(rows)
+
+
+def size_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
+    """``log metric = a + e log t`` along the 1R size sweep, per system: the exponent ``e`` (Eq. 5: -1 for
+    random) with its 95% bootstrap interval, and ``R^2``."""
+    rows = []
+    for system in systems:
+        sizes, _, values = sweep_draws(stats, ONE_R_SIZE, metric, system)
+        if len(sizes) < 3 or np.any(values[:, 0] <= 0):
+            continue
+        with np.errstate(divide="ignore", invalid="ignore"):
+            exponent, _, r2 = line_fit(np.log(sizes)[:, None].repeat(values.shape[1], axis=1), np.log(values))
+        rows.append({"system": system, "exponent": exponent[0], "exponent_ci": draw_interval(exponent), "r2": r2[0]})
+    return pd.DataFrame(rows)
+
+
+def elasticities(stats: SweepStatistics, systems: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
+    """``d log M / d log delta`` of each metric along the AR removal sweep, per system, with 95% bootstrap intervals.
+
+    1 means proportional to the density (as P@n of random recommendation, Eq. 4); 0 means
+    insensitive to it.  Fitted by least squares on the log-log points of the sweep, against the
+    density of the population of the full test set.  P@n and RR appear twice: over that
+    population (``users = "all"``) and over the users who still have a relevant item
+    (``"with relevant"``), the only users the other metrics are defined for.
+    """
+    rows = []
+    variants = [(m, parse_metric(m).name in ZERO_WITHOUT_RELEVANT) for m in metrics]
+    variants += [(m, False) for m, zero in variants if zero]
+    for metric, population in variants:
+        for system in systems:
+            _, density, values = sweep_draws(stats, AR_REMOVAL, metric, system,
+                                             among_relevant=not population and metric in stats.among_relevant)
+            if len(values) < 3 or np.any(values[:, 0] <= 0):
+                continue
+            with np.errstate(divide="ignore", invalid="ignore"):
+                slope, _, r2 = line_fit(np.log(density), np.log(values))
+            rows.append({"metric": metric, "users": "all" if population else "with relevant", "system": system,
+                         "elasticity": slope[0], "ci": draw_interval(slope), "r2": r2[0]})
+    return pd.DataFrame(rows)
+
+
+def order_stability(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
+    """Kendall's tau-b of the order of systems at each removal level against the full test set's order
+    (and against the true order of a simulated world), with 95% bootstrap intervals over users.
+
+    One row per removal point of the AR and 1R sweeps: ``sweep``, ``x``, runs, users, ``tau``,
+    ``tau_ci``, ``swapped`` (the pairs ordered against the full test set), ``same_order`` (share of
+    resamples whose order equals the full test set's),
+    ``tau_truth`` and ``tau_truth_ci`` (NaN without a truth).
+    """
+    rows = []
+    values = stats.metric[metric]
+    for sweep in (AR_REMOVAL, ONE_R_REMOVAL):
+        levels = stats.levels[stats.levels["sweep"] == sweep].sort_values("x")
+        if not len(levels):
+            continue
+        full = values.xs(levels["point"].iloc[0], level="point").reindex(systems).to_numpy().T
+        truth = stats.truth.reindex(systems).to_numpy().T if stats.truth is not None else None
+        for _, level in levels.iterrows():
+            measured = values.xs(level["point"], level="point").reindex(systems).to_numpy().T
+            against_full = order_agreement(measured, full)
+            row = {"sweep": sweep, "x": level["x"], "runs": level["runs"], "users": level["users"],
+                   "tau": against_full.tau[0], "tau_ci": draw_interval(against_full.tau),
+                   "swapped": discordant_pairs(dict(zip(systems, measured[0], strict=True)),
+                                               dict(zip(systems, full[0], strict=True))),
+                   "same_order": float(np.mean(against_full.tau[1:] == 1.0)),
+                   "tau_truth": np.nan, "tau_truth_ci": (np.nan, np.nan)}
+            if truth is not None:
+                against_truth = order_agreement(measured, truth)
+                row |= {"tau_truth": against_truth.tau[0], "tau_truth_ci": draw_interval(against_truth.tau)}
+            rows.append(row)
+    return pd.DataFrame(rows)
