@@ -130,11 +130,11 @@ def one_r_phrases(sweep: Sweep, density: pd.DataFrame, sizes: pd.DataFrame) -> d
     ti, ai = _fits(density, ONE_R_REMOVAL, systems), _fits(density, ONE_R_AI_REMOVAL, systems)
     values = fit_values(density, sizes)
     flat_ti = holds("1r-precision-independent-of-density", values)
-    flat_ai = "one_r_ai_change" in values and holds("1r-precision-independent-of-density",
-                                                    {"one_r_change": values["one_r_ai_change"]})
+    flat_ai = len(values.get("one_r_ai_change", ())) > 0 and holds("1r-precision-independent-of-density",
+                                                                   {"one_r_change": values["one_r_ai_change"]})
     points = sweep.points
-    pool = points[(points["sweep"] == ONE_R_REMOVAL) & (points["x"] <= FIT_MAX_REMOVED)].groupby("x")["candidates"]
-    pool = pool.mean()
+    fitted = points[(points["sweep"] == ONE_R_REMOVAL) & (points["x"] <= FIT_MAX_REMOVED)]
+    pool = fitted.groupby("x")["candidates"].mean()
     falls = bool(len(ti)) and bool((ti["change"] < 0).all())
     return {
         "one_r_headline": ("1R precision does not follow the test data." if flat_ti else
