@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from recbias.bookkit.claims import Finding, all_of, at_least, at_most, between, is_true
+from recbias.chapters.c03_sparsity_bias.study.fits import fits_of
 from recbias.chapters.c03_sparsity_bias.study.lift import spread_factors
 from recbias.chapters.c03_sparsity_bias.study.sweeps import (
     AR_REMOVAL,
@@ -105,21 +106,17 @@ def check_values(summary: CheckSummary) -> dict[str, Any]:
             "check_max_z": summary.max_z}
 
 
-def _sweep_fits(density: pd.DataFrame, sweep: str) -> pd.DataFrame:
-    return density[(density["sweep"] == sweep) & density["system"].isin(personalised(density["system"]))] \
-        if len(density) else density
-
-
 def fit_values(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, Any]:
     """The fitted lines of the systems but Random: R² along the AR sweep, the relative change along the 1R
     sweeps, the exponent of ``t`` and its 95% interval along the size sweep (only those fitted)."""
     values: dict[str, Any] = {}
-    ar, one_r, one_r_ai = (_sweep_fits(density, s) for s in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
+    systems = personalised(density["system"].unique()) if len(density) else []
+    ar, one_r, one_r_ai = (fits_of(density, s, systems) for s in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
     if len(ar):
         values["ar_r2"] = Span(ar["r2"])
     if len(one_r):
         values |= {"one_r_change": Span(one_r["change"]), "one_r_ai_change": Span(one_r_ai["change"])}
-    others = sizes[sizes["system"].isin(personalised(sizes["system"]))] if len(sizes) else sizes
+    others = fits_of(sizes, None, personalised(sizes["system"].unique()) if len(sizes) else [])
     if len(others):
         low, high = zip(*others["exponent_ci"], strict=True)
         values |= {"size_exponent": Span(others["exponent"]), "size_exponent_low": Span(low),

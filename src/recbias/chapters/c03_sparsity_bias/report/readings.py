@@ -4,7 +4,7 @@ on the data (``*_sentences``, ``*_note``: "" when there is nothing to say)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -12,6 +12,7 @@ import pandas as pd
 
 from recbias.bookkit.claims import HOLDS
 from recbias.chapters.c03_sparsity_bias.claims import FINDINGS, Span, fit_values, lift_values, metric_ratios
+from recbias.chapters.c03_sparsity_bias.study.fits import fits_of
 from recbias.chapters.c03_sparsity_bias.study.lift import is_one_r, spread_factors
 from recbias.chapters.c03_sparsity_bias.study.sweeps import (
     AR_REMOVAL,
@@ -37,12 +38,13 @@ def holds(key: str, values: Mapping[str, Any]) -> bool:
     return all(name in values for name in criterion.names) and criterion(values) == HOLDS
 
 
+def _systems(table: pd.DataFrame) -> list[str]:
+    """The systems of a table of fits other than Random (none when nothing was fitted)."""
+    return personalised(table["system"].unique()) if len(table) else []
+
+
 def _covers(ci: tuple[float, float], value: float) -> bool:
     return bool(ci[0] <= value <= ci[1])
-
-
-def _fits(density: pd.DataFrame, sweep: str, systems: Sequence[str]) -> pd.DataFrame:
-    return density[(density["sweep"] == sweep) & density["system"].isin(systems)] if len(density) else density
 
 
 def check_phrases(summary: CheckSummary) -> dict[str, str]:
@@ -94,7 +96,7 @@ def sweep_phrases(sweep: Sweep) -> dict[str, str]:
 def _ar_loss(density: pd.DataFrame) -> str:
     """How much AR precision the systems other than Random lose from the full test set to the sparsest
     fitted level, e.g. ``"90% to 92%"``."""
-    ar = _fits(density, AR_REMOVAL, personalised(density["system"]) if len(density) else [])
+    ar = fits_of(density, AR_REMOVAL, _systems(density))
     return format(Span(-ar["change"]) if len(ar) else Span([]), ".0%")
 
 
@@ -105,8 +107,7 @@ def _share_of(k: int, total: int) -> str:
 
 def ar_phrases(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, str]:
     """The reading of the AR removal sweep: the verdict, the loss, R², slopes, Random's slope and the intercepts."""
-    systems = personalised(density["system"].unique()) if len(density) else []
-    ar, random = _fits(density, AR_REMOVAL, systems), _fits(density, AR_REMOVAL, ["Random"])
+    ar, random = fits_of(density, AR_REMOVAL, _systems(density)), fits_of(density, AR_REMOVAL, ["Random"])
     below = [high < 0 for _, high in ar["intercept_ci"]] if len(ar) else []
     linear = holds("ar-precision-linear-in-density", fit_values(density, sizes))
     return {
@@ -126,8 +127,7 @@ def ar_phrases(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, str]:
 def one_r_phrases(sweep: Sweep, density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, str]:
     """The reading of the 1R removal sweeps: the verdict, the change with TI-NN and AI-NN candidates, and how
     the TI pool shrinks."""
-    systems = personalised(density["system"].unique()) if len(density) else []
-    ti, ai = _fits(density, ONE_R_REMOVAL, systems), _fits(density, ONE_R_AI_REMOVAL, systems)
+    ti, ai = (fits_of(density, sweep, _systems(density)) for sweep in (ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
     values = fit_values(density, sizes)
     flat_ti = holds("1r-precision-independent-of-density", values)
     flat_ai = len(values.get("one_r_ai_change", ())) > 0 and holds("1r-precision-independent-of-density",
@@ -157,8 +157,7 @@ def one_r_phrases(sweep: Sweep, density: pd.DataFrame, sizes: pd.DataFrame) -> d
 
 def size_phrases(sizes: pd.DataFrame) -> dict[str, str]:
     """The reading of the size sweep: the verdict, Random's exponent against the -1 of 1/t, the others'."""
-    fitted = sizes[sizes["system"].isin(personalised(sizes["system"]))] if len(sizes) else sizes
-    random = sizes[sizes["system"] == "Random"] if len(sizes) else sizes
+    fitted, random = fits_of(sizes, None, _systems(sizes)), fits_of(sizes, None, ["Random"])
     excluded = sum(not _covers(ci, -1.0) for ci in fitted["exponent_ci"]) if len(fitted) else 0
     slower = bool(len(fitted)) and bool((fitted["exponent"] > -1).all())
     exponent, ci = (random["exponent"].iloc[0], random["exponent_ci"].iloc[0]) if len(random) else (np.nan, None)

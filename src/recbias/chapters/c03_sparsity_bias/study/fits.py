@@ -137,6 +137,15 @@ def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) ->
     return pd.DataFrame(rows)
 
 
+def fits_of(table: pd.DataFrame, sweep: str | None, systems: Sequence[str]) -> pd.DataFrame:
+    """The rows of a table of fits (:func:`density_fits`, or :func:`size_fits` with ``sweep`` None) for
+    ``systems``; an empty table (no level could be fitted) stays empty."""
+    if not len(table):
+        return table
+    keep = table["system"].isin(systems)
+    return table[keep & (table["sweep"] == sweep)] if sweep is not None else table[keep]
+
+
 def size_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
     """``log metric = a + e log t`` along the 1R size sweep, per system: the exponent ``e`` (Eq. 5: -1 for
     random) with its 95% bootstrap interval, and ``R^2``."""
