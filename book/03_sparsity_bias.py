@@ -298,8 +298,8 @@ for name, text in (readings.sweep_phrases(sweep) | readings.ar_phrases(density_f
 # ({glue:text}`ar_slopes`): each system turns density into precision at its own rate. Random
 # recommendation has slope {glue:text}`ar_random_slope`, {glue:text}`ar_random_reading` the slope 1 of
 # $\sigma\delta$ in {eq}`eq-sparsity-eq4`. A line through the origin would make precision
-# proportional to the density; for {glue:text}`ar_negative_intercepts` systems the intercept is
-# negative instead, with an interval below zero, and there precision falls a little faster than the
+# proportional to the density. The intercept is negative, with an interval below zero, for
+# {glue:text}`ar_negative_intercepts` systems: for them precision falls a little faster than the
 # density. The reason is the candidate pool: thinning the test set removes the rarely rated items
 # from the TI pool first, which lowers $t$ and props up the density, but the systems never ranked
 # those items near the top anyway.

@@ -116,7 +116,7 @@ def test_sweep_phrases() -> None:
     phrases = readings.sweep_phrases(sweep())
     assert phrases["folds_text"] == "1 coin-flip split of tiny" and phrases["size_range"] == "23 to 226 items"
     assert phrases["followed_text"] == ("a uniform sample of 60 of the 106 users with a relevant test item "
-                                        "(parameter `sweep_users`)")
+                                        "(parameter sweep_users)")
     everyone = readings.sweep_phrases(sweep(followed=(106, 106), sizes=()))
     assert everyone["followed_text"] == "all 106 users with a relevant test item"
     assert everyone["size_range"] == "larger sizes (none fits this catalogue)"

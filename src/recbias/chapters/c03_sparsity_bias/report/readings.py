@@ -89,7 +89,7 @@ def sweep_phrases(sweep: Sweep) -> dict[str, str]:
         "size_sample": "" if sweep.size_users == 0 else " of the first split",
         "followed_text": (f"all {rated:,} users with a relevant test item" if followed == rated
                           else f"a uniform sample of {followed:,} of the {rated:,} users with a relevant test item "
-                               "(parameter `sweep_users`)"),
+                               "(parameter sweep_users)"),
     }
 
 
