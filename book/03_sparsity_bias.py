@@ -45,23 +45,25 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
-from recbias.bookkit.page import say, show_text
+from recbias.bookkit.claims import published, register
+from recbias.bookkit.page import design_note, say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
-from recbias.bookkit.scorecard import finding, findings_table
+from recbias.bookkit.scorecard import findings_table
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.experiments import sparsity, sparsity_check, sparsity_figures, sparsity_findings, sparsity_fits, sparsity_lift
-from recbias.experiments import sparsity_sweep
+from recbias.chapters.c03_sparsity_bias import claims, figures
+from recbias.chapters.c03_sparsity_bias.report import readings, tables
+from recbias.chapters.c03_sparsity_bias.study import fits, lift, sweeps, theory_check
 from recbias.evaluate.experiment import PAPER_SYSTEMS, choose_designs
-from recbias.bookkit.page import design_note
 
 SYSTEMS, N = list(PAPER_SYSTEMS), int(cutoff)
 COLOURS = palette(SYSTEMS)
-levels = sparsity_sweep.parse_grid(removed, "removed", 0, 0.999)
-sizes = sparsity_sweep.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
+levels = sweeps.parse_grid(removed, "removed", 0, 0.999)
+sizes = sweeps.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
 choice = choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries, n_nonrelevant=an_nonrelevant)
-ar = choice.main_ar
-glue_table("tbl-sparsity-settings", sparsity.settings_table(ratings, ar, folds, test_ratio, N, levels, sizes,
-                                                            target_size, sweep_users, bootstrap), left=["setting", "value"])
+glue_table("tbl-sparsity-settings", tables.settings_table(ratings, SYSTEMS, choice.main_ar, folds, test_ratio, N, levels,
+                                                          sizes, target_size, sweep_users, bootstrap),
+           left=["setting", "value"])
+say("dataset_name", ratings.name)
 
 # %% [markdown]
 # ## Notation
@@ -168,15 +170,15 @@ show_text(design_note(choice, ratings))
 # about a recommender: they are set by the data and the experimenter.
 
 # %% tags=["remove-cell"]
-check = sparsity_check.random_precision_check(ratings, sparsity_check.check_designs(choice), n=N,
-                                              max_users=sweep_users, seed=seed)
-fig = sparsity_check.check_figure(check, N)
+check = theory_check.random_precision_check(ratings, theory_check.check_designs(choice), n=N, max_users=sweep_users,
+                                            seed=seed)
+summary = theory_check.check_summary(check)
+fig = figures.check_figure(check, N)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-check", fig)
-glue_table("tbl-sparsity-check", sparsity_check.check_table(check), left=["design"])
-summary = sparsity_check.check_summary(check)
-say("all_users_low", f"{summary['all_users_low']:.0%}")
-say("all_users_high", f"{summary['all_users_high']:.0%}")
+glue_table("tbl-sparsity-check", tables.check_table(check), left=["design"])
+for name, text in readings.check_phrases(summary).items():
+    say(name, text)
 
 # %% [markdown]
 # ## Theory against measurement
@@ -207,9 +209,15 @@ say("all_users_high", f"{summary['all_users_high']:.0%}")
 #
 # Measured random precision against its closed form: {eq}`eq-sparsity-eq4` for AR (blue circles), {eq}`eq-sparsity-eq5` for 1R (red squares), log scales; filled markers for TI candidates, open ones for AI. Bars: 95% simulation error. Grey diamonds: the same AR measurements against {eq}`eq-sparsity-eq4` with every user who has a rating counted in $|\mathcal{U}|$. Dashed: measured = predicted.
 # ```
+#
+# Over the {glue:text}`check_configurations` configurations on *{glue:text}`dataset_name`*{glue:text}`check_sample`,
+# {glue:text}`check_within` of the measured random precisions lie within the 95% simulation band of
+# their closed form ({glue:text}`check_within_ar` of the AR ones, {glue:text}`check_within_1r` of the 1R
+# ones), and {glue:text}`check_within_rho` within the band of the exact $\rho$; with independent draws
+# about 95% are expected. The largest deviation is {glue:text}`check_max_z` standard deviations.
 
 # %% tags=["remove-input"]
-show_text(sparsity_check.check_text(check, ratings))
+show_text(readings.check_note(summary))
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-check
@@ -237,23 +245,21 @@ show_text(sparsity_check.check_text(check, ratings))
 # contains only a handful of relevant items over all users.
 
 # %% tags=["remove-cell"]
-sweep = sparsity_sweep.sparsity_sweep(ratings, PAPER_SYSTEMS, ar=ar, folds=folds, test_ratio=test_ratio,
-                                      removed=levels, sizes=sizes, base_size=target_size, n=N, max_users=sweep_users,
-                                      seed=seed)
-stats = sparsity_fits.sweep_statistics(sweep, n_boot=bootstrap, seed=seed)
-density_fits = sparsity_fits.density_fits(stats, SYSTEMS, f"P@{N}")
-size_fits = sparsity_fits.size_fits(stats, SYSTEMS, f"P@{N}")
-for name, draw in (("fig-sparsity-ar", sparsity_figures.ar_removal_figure),
-                   ("fig-sparsity-one-r", sparsity_figures.one_r_removal_figure),
-                   ("fig-sparsity-size", sparsity_figures.size_figure)):
+sweep = sweeps.sparsity_sweep(ratings, PAPER_SYSTEMS, ar=choice.main_ar, folds=folds, test_ratio=test_ratio,
+                              removed=levels, sizes=sizes, base_size=target_size, n=N, max_users=sweep_users, seed=seed)
+stats = fits.sweep_statistics(sweep, n_boot=bootstrap, seed=seed)
+density_fits = fits.density_fits(stats, SYSTEMS, f"P@{N}")
+size_fits = fits.size_fits(stats, SYSTEMS, f"P@{N}")
+for name, draw in (("fig-sparsity-ar", figures.ar_removal_figure), ("fig-sparsity-one-r", figures.one_r_removal_figure),
+                   ("fig-sparsity-size", figures.size_figure)):
     fig = draw(stats, SYSTEMS, COLOURS, N)
     dataset_caption(fig.axes[-1], ratings.name)
     glue_figure(name, fig)
-glue_table("tbl-sparsity-ar-fits", sparsity.ar_fits_table(density_fits), left=["system"])
-glue_table("tbl-sparsity-one-r-fits", sparsity.one_r_fits_table(density_fits, size_fits), left=["system"])
-texts = sparsity.sweep_texts(sweep, stats, density_fits, size_fits)
-for name in ("folds_text", "followed_text", "ar_design", "one_r_design", "size_range", "size_users", "size_sample"):
-    say(name, texts[name])
+glue_table("tbl-sparsity-ar-fits", tables.ar_fits_table(density_fits), left=["system"])
+glue_table("tbl-sparsity-one-r-fits", tables.one_r_fits_table(density_fits, size_fits), left=["system"])
+for name, text in (readings.sweep_phrases(sweep) | readings.ar_phrases(density_fits, size_fits)
+                   | readings.one_r_phrases(sweep, density_fits, size_fits) | readings.size_phrases(size_fits)).items():
+    say(name, text)
 
 # %% [markdown]
 # ## Precision as the test set thins: the papers' Fig. 4
@@ -285,8 +291,18 @@ for name in ("folds_text", "followed_text", "ar_design", "one_r_design", "size_r
 # AR P@n against the density of the thinned test set (the papers' Fig. 4, left), with the fitted lines dotted. Open markers: removal levels beyond 90%, not fitted. Bars: 95% bootstrap intervals over users.
 # ```
 
-# %% tags=["remove-input"]
-show_text(texts["ar_text"])
+# %% [markdown]
+# **{glue:text}`ar_headline`** From the full test set to {glue:text}`fit_max_removed` of it removed,
+# the AR P@{glue:text}`n` of every system but Random falls by {glue:text}`ar_loss`, and a straight line
+# in the test density fits them with R² of {glue:text}`ar_r2`. The slopes differ
+# ({glue:text}`ar_slopes`): each system turns density into precision at its own rate. Random
+# recommendation has slope {glue:text}`ar_random_slope`, {glue:text}`ar_random_reading` the slope 1 of
+# $\sigma\delta$ in {eq}`eq-sparsity-eq4`. A line through the origin would make precision
+# proportional to the density. The intercept is negative, with an interval below zero, for
+# {glue:text}`ar_negative_intercepts` systems: for them precision falls a little faster than the
+# density. The reason is the candidate pool: thinning the test set removes the rarely rated items
+# from the TI pool first, which lowers $t$ and props up the density, but the systems never ranked
+# those items near the top anyway.
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-ar-fits
@@ -301,8 +317,17 @@ show_text(texts["ar_text"])
 # 1R P@n over the same removals (the papers' Fig. 4, centre), with TI-NN candidates as in the papers (left) and AI-NN candidates (right), against the density of the AR test set at the same level. Open markers: removal levels beyond 90%. Bars: 95% bootstrap intervals over users.
 # ```
 
-# %% tags=["remove-input"]
-show_text(texts["one_r_text"])
+# %% [markdown]
+# **{glue:text}`one_r_headline`** With TI-NN candidates, the papers' design, the 1R
+# P@{glue:text}`n` of the systems other than Random changes by {glue:text}`one_r_change` from the full
+# test set to {glue:text}`fit_max_removed` removed, while AR precision loses most of its value. The
+# candidate pool moves with the test set: TI draws the sampled items of a run from the items with a
+# test rating, {glue:text}`pool_full` on the full test set and {glue:text}`pool_thin` at
+# {glue:text}`pool_thin_level` removed. The rarely rated items leave the pool first, so the sampled
+# items that remain are the more popular ones, which the systems rank high: {glue:text}`one_r_ti_reading`.
+# With AI-NN candidates the pool is the whole catalogue whatever the test set, and the change is
+# {glue:text}`one_r_ai_change`: a relevant test rating removed at random leaves the others as they
+# were, {glue:text}`one_r_ai_reading`.
 
 # %% [markdown]
 # ```{glue:figure} fig-sparsity-size
@@ -311,8 +336,14 @@ show_text(texts["one_r_text"])
 # 1R P@n against the size $t$ of the target sets (the papers' Fig. 4, right), log scales, with fitted power laws (solid) and $1/t$ (dashed). Bars: 95% bootstrap intervals over users.
 # ```
 
-# %% tags=["remove-input"]
-show_text(texts["size_text"])
+# %% [markdown]
+# **{glue:text}`size_headline`** Random 1R precision has exponent {glue:text}`size_random_exponent`,
+# {glue:text}`size_random_reading` the $-1$ of $1/t$ in {eq}`eq-sparsity-eq5` (a line fitted to the
+# logarithms of a few noisy means; {numref}`fig-sparsity-check` tests $1/t$ directly). The other
+# systems have exponents of {glue:text}`size_exponents`, and the interval excludes $-1$ for
+# {glue:text}`size_excluded`. An exponent above $-1$ means that precision falls more slowly than the
+# random baseline: a system that ranks the relevant item high keeps it in its top
+# {glue:text}`n` even when many more sampled items are added, and its lead over random grows with $t$.
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-one-r-fits
@@ -326,13 +357,15 @@ show_text(texts["size_text"])
 # up to the skill of the systems.
 
 # %% tags=["remove-cell"]
-elasticities = sparsity_fits.elasticities(stats, SYSTEMS, sweep.metrics)
-claims = sparsity_findings.metric_claims(elasticities, N)
-fig = sparsity_figures.metrics_figure(stats, SYSTEMS, sweep.metrics, COLOURS)
+elasticities = fits.elasticities(stats, SYSTEMS, sweep.metrics)
+fig = figures.metrics_figure(stats, SYSTEMS, sweep.metrics, COLOURS)
 dataset_caption(fig.axes[1], ratings.name)
 glue_figure("fig-sparsity-metrics", fig)
-glue_table("tbl-sparsity-elasticities", sparsity.elasticity_table(elasticities), left=["metric"])
-glue_table("tbl-sparsity-metric-claims", sparsity.claims_table(claims), wrap=True, left=["statement"])
+glue_table("tbl-sparsity-elasticities", tables.elasticity_table(elasticities), left=["metric"])
+glue_table("tbl-sparsity-metric-claims", tables.metric_claims_table(elasticities, N, ratings.name), wrap=True,
+           left=["statement", "evidence"])
+for name, text in readings.metric_phrases(elasticities, sweep).items():
+    say(name, text)
 
 # %% [markdown]
 # ## Beyond precision
@@ -362,14 +395,22 @@ glue_table("tbl-sparsity-metric-claims", sparsity.claims_table(claims), wrap=Tru
 # Elasticity $d\log M / d\log\delta_\text{test}$ of each metric along the AR removal sweep (levels up to 90%), per system, with its 95% bootstrap interval below. Random is left out: its precision follows the density by construction ({numref}`tbl-sparsity-ar-fits`), its other metrics are noise.
 # ```
 
-# %% tags=["remove-input"]
-show_text(sparsity.metrics_text(elasticities, claims, N, sweep))
+# %% [markdown]
+# Over all users of the full test set, P@{glue:text}`n` has an elasticity of
+# {glue:text}`elasticity_p_all` for the systems other than Random. Over the users who still have a
+# relevant item it is {glue:text}`elasticity_p_relevant`: the rest of the sensitivity comes from users
+# who lose every relevant test item and score 0. Recall@{glue:text}`n` {glue:text}`recall_reading`
+# ({glue:text}`elasticity_recall`), and the metrics without a cut-off, MAP and nDCG,
+# {glue:text}`map_ndcg_reading` ({glue:text}`elasticity_map` and {glue:text}`elasticity_ndcg`).
+# nDCG@{glue:text}`n` ({glue:text}`elasticity_ndcg_at_n`) {glue:text}`ndcg_at_n_reading`:
+# {glue:text}`many_relevant` of the users have more than {glue:text}`n` relevant test items on the full
+# test set, the case in which the papers expect it to follow the density.
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-metric-claims
 # :name: tbl-sparsity-metric-claims
 #
-# The papers' statements on other metrics, checked on every system but Random. Ratio: the metric's elasticity over that of P@n, both over the users with a relevant test item. The criteria are ours, set before the measurement, as the papers give no numbers.
+# The papers' statements on other metrics, checked on every system but Random, with the measured ratios and the criterion behind each verdict. Ratio: the metric's elasticity over that of P@n, both over the users with a relevant test item. The criteria are ours, set before the measurement, as the papers give no numbers.
 # ```
 #
 # Recall divides the hits by the number of relevant items, so when the density halves,
@@ -384,11 +425,13 @@ show_text(sparsity.metrics_text(elasticities, claims, N, sweep))
 # relevant test items, as on a denser dataset or with a larger test ratio.
 
 # %% tags=["remove-cell"]
-orders = sparsity_fits.order_stability(stats, SYSTEMS, f"P@{N}")
-fig = sparsity_figures.order_figure(orders)
+orders = fits.order_stability(stats, SYSTEMS, f"P@{N}")
+fig = figures.order_figure(orders)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-orders", fig)
-glue_table("tbl-sparsity-orders", sparsity.order_table(orders))
+glue_table("tbl-sparsity-orders", tables.order_table(orders))
+for name, text in readings.one_r_population_phrases(stats.levels).items():
+    say(name, text)
 
 # %% [markdown]
 # ## What survives sparsity
@@ -416,16 +459,24 @@ glue_table("tbl-sparsity-orders", sparsity.order_table(orders))
 # ```
 
 # %% tags=["remove-input"]
-show_text(sparsity.order_text(orders, stats, ratings))
+show_text(readings.order_sentences(orders))
+
+# %% [markdown]
+# In 1R a user without any relevant test rating has no run at all: {glue:text}`one_r_users_full`
+# users have runs on the full test set and {glue:text}`one_r_users_last` at
+# {glue:text}`one_r_last_level` removed, and the precision of the others is averaged as if the rest
+# did not exist, so 1R hides the thinning that AR shows.
+
+# %% tags=["remove-input"]
+show_text(readings.truth_sentence(orders, ratings.name, ratings.true_relevance is not None))
 
 # %% tags=["remove-cell"]
-collections = sparsity_lift.lift_datasets(ratings, seed, compare_all)
-lift = sparsity_lift.lift_study(collections, PAPER_SYSTEMS, max_an_entries=max_an_entries,
-                                an_nonrelevant=an_nonrelevant, base_size=target_size, test_ratio=test_ratio, n=N,
-                                n_boot=bootstrap, seed=seed)
-glue_figure("fig-sparsity-lift", sparsity_lift.lift_figure(lift, COLOURS, N))
-glue_table("tbl-sparsity-lift", sparsity_lift.lift_table(lift), left=["dataset, design"])
-glue_table("tbl-sparsity-spread", sparsity_lift.spread_table(lift, N), left=["system"])
+collections = lift.lift_datasets(ratings, seed, compare_all)
+lifts = lift.lift_study(collections, PAPER_SYSTEMS, max_an_entries=max_an_entries, an_nonrelevant=an_nonrelevant,
+                        base_size=target_size, test_ratio=test_ratio, n=N, n_boot=bootstrap, seed=seed)
+glue_figure("fig-sparsity-lift", figures.lift_figure(lifts, COLOURS, N))
+glue_table("tbl-sparsity-lift", tables.lift_table(lifts), left=["dataset, design"])
+glue_table("tbl-sparsity-spread", tables.spread_table(lifts, N), left=["system"])
 
 # %% [markdown]
 # ## Reading a number with its ρ
@@ -465,7 +516,12 @@ glue_table("tbl-sparsity-spread", sparsity_lift.spread_table(lift, N), left=["sy
 # ```
 
 # %% tags=["remove-input"]
-show_text(sparsity_lift.lift_text(lift, N))
+show_text(readings.lift_sentences(lifts, N))
+
+# %% [markdown]
+# Random precision falls as $1/t$ and a good system's more slowly ({numref}`fig-sparsity-size`), so
+# the lift of a good system grows as $\rho$ shrinks: it says how far a system is above random
+# *within* one experiment, and is not a scale on which experiments can be compared.
 
 # %% [markdown]
 # ```{admonition} What to report with an offline precision
@@ -484,12 +540,11 @@ show_text(sparsity_lift.lift_text(lift, N))
 # ```
 
 # %% tags=["remove-cell"]
-checked = [finding(**claim, source=sparsity_findings.SOURCE, dataset=ratings.name)
-           for claim in sparsity_findings.findings(check, density_fits, size_fits, orders, claims, lift, N)]
+values = claims.measured(summary, density_fits, size_fits, orders, elasticities, lifts, N)
+checked = register(claims.FINDINGS + published(claims.PUBLISHED), values, dataset=ratings.name)
 glue_table("tbl-sparsity-findings", findings_table(checked), wrap=True, left=["statement", "evidence"])
-say("ar_loss", sparsity.ar_loss_text(density_fits))
-say("order_kept", sparsity.order_kept_text(orders))
-say("exposure", sparsity.exposure_text(claims, N))
+say("order_kept", readings.order_kept(orders))
+say("exposure", readings.exposure_sentence(elasticities, N))
 
 # %% [markdown]
 # ## Against the paper

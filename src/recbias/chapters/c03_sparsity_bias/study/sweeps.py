@@ -1,9 +1,9 @@
-"""Chapter 3 ("The test-sparsity bias"): the sweeps of the papers' Fig. 4, measured on every fold.
+"""The sweeps of the papers' Fig. 4, measured on every fold (IRJ 2017 Sec. 4.2).
 
-The five systems while a share of the test ratings is removed at random (AR, and 1R with TI and AI
-candidates) and while the 1R target sets grow (IRJ 2017 Sec. 4.2, Fig. 4), every metric of
-:func:`metric_names` on the same runs (:func:`sparsity_sweep`), with the parsing of the page's
-grids and the choice of target sizes a catalogue can hold.
+The five systems while a share of the test ratings is removed at random (AR, and 1R with TI and
+AI candidates) and while the 1R target sets grow, every metric of :func:`metric_names` on the
+same runs (:func:`sparsity_sweep`), with the parsing of the page's grids and the choice of
+target sizes a catalogue can hold.
 """
 
 from __future__ import annotations
@@ -16,24 +16,25 @@ import pandas as pd
 
 from recbias.designs import build_runs
 from recbias.evaluate import true_quality
-from recbias.evaluate.experiment import PAPER_SYSTEMS, evaluate_fold, fit_systems, growing_target_sets, largest_target_size
-from recbias.splits import Fold, fold_seed, make_folds
+from recbias.evaluate.experiment import (
+    PAPER_SYSTEMS,
+    evaluate_fold,
+    fit_systems,
+    growing_target_sets,
+    largest_target_size,
+)
 from recbias.metrics import parse_metric
 from recbias.ratings import Ratings
 from recbias.runs import Runs
-from recbias.splits import remove_test_ratings
+from recbias.splits import Fold, fold_seed, make_folds, remove_test_ratings
 from recbias.theory import relevance_ratio, relevance_ratios, target_size
 
 #: the three sweeps of the papers' Fig. 4, and 1R with AI candidates, whose pool removal cannot shrink
 AR_REMOVAL, ONE_R_REMOVAL, ONE_R_SIZE = "AR, test ratings removed", "1R, test ratings removed", "1R, target set grows"
-
-
 ONE_R_AI_REMOVAL = "1R AI, test ratings removed"
-
 
 #: metrics that are 0, not undefined, for a user without relevant test items (nothing to find, nothing found)
 ZERO_WITHOUT_RELEVANT = ("P", "RR")
-
 
 #: removal levels above this are shown (and their orders compared) but left out of the fitted lines,
 #: whose range is that of the papers' figure
@@ -91,7 +92,7 @@ class Sweep:
     Attributes:
         dataset, systems, metrics, n: what was measured.
         designs: the AR and the 1R design of the removal sweeps.
-        runs: per-run table of every system (:func:`recbias.experiments.evaluate_fold`), with
+        runs: per-run table of every system (:func:`recbias.evaluate.experiment.evaluate_fold`), with
             ``point`` naming the sweep point (the ``design`` column of the runner).
         targets: one row per run (whatever the system): ``fold``, ``point``, ``user``, ``relevant``
             (relevant items), ``inverse_size`` (``1 / |T|``) and ``rho`` (their product).
@@ -120,10 +121,12 @@ class Sweep:
 
 
 def point_key(sweep: str, x: float) -> str:
+    """The name of one point of a sweep, e.g. ``"AR, test ratings removed | 0.5"``."""
     return f"{sweep} | {x:g}"
 
 
 def target_rows(fold: Fold, key: str, runs: Runs) -> pd.DataFrame:
+    """One row per run of ``runs``: its relevant items, ``1 / |T|`` and ``rho``."""
     rho = relevance_ratios(runs)
     return pd.DataFrame({"fold": fold.index, "point": key, "run": np.arange(runs.n_runs), "user": runs.users,
                          "relevant": rho * runs.sizes, "inverse_size": 1.0 / runs.sizes, "rho": rho})
@@ -149,6 +152,50 @@ def _population_rows(fold: Fold, key: str, users: np.ndarray, systems: Sequence[
     return runs, targets
 
 
+def _removal_runs(fold: Fold, designs: Sequence[tuple[str, str]], removed: Sequence[float], followed: np.ndarray,
+                  seed: int) -> tuple[dict[str, Runs], list[dict]]:
+    """Phase 1 of a fold: the runs of every removal sweep (``(sweep, design)`` pairs) at every level,
+    nested (what is gone at 20% is gone at 40%); levels without runs are left out."""
+    runs, points = {}, []
+    for k, fraction in enumerate(removed):
+        test = remove_test_ratings(fold.test, fraction, seed=fold.seed) if fraction else fold.test
+        for d, (sweep, design) in enumerate(designs):
+            built = build_runs(fold.train, test, design, on_shortage="exclude", users=followed,
+                               seed=fold_seed(seed, 1000 * fold.index + 10 * k + d))
+            if built.n_runs:
+                runs[point_key(sweep, fraction)] = built
+                points.append(_point(fold, sweep, fraction, test, built))
+    return runs, points
+
+
+def _size_runs(fold: Fold, grid: Sequence[int], max_users: int | None, seed: int) -> tuple[dict[str, Runs], list[dict]]:
+    """Phase 2 of a fold: 1R target sets of every size of ``grid`` for one population of users."""
+    grown = growing_target_sets(fold.train, fold.test, grid, max_users=max_users,
+                                seed=fold_seed(seed, 1000 * fold.index + 999))
+    runs = {point_key(ONE_R_SIZE, size): built for size, built in grown.items()}
+    points = [_point(fold, ONE_R_SIZE, size, fold.test, built) for size, built in grown.items()]
+    return runs, points
+
+
+def _padding(fold: Fold, runs: Mapping[str, Runs], removed: Sequence[float], systems: Sequence[str],
+             metrics: Sequence[str]) -> list[tuple[pd.DataFrame, pd.DataFrame]]:
+    """Phase 3 of a fold: the rows that keep the population of the full AR test set at every level."""
+    population = np.unique(runs[point_key(AR_REMOVAL, 0.0)].users)
+    padding = []
+    for fraction in removed[1:]:
+        key = point_key(AR_REMOVAL, fraction)
+        lost = np.setdiff1d(population, runs[key].users if key in runs else [])
+        padding.append(_population_rows(fold, key, lost, systems, metrics))
+    return padding
+
+
+def _fold_truth(fitted: Mapping, fold: Fold, ratings: Ratings, n: int, followed: np.ndarray, seed: int) -> pd.DataFrame:
+    """Phase 4 of a fold (simulated worlds): the true P@n of every followed user and system."""
+    quality = true_quality(fitted, fold.train, ratings.true_relevance, n=n, seed=seed, users=followed)
+    return (quality[f"P@{n}"].reset_index().melt(id_vars="user", var_name="system", value_name=f"P@{n}")
+            .assign(fold=fold.index))
+
+
 def sparsity_sweep(
     ratings: Ratings,
     systems: Mapping[str, str] = PAPER_SYSTEMS,
@@ -168,26 +215,24 @@ def sparsity_sweep(
 
     * AR (design ``ar``), 1R TI-NN(``base_size - 1``) and 1R AI-NN(``base_size - 1``) while a
       share ``removed`` of the test ratings is dropped (:func:`recbias.splits.remove_test_ratings`,
-      nested within a fold: what is gone at 20% is gone at 40%).  AR precision averages over
-      one population, the users of the full test set (Eq. 4 averages over a fixed ``U``): a user
-      who has lost every relevant test item counts with P@n = RR = 0, while recall, AP and
-      nDCG, undefined for her, leave her out;
+      nested within a fold).  AR precision averages over one population, the users of the full
+      test set (Eq. 4 averages over a fixed ``U``): a user who has lost every relevant test item
+      counts with P@n = RR = 0, while recall, AP and nDCG, undefined for her, leave her out;
     * 1R on the whole test set with ``|T_u^r|`` over ``sizes`` (:func:`target_size_grid` of
-      fold 0), one population of users (:func:`recbias.experiments.growing_target_sets`).
+      fold 0), one population of users (:func:`recbias.evaluate.experiment.growing_target_sets`).
 
     With ``max_users``, each sweep follows a uniform sample of at most that many users: those
     with a relevant test item on the full test set for the removal sweeps, those who can hold
     the largest size for the size sweep (the candidates ``C`` still come from the whole split).
-
     Each fold is fitted once (through the fit cache unless ``cache`` is off) and each system
-    scores all points of a fold in one pass.  Points without runs (e.g. 1R at extreme removal on a
-    small catalogue) are left out.
+    scores all points of a fold in one pass.  Points without runs are left out.
     """
     if 0.0 not in removed:
         raise ValueError("removed must include 0, the full test set every level is compared with")
     fold_list = make_folds(ratings, folds=folds, test_ratio=test_ratio, seed=seed)
     grid = target_size_grid(fold_list[0].train, fold_list[0].test, sizes)
     one_r, one_r_ai = f"1R TI-NN({base_size - 1})", f"1R AI-NN({base_size - 1})"
+    designs = ((AR_REMOVAL, ar), (ONE_R_REMOVAL, one_r), (ONE_R_AI_REMOVAL, one_r_ai))
     metrics = metric_names(n)
     tables, targets, points, truth = [], [], [], []
     size_users, followed_users = 0, (0, 0)
@@ -195,38 +240,19 @@ def sparsity_sweep(
         fitted = fit_systems(systems, fold.train, key_extra=fold.key, seed=seed, cache=cache)
         rated = np.flatnonzero(np.bincount(fold.test.users[fold.test.positive], minlength=fold.test.n_users))
         followed = user_sample(rated, max_users, fold_seed(seed, 1000 * fold.index + 998))
-        runs = {}
-        for k, fraction in enumerate(removed):
-            test = remove_test_ratings(fold.test, fraction, seed=fold.seed) if fraction else fold.test
-            for d, (sweep, design) in enumerate(((AR_REMOVAL, ar), (ONE_R_REMOVAL, one_r),
-                                                 (ONE_R_AI_REMOVAL, one_r_ai))):
-                built = build_runs(fold.train, test, design, on_shortage="exclude", users=followed,
-                                   seed=fold_seed(seed, 1000 * fold.index + 10 * k + d))
-                if built.n_runs:
-                    runs[point_key(sweep, fraction)] = built
-                    points.append(_point(fold, sweep, fraction, test, built))
-        population = np.unique(runs[point_key(AR_REMOVAL, 0.0)].users)
-        grown = growing_target_sets(fold.train, fold.test, grid, max_users=max_users,
-                                    seed=fold_seed(seed, 1000 * fold.index + 999))
-        for size, built in grown.items():
-            runs[point_key(ONE_R_SIZE, size)] = built
-            points.append(_point(fold, ONE_R_SIZE, size, fold.test, built))
+        runs, removal_points = _removal_runs(fold, designs, removed, followed, seed)
+        grown, size_points = _size_runs(fold, grid, max_users, seed)
+        runs |= grown
+        points += removal_points + size_points
         if fold.index == 0:
             followed_users = (len(followed), len(rated))
             size_users = len(np.unique(next(iter(grown.values())).users)) if grown else 0
-        tables.append(evaluate_fold(fold, fitted, runs, metrics, seed=seed).rename(columns={"design": "point"}))
-        targets.extend(target_rows(fold, key, built) for key, built in runs.items())
-        for fraction in removed[1:]:
-            key = point_key(AR_REMOVAL, fraction)
-            lost = np.setdiff1d(population, runs[key].users if key in runs else [])
-            padding = _population_rows(fold, key, lost, list(systems), metrics)
-            tables.append(padding[0])
-            targets.append(padding[1])
+        padding = _padding(fold, runs, removed, list(systems), metrics)
+        tables += [evaluate_fold(fold, fitted, runs, metrics, seed=seed).rename(columns={"design": "point"})]
+        tables += [rows for rows, _ in padding]
+        targets += [target_rows(fold, key, built) for key, built in runs.items()] + [rows for _, rows in padding]
         if ratings.true_relevance is not None:
-            quality = true_quality(fitted, fold.train, ratings.true_relevance, n=n, seed=seed, users=followed)
-            per_user = quality[f"P@{n}"]
-            truth.append(per_user.reset_index().melt(id_vars="user", var_name="system", value_name=f"P@{n}")
-                         .assign(fold=fold.index))
+            truth.append(_fold_truth(fitted, fold, ratings, n, followed, seed))
     return Sweep(
         dataset=ratings.name, systems=list(systems), metrics=metrics, n=n, designs=(ar, one_r),
         runs=pd.concat(tables, ignore_index=True), targets=pd.concat(targets, ignore_index=True),

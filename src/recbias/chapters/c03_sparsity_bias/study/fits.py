@@ -1,10 +1,10 @@
-"""Chapter 3 ("The test-sparsity bias"): bootstrap statistics of the sweeps and the lines fitted to them.
+"""Bootstrap statistics of the sweeps of the papers' Fig. 4 and the lines fitted to them (IRJ 2017 Sec. 4.2).
 
-Every point of a :class:`~recbias.experiments.sparsity_sweep.Sweep` is averaged under one user
-bootstrap (:func:`sweep_statistics`), so that the fitted lines in the density (:func:`density_fits`),
-the power laws in the target size (:func:`size_fits`), the elasticities of every metric
-(:func:`elasticities`) and Kendall's tau of the order of systems (:func:`order_stability`) all get
-percentile intervals over users.
+Every point of a :class:`~.sweeps.Sweep` is averaged under one user bootstrap
+(:func:`sweep_statistics`), so that the fitted lines in the density (:func:`density_fits`), the
+power laws in the target size (:func:`size_fits`), the elasticities of every metric
+(:func:`elasticities`) and Kendall's tau of the order of systems (:func:`order_stability`) all
+get percentile intervals over users.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from recbias.evaluate import UserBootstrap, discordant_pairs, order_agreement, percentile_interval
-from recbias.experiments.sparsity_sweep import (
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (
     AR_REMOVAL,
     FIT_MAX_REMOVED,
     ONE_R_AI_REMOVAL,
@@ -25,7 +24,9 @@ from recbias.experiments.sparsity_sweep import (
     ZERO_WITHOUT_RELEVANT,
     Sweep,
 )
+from recbias.evaluate import UserBootstrap, discordant_pairs, order_agreement, percentile_interval
 from recbias.metrics import parse_metric
+
 
 @dataclass(frozen=True)
 class SweepStatistics:
@@ -79,7 +80,11 @@ def sweep_statistics(sweep: Sweep, n_boot: int = 200, seed: int = 0) -> SweepSta
 
 
 def line_fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Least-squares ``y = a + b x`` along axis 0 (points), for every column (draw): ``b``, ``a``, ``R^2``."""
+    """Least-squares ``y = a + b x`` along axis 0 (points), for every column (draw): ``b``, ``a``, ``R^2``.
+
+    ``b = sum(dx dy) / sum(dx^2)`` and ``a = mean(y) - b mean(x)`` with ``dx = x - mean(x)``,
+    ``dy = y - mean(y)``; ``R^2 = 1 - sum((dy - b dx)^2) / sum(dy^2)``.
+    """
     dx, dy = x - x.mean(axis=0), y - y.mean(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         slope = (dx * dy).sum(axis=0) / (dx**2).sum(axis=0)
@@ -89,7 +94,7 @@ def line_fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
 
 
 def sweep_draws(stats: SweepStatistics, sweep: str, metric: str, system: str,
-           among_relevant: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                among_relevant: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """x values, density and metric means (points x draws) of one system along one sweep, removal
     levels up to :data:`FIT_MAX_REMOVED`."""
     levels = stats.levels[stats.levels["sweep"] == sweep].sort_values("x")
@@ -101,6 +106,7 @@ def sweep_draws(stats: SweepStatistics, sweep: str, metric: str, system: str,
 
 
 def draw_interval(draws: np.ndarray) -> tuple[float, float]:
+    """The 95% percentile interval of the resamples (``draws[1:]``; ``draws[0]`` is the full sample)."""
     low, high = percentile_interval(draws[1:])
     return float(low), float(high)
 
@@ -131,6 +137,15 @@ def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) ->
     return pd.DataFrame(rows)
 
 
+def fits_of(table: pd.DataFrame, sweep: str | None, systems: Sequence[str]) -> pd.DataFrame:
+    """The rows of a table of fits (:func:`density_fits`, or :func:`size_fits` with ``sweep`` None) for
+    ``systems``; an empty table (no level could be fitted) stays empty."""
+    if not len(table):
+        return table
+    keep = table["system"].isin(systems)
+    return table[keep & (table["sweep"] == sweep)] if sweep is not None else table[keep]
+
+
 def size_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
     """``log metric = a + e log t`` along the 1R size sweep, per system: the exponent ``e`` (Eq. 5: -1 for
     random) with its 95% bootstrap interval, and ``R^2``."""
@@ -159,8 +174,8 @@ def elasticities(stats: SweepStatistics, systems: Sequence[str], metrics: Sequen
     variants += [(m, False) for m, zero in variants if zero]
     for metric, population in variants:
         for system in systems:
-            _, density, values = sweep_draws(stats, AR_REMOVAL, metric, system, among_relevant=not population
-                                        and metric in stats.among_relevant)
+            _, density, values = sweep_draws(stats, AR_REMOVAL, metric, system,
+                                             among_relevant=not population and metric in stats.among_relevant)
             if len(values) < 3 or np.any(values[:, 0] <= 0):
                 continue
             with np.errstate(divide="ignore", invalid="ignore"):

@@ -1,21 +1,19 @@
-"""Chapter 3's driver: the theory check, the sweeps of the papers' Fig. 4, the fits and the claims."""
+"""Chapter 3's computations: the theory check, the sweeps of the papers' Fig. 4, their statistics and fits,
+and the lift over random, against direct evaluations and constructed data with known answers."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from recbias import datasets
+from recbias.chapters.c03_sparsity_bias.study import fits, lift, sweeps, theory_check
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs
 from recbias.evaluate.experiment import choose_designs, fit_systems, largest_target_size
-from recbias.splits import fold_seed, make_folds
-from recbias.experiments import sparsity, sparsity_check, sparsity_findings, sparsity_fits, sparsity_sweep
 from recbias.ratings import Ratings
-from recbias.splits import remove_test_ratings
+from recbias.splits import fold_seed, make_folds, remove_test_ratings
 from recbias.theory import relevance_ratios, target_size
 
 SYSTEMS = {"Popularity": "popularity", "Random": "random"}
@@ -27,9 +25,9 @@ def small() -> Ratings:
 
 
 @pytest.fixture(scope="module")
-def sweep(small: Ratings) -> sparsity_sweep.Sweep:
-    return sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80),
-                                         base_size=30, n=5, seed=3, cache=False)
+def sweep(small: Ratings) -> sweeps.Sweep:
+    return sweeps.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80), base_size=30,
+                                 n=5, seed=3, cache=False)
 
 
 # ------------------------------------------------------------------- theory check
@@ -37,7 +35,7 @@ def sweep(small: Ratings) -> sparsity_sweep.Sweep:
 
 def test_random_precision_check_against_its_closed_forms(small: Ratings) -> None:
     choice = choose_designs(small, target_size=30, max_an_entries=10**9, n_nonrelevant=50)
-    check = sparsity_check.random_precision_check(small, sparsity_check.check_designs(choice), n=5, seed=1)
+    check = theory_check.random_precision_check(small, theory_check.check_designs(choice), n=5, seed=1)
     # ratios x thresholds x removed shares x designs, less those left without runs
     assert len(check) + check.attrs["skipped"] == 2 * 2 * 3 * 5 and check.attrs["skipped"] <= 5
     one_r, ar = check[check["kind"] == "1R"], check[check["kind"] == "AR"]
@@ -50,13 +48,28 @@ def test_random_precision_check_against_its_closed_forms(small: Ratings) -> None
     # every measurement lies within four simulation standard deviations of its exact expectation
     assert check["z"].abs().max() < 4
     assert (check["z"].abs() <= 1.96).mean() >= 0.8
-    summary = sparsity_check.check_summary(check)
-    assert summary["configurations"] == len(check) and 0 <= summary["within_theory"] <= 1
+    summary = theory_check.check_summary(check)
+    assert summary.configurations == len(check) and 0 <= summary.within_theory <= 1
+    assert summary.skipped == check.attrs["skipped"] and summary.users == (small.n_users, small.n_users)
+
+
+def test_the_check_summary_counts_by_hand() -> None:
+    check = pd.DataFrame({"kind": ["AR", "AR", "1R", "1R"], "z": [0.0, 1.96, -2.0, 0.5],
+                          "z_theory": [1.96, -1.97, 0.1, 3.0], "measured": [0.01, 0.0, 0.02, 0.03],
+                          "rho": [0.02, 0.04, 0.01, 0.01], "eq4_all_users": [0.01, 0.03, np.nan, np.nan]})
+    check.attrs |= {"skipped": 3, "users": (40, 50)}
+    summary = theory_check.check_summary(check)
+    assert (summary.configurations, summary.skipped, summary.unshown, summary.users) == (4, 3, 1, (40, 50))
+    assert summary.within_rho == 0.75 and summary.within_theory == 0.5  # |z| <= 1.96 counts as within
+    assert summary.within_theory_ar == 0.5 and summary.within_theory_1r == 0.5 and summary.max_z == 3.0
+    assert (summary.all_users_low, summary.all_users_high) == (0.5, 0.75)
+    only_ar = theory_check.check_summary(check[check["kind"] == "AR"])
+    assert np.isnan(only_ar.within_theory_1r)
 
 
 def test_one_configuration_of_the_check_is_a_direct_measurement(small: Ratings) -> None:
     designs = ["TI-AN", "1R TI-NN(29)"]
-    check = sparsity_check.random_precision_check(small, designs, test_ratios=(0.3,), removed=(0.5,), n=5, seed=2)
+    check = theory_check.random_precision_check(small, designs, test_ratios=(0.3,), removed=(0.5,), n=5, seed=2)
     (fold,) = make_folds(small, folds=1, test_ratio=0.3, seed=2)
     test = remove_test_ratings(fold.test, 0.5, seed=fold.seed)
     runs = build_runs(fold.train, test, "1R TI-NN(29)", on_shortage="exclude", seed=fold_seed(2, 1))
@@ -66,16 +79,21 @@ def test_one_configuration_of_the_check_is_a_direct_measurement(small: Ratings) 
     assert row["measured"] == pytest.approx(evaluate_runs(runs, scores, ["P@5"])["P@5"].mean())
 
 
+def test_thresholds_are_the_positive_one_and_the_value_below(small: Ratings) -> None:
+    below = small.values[small.values < small.positive_threshold].max()
+    assert theory_check.thresholds(small) == [small.positive_threshold, below]
+
+
 # ------------------------------------------------------------------------ sweeps
 
 
-def test_removal_is_nested_and_ar_keeps_its_population(sweep: sparsity_sweep.Sweep, small: Ratings) -> None:
+def test_removal_is_nested_and_ar_keeps_its_population(sweep: sweeps.Sweep, small: Ratings) -> None:
     points = sweep.points
     for fold, part in points.groupby("fold"):
-        ar = part[part["sweep"] == sparsity_sweep.AR_REMOVAL].sort_values("x")
+        ar = part[part["sweep"] == sweeps.AR_REMOVAL].sort_values("x")
         assert list(ar["x"]) == [0.0, 0.5, 0.9]
         assert ar["test ratings"].is_monotonic_decreasing and ar["relevant"].is_monotonic_decreasing
-        ai = part[part["sweep"] == sparsity_sweep.ONE_R_AI_REMOVAL]
+        ai = part[part["sweep"] == sweeps.ONE_R_AI_REMOVAL]
         assert np.all(ai["candidates"] == small.n_items)
         # the population of the full test set stays in every AR point, once per system
         runs = sweep.runs[(sweep.runs["fold"] == fold)]
@@ -89,8 +107,8 @@ def test_removal_is_nested_and_ar_keeps_its_population(sweep: sparsity_sweep.Swe
     assert np.all(sweep.targets.loc[sweep.targets["run"] < 0, "rho"] == 0)
 
 
-def test_size_sweep_measures_one_population(sweep: sparsity_sweep.Sweep) -> None:
-    sized = sweep.points[sweep.points["sweep"] == sparsity_sweep.ONE_R_SIZE]
+def test_size_sweep_measures_one_population(sweep: sweeps.Sweep) -> None:
+    sized = sweep.points[sweep.points["sweep"] == sweeps.ONE_R_SIZE]
     assert sorted(sized["x"].unique()) == sweep.sizes == [20, 40, 80]
     np.testing.assert_allclose(sized["t"], sized["x"])
     for _, part in sweep.targets[sweep.targets["point"].isin(sized["point"])].groupby("fold"):
@@ -98,12 +116,12 @@ def test_size_sweep_measures_one_population(sweep: sparsity_sweep.Sweep) -> None
         assert users.nunique() == 1
 
 
-def test_sweep_rows_equal_a_direct_evaluation(sweep: sparsity_sweep.Sweep, small: Ratings) -> None:
+def test_sweep_rows_equal_a_direct_evaluation(sweep: sweeps.Sweep, small: Ratings) -> None:
     fold = make_folds(small, folds=2, seed=3)[1]
     test = remove_test_ratings(fold.test, 0.5, seed=fold.seed)
     runs = build_runs(fold.train, test, "1R TI-NN(29)", on_shortage="exclude", seed=fold_seed(3, 1000 + 10 * 1 + 1))
     fitted = fit_systems(SYSTEMS, fold.train, key_extra=fold.key, seed=3, cache=False)
-    point = f"{sparsity_sweep.ONE_R_REMOVAL} | 0.5"
+    point = f"{sweeps.ONE_R_REMOVAL} | 0.5"
     measured = sweep.runs[(sweep.runs["fold"] == 1) & (sweep.runs["point"] == point)]
     for system, recommender in fitted.items():
         scores = recommender.score(np.repeat(runs.users, runs.sizes), runs.items)
@@ -114,16 +132,16 @@ def test_sweep_rows_equal_a_direct_evaluation(sweep: sparsity_sweep.Sweep, small
     np.testing.assert_allclose(targets["rho"], relevance_ratios(runs))
 
 
-def test_sweep_is_deterministic(sweep: sparsity_sweep.Sweep, small: Ratings) -> None:
-    again = sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80),
-                                          base_size=30, n=5, seed=3, cache=False)
+def test_sweep_is_deterministic(sweep: sweeps.Sweep, small: Ratings) -> None:
+    again = sweeps.sparsity_sweep(small, SYSTEMS, folds=2, removed=(0.0, 0.5, 0.9), sizes=(20, 40, 80), base_size=30,
+                                  n=5, seed=3, cache=False)
     pd.testing.assert_frame_equal(sweep.runs, again.runs)
     pd.testing.assert_frame_equal(sweep.points, again.points)
 
 
-def test_statistics_full_sample_is_the_pooled_mean(sweep: sparsity_sweep.Sweep) -> None:
-    stats = sparsity_fits.sweep_statistics(sweep, n_boot=30, seed=0)
-    point = f"{sparsity_sweep.AR_REMOVAL} | 0.5"
+def test_statistics_full_sample_is_the_pooled_mean(sweep: sweeps.Sweep) -> None:
+    stats = fits.sweep_statistics(sweep, n_boot=30, seed=0)
+    point = f"{sweeps.AR_REMOVAL} | 0.5"
     rows = sweep.runs[(sweep.runs["point"] == point) & (sweep.runs["system"] == "Popularity")]
     assert stats.metric["P@5"].loc[(point, "Popularity"), 0] == pytest.approx(rows["P@5"].mean())
     evaluated = rows[rows["run"] >= 0]
@@ -131,7 +149,7 @@ def test_statistics_full_sample_is_the_pooled_mean(sweep: sparsity_sweep.Sweep) 
     targets = sweep.targets[sweep.targets["point"] == point]
     delta = targets["relevant"].mean() * targets["inverse_size"].mean()
     assert stats.density.loc[point, 0] == pytest.approx(delta)
-    one_r = f"{sparsity_sweep.ONE_R_REMOVAL} | 0.5"
+    one_r = f"{sweeps.ONE_R_REMOVAL} | 0.5"
     np.testing.assert_allclose(stats.density.loc[one_r], stats.density.loc[point])
     assert stats.truth is not None and set(stats.truth.index) == set(SYSTEMS)
 
@@ -139,8 +157,7 @@ def test_statistics_full_sample_is_the_pooled_mean(sweep: sparsity_sweep.Sweep) 
 # -------------------------------------------------------------------------- fits
 
 
-def constructed(values, sweep_kind: str, xs, density, systems=("A",),
-                n_boot: int = 40) -> sparsity_fits.SweepStatistics:
+def constructed(values, sweep_kind: str, xs, density, systems=("A",), n_boot: int = 40) -> fits.SweepStatistics:
     """Statistics whose metric and density are given functions of the level, plus small noise in the draws."""
     rng = np.random.default_rng(0)
     points = [f"{sweep_kind} | {x:g}" for x in xs]
@@ -158,34 +175,44 @@ def constructed(values, sweep_kind: str, xs, density, systems=("A",),
                 rows[(point, system)] = row
         frames[metric] = pd.DataFrame.from_dict(rows, orient="index")
         frames[metric].index = pd.MultiIndex.from_tuples(frames[metric].index, names=["point", "system"])
-    return sparsity_fits.SweepStatistics(levels=levels, metric=frames, among_relevant=frames, density=dens, truth=None,
-                                    n_boot=n_boot)
+    return fits.SweepStatistics(levels=levels, metric=frames, among_relevant=frames, density=dens, truth=None,
+                                n_boot=n_boot)
+
+
+def test_line_fit_against_numpy_polyfit() -> None:
+    x = np.array([0.0, 1.0, 2.0, 4.0])
+    y = np.column_stack([1 + 2 * x, np.array([1.0, 0.0, 3.0, 2.0])])
+    slope, intercept, r2 = fits.line_fit(x[:, None].repeat(2, axis=1), y)
+    for column in range(2):
+        b, a = np.polyfit(x, y[:, column], 1)
+        assert slope[column] == pytest.approx(b) and intercept[column] == pytest.approx(a)
+    assert r2[0] == pytest.approx(1) and r2[1] == pytest.approx(np.corrcoef(x, y[:, 1])[0, 1] ** 2)
 
 
 def test_density_fit_recovers_a_line() -> None:
     xs = [0.0, 0.2, 0.4, 0.6, 0.8, 0.95]
     density = np.array([0.010, 0.008, 0.006, 0.004, 0.002, 0.0005])
-    stats = constructed({"P@10": lambda d, k: 0.001 + 20 * d}, sparsity_sweep.AR_REMOVAL, xs, density)
-    fit = sparsity_fits.density_fits(stats, ["A"], "P@10").iloc[0]
+    stats = constructed({"P@10": lambda d, k: 0.001 + 20 * d}, sweeps.AR_REMOVAL, xs, density)
+    fit = fits.density_fits(stats, ["A"], "P@10").iloc[0]
     assert fit["slope"] == pytest.approx(20) and fit["intercept"] == pytest.approx(0.001)
     assert fit["r2"] == pytest.approx(1)
     assert fit["slope_ci"][0] < 20 < fit["slope_ci"][1]
     # the level beyond FIT_MAX_REMOVED is not fitted: change runs from the densest to the 80% level
     assert fit["change"] == pytest.approx(20 * (0.002 - 0.010) / (0.001 + 20 * 0.010))
-    flat = constructed({"P@10": lambda d, k: np.full_like(d, 0.05)}, sparsity_sweep.ONE_R_REMOVAL, xs, density)
-    assert sparsity_fits.density_fits(flat, ["A"], "P@10").iloc[0]["change"] == pytest.approx(0, abs=1e-12)
+    flat = constructed({"P@10": lambda d, k: np.full_like(d, 0.05)}, sweeps.ONE_R_REMOVAL, xs, density)
+    assert fits.density_fits(flat, ["A"], "P@10").iloc[0]["change"] == pytest.approx(0, abs=1e-12)
 
 
 def test_size_fit_and_elasticity_recover_exponents() -> None:
     sizes = np.array([100.0, 200, 400, 800])
-    stats = constructed({"P@10": lambda d, k: 0.5 * d**-0.5}, sparsity_sweep.ONE_R_SIZE, sizes, sizes)
-    fit = sparsity_fits.size_fits(stats, ["A"], "P@10").iloc[0]
+    stats = constructed({"P@10": lambda d, k: 0.5 * d**-0.5}, sweeps.ONE_R_SIZE, sizes, sizes)
+    fit = fits.size_fits(stats, ["A"], "P@10").iloc[0]
     assert fit["exponent"] == pytest.approx(-0.5) and fit["r2"] == pytest.approx(1)
     assert fit["exponent_ci"][0] < -0.5 < fit["exponent_ci"][1]
     density = np.array([0.01, 0.005, 0.0025, 0.001])
     stats = constructed({"P@10": lambda d, k: 3 * d**0.3, "Recall@10": lambda d, k: 0.2 + 0 * d},
-                        sparsity_sweep.AR_REMOVAL, [0.0, 0.5, 0.75, 0.9], density)
-    table = sparsity_fits.elasticities(stats, ["A"], ["P@10", "Recall@10"]).set_index(["metric", "users"])
+                        sweeps.AR_REMOVAL, [0.0, 0.5, 0.75, 0.9], density)
+    table = fits.elasticities(stats, ["A"], ["P@10", "Recall@10"]).set_index(["metric", "users"])
     assert table.loc[("P@10", "all"), "elasticity"] == pytest.approx(0.3)
     assert table.loc[("P@10", "with relevant"), "elasticity"] == pytest.approx(0.3)
     assert table.loc[("Recall@10", "with relevant"), "elasticity"] == pytest.approx(0, abs=1e-12)
@@ -195,35 +222,37 @@ def test_order_stability_sees_a_swap() -> None:
     density = np.array([0.01, 0.005, 0.001])
     # three systems; the last two swap at the sparsest level
     quality = {0: (3, 3, 3), 1: (2, 2, 0.5), 2: (1, 1, 1)}
-    stats = constructed({"P@10": lambda d, k: np.array(quality[k], float) * d}, sparsity_sweep.AR_REMOVAL,
+    stats = constructed({"P@10": lambda d, k: np.array(quality[k], float) * d}, sweeps.AR_REMOVAL,
                         [0.0, 0.5, 0.9], density, systems=("A", "B", "C"))
-    orders = sparsity_fits.order_stability(stats, ["A", "B", "C"], "P@10").set_index("x")
+    orders = fits.order_stability(stats, ["A", "B", "C"], "P@10").set_index("x")
     assert orders.loc[0.0, "tau"] == 1 and orders.loc[0.5, "tau"] == 1
     assert orders.loc[0.9, "tau"] == pytest.approx(1 / 3)  # one of three pairs reversed
-    kept = sparsity.order_kept_text(orders.reset_index())
-    assert kept == "here the AR order held up to 50% of the test ratings removed"
-    text = sparsity.order_text(orders.reset_index(), stats, datasets.load("synthetic-small", seed=0))
-    assert "holds up to 50% removed; at 90% removed" in text and "C moves above B" in text
+    assert orders.loc[0.9, "swapped"] == [("C", "B")] and orders.loc[0.0, "swapped"] == []
+    assert np.isnan(orders.loc[0.9, "tau_truth"])
 
 
-def test_the_closing_sentence_on_metrics_names_only_the_calm_ones() -> None:
-    claims = pd.DataFrame({"key": ["recall-insensitive", "map-ndcg-slightly-sensitive", "ndcg-at-n-sensitive"],
-                           "highest": [0.1, 0.4, 0.7]})
-    text = sparsity.exposure_text(claims, 10)
-    assert text.startswith("Here Recall@10, MAP and nDCG without a cut-off react") and "nDCG@10" not in text
-    assert sparsity.exposure_text(claims.assign(highest=0.9), 10).startswith("Here recall, MAP and nDCG follow")
+# -------------------------------------------------------------------------- lift
 
 
-def test_metric_claims_apply_their_criteria() -> None:
-    rows = []
-    for system, scale in (("A", 1.0), ("B", 1.2)):
-        for metric, e in (("P@10", 0.8), ("Recall@10", 0.05), ("MAP", 0.2), ("nDCG", 0.25), ("nDCG@10", 0.3),
-                          ("MRR", 0.7)):
-            rows.append({"metric": metric, "users": "with relevant", "system": system, "elasticity": e * scale})
-    rows.append({"metric": "P@10", "users": "with relevant", "system": "Random", "elasticity": 0.01})
-    claims = sparsity_findings.metric_claims(pd.DataFrame(rows), 10).set_index("key")["holds"]
-    assert claims.to_dict() == {"recall-insensitive": True, "map-ndcg-slightly-sensitive": True,
-                                "ndcg-at-n-sensitive": False, "mrr-like-precision": True}
+def test_spread_factors_are_largest_over_smallest_by_hand() -> None:
+    frame = pd.DataFrame({"dataset": ["a", "b", "a", "b"], "design": ["TI-AN", "TI-AN", "1R TI-NN(99)", "1R TI-NN(99)"],
+                          "system": "S", "P": [0.1, 0.4, 0.2, 0.25], "lift": [10.0, 20.0, 20.0, 25.0]})
+    spread = lift.spread_factors(frame).loc["S"]
+    assert spread[("AR", "P")] == pytest.approx(4) and spread[("1R", "P")] == pytest.approx(1.25)
+    assert spread[("AR", "lift")] == pytest.approx(2) and spread[("all", "P")] == pytest.approx(4)
+    assert spread[("all", "lift")] == pytest.approx(2.5)
+    assert list(lift.ordered(frame.iloc[[2, 0, 3, 1]])["design"]) == ["TI-AN", "TI-AN", "1R TI-NN(99)", "1R TI-NN(99)"]
+
+
+def test_lift_is_precision_over_rho_on_the_same_runs(small: Ratings) -> None:
+    table = lift.lift_study([small], SYSTEMS, max_an_entries=10**9, an_nonrelevant=50, base_size=30, n=5, n_boot=20,
+                            seed=2, cache=False)
+    assert set(table["design"]) == {"TI-AN", "1R TI-NN(29)"} and set(table["system"]) == set(SYSTEMS)
+    np.testing.assert_allclose(table["lift"], table["P"] / table["rho"])
+    one_r = table[table["design"] == "1R TI-NN(29)"]
+    np.testing.assert_allclose(one_r["rho"], 1 / 30)  # one relevant item among 30
+    assert all(low <= p <= high for p, (low, high) in zip(table["P"], table["P_ci"], strict=True))
+    assert lift.lift_datasets(small, 0, compare_all=False) == [small]
 
 
 # ------------------------------------------------------------------- parameters
@@ -232,47 +261,44 @@ def test_metric_claims_apply_their_criteria() -> None:
 def test_target_size_grid_scales_down_on_small_catalogues(small: Ratings) -> None:
     (fold,) = make_folds(small, folds=1, seed=0)
     largest = largest_target_size(fold.train, fold.test)
-    grid = sparsity_sweep.target_size_grid(fold.train, fold.test, [100, 200, 400, 600, 800, 1000])
+    grid = sweeps.target_size_grid(fold.train, fold.test, [100, 200, 400, 600, 800, 1000])
     assert largest < 400 and len(grid) == 6 and max(grid) <= largest
-    assert sparsity_sweep.target_size_grid(fold.train, fold.test, [10, 20, 40, 5000]) == [10, 20, 40]
+    assert sweeps.target_size_grid(fold.train, fold.test, [10, 20, 40, 5000]) == [10, 20, 40]
 
 
 def test_parameters_are_checked(small: Ratings) -> None:
-    assert sparsity_sweep.parse_grid("0.5, 0, 0.2", "removed", 0, 0.999) == [0.0, 0.2, 0.5]
-    assert sparsity_sweep.parse_grid("100, 20", "target_sizes", 2, 1000, integer=True) == [20, 100]
+    assert sweeps.parse_grid("0.5, 0, 0.2", "removed", 0, 0.999) == [0.0, 0.2, 0.5]
+    assert sweeps.parse_grid("100, 20", "target_sizes", 2, 1000, integer=True) == [20, 100]
     with pytest.raises(ValueError, match="removed must list numbers in"):
-        sparsity_sweep.parse_grid("0, 1.5", "removed", 0, 0.999)
+        sweeps.parse_grid("0, 1.5", "removed", 0, 0.999)
     with pytest.raises(ValueError, match="integers"):
-        sparsity_sweep.parse_grid("10.5", "target_sizes", 2, 1000, integer=True)
+        sweeps.parse_grid("10.5", "target_sizes", 2, 1000, integer=True)
     with pytest.raises(ValueError, match="comma-separated"):
-        sparsity_sweep.parse_grid("a, b", "removed", 0, 1)
+        sweeps.parse_grid("a, b", "removed", 0, 1)
     with pytest.raises(ValueError, match="include 0"):
-        sparsity_sweep.sparsity_sweep(small, SYSTEMS, removed=(0.5,), cache=False)
-    assert sparsity_check.check_designs(choose_designs(small, target_size=30, max_an_entries=10, n_nonrelevant=50)) \
+        sweeps.sparsity_sweep(small, SYSTEMS, removed=(0.5,), cache=False)
+    assert theory_check.check_designs(choose_designs(small, target_size=30, max_an_entries=10, n_nonrelevant=50)) \
         == ["AI-NN(50)", "TI-NN(50)", "1R AI-NN(29)", "1R TI-NN(29)", "1R TI-NN(59)"]
 
 
 def test_sweeps_and_check_follow_a_sample_of_users(small: Ratings) -> None:
-    sampled = sparsity_sweep.sparsity_sweep(small, SYSTEMS, folds=1, removed=(0.0, 0.5), sizes=(20, 40, 80),
-                                            base_size=30, n=5, max_users=40, seed=3, cache=False)
+    sampled = sweeps.sparsity_sweep(small, SYSTEMS, folds=1, removed=(0.0, 0.5), sizes=(20, 40, 80), base_size=30,
+                                    n=5, max_users=40, seed=3, cache=False)
     assert sampled.followed[0] == 40 < sampled.followed[1]
-    for point, part in sampled.runs[sampled.runs["system"] == "Random"].groupby("point"):
+    for _, part in sampled.runs[sampled.runs["system"] == "Random"].groupby("point"):
         assert part["user"].nunique() <= 40
-    ar = sampled.runs[sampled.runs["point"].str.startswith(sparsity_sweep.AR_REMOVAL)
-                      & (sampled.runs["system"] == "Random")]
+    ar = sampled.runs[sampled.runs["point"].str.startswith(sweeps.AR_REMOVAL) & (sampled.runs["system"] == "Random")]
     assert ar.groupby("point")["user"].nunique().eq(40).all()  # the sample is the AR population at every level
-    check = sparsity_check.random_precision_check(small, ["TI-AN", "1R TI-NN(29)"], test_ratios=(0.2,), removed=(0.0,),
-                                            n=5, max_users=50, seed=1)
+    check = theory_check.random_precision_check(small, ["TI-AN", "1R TI-NN(29)"], test_ratios=(0.2,), removed=(0.0,),
+                                                n=5, max_users=50, seed=1)
     assert check.attrs["users"] == (50, small.n_users) and (check["users"] <= 50).all()
 
 
-def test_every_finding_points_at_a_figure_or_table_of_the_page(small: Ratings, sweep: sparsity_sweep.Sweep) -> None:
-    stats = sparsity_fits.sweep_statistics(sweep, n_boot=20, seed=0)
-    check = sparsity_check.random_precision_check(small, ["TI-AN", "1R TI-NN(29)"], test_ratios=(0.2,), removed=(0.0,),
-                                                  n=5, seed=0)
-    claims = sparsity_findings.metric_claims(sparsity_fits.elasticities(stats, list(SYSTEMS), sweep.metrics), 5)
-    checked = sparsity_findings.findings(check, sparsity_fits.density_fits(stats, list(SYSTEMS), "P@5"),
-                                sparsity_fits.size_fits(stats, list(SYSTEMS), "P@5"),
-                                sparsity_fits.order_stability(stats, list(SYSTEMS), "P@5"), claims, None, 5)
-    page = (Path(__file__).resolve().parents[1] / "book" / "03_sparsity_bias.py").read_text()
-    assert checked and all(f":name: {claim['anchor']}\n" in page for claim in checked)
+def test_helpers_by_hand() -> None:
+    assert sweeps.personalised(["A", "Random", "B"]) == ["A", "B"]
+    assert sweeps.metric_names(5) == ["P@5", "Recall@5", "nDCG@5", "nDCG", "MAP", "MRR"]
+    assert sweeps.point_key(sweeps.AR_REMOVAL, 0.5) == "AR, test ratings removed | 0.5"
+    users = np.arange(10)
+    assert sweeps.user_sample(users, None, 0) is users and sweeps.user_sample(users, 10, 0) is users
+    sample = sweeps.user_sample(users, 4, 0)
+    assert len(sample) == 4 and np.all(np.diff(sample) > 0) and np.array_equal(sample, sweeps.user_sample(users, 4, 0))

@@ -1,38 +1,49 @@
-"""Chapter 3 ("The test-sparsity bias"): the figures of the sweeps, drawn from their bootstrap statistics.
+"""The figures of chapter 3, drawn from the study's results in the book's theme.
 
-Each function returns a matplotlib Figure (imported lazily, so the evaluation core never needs
-it) sized for the page's text column, with the book's font sizes; the page passes the colours of
-the systems and stamps the dataset.  The papers' Fig. 4 becomes three figures, one per sweep
-(:func:`ar_removal_figure`, :func:`one_r_removal_figure`, :func:`size_figure`).
+Each function returns a matplotlib Figure sized for the page's text column; the page passes the
+colours of the systems and stamps the dataset.  The papers' Fig. 4 becomes three figures, one per
+sweep (:func:`ar_removal_figure`, :func:`one_r_removal_figure`, :func:`size_figure`); the theory
+check (:func:`check_figure`), the other metrics (:func:`metrics_figure`), the order of systems
+(:func:`order_figure`) and the lift over random (:func:`lift_figure`) have one each.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axis import Axis
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
+from recbias.chapters.c03_sparsity_bias.study.fits import SweepStatistics, line_fit
+from recbias.chapters.c03_sparsity_bias.study.lift import is_one_r, ordered
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (
+    AR_REMOVAL,
+    FIT_MAX_REMOVED,
+    ONE_R_AI_REMOVAL,
+    ONE_R_REMOVAL,
+    ONE_R_SIZE,
+)
+from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND
 from recbias.evaluate import percentile_interval
-from recbias.experiments.sparsity_fits import SweepStatistics, line_fit
-from recbias.experiments.sparsity_sweep import AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL, ONE_R_REMOVAL, ONE_R_SIZE
 from recbias.text import fmt_pct
 
 #: label of the density axis, before its power-of-ten unit
 DENSITY_LABEL = r"density of the test set, $\delta_\mathrm{test}$"
 
 
-def plain_log_ticks(axis) -> None:
+def plain_log_ticks(axis: Axis) -> None:
     """Ticks of a log-scaled ``axis`` at 1, 2 and 5 times the powers of ten, labelled as plain numbers
     (``0.02``, not ``2 × 10⁻²``)."""
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-
     axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.10g}"))
     axis.set_minor_formatter(NullFormatter())
 
 
-def _density_unit(ax, densities: np.ndarray) -> float:
+def _density_unit(ax: plt.Axes, densities: np.ndarray) -> float:
     """Label the x axis with the density in units of ``10^-k`` (k from the largest density), so that tick
     labels stay short; returns the unit to divide the densities by."""
     top = float(np.nanmax(densities)) if np.size(densities) else 1.0
@@ -51,8 +62,8 @@ def _removal_series(stats: SweepStatistics, sweep: str, system: str, metric: str
     return density, values[:, 0], low, high, part["x"].to_numpy() <= FIT_MAX_REMOVED
 
 
-def _removal_panel(ax, stats: SweepStatistics, sweep: str, systems: Sequence[str], colours: Mapping[str, str],
-                   metric: str, unit: float, fit_lines: bool) -> None:
+def _removal_panel(ax: plt.Axes, stats: SweepStatistics, sweep: str, systems: Sequence[str],
+                   colours: Mapping[str, str], metric: str, unit: float, fit_lines: bool) -> None:
     """``metric`` of every system along one removal sweep against the density, with bootstrap bars; hollow
     markers beyond :data:`FIT_MAX_REMOVED`; dotted fitted lines when asked."""
     for system in systems:
@@ -69,11 +80,9 @@ def _removal_panel(ax, stats: SweepStatistics, sweep: str, systems: Sequence[str
     ax.set_ylim(bottom=0)
 
 
-def ar_removal_figure(stats: SweepStatistics, systems: Sequence[str], colours: Mapping[str, str], n: int):
+def ar_removal_figure(stats: SweepStatistics, systems: Sequence[str], colours: Mapping[str, str], n: int) -> Figure:
     """The papers' Fig. 4 (left): AR P@n against the density of the thinned test set, with the fitted lines
     (dotted); hollow markers: levels beyond :data:`FIT_MAX_REMOVED`, not fitted; bars: 95% bootstrap intervals."""
-    import matplotlib.pyplot as plt
-
     fig, ax = plt.subplots(figsize=(7.2, 4.4))
     unit = _density_unit(ax, stats.density.reindex(stats.levels.loc[stats.levels["sweep"] == AR_REMOVAL, "point"])[0])
     _removal_panel(ax, stats, AR_REMOVAL, systems, colours, f"P@{n}", unit, fit_lines=True)
@@ -83,11 +92,9 @@ def ar_removal_figure(stats: SweepStatistics, systems: Sequence[str], colours: M
     return fig
 
 
-def one_r_removal_figure(stats: SweepStatistics, systems: Sequence[str], colours: Mapping[str, str], n: int):
+def one_r_removal_figure(stats: SweepStatistics, systems: Sequence[str], colours: Mapping[str, str], n: int) -> Figure:
     """The papers' Fig. 4 (centre): 1R P@n over the same removals, with TI-NN candidates (left, the papers'
     design) and AI-NN candidates (right), on one scale."""
-    import matplotlib.pyplot as plt
-
     fig, axes = plt.subplots(1, 2, figsize=(7.2, 4.0), sharey=True)
     points = stats.levels.loc[stats.levels["sweep"].isin([ONE_R_REMOVAL, ONE_R_AI_REMOVAL]), "point"]
     densities = stats.density.reindex(points)[0].to_numpy()
@@ -107,12 +114,9 @@ def one_r_removal_figure(stats: SweepStatistics, systems: Sequence[str], colours
     return fig
 
 
-def size_figure(stats: SweepStatistics, systems: Sequence[str], colours: Mapping[str, str], n: int):
+def size_figure(stats: SweepStatistics, systems: Sequence[str], colours: Mapping[str, str], n: int) -> Figure:
     """The papers' Fig. 4 (right): 1R P@n against the size t of the target sets, log-log, with fitted power
     laws and Eq. 5's ``1 / t`` (dashed); bars: 95% bootstrap intervals."""
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter, NullFormatter
-
     fig, ax = plt.subplots(figsize=(7.2, 4.2))
     part = stats.levels[stats.levels["sweep"] == ONE_R_SIZE].sort_values("x")
     sizes = part["x"].to_numpy()
@@ -137,11 +141,10 @@ def size_figure(stats: SweepStatistics, systems: Sequence[str], colours: Mapping
     return fig
 
 
-def metrics_figure(stats: SweepStatistics, systems: Sequence[str], metrics: Sequence[str], colours: Mapping[str, str]):
+def metrics_figure(stats: SweepStatistics, systems: Sequence[str], metrics: Sequence[str],
+                   colours: Mapping[str, str]) -> Figure:
     """Every metric along the AR removal sweep against the density, log-log, one panel per metric
     (P@n and RR over all users of the full test set, the others over users with a relevant item)."""
-    import matplotlib.pyplot as plt
-
     rows = (len(metrics) + 1) // 2
     fig, axes = plt.subplots(rows, 2, figsize=(7.2, 2.5 * rows + 0.6), sharex=True)
     part = stats.levels[(stats.levels["sweep"] == AR_REMOVAL) & (stats.levels["x"] <= FIT_MAX_REMOVED)].sort_values("x")
@@ -165,12 +168,10 @@ def metrics_figure(stats: SweepStatistics, systems: Sequence[str], metrics: Sequ
     return fig
 
 
-def order_figure(orders: pd.DataFrame):
+def order_figure(orders: pd.DataFrame) -> Figure:
     """Kendall's tau against the full test set's order (solid) and against the true order (dashed) at each
     removal level, AR and 1R, with 95% bootstrap bands; the 1R points are shifted a little to the right so
     that equal values of the two designs stay visible."""
-    import matplotlib.pyplot as plt
-
     fig, ax = plt.subplots(figsize=(7.2, 4.2))
     for (sweep, colour), shift in zip(((AR_REMOVAL, "#1f77b4"), (ONE_R_REMOVAL, "#d62728")), (-0.06, 0.06),
                                       strict=True):
@@ -189,4 +190,62 @@ def order_figure(orders: pd.DataFrame):
     ax.set(xlabel="test ratings removed", ylabel=r"Kendall's $\tau$", ylim=(bottom - 0.05, 1.05))
     ax.legend(loc="lower left")
     fig.tight_layout()
+    return fig
+
+
+def check_figure(check: pd.DataFrame, n: int) -> Figure:
+    """Measured random P@n against Eq. 4 (AR) and Eq. 5 (1R), log-log, with 95% simulation bars (cut at the
+    bottom of the axis when they reach zero) and the identity line; grey diamonds: Eq. 4 with every user who
+    has a rating in place of the users averaged over."""
+    fig, ax = plt.subplots(figsize=(7.2, 6.6))
+    shown = check[check["measured"] > 0]
+    ar = shown[shown["kind"] == "AR"]
+    values = np.concatenate([shown["theory"], shown["measured"], ar["eq4_all_users"]])
+    low, high = values[values > 0].min() / 1.5, values.max() * 1.5
+    styles = {"AR": ("#1f77b4", "o"), "1R": ("#d62728", "s")}
+    for (kind, candidates), part in shown.groupby([shown["kind"], shown["design"].str.contains("AI")], sort=False):
+        colour, marker = styles[kind]
+        error = BAND * part["sd"]
+        below = np.minimum(error, part["measured"] - low)
+        ax.errorbar(part["theory"], part["measured"], yerr=[below, error], fmt=marker, ms=6, color=colour,
+                    mfc="white" if candidates else colour, elinewidth=1, alpha=0.85,
+                    label=f"{kind}, {'AI' if candidates else 'TI'} candidates")
+    if len(ar):
+        ax.scatter(ar["eq4_all_users"], ar["measured"], marker="D", s=26, facecolors="none", edgecolors="#555555",
+                   linewidths=0.9, label=r"AR, closed form with all users in $|\mathcal{U}|$")
+    ax.plot([low, high], [low, high], color="#444444", lw=1, ls="--", label="measured = predicted")
+    ax.set(xscale="log", yscale="log", xlim=(low, high), ylim=(low, high),
+           xlabel=f"predicted random P@{n} (closed form)", ylabel=f"measured random P@{n}")
+    plain_log_ticks(ax.xaxis)
+    plain_log_ticks(ax.yaxis)
+    fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncol=2, handletextpad=0.3, columnspacing=1.0)
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
+    return fig
+
+
+def lift_figure(lift: pd.DataFrame, colours: Mapping[str, str], n: int) -> Figure:
+    """P@n (top) and lift over random (bottom) of every system on every dataset, AR designs on the left of the
+    dotted line and 1R on the right, log scales, with 95% bootstrap intervals."""
+    rows = ordered(lift)
+    configurations = list(dict.fromkeys(zip(rows["dataset"], rows["design"], strict=True)))
+    fig, axes = plt.subplots(2, 1, figsize=(7.2, 6.8), sharex=True)
+    xs = np.arange(len(configurations))
+    offsets = np.linspace(-0.24, 0.24, lift["system"].nunique())
+    for offset, (system, part) in zip(offsets, rows.groupby("system", sort=False), strict=True):
+        part = part.set_index(["dataset", "design"]).reindex(configurations)
+        for ax, column in zip(axes, ("P", "lift"), strict=True):
+            low, high = np.array(part[f"{column}_ci"].tolist()).T
+            ax.errorbar(xs + offset, part[column], yerr=[part[column] - low, high - part[column]], fmt="o",
+                        color=colours[system], label=system, ms=5, elinewidth=1)
+    split = int((~is_one_r(rows["design"])).sum() / lift["system"].nunique()) - 0.5
+    for ax, label in zip(axes, (f"P@{n}", rf"lift, P@{n}$\,/\,\rho$"), strict=True):
+        ax.set(yscale="log", ylabel=label)
+        plain_log_ticks(ax.yaxis)
+        ax.axvline(split, color="#888888", ls=":", lw=1.2)
+    axes[0].text(split - 0.1, 1.0, "AR ", transform=axes[0].get_xaxis_transform(), ha="right", va="bottom")
+    axes[0].text(split + 0.1, 1.0, " 1R", transform=axes[0].get_xaxis_transform(), ha="left", va="bottom")
+    axes[1].set_xticks(xs, [d for d, _ in configurations], rotation=30, ha="right")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, ncol=len(labels), loc="upper center", handletextpad=0.3, columnspacing=1.0)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig

@@ -1,0 +1,173 @@
+"""The statements of IRJ 2017 Section 4 as findings, and the values this page checks them on.
+
+Section 4 publishes its evidence as figures without numbers, so the chapter has findings only
+(its ``published.csv`` is header-only).  :data:`FINDINGS` states each criterion once;
+:func:`measured` turns the page's results into the one flat mapping they are checked on, in
+which a :class:`Span` holds the values of several systems (or levels): every one of them is
+tested, and the evidence shows their range.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from recbias.bookkit.claims import Finding, all_of, at_least, at_most, between, is_true
+from recbias.chapters.c03_sparsity_bias.study.fits import fits_of
+from recbias.chapters.c03_sparsity_bias.study.lift import spread_factors
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (
+    AR_REMOVAL,
+    FIT_MAX_REMOVED,
+    ONE_R_AI_REMOVAL,
+    ONE_R_REMOVAL,
+    personalised,
+)
+from recbias.chapters.c03_sparsity_bias.study.theory_check import CheckSummary
+from recbias.text import fmt_pct, fmt_span
+
+#: where the papers state what this chapter checks
+SOURCE = "IRJ 2017 Sec. 4"
+#: the papers' numbers the chapter reproduces (none: the file is header-only)
+PUBLISHED = Path(__file__).with_name("published.csv")
+
+
+class Span(np.ndarray):
+    """Measured values of several systems, levels or configurations, tested one by one by a criterion
+    and shown in an evidence template as their range: ``"{r2:.3f}"`` gives ``"0.999 to 1.000"``
+    (:func:`recbias.text.fmt_span`), or ``"n/a"`` when there is no value."""
+
+    def __new__(cls, values: Any) -> Span:
+        return np.asarray(values, dtype=float).reshape(-1).view(cls)
+
+    def __format__(self, spec: str) -> str:
+        if self.size == 0:
+            return "n/a"
+        return fmt_span(float(np.min(self)), float(np.max(self)), "{:" + spec + "}")
+
+
+#: the papers' statements on other metrics than precision (Sec. 4.2), each checked on the ratio of the
+#: metric's elasticity to that of P@n over the same users (criteria ours: the papers give no numbers)
+METRIC_FINDINGS = [
+    Finding("recall-insensitive", "Recall@{n} is nearly insensitive to the density", SOURCE,
+            "tbl-sparsity-metric-claims", between("recall_ratio", -0.2, 0.2, what="ratio"),
+            "elasticity over P@{n}'s: {recall_ratio:.2f}"),
+    Finding("map-ndcg-slightly-sensitive", "MAP and nDCG (no cut-off) are slightly sensitive", SOURCE,
+            "tbl-sparsity-metric-claims", between("map_ndcg_ratio", 0, 0.5, open_low=True, what="ratio"),
+            "elasticity over P@{n}'s: {map_ndcg_ratio:.2f}"),
+    Finding("ndcg-at-n-sensitive", "nDCG@{n} is clearly sensitive, with a slope slightly flatter than P@{n}'s",
+            SOURCE, "tbl-sparsity-metric-claims", between("ndcg_at_n_ratio", 0.5, 1, open_high=True, what="ratio"),
+            "elasticity over P@{n}'s: {ndcg_at_n_ratio:.2f}"),
+    Finding("mrr-like-precision", "MRR follows the density as P@{n} does", SOURCE, "tbl-sparsity-metric-claims",
+            between("mrr_ratio", 0.5, 1.5, what="ratio"), "elasticity over P@{n}'s: {mrr_ratio:.2f}"),
+]
+
+#: every statement of Section 4 the page checks
+FINDINGS = [
+    Finding("random-precision-is-eq4-eq5",
+            "measured random precision equals the paper's Eq. 4 (AR) and Eq. 5 (1R) within simulation error",
+            SOURCE, "fig-sparsity-check", at_least("check_within", 0.9, what="the share within the band"),
+            "{check_within:.0%} of {check_configurations} configurations within the 95% simulation band; "
+            "largest |z| = {check_max_z:.1f}"),
+    Finding("ar-precision-linear-in-density", "AR P@{n} of every system decreases linearly with the relevance density",
+            SOURCE, "fig-sparsity-ar", at_least("ar_r2", 0.95, what="R² of every system but Random"),
+            "R² of the line in δ: {ar_r2:.3f}"),
+    Finding("1r-precision-independent-of-density", "1R P@{n} (TI-NN) does not depend on the amount of test ratings",
+            SOURCE, "fig-sparsity-one-r",
+            between("one_r_change", -0.1, 0.1, what="the TI-NN change of every system but Random"),
+            "fitted change from the full test set to {fit_max_removed:.0%} removed: {one_r_change:+.0%} with TI-NN "
+            "candidates, {one_r_ai_change:+.0%} with AI-NN"),
+    Finding("1r-precision-inverse-to-t", "every system's 1R P@{n} is inversely proportional to t", SOURCE,
+            "fig-sparsity-size",
+            all_of(at_most("size_exponent_low", -1, what="the lower end of every system's 95% interval"),
+                   at_least("size_exponent_high", -1, what="its upper end")),
+            "fitted exponents {size_exponent:.2f} for the systems but Random"),
+    Finding("order-survives-sparsity",
+            "test sparsity does not change the order of systems by P@{n}, except at extreme sparsity", SOURCE,
+            "fig-sparsity-orders",
+            at_least("order_tau_high", 1, what="the upper end of τ's 95% interval at every level up to "
+                     + fmt_pct(FIT_MAX_REMOVED, 0) + " removed"),
+            "Kendall's τ against the full test set: {order_tau:.2f} up to {fit_max_removed:.0%} removed; "
+            "{order_tau_beyond:.2f} beyond {fit_max_removed:.0%}"),
+    *METRIC_FINDINGS,
+    Finding("1r-values-comparable-across-datasets",
+            "with a fixed t, 1R P@{n} varies less across datasets than AR P@{n}", SOURCE, "tbl-sparsity-spread",
+            is_true("spread_1r_below_ar", "the 1R spread below the AR spread for every system but Random"),
+            "largest over smallest value across {lift_datasets} datasets, systems but Random: 1R {spread_1r:.1f}, "
+            "AR {spread_ar:.1f}"),
+]
+
+
+def check_values(summary: CheckSummary) -> dict[str, Any]:
+    """The theory check: share of configurations within the band of Eq. 4/5, their number, the largest ``|z|``."""
+    return {"check_within": summary.within_theory, "check_configurations": summary.configurations,
+            "check_max_z": summary.max_z}
+
+
+def fit_values(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, Any]:
+    """The fitted lines of the systems but Random: R² along the AR sweep, the relative change along the 1R
+    sweeps, the exponent of ``t`` and its 95% interval along the size sweep (only those fitted)."""
+    values: dict[str, Any] = {}
+    systems = personalised(density["system"].unique()) if len(density) else []
+    ar, one_r, one_r_ai = (fits_of(density, s, systems) for s in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
+    if len(ar):
+        values["ar_r2"] = Span(ar["r2"])
+    if len(one_r):
+        values |= {"one_r_change": Span(one_r["change"]), "one_r_ai_change": Span(one_r_ai["change"])}
+    others = fits_of(sizes, None, personalised(sizes["system"].unique()) if len(sizes) else [])
+    if len(others):
+        low, high = zip(*others["exponent_ci"], strict=True)
+        values |= {"size_exponent": Span(others["exponent"]), "size_exponent_low": Span(low),
+                   "size_exponent_high": Span(high)}
+    return values
+
+
+def order_values(orders: pd.DataFrame) -> dict[str, Any]:
+    """Kendall's tau against the full test set at the levels up to :data:`FIT_MAX_REMOVED` (with the upper ends
+    of their intervals) and beyond."""
+    fitted = orders[orders["x"] <= FIT_MAX_REMOVED] if len(orders) else orders
+    if not len(fitted):
+        return {}
+    return {"order_tau": Span(fitted["tau"]), "order_tau_high": Span([high for _, high in fitted["tau_ci"]]),
+            "order_tau_beyond": Span(orders.loc[orders["x"] > FIT_MAX_REMOVED, "tau"])}
+
+
+#: the metrics of each statement of :data:`METRIC_FINDINGS`, by measured value
+METRIC_RATIOS = {"recall_ratio": ("Recall@{n}",), "map_ndcg_ratio": ("MAP", "nDCG"),
+                 "ndcg_at_n_ratio": ("nDCG@{n}",), "mrr_ratio": ("MRR",)}
+
+
+def metric_ratios(elasticities: pd.DataFrame, n: int) -> dict[str, Any]:
+    """For each statement on other metrics, the ratios ``e_M / e_P`` of the metrics' elasticities to that of
+    P@n, both over the users with a relevant test item, for every system but Random (statements without any
+    ratio are left out); and ``n``."""
+    among = elasticities[elasticities["users"] == "with relevant"].set_index(["metric", "system"])["elasticity"]
+    precision = f"P@{n}"
+    systems = [s for s in personalised(list(dict.fromkeys(elasticities["system"]))) if (precision, s) in among.index]
+    values: dict[str, Any] = {"n": n}
+    for name, metrics in METRIC_RATIOS.items():
+        ratios = [among[(m, s)] / among[(precision, s)] for m in (m.format(n=n) for m in metrics) for s in systems
+                  if (m, s) in among.index]
+        if ratios:
+            values[name] = Span(ratios)
+    return values
+
+
+def lift_values(lift: pd.DataFrame) -> dict[str, Any]:
+    """How far the systems but Random spread across datasets, under 1R and under AR (largest over smallest
+    P@n), when the lift study has more than one dataset."""
+    if lift["dataset"].nunique() < 2:
+        return {}
+    spread = spread_factors(lift).loc[personalised(lift["system"].unique())]
+    return {"lift_datasets": lift["dataset"].nunique(), "spread_1r": Span(spread[("1R", "P")]),
+            "spread_ar": Span(spread[("AR", "P")]),
+            "spread_1r_below_ar": Span(spread[("1R", "P")] < spread[("AR", "P")])}
+
+
+def measured(summary: CheckSummary, density: pd.DataFrame, sizes: pd.DataFrame, orders: pd.DataFrame,
+             elasticities: pd.DataFrame, lift: pd.DataFrame, n: int) -> dict[str, Any]:
+    """Every value :data:`FINDINGS` are checked on, in one flat mapping."""
+    return ({"fit_max_removed": FIT_MAX_REMOVED} | check_values(summary) | fit_values(density, sizes)
+            | order_values(orders) | metric_ratios(elasticities, n) | lift_values(lift))

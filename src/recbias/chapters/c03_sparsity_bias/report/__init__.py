@@ -1,0 +1,1 @@
+"""The page's display tables (:mod:`.tables`) and what its prose quotes from the study (:mod:`.readings`)."""

@@ -1,0 +1,162 @@
+"""The display tables of chapter 3: each cell a formatted value, intervals on a second, smaller line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from recbias.bookkit.claims import evaluate
+from recbias.bookkit.scorecard import findings_table
+from recbias.chapters.c03_sparsity_bias.claims import METRIC_FINDINGS, metric_ratios
+from recbias.chapters.c03_sparsity_bias.study.lift import ordered, spread_factors
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (
+    AR_REMOVAL,
+    FIT_MAX_REMOVED,
+    ONE_R_AI_REMOVAL,
+    ONE_R_REMOVAL,
+    personalised,
+)
+from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND, CHECK_RATIOS, CHECK_REMOVED
+from recbias.ratings import Ratings
+from recbias.text import fmt_ci, fmt_count, fmt_number, fmt_pct
+
+#: the heading of a fitted change from the full test set to the sparsest fitted level
+CHANGE = f"0 to {fmt_pct(FIT_MAX_REMOVED, 0)} removed"
+
+
+def settings_table(ratings: Ratings, systems: Sequence[str], ar: str, folds: int, test_ratio: float, n: int,
+                   removed: Sequence[float], sizes: Sequence[int], base_size: int, sweep_users: int | None,
+                   n_boot: int) -> pd.DataFrame:
+    """The page's settings as a two-column table."""
+    fitted = fmt_pct(FIT_MAX_REMOVED, 0)
+    rows = [
+        ("systems", f"{', '.join(systems)} (the papers' five)"),
+        ("splits", f"{fmt_count(folds, 'coin-flip split', 'coin-flip splits')}, σ = {test_ratio:g}"),
+        ("relevant", f"a test rating ≥ {ratings.positive_threshold:g}"),
+        ("cut-off n", f"{n}"),
+        ("AR design", ar),
+        ("1R designs", f"1R TI-NN({base_size - 1}) and 1R AI-NN({base_size - 1}): target sets of {base_size} items, "
+                       f"one relevant and {base_size - 1} sampled"),
+        ("test ratings removed, f", f"{', '.join(fmt_pct(f, 0) for f in removed)} (lines fitted up to {fitted})"),
+        ("1R target sizes asked for", ", ".join(f"{s:,}" for s in sizes)),
+        ("users followed", "all" if sweep_users is None else f"at most {sweep_users:,} per sweep, sampled"),
+        ("theory check", f"σ ∈ {{{', '.join(f'{r:g}' for r in CHECK_RATIOS)}}} × f ∈ "
+                         f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × the positive threshold and the "
+                         "rating value below it × 5 designs"),
+        ("intervals", f"95%, bootstrap over users ({n_boot} resamples)"),
+    ]
+    return pd.DataFrame(rows, columns=["setting", "value"])
+
+
+def check_table(check: pd.DataFrame) -> pd.DataFrame:
+    """The theory check per design: configurations, the share within the 95% simulation band of the closed
+    form (Eq. 4 or Eq. 5) and of ``rho``, and the median ``measured / closed form``."""
+    rows = []
+    for design, part in check.groupby("design", sort=False):
+        rows.append({
+            "design": design, "configurations": len(part),
+            "closed form": "1/t" if part["kind"].iloc[0] == "1R" else "σ(1−f)·|PR|/(t·|U|)",
+            "in band of closed form": fmt_pct((part["z_theory"].abs() <= BAND).mean(), 0),
+            "in band of ρ": fmt_pct((part["z"].abs() <= BAND).mean(), 0),
+            "measured / closed form (median)": fmt_number(float((part["measured"] / part["theory"]).median()), 2),
+        })
+    return pd.DataFrame(rows)
+
+
+def ar_fits_table(density: pd.DataFrame) -> pd.DataFrame:
+    """One row per system: the line fitted to AR P@n in the density, ``a + b delta``, with 95% intervals, its
+    R² and the fitted relative change from the full test set to the sparsest fitted level."""
+    ar = density[density["sweep"] == AR_REMOVAL]
+    return pd.DataFrame({
+        "system": ar["system"],
+        "slope b": [fmt_ci(r["slope"], r["slope_ci"], 1) for _, r in ar.iterrows()],
+        "intercept a": [fmt_ci(r["intercept"], r["intercept_ci"], 4) for _, r in ar.iterrows()],
+        "R²": [fmt_number(r, 3) for r in ar["r2"]],
+        f"change, {CHANGE}": [fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}") for _, r in ar.iterrows()],
+    })
+
+
+def one_r_fits_table(density: pd.DataFrame, sizes: pd.DataFrame) -> pd.DataFrame:
+    """One row per system: the fitted relative change of 1R P@n over the removal sweep with TI-NN and AI-NN
+    candidates (a rescaled slope in the density, 0 when flat), and the exponent ``e`` of ``P@n ~ t^e`` in the
+    size sweep, each with its 95% interval."""
+    rows = []
+    for system in dict.fromkeys(density["system"]):
+        row = {"system": system}
+        for sweep, label in ((ONE_R_REMOVAL, "TI-NN: change"), (ONE_R_AI_REMOVAL, "AI-NN: change")):
+            part = density[(density["sweep"] == sweep) & (density["system"] == system)]
+            if len(part):
+                r = part.iloc[0]
+                row[f"{label}, {CHANGE}"] = fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}")
+        exponent = sizes[sizes["system"] == system]
+        if len(exponent):
+            r = exponent.iloc[0]
+            row["exponent e of t"] = fmt_ci(r["exponent"], r["exponent_ci"], 2)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def elasticity_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Elasticities of the systems other than Random as metric rows and system columns, each cell the value over
+    its interval (Random's metrics other than precision are noise around their own random level)."""
+    table = table[table["system"].isin(personalised(table["system"].unique()))]
+    doubled = set(table.loc[table["users"] == "all", "metric"])
+    labelled = table.assign(
+        row=[m if m not in doubled else f"{m}<br><small>{'all users' if u == 'all' else 'with a relevant item'}</small>"
+             for m, u in zip(table["metric"], table["users"], strict=True)],
+        cell=[fmt_ci(e, ci, 2) for e, ci in zip(table["elasticity"], table["ci"], strict=True)])
+    wide = labelled.pivot(index="row", columns="system", values="cell")
+    return wide.reindex(index=list(dict.fromkeys(labelled["row"])), columns=list(dict.fromkeys(table["system"]))) \
+        .rename_axis(index="metric", columns=None).reset_index()
+
+
+def metric_claims_table(elasticities: pd.DataFrame, n: int, dataset: str) -> pd.DataFrame:
+    """The papers' statements on other metrics (:data:`~.claims.METRIC_FINDINGS`) with their verdicts and the
+    measured ratios behind them, as the scorecard states them."""
+    values = metric_ratios(elasticities, n)
+    checked = [evaluate(finding, values, dataset=dataset) for finding in METRIC_FINDINGS]
+    return findings_table([claim for claim in checked if claim is not None])
+
+
+def order_table(orders: pd.DataFrame) -> pd.DataFrame:
+    """Kendall's tau of each removal level against the full test set (and the truth), AR and 1R side by side,
+    each tau over its interval."""
+    rows = []
+    for x, part in orders.groupby("x", sort=True):
+        row = {"removed": fmt_pct(x, 0)}
+        for sweep, label in ((AR_REMOVAL, "AR"), (ONE_R_REMOVAL, "1R")):
+            level = part[part["sweep"] == sweep]
+            if not len(level):
+                continue
+            r = level.iloc[0]
+            row[f"{label}: users"] = f"{int(r['users']):,}"
+            row[f"{label}: τ, full test set"] = fmt_ci(r["tau"], r["tau_ci"], 2)
+            if np.isfinite(r["tau_truth"]):
+                row[f"{label}: τ, truth"] = fmt_ci(r["tau_truth"], r["tau_truth_ci"], 2)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def lift_table(lift: pd.DataFrame) -> pd.DataFrame:
+    """P@n of every system per dataset and design over its lift (``12.0×``), with ``rho``; AR rows first."""
+    rows = ordered(lift)
+    cells = rows.assign(cell=[f"{p:.4f}<br><small>{lift:.1f}×</small>"
+                              for p, lift in zip(rows["P"], rows["lift"], strict=True)],
+                        where=[f"{d}<br><small>{g}</small>" for d, g in zip(rows["dataset"], rows["design"],
+                                                                          strict=True)],
+                        rho=rows["rho"].map(lambda r: f"{r:.4f}"))
+    wide = cells.pivot_table(index=["where", "rho"], columns="system", values="cell", aggfunc="first", sort=False)
+    return wide[list(dict.fromkeys(lift["system"]))].rename_axis(columns=None).reset_index() \
+        .rename(columns={"where": "dataset, design", "rho": "ρ"})
+
+
+def spread_table(lift: pd.DataFrame, n: int) -> pd.DataFrame:
+    """:func:`~.study.lift.spread_factors` as a page table, one row per system."""
+    spread = spread_factors(lift)
+    labels = {("AR", "P"): f"AR P@{n}", ("AR", "lift"): "AR lift", ("1R", "P"): f"1R P@{n}", ("1R", "lift"): "1R lift",
+              ("all", "P"): f"P@{n}, all designs", ("all", "lift"): "lift, all designs"}
+    table = spread[list(labels)].set_axis(list(labels.values()), axis=1)
+    return table.map(lambda v: f"{v:.1f}×").rename_axis("system").reset_index()
+

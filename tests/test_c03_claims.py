@@ -1,0 +1,128 @@
+"""Chapter 3's findings: each criterion decides at its edges, and the measured values come from the study's
+results as the statements mean them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from c03_inputs import density_fits, elasticities, lift_frame, orders, size_fits, summary
+
+from recbias.bookkit.claims import FAILS, HOLDS, evaluate, published, register
+from recbias.chapters.c03_sparsity_bias import claims
+from recbias.chapters.c03_sparsity_bias.claims import Span
+
+BY_KEY = {finding.key: finding for finding in claims.FINDINGS}
+
+#: (key, values, outcome): every criterion on both sides of each of its edges
+EDGES = [
+    ("random-precision-is-eq4-eq5", {"check_within": 0.9}, HOLDS),
+    ("random-precision-is-eq4-eq5", {"check_within": 0.8999}, FAILS),
+    ("ar-precision-linear-in-density", {"ar_r2": Span([0.95, 0.999])}, HOLDS),
+    ("ar-precision-linear-in-density", {"ar_r2": Span([0.9499, 0.999])}, FAILS),
+    ("1r-precision-independent-of-density", {"one_r_change": Span([-0.1, 0.1])}, HOLDS),
+    ("1r-precision-independent-of-density", {"one_r_change": Span([-0.1001, 0.0])}, FAILS),
+    ("1r-precision-independent-of-density", {"one_r_change": Span([0.0, 0.1001])}, FAILS),
+    ("1r-precision-inverse-to-t", {"size_exponent_low": Span([-1.0, -1.3]), "size_exponent_high": Span([-1.0, -0.7])},
+     HOLDS),
+    ("1r-precision-inverse-to-t", {"size_exponent_low": Span([-0.99, -1.3]), "size_exponent_high": Span([-0.5, -0.7])},
+     FAILS),
+    ("1r-precision-inverse-to-t", {"size_exponent_low": Span([-1.2, -1.3]), "size_exponent_high": Span([-1.01, -0.7])},
+     FAILS),
+    ("order-survives-sparsity", {"order_tau_high": Span([1.0, 1.0])}, HOLDS),
+    ("order-survives-sparsity", {"order_tau_high": Span([1.0, 0.999])}, FAILS),
+    ("recall-insensitive", {"recall_ratio": Span([-0.2, 0.2])}, HOLDS),
+    ("recall-insensitive", {"recall_ratio": Span([-0.2001])}, FAILS),
+    ("recall-insensitive", {"recall_ratio": Span([0.2001])}, FAILS),
+    ("map-ndcg-slightly-sensitive", {"map_ndcg_ratio": Span([1e-9, 0.5])}, HOLDS),
+    ("map-ndcg-slightly-sensitive", {"map_ndcg_ratio": Span([0.0, 0.3])}, FAILS),
+    ("map-ndcg-slightly-sensitive", {"map_ndcg_ratio": Span([0.5001])}, FAILS),
+    ("ndcg-at-n-sensitive", {"ndcg_at_n_ratio": Span([0.5, 0.999])}, HOLDS),
+    ("ndcg-at-n-sensitive", {"ndcg_at_n_ratio": Span([0.4999])}, FAILS),
+    ("ndcg-at-n-sensitive", {"ndcg_at_n_ratio": Span([1.0])}, FAILS),
+    ("mrr-like-precision", {"mrr_ratio": Span([0.5, 1.5])}, HOLDS),
+    ("mrr-like-precision", {"mrr_ratio": Span([0.4999])}, FAILS),
+    ("mrr-like-precision", {"mrr_ratio": Span([1.5001])}, FAILS),
+    ("1r-values-comparable-across-datasets", {"spread_1r_below_ar": Span([True, True])}, HOLDS),
+    ("1r-values-comparable-across-datasets", {"spread_1r_below_ar": Span([True, False])}, FAILS),
+]
+
+
+@pytest.mark.parametrize("key, values, outcome", EDGES, ids=[f"{k}-{o}-{i}" for i, (k, _, o) in enumerate(EDGES)])
+def test_each_criterion_decides_at_its_edges(key, values, outcome) -> None:
+    assert BY_KEY[key].criterion(values) == outcome
+
+
+def test_every_finding_is_on_the_edge_table_and_points_at_the_page() -> None:
+    assert {key for key, _, _ in EDGES} == set(BY_KEY)
+    assert len(BY_KEY) == len(claims.FINDINGS)  # keys are unique
+    page = (Path(__file__).resolve().parents[1] / "book" / "03_sparsity_bias.py").read_text()
+    assert all(f":name: {finding.anchor}\n" in page for finding in claims.FINDINGS)
+    assert all(finding.source == "IRJ 2017 Sec. 4" for finding in claims.FINDINGS)
+    assert published(claims.PUBLISHED) == []  # Section 4 publishes no number
+
+
+def test_a_span_is_tested_element_by_element_and_shown_as_a_range() -> None:
+    assert f"{Span([0.999, 1.0, 0.9995]):.3f}" == "0.999 to 1.000"
+    assert f"{Span([0.8, 0.8]):.2f}" == "0.80" and f"{Span([-0.25, -0.18]):+.0%}" == "-25% to -18%"
+    assert f"{Span([]):.2f}" == "n/a" and Span(0.5).shape == (1,)
+    assert np.asarray(Span([1, 2])).dtype == float
+
+
+def test_metric_claims_apply_their_criteria() -> None:
+    values = claims.metric_ratios(elasticities(), 10)
+    assert values["n"] == 10 and list(values["recall_ratio"]) == pytest.approx([0.05 / 0.8] * 2)
+    assert sorted(values["map_ndcg_ratio"]) == pytest.approx([0.25, 0.25, 0.3125, 0.3125])  # MAP and nDCG, A and B
+    verdicts = {f.key: evaluate(f, values, dataset="d").outcome for f in claims.METRIC_FINDINGS}
+    assert verdicts == {"recall-insensitive": HOLDS, "map-ndcg-slightly-sensitive": HOLDS,
+                        "ndcg-at-n-sensitive": FAILS, "mrr-like-precision": HOLDS}
+    without_recall = elasticities().query("metric != 'Recall@10'")
+    assert "recall_ratio" not in claims.metric_ratios(without_recall, 10)
+
+
+def test_measured_values_read_the_systems_but_random() -> None:
+    values = claims.measured(summary(), density_fits(), size_fits(), orders(), elasticities(), lift_frame(), 10)
+    assert list(values["ar_r2"]) == [0.999, 0.9996] and list(values["one_r_change"]) == [-0.25, -0.18]
+    assert list(values["one_r_ai_change"]) == [-0.02, -0.01]
+    assert list(values["size_exponent_low"]) == [-0.7, -0.5] and list(values["size_exponent_high"]) == [-0.6, -0.4]
+    assert list(values["order_tau"]) == pytest.approx([1, 1, 1 / 3, 1, 1, 1])
+    assert list(values["order_tau_beyond"]) == pytest.approx([1 / 3, 1]) and list(values["order_tau_high"]) == [1] * 6
+    assert values["lift_datasets"] == 2 and list(values["spread_1r"]) == pytest.approx([1.2, 1.2])
+    assert list(values["spread_ar"]) == pytest.approx([4.0, 4.0]) and list(values["spread_1r_below_ar"]) == [1, 1]
+    assert (values["check_within"], values["check_configurations"], values["check_max_z"]) == (0.93, 60, 3.14)
+
+
+def test_registered_evidence_reads_as_the_measurement() -> None:
+    values = claims.measured(summary(), density_fits(), size_fits(), orders(), elasticities(), lift_frame(), 10)
+    checked = {claim.key: claim for claim in register(claims.FINDINGS, values, dataset="synthetic")}
+    assert list(checked) == [finding.key for finding in claims.FINDINGS]
+    assert checked["random-precision-is-eq4-eq5"].evidence.startswith(
+        "93% of 60 configurations within the 95% simulation band; largest |z| = 3.1 (criterion: ")
+    assert checked["ar-precision-linear-in-density"].label == \
+        "AR P@10 of every system decreases linearly with the relevance density"
+    assert checked["ar-precision-linear-in-density"].evidence.startswith("R² of the line in δ: 0.999 to 1.000 (")
+    assert checked["1r-precision-independent-of-density"].evidence.startswith(
+        "fitted change from the full test set to 90% removed: -25% to -18% with TI-NN candidates, -2% to -1% with "
+        "AI-NN (criterion: ")
+    assert checked["1r-precision-inverse-to-t"].evidence.startswith(
+        "fitted exponents -0.63 to -0.45 for the systems but Random (")
+    assert checked["order-survives-sparsity"].evidence.startswith(
+        "Kendall's τ against the full test set: 0.33 to 1.00 up to 90% removed; 0.33 to 1.00 beyond 90% (")
+    assert checked["recall-insensitive"].evidence.startswith("elasticity over P@10's: 0.06 (")
+    assert checked["1r-values-comparable-across-datasets"].evidence.startswith(
+        "largest over smallest value across 2 datasets, systems but Random: 1R 1.2, AR 4.0 (")
+    outcomes = {key: claim.outcome for key, claim in checked.items()}
+    assert outcomes["1r-precision-independent-of-density"] == FAILS and outcomes["1r-precision-inverse-to-t"] == FAILS
+    assert outcomes["order-survives-sparsity"] == HOLDS and outcomes["1r-values-comparable-across-datasets"] == HOLDS
+
+
+def test_claims_without_their_measurement_are_left_out() -> None:
+    empty = pd.DataFrame(columns=["sweep", "system", "change", "r2"])
+    values = claims.measured(summary(), empty, pd.DataFrame(columns=["system", "exponent", "exponent_ci"]),
+                             pd.DataFrame(columns=["sweep", "x", "tau", "tau_ci"]), elasticities(),
+                             lift_frame(("a",)), 10)
+    keys = {claim.key for claim in register(claims.FINDINGS, values, dataset="d")}
+    assert keys == {"random-precision-is-eq4-eq5", "recall-insensitive", "map-ndcg-slightly-sensitive",
+                    "ndcg-at-n-sensitive", "mrr-like-precision"}
