@@ -161,8 +161,8 @@ def fig9_table(indices: pd.DataFrame) -> pd.DataFrame:
     """The papers' Fig. 9 metrics per dataset, metric and design: popularity, random, the best personalised
     system (named on a second line) and the popularity index."""
     rows = indices[indices["metric"].isin(FIG9)]
-    best = [f"{value:.4f}<br><small>{name}</small>" for value, name in zip(rows["best personalised"], rows["best system"],
-                                                                           strict=True)]
+    best = [f"{value:.4f}<br><small>{name}</small>"
+            for value, name in zip(rows["best personalised"], rows["best system"], strict=True)]
     table = rows.assign(**{"best personalised": best, "metric": rows["metric"].map(
         {"bpref": "bpref", "infAP": "infAP", "PSR@10(gamma=1)": "stratified recall"}),
         "design": [method.split(",")[0] for method in rows["method"]]})

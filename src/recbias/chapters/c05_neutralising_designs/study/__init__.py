@@ -42,8 +42,8 @@ from recbias.chapters.c05_neutralising_designs.study.plan import (
 from recbias.chapters.c05_neutralising_designs.study.residual import lift_prediction, residual_lift
 from recbias.evaluate.experiment import PAPER_SYSTEMS
 
-__all__ = ["AVAILABLE", "FAMILIES", "FIG8", "FIG9", "GAMMAS", "INDEX_ROWS", "NEUTRALISING", "PAPER_SYSTEMS", "PERSONALISED", "POWERS",
-           "DatasetStudy", "UniformPlan", "bpref_below_one", "design_summary", "fig8_summary", "index_of",
-           "index_table", "lift_prediction", "one_relevant_size", "p1r_left_out", "popularity_index",
-           "positive_only", "positive_ratio_curve", "residual_lift", "second_status", "split_profiles",
-           "study_dataset", "study_datasets", "sweep_index", "sweep_table", "uniform_plan"]
+__all__ = ["AVAILABLE", "FAMILIES", "FIG8", "FIG9", "GAMMAS", "INDEX_ROWS", "NEUTRALISING", "PAPER_SYSTEMS",
+           "PERSONALISED", "POWERS", "DatasetStudy", "UniformPlan", "bpref_below_one", "design_summary",
+           "fig8_summary", "index_of", "index_table", "lift_prediction", "one_relevant_size", "p1r_left_out",
+           "popularity_index", "positive_only", "positive_ratio_curve", "residual_lift", "second_status",
+           "split_profiles", "study_dataset", "study_datasets", "sweep_index", "sweep_table", "uniform_plan"]

@@ -72,8 +72,9 @@ def sweep_index(study: DatasetStudy, gammas: Sequence[float], powers: Sequence[f
     table["family"] = [m.split("@")[0] for m in table["metric"]]
     table["parameter"] = [float(m.split("=")[1].rstrip(")")) for m in table["metric"]]
     # stratified recall's weight |PR(i)|^(-gamma/(gamma+1)) is a propensity weight with beta = gamma/(gamma+1)
-    table["beta"] = np.where(table["family"] == "PSR", table["parameter"] / (table["parameter"] + 1), table["parameter"])
-    table.loc[(table["family"] == "PSR") & np.isinf(table["parameter"]), "beta"] = 1.0
+    strata = table["family"] == "PSR"
+    table["beta"] = np.where(strata, table["parameter"] / (table["parameter"] + 1), table["parameter"])
+    table.loc[strata & np.isinf(table["parameter"]), "beta"] = 1.0
     return table
 
 
