@@ -44,16 +44,13 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
-import numpy as np
-from IPython.display import Markdown, display
-
-from recbias import datasets
-from recbias.bookkit.page import load_dataset, say
+from recbias.bookkit.claims import published, register
+from recbias.bookkit.page import load_dataset, say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
-from recbias.bookkit.scorecard import finding, number
+from recbias.bookkit.scorecard import findings_table
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.experiments import neutralising as nz, neutralising_claims as claims, neutralising_figures as figures
-from recbias.experiments import neutralising_index as ix, neutralising_splits as splits
+from recbias.chapters.c05_neutralising_designs import claims, figures, report, study
+from recbias.text import fmt_number
 
 options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_size=target_size,
                percentiles=percentiles, head=head, nonrelevant=nonrelevant, seed=seed)
@@ -64,7 +61,8 @@ options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_si
 # Write $R(i)$ for the ratings of item $i$, $PR(i)$ for its positive ones, $\sigma$ for
 # the test ratio and $\mathcal{C}$ for the candidate items. For a non-personalised
 # recommender $s$ that puts item $i^{u,s}_k$ at rank $k$ for user $u$, the expected AR
-# precision on a random split is (IRJ Eq. 3, derived in {doc}`04_popularity_bias`)
+# precision on a random split is (Eq. 3 of {cite:t}`bellogin2017statistical`, derived in
+# {doc}`04_popularity_bias`)
 #
 # $$
 # \begin{aligned}
@@ -158,25 +156,16 @@ options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_si
 # keeps its full training share.
 
 # %% tags=["remove-cell"]
-second = None
-second_reason = ""
-if not second_dataset:
-    second_reason = "No second dataset was requested (`second_dataset` is empty)."
-elif second_dataset == dataset:
-    second_reason = f"The second dataset, *{second_dataset}*, is this page's own dataset: it is not repeated."
-elif not datasets.available(second_dataset):
-    second_reason = f"The second dataset, *{second_dataset}*, is not available on the machine that built this page."
-else:
-    second_ratings = nz.positive_only(load_dataset(second_dataset, seed))
-    second = nz.study_dataset(second_ratings, folds=second_folds, **options)
-main = nz.study_dataset(ratings, folds=folds, **options)
-studies = [main] + ([second] if second is not None else [])
-glue_table("tbl-neutralising-plan", splits.plan_table([(s.name, s.plan) for s in studies]),
+status = study.second_status(second_dataset, dataset)
+second_ratings = study.positive_only(load_dataset(second_dataset, seed)) if status == study.AVAILABLE else None
+studies = study.study_datasets(ratings, second_ratings, folds=folds, second_folds=second_folds, **options)
+main = studies[0]
+glue_table("tbl-neutralising-plan", report.plan_table([(s.name, s.plan) for s in studies]),
            {"σ asked": "{:g}", "σ used": "{:g}", "ε": "{:g}", "held out": "{:.1%}", "rated items": "{:,}",
             "|T|": "{:,}", "|T| (floor)": "{:,}"})
 
 # %% tags=["remove-input"]
-fig = figures.splits_figure(splits.split_profiles(ratings, main.plan, percentiles), main.plan)
+fig = figures.splits_figure(study.split_profiles(ratings, main.plan, percentiles), main.plan)
 dataset_caption(fig.axes[0], dataset)
 glue_figure("fig-neutralising-splits", fig)
 
@@ -194,7 +183,7 @@ glue_figure("fig-neutralising-splits", fig)
 # ```
 
 # %% tags=["remove-input"] mystnb={"markdown_format": "myst"}
-display(Markdown(" ".join(splits.plan_text(s.plan, s.name) for s in studies)))
+show_text(" ".join(report.plan_text(s.plan, s.name) for s in studies))
 
 # %% [markdown]
 # On a steep curve $T$ is the popular part of the catalogue, so a uniform split evaluates
@@ -217,17 +206,17 @@ display(Markdown(" ".join(splits.plan_text(s.plan, s.name) for s in studies)))
 # {numref}`tbl-neutralising-fig8` gives the P@10 values.
 
 # %% tags=["remove-input"]
-display(Markdown(second_reason or f"The second dataset is {second.name}, reduced to its positive ratings so "
-                 "that every rating counts as relevant, as in the papers' Last.fm setup."))
+show_text(report.second_note(status, second_dataset, studies))
 
 # %% tags=["remove-cell"]
-summaries = [nz.fig8_summary(s) for s in studies]
-colours = palette(list(nz.PAPER_SYSTEMS))
+summaries = [study.fig8_summary(s) for s in studies]
+colours = palette(list(study.PAPER_SYSTEMS))
 glue_figure("fig-neutralising-fig8", figures.fig8_figure(summaries, colours, "P@10"))
 glue_figure("fig-neutralising-fig8-ndcg", figures.fig8_figure(summaries, colours, "nDCG@10"))
-glue_table("tbl-neutralising-fig8", nz.fig8_table(summaries), index=True)
-glue_table("tbl-neutralising-sizes", nz.size_table(studies), {"|C|": "{:,.0f}", "runs": "{:,.0f}",
-                                                              "|T_u|": "{:,.0f}", "left out": "{:,.0f}"}, index=True)
+glue_table("tbl-neutralising-fig8", report.fig8_table(summaries), index=True)
+glue_table("tbl-neutralising-sizes", report.size_table(studies), {"|C|": "{:,.0f}", "runs": "{:,.0f}",
+                                                                  "|T_u|": "{:,.0f}", "left out": "{:,.0f}"},
+           index=True)
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-fig8
@@ -271,16 +260,28 @@ glue_table("tbl-neutralising-sizes", nz.size_table(studies), {"|C|": "{:,.0f}", 
 # {glue:text}`random_level` as random's level.
 
 # %% tags=["remove-cell"]
-gammas, powers = (0.0, 0.5, 1.0, 2.0, 4.0, np.inf), (0.0, 0.25, 0.5, 0.75, 1.0)
-indices = ix.index_table(studies)
-sweeps = ix.sweep_table(studies, gammas, powers)
+indices = study.index_table(studies)
+sweeps = study.sweep_table(studies, study.GAMMAS, study.POWERS)
+values = claims.measured(studies, indices, percentiles)
+findings = register(claims.FINDINGS, values, dataset=main.name)
+findings += register(claims.ON_ALL_POSITIVE, values, dataset=studies[-1].name)
+outcome = {claim.key: claim.outcome for claim in findings}
+for name in claims.INDEX_NAMES:
+    say(name, fmt_number(values[name], 2))
+say("main_name", main.name)
 say("random_level", f"{claims.RANDOM_LEVEL:g}")
-say("p1r_shortage", nz.p1r_shortage_text(studies))
-
-# %% tags=["remove-input"] mystnb={"markdown_format": "myst"}
-display(Markdown(claims.fig8_text(main, indices)))
+say("level_p1r", report.LEVEL[outcome["p1r-random-level"]])
+say("level_u1r", report.LEVEL[outcome["u1r-random-level"]])
+say("uar_lowers", report.LOWERS[outcome["uar-reduces"]])
+say("head_sentence", report.head_sentence(values["index_head"], values["index_p1r"], values["index_u1r"]))
+say("p1r_shortage", report.shortage_text(studies))
 
 # %% [markdown]
+# On {glue:text}`main_name`, popularity's index falls from {glue:text}`index_1r` in 1R to
+# {glue:text}`index_p1r` under P1R ({glue:text}`level_p1r`) and {glue:text}`index_u1r`
+# under U1R ({glue:text}`level_u1r`). UAR {glue:text}`uar_lowers` it, from
+# {glue:text}`index_ar` in AR to {glue:text}`index_uar`. {glue:text}`head_sentence`
+#
 # P1R has a cost of its own, in {numref}`tbl-neutralising-sizes`: when a percentile holds
 # few more items than $|T_u^r|$, heavy users have too few non-relevant candidates left in
 # the popular percentiles, and their runs are left out. {glue:text}`p1r_shortage`
@@ -302,10 +303,9 @@ display(Markdown(claims.fig8_text(main, indices)))
 # on its target sets of $|T_u^r|$ items.
 
 # %% tags=["remove-cell"]
-curves = [(main.name, splits.positive_ratio_curve(ratings))]
-curves += [(second.name, splits.positive_ratio_curve(second_ratings))] if second is not None else []
+curves = [(s.name, study.positive_ratio_curve(r)) for s, r in zip(studies, (ratings, second_ratings), strict=False)]
 glue_figure("fig-neutralising-ratio", figures.ratio_figure(curves))
-glue_table("tbl-neutralising-lift", nz.lift_table(studies), "{:.2f}", index=True)
+glue_table("tbl-neutralising-lift", report.lift_table(studies), "{:.2f}", index=True)
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-ratio
@@ -321,7 +321,7 @@ glue_table("tbl-neutralising-lift", nz.lift_table(studies), "{:.2f}", index=True
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(" ".join(nz.residual_text(s) for s in studies)))
+show_text(" ".join(report.residual_text(s) for s in studies))
 
 # %% [markdown]
 # Where popular items have the higher positive ratio, that ratio explains part of what
@@ -387,22 +387,22 @@ display(Markdown(" ".join(nz.residual_text(s) for s in studies)))
 # {numref}`fig-neutralising-index` places popularity with the index of {eq}`eq-nz-index`
 # under every design and metric, and {numref}`tbl-neutralising-fig9` gives the values
 # behind the rows of the papers' Fig. 9. As in the papers, those metrics are computed on
-# chapter 2's configurations, AR TI-AN and 1R TI-NN; where TI-AN would not fit in memory
+# the configurations of {doc}`02_designs`, AR TI-AN and 1R TI-NN; where TI-AN would not fit in memory
 # (the second dataset), AR uses TI-NN with $|N_u|$ = {glue:text}`nonrelevant`.
 
 # %% tags=["remove-cell"]
 glue_figure("fig-neutralising-index", figures.index_figure(indices))
-glue_table("tbl-neutralising-fig9", ix.fig9_table(indices), {"Popularity": "{:.4f}", "Random": "{:.4f}",
-                                                             "index": "{:.2f}"}, index=True)
+glue_table("tbl-neutralising-fig9", report.fig9_table(indices), {"Popularity": "{:.4f}", "Random": "{:.4f}",
+                                                                 "index": "{:.2f}"}, index=True)
 glue_figure("fig-neutralising-sweep", figures.sweep_figure(sweeps))
-say("bpref_below", claims.bpref_text(main))
+say("bpref_below", report.bpref_text(values["bpref_below"], values["bpref_scored"]))
 say("nonrelevant", f"{nonrelevant:,}")
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-index
 # :name: fig-neutralising-index
 #
-# Where each design and metric puts popularity, from random's level (0, solid line) to the best personalised system's (1, dashed), one marker per dataset; grey lines separate P@10 under the designs of Fig. 8, the metrics of the papers' Fig. 9, and the propensity estimators. bpref has no marker where it scores every system alike.
+# Where each design and metric puts popularity, from random's level (0, solid line) to the best personalised system's (1, dashed), one marker per dataset; grey lines separate P@10 under the designs of {numref}`fig-neutralising-fig8`, the metrics of the papers' Fig. 9, and the propensity estimators. bpref has no marker where it scores every system alike.
 # ```
 #
 # ```{glue:figure} tbl-neutralising-fig9
@@ -412,7 +412,7 @@ say("nonrelevant", f"{nonrelevant:,}")
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(ix.incomplete_text(indices)))
+show_text(report.incomplete_text(indices))
 
 # %% [markdown]
 # On MovieLens 1M the papers found that bpref and infAP do counter popularity in AR,
@@ -431,7 +431,7 @@ display(Markdown(ix.incomplete_text(indices)))
 # ```
 
 # %% tags=["remove-input"]
-display(Markdown(ix.sweep_text(sweeps)))
+show_text(report.sweep_text(sweeps))
 
 # %% [markdown]
 # The exponent decides how much popularity is forgiven, and no value of it follows from
@@ -462,20 +462,34 @@ display(Markdown(ix.sweep_text(sweeps)))
 # ```
 
 # %% tags=["remove-cell"]
-for claim in claims.published_numbers(main, percentiles, dataset):
-    number(**claim, anchor="tbl-neutralising-plan")
-for claim in claims.findings(main, indices, second):
-    finding(**claim, source=nz.SOURCE)
+numbers = {claim.key: claim for claim in register(published(claims.PUBLISHED), values, dataset=main.name)}
+for key, name in (("uniform/target-size", "size"), ("uniform/eta", "eta"), ("p1r/percentile-size", "per_percentile")):
+    say(f"paper_{name}", f"{numbers[key].paper:,.4g}")
+    say(f"ours_{name}", f"{numbers[key].ours:,.4g}")
+glue_table("tbl-neutralising-findings", findings_table(findings, where=True), wrap=True,
+           left=["statement", "verdict", "evidence", "checked on"])
 
 # %% [markdown]
 # ## Against the published numbers
 #
-# On MovieLens 1M the papers report $|T| = 1{,}703$ and $\eta = 118$ for
-# $\sigma = \varepsilon = 0.2$, and $|\mathcal{I}|/10 \approx 370$ items per percentile.
-# The scorecard registers our values on this page's dataset next to them; they are
-# comparable only when the page is built on `ml-1m`, whose ratings are not on the machines
-# that build this book by default. The papers give no numbers for their Figs. 8 and 9
-# beyond the bars, so the comparison is qualitative: the findings listed in the scorecard.
+# On MovieLens 1M the papers report $|T|$ = {glue:text}`paper_size` and
+# $\eta$ = {glue:text}`paper_eta` for $\sigma = \varepsilon = 0.2$, and
+# $|\mathcal{I}|/10 \approx$ {glue:text}`paper_per_percentile` items per percentile. On
+# {glue:text}`main_name` the same quantities are {glue:text}`ours_size`,
+# {glue:text}`ours_eta` and {glue:text}`ours_per_percentile` (with $m$ percentiles); the
+# scorecard sets them next to the papers' values, comparable only when the page is built on
+# `ml-1m`, whose ratings are not on the machines that build this book by default. The
+# papers give no numbers for their Figs. 8 and 9 beyond the bars, so the comparison is
+# qualitative: {numref}`tbl-neutralising-findings` lists the papers' statements and what
+# this build's data say about each.
+#
+# ```{glue:figure} tbl-neutralising-findings
+# :name: tbl-neutralising-findings
+#
+# The papers' findings on the designs of this chapter, checked on this build's data: the
+# statement, its verdict, the measured evidence with the criterion that decided it, and the
+# dataset it was checked on.
+# ```
 #
 # ## What this means for designing an offline evaluation
 #

@@ -40,18 +40,18 @@ ratings = open_dataset(dataset, seed)
 # %% tags=["remove-cell"]
 from functools import partial
 
+from recbias.bookkit.claims import published, register
 from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption
-from recbias.bookkit.scorecard import finding, findings_table
-from recbias.bookkit.tables import fmt_number, glue_figure, glue_table
-from recbias.evaluate import fidelity
-from recbias.experiments import truth, truth_figures as figures, truth_report as report
+from recbias.bookkit.scorecard import findings_table
+from recbias.bookkit.tables import glue_figure, glue_table
+from recbias.chapters.c08_protocol_fidelity import claims, figures, report, study
+from recbias.text import fmt_number
 
-world = truth.world_with_truth(ratings, seed)
-field = fidelity.system_field(seed)
+world = study.world_with_truth(ratings, seed)
 say("world-note", report.world_note(ratings, world))
-glue_table("tbl-truth-field", fidelity.field_table(field), left=["system", "kind", "setting"])
-glue_table("tbl-truth-protocols", report.protocol_table(truth.protocols(world.n_items)), wrap=True,
+glue_table("tbl-truth-field", report.field_table(study.system_field(seed)), left=["system", "kind", "setting"])
+glue_table("tbl-truth-protocols", report.protocol_table(study.protocols(world.n_items)), wrap=True,
            left=["kind", "protocol", "design", "metric"])
 
 # %% [markdown]
@@ -123,10 +123,8 @@ glue_table("tbl-truth-protocols", report.protocol_table(truth.protocols(world.n_
 # ```
 
 # %% tags=["remove-cell"]
-studies = [truth.truth_study(world, seed=seed, split=s) for s in range(split_seeds)]
-truth_metric = truth.headline_truth(studies[0])
-main = fidelity.fidelity_over_seeds(studies, truth_metric, n_boot=bootstrap)
-leading = report.leaders(main)
+main, truth_metric = study.protocol_fidelity(world, seed=seed, splits=split_seeds, n_boot=bootstrap)
+leading = study.leaders(main)
 glue_table("tbl-truth-main", report.fidelity_table(main, split_seeds), {"pairs in the true order": "{:.2f}"},
            left=["protocol"])
 glue_figure("fig-truth-main", figures.fidelity_figure(main, leading, partial(dataset_caption, dataset=world.name)))
@@ -135,7 +133,7 @@ say("best-protocol", main["protocol"].iloc[0])
 say("best-tau", fmt_number(main["tau"].iloc[0], 2))
 say("worst-protocol", main["protocol"].iloc[-1])
 say("worst-tau", fmt_number(main["tau"].iloc[-1], 2))
-say("leaders", f"{len(leading)} of the {len(main)} protocols" if len(leading) > 1 else "no other protocol")
+say("leaders", report.leaders_words(leading, len(main)))
 
 # %% [markdown]
 # ## Fidelity on the book's dataset
@@ -182,15 +180,11 @@ say("leaders", f"{len(leading)} of the {len(main)} protocols" if len(leading) > 
 # ```
 
 # %% tags=["remove-cell"]
-second = truth.second_truth(second_dataset, world, seed)
-say("second-note", f"The second dataset, {second_dataset}, is not available on this machine, so the table "
-    "below shows the book's dataset only; the datasets appendix says where to put its files."
-    if second_dataset and second is None else "" if second is None or second_dataset != world.name else
-    f"The build's own dataset is {world.name}, so the second truth here is the default simulated world.")
-on_second, names = None, (world.name, second.name if second is not None else "")
-if second is not None:
-    second_studies = [truth.truth_study(second, seed=seed, split=s) for s in range(split_seeds)]
-    on_second = fidelity.fidelity_over_seeds(second_studies, truth.headline_truth(second_studies[0]), n_boot=bootstrap)
+second = study.second_truth(second_dataset, world, seed)
+say("second-note", report.second_note(second_dataset, world, second))
+names = (world.name, second.name if second is not None else "")
+on_second = (study.protocol_fidelity(second, seed=seed, splits=split_seeds, n_boot=bootstrap)[0]
+             if second is not None else None)
 glue_table("tbl-truth-second", report.comparison_table(main, on_second, names), "{:.2f}", left=["protocol"])
 say("truths-agree", report.agreement_text(main, on_second, names))
 disagreement = report.disagreement_text(main, on_second, names)
@@ -223,11 +217,11 @@ show_text(disagreement)
 # %% tags=["remove-cell"]
 alphas = [float(a) for a in grid_alphas.split(",")]
 selections = [float(s) for s in grid_selections.split(",")]
-grid = truth.simulation_grid(alphas, selections, seeds=range(seed, seed + grid_seeds),
+grid = study.simulation_grid(alphas, selections, seeds=range(seed, seed + grid_seeds),
                              n_users=600, n_items=600, n_ratings=24_000)
-glue_figure("fig-truth-grid", figures.grid_figure(report.grid_table(grid, main["protocol"]),
-                                                  partial(dataset_caption, dataset="simulation grid")))
-say("grid-trend", report.grid_trend(grid))
+glue_figure("fig-truth-grid", figures.grid_figure(report.grid_table(study.grid_cells(grid, main["protocol"])),
+                                                  partial(dataset_caption, dataset=claims.GRID)))
+say("grid-trend", report.grid_trend(study.means_by(grid, "selection")))
 
 # %% [markdown]
 # ## Where protocols break: a grid of worlds
@@ -250,8 +244,10 @@ say("grid-trend", report.grid_trend(grid))
 # ```
 
 # %% tags=["remove-cell"]
-checked = [finding(item.pop("key"), **item, source="recbias chapter 8")
-           for item in report.findings(main, grid, world.name, on_second, names[1])]
+values = claims.measured(main, grid, on_second, names)
+checked = register(claims.ON_GRID, values, dataset=claims.GRID)
+checked += register(claims.FINDINGS + published(claims.PUBLISHED), values, dataset=world.name)
+checked += register(claims.ON_SECOND, values, dataset=names[1])
 glue_table("tbl-truth-findings", findings_table(checked, where=True), wrap=True,
            left=["statement", "verdict", "evidence", "checked on"])
 glue_table("tbl-truth-advice", report.recommendations(main, on_second, grid), wrap=True,
@@ -320,5 +316,6 @@ glue_table("tbl-truth-advice", report.recommendations(main, on_second, grid), wr
 #   `python -m recbias.bookkit --chapters 8 -p split_seeds 5 -p bootstrap 1000`.
 # - Widen the grid of worlds: `-p grid_alphas "0.5, 1, 1.4" -p grid_selections "0, 1, 2.5"
 #   -p grid_seeds 3`.
-# - Measure your own protocol: add a `Protocol` to `recbias.experiments.truth.protocols`
-#   and its fidelity appears in every table of this chapter.
+# - Measure your own protocol: add a `Protocol` to
+#   `recbias.chapters.c08_protocol_fidelity.study.protocols` and its fidelity appears in
+#   every table of this chapter.

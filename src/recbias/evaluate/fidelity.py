@@ -28,11 +28,11 @@ from recbias.splits import fold_seed
 from recbias.ratings import Ratings
 from recbias.recommenders import PopularityBlend, Recommender, make
 
-__all__ = ["BLEND_WEIGHTS", "TruthStudy", "field_table", "fidelity", "fidelity_over_seeds", "fit_field", "higher_share",
+__all__ = ["BLEND_WEIGHTS", "FIELD", "TruthStudy", "fidelity", "fidelity_over_seeds", "fit_field", "higher_share",
            "system_field"]
 
 #: label -> (preset of :func:`recbias.recommenders.make`, parameters); blends are added by :func:`system_field`
-_FIELD: dict[str, tuple[str, dict]] = {
+FIELD: dict[str, tuple[str, dict]] = {
     "Random": ("random", {}),
     "Popularity": ("popularity", {}),
     "pLSA": ("plsa", {}),
@@ -45,15 +45,13 @@ _FIELD: dict[str, tuple[str, dict]] = {
     "item-kNN": ("item-knn", {}),
     "Y (item-kNN)": ("item-knn-y", {}),
 }
-#: the parameters that set systems of the field apart, in words
-_SETTING_WORDS = {"n_aspects": "{:g} aspects", "factors": "{:g} factors", "regularization": "regularisation {:g}"}
 #: weights of popularity in the MF blends of the field
 BLEND_WEIGHTS = (0.25, 0.5, 0.75)
 
 
 def system_field(seed: int = 0) -> dict[str, Recommender]:
     """Fourteen unfitted systems, from random to popularity through personalised ones and blends."""
-    systems = {label: make(preset, seed=seed, **params) for label, (preset, params) in _FIELD.items()}
+    systems = {label: make(preset, seed=seed, **params) for label, (preset, params) in FIELD.items()}
     for weight in BLEND_WEIGHTS:
         systems[f"MF + {weight:.0%} popularity"] = PopularityBlend("mf", weight, seed=seed)
     return systems
@@ -188,15 +186,3 @@ def fidelity_over_seeds(
     )
     return summary.reset_index().sort_values("tau", ascending=False, ignore_index=True)
 
-
-def field_table(systems: Mapping[str, Recommender]) -> pd.DataFrame:
-    """The field of systems with their class and the parameters that set them apart."""
-    rows = []
-    for label, recommender in systems.items():
-        if isinstance(recommender, PopularityBlend):
-            what = f"{recommender.weight:.0%} popularity rank + {1 - recommender.weight:.0%} MF rank"
-        else:
-            preset, params = _FIELD[label]
-            what = ", ".join(_SETTING_WORDS[k].format(v) for k, v in params.items()) or "preset parameters"
-        rows.append({"system": label, "kind": type(recommender).__name__, "setting": what})
-    return pd.DataFrame(rows)

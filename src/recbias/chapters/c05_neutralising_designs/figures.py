@@ -1,21 +1,24 @@
-"""Chapter 5 ("Designs that neutralise popularity"): the chapter's figures, drawn from its drivers' data.
+"""Chapter 5's figures: the two splits (the papers' Fig. 6), precision under each design (Fig. 8), the
+positive ratio (Fig. 7), the popularity index of every design and metric, and its sweep over the
+propensity exponent.
 
-Each function returns a matplotlib Figure (imported lazily, so the evaluation core never needs it)
-sized for the page's text column, with the book theme's font sizes; the page stamps the dataset
-on it and glues it.  Colours of the systems come from the page
-(``recbias.bookkit.plotting.palette``).
+Each function returns a figure sized for the page's text column, in the book's theme
+(:func:`recbias.bookkit.plotting.use_theme`, applied by the page); the colours of the systems come
+from the page (:func:`recbias.bookkit.plotting.palette`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
-from recbias.experiments.neutralising import FIG8
-from recbias.experiments.neutralising_index import FAMILIES, FIG9
-from recbias.experiments.neutralising_splits import UniformPlan
+from recbias.chapters.c05_neutralising_designs.study import FAMILIES, FIG8, FIG9, UniformPlan
 
 #: width of every figure of the chapter (inches): the text column at the book's resolution
 WIDTH = 7.5
@@ -26,11 +29,9 @@ FAMILY_STYLES = {"PSR": ("#1f5f99", ":"), "IPS-P": ("#b42318", "--"), "SNIPS-P":
 MARKERS = ("o", "s", "^", "D")
 
 
-def splits_figure(profiles: pd.DataFrame, plan: UniformPlan):
+def splits_figure(profiles: pd.DataFrame, plan: UniformPlan) -> Figure:
     """The papers' Fig. 6: the random split's expected test ratings per item and the P1R percentiles
     (top), the uniform split's exact ones (bottom), over the popularity curve."""
-    import matplotlib.pyplot as plt
-
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(WIDTH, 6.4), sharex=True, sharey=True)
     for ax in (top, bottom):
         ax.fill_between(profiles["rank"], profiles["ratings"], color="#c9d6e8", label="all ratings $|R(i)|$")
@@ -54,12 +55,9 @@ def splits_figure(profiles: pd.DataFrame, plan: UniformPlan):
     return fig
 
 
-def fig8_figure(summaries: Sequence[pd.DataFrame], colours: Mapping[str, str], metric: str = "P@10"):
+def fig8_figure(summaries: Sequence[pd.DataFrame], colours: Mapping[str, str], metric: str = "P@10") -> Figure:
     """One metric of the papers' Fig. 8: one panel per dataset (titled with its name), designs on
     the x axis, the systems of ``colours`` as bars with their 95% intervals."""
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch
-
     names = list(colours)
     fig, axes = plt.subplots(len(summaries), 1, figsize=(WIDTH, 0.6 + 2.9 * len(summaries)), squeeze=False)
     width = 0.8 / len(names)
@@ -81,10 +79,8 @@ def fig8_figure(summaries: Sequence[pd.DataFrame], colours: Mapping[str, str], m
     return fig
 
 
-def ratio_figure(curves: Sequence[tuple[str, pd.DataFrame]]):
+def ratio_figure(curves: Sequence[tuple[str, pd.DataFrame]]) -> Figure:
     """The papers' Fig. 7 on every dataset of the chapter: positive ratio against popularity rank."""
-    import matplotlib.pyplot as plt
-
     fig, ax = plt.subplots(figsize=(WIDTH, 3.8))
     for (name, curve), marker in zip(curves, MARKERS, strict=False):
         ax.plot(curve["rank"], curve["ratio"], marker=marker, ms=3, lw=1, label=name)
@@ -95,11 +91,9 @@ def ratio_figure(curves: Sequence[tuple[str, pd.DataFrame]]):
     return fig
 
 
-def index_figure(indices: pd.DataFrame):
+def index_figure(indices: pd.DataFrame) -> Figure:
     """The popularity index of every design and metric, one marker per dataset; lines separate the
     designs under P@10, the papers' Fig. 9 metrics and the propensity estimators."""
-    import matplotlib.pyplot as plt
-
     methods = list(dict.fromkeys(indices["method"]))
     fig, ax = plt.subplots(figsize=(WIDTH, 1.5 + 0.33 * len(methods)))
     for (dataset, part), marker in zip(indices.groupby("dataset", sort=False), MARKERS, strict=False):
@@ -119,29 +113,30 @@ def index_figure(indices: pd.DataFrame):
     return fig
 
 
-def sweep_figure(sweeps: pd.DataFrame):
+def _family_line(family: str, **style) -> dict:
+    """How the sweep draws an estimator family: stratified recall as open squares on a heavier line."""
+    colour, line = FAMILY_STYLES[family]
+    strata = family == "PSR"
+    return {"color": colour, "ls": line, "marker": "s" if strata else "o", "ms": 6 if strata else 4,
+            "mfc": "none" if strata else colour} | style
+
+
+def sweep_figure(sweeps: pd.DataFrame) -> Figure:
     """The popularity index over the weight exponent ``beta`` (stratified recall at
     ``beta = gamma / (gamma + 1)``), one panel per dataset, in AR."""
-    import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-
     datasets = list(dict.fromkeys(sweeps["dataset"]))
     fig, axes = plt.subplots(1, len(datasets), figsize=(WIDTH, 4.4), sharey=True, squeeze=False)
     for ax, name in zip(axes[0], datasets, strict=True):
         for family, part in sweeps[sweeps["dataset"] == name].groupby("family", sort=False):
-            colour, line = FAMILY_STYLES[family]
             part = part.sort_values("beta")
-            ax.plot(part["beta"], part["index"], color=colour, ls=line, lw=2 if family == "PSR" else 1.5,
-                    marker="s" if family == "PSR" else "o", ms=6 if family == "PSR" else 4,
-                    mfc="none" if family == "PSR" else colour, zorder=3 if family == "PSR" else 2)
+            ax.plot(part["beta"], part["index"], **_family_line(family, lw=2 if family == "PSR" else 1.5,
+                                                                zorder=3 if family == "PSR" else 2))
         ax.axhline(0, color="#555555", lw=0.9)
         ax.axhline(1, color="#555555", lw=0.9, ls="--")
         ax.set_xlabel(r"weight exponent $\beta$")
         ax.set_title(f"dataset: {name}", loc="left")
     axes[0][0].set_ylabel("popularity index")
-    handles = [Line2D([], [], color=FAMILY_STYLES[f][0], ls=FAMILY_STYLES[f][1], marker="s" if f == "PSR" else "o",
-                      ms=6 if f == "PSR" else 4, mfc="none" if f == "PSR" else FAMILY_STYLES[f][0], label=label)
-               for f, label in FAMILIES.items()]
+    handles = [Line2D([], [], label=label, **_family_line(family)) for family, label in FAMILIES.items()]
     fig.legend(handles=handles, loc="lower center", ncol=3, handlelength=2.2)
     fig.tight_layout(rect=(0, 0.6 / fig.get_figheight(), 1, 1))
     return fig

@@ -1,16 +1,15 @@
-"""Chapter 5 ("Designs that neutralise popularity"): the two splits on the page's data.
+"""The uniform split of a dataset and the data of the papers' Figs. 6 and 7.
 
 The uniform split of IRJ 2017 Sec. 6.2 picks the ``|T|`` most popular items and holds out
 exactly ``eta`` ratings of each (:func:`recbias.splits.uniform_target`); :func:`uniform_plan`
 applies that rule to a dataset, lowering the test ratio only when the popularity curve cannot
-hold it, and :func:`plan_table` / :func:`plan_text` show the outcome.  :func:`split_profiles`
-holds the data of the papers' Fig. 6 (the random and the uniform split over the popularity
-curve, with the P1R percentiles) and :func:`positive_ratio_curve` that of their Fig. 7.
+hold it.  :func:`split_profiles` holds the data of the papers' Fig. 6 (the random and the
+uniform split over the popularity curve, with the P1R percentiles) and
+:func:`positive_ratio_curve` that of their Fig. 7.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +17,6 @@ import pandas as pd
 
 from recbias import judgments, splits
 from recbias.ratings import Ratings
-from recbias.text import fmt_pct
 
 
 @dataclass(frozen=True)
@@ -63,33 +61,6 @@ def uniform_plan(ratings: Ratings, test_ratio: float = 0.2, min_train_ratio: flo
         floor_size = floor_eta = 0
     return UniformPlan(float(test_ratio), used, largest, float(min_train_ratio), len(target), eta,
                        len(target) * eta / ratings.n_ratings, floor_size, floor_eta, int(np.count_nonzero(counts)))
-
-
-def plan_table(plans: Sequence[tuple[str, UniformPlan]]) -> pd.DataFrame:
-    """One row per dataset: the test ratio asked and used, ``eps``, ``|T|``, ``eta`` and the
-    share held out under the paper's rule, and ``|T|``, ``eta`` under the floor rule."""
-    return pd.DataFrame([{
-        "dataset": name, "rated items": p.n_items, "σ asked": p.requested, "σ used": p.used,
-        "ε": p.min_train_ratio, "|T|": p.size, "η": p.eta, "held out": p.achieved,
-        "|T| (floor)": p.floor_size, "η (floor)": p.floor_eta,
-    } for name, p in plans])
-
-
-def plan_text(plan: UniformPlan, dataset: str) -> str:
-    """How the uniform split came out on a dataset, in Markdown with inline math."""
-    text = f"On {dataset}, "
-    if plan.used < plan.requested:
-        text += (f"a test ratio of {plan.requested:g} is out of reach: the popularity curve holds at most "
-                 f"$\\sigma = {plan.largest:.3f}$, so the uniform split is drawn with $\\sigma = {plan.used:g}$, and ")
-    share = fmt_pct(plan.size / plan.n_items)
-    text += (f"$T$ holds the {plan.size:,} most popular of the {plan.n_items:,} rated items ({share}), "
-             f"each with $\\eta = {plan.eta}$ test ratings")
-    if (plan.floor_size, plan.floor_eta) == (plan.size, plan.eta):
-        return text + "; the floor rule draws the same split."
-    if plan.floor_size == 0:
-        return text + "; the floor rule finds no split at this ratio."
-    return text + (f"; the floor rule keeps {plan.size - plan.floor_size:,} "
-                   f"item{'s' if plan.size - plan.floor_size != 1 else ''} fewer.")
 
 
 def split_profiles(ratings: Ratings, plan: UniformPlan, percentiles: int) -> pd.DataFrame:

@@ -1,23 +1,24 @@
-"""Chapter 8 ("Which protocol recovers the true order of systems?"): the chapter's figures.
+"""Chapter 8's figures: the fidelity of every protocol on the build's truth, and on the grid of worlds.
 
-Each function returns a matplotlib figure sized for the text column, with the book's theme fonts and
-the dataset stamped by :func:`recbias.bookkit.plotting.dataset_caption`-like ``stamp(ax)``.
+Each function returns a figure sized for the text column, in the book's theme
+(:func:`recbias.bookkit.plotting.use_theme`, applied by the page), with the dataset stamped by ``stamp(ax)``
+(:func:`recbias.bookkit.plotting.dataset_caption` with the dataset filled in).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
+import matplotlib.pyplot as plt
 import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
-from recbias.experiments.truth import families
+from recbias.chapters.c08_protocol_fidelity.study import families
 
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
-
-Stamp = Callable[["Axes"], None]
+Stamp = Callable[[Axes], None]
 
 #: colour of each kind of protocol
 FAMILY_COLOURS = {
@@ -30,14 +31,13 @@ FAMILY_COLOURS = {
 }
 #: width of every figure, in inches: the text column at 110 dpi
 WIDTH = 7.5
+#: the most cells of the grid whose labels fit side by side; more are written upwards
+UPRIGHT_CELLS = 5
 
 
 def fidelity_figure(main: pd.DataFrame, leading: Sequence[str], stamp: Stamp) -> Figure:
     """Kendall's tau-b of every protocol with its interval over users, most faithful first, coloured by kind;
     filled points for the protocols resampling cannot tell from the most faithful one."""
-    import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-
     family = families()
     figure, ax = plt.subplots(figsize=(WIDTH, 1.6 + 0.32 * len(main)))
     for y, row in enumerate(main.itertuples()):
@@ -56,15 +56,13 @@ def fidelity_figure(main: pd.DataFrame, leading: Sequence[str], stamp: Stamp) ->
 
 
 def grid_figure(cells: pd.DataFrame, stamp: Stamp) -> Figure:
-    """A heatmap of :func:`recbias.experiments.truth_report.grid_table`: protocols by cells of the grid."""
-    import matplotlib.pyplot as plt
-    import seaborn as sns
-
+    """A heatmap of :func:`recbias.chapters.c08_protocol_fidelity.report.grid_table`: protocols by cells of
+    the grid, annotated with their tau; the labels of more than :data:`UPRIGHT_CELLS` cells are written upwards."""
     figure, ax = plt.subplots(figsize=(WIDTH, 1.8 + 0.34 * len(cells)))
     sns.heatmap(cells, annot=True, fmt=".2f", cmap="viridis", vmin=0, vmax=1, ax=ax,
                 cbar_kws={"label": r"Kendall's $\tau_b$", "shrink": 0.6})
     ax.set(xlabel=r"popularity skew $\alpha$ and strength of observation bias", ylabel="")
-    ax.tick_params(axis="x", rotation=0)
+    ax.tick_params(axis="x", rotation=0 if len(cells.columns) <= UPRIGHT_CELLS else 90)
     figure.tight_layout()
     stamp(ax)
     return figure

@@ -1,0 +1,49 @@
+"""Chapter 5's computation: the uniform split and the data of the papers' Figs. 6 and 7 (:mod:`.plan`),
+the designs of their Figs. 8 and 9 and the experiments that measure them (:mod:`.designs`), popularity's
+advantage predicted from IRJ 2017 Eq. 3 (:mod:`.residual`), the popularity index (:mod:`.index`) and one
+dataset's study (:mod:`.dataset`)."""
+
+from recbias.chapters.c05_neutralising_designs.study.dataset import (
+    AVAILABLE,
+    positive_only,
+    second_status,
+    study_dataset,
+    study_datasets,
+)
+from recbias.chapters.c05_neutralising_designs.study.designs import (
+    FIG8,
+    GAMMAS,
+    NEUTRALISING,
+    POWERS,
+    PERSONALISED,
+    DatasetStudy,
+    bpref_below_one,
+    design_summary,
+    fig8_summary,
+    one_relevant_size,
+    p1r_left_out,
+)
+from recbias.chapters.c05_neutralising_designs.study.index import (
+    FAMILIES,
+    FIG9,
+    INDEX_ROWS,
+    index_of,
+    index_table,
+    popularity_index,
+    sweep_index,
+    sweep_table,
+)
+from recbias.chapters.c05_neutralising_designs.study.plan import (
+    UniformPlan,
+    positive_ratio_curve,
+    split_profiles,
+    uniform_plan,
+)
+from recbias.chapters.c05_neutralising_designs.study.residual import lift_prediction, residual_lift
+from recbias.evaluate.experiment import PAPER_SYSTEMS
+
+__all__ = ["AVAILABLE", "FAMILIES", "FIG8", "FIG9", "GAMMAS", "INDEX_ROWS", "NEUTRALISING", "PAPER_SYSTEMS",
+           "PERSONALISED", "POWERS", "DatasetStudy", "UniformPlan", "bpref_below_one", "design_summary",
+           "fig8_summary", "index_of", "index_table", "lift_prediction", "one_relevant_size", "p1r_left_out",
+           "popularity_index", "positive_only", "positive_ratio_curve", "residual_lift", "second_status",
+           "split_profiles", "study_dataset", "study_datasets", "sweep_index", "sweep_table", "uniform_plan"]

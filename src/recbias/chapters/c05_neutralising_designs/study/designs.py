@@ -1,0 +1,157 @@
+"""The designs of the papers' Figs. 8 and 9 and the two experiments that measure them.
+
+Bellogín, Castells and Cantador (IRJ 2017, Sec. 6; thesis Sec. 4.6) neutralise the popularity
+bias with percentiles (P1R: non-relevant items drawn from the popularity percentile of the
+held-out item, the ``m`` percentile values averaged) and uniform test item profiles (U1R, UAR:
+the same number ``eta`` of test ratings for each of the ``|T|`` most popular items, with
+``C = T``).  :func:`uniform_experiment` measures U1R, UAR and AI-UAR on uniform folds,
+:func:`coin_experiment` 1R, P1R, "1R -x% head", AR TI-NN (matched to UAR's random precision) and
+AR TI-AN, with the metrics of the papers' Fig. 9 and the later IPS and SNIPS estimators, on
+coin-flip folds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from recbias.chapters.c05_neutralising_designs.study.plan import UniformPlan
+from recbias.evaluate import summarize
+from recbias.evaluate.experiment import PAPER_SYSTEMS, Experiment, run_experiment
+from recbias.ratings import Ratings
+from recbias.splits import Fold
+
+#: cut-off of every top-n metric, as in the papers
+N = 10
+PERSONALISED = ("pLSA", "MF", "user-kNN")
+#: the designs of the papers' Fig. 8, in their order
+FIG8 = ("1R", "U1R", "P1R", "AR", "UAR", "AI-UAR", "1R -head")
+#: the designs of Fig. 8 that neutralise popularity
+NEUTRALISING = ("U1R", "P1R", "UAR", "AI-UAR", "1R -head")
+#: the exponents of stratified recall (``gamma``) and of the propensities (``beta``) the chapter sweeps
+GAMMAS = (0.0, 0.5, 1.0, 2.0, 4.0, np.inf)
+POWERS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+@dataclass
+class DatasetStudy:
+    """What :func:`recbias.chapters.c05_neutralising_designs.study.study_dataset` measured on one dataset.
+
+    Attributes:
+        name: the dataset.
+        plan: its uniform split.
+        designs: label (:data:`FIG8`, plus ``"AR TI-AN"`` for Fig. 9) -> design name.
+        runs: per-run table of both experiments, with a ``label`` column.
+        reports: per (fold, design) sizes of both experiments.
+        lift: predicted and measured advantage of popularity over random (P@10 ratio).
+        seconds: wall time per stage.
+        note: how the dataset was prepared (e.g. only positive ratings kept).
+    """
+
+    name: str
+    plan: UniformPlan
+    designs: dict[str, str]
+    runs: pd.DataFrame
+    reports: pd.DataFrame
+    lift: pd.DataFrame
+    seconds: dict[str, float]
+    note: str = ""
+
+
+def one_relevant_size(ratings: Ratings, target_size: int, percentiles: int) -> int:
+    """``|T_u^r|`` of the 1R designs: ``target_size``, or half a percentile's items when a
+    percentile has fewer than ``target_size`` items (P1R needs ``|T_u^r| <= |I| / m``)."""
+    per_percentile = int(np.count_nonzero(ratings.item_counts())) // percentiles
+    return target_size if per_percentile >= target_size else max(2, per_percentile // 2)
+
+
+def too_big_for_all_items(ratings: Ratings, max_entries: int) -> bool:
+    """Whether AN target sets (every item for every user with a positive rating) exceed ``max_entries``."""
+    users = int(np.count_nonzero(np.bincount(ratings.users[ratings.positive], minlength=ratings.n_users)))
+    return users * ratings.n_items > max_entries
+
+
+def design_summary(runs: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame:
+    """Means and 95% intervals per (dataset, design, system), users as the units; P1R averages its
+    percentiles and every other design its runs (``average="group"``, IRJ Eq. 1 and the P1R mean)."""
+    return summarize(runs, list(metrics), ("dataset", "design", "system"), "group") if len(runs) else runs
+
+
+def sweep_metrics(gammas: Sequence[float], powers: Sequence[float]) -> list[str]:
+    """The metrics of the coin-flip folds: P@10, nDCG@10, the Fig. 9 metrics at every ``gamma`` and the
+    IPS and SNIPS precision and recall at every propensity ``power``."""
+    return ["P@10", "nDCG@10", "bpref", "infAP", *(f"PSR@10(gamma={g:g})" for g in gammas),
+            *(f"{e}-{m}@10(power={b:g})" for e in ("IPS", "SNIPS") for m in ("P", "Recall") for b in powers)]
+
+
+def uniform_experiment(ratings: Ratings, folds: Sequence[Fold], size: int, *, too_big: bool, nonrelevant: int,
+                       seed: int) -> tuple[dict[str, str], Experiment]:
+    """U1R (``|T_u^r| = size``), UAR TI-AN and AI-UAR (AN, or NN(``nonrelevant``) when ``too_big``) on
+    uniform ``folds``: label -> design, and the experiment (P@10 and nDCG@10)."""
+    designs = {
+        "U1R": f"U1R TI-NN({size - 1})",
+        "UAR": "UAR TI-AN",
+        "AI-UAR": f"UAR AI-NN({nonrelevant})" if too_big else "UAR AI-AN",
+    }
+    experiment = run_experiment(ratings, list(designs.values()), PAPER_SYSTEMS, seed=seed, on_shortage="exclude",
+                                folds=folds, metrics=["P@10", "nDCG@10"])
+    return designs, experiment
+
+
+def matched_nonrelevant(reports: pd.DataFrame, design: str) -> int:
+    """The mean number of non-relevant items of the target sets of ``design`` (at least 1): the
+    ``|N_u|`` that gives AR TI-NN the random precision of UAR."""
+    rows = reports[reports["design"] == design]
+    return max(1, int(round(((rows["candidates"] - rows["relevant"]) / rows["n_runs"]).mean())))
+
+
+def coin_experiment(ratings: Ratings, folds: Sequence[Fold], size: int, *, percentiles: int, head: float,
+                    matched: int, too_big: bool, nonrelevant: int, metrics: Sequence[str],
+                    seed: int) -> tuple[dict[str, str], Experiment]:
+    """1R, P1R(``percentiles``), "1R -x% head", AR TI-NN(``matched``) and AR TI-AN (NN(``nonrelevant``)
+    when ``too_big``) on coin-flip ``folds``: label -> design, and the experiment."""
+    sampled = f"TI-NN({size - 1})"
+    one_r = f"1R {sampled}"
+    designs = {
+        "1R": one_r, "P1R": f"P1R({percentiles}) {sampled}", "1R -head": f"{one_r} -{head * 100:g}% head",
+        "AR": f"TI-NN({matched})", "AR TI-AN": f"TI-NN({nonrelevant})" if too_big else "TI-AN",
+    }
+    experiment = run_experiment(ratings, list(dict.fromkeys(designs.values())), PAPER_SYSTEMS, folds=folds,
+                                seed=seed, on_shortage="exclude", metrics=list(metrics))
+    return designs, experiment
+
+
+def labelled(designs: dict[str, str], *experiments: Experiment) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The runs and the reports of ``experiments``, one after the other, with the ``label`` of each design."""
+    label_of = {name: label for label, name in designs.items()}
+    runs = pd.concat([e.runs.astype({"design": str}) for e in experiments], ignore_index=True)
+    runs.insert(2, "label", runs["design"].map(label_of))
+    reports = pd.concat([e.reports for e in experiments], ignore_index=True)
+    reports.insert(2, "label", reports["design"].map(label_of))
+    return runs, reports
+
+
+def fig8_summary(study: DatasetStudy, metrics: Sequence[str] = ("P@10", "nDCG@10")) -> pd.DataFrame:
+    """Means and 95% intervals of ``metrics`` per Fig. 8 design and system (P1R averages its percentiles)."""
+    runs = study.runs[study.runs["label"].isin(FIG8)]
+    table = design_summary(runs, metrics)
+    table.insert(0, "label", table["design"].map({v: k for k, v in study.designs.items()}))
+    table["dataset"] = study.name
+    return table
+
+
+def p1r_left_out(study: DatasetStudy) -> tuple[float, float]:
+    """The runs P1R leaves out for want of non-relevant items in the percentile, and the runs it keeps
+    (means per split)."""
+    rows = study.reports[study.reports["label"] == "P1R"]
+    return float(rows["shortage_runs"].mean()), float(rows["n_runs"].mean())
+
+
+def bpref_below_one(study: DatasetStudy) -> tuple[int, int]:
+    """How many 1R runs (one per system and run) have bpref below 1, and how many were scored: a sampled
+    item the user rated below the threshold is ranked above the relevant one."""
+    bpref = study.runs.loc[study.runs["label"] == "1R", "bpref"]
+    return int((bpref < 1).sum()), len(bpref)

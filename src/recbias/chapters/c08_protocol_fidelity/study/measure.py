@@ -1,0 +1,184 @@
+"""Every protocol and the truth measured on one split of a dataset, for the whole field of systems.
+
+:func:`truth_study` fits the field on a coin-flip split and on a uniform split and measures every
+protocol of :func:`~recbias.chapters.c08_protocol_fidelity.study.protocols.protocols` on the split it
+names; on the coin-flip split it also reads the truth.  A split is measured in two phases: its runs
+are drawn once (:func:`fold_runs`), then every system scores them once, system after system
+(:func:`measure_fold`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from recbias.chapters.c08_protocol_fidelity.study.protocols import Protocol, protocols
+from recbias.chapters.c08_protocol_fidelity.study.truths import headline_truth, random_item_runs, random_item_values
+from recbias.designs import build_runs, parse_design
+from recbias.evaluate import Candidates, evaluate_runs
+from recbias.evaluate.complete import TrueQuality
+from recbias.evaluate.fidelity import TruthStudy, fidelity_over_seeds, fit_field, system_field
+from recbias.metrics.popularity import ItemPopularity
+from recbias.ratings import Ratings
+from recbias.recommenders import Recommender
+from recbias.runs import Runs
+from recbias.sampled import CorrectedSample, corrected_sample
+from recbias.splits import Fold, fold_seed, make_folds
+
+
+@dataclass
+class FoldRuns:
+    """What one split is measured on: the runs of every design of its plain protocols, the draws of its
+    corrected sampled metrics, and the source of its truth.
+
+    Attributes:
+        plain: the protocols read from the runs as they are.
+        designs: their designs, each once, in order; ``runs`` and ``metrics`` follow it.
+        runs: the runs of each design.
+        metrics: design -> the metrics its protocols read.
+        samples: protocol label -> the draw of a corrected sampled metric
+            (:func:`recbias.sampled.corrected_sample`).
+        complete: the complete relevance of a simulated world, when the split reads a truth there.
+        random_items: the random-item runs of Coat (:func:`.truths.random_item_runs`), when the split
+            reads a truth there.
+    """
+
+    plain: list[Protocol]
+    designs: list[str]
+    runs: list[Runs]
+    metrics: dict[str, list[str]]
+    samples: dict[str, CorrectedSample]
+    complete: TrueQuality | None
+    random_items: Runs | None
+
+    def candidates(self) -> Candidates:
+        """One :class:`recbias.evaluate.Candidates` over every runs object, in the order of ``designs``, then
+        the samples, then the random items; over every user when a world's complete relevance is read."""
+        extra = [self.random_items] if self.random_items is not None else []
+        return Candidates(self.runs + [s.runs for s in self.samples.values()] + extra,
+                          users=None if self.complete is None else self.complete.users)
+
+
+def fold_runs(protocol_list: Sequence[Protocol], fold: Fold, ratings: Ratings, seed: int, *,
+              truth: bool = False) -> FoldRuns:
+    """Draw the runs of one split: design ``k`` with seed ``fold_seed(seed, k)``, every corrected sample
+    with the next seed; with ``truth``, the world's complete relevance (ties by item code) or, on Coat,
+    the random-item runs."""
+    train, test = fold.train, fold.test
+    plain = [p for p in protocol_list if p.correction is None]
+    designs = list(dict.fromkeys(p.design for p in plain))
+    runs = [build_runs(train, test, d, seed=fold_seed(seed, k), on_shortage="exclude") for k, d in enumerate(designs)]
+    metrics = {d: [p.metric for p in plain if p.design == d] for d in designs}
+    samples = {p.label: corrected_sample(train, test, metric=p.metric, method=p.correction,
+                                         m=parse_design(p.design).n_nonrelevant, seed=fold_seed(seed, len(designs)))
+               for p in protocol_list if p.correction is not None}
+    complete = (TrueQuality(train, ratings.true_relevance, seed=None)
+                if truth and ratings.true_relevance is not None else None)
+    random_items = random_item_runs(train, ratings.unbiased_test) if truth and complete is None else None
+    return FoldRuns(plain, designs, runs, metrics, samples, complete, random_items)
+
+
+def _read_scores(drawn: FoldRuns, label: str, scores: Sequence[np.ndarray], popularity: ItemPopularity, seed: int,
+                 out: dict[str, dict[str, pd.Series]]) -> None:
+    """Put system ``label``'s per-user mean of every protocol into ``out`` (protocol -> system -> series)."""
+    for design, design_runs, design_scores in zip(drawn.designs, drawn.runs, scores, strict=False):
+        metrics = drawn.metrics[design]
+        table = evaluate_runs(design_runs, design_scores, metrics, seed=seed, item_popularity=popularity)
+        means = table.groupby("user")[metrics].mean()
+        for protocol in drawn.plain:
+            if protocol.design == design:
+                out[protocol.label][label] = means[protocol.metric]
+    for (protocol_label, sample), sample_scores in zip(drawn.samples.items(), scores[len(drawn.designs):],
+                                                        strict=False):
+        out[protocol_label][label] = sample.values(label, sample_scores).groupby("user")["value"].mean()
+
+
+def measure_fold(
+    protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold, ratings: Ratings, seed: int,
+    *, truth: bool = False,
+) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
+    """Per-user means (users x systems) of every protocol of one split, and with ``truth`` the truth's tables.
+
+    Every system scores the fold once: one :class:`recbias.evaluate.Candidates` holds the runs of
+    every design, the draws of the corrected sampled metrics and Coat's random-item runs, and the
+    complete relevance of a simulated world reads the same score blocks
+    (:class:`recbias.evaluate.complete.TrueQuality`).  Popularity-aware metrics read the dataset's
+    positive counts (stratified recall) and the fold's training counts (IPS, SNIPS).
+    """
+    popularity = replace(ItemPopularity.from_ratings(fold.train, fold.test, train=fold.train),
+                         positive_counts=ratings.item_counts(positive_only=True))
+    drawn = fold_runs(protocol_list, fold, ratings, seed, truth=truth)
+    candidates = drawn.candidates()
+    out: dict[str, dict[str, pd.Series]] = {p.label: {} for p in protocol_list}
+    random_scores, scores = {}, None
+    for label, recommender in fitted.items():  # each system's scores are read before the next one's overwrite them
+        readers = [drawn.complete.reader(label)] if drawn.complete is not None else []
+        scores = candidates.score(recommender, readers, out=scores)
+        _read_scores(drawn, label, scores, popularity, seed, out)
+        if drawn.random_items is not None:
+            random_scores[label] = scores[-1].copy()
+    if drawn.complete is not None:
+        true_tables = drawn.complete.tables()
+    elif drawn.random_items is not None:
+        true_tables = random_item_values(drawn.random_items, random_scores, seed=seed)
+    else:
+        true_tables = {}
+    return {label: pd.DataFrame(columns) for label, columns in out.items()}, true_tables
+
+
+def truth_study(
+    ratings: Ratings,
+    *,
+    seed: int = 0,
+    split: int = 0,
+    test_ratio: float = 0.2,
+    systems: Mapping[str, Recommender] | None = None,
+    sampled_m: int = 100,
+    cache: bool = True,
+) -> TruthStudy:
+    """Fit the field on a coin-flip split and a uniform split of ``ratings`` and measure everything.
+
+    The splits are fold ``split`` of :func:`recbias.splits.make_folds` with ``seed``
+    (``method="coin"`` and ``"uniform"``), so the systems that other chapters fit on the
+    same folds are loaded from the fit cache; the blends of the field share the fit of its MF
+    (:func:`recbias.evaluate.fidelity.fit_field`).  The truth comes from
+    ``ratings.true_relevance`` (simulated worlds; systems fitted on the coin-flip training set,
+    judged over all unrated items) or ``ratings.unbiased_test`` (Coat: the same systems rank each
+    user's random items); a dataset with neither raises ``ValueError``.  The uniform protocols are
+    left out when no uniform split exists at ``test_ratio``.
+    """
+    if ratings.true_relevance is None and ratings.unbiased_test is None:
+        raise ValueError(
+            f"dataset '{ratings.name}' has no ground truth: chapter 8 needs a simulated world "
+            "(true relevance) or Coat (ratings of random items)"
+        )
+    field = dict(systems) if systems is not None else system_field(seed)
+    plan = protocols(ratings.n_items, sampled_m)
+    coin = make_folds(ratings, folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
+    coin_fit = fit_field(field, coin.train, key_extra=coin.key, cache=cache, seed=seed)
+    values, truth = measure_fold([p for p in plan if p.split == "coin"], coin_fit, coin, ratings, seed, truth=True)
+    uniform = [p for p in plan if p.split == "uniform"]
+    try:
+        uniform_fold = make_folds(ratings, method="uniform", folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
+    except ValueError:
+        uniform_fold = None  # no uniform profile exists at this test ratio: U protocols are left out
+    if uniform and uniform_fold is not None:
+        fresh = system_field(seed) if systems is None else dict(systems)
+        uniform_fit = fit_field(fresh, uniform_fold.train, key_extra=uniform_fold.key, cache=cache, seed=seed)
+        values |= measure_fold(uniform, uniform_fit, uniform_fold, ratings, seed)[0]
+    ordered = {p.label: values[p.label] for p in plan if p.label in values}
+    return TruthStudy(protocols=ordered, truth=truth, systems=list(field), dataset=ratings.name, seed=seed,
+                      split=split)
+
+
+def protocol_fidelity(ratings: Ratings, *, seed: int = 0, splits: int = 1,
+                      n_boot: int = 200) -> tuple[pd.DataFrame, str]:
+    """:func:`truth_study` on the first ``splits`` coin-flip splits of ``ratings`` and the fidelity of every
+    protocol to the chapter's truth (:func:`.truths.headline_truth`) over those splits
+    (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`, most faithful first), with the truth's name."""
+    studies = [truth_study(ratings, seed=seed, split=s) for s in range(splits)]
+    truth_metric = headline_truth(studies[0])
+    return fidelity_over_seeds(studies, truth_metric, n_boot=n_boot), truth_metric

@@ -1,0 +1,41 @@
+"""Text boxes of a matplotlib figure, for the tests that check that no two of them overlap."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+
+def _ticks_out_of_view(figure: Figure) -> set[int]:
+    """The tick labels matplotlib keeps but does not draw, their ticks lying outside the axis's view."""
+    hidden = set()
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            span = high - low
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if not low - 1e-9 * span <= tick.get_loc() <= high + 1e-9 * span or not np.isfinite(tick.get_loc()):
+                    hidden.update((id(tick.label1), id(tick.label2)))
+    return hidden
+
+
+def _drawn(figure: Figure) -> list[Text]:
+    hidden = _ticks_out_of_view(figure)
+    return [t for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip() and id(t) not in hidden]
+
+
+def texts(figure: Figure) -> list[str]:
+    """Every text ``figure`` draws: titles, labels, tick labels in view, legend entries, annotations."""
+    figure.canvas.draw()
+    return [t.get_text() for t in _drawn(figure)]
+
+
+def overlapping_texts(figure: Figure) -> list[tuple[str, str]]:
+    """The pairs of drawn texts of ``figure`` whose boxes overlap."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in _drawn(figure)]
+    return [(a, b) for (a, box_a), (b, box_b) in combinations(boxes, 2) if box_a.overlaps(box_b)]
