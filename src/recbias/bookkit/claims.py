@@ -83,6 +83,16 @@ def at_most(name: str, bound: float, *, what: str | None = None) -> Criterion:
                      lambda v: _every(v[name], lambda a: a <= bound))
 
 
+def above(name: str, bound: float, *, what: str | None = None) -> Criterion:
+    """``values[name] > bound`` (every element of it, for an array)."""
+    return Criterion(f"{what or name} above {_fmt(bound)}", (name,), lambda v: _every(v[name], lambda a: a > bound))
+
+
+def below(name: str, bound: float, *, what: str | None = None) -> Criterion:
+    """``values[name] < bound`` (every element of it, for an array)."""
+    return Criterion(f"{what or name} below {_fmt(bound)}", (name,), lambda v: _every(v[name], lambda a: a < bound))
+
+
 def between(name: str, low: float, high: float, *, what: str | None = None,
             open_low: bool = False, open_high: bool = False) -> Criterion:
     """``low <= values[name] <= high`` (``<`` at an open end; every element, for an array)."""
