@@ -62,7 +62,8 @@ class ItemPopularity:
         set's size (:func:`propensity_from_counts`)."""
         if self.train_positive_counts is None or self.outside_pairs is None or self.n_test is None:
             raise ValueError("IPS and SNIPS metrics need propensities from the training counts and the test "
-                             "size: build the ItemPopularity with ItemPopularity.from_ratings(ratings, test, train=train)")
+                             "size: build the ItemPopularity with "
+                             "ItemPopularity.from_ratings(ratings, test, train=train)")
         return propensity_from_counts(self.train_positive_counts, power, self.outside_pairs, self.n_test)
 
 

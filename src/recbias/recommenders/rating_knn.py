@@ -20,12 +20,12 @@ stored whole.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from numba import njit, prange
 
 from recbias.ratings import Ratings
 from recbias.recommenders._pairs import BLOCK_BUDGET, dense
 from recbias.recommenders.base import Recommender
+from recbias.recommenders.feedback import rating_values
 from recbias.recommenders.knn import _neighbour_count
 
 
@@ -92,10 +92,7 @@ class RatingUserKNN(Recommender):
         self.k = _neighbour_count(self.name, "k", k)
 
     def _fit(self, train: Ratings) -> None:
-        ratings = sp.csr_matrix((train.values, (train.users, train.items)), shape=train.shape)
-        if ratings.nnz != train.n_ratings:
-            raise ValueError(f"{self.name}: '{train.name}' rates some (user, item) pair twice; keep one rating per pair")
-        ratings.sort_indices()
+        ratings = rating_values(self.name, train)
         counts = np.diff(ratings.indptr)
         owner = np.repeat(np.arange(self.n_users), counts)
         sums = np.bincount(owner, weights=ratings.data, minlength=self.n_users)

@@ -22,7 +22,6 @@ fixed partner is 1.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from numba import njit, prange
 from threadpoolctl import threadpool_limits
 
@@ -30,6 +29,7 @@ from recbias.ratings import Ratings
 from recbias.recommenders._pairs import pairwise_dot
 from recbias.recommenders._progress import progress_bar
 from recbias.recommenders.base import Recommender
+from recbias.recommenders.feedback import rating_values
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -96,10 +96,7 @@ class RatingMF(Recommender):
         self.iterations = int(iterations)
 
     def _fit(self, train: Ratings) -> None:
-        by_user = sp.csr_matrix((train.values, (train.users, train.items)), shape=train.shape)
-        if by_user.nnz != train.n_ratings:
-            raise ValueError(f"{self.name}: '{train.name}' rates some (user, item) pair twice; keep one rating per pair")
-        by_user.sort_indices()
+        by_user = rating_values(self.name, train)
         by_item = by_user.T.tocsr()
         by_item.sort_indices()
         self.mu_ = float(train.values.mean()) if train.n_ratings else 0.0
