@@ -206,6 +206,14 @@ def test_rating_knn_by_hand_with_a_tie():
     assert RatingUserKNN(k=5).fit(train).score(np.array([1]), np.array([0]))[0] == pytest.approx(3.0 + 2.0)
 
 
+@pytest.mark.realdata
+def test_rating_knn_rmse_on_the_u1_split_of_movielens_100k():
+    """KNNWithMeans is reported at about 0.95 RMSE on MovieLens 100K (Surprise's benchmark, 5 folds)."""
+    train, test = u1_split()
+    predicted = RatingUserKNN().fit(train).score(test.users, test.items)
+    assert float(np.sqrt(np.mean((predicted - test.values) ** 2))) <= 0.96
+
+
 def test_rating_knn_rejects_bad_neighbourhoods():
     with pytest.raises(ValueError, match="k must be"):
         RatingUserKNN(k=0)
