@@ -131,3 +131,13 @@ def test_parameters_must_be_stored_under_their_names(world, tmp_path):
     with pytest.raises(TypeError, match="window"):
         fit_cached(Forgetful(), world, directory=tmp_path)
     assert not os.listdir(tmp_path)
+
+
+@pytest.mark.parametrize("preset", ["rating-mf", "rating-user-knn"])
+def test_the_papers_rating_predictors_load_from_the_cache(tmp_path, world, preset, monkeypatch):
+    fitted = fit_cached(make(preset), world, directory=tmp_path)
+    assert fit_key(make(preset), world) != fit_key(make(preset, seed=1), world)
+    monkeypatch.setattr(type(fitted), "_fit", lambda self, train: pytest.fail("refitted instead of loaded"))
+    loaded = fit_cached(make(preset), world, directory=tmp_path)
+    users = np.arange(world.n_users)
+    assert np.array_equal(loaded.score_users(users), fitted.score_users(users))

@@ -383,6 +383,9 @@ def test_determinism_by_seed() -> None:
         ("UAR AI-AN", "UAR AI-AN"),
         ("1R TI-NN(100) -10% head", "1R TI-NN(100) -10% head"),
         ("TI-AN -2.5% head", "TI-AN -2.5% head"),
+        ("1R -NR", "1R TI-NN(100) -NR"),
+        ("1R TI-NN(99) - NR", "1R TI-NN(99) -NR"),
+        ("1R TI-NN(100) -10% head -NR", "1R TI-NN(100) -10% head -NR"),
     ],
 )
 def test_design_names(name: str, canonical: str | None) -> None:
@@ -394,7 +397,8 @@ def test_design_names(name: str, canonical: str | None) -> None:
         assert parse_design(canonical) == parse_design(name)
 
 
-@pytest.mark.parametrize("name", ["", "XI-AN", "1R TI-NN()", "TI-AN head", "2R TI-AN", "P1R TI-AN", 7])
+@pytest.mark.parametrize("name", ["", "XI-AN", "1R TI-NN()", "TI-AN head", "2R TI-AN", "P1R TI-AN", 7, "-NR",
+                                  "1R TI-NN(100) -NR -10% head", "1R NR"])
 def test_unknown_names_quote_the_grammar(name) -> None:
     with pytest.raises(ValueError) as error:
         parse_design(name)
@@ -428,3 +432,40 @@ def test_runs_of_some_users_are_those_of_the_full_design(name: str) -> None:
     assert some.report.n_candidates == full.report.n_candidates  # C is the whole split's
     for field in ("offsets", "users", "items", "labels", "grades", "judged", "n_relevant"):
         np.testing.assert_array_equal(getattr(some, field), getattr(expected, field))
+
+
+# ------------------------------------------------- the papers' 1R for bpref (IRJ Sec. 7)
+
+
+@pytest.mark.parametrize("name", ["1R TI-NN(20)", "1R TI-AN", "P1R(3) TI-NN(5)"])
+def test_without_nonrelevance_judgments_the_runs_are_the_same_but_unjudged(name: str) -> None:
+    train, test = random_split_ratings(seed=6)
+    judged = build_runs(train, test, name, seed=2)
+    unjudged = build_runs(train, test, f"{name} -NR", seed=2)
+    assert unjudged.design == f"{judged.design} -NR"
+    for field in ("offsets", "users", "items", "labels", "grades", "n_relevant", "groups"):
+        np.testing.assert_array_equal(getattr(unjudged, field), getattr(judged, field))
+    np.testing.assert_array_equal(unjudged.judged, unjudged.labels)
+    assert np.count_nonzero(judged.judged & ~judged.labels) > 0  # control: there were judgments to remove
+
+
+@pytest.mark.parametrize("name", ["1R TI-NN(20)", "1R TI-AN"])
+def test_bpref_is_one_for_every_run_of_the_papers_1r(name: str) -> None:
+    from recbias.evaluate import evaluate_runs
+
+    train, test = random_split_ratings(seed=7)
+    papers, ours = build_runs(train, test, f"{name} -NR", seed=3), build_runs(train, test, name, seed=3)
+    popularity = (train.item_counts() + 0.5 * np.arange(train.n_items) / train.n_items).astype(float)
+    for runs in (papers, ours):
+        systems = {
+            "random": np.random.default_rng(0).random(len(runs.items)),
+            "popularity": popularity[runs.items],
+            "relevant last": -runs.labels.astype(float),
+        }
+        values = {label: evaluate_runs(runs, scores, ["bpref"], seed=1)["bpref"].to_numpy()
+                  for label, scores in systems.items()}
+        if runs is papers:
+            for label, column in values.items():
+                np.testing.assert_array_equal(column, 1.0, err_msg=label)
+        else:  # control: with the judgments, a relevant item ranked last loses to them
+            assert values["relevant last"].min() == 0.0 and values["relevant last"].mean() < 0.9

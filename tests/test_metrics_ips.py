@@ -30,20 +30,32 @@ def in_order(lists: list[list[int]], relevant: list[set[int]], users: list[int] 
 
 
 def test_propensity_from_counts_by_hand() -> None:
-    p = propensity_from_counts(np.array([0, 3, 15]), 0.5)
-    np.testing.assert_allclose(p, [np.sqrt(1 / 16), np.sqrt(4 / 16), 1.0])
-    np.testing.assert_array_equal(propensity_from_counts(np.array([0, 3, 15]), 0.0), 1.0)
+    # shape (n + 1)^0.5 = 1, 2, 4; outside pairs 10, 5, 2 -> sum 10 + 10 + 8 = 28; 7 test ratings -> c = 1/4
+    p = propensity_from_counts(np.array([0, 3, 15]), 0.5, np.array([10, 5, 2]), 7)
+    np.testing.assert_allclose(p, [0.25, 0.5, 1.0])
+    assert np.array([10, 5, 2]) @ p == pytest.approx(7)  # the propensities reproduce the test size
+    # missing at random: every item at the test density 7 / 17
+    np.testing.assert_allclose(propensity_from_counts(np.array([0, 3, 15]), 0.0, np.array([10, 5, 2]), 7), 7 / 17)
+    # the cap: with 14 test ratings the last item would reach 2
+    np.testing.assert_allclose(propensity_from_counts(np.array([0, 3, 15]), 0.5, np.array([10, 5, 2]), 14),
+                               [0.5, 1.0, 1.0])
     with pytest.raises(ValueError, match="power"):
-        propensity_from_counts(np.array([1, 2]), -1.0)
+        propensity_from_counts(np.array([1, 2]), -1.0, np.array([1, 1]), 1)
     with pytest.raises(ValueError, match="counts"):
-        propensity_from_counts(np.array([1, -2]), 1.0)
+        propensity_from_counts(np.array([1, -2]), 1.0, np.array([1, 1]), 1)
+    with pytest.raises(ValueError, match="outside_pairs"):
+        propensity_from_counts(np.array([1, 2]), 1.0, np.array([1]), 1)
+    with pytest.raises(ValueError, match="outside the training"):
+        propensity_from_counts(np.array([1, 2]), 1.0, np.array([0, 0]), 1)
 
 
 def test_popularity_propensity_counts_positive_training_ratings_only() -> None:
     train = Ratings.from_codes(np.array([0, 1, 2, 0]), np.array([0, 0, 0, 1]), np.array([5.0, 5.0, 1.0, 5.0]),
                                (3, 3), positive_threshold=4, scale=(1, 5), name="t")
-    # positive counts 2, 1, 0 -> ((n + 1) / 3)^1
-    np.testing.assert_allclose(popularity_propensity(train, 1.0), [1.0, 2 / 3, 1 / 3])
+    test = Ratings.from_codes(np.array([1, 2]), np.array([1, 2]), np.array([5.0, 2.0]), (3, 3),
+                              positive_threshold=4, scale=(1, 5), name="t")
+    # positive counts 2, 1, 0 -> shape 3, 2, 1; outside pairs 0, 2, 3 -> sum 7; 2 test ratings
+    np.testing.assert_allclose(popularity_propensity(train, test, 1.0), np.array([3, 2, 1]) * 2 / 7)
 
 
 def test_ips_and_snips_by_hand() -> None:
@@ -120,20 +132,96 @@ def test_snips_recall_is_stratified_recall_with_matching_weights() -> None:
     # p ∝ (n + 1)^beta is Steck's weight |PR(i)|^(-gamma/(gamma+1)) with |PR(i)| = n + 1, beta = gamma/(gamma+1)
     for gamma in (0.5, 1.0, 3.0):
         beta = gamma / (gamma + 1)
-        np.testing.assert_allclose(ips_recall(runs, 10, propensity_from_counts(counts, beta), True),
-                                   stratified_recall(runs, 10, popularity, gamma))
+        p = propensity_from_counts(counts, beta, np.full(40, 100), 50)
+        np.testing.assert_allclose(ips_recall(runs, 10, p, True), stratified_recall(runs, 10, popularity, gamma))
 
 
-def test_grammar_fits_propensities_on_training_counts() -> None:
+def test_grammar_fits_propensities_on_training_counts_and_the_test_size() -> None:
     train = Ratings.from_codes(np.array([0, 1, 2, 2]), np.array([0, 0, 0, 1]), np.full(4, 5.0), (3, 3),
                                positive_threshold=4, scale=(1, 5), name="t")
+    test = Ratings.from_codes(np.array([0, 0]), np.array([2, 1]), np.full(2, 5.0), (3, 3),
+                              positive_threshold=4, scale=(1, 5), name="t")
     runs = in_order([[2, 1, 0]], [{2, 1}])
-    popularity = ItemPopularity.from_ratings(train, train=train)  # training counts 3, 1, 0
+    popularity = ItemPopularity.from_ratings(train, test, train=train)
+    # training counts 3, 1, 0 -> shape (power 1) 4, 2, 1; outside pairs 0, 2, 3 -> sum 7; 2 test ratings
+    p = np.array([4.0, 2.0, 1.0]) * 2 / 7
     values = compute_metrics(runs, ["IPS-P@2(power=1)", "SNIPS-Recall@1", "IPS-Recall@2(power=0)"], popularity)
-    p = np.array([1.0, 0.5, 0.25])
-    assert values["IPS-P@2(power=1)"][0] == pytest.approx((4 + 2) / 2)
-    assert values["SNIPS-Recall@1"][0] == pytest.approx(np.sqrt(4) / (np.sqrt(4) + np.sqrt(2)))
-    assert values["IPS-Recall@2(power=0)"][0] == pytest.approx(1.0)
-    assert p[2] == pytest.approx(propensity_from_counts(np.array([3, 1, 0]), 1.0)[2])
-    with pytest.raises(ValueError, match="training"):
-        compute_metrics(runs, ["IPS-P@2"], ItemPopularity.from_ratings(train))
+    assert values["IPS-P@2(power=1)"][0] == pytest.approx((1 / p[2] + 1 / p[1]) / 2)
+    assert values["SNIPS-Recall@1"][0] == pytest.approx(np.sqrt(2) / (np.sqrt(2) + np.sqrt(1)))
+    assert values["IPS-Recall@2(power=0)"][0] == pytest.approx(1 / (2 / 5))  # p = test density 2 / 5
+    with pytest.raises(ValueError, match="training counts and the test"):
+        compute_metrics(runs, ["IPS-P@2"], ItemPopularity.from_ratings(train, train=train))
+
+
+def test_snips_precision_is_a_per_user_rescaling_of_snips_recall() -> None:
+    rng = np.random.default_rng(11)
+    lists = [list(rng.permutation(30)[: rng.integers(12, 30)]) for _ in range(25)]
+    relevant = [set(rng.choice(run, size=rng.integers(1, 10), replace=False)) for run in lists]
+    runs = in_order(lists, relevant)
+    p = rng.uniform(0.05, 1.0, 30)
+    sizes = np.array([len(r) for r in relevant])
+    for n in (1, 5, 10):
+        np.testing.assert_allclose(ips_precision(runs, n, p, True), sizes / n * ips_recall(runs, n, p, True))
+        np.testing.assert_allclose(ips_recall(runs, n, p), n / sizes * ips_precision(runs, n, p))
+
+
+def item_observation_world(seed: int, theta: np.ndarray, n_users: int = 300, test_share: float = 0.3):
+    """Complete relevance with varying prevalence; each pair rated with its item's probability
+    ``theta_i`` whatever its relevance, a rated pair held out with probability ``test_share``.
+
+    Returns the observed runs (the positive test items marked), the complete runs (every truly
+    relevant candidate marked), the split and the true propensities
+    ``P(positive test | relevant, outside training) = s theta / (1 - (1 - s) theta)``.  Each
+    user's candidates are her items outside training, in the order of scores that mix
+    relevance, popularity and noise and do not depend on the observation.
+    """
+    rng = np.random.default_rng(seed)
+    n_items = len(theta)
+    truth = rng.random((n_users, n_items)) < rng.uniform(0.05, 0.4, n_items)
+    rated = rng.random((n_users, n_items)) < theta
+    held_out = rated & (rng.random((n_users, n_items)) < test_share)
+    trained = rated & ~held_out
+    scores = truth + 0.5 * np.log(theta) + rng.standard_normal((n_users, n_items))
+    lists = [list(np.flatnonzero(~trained[u])[np.argsort(-scores[u, ~trained[u]])]) for u in range(n_users)]
+    observed = in_order(lists, [set(np.flatnonzero(held_out[u] & truth[u])) for u in range(n_users)])
+    complete = in_order(lists, [set(np.flatnonzero(truth[u])) for u in range(n_users)])
+    users, items = np.nonzero(rated)
+    values = np.where(truth[users, items], 5.0, 2.0)
+    split = [Ratings.from_codes(users[mask], items[mask], values[mask], truth.shape, positive_threshold=4, name="w")
+             for mask in (trained[users, items], held_out[users, items])]
+    return observed, complete, split, test_share * theta / (1 - (1 - test_share) * theta)
+
+
+def test_ips_precision_is_unbiased_for_complete_precision_over_worlds() -> None:
+    """Popularity-skewed observation, true propensities: over 40 worlds the mean IPS-P@10 (users
+    without an observed relevant item count as 0) is within noise of P@10 on complete relevance."""
+    theta = 0.5 * np.arange(1, 151) ** -0.6
+    gaps, plain, truths = [], [], []
+    for seed in range(40):
+        observed, complete, _, p = item_observation_world(seed, np.random.default_rng(seed).permutation(theta))
+        truths.append(precision(complete, 10).mean())
+        gaps.append(ips_precision(observed, 10, p).mean() - truths[-1])
+        plain.append(precision(observed, 10).mean())
+    gaps = np.array(gaps)
+    assert abs(gaps.mean()) < 3 * gaps.std(ddof=1) / np.sqrt(len(gaps))
+    assert np.mean(plain) < 0.5 * np.mean(truths)  # control: observed precision is far off
+
+
+def test_fitted_propensities_take_the_observed_rate_as_their_scale() -> None:
+    """Missing completely at random (one theta for every item): the fitted beta = 0 propensity
+    is the test density among pairs outside training, the true one, so IPS-P@10 with it is
+    unbiased over worlds; the former scale (the most popular item at p = 1, so p = 1 for every
+    item here, which is plain precision) was not."""
+    gaps, former_gaps, true_p, fitted_p = [], [], [], []
+    for seed in range(40):
+        observed, complete, (train, test), p = item_observation_world(seed, np.full(150, 0.1))
+        fitted = popularity_propensity(train, test, 0.0)
+        truth = precision(complete, 10).mean()
+        gaps.append(ips_precision(observed, 10, fitted).mean() - truth)
+        former_gaps.append(ips_precision(observed, 10, np.ones(150)).mean() - truth)
+        true_p.append(p[0])
+        fitted_p.append(fitted[0])
+    gaps = np.array(gaps)
+    assert abs(gaps.mean()) < 3 * gaps.std(ddof=1) / np.sqrt(len(gaps))
+    assert np.mean(fitted_p) == pytest.approx(np.mean(true_p), rel=0.01)
+    assert np.mean(former_gaps) < -0.5 * truth

@@ -186,6 +186,7 @@ def build_runs(
     percentiles cut ``C`` into ``m`` groups of near-equal size, 0 the most popular.
     U1R/UAR: 1R/AR on a uniform split, where TI means ``C = T`` (Sec. 6.2).
     "-x% head": the head items leave the test set and ``C`` (Sec. 6.3).
+    "-NR": the same target sets with no non-relevance judgment (the papers' 1R, Sec. 7).
 
     Args:
         design: a name (see :data:`recbias.designs.GRAMMAR`) or a :class:`DesignSpec`.
@@ -205,7 +206,8 @@ def build_runs(
 
     Returns:
         :class:`DesignedRuns`: ``labels`` mark relevant items, ``grades`` hold their test
-        rating (0 elsewhere), ``judged`` marks candidates with a test rating by the user,
+        rating (0 elsewhere), ``judged`` marks candidates with a test rating by the user
+        (under "-NR" the relevant ones only),
         ``n_relevant`` is ``|PR_test(u)|`` in AR and 1 in 1R (a 1R run holds exactly one
         relevant item, so its recall is a hit and its AP the reciprocal rank, IRJ Sec. 6.4),
         ``groups`` the P1R percentile (else -1).
@@ -330,8 +332,8 @@ def build_runs(
         positive_run,
         rel_items,
         rel_values,
-        judged_users=test_users[~relevant],
-        judged_items=test_items[~relevant],
+        judged_users=test_users[~relevant & spec.nonrelevance_judged],
+        judged_items=test_items[~relevant & spec.nonrelevance_judged],
     )
     report = DesignReport(
         design=name,

@@ -2,7 +2,8 @@
 
 A design fixes three choices (candidate items AI/TI, relevant items AR/1R,
 non-relevant items AN/NN) plus the popularity-neutralising variants: P1R
-(percentiles), U1R/UAR (uniform test item profiles) and "-x% head".
+(percentiles), U1R/UAR (uniform test item profiles) and "-x% head"; "-NR" removes
+the non-relevance judgments, as the papers' 1R does (IRJ Section 7).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from dataclasses import dataclass
 __all__ = ["GRAMMAR", "DesignSpec", "parse_design"]
 
 GRAMMAR = (
-    "design := [RELEVANT] [CANDIDATES '-' NONRELEVANT] [' -' X '% head'], at least one of the first two, where "
+    "design := [RELEVANT] [CANDIDATES '-' NONRELEVANT] [' -' X '% head'] [' -NR'], at least one of the first two, "
+    "where "
     "RELEVANT is AR | 1R | P1R(m) | UAR | U1R, CANDIDATES is AI | TI and NONRELEVANT is AN | NN(k); "
     "examples: 'AI-AN', 'TI-AN', 'TI-NN(1700)', '1R TI-NN(100)', 'P1R(10)', 'U1R', 'UAR', 'UAR AI-AN' (the paper's "
-    "AI-UAR), '1R TI-NN(100) -10% head'. "
+    "AI-UAR), '1R TI-NN(100) -10% head', '1R TI-NN(100) -NR' (no test rating below the threshold is a judgment). "
     "Omitted parts default to TI-AN for AR/UAR and TI-NN(n_nonrelevant) for 1R/P1R/U1R"
 )
 
@@ -25,6 +27,7 @@ _PATTERN = re.compile(
     (?:(?P<relevant>AR|1R|P1R\(\s*(?P<m>\d+)\s*\)|UAR|U1R)\s*)?
     (?:(?P<candidates>AI|TI)\s*-\s*(?P<nonrelevant>AN|NN\(\s*(?P<k>\d+)\s*\)))?
     \s*(?:-\s*(?P<head>\d+(?:\.\d*)?)\s*%\s*head)?
+    \s*(?P<unjudged>-\s*NR)?
     \s*$""",
     re.VERBOSE,
 )
@@ -45,6 +48,10 @@ class DesignSpec:
         uniform: U1R / UAR: the test set must have uniform item profiles (a
             :func:`recbias.splits.uniform_split`), so that TI means ``C = T``.
         head: fraction of the most popular items removed from test and candidates.
+        nonrelevance_judged: whether the user's test ratings below the threshold count as
+            judged non-relevant candidates (what bpref and infAP read); ``False`` ("-NR")
+            leaves every non-relevant candidate unjudged, the papers' 1R (IRJ Section 7:
+            bpref is then 1 for every system).  The target sets are the same either way.
     """
 
     relevant: str = "AR"
@@ -53,6 +60,7 @@ class DesignSpec:
     percentiles: int | None = None
     uniform: bool = False
     head: float = 0.0
+    nonrelevance_judged: bool = True
 
     def __post_init__(self) -> None:
         if self.relevant not in ("AR", "1R"):
@@ -73,7 +81,7 @@ class DesignSpec:
 
     @property
     def name(self) -> str:
-        """Canonical name, e.g. ``"TI-AN"``, ``"1R TI-NN(100)"``, ``"P1R(10) TI-NN(100)"``."""
+        """Canonical name, e.g. ``"TI-AN"``, ``"1R TI-NN(100)"``, ``"P1R(10) TI-NN(100)"``, ``"1R TI-NN(100) -NR"``."""
         if self.percentiles is not None:
             prefix = f"P1R({self.percentiles}) "
         elif self.uniform:
@@ -82,6 +90,7 @@ class DesignSpec:
             prefix = "1R " if self.relevant == "1R" else ""
         nonrelevant = "AN" if self.n_nonrelevant is None else f"NN({self.n_nonrelevant})"
         suffix = f" -{self.head * 100:g}% head" if self.head else ""
+        suffix += "" if self.nonrelevance_judged else " -NR"
         return f"{prefix}{self.candidates}-{nonrelevant}{suffix}"
 
 
@@ -108,4 +117,5 @@ def parse_design(name: str, *, n_nonrelevant: int = 100) -> DesignSpec:
         percentiles=int(match["m"]) if match["m"] is not None else None,
         uniform=relevant in ("UAR", "U1R"),
         head=float(match["head"]) / 100 if match["head"] is not None else 0.0,
+        nonrelevance_judged=match["unjudged"] is None,
     )

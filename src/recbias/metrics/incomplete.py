@@ -45,11 +45,15 @@ def infap(runs: Ranked, epsilon: float = 0.0) -> np.ndarray:
     infAP = (1/R) sum over relevant candidates at rank k of E[P@k], with
     E[P@k] = 1 at k = 1 and otherwise
     ``1/k + (k-1)/k * (rel + epsilon) / (rel + nonrel + 2 epsilon)``, where ``rel`` and
-    ``nonrel`` count the relevant and judged non-relevant candidates above rank k:
-    the precision above k is estimated on the judged sample of the pool.
-    ``epsilon=0`` (the default) gives the IRJ formula exactly, so infAP equals AP
-    when every candidate is judged; with nothing judged above rank k the ratio is
-    then its limit 1/2.  ``epsilon=TREC_EVAL_INFAP_EPSILON`` reproduces trec_eval.
+    ``nonrel`` count the relevant and judged non-relevant candidates *strictly above*
+    rank k: the precision above k is estimated on the judged sample of the pool.  This
+    is Yilmaz and Aslam's estimate as trec_eval computes it; every candidate is in the
+    pool, so the pool factor ``|d100| / (k-1)`` of IRJ's formula is 1.  IRJ's printed
+    formula counts ``rel(u, k)`` up to and *including* rank k (the relevant item
+    itself), which would not give AP under complete judgments; that reading is not
+    followed.  ``epsilon=0`` (the default) drops trec_eval's smoothing: infAP then
+    equals AP when every candidate is judged, and with nothing judged above rank k the
+    ratio takes its limit 1/2.  ``epsilon=TREC_EVAL_INFAP_EPSILON`` reproduces trec_eval.
     """
     if not epsilon >= 0:
         raise ValueError(f"epsilon must be non-negative, got {epsilon!r}")

@@ -1,20 +1,32 @@
 """Inverse-propensity-weighted precision and recall, plain (IPS) and self-normalised (SNIPS).
 
-If a relevant item ``i`` of user ``u`` shows up as a positive test rating with
-probability ``p_i`` (:mod:`recbias.metrics.propensity`), weighting each observed
-hit by ``w_i = 1 / p_i`` undoes the selection in expectation (Yang et al.,
-RecSys 2018, after Horvitz & Thompson):
+If a relevant item ``i`` of user ``u`` outside her training set shows up as a positive
+test rating with probability ``p_i`` (:mod:`recbias.metrics.propensity`), weighting each
+observed hit by ``w_i = 1 / p_i`` undoes the selection in expectation (Horvitz and
+Thompson 1952; Schnabel et al., ICML 2016, Eq. 10; Yang et al., RecSys 2018, Eq. 6):
 
-* ``IPS-P@n = (1/n) sum_{i in top_n, relevant} w_i`` is unbiased for the precision the
-  run would have if every relevant candidate were observed;
-* ``IPS-Recall@n = (1/R) sum_{i in top_n, relevant} w_i`` with ``R = |PR_test(u)|``.
+* ``IPS-P@n = (1/n) sum_{i in top_n, relevant} w_i`` is unbiased for **P@n on complete
+  relevance**, ``(1/n) |top_n(u) ∩ Rel(u)|`` with ``Rel(u)`` every truly relevant
+  candidate, when the ``p_i`` are the true probabilities and the candidates do not depend
+  on which relevant pairs were observed (AN designs; in NN designs the observed relevant
+  items are always candidates, the unobserved ones only by chance);
+* ``IPS-Recall@n = (1/R) sum_{i in top_n, relevant} w_i = (n/R) IPS-P@n`` with
+  ``R = |PR_test(u)|``, a per-user rescaling of IPS-P: it divides the estimated
+  complete hits by the *observed* number of relevant items, so it estimates complete
+  recall times ``|Rel(u)| / R``, not a recall.
 
 SNIPS rescales the weights of a user to average 1 over her relevant test items,
-``w~_i = w_i R / sum_{j in PR_test(u)} w_j``; it is invariant to the scale of the
-propensities, biased but consistent, and bounded like the plain metric.
-``SNIPS-Recall@n`` is Steck's stratified recall with weights ``1 / p_i``.  With
-``p_i = 1`` for every item all four equal plain precision and recall.
+``w~_i = w_i R / sum_{j in PR_test(u)} w_j``, which makes it blind to the scale of
+the propensities and bounded like the plain metric:
 
+* ``SNIPS-Recall@n = sum_{top_n, relevant} w_i / sum_{j in PR_test(u)} w_j`` is the
+  ratio (Hájek) estimate of **recall on complete relevance**: numerator and denominator
+  are unbiased for the complete hits and ``|Rel(u)|``; biased, consistent as ``R`` grows.
+  It is Steck's stratified recall with weights ``1 / p_i``;
+* ``SNIPS-P@n = (R/n) SNIPS-Recall@n``, the same per-user rescaling as above: it estimates
+  complete recall times ``R/n``, not precision on complete relevance.
+
+With ``p_i = 1`` for every item all four equal plain precision and recall.
 The sum over ``PR_test(u)`` comes from ``test_positive`` (a users x items matrix of
 positive test ratings) when given, otherwise from the run's own relevant
 candidates, which is only allowed when each user has one run holding all her relevant items (AR).
@@ -75,7 +87,11 @@ def ips_precision(
     runs: Ranked, n: int, propensity: np.ndarray, self_normalised: bool = False,
     test_positive: sp.spmatrix | None = None,
 ) -> np.ndarray:
-    """IPS-P@n (or SNIPS-P@n with ``self_normalised``): ``(1/n) sum_{top n, relevant} w_i``."""
+    """IPS-P@n (or SNIPS-P@n with ``self_normalised``): ``(1/n) sum_{top n, relevant} w_i``.
+
+    IPS-P@n is unbiased for P@n on complete relevance under the module's conditions;
+    SNIPS-P@n is ``|PR_test(u)| / n`` times SNIPS-Recall@n, a per-user rescaling of a recall.
+    """
     _, hits = _weighted_hits(runs, n, propensity, self_normalised, test_positive)
     return hits / n
 
@@ -84,6 +100,10 @@ def ips_recall(
     runs: Ranked, n: int, propensity: np.ndarray, self_normalised: bool = False,
     test_positive: sp.spmatrix | None = None,
 ) -> np.ndarray:
-    """IPS-Recall@n (or SNIPS-Recall@n): ``(1/R) sum_{top n, relevant} w_i``, ``0`` when ``R = 0``."""
+    """IPS-Recall@n (or SNIPS-Recall@n): ``(1/R) sum_{top n, relevant} w_i``, ``0`` when ``R = 0``.
+
+    SNIPS-Recall@n estimates recall on complete relevance (a ratio estimate); IPS-Recall@n is
+    ``n / R`` times IPS-P@n and estimates no recall (module docstring).
+    """
     view, hits = _weighted_hits(runs, n, propensity, self_normalised, test_positive)
     return safe_divide(hits, view.n_relevant)

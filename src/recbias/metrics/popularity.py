@@ -29,6 +29,9 @@ class ItemPopularity:
             relevant items (1R designs).
         train_positive_counts: optional positive *training* ratings of each item, from which the
             IPS and SNIPS metrics fit their propensities (:mod:`recbias.metrics.propensity`).
+        outside_pairs: optional pairs of each item outside the training set (users minus the
+            item's training ratings), and ``n_test`` the number of test ratings: the scale of
+            those propensities.
     """
 
     positive_counts: np.ndarray
@@ -36,11 +39,13 @@ class ItemPopularity:
     n_users: int
     test_positive: sp.csr_matrix | None = None
     train_positive_counts: np.ndarray | None = None
+    outside_pairs: np.ndarray | None = None
+    n_test: int | None = None
 
     @classmethod
     def from_ratings(cls, ratings: Ratings, test: Ratings | None = None, train: Ratings | None = None) -> ItemPopularity:
         """Counts over ``ratings`` (IRJ's ``|PR(i)|`` counts every positive rating of the
-        dataset), the positive test ratings of ``test`` and the positive training counts of
+        dataset), the positive test ratings and size of ``test`` and the training counts of
         ``train`` when given."""
         return cls(
             positive_counts=ratings.item_counts(positive_only=True),
@@ -48,14 +53,18 @@ class ItemPopularity:
             n_users=ratings.n_users,
             test_positive=None if test is None else test.matrix("positive"),
             train_positive_counts=None if train is None else train.item_counts(positive_only=True),
+            outside_pairs=None if train is None else train.n_users - train.item_counts(),
+            n_test=None if test is None else test.n_ratings,
         )
 
     def propensity(self, power: float) -> np.ndarray:
-        """Observation propensities ``p_i`` fitted on the training counts (:func:`propensity_from_counts`)."""
-        if self.train_positive_counts is None:
-            raise ValueError("IPS and SNIPS metrics need propensities from training data: build the "
-                             "ItemPopularity with ItemPopularity.from_ratings(ratings, test, train=train)")
-        return propensity_from_counts(self.train_positive_counts, power)
+        """Observation propensities ``p_i`` fitted on the training counts and scaled to the test
+        set's size (:func:`propensity_from_counts`)."""
+        if self.train_positive_counts is None or self.outside_pairs is None or self.n_test is None:
+            raise ValueError("IPS and SNIPS metrics need propensities from the training counts and the test "
+                             "size: build the ItemPopularity with "
+                             "ItemPopularity.from_ratings(ratings, test, train=train)")
+        return propensity_from_counts(self.train_positive_counts, power, self.outside_pairs, self.n_test)
 
 
 def _stratification_weights(positive_counts: np.ndarray, items: np.ndarray, gamma: float) -> np.ndarray:

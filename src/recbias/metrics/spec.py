@@ -50,7 +50,7 @@ def _integer_from(low: int) -> Callable[[str], int]:
 
 
 def _propensity_weighted(metric: Callable[..., np.ndarray], self_normalised: bool) -> Callable[..., np.ndarray]:
-    """An IPS or SNIPS metric whose propensities are fitted on the training counts of the popularity."""
+    """An IPS or SNIPS metric whose propensities are fitted on the training counts and scaled to the test size."""
 
     def compute(runs: Ranked, n: int, item_popularity: ItemPopularity, power: float) -> np.ndarray:
         return metric(runs, n, item_popularity.propensity(power), self_normalised, item_popularity.test_positive)

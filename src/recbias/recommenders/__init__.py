@@ -1,4 +1,10 @@
-"""Recommenders used by the papers, behind one small interface.
+"""Recommenders used by the papers and by today's practice, behind one small interface.
+
+Two sets: the papers' set (IRJ 2017, Section 3.3), whose MF and user-kNN predict
+rating values and rank by the prediction (:class:`RatingMF`, :class:`RatingUserKNN`,
+beside Random, Popularity and pLSA), and today's top-N set, which learns which
+items get rated (implicit :class:`ALS`, :class:`IALS`, the unnormalised
+:class:`UserKNN` and the item-kNNs).
 
 Every recommender is fitted with ``fit(train)`` and scores any ``(user, item)``
 pairs of the training code space (higher is better).  Users without training
@@ -14,6 +20,8 @@ from recbias.recommenders.blend import PopularityBlend, percentile_ranks
 from recbias.recommenders.factory import PRESETS, make
 from recbias.recommenders.knn import ItemKNN, UserKNN, cosine_neighbours
 from recbias.recommenders.plsa import PLSA
+from recbias.recommenders.rating_knn import RatingUserKNN
+from recbias.recommenders.rating_mf import RatingMF
 from recbias.recommenders.segments import SegmentPopularity, attribute_levels
 
 __all__ = [
@@ -27,6 +35,8 @@ __all__ = [
     "Popularity",
     "PopularityBlend",
     "Random",
+    "RatingMF",
+    "RatingUserKNN",
     "Recommender",
     "SegmentPopularity",
     "UserKNN",

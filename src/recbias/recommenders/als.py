@@ -3,13 +3,16 @@
 Two parameterisations of the same weighted least-squares problem:
 
 * :class:`ALS`, the confidence-weighted loss of Hu, Koren and Volinsky (ICDM
-  2008, Eq. 3 there), the "MF" recommender of Bellogín et al. (IRJ 2017,
-  Section 3.3);
+  2008, Eq. 3 there);
 * :class:`IALS`, recommender X of Krichene and Rendle (KDD 2020, Section 9),
   whose loss weights every unobserved entry by ``alpha``; it is mapped exactly
   onto the first form by :func:`hkv_from_krichene_rendle`.
 
 Both are solved by ``implicit``'s CPU ALS (conjugate-gradient inner solver).
+They belong to **today's top-N set**: trained to tell rated from unrated pairs,
+they learn which items get rated and so lean towards popular items.  The "MF" of
+Bellogín et al. (IRJ 2017, Section 3.3) predicts rating values instead; it is
+:class:`recbias.recommenders.RatingMF`, in the papers' set.
 """
 
 from __future__ import annotations
@@ -148,7 +151,7 @@ class _FactorModel(Recommender):
 
 
 class ALS(_FactorModel):
-    """Implicit-feedback MF with the Hu-Koren-Volinsky loss (ICDM 2008, Eq. 3).
+    """Implicit-feedback MF with the Hu-Koren-Volinsky loss (ICDM 2008, Eq. 3), of today's top-N set.
 
     ``min sum_{u,i} c_ui (p_ui - <x_u, y_i>)^2 + regularization (||X||^2 + ||Y||^2)``
     with ``p_ui = 1`` and confidence ``c_ui = 1 + alpha * r_ui`` for training

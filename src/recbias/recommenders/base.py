@@ -8,14 +8,15 @@ from typing import Self
 import numpy as np
 
 from recbias.ratings import Ratings
+from recbias.recommenders._pairs import BLOCK_BUDGET
 
 
 class Recommender(ABC):
     """Fit on training ratings, then score arbitrary (user, item) pairs.
 
     Subclasses implement :meth:`_fit` and :meth:`score_users`; pairwise
-    :meth:`score` defaults to gathering from user blocks and may be overridden
-    with something cheaper.  Scores are ``float64``; higher means recommended
+    :meth:`score` defaults to gathering from user blocks of bounded size and may be
+    overridden with something cheaper.  Scores are ``float64``; higher means recommended
     earlier.  Codes outside the training code space raise ``ValueError``.
     """
 
@@ -44,7 +45,15 @@ class Recommender(ABC):
         """Scores of the pairs ``(users[k], items[k])``."""
         users, items = self._check(users, items)
         unique, inverse = np.unique(users, return_inverse=True)
-        return self.score_users(unique)[inverse, items]
+        rows = max(1, BLOCK_BUDGET // max(1, self.n_items))
+        order = np.argsort(inverse, kind="stable")
+        starts = np.arange(0, len(unique), rows)
+        bounds = np.searchsorted(inverse[order], np.append(starts, len(unique)))
+        out = np.empty(len(users))
+        for start, low, high in zip(starts, bounds[:-1], bounds[1:], strict=True):
+            pairs = order[low:high]
+            out[pairs] = self.score_users(unique[start : start + rows])[inverse[pairs] - start, items[pairs]]
+        return out
 
     def _check(self, users: np.ndarray, items: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         if self.n_users is None:

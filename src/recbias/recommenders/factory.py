@@ -10,8 +10,13 @@ from recbias.recommenders.base import Recommender
 from recbias.recommenders.baselines import Popularity, Random
 from recbias.recommenders.knn import ItemKNN, UserKNN
 from recbias.recommenders.plsa import PLSA
+from recbias.recommenders.rating_knn import RatingUserKNN
+from recbias.recommenders.rating_mf import RatingMF
 
-#: name -> (class, display name, preset parameters); explicit parameters override the preset
+#: name -> (class, display name, preset parameters); explicit parameters override the preset.
+#: The papers' set (IRJ 2017, Section 3.3) is random, popularity, plsa, rating-mf and
+#: rating-user-knn, whose MF and kNN predict ratings; mf (implicit ALS), ials-x, user-knn and
+#: the item-kNNs are today's top-N set, which learn which items get rated.
 PRESETS: dict[str, tuple[type[Recommender], str, dict[str, Any]]] = {
     "random": (Random, "Random", {}),
     "popularity": (Popularity, "Popularity", {}),
@@ -22,6 +27,8 @@ PRESETS: dict[str, tuple[type[Recommender], str, dict[str, Any]]] = {
     "item-knn": (ItemKNN, "item-kNN", {}),
     "item-knn-y": (ItemKNN, "Y (item-kNN)", {"q": 3.0, "k": None, "k_prime": None}),
     "item-knn-z": (ItemKNN, "Z (item-kNN)", {"q": 1.0, "k": None, "k_prime": 10}),
+    "rating-mf": (RatingMF, "rating-MF", {}),
+    "rating-user-knn": (RatingUserKNN, "rating-kNN", {}),
 }
 
 

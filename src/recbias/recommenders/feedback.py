@@ -29,3 +29,16 @@ def feedback_matrix(owner: str, train: Ratings, feedback: str) -> sp.csr_matrix:
     matrix.eliminate_zeros()
     matrix.sort_indices()
     return matrix
+
+
+def rating_values(owner: str, train: Ratings) -> sp.csr_matrix:
+    """The ``n_users x n_items`` matrix of rating values with sorted indices (a private copy).
+
+    Rating predictors read each value as it is, so a pair rated twice is refused rather
+    than summed.
+    """
+    matrix = sp.csr_matrix((train.values, (train.users, train.items)), shape=train.shape)
+    if matrix.nnz != train.n_ratings:
+        raise ValueError(f"{owner}: '{train.name}' rates some (user, item) pair twice; keep one rating per pair")
+    matrix.sort_indices()
+    return matrix

@@ -1,9 +1,15 @@
 """Nearest-neighbour recommenders on cosine similarity.
 
-* :class:`UserKNN`: the user-based neighbourhood recommender of Cremonesi et
-  al. (RecSys 2010) as used by Bellogín et al. (IRJ 2017, Section 3.3).
+* :class:`UserKNN`: a user-based top-N neighbourhood recommender that sums its
+  neighbours' ratings without normalising them.
 * :class:`ItemKNN`: the item-based variants of Krichene and Rendle (KDD 2020,
   Section 9, Eq. 27-30), recommenders Y and Z.
+
+Both belong to **today's top-N set**: their scores grow with the number of
+neighbours who rated an item, so they learn which items get rated and lean towards
+popular items.  The rating-predicting user-kNN of Bellogín et al. (IRJ 2017,
+Section 3.3, after Cremonesi et al. 2010) is
+:class:`recbias.recommenders.RatingUserKNN`, in the papers' set.
 
 Similarities are computed in dense row blocks of bounded size and kept sparse.
 Neighbour sets ``N_k`` hold the ``k`` most similar *other* rows with positive
@@ -103,14 +109,15 @@ class _NeighbourModel(Recommender):
 
 
 class UserKNN(_NeighbourModel):
-    """User-based kNN: ``score(u, i) = sum_{v in N_k(u)} cos(u, v) r_vi``.
+    """User-based top-N kNN of today's set: ``score(u, i) = sum_{v in N_k(u)} cos(u, v) r_vi``.
 
     ``cos`` is the cosine between the users' training vectors and ``r_vi`` the
     neighbour's rating (``feedback="values"``), or 1 per rating (``"binary"``)
     or per positive rating (``"positive"``); the same kind is used for the
     similarity.  ``N_k(u)`` are the ``k`` most similar other users, chosen once
-    per user, as in Cremonesi et al. (2010).  Users without training ratings
-    have no neighbours and score 0.
+    per user.  The sum is not divided by the similarities, so an item scores
+    higher the more neighbours rated it, whatever the values.  Users without
+    training ratings have no neighbours and score 0.
     """
 
     name = "UserKNN"
