@@ -545,7 +545,9 @@ show_text(rr.reversal_text(study))
 # AUC is {glue:text}`auc_gap` points ({glue:text}`auc_gap_name`),
 # {glue:text}`auc_gap_z` standard errors of the mean over the repetitions. In
 # expectation, computed from each user's own law {eq}`eq-sm-law`, the gap is at most
-# {glue:text}`auc_expected_gap` points, rounding error.
+# {glue:text}`auc_expected_gap` points, rounding error. The {doc}`scorecard` therefore
+# judges the unbiasedness of sampled AUC on this exact expectation; the simulated
+# repetitions only illustrate it.
 
 # %% tags=["remove-input"]
 show_text(rr.auc_gap_note(study))
@@ -778,7 +780,7 @@ glue_table("tbl-sm-findings", findings_table(found), wrap=True, left=["statement
 # - Fewer or more repetitions (the paper used 100): `-p repetitions 300`.
 # - Tighten the grouping of catalogue sizes for the corrections: `-p n_tolerance 0.01`.
 # - Run on another dataset or seed, for example one with a larger catalogue, where a
-#   sampled rank stands for a wider range of true ranks (the appendix on datasets gives
+#   sampled rank stands for a wider range of true ranks ({doc}`appendix_datasets` gives
 #   the sizes):
 #
 # ```bash

@@ -162,6 +162,15 @@ def test_auc_gap_note_appears_only_beyond_three_standard_errors(study) -> None:
     assert (rr.auc_gap_note(study) == "") == bool(np.all(np.abs(z) < 3))
 
 
+@pytest.mark.parametrize("exact_x, shown", [(0.475, True), (0.485, False), (0.545, True)])
+def test_auc_gap_note_at_its_edges(exact_x, shown) -> None:
+    """Sampled AUC of X at 50% and 52% in two repetitions: mean 51, one standard error of 1 point."""
+    fake = SimpleNamespace(estimates={("sampled", "AUC"): np.array([[0.50, 0.60, 0.70], [0.52, 0.62, 0.72]])},
+                           exact={"AUC": np.array([exact_x, 0.61, 0.71])}, repetitions=2)
+    note = rr.auc_gap_note(fake)
+    assert (note == rr.AUC_EXCURSION.format(repetitions=2)) if shown else note == ""
+
+
 def test_the_published_auc_gap_of_z_comes_from_table_3() -> None:
     assert rr.paper_auc_gap("Z") == "0.31"  # 75.04 sampled against 74.73 exact
     with pytest.raises(KeyError, match="W"):

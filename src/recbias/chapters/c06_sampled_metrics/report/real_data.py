@@ -34,10 +34,9 @@ KEPT = ("**On this build**, the uncorrected sampled metric keeps the exact order
         "the means over the repetitions. Its values are still far from the exact ones, but the three recommenders "
         "differ enough here that the bias does not flip them.")
 
-AUC_EXCURSION = ("The simulated gap exceeds three standard errors. Since the expectation has no gap, it is an excursion "
-                 "of the {repetitions} repetitions drawn for this page, of the kind that a comparison of three "
-                 "recommenders shows now and then, and more repetitions shrink it. This is why the scorecard judges "
-                 "the unbiasedness of sampled AUC on the exact expectation; the simulation only illustrates it.")
+AUC_EXCURSION = ("**On this build** the simulated gap exceeds three standard errors. Since the expectation has no gap, "
+                 "it is an excursion of the {repetitions} repetitions drawn for this page, of the kind that a comparison "
+                 "of three recommenders shows now and then; more repetitions shrink it.")
 
 ALWAYS_RIGHT = ("**On this build**, the uncorrected sampled metric orders every pair as the exact metric does in all "
                 "{reps} repetitions, on every top-heavy metric. The corrections can only lose here: their lowest "
