@@ -68,6 +68,7 @@ def test_findings_keep_their_keys_and_name_tables_of_the_page() -> None:
 
 def test_published_numbers_are_read_from_the_data_file() -> None:
     numbers = claims.numbers()
+    assert len({number.key for number in numbers}) == len(numbers)
     by_table = {}
     for number in numbers:
         by_table[number.key.split("/")[0]] = by_table.get(number.key.split("/")[0], 0) + 1

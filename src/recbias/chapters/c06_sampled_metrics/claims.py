@@ -68,7 +68,7 @@ FINDINGS = [
             "(in the means over the repetitions)",
             SOURCE, "tbl-sm-orders", at_least("reversed_pairs", 1, what="pairs reversed"), "{reversed_list}",
             note="the paper's reversal rests on systems that spread their ranks differently; whether a dataset "
-                 "shows it depends on its systems' rank profiles (tbl-sm-rank-summary)"),
+                 "shows it depends on how its systems' ranks are spread"),
     Finding("correction-helps",
             "the BV 0.1 correction gets no fewer top-heavy comparisons right than the uncorrected sampled metric",
             SOURCE, "tbl-sm-right",
