@@ -1,22 +1,24 @@
-"""Chapter 6 ("Sampled metrics and their corrections"): the chapter's figures, drawn from its driver's data.
+"""The chapter's figures, drawn from its study's data in the book's theme.
 
-Each function returns a matplotlib Figure (imported lazily, so the evaluation core never
-needs it); the page stamps the dataset on it and glues it.  Colours of the systems come
-from the page (``recbias.bookkit.plotting.palette``); the toy recommenders, metrics,
-sample sizes and estimators have fixed colours here.
+Each function returns a matplotlib Figure; the page stamps the dataset on it and glues it.
+Colours of the systems come from the page (:func:`recbias.bookkit.plotting.palette`); the toy
+recommenders, metrics, sample sizes and estimators have fixed colours here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+import matplotlib as mpl
+import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 import pandas as pd
 
 from recbias import sampled
-from recbias.experiments.sampled_sweep import MSweep
-from recbias.experiments.sampled_toy import FIG4_M, TOY_METRICS, TOY_N, TOY_RANKS, ToyCorrections, ToyStudy
-from recbias.experiments.sampled_vs_exact import SampledStudy
+from recbias.chapters.c06_sampled_metrics.study.real_data import SampledStudy
+from recbias.chapters.c06_sampled_metrics.study.sweep import MSweep
+from recbias.chapters.c06_sampled_metrics.study.toy import FIG4_M, TOY_METRICS, TOY_N, TOY_RANKS, ToyCorrections, ToyStudy
 
 #: colours of the estimators of the corrections figure
 METHOD_COLOURS = {
@@ -29,17 +31,27 @@ METRIC_COLOURS = dict(zip(TOY_METRICS, ("#0173b2", "#de8f05", "#029e73", "#cc78b
 EXPECTED = r"$\mathbb{E}[M(\tilde{r})]$"
 #: width of every figure of the chapter (inches): the text column at the book's resolution
 WIDTH = 7.5
+#: a log axis of sample sizes spanning fewer decades than this is ticked at 1, 2 and 5 times powers of ten
+FEW_DECADES = 3
 
 
-def _grid(rows: int, columns: int, size: tuple[float, float]):
-    import matplotlib.pyplot as plt
-
+def _grid(rows: int, columns: int, size: tuple[float, float]) -> tuple[plt.Figure, np.ndarray]:
     fig, axes = plt.subplots(rows, columns, figsize=size)
     return fig, np.atleast_1d(axes).ravel()
 
 
-def metric_shapes() -> object:
-    """The four metrics as functions of the rank among 10,000 items: all ranks, and the top 100."""
+def _sample_size_axis(ax: plt.Axes, sizes: np.ndarray) -> None:
+    """A log axis of sample sizes with plain-number labels: at powers of ten, and also at 2 and 5 times
+    them when ``sizes`` span fewer than :data:`FEW_DECADES` decades (no crowded minor labels)."""
+    decades = np.log10(sizes.max() / sizes.min()) if len(sizes) else 0.0
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades < FEW_DECADES else (1.0,)))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def metric_shapes() -> plt.Figure:
+    """The four metrics of Eq. sm-metrics as functions of the rank among 10,000 items: all ranks, and the top 100."""
     fig, axes = _grid(1, 2, (WIDTH, 3.4))
     ranks = np.arange(1, TOY_N + 1)
     for ax, top in zip(axes, (TOY_N, 100), strict=True):
@@ -53,8 +65,8 @@ def metric_shapes() -> object:
     return fig
 
 
-def toy_m_curves(curves: pd.DataFrame, toy: ToyStudy) -> object:
-    """Expected sampled metric of A, B and C against the sample size; dotted: exact metrics."""
+def toy_m_curves(curves: pd.DataFrame, toy: ToyStudy) -> plt.Figure:
+    """Expected sampled metric of A, B and C against the sample size; dotted: exact metrics (the paper's Fig. 2)."""
     fig, axes = _grid(2, 2, (WIDTH, 6.2))
     for ax, metric in zip(axes, TOY_METRICS, strict=True):
         for name in TOY_RANKS:
@@ -68,10 +80,8 @@ def toy_m_curves(curves: pd.DataFrame, toy: ToyStudy) -> object:
     return fig
 
 
-def toy_shapes(curves: pd.DataFrame) -> object:
-    """``E[M(r~) | r]`` over the top 1,000 true ranks for several ``m``; black: the exact metric."""
-    import matplotlib as mpl
-
+def toy_shapes(curves: pd.DataFrame) -> plt.Figure:
+    """``E[M(r~) | r]`` over the top 1,000 true ranks for several ``m``; black: the exact metric (the paper's Fig. 3)."""
     ms = sorted(m for m in curves["m"].unique() if m > 0)
     colours = dict(zip(ms, mpl.colormaps["viridis"](np.linspace(0, 0.9, len(ms))), strict=True))
     fig, axes = _grid(2, 2, (WIDTH, 6.2))
@@ -87,7 +97,7 @@ def toy_shapes(curves: pd.DataFrame) -> object:
     return fig
 
 
-def corrections(vectors: ToyCorrections) -> object:
+def corrections(vectors: ToyCorrections) -> plt.Figure:
     """The paper's Fig. 4: corrected AP vectors over the sampled ranks, and their expectation by true rank."""
     fig, axes = _grid(1, 2, (WIDTH, 4.8))
     shown = ["rank estimate", "CLS", "BV 1", "BV 0.1", "BV 0.01", "BV 0.001"]
@@ -108,7 +118,7 @@ def corrections(vectors: ToyCorrections) -> object:
     return fig
 
 
-def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> object:
+def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> plt.Figure:
     """Distribution of the exact ranks of the held-out items (log bins), one line per system (the paper's Fig. 5)."""
     fig, axes = _grid(1, 1, (WIDTH, 3.6))
     bins = np.geomspace(1, study.sizes.max() + 1, 31)
@@ -121,7 +131,7 @@ def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> object:
     return fig
 
 
-def m_sweep(study: SampledStudy, sweep: MSweep, colours: Mapping[str, str]) -> object:
+def m_sweep(study: SampledStudy, sweep: MSweep, colours: Mapping[str, str]) -> plt.Figure:
     """Expected Recall@10 against ``m``, uncorrected and corrected by BV 0.1; dotted: exact (the paper's Fig. 6)."""
     fig, axes = _grid(1, 2, (WIDTH, 3.8))
     for k, short in enumerate(study.names):
@@ -130,8 +140,9 @@ def m_sweep(study: SampledStudy, sweep: MSweep, colours: Mapping[str, str]) -> o
         axes[1].plot(sweep.corrected_m, 100 * sweep.corrected[:, k], color=colour, lw=1.8, marker="o", ms=3, label=label)
         for ax in axes:
             ax.axhline(100 * study.exact["Recall@10"][k], color=colour, ls=":", lw=1.2)
-    for ax, title in zip(axes, ("uncorrected", "corrected: BV 0.1"), strict=True):
-        ax.set(xscale="log", xlabel="sample size $m$", ylabel=r"$\mathbb{E}[\mathrm{Recall@10}]$ (%)")
+    for ax, title, sizes in zip(axes, ("uncorrected", "BV 0.1"), (sweep.uncorrected_m, sweep.corrected_m), strict=True):
+        _sample_size_axis(ax, np.asarray(sizes, dtype=float))
+        ax.set(xlabel="sample size $m$", ylabel=r"$\mathbb{E}[\mathrm{Recall@10}]$ (%)")
         ax.set_title(title, loc="left")
     axes[0].legend()
     fig.tight_layout()

@@ -1,0 +1,113 @@
+"""The 1R design of chapter 2 is a sampled metric.
+
+On the first coin-flip split of chapter 2, 1R TI-NN(100) precision ranks each relevant item
+against 100 sampled candidates; :func:`bridge_study` corrects it with the estimators of the
+chapter and sets it against the exact 1R TI-AN precision they estimate (and 1R AI-AN), for the
+papers' five systems.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from recbias import sampled
+from recbias.designs import build_runs
+from recbias.evaluate import PoolRanks, pool_ranks, rank_positions, relevant_ranks, score_runs
+from recbias.evaluate.experiment import PAPER_SYSTEMS, fit_systems
+from recbias.ratings import Ratings
+from recbias.recommenders import Recommender
+from recbias.runs import Runs
+from recbias.splits import make_folds
+
+BRIDGE_METHODS = ("sampled", "rank estimate", "CLS", "BV 0.1", "BV 0.01")
+
+#: non-relevant items sampled into each 1R run, as m of the corrections
+BRIDGE_SIZE = 100
+
+#: the exact precisions set against the estimates: every test item, or every non-training item, as candidate
+EXACT_DESIGNS = ("TI-AN", "AI-AN")
+
+
+@dataclass(frozen=True, eq=False)
+class Bridge:
+    """1R TI-NN(100) precision as a sampled metric, on fold 0 of chapter 2's coin-flip split.
+
+    Attributes:
+        runs: the 1R TI-NN(100) runs (empty when no pool holds 100 items).
+        sizes: ``n`` of each run: its TI-AN pool plus the relevant item.
+        values: ``estimator -> system -> value`` for the estimators, the exact TI-AN and AI-AN precision.
+        sds: ``estimator -> system ->`` standard deviation of the estimate over draws of the runs.
+        truth_share, pool_share: with a simulated world, the share of sampled non-relevant items that
+            are truly relevant, and of relevant pairs in the whole matrix (else NaN).
+    """
+
+    runs: Runs
+    sizes: np.ndarray
+    values: dict[str, dict[str, float]]
+    sds: dict[str, dict[str, float]]
+    truth_share: float
+    pool_share: float
+
+    @property
+    def formed(self) -> bool:
+        return self.runs.n_runs > 0
+
+
+def rows_of(targets: PoolRanks, runs: Runs, n_items: int) -> np.ndarray:
+    """Row of ``targets`` holding the relevant (user, item) pair of every 1R run."""
+    target_keys = targets.users * n_items + targets.items
+    run_keys = runs.users.astype(np.int64) * n_items + runs.items[runs.labels]
+    order = np.argsort(target_keys)
+    rows = order[np.searchsorted(target_keys[order], run_keys)]
+    if not np.array_equal(target_keys[rows], run_keys):
+        raise RuntimeError("a 1R run has no target among the pools")
+    return rows
+
+
+def _estimates(models: list[Recommender], runs: Runs, exact_ti: PoolRanks, rows: np.ndarray, bins: np.ndarray,
+               tables: dict[tuple[str, str], np.ndarray], seed: int) -> tuple[dict, dict]:
+    """Each estimator's P@10 of one draw of the runs and its standard deviation over draws, per system."""
+    sizes = exact_ti.sizes[rows]
+    values: dict[str, dict[str, float]] = {method: {} for method in BRIDGE_METHODS}
+    sds: dict[str, dict[str, float]] = {method: {} for method in BRIDGE_METHODS}
+    for k, model in enumerate(models):
+        positions = relevant_ranks(rank_positions(runs, score_runs(model, runs), ties="random", seed=seed))
+        for method in BRIDGE_METHODS:
+            table = tables[(method, "P@10")][bins]
+            values[method][model.name] = float(table[np.arange(len(positions)), positions - 1].mean())
+            sds[method][model.name] = sampled.estimator_moments(table, exact_ti.ranks[rows, k], sizes, False).average_std
+    return values, sds
+
+
+def _truth_shares(ratings: Ratings, runs: Runs) -> tuple[float, float]:
+    """With a simulated world, the share of sampled non-relevant items truly relevant to their user, and of
+    relevant pairs in the whole matrix; NaN for real data."""
+    if ratings.true_relevance is None:
+        return np.nan, np.nan
+    negatives = ~runs.labels
+    run_users = np.repeat(runs.users, runs.sizes)
+    return (float(ratings.true_relevance[run_users[negatives], runs.items[negatives]].mean()),
+            float(ratings.true_relevance.mean()))
+
+
+def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) -> Bridge:
+    """1R TI-NN(100) P@10 of chapter 2's systems, uncorrected and corrected, against exact 1R TI-AN and AI-AN P@10."""
+    fold = make_folds(ratings, folds=1, test_ratio=0.2, seed=seed)[0]
+    train, test = fold.train, fold.test
+    runs = build_runs(train, test, f"1R TI-NN({BRIDGE_SIZE})", seed=seed, on_shortage="exclude")
+    if runs.n_runs == 0:
+        return Bridge(runs, np.zeros(0, np.int64), {}, {}, np.nan, np.nan)
+    models = list(fit_systems(PAPER_SYSTEMS, train, key_extra=fold.key, seed=seed).values())
+    options = {"threshold": ratings.positive_threshold, "exclude_other_targets": True, "seed": seed}
+    exact_ti = pool_ranks(models, train, test, candidates=test.item_counts() > 0, **options)
+    exact_ai = pool_ranks(models, train, test, **options)
+    rows = rows_of(exact_ti, runs, ratings.n_items)
+    sizes = exact_ti.sizes[rows]
+    bins, bin_sizes = sampled.catalogue_bins(sizes, n_tolerance)
+    tables = sampled.correction_tables(BRIDGE_METHODS, ["P@10"], bin_sizes, BRIDGE_SIZE, False)
+    values, sds = _estimates(models, runs, exact_ti, rows, bins, tables, seed)
+    for design, exact in zip(EXACT_DESIGNS, (exact_ti, exact_ai), strict=True):
+        values[design] = {model.name: float(np.mean(exact.ranks[rows, k] <= 10) / 10) for k, model in enumerate(models)}
+    return Bridge(runs, sizes, values, sds, *_truth_shares(ratings, runs))

@@ -1,0 +1,238 @@
+"""Sampled against exact evaluation on real data (Krichene and Rendle, KDD 2020, Sec. 6).
+
+A leave-one-out split (the most recent rating, or one at random without timestamps), the
+systems X (iALS), Y and Z (item-kNN), the exact rank of every held-out item among its pool
+(:func:`recbias.evaluate.pool_ranks`), sampled ranks from ``repetitions`` samples shared by the
+three systems (:func:`recbias.sampled.simulate_common_sampled_ranks`) and every estimator
+(:func:`sampled_study`); then what Tables 3 and 4 and the findings read from them.
+
+A corrected sampled metric of a fitted system on any split, the call chapter 8 uses, is
+:func:`recbias.sampled.corrected_sampled_metric`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from recbias import sampled, splits
+from recbias.evaluate import PoolRanks, pool_ranks
+from recbias.evaluate.experiment import fit_systems
+from recbias.evaluate.orderings import pair_agreement
+from recbias.ratings import Ratings
+from recbias.recommenders import Recommender, make
+
+#: the paper's three systems, anonymised as X, Y and Z (its appendix), as presets of recbias.recommenders.make
+SYSTEMS = {"X": "ials-x", "Y": "item-knn-y", "Z": "item-knn-z"}
+
+METRICS = ("Recall@10", "nDCG@10", "AP", "AUC")
+
+#: the metrics whose weight sits at the top of the list (all but AUC)
+TOP_HEAVY = METRICS[:3]
+
+METHODS = ("sampled", "rank estimate", "CLS", "BV 1", "BV 0.1", "BV 0.01", "BV 0.001")
+
+PAIRS = ((0, 1), (0, 2), (1, 2))
+
+#: fewer pools than this holding m items, without replacement: m shrinks to the smallest pool
+MIN_FULL_POOLS = 10
+
+LEAVE_LAST_OUT = "leave-last-out"
+LEAVE_ONE_RANDOM_OUT = "leave-one-random-out"
+
+
+@dataclass(frozen=True, eq=False)
+class SampledStudy:
+    """Exact and sampled evaluation of X, Y and Z on one leave-one-out split.
+
+    Attributes:
+        dataset: name of the ratings.
+        split: :data:`LEAVE_LAST_OUT`, or :data:`LEAVE_ONE_RANDOM_OUT` for data without timestamps.
+        names: ``("X", "Y", "Z")``; ``labels`` maps them to the systems' display names.
+        models: the fitted systems, in the order of ``names``.
+        train, test: the split.
+        pool: exact ranks of every held-out item (:func:`recbias.evaluate.pool_ranks`, with patterns).
+        keep: the targets whose pool holds ``m`` items (all of them with replacement).
+        m, m_requested: the sample size used, and the one asked for.
+        replace: sampling with replacement (binomial law) or without (hypergeometric).
+        repetitions: number of shared samples drawn.
+        n_tolerance: relative width of the catalogue-size groups of the corrections.
+        bins, bin_sizes: the group of every kept target and the ``n`` of every group.
+        tables: ``(method, metric) ->`` correction table, one row per group.
+        exact: ``metric ->`` exact metric of each system.
+        estimates: ``(method, metric) ->`` ``(repetitions, 3)`` estimates.
+        correction_seconds: time to compute ``tables``.
+    """
+
+    dataset: str
+    split: str
+    names: tuple[str, ...]
+    labels: dict[str, str]
+    models: list[Recommender]
+    train: Ratings
+    test: Ratings
+    pool: PoolRanks
+    keep: np.ndarray
+    m: int
+    m_requested: int
+    replace: bool
+    repetitions: int
+    n_tolerance: float
+    bins: np.ndarray
+    bin_sizes: np.ndarray
+    tables: dict[tuple[str, str], np.ndarray]
+    exact: dict[str, np.ndarray]
+    estimates: dict[tuple[str, str], np.ndarray]
+    correction_seconds: float
+
+    @property
+    def ranks(self) -> np.ndarray:
+        """``(targets, 3)`` exact ranks of the kept targets."""
+        return self.pool.ranks[self.keep]
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """``n`` of each kept target."""
+        return self.pool.sizes[self.keep]
+
+    def mean_estimates(self, method: str, metric: str) -> np.ndarray:
+        """Mean of each system's estimates over the repetitions."""
+        return self.estimates[(method, metric)].mean(axis=0)
+
+
+def leave_one_out(ratings: Ratings, seed: int) -> tuple[Ratings, Ratings, str]:
+    """The paper's split: each user's most recent rating held out, or one at random without timestamps."""
+    if ratings.timestamps is not None:
+        return *splits.leave_last_out(ratings), LEAVE_LAST_OUT
+    return *splits.leave_one_random_out(ratings, seed=seed), LEAVE_ONE_RANDOM_OUT
+
+
+def sample_size(sizes: np.ndarray, m: int, replace: bool) -> int:
+    """``m``, or without replacement the size of the smallest pool when fewer than :data:`MIN_FULL_POOLS`
+    pools (``sizes`` counts the held-out item) hold ``m`` other items."""
+    if not replace and np.count_nonzero(sizes - 1 >= m) < MIN_FULL_POOLS:
+        return int(sizes.min()) - 1
+    return m
+
+
+def estimates_of(tables: dict[tuple[str, str], np.ndarray], bins: np.ndarray,
+                 draws: np.ndarray) -> dict[tuple[str, str], np.ndarray]:
+    """``(method, metric) ->`` ``(repetitions, systems)`` averages of the corrected values of the sampled ranks
+    ``draws`` (``(repetitions, targets, systems)``), each target read in its group's row of the table."""
+    return {key: np.column_stack([table[bins[None, :], draws[:, :, k] - 1].mean(axis=1)
+                                  for k in range(draws.shape[2])])
+            for key, table in tables.items()}
+
+
+def sampled_study(
+    ratings: Ratings, *, seed: int = 0, m: int = 100, repetitions: int = 100, with_replacement: bool = False,
+    n_tolerance: float = 0.05,
+) -> SampledStudy:
+    """Exact ranks, ``repetitions`` shared samples of ``m`` pool items, and every estimator (Tables 3-4).
+
+    Without replacement the targets whose pool is smaller than the sample size of :func:`sample_size`
+    are left out.  Samples are drawn with ``numpy.random.default_rng(seed + 1)``.
+    """
+    if m < 1 or repetitions < 2 or not n_tolerance >= 0:
+        raise ValueError(f"need m >= 1, repetitions >= 2 and n_tolerance >= 0, got {m}, {repetitions}, {n_tolerance}")
+    train, test, split = leave_one_out(ratings, seed)
+    if test.n_ratings == 0:
+        raise ValueError(f"{ratings.name}: no user has two ratings, so nothing can be held out")
+    labels = {short: make(preset).name for short, preset in SYSTEMS.items()}
+    fitted = fit_systems({labels[s]: p for s, p in SYSTEMS.items()}, train, key_extra=(ratings.name, split), seed=seed)
+    models = list(fitted.values())
+    pool = pool_ranks(models, train, test, patterns=True, seed=seed)
+    used = sample_size(pool.sizes, m, with_replacement)
+    keep = np.ones(pool.n_targets, dtype=bool) if with_replacement else pool.sizes - 1 >= used
+    ranks, sizes = pool.ranks[keep], pool.sizes[keep]
+    draws = sampled.simulate_common_sampled_ranks(pool.patterns[keep], used, with_replacement, repetitions,
+                                                  np.random.default_rng(seed + 1))
+    bins, bin_sizes = sampled.catalogue_bins(sizes, n_tolerance)
+    start = time.perf_counter()
+    tables = sampled.correction_tables(METHODS, METRICS, bin_sizes, used, with_replacement)
+    seconds = time.perf_counter() - start
+    exact = {metric: np.array([sampled.rank_metric(metric).values(ranks[:, k], sizes).mean() for k in range(3)])
+             for metric in METRICS}
+    return SampledStudy(ratings.name, split, tuple(SYSTEMS), labels, models, train, test, pool, keep, used, m,
+                        with_replacement, repetitions, n_tolerance, bins, bin_sizes, tables, exact,
+                        estimates_of(tables, bins, draws), seconds)
+
+
+def grouping_error(study: SampledStudy) -> tuple[float, int]:
+    """Largest change of expected Recall@10 and AP under the rank estimate when every distinct ``n`` gets its
+    own correction instead of its group's (metric units), and the number of distinct ``n``."""
+    exact_bins, exact_sizes = sampled.catalogue_bins(study.sizes, 0.0)
+    largest = 0.0
+    for metric in ("Recall@10", "AP"):
+        own = sampled.correction_tables(["rank estimate"], [metric], exact_sizes, study.m, study.replace)
+        for k in range(3):
+            means = [sampled.estimator_moments(table[bins], study.ranks[:, k], study.sizes, study.replace).average
+                     for table, bins in ((own[("rank estimate", metric)], exact_bins),
+                                         (study.tables[("rank estimate", metric)], study.bins))]
+            largest = max(largest, abs(means[0] - means[1]))
+    return largest, len(exact_sizes)
+
+
+def rank_summary(study: SampledStudy) -> pd.DataFrame:
+    """Users whose held-out item reaches the top 10 and 100 or lands in the bottom half, and the median rank."""
+    ranks, sizes = study.ranks, study.sizes
+    return pd.DataFrame([
+        {"recommender": study.labels[s], "top 10": int((ranks[:, k] <= 10).sum()),
+         "top 100": int((ranks[:, k] <= 100).sum()), "bottom half": int((ranks[:, k] > sizes / 2).sum()),
+         "median rank": float(np.median(ranks[:, k]))}
+        for k, s in enumerate(study.names)
+    ])
+
+
+def reversals(study: SampledStudy, method: str = "sampled") -> list[str]:
+    """Pairs whose exact order an estimator reverses in expectation, e.g. ``"X and Y on AP"``."""
+    out = []
+    for metric in METRICS:
+        exact, means = study.exact[metric], study.mean_estimates(method, metric)
+        out += [f"{study.names[a]} and {study.names[b]} on {metric}" for a, b in PAIRS
+                if np.sign(exact[a] - exact[b]) * np.sign(means[a] - means[b]) < 0]
+    return out
+
+
+def right_counts(study: SampledStudy) -> pd.DataFrame:
+    """Per estimator, the comparisons (pairs x metrics) it orders as the exact metric in expectation: the
+    nine on top-heavy metrics and the three on AUC."""
+    rows = []
+    for method in METHODS:
+        right = {metric: sum(np.sign(study.mean_estimates(method, metric)[a] - study.mean_estimates(method, metric)[b])
+                             == np.sign(study.exact[metric][a] - study.exact[metric][b]) for a, b in PAIRS)
+                 for metric in METRICS}
+        rows.append({"estimator": method, "top-heavy comparisons right (of 9)": int(sum(right[m] for m in TOP_HEAVY)),
+                     "AUC comparisons right (of 3)": int(right["AUC"])})
+    return pd.DataFrame(rows)
+
+
+def auc_gaps(study: SampledStudy) -> tuple[np.ndarray, np.ndarray]:
+    """Mean uncorrected sampled AUC minus exact AUC per system (percentage points), and its z-score."""
+    values = 100 * study.estimates[("sampled", "AUC")]
+    gaps = values.mean(axis=0) - 100 * study.exact["AUC"]
+    return gaps, gaps / (values.std(axis=0, ddof=1) / np.sqrt(study.repetitions))
+
+
+def auc_expected_gaps(study: SampledStudy) -> np.ndarray:
+    """Exact expectation of the uncorrected sampled AUC minus exact AUC per system (AUC units), each user
+    under its own law (Eq. sm-law): zero up to rounding, since AUC is linear in the rank."""
+    vector = sampled.metric_vector("AUC", study.m + 1)
+    return np.array([sampled.estimator_moments(vector, study.ranks[:, k], study.sizes, study.replace).average
+                     - study.exact["AUC"][k] for k in range(len(study.names))])
+
+
+def agreement_counts(study: SampledStudy) -> pd.DataFrame:
+    """Our Table 4: of the repetitions, how many order each pair as the exact metric does, one column per
+    estimator (NaN where the exact values tie)."""
+    rows = []
+    for a, b in PAIRS:
+        for metric in METRICS:
+            exact = study.exact[metric]
+            rows.append({"pair": f"{study.names[a]} vs {study.names[b]}", "metric": metric, **{
+                method: float(pair_agreement(study.estimates[(method, metric)], exact, a, b)) if exact[a] != exact[b]
+                else np.nan for method in METHODS}})
+    return pd.DataFrame(rows)

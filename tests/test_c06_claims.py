@@ -1,0 +1,148 @@
+"""Chapter 6's claims: the published numbers as data, each finding's criterion at its edges, and the
+values of a build that the claims read."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from recbias import datasets, sampled
+from recbias.bookkit.claims import FAILS, HOLDS, evaluate
+from recbias.bookkit.scorecard import AGREES
+from recbias.chapters.c06_sampled_metrics import claims
+from recbias.chapters.c06_sampled_metrics.study import cost as sc
+from recbias.chapters.c06_sampled_metrics.study import real_data as sv
+from recbias.chapters.c06_sampled_metrics.study import toy as st
+
+PAGE = Path(__file__).resolve().parents[1] / "book" / "06_sampled_metrics.py"
+FINDINGS = {finding.key: finding for finding in claims.FINDINGS}
+
+#: values every finding reads, at which all of them hold; each case below moves one of them to an edge
+BASE = {"reversed_pairs": 2, "reversed_list": "X and Y on AP; X and Z on AP", "bv_right": 9, "sampled_right": 7,
+        "correction_gain": 2, "sampled_auc_right": 3, "auc_expected_gap": 4e-13, "repetitions": 100,
+        "auc_z_x": 3.1, "auc_z_y": 1.0, "auc_z_z": -1.2, "one_sample_z": 1.2}
+
+
+@pytest.mark.parametrize("key, name, value, outcome", [
+    ("sampled-reverses-order", "reversed_pairs", 1, HOLDS),
+    ("sampled-reverses-order", "reversed_pairs", 0, FAILS),
+    ("correction-helps", "correction_gain", 0, HOLDS),
+    ("correction-helps", "correction_gain", -1, FAILS),
+    ("sampled-auc-keeps-order", "sampled_auc_right", 3, HOLDS),
+    ("sampled-auc-keeps-order", "sampled_auc_right", 2, FAILS),
+    ("sampled-auc-unbiased", "auc_expected_gap", 0.0, HOLDS),
+    ("sampled-auc-unbiased", "auc_expected_gap", 0.99e-10, HOLDS),
+    ("sampled-auc-unbiased", "auc_expected_gap", 1e-10, FAILS),
+    ("one-sample-matches-simulation", "one_sample_z", 2.99, HOLDS),
+    ("one-sample-matches-simulation", "one_sample_z", -2.99, HOLDS),
+    ("one-sample-matches-simulation", "one_sample_z", 3.0, FAILS),
+    ("one-sample-matches-simulation", "one_sample_z", -3.0, FAILS),
+])
+def test_each_finding_decides_at_its_edges(key, name, value, outcome) -> None:
+    assert FINDINGS[key].criterion({**BASE, name: value}) == outcome
+
+
+def test_the_evidence_reads_the_measured_values() -> None:
+    evidence = {key: evaluate(finding, BASE, dataset="x").evidence for key, finding in FINDINGS.items()}
+    assert evidence["sampled-reverses-order"].startswith("X and Y on AP; X and Z on AP (criterion: pairs reversed at least 1)")
+    assert evidence["correction-helps"].startswith("9 vs 7 of 9 right (criterion:")
+    assert evidence["sampled-auc-keeps-order"].startswith("3 of 3 AUC comparisons right (criterion:")
+    assert evidence["sampled-auc-unbiased"].startswith(
+        "largest gap of the expectation 4e-13; for illustration, the mean of the 100 simulated repetitions is off by "
+        "z = +3.1, +1.0, -1.2 (X, Y, Z) (criterion: 0 ≤ the largest gap of the expectation < 1e-10)")
+    assert evidence["one-sample-matches-simulation"] == "z = +1.2 (criterion: -3 < its z-score < 3)"
+    # a z-score that rounds to zero is never shown as "-0.0"
+    assert evaluate(FINDINGS["one-sample-matches-simulation"], {**BASE, "one_sample_z": -0.04},
+                    dataset="x").evidence.startswith("z = +0.0 ")
+
+
+def test_findings_keep_their_keys_and_name_tables_of_the_page() -> None:
+    assert set(FINDINGS) == {"sampled-reverses-order", "correction-helps", "sampled-auc-keeps-order",
+                             "sampled-auc-unbiased", "one-sample-matches-simulation"}
+    names = set(re.findall(r":name: (\S+)", PAGE.read_text()))
+    assert all(finding.anchor.startswith("tbl-sm-") and finding.anchor in names for finding in claims.FINDINGS)
+
+
+def test_published_numbers_are_read_from_the_data_file() -> None:
+    numbers = claims.numbers()
+    assert len({number.key for number in numbers}) == len(numbers)
+    by_table = {}
+    for number in numbers:
+        by_table[number.key.split("/")[0]] = by_table.get(number.key.split("/")[0], 0) + 1
+    assert by_table == {"table1": 12, "table2": 24, "table3": 156, "table4": 63}
+    assert all(sampled.rank_metric(metric) for table in claims.KEY_METRICS.values() for metric in table)  # grammar names
+    assert {n.paper_dataset for n in numbers if n.key.startswith(("table1", "table2"))} == {claims.TOY_DATASET}
+    assert {n.paper_dataset for n in numbers if n.key.startswith(("table3", "table4"))} == {"ml-1m"}
+
+
+def test_every_published_key_is_one_that_key_builds() -> None:
+    built = set()
+    for name in st.TOY_RANKS:
+        for metric in st.TOY_METRICS:
+            built |= {claims.key(1, metric, recommender=name)}
+            built |= {claims.key(2, metric, recommender=name, statistic=s) for s in ("mean", "sd")}
+    for metric in sv.METRICS:
+        for k, name in enumerate(sv.SYSTEMS):
+            built |= {claims.key(3, metric, recommender=name, estimator="exact")}
+            built |= {claims.key(3, metric, recommender=name, estimator=method, statistic=s)
+                      for method in sv.METHODS for s in ("mean", "sd")}
+        built |= {claims.key(4, metric, pair=f"{'XYZ'[a]} vs {'XYZ'[b]}", estimator=method)
+                  for a, b in sv.PAIRS for method in sv.METHODS}
+    assert set(claims.paper()) <= built
+    assert claims.key(3, "Recall@10", recommender="X", estimator="CLS", statistic="sd") == "table3/Recall/X/CLS/sd"
+    assert claims.key(4, "nDCG@10", pair="X vs Y", estimator="BV 0.1") == "table4/X vs Y/NDCG/BV 0.1"
+
+
+def test_tolerances_follow_the_rule_their_note_states() -> None:
+    """Two standard errors of the paper's own mean or sd plus rounding, or two binomial sd of a count."""
+    paper = claims.paper()
+    for number in claims.numbers():
+        parts = number.key.split("/")
+        if parts[0] == "table1":
+            expected = 0.0005
+        elif parts[0] == "table2":
+            sd = paper["/".join([*parts[:3], "sd"])]
+            expected = 2 * sd / np.sqrt(1000 if parts[3] == "mean" else 2 * 999) + 0.0005
+        elif parts[0] == "table3" and parts[3] == "exact":
+            expected = 0.005
+        elif parts[0] == "table3":
+            sd = paper["/".join([*parts[:4], "sd"])]
+            expected = 2 * sd / np.sqrt(100 if parts[4] == "mean" else 2 * 99) + 0.005
+        else:
+            share = (number.value + 1) / 102
+            expected = 2 * np.sqrt(100 * share * (1 - share))
+        assert number.tolerance == pytest.approx(expected, rel=1e-12), number.key
+
+
+def test_the_toy_example_reproduces_tables_1_and_2() -> None:
+    values = claims.toy_measured(st.toy_study(200, seed=3))
+    toy_numbers = [n for n in claims.numbers() if n.key.startswith(("table1", "table2"))]
+    assert len(toy_numbers) == 36 and {n.key for n in toy_numbers} <= set(values)
+    for number in toy_numbers:
+        assert evaluate(number, values, dataset=claims.TOY_DATASET).verdict == AGREES, number.key
+
+
+@pytest.fixture(scope="module")
+def study() -> sv.SampledStudy:
+    return sv.sampled_study(datasets.load("synthetic-small", seed=1), seed=1, m=20, repetitions=40)
+
+
+def test_a_build_measures_every_value_its_claims_read(study) -> None:
+    recall = float(study.estimates[("sampled", "Recall@10")][:, 0].mean())
+    cost = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, recall, sc.Machine("cpu", 2, "1"))
+    agreement = sv.agreement_counts(study)
+    values = claims.measured(study, agreement, cost)
+    data_numbers = [n.key for n in claims.numbers() if n.key.startswith(("table3", "table4"))]
+    ties = int(agreement[list(sv.METHODS)].isna().to_numpy().sum())
+    assert len(set(data_numbers) - set(values)) <= ties
+    assert values["table3/AP/Y/exact"] == pytest.approx(100 * study.exact["AP"][1])
+    assert values["table3/AUC/Z/BV 0.1/sd"] == pytest.approx(100 * study.estimates[("BV 0.1", "AUC")][:, 2].std(ddof=1))
+    outcomes = {finding.key: finding.criterion(values) for finding in claims.FINDINGS}
+    assert outcomes["one-sample-matches-simulation"] == HOLDS  # the one sample sits at the simulated mean
+    # sampled AUC is judged on its exact expectation, which is unbiased whatever the simulated repetitions say
+    assert outcomes["sampled-auc-unbiased"] == HOLDS
+    assert values["reversed_pairs"] == len(sv.reversals(study))
+    assert values["correction_gain"] == values["bv_right"] - values["sampled_right"]

@@ -1,0 +1,128 @@
+"""Chapter 6's figures render on tiny inputs, with their titles and labels, and no two pieces of text
+(titles, labels, ticks, legends, the dataset stamp of the page) overlap."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from types import SimpleNamespace
+
+import matplotlib
+import numpy as np
+import pytest
+
+from recbias.bookkit.plotting import dataset_caption, use_theme
+from recbias.chapters.c06_sampled_metrics import claims, figures
+from recbias.chapters.c06_sampled_metrics.study import sweep as sw
+from recbias.chapters.c06_sampled_metrics.study import toy as st
+
+matplotlib.use("Agg")
+
+LABELS = {"X": "X (iALS)", "Y": "Y (item-kNN)", "Z": "Z (item-kNN)"}
+COLOURS = {"X (iALS)": "#1f77b4", "Y (item-kNN)": "#ff7f0e", "Z (item-kNN)": "#2ca02c"}
+
+
+@pytest.fixture(autouse=True)
+def theme():
+    use_theme()
+
+
+def drawn_texts(fig) -> list[matplotlib.text.Text]:
+    """The texts ``fig`` draws: titles, axis labels, the tick labels within each axis' view, legends and
+    annotations."""
+    texts = []
+    for ax in fig.axes:
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+        for axis in (ax.xaxis, ax.yaxis):
+            texts += [tick.label1 for tick in axis._update_ticks()]  # the ticks matplotlib draws
+        if ax.get_legend():
+            texts += [*ax.get_legend().get_texts(), ax.get_legend().get_title()]
+    for legend in fig.legends:
+        texts += legend.get_texts()
+    return [text for text in texts if text.get_visible() and text.get_text().strip()]
+
+
+def overlapping_texts(fig) -> list[tuple[str, str]]:
+    """Pairs of drawn texts of ``fig`` whose boxes intersect."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in drawn_texts(fig)]
+    return [(a, b) for (a, box_a), (b, box_b) in combinations(boxes, 2) if box_a.overlaps(box_b)]
+
+
+def titles(fig) -> list[str]:
+    return [ax.get_title(loc="left") for ax in fig.axes]
+
+
+def fake_study(targets: int = 60) -> SimpleNamespace:
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(200, 400, targets)
+    ranks = np.column_stack([rng.integers(1, sizes + 1) for _ in range(3)])
+    return SimpleNamespace(names=("X", "Y", "Z"), labels=LABELS, sizes=sizes, ranks=ranks,
+                           exact={"Recall@10": np.array([0.05, 0.08, 0.1])})
+
+
+def test_metric_shapes() -> None:
+    fig = figures.metric_shapes()
+    dataset_caption(fig.axes[-1], claims.TOY_DATASET)
+    assert titles(fig) == ["all 10,000 ranks", "top 100 ranks"]
+    assert fig.axes[0].get_xlabel() == "rank $r$ of the relevant item"
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == list(st.TOY_METRICS)
+    assert overlapping_texts(fig) == []
+
+
+def test_toy_m_curves() -> None:
+    toy = st.toy_study(20, seed=0)
+    fig = figures.toy_m_curves(st.toy_m_curves(points=6), toy)
+    dataset_caption(fig.axes[-1], claims.TOY_DATASET)
+    assert titles(fig) == list(st.TOY_METRICS)
+    assert {ax.get_xscale() for ax in fig.axes} == {"log"}
+    # a solid curve and a dotted exact line per recommender
+    assert len(fig.axes[0].lines) == 2 * len(st.TOY_RANKS)
+    assert fig.axes[0].lines[1].get_ydata()[0] == toy.exact.loc["A", "AUC"]
+    assert overlapping_texts(fig) == []
+
+
+def test_toy_shapes() -> None:
+    fig = figures.toy_shapes(st.toy_shape_curves(ms=(1, 10), top=50))
+    dataset_caption(fig.axes[-1], claims.TOY_DATASET)
+    assert titles(fig) == list(st.TOY_METRICS)
+    assert [t.get_text() for t in fig.axes[1].get_legend().get_texts()] == ["exact", "$m = 1$", "$m = 10$"]
+    assert overlapping_texts(fig) == []
+
+
+def test_corrections() -> None:
+    shown = ("sampled", "rank estimate", "CLS", "BV 1", "BV 0.1", "BV 0.01", "BV 0.001")
+    tables = {(method, "AP"): np.linspace(0.1, 0, st.FIG4_M + 1)[None, :] for method in shown}
+    moments = {method: SimpleNamespace(mean=np.linspace(1, 0, st.TOY_N)) for method in shown}
+    fig = figures.corrections(st.ToyCorrections(tables, moments))
+    dataset_caption(fig.axes[-1], claims.TOY_DATASET)
+    assert titles(fig) == [f"a) vectors, $m = {st.FIG4_M}$", "b) expectation"]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend[-2:] == ["uncorrected", "exact AP"] and "BV 0.1" in legend
+    assert overlapping_texts(fig) == []
+
+
+def test_rank_histogram() -> None:
+    fig = figures.rank_histogram(fake_study(), COLOURS)
+    dataset_caption(fig.axes[-1], "synthetic")
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and ax.get_ylabel() == "users per bin"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == list(LABELS.values())
+    assert overlapping_texts(fig) == []
+
+
+def test_m_sweep() -> None:
+    study = fake_study()
+    # a corrected grid of less than a decade, where default log ticks label crowded minor ticks
+    sweep = sw.MSweep(np.array([1, 10, 100]), np.array([[1, 1, 1], [0.5, 0.6, 0.7], [0.1, 0.2, 0.3]]),
+                      np.array([2, 5, 8]), np.array([[0.05, 0.07, 0.1]] * 3), 199, 0.1)
+    fig = figures.m_sweep(study, sweep, COLOURS)
+    dataset_caption(fig.axes[-1], "synthetic")
+    assert titles(fig) == ["uncorrected", "BV 0.1"]
+    assert fig.axes[0].get_ylabel() == r"$\mathbb{E}[\mathrm{Recall@10}]$ (%)"
+    # the uncorrected curve of X in percent, then the exact value of X dotted on both panels
+    np.testing.assert_allclose(fig.axes[0].lines[0].get_ydata(), [100, 50, 10])
+    assert fig.axes[1].lines[1].get_ydata()[0] == pytest.approx(5.0)
+    assert overlapping_texts(fig) == []
+    assert [tick.label1.get_text() for tick in fig.axes[1].xaxis._update_ticks()
+            if tick.label1.get_text()] == ["2", "5"]
