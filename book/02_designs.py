@@ -181,7 +181,7 @@ glue_figure("fig-designs-toy", figures.toy_figure(target_sets))
 # On Last.fm the papers used a single temporal split of Celma's 1K-user play logs,
 # AR TI-NN with $|N_u| = 2{,}500$ and 1R TI-NN. The second dataset of this page
 # (`second_dataset`) gets the same two designs on a single split, temporal when the data
-# have timestamps. The whole comparison is one call of the chapter's driver:
+# have timestamps. The whole comparison is one call into the chapter's package:
 
 # %% tags=["remove-cell"]
 glue_table("tbl-designs-settings", report.system_settings(seed=seed), wrap=True,

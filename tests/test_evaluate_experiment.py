@@ -162,7 +162,7 @@ def test_chapter_2_executes_on_the_small_world(tmp_path) -> None:
     keys = {c["key"] for c in claims}
     assert {"fig2/AR/Popularity/P@10", "fig2/1R/ceiling", "fig3/lemma-holds"} <= keys
     lemma = next(c for c in claims if c["key"] == "fig3/lemma-holds")
-    assert lemma["kind"] == "finding" and lemma["holds"] is True
+    assert lemma["kind"] == "finding" and lemma["outcome"] == "holds"
 
 
 # --------------------------------------------------------------- sweeps of one fold
