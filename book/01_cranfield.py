@@ -34,15 +34,11 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
-import matplotlib.pyplot as plt
-import matplotlib.ticker as mticker
-from IPython.display import Markdown, display
-
-from recbias.bookkit.page import say
-from recbias.bookkit.plotting import collection_styles, dataset_caption
-from recbias.bookkit.scorecard import finding, number
+from recbias.bookkit.claims import register
+from recbias.bookkit.page import say, show_text
+from recbias.bookkit.scorecard import findings_table
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.experiments import cranfield
+from recbias.chapters.c01_cranfield import claims, figures, report, study as spread
 
 # %% [markdown]
 # ## How an IR test collection is built
@@ -172,17 +168,18 @@ from recbias.experiments import cranfield
 # marked in the tables and drawn with a thicker line in the figures.
 
 # %% tags=["remove-cell"]
-study = cranfield.spread_study(ratings, seed, cutoff, compare_all)
-styles = collection_styles(cranfield.kinds(study), study.here, cranfield.TRUTH)
+study = spread.spread_study(ratings, seed, cutoff, compare_all)
+for name, text in report.prose_values(study).items():
+    say(name, text)
 
 # %% tags=["remove-input"]
-display(Markdown(cranfield.availability_note(study, compare_all)))
-glue_table("tbl-cranfield-sizes", cranfield.size_table(study), {"per query": "{:.1f}", **dict.fromkeys(
+show_text(report.availability_note(study, compare_all))
+glue_table("tbl-cranfield-sizes", report.size_table(study), {"per query": "{:.1f}", **dict.fromkeys(
     ["queries", "judgments", "relevant documents", "positive judgments"], "{:,}")}, left=["collection"])
-spread = cranfield.SPREAD_HEADERS
-glue_table("tbl-cranfield-spread", cranfield.spread_table(study), {
-    spread["share relevant to one query"]: "{:.1%}", spread["max positives per document"]: "{:,}",
-    spread["top reach"]: "{:.1%}", spread["head share"]: "{:.1%}", spread["gini"]: "{:.2f}", study.fixed: "{:.3f}"},
+headers = report.SPREAD_HEADERS
+glue_table("tbl-cranfield-spread", report.spread_table(study), {
+    headers["share relevant to one query"]: "{:.1%}", headers["max positives per document"]: "{:,}",
+    headers["top reach"]: "{:.1%}", headers["head share"]: "{:.1%}", headers["gini"]: "{:.2f}", study.fixed: "{:.3f}"},
     left=["collection"])
 
 # %% [markdown]
@@ -212,25 +209,8 @@ glue_table("tbl-cranfield-spread", cranfield.spread_table(study), {
 # often judged relevant, the Gini coefficient, and the precision of the best fixed list.
 # ```
 
-# %% tags=["remove-input"]
-fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.6, 7.8))
-for name, curve in study.curves.groupby("collection", sort=False):
-    top.plot(curve["rank_share"], curve["cumulative_share"], **styles[name])
-    bottom.plot(curve["rank"].where(curve["rank"] <= 1000), curve["reach"], **styles[name])
-top.plot([0, 1], [0, 1], color="#aaaaaa", lw=0.8, ls=":", label="equal spread")
-top.set(xlabel="top documents or items, $k/m$", ylabel="$F(k)$, share of positive judgments",
-        xlim=(0, 1), ylim=(0, 1.01))
-bottom.set(xscale="log", xlabel="rank $k$ of the document or item (log scale)",
-           ylabel="share of queries, $p(d_{(k)})\\,/\\,|Q|$")
-top.set_title("Cumulative share", loc="left")
-bottom.set_title("Reach of the $k$-th most-liked", loc="left")
-top.legend(loc="lower right", fontsize=10, handlelength=1.6, labelspacing=0.3)
-for ax, axes_in_percent in ((top, "xy"), (bottom, "y")):
-    for axis in axes_in_percent:
-        getattr(ax, f"{axis}axis").set_major_formatter(mticker.PercentFormatter(1.0))
-    dataset_caption(ax, dataset)
-fig.tight_layout()
-glue_figure("fig-cranfield-spread", fig)
+# %% tags=["remove-cell"]
+glue_figure("fig-cranfield-spread", figures.spread_figure(study))
 
 # %% [markdown]
 # ## Flat in IR, long-tailed in recommendation
@@ -253,19 +233,48 @@ glue_figure("fig-cranfield-spread", fig)
 # rating datasets; grey, dashed: a simulated world's complete relevance.
 # ```
 
-# %% tags=["remove-input"]
-display(Markdown(cranfield.spread_text(study)))
+# %% [markdown]
+# In both IR collections, the tenth of the documents most often judged relevant holds
+# at most {glue:text}`ir_head` of the positive judgments, and no document is relevant to
+# more than {glue:text}`ir_reach` of the queries. In the rating data of this page, the
+# tenth of the most-liked items holds {glue:text}`rated_head` of the likes, and the
+# most-liked item is liked by {glue:text}`rated_reach` of all users. On this page's
+# dataset, {glue:text}`here`, the Gini coefficient ({eq}`eq-gini`) is
+# {glue:text}`here_gini`, and one list of its {glue:text}`cutoff` most-liked items, shown
+# to every user, would reach a precision of {glue:text}`here_fixed` ({eq}`eq-fixed-list`)
+# if all ratings were test ratings, against at most {glue:text}`ir_fixed` for the best
+# fixed list of an IR collection.
+#
+# The share of documents relevant to a single query, {eq}`eq-single-query-share`, is
+# the least telling of the statistics. It is {glue:text}`single_query_ir`. Cranfield is
+# a small collection of {glue:text}`cranfield_queries` queries on one narrow field, so
+# its queries overlap more: one document is relevant to {glue:text}`cranfield_max` of
+# them. But a rating dataset can also have many items liked by a single user, because
+# its catalogue has a long tail of rarely rated items. What sets recommendation data
+# apart is the *head*: items liked by a sizeable share of all users, which neither IR
+# collection has.
+#
+# The papers draw five statements from this contrast, each a comparison of a rating
+# dataset with the IR collections. {numref}`tbl-cranfield-findings` checks them on this
+# page's dataset against both IR collections, with the measurements of
+# {numref}`tbl-cranfield-spread` behind each verdict; the {doc}`scorecard` collects them
+# with those of the other chapters.
 
 # %% tags=["remove-cell"]
-for name, text in cranfield.ir_numbers(study).items():
-    say(name, text)
+values = claims.measured(study)
+found = register(claims.FINDINGS, values, dataset=ratings.name)
+register(claims.RATING_NUMBERS, values, dataset=ratings.name)
+register(claims.TREC_NUMBERS, values, dataset=spread.TREC)
+glue_table("tbl-cranfield-findings", findings_table(found), wrap=True, left=["statement", "evidence"])
 
 # %% [markdown]
-# The share of documents relevant to a single query, {eq}`eq-single-query-share`, is
-# the least telling of the statistics. {glue:text}`single_query_ir` But a rating dataset can
-# also have many items liked by a single user, because its catalogue has a long tail
-# of rarely rated items. What sets recommendation data apart is the *head*: items liked
-# by a sizeable share of all users, which neither IR collection has.
+# ```{glue:figure} tbl-cranfield-findings
+# :name: tbl-cranfield-findings
+#
+# The statements of {cite:t}`bellogin2017statistical` (Sec. 5.3) and
+# {cite:t}`bellogin2012thesis` (Table 4.1) on how relevance spreads in rating data,
+# checked on this page's dataset against every IR collection.
+# ```
 
 # %% [markdown]
 # ### What the judgments miss
@@ -274,7 +283,7 @@ for name, text in cranfield.ir_numbers(study).items():
 # because it knows which items each user would truly like.
 
 # %% tags=["remove-input"]
-display(Markdown(cranfield.truth_text(study)))
+show_text(report.truth_text(study))
 
 # %% [markdown]
 # Incompleteness is therefore not a small correction, as it is for a deep TREC pool:
@@ -296,12 +305,8 @@ display(Markdown(cranfield.truth_text(study)))
 # numbers against ours.
 
 # %% tags=["remove-cell"]
-for claim in cranfield.published_numbers(study, dataset):
-    number(**claim, anchor="tbl-cranfield-published")
-for claim in cranfield.findings(study):
-    finding(**claim, source=cranfield.SOURCE, dataset=study.here, anchor="tbl-cranfield-spread")
-glue_table("tbl-cranfield-published", cranfield.published_table(study), wrap=True,
-           left=["statistic", "published on", "ours on"])
+glue_table("tbl-cranfield-published", report.published_table(study), wrap=True,
+           left=["published statistic", "ours on"])
 
 # %% [markdown]
 # ```{glue:figure} tbl-cranfield-published
@@ -311,7 +316,9 @@ glue_table("tbl-cranfield-published", cranfield.published_table(study), wrap=Tru
 # build they apply to; "–" where no such collection is available here.
 # ```
 #
-# {glue:text}`trec_text`
+# TREC-8 alone has {glue:text}`trec_single` of its relevant documents relevant to a
+# single topic, and at most {glue:text}`trec_max` positive judgments on one document
+# ({glue:text}`trec_reach` of its {glue:text}`trec_topics` topics).
 #
 # One track of 50 topics, chosen to differ from one another, rarely has a document
 # relevant to two of them. Appending 30 tracks brings together topics from tracks that
@@ -323,7 +330,7 @@ glue_table("tbl-cranfield-published", cranfield.published_table(study), wrap=Tru
 # entries as *not comparable*, because the collections differ.
 
 # %% tags=["remove-input"]
-display(Markdown(cranfield.dataset_notes(study)))
+show_text(report.dataset_notes(study))
 
 # %% [markdown]
 # Two differences between the datasets are the likely reasons for the Last.fm gap. The
@@ -357,30 +364,18 @@ display(Markdown(cranfield.dataset_notes(study)))
 
 
 # %% tags=["remove-cell"]
-sweeps = cranfield.threshold_sweeps(study)
-
-# %% tags=["remove-input"]
-fig, axes = plt.subplots(2, 1, figsize=(6.6, 7.4), sharex=True)
-for ax, column, label in ((axes[0], "top reach", "reach$_1$, users who like the top item"),
-                          (axes[1], "gini", "Gini coefficient $G$ of likes")):
-    for name, sweep in sweeps.groupby("collection", sort=False):
-        ax.plot(sweep["positive share of ratings"], sweep[column], marker="o", ms=3.5, **styles[name])
-        own = sweep[sweep["default"]]
-        ax.scatter(own["positive share of ratings"], own[column], marker="*", s=200, color=styles[name]["color"],
-                   edgecolor="black", linewidth=0.6, zorder=5)
-    ax.set(ylabel=label, xlim=(0, 1.02))
-    dataset_caption(ax, dataset)
-axes[0].yaxis.set_major_formatter(mticker.PercentFormatter(1.0))
-axes[1].set_xlabel("share of ratings counted as positive (looser threshold to the right)")
-axes[1].xaxis.set_major_formatter(mticker.PercentFormatter(1.0))
-axes[0].legend(loc="upper left", fontsize=10, handlelength=1.6, labelspacing=0.3)
-fig.tight_layout()
-glue_figure("fig-cranfield-threshold", fig)
-
-# %% tags=["remove-input"]
-display(Markdown(cranfield.threshold_text(study, sweeps)))
+glue_figure("fig-cranfield-threshold", figures.threshold_figure(study))
 
 # %% [markdown]
+# On {glue:text}`here`, counting every rating as positive makes the most-liked item
+# liked by {glue:text}`loose_reach` of the users. The dataset's own threshold
+# ({glue:text}`own_threshold`, which keeps {glue:text}`own_share` of the ratings) brings
+# this down to {glue:text}`own_reach`, while the Gini coefficient goes from
+# {glue:text}`loose_gini` to {glue:text}`own_gini`. Across the rating datasets of this
+# page, moving from "every rating is positive" to the dataset's own threshold lowers the
+# reach of the top item by {glue:text}`reach_drop` of its value, and changes the Gini
+# coefficient by at most {glue:text}`gini_change`. {glue:text}`lastfm_threshold`
+#
 # A stricter threshold thins the head, since fewer users rate even the most popular
 # item highly enough. How far the Gini coefficient moves with it tells where the
 # concentration of likes comes from: a coefficient that barely changes means the skew
@@ -396,10 +391,10 @@ display(Markdown(cranfield.threshold_text(study, sweeps)))
 # ```
 
 
-# %% tags=["remove-input"]
-glue_table("tbl-cranfield-threshold", cranfield.threshold_table(study, sweeps), {
+# %% tags=["remove-cell"]
+glue_table("tbl-cranfield-threshold", report.threshold_table(study), {
     "threshold": "{:g}", "share of ratings positive": "{:.1%}", "positive judgments": "{:,}", "liked items": "{:,}",
-    spread["share relevant to one query"]: "{:.1%}", spread["top reach"]: "{:.1%}", spread["gini"]: "{:.2f}",
+    headers["share relevant to one query"]: "{:.1%}", headers["top reach"]: "{:.1%}", headers["gini"]: "{:.2f}",
     study.fixed: "{:.3f}"})
 
 # %% [markdown]

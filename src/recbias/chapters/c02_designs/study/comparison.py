@@ -1,0 +1,277 @@
+"""The preliminary comparison of designs (IRJ 2017 Sec. 3.3 and Fig. 2).
+
+The papers' five systems under the AI and TI AR designs and 1R TI-NN on coin-flip splits of the page's
+dataset, and under AR TI-NN and 1R TI-NN on one split of a second dataset (:func:`design_study`); the
+weight of heavy users in 1R precision (:func:`relevant_weight`), the 1R ceiling (:func:`one_r_ceiling`),
+the paired tests of every two systems (:func:`pair_tests`) and the spread of precision across designs.
+
+Means are the papers' run average; intervals and paired tests use the user as the independent unit
+(:meth:`recbias.evaluate.experiment.Experiment.summary` and ``comparison``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from recbias.designs import build_runs
+from recbias.evaluate import evaluate_runs
+from recbias.evaluate.experiment import PAPER_SYSTEMS, DesignChoice, Experiment, choose_designs, run_experiment
+from recbias.ratings import Ratings
+from recbias.splits import Fold, make_folds
+
+#: cut-off of P@n throughout, as in the papers
+N = 10
+#: the metrics measured on every run of the comparison
+METRICS = ("P@10", "Recall@10", "nDCG@10", "MAP", "MRR")
+#: significance level of the pairwise tests, as in the papers ("p << 0.001")
+ALPHA = 1e-3
+#: the personalised systems among the papers' five
+PERSONALISED = ("pLSA", "MF", "user-kNN")
+
+
+@dataclass(frozen=True)
+class RelevantWeight:
+    """How the relevant test ratings of a split are spread over users.
+
+    Attributes:
+        users: users with at least one relevant test rating (the users of AR precision).
+        top_users: the tenth of them (at least one) with the most relevant test ratings.
+        share: the share of all relevant test ratings those users hold, i.e. their
+            weight in 1R precision (IRJ Eq. 1), against ``top_users / users`` in AR.
+    """
+
+    users: int
+    top_users: int
+    share: float
+
+
+def relevant_weight(test: Ratings) -> RelevantWeight:
+    """The weight in 1R precision of the tenth of users with the most relevant test ratings."""
+    liked = test.values >= test.positive_threshold
+    per_user = np.bincount(test.users[liked], minlength=test.n_users)
+    per_user = np.sort(per_user[per_user > 0])[::-1]
+    if len(per_user) == 0:
+        raise ValueError(f"{test.name}: the test set holds no relevant rating")
+    top = max(1, int(np.ceil(0.1 * len(per_user))))
+    return RelevantWeight(len(per_user), top, float(per_user[:top].sum() / per_user.sum()))
+
+
+def second_split(ratings: Ratings) -> str:
+    """The split of the second dataset: temporal when it has timestamps (as the papers' Last.fm), else a coin flip."""
+    return "coin" if ratings.timestamps is None else "temporal"
+
+
+def one_r_ceiling(train: Ratings, test: Ratings, design: str, *, n: int = N, seed: int = 0) -> float:
+    """1R P@n of an oracle that scores every relevant item above every other: ``1/n`` on every run
+    (one relevant item per target set, IRJ Sec. 3.2)."""
+    runs = build_runs(train, test, design, seed=seed, on_shortage="exclude")
+    if runs.n_runs == 0:
+        raise ValueError(f"{design} leaves no run on {test.name}")
+    return float(evaluate_runs(runs, runs.labels.astype(float), [f"P@{n}"])[f"P@{n}"].mean())
+
+
+@dataclass
+class DesignStudy:
+    """The preliminary comparison of IRJ 2017 Sec. 3.3 on this page's datasets.
+
+    Attributes:
+        ratings: the page's dataset.
+        choice: its designs.
+        folds: its coin-flip splits (the first also serves the lemma and the 1R ceiling).
+        main: the experiment on ``ratings``.
+        second: the experiment on the second dataset (AR TI-NN and 1R TI-NN on one split), if run.
+        second_split: its split method (:func:`second_split`), None without it.
+        second_ar: its AR design, ``TI-NN(second_nonrelevant)``, None without it.
+        presets: display label -> preset of each system (:func:`recbias.recommenders.make`).
+        seed: the seed of everything.
+    """
+
+    ratings: Ratings
+    choice: DesignChoice
+    folds: list[Fold]
+    main: Experiment
+    second: Experiment | None
+    second_split: str | None
+    second_ar: str | None
+    presets: dict[str, str]
+    seed: int
+
+    @property
+    def systems(self) -> list[str]:
+        """The systems' display labels, in the papers' order."""
+        return list(self.presets)
+
+    @property
+    def experiments(self) -> list[Experiment]:
+        return [self.main] + ([self.second] if self.second is not None else [])
+
+    @property
+    def second_name(self) -> str | None:
+        return None if self.second is None else str(self.second.runs["dataset"].iloc[0])
+
+    @property
+    def panels(self) -> list[tuple[str, str]]:
+        """(dataset, design) in the order of the figures and tables."""
+        return [(str(d), str(g)) for e in self.experiments for d in e.runs["dataset"].cat.categories
+                for g in e.runs["design"].cat.categories]
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        """P@10 per (dataset, design, system) in the order of :attr:`panels` and :attr:`systems`: the
+        papers' run average, with 95% intervals clustered by user."""
+        summary = pd.concat([e.summary(["P@10"]) for e in self.experiments], ignore_index=True)
+        position = {panel: k for k, panel in enumerate(self.panels)}
+        key = [position[(str(d), str(g))] * len(self.systems) + self.systems.index(str(s))
+               for d, g, s in zip(summary["dataset"], summary["design"], summary["system"], strict=True)]
+        return summary.iloc[np.argsort(key, kind="stable")].reset_index(drop=True)
+
+    @cached_property
+    def means(self) -> pd.Series:
+        return self.summary.set_index(["dataset", "design", "system"])["mean"].sort_index()
+
+    @cached_property
+    def comparisons(self) -> pd.DataFrame:
+        """Wilcoxon signed-rank tests of every two systems on P@10 per (dataset, design), the user as the unit."""
+        return pd.concat([e.comparison("P@10", self.systems) for e in self.experiments], ignore_index=True)
+
+    @cached_property
+    def tests(self) -> pd.DataFrame:
+        """:func:`pair_tests` of the study."""
+        return pair_tests(self.comparisons)
+
+    @cached_property
+    def ceiling(self) -> float:
+        """1R P@10 of a perfect ranking on the first split (:func:`one_r_ceiling`)."""
+        fold = self.folds[0]
+        return one_r_ceiling(fold.train, fold.test, self.choice.one_r, seed=self.seed)
+
+    def measured(self, dataset: str, design: str) -> dict[str, float]:
+        """Mean P@10 of every system under one design, in the order of :attr:`systems`."""
+        return {s: float(self.means.loc[(dataset, design, s)]) for s in self.systems}
+
+    def order(self, dataset: str, design: str) -> list[str]:
+        """Systems from best to worst P@10 under one design."""
+        values = self.measured(dataset, design)
+        return sorted(values, key=lambda s: -values[s])
+
+    def pair(self, dataset: str, design: str, first: str, second: str) -> tuple[float, float]:
+        """Mean P@10 of ``first`` minus that of ``second`` under one design, and the Wilcoxon p-value of the pair."""
+        tests = self.comparisons[(self.comparisons["dataset"] == dataset) & (self.comparisons["design"] == design)]
+        forward = tests[(tests["system_a"] == first) & (tests["system_b"] == second)]
+        backward = tests[(tests["system_a"] == second) & (tests["system_b"] == first)]
+        row, sign = (forward.iloc[0], 1.0) if len(forward) else (backward.iloc[0], -1.0)
+        return sign * float(row["difference"]), float(row["wilcoxon_pvalue"])
+
+    @property
+    def ai_ti_gap(self) -> float:
+        """The largest difference in P@10 of one system between the AI and the TI AR design of the page's dataset."""
+        here, (ai, ti) = self.ratings.name, self.choice.ar
+        return max(abs(self.measured(here, ai)[s] - self.measured(here, ti)[s]) for s in self.systems)
+
+    @property
+    def untested_share(self) -> float:
+        """The mean share of the catalogue without a test rating in a split: the items only AI can draw."""
+        reports = self.main.reports[self.main.reports["design"] == self.choice.main_ar]
+        return float(1 - reports["n_candidates"].mean() / self.ratings.n_items)
+
+    @property
+    def best_one_r(self) -> float:
+        """The best mean 1R P@10 of the systems on the page's dataset."""
+        return max(self.measured(self.ratings.name, self.choice.one_r).values())
+
+    @property
+    def one_r_runs(self) -> int:
+        """The 1R runs of the page's dataset over all its splits."""
+        runs = self.main.runs[self.main.runs["design"] == self.choice.one_r]
+        return runs.groupby(["fold", "run"]).ngroups
+
+    @property
+    def map_mrr_gap(self) -> float:
+        """The largest ``|MAP - MRR|`` over the 1R runs of the page's dataset (zero: one relevant item per run)."""
+        runs = self.main.runs[self.main.runs["design"] == self.choice.one_r]
+        return float((runs["MAP"] - runs["MRR"]).abs().max())
+
+    @property
+    def significant_pairs(self) -> tuple[int, int]:
+        """Pairs of systems that differ at :data:`ALPHA`, and pairs tested, over every design and dataset."""
+        return int(self.tests["significant"].sum()), int(self.tests["pairs"].sum())
+
+    def precision_spread(self) -> PrecisionSpread:
+        """How far one personalised system's P@10 moves across the panels, against the spread of the
+        personalised systems within a panel."""
+        per_panel = self.summary.pivot_table(index=["dataset", "design"], columns="system", values="mean",
+                                             observed=True, sort=False)[list(PERSONALISED)]
+        low, high = per_panel.min(), per_panel.max()
+        widest = (high / low).idxmax()
+        within = float((per_panel.max(axis=1) - per_panel.min(axis=1)).max())
+        return PrecisionSpread(str(widest), float(low[widest]), float(high[widest]), within)
+
+
+@dataclass(frozen=True)
+class PrecisionSpread:
+    """The spread of P@10 across the designs and datasets of a study, against that within one design.
+
+    Attributes:
+        system: the personalised system whose P@10 moves most across the panels (largest ratio high/low).
+        low: its lowest mean P@10 over the panels.
+        high: its highest.
+        within: the largest gap between two personalised systems within one panel.
+    """
+
+    system: str
+    low: float
+    high: float
+    within: float
+
+
+def pair_tests(comparisons: pd.DataFrame) -> pd.DataFrame:
+    """Per (dataset, design): pairs of systems that differ at :data:`ALPHA` (Wilcoxon signed-rank over
+    users) and the pair hardest to tell apart (the largest p-value), with its difference and p-value."""
+    rows = []
+    for (dataset, design), tests in comparisons.groupby(["dataset", "design"], sort=False, observed=True):
+        hardest = tests.loc[tests["wilcoxon_pvalue"].idxmax()]
+        rows.append({
+            "dataset": dataset, "design": design, "significant": int((tests["wilcoxon_pvalue"] < ALPHA).sum()),
+            "pairs": len(tests), "closest pair": (hardest["system_a"], hardest["system_b"]),
+            "difference": float(hardest["difference"]), "p": float(hardest["wilcoxon_pvalue"]),
+        })
+    return pd.DataFrame(rows)
+
+
+def design_study(
+    ratings: Ratings,
+    second: Ratings | None = None,
+    *,
+    folds: int = 5,
+    test_ratio: float = 0.2,
+    target_size: int = 100,
+    second_nonrelevant: int = 2500,
+    max_an_entries: int = 25_000_000,
+    systems: Mapping[str, str] = PAPER_SYSTEMS,
+    seed: int = 0,
+) -> DesignStudy:
+    """The comparison of IRJ 2017 Sec. 3.3 and Fig. 2.
+
+    On ``ratings``: ``folds`` coin-flip splits, the AR designs of :func:`choose_designs` and
+    1R TI-NN with target sets of ``target_size`` items, every metric of :data:`METRICS`.  On
+    ``second`` (when given): one split (:func:`second_split`), AR TI-NN(``second_nonrelevant``)
+    and the same 1R design, P@10.
+    """
+    choice = choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries,
+                            n_nonrelevant=second_nonrelevant)
+    if second is not None and second_nonrelevant >= second.n_items:
+        raise ValueError(f"second_nonrelevant = {second_nonrelevant} leaves no run on {second.name}, which has "
+                         f"{second.n_items:,} items: choose fewer non-relevant items")
+    fold_list = make_folds(ratings, folds=folds, test_ratio=test_ratio, seed=seed)
+    main = run_experiment(ratings, choice.designs, systems, folds=fold_list, metrics=METRICS, seed=seed)
+    other, split, second_ar = None, None, None
+    if second is not None:
+        split, second_ar = second_split(second), f"TI-NN({second_nonrelevant})"
+        other = run_experiment(second, [second_ar, choice.one_r], systems, folds=1, split=split,
+                               test_ratio=test_ratio, metrics=["P@10"], seed=seed)
+    return DesignStudy(ratings, choice, fold_list, main, other, split, second_ar, dict(systems), seed)

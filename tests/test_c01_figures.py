@@ -1,0 +1,68 @@
+"""Chapter 1's figures: every panel drawn with its titles and labels, and no two texts overlapping."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from recbias.bookkit.plotting import use_theme
+from recbias.chapters.c01_cranfield import figures
+from recbias.chapters.c01_cranfield import study as spread
+from recbias.judgments import Spread
+from recbias.ratings import Ratings
+from text_boxes import overlapping_texts
+
+
+@pytest.fixture(scope="module")
+def study() -> spread.SpreadStudy:
+    """Two IR collections and two small rating datasets, the page's first."""
+    use_theme()
+    rng = np.random.default_rng(0)
+    users, items = rng.integers(0, 30, 200), rng.integers(0, 40, 200)
+    stars = Ratings.from_codes(users, items, rng.integers(1, 6, 200).astype(float), (30, 40), positive_threshold=4,
+                               name="ml-100k")
+    plays = Ratings.from_codes(users, items, rng.integers(1, 50, 200).astype(float), (30, 40), positive_threshold=3,
+                               name="lastfm-2k", scale=(1.0, 50.0))
+    ir = [Spread("cranfield", "IR", 10, 40, np.array([3, 2, 1, 1])), Spread("trec8-adhoc", "IR", 20, 90, np.ones(8, int))]
+    return spread.collect(ir, [stars, plays], cutoff=5)
+
+
+def test_the_spread_figure_draws_every_collection_in_both_panels(study: spread.SpreadStudy) -> None:
+    figure = figures.spread_figure(study)
+    top, bottom = figure.axes
+    assert (top.get_title(loc="left"), bottom.get_title(loc="left")) == ("Cumulative share", "Reach of the $k$-th most-liked")
+    assert top.get_ylabel() == "$F(k)$, share of positive judgments" and bottom.get_xscale() == "log"
+    assert [t.get_text() for t in top.get_legend().get_texts()] == [
+        "cranfield", "trec8-adhoc", "ml-100k (this page)", "lastfm-2k", "equal spread"]
+    assert len(bottom.get_lines()) == 4
+    assert [line.get_linewidth() for line in top.get_lines()[2:4]] == [3.2, 1.7]  # the page's dataset stands out
+    assert overlapping_texts(figure) == []
+    plt.close(figure)
+
+
+def test_the_threshold_figure_marks_each_datasets_own_threshold(study: spread.SpreadStudy) -> None:
+    figure = figures.threshold_figure(study)
+    reach, gini = figure.axes
+    assert reach.get_ylabel() == "reach$_1$, users who like the top item"
+    assert gini.get_ylabel() == "Gini coefficient $G$ of likes"
+    assert gini.get_xlabel() == "share of ratings counted as positive (looser threshold to the right)"
+    assert len(reach.get_lines()) == 2 and len(reach.collections) == 2  # a line and a star per rating dataset
+    stars = reach.collections[0].get_offsets()
+    own = study.sweeps[(study.sweeps["collection"] == "ml-100k") & study.sweeps["default"]]
+    assert stars.tolist() == [[own["positive share of ratings"].item(), own["top reach"].item()]]
+    assert overlapping_texts(figure) == []
+    plt.close(figure)
+
+
+def test_the_overlap_check_sees_texts_on_top_of_one_another() -> None:
+    figure, ax = plt.subplots(figsize=(3, 2))
+    ax.set_title("a long title over the axes", loc="left")
+    ax.annotate("a caption in the same place", xy=(0.0, 1.0), xycoords="axes fraction", xytext=(0, 6),
+                textcoords="offset points")
+    assert overlapping_texts(figure) == [("a caption in the same place", "a long title over the axes")]
+    plt.close(figure)

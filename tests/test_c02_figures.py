@@ -1,0 +1,69 @@
+"""Chapter 2's figures: every panel drawn with its titles, labels and dataset, and no two texts overlapping."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from designs_study import two_datasets
+from recbias.bookkit.plotting import use_theme
+from recbias.chapters.c02_designs import figures
+from recbias.chapters.c02_designs.study import toy
+from text_boxes import overlapping_texts, texts
+
+
+@pytest.fixture(scope="module", autouse=True)
+def theme_and_scratch_cache(tmp_path_factory):
+    """The book's theme; fits of this module go to a scratch cache, not to the repository's."""
+    use_theme()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RECBIAS_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
+def captions(figure) -> list[str]:
+    return [t.get_text() for t in texts(figure) if t.get_text().startswith("dataset: ")]
+
+
+def test_the_toy_figure_shows_the_stars_above_one_row_per_target_set() -> None:
+    figure = figures.toy_figure(toy.toy_target_sets(seed=0))
+    stars, sets = figure.axes
+    assert stars.get_title(loc="left") == "stars of each user (circled: held out for test)"
+    assert sets.get_title(loc="left") == "target sets of user $u$" and sets.get_xlabel() == "item"
+    assert [t.get_text() for t in sets.get_yticklabels()] == [
+        "AI-AN", "TI-AN", "AI-NN(1)", "TI-NN(1)", "1R AI-NN(1): $T_u^1$", "1R AI-NN(1): $T_u^2$",
+        "1R TI-NN(1): $T_u^1$", "1R TI-NN(1): $T_u^2$"]
+    assert len(sets.patches) == 8 * len(toy.TOY_ITEMS)  # one cell per set and item
+    assert captions(figure) == ["dataset: hand-made toy"]
+    assert overlapping_texts(figure) == []
+    plt.close(figure)
+
+
+def test_the_precision_figure_draws_every_panel_and_names_its_dataset() -> None:
+    study = two_datasets()
+    figure = figures.precision_figure(study)
+    assert [len(ax.patches) for ax in figure.axes] == [3 * 5, 2 * 5]  # one bar per system and design
+    assert captions(figure) == ["dataset: synthetic-small", "dataset: other"]
+    assert [t.get_text() for t in figure.axes[0].get_xticklabels()] == ["AI-AN", "TI-AN", "1R\nTI-NN(49)"]
+    assert figure.axes[0].get_ylabel() == "P@10"
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == study.systems
+    assert overlapping_texts(figure) == []
+    plt.close(figure)
+
+
+def test_the_lemma_figure_draws_both_sweeps_with_their_bounds() -> None:
+    sweep = pd.DataFrame({"sweep": ["removed test ratings"] * 2 + ["target size"] * 2, "x": [0.0, 0.5, 100.0, 200.0],
+                          "system": "pLSA", "lower": 0.1, "value": 0.2, "upper": 0.3})
+    figure = figures.lemma_figure(sweep, "toy")
+    removal, growth = figure.axes
+    assert removal.get_xlabel() == "test ratings removed" and growth.get_xlabel() == "target set size $|T_u^r|$"
+    assert removal.get_ylabel() == "1R P@10" and captions(figure) == ["dataset: toy", "dataset: toy"]
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == ["pLSA", "lower bound", "upper bound"]
+    assert len(removal.get_lines()) == 3  # 1R P@10 and its two bounds
+    assert overlapping_texts(figure) == []
+    plt.close(figure)

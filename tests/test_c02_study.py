@@ -1,0 +1,270 @@
+"""Chapter 2's study: the toy target sets, the designs and the comparison, the lemma's sweeps and the
+orders of systems against the truth, each against hand-worked values or a direct computation."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from designs_study import one_dataset, small, two_datasets
+from recbias.bookkit.page import design_note
+from recbias.chapters.c02_designs.study import comparison, lemma, toy, truth
+from recbias.designs import build_runs
+from recbias.evaluate import experiment as runner
+from recbias.evaluate import true_quality
+from recbias.evaluate.experiment import fit_systems
+from recbias.ratings import Ratings
+from recbias.splits import make_folds
+
+
+@pytest.fixture(scope="module", autouse=True)
+def scratch_cache(tmp_path_factory):
+    """Fits of this module go to a scratch cache, not to the repository's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RECBIAS_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
+# ------------------------------------------------------------------------------- toy
+
+
+def test_fig1_toy_target_sets_of_u() -> None:
+    train, test = toy.fig1_toy()
+    u = toy.TOY_USERS.index("u")
+    names = toy.TOY_ITEMS
+
+    def sets(design: str) -> list[str]:
+        runs = build_runs(train, test, design, seed=0)
+        return [
+            "".join(names[i] for i in runs.items[runs.offsets[k] : runs.offsets[k + 1]])
+            for k in np.flatnonzero(runs.users == u)
+        ]
+
+    assert sets("AI-AN") == ["abcde"]
+    assert sets("TI-AN") == ["bcde"]
+    nn = sets("1R TI-NN(1)")
+    assert len(nn) == 2 and nn[0][-1] == "d" and nn[1][-1] == "e" and all(s[0] in "bc" for s in nn)
+    assert all(s[0] in "abc" for s in sets("1R AI-NN(1)"))
+
+
+def test_toy_target_sets_list_every_set_of_u_and_its_relevant_items() -> None:
+    sets = toy.toy_target_sets(seed=0)
+    assert [(t.design, t.index) for t in sets] == [
+        ("AI-AN", 0), ("TI-AN", 0), ("AI-NN(1)", 0), ("TI-NN(1)", 0), ("1R AI-NN(1)", 1), ("1R AI-NN(1)", 2),
+        ("1R TI-NN(1)", 1), ("1R TI-NN(1)", 2)]
+    d, e = toy.TOY_ITEMS.index("d"), toy.TOY_ITEMS.index("e")
+    assert sets[0].letters == "{a, b, c, d, e}" and sets[1].letters == "{b, c, d, e}"
+    assert all(t.relevant == {d, e} for t in sets[:4])
+    assert [t.relevant for t in sets[4:]] == [{d}, {e}, {d}, {e}]
+    assert all(len(t.items) == 2 for t in sets[4:])  # one relevant item and NN(1)
+
+
+# --------------------------------------------------------------------- the designs
+
+
+def test_an_entries_count_users_with_a_liked_item_times_the_catalogue() -> None:
+    users = len(set(small().users[small().values >= small().positive_threshold].tolist()))
+    assert runner.an_entries(small()) == users * small().n_items
+
+
+def test_an_designs_give_way_to_nn_only_above_the_limit() -> None:
+    entries = runner.an_entries(small())
+    at_limit = runner.choose_designs(small(), target_size=100, max_an_entries=entries, n_nonrelevant=50)
+    assert at_limit.designs == ["AI-AN", "TI-AN", "1R TI-NN(99)"] and not at_limit.sampled
+    assert design_note(at_limit, small()) == ""
+    above = runner.choose_designs(small(), target_size=20, max_an_entries=entries - 1, n_nonrelevant=50)
+    assert above.designs == ["AI-NN(50)", "TI-NN(50)", "1R TI-NN(19)"] and above.sampled
+    assert above.main_ar == "TI-NN(50)"
+    assert f"about {entries:,} items" in design_note(above, small())
+
+
+def test_impossible_designs_are_refused_early() -> None:
+    with pytest.raises(ValueError, match="target_size = 5000 exceeds"):
+        runner.choose_designs(small(), target_size=5000, max_an_entries=10**9, n_nonrelevant=50)
+    with pytest.raises(ValueError, match="at least 2"):
+        runner.choose_designs(small(), target_size=1, max_an_entries=10**9, n_nonrelevant=50)
+    with pytest.raises(ValueError, match="lower the sample size"):
+        runner.choose_designs(small(), target_size=20, max_an_entries=1, n_nonrelevant=small().n_items)
+    with pytest.raises(ValueError, match="second_nonrelevant = 5000 leaves no run on synthetic-small"):
+        comparison.design_study(small(), small(), folds=1, second_nonrelevant=5000)
+
+
+def test_the_second_dataset_is_split_by_time_when_it_has_timestamps() -> None:
+    assert small().timestamps is not None and comparison.second_split(small()) == "temporal"
+    train, _ = toy.fig1_toy()
+    assert train.timestamps is None and comparison.second_split(train) == "coin"
+
+
+def test_relevant_weight_matches_a_count_by_hand() -> None:
+    # relevant test ratings per user: 5, 1, 1, 1 (user 4 has none); the top tenth is one user
+    users = np.array([0, 0, 0, 0, 0, 1, 2, 3, 4, 0])
+    values = np.array([5, 5, 5, 5, 5, 5, 5, 5, 2, 2], dtype=float)
+    test = Ratings.from_codes(users, np.arange(10), values, (5, 10), positive_threshold=5)
+    assert comparison.relevant_weight(test) == comparison.RelevantWeight(4, 1, 5 / 8)
+    with pytest.raises(ValueError, match="no relevant rating"):
+        comparison.relevant_weight(Ratings.from_codes(users, np.arange(10), values * 0 + 1, (5, 10), positive_threshold=5))
+
+
+def test_the_1r_ceiling_is_one_over_n() -> None:
+    (fold,) = make_folds(small(), folds=1, seed=2)
+    assert comparison.one_r_ceiling(fold.train, fold.test, "1R TI-NN(49)", n=10) == pytest.approx(0.1)
+    assert comparison.one_r_ceiling(fold.train, fold.test, "1R TI-NN(49)", n=4) == pytest.approx(0.25)
+
+
+# ------------------------------------------------------------------ the comparison
+
+
+def test_the_study_runs_every_design_on_both_datasets() -> None:
+    study = two_datasets()
+    assert study.choice.designs == ["AI-AN", "TI-AN", "1R TI-NN(49)"]
+    assert study.panels == [("synthetic-small", "AI-AN"), ("synthetic-small", "TI-AN"),
+                            ("synthetic-small", "1R TI-NN(49)"), ("other", "TI-NN(100)"), ("other", "1R TI-NN(49)")]
+    assert study.second_split == "coin" and study.second_name == "other" and study.second_ar == "TI-NN(100)"
+    summary = study.summary
+    assert list(zip(summary["dataset"], summary["design"], strict=True))[::5] == study.panels
+    assert summary["system"].tolist() == study.systems * len(study.panels)
+    # the first split of the study is fold 0 of the page's dataset, as every chapter draws it
+    first = make_folds(small(), folds=1, seed=3)[0]
+    assert np.array_equal(study.folds[0].test.items, first.test.items)
+
+
+def test_orders_and_pairs_read_the_measured_means() -> None:
+    study = two_datasets()
+    values = study.measured("synthetic-small", "TI-AN")
+    assert study.order("synthetic-small", "TI-AN") == sorted(values, key=lambda s: -values[s])
+    forward, p = study.pair("synthetic-small", "TI-AN", "pLSA", "MF")
+    backward, q = study.pair("synthetic-small", "TI-AN", "MF", "pLSA")
+    assert forward == -backward and p == q
+    assert forward == pytest.approx(values["pLSA"] - values["MF"])
+
+
+def test_pair_tests_count_the_significant_pairs_of_each_design() -> None:
+    study = two_datasets()
+    tests = study.tests
+    assert (tests["pairs"] == 10).all() and len(tests) == len(study.panels)
+    found = study.main.comparison("P@10", study.systems)
+    on_ti = found[found["design"] == "TI-AN"]
+    row = tests[(tests["dataset"] == "synthetic-small") & (tests["design"] == "TI-AN")].iloc[0]
+    assert row["significant"] == (on_ti["wilcoxon_pvalue"] < 1e-3).sum()
+    assert row["p"] == on_ti["wilcoxon_pvalue"].max()
+    hardest = on_ti.loc[on_ti["wilcoxon_pvalue"].idxmax()]
+    assert row["closest pair"] == (hardest["system_a"], hardest["system_b"])
+    assert study.significant_pairs == (int(tests["significant"].sum()), 50)
+
+
+def test_the_gaps_and_spreads_match_a_direct_computation() -> None:
+    study = two_datasets()
+    ai, ti = study.measured("synthetic-small", "AI-AN"), study.measured("synthetic-small", "TI-AN")
+    assert study.ai_ti_gap == max(abs(ai[s] - ti[s]) for s in study.systems)
+    reports = study.main.reports[study.main.reports["design"] == "TI-AN"]
+    assert study.untested_share == pytest.approx(1 - reports["n_candidates"].mean() / small().n_items)
+    assert study.best_one_r == max(study.measured("synthetic-small", "1R TI-NN(49)").values()) <= study.ceiling
+    means = {panel: study.measured(*panel) for panel in study.panels}
+    spread = study.precision_spread()
+    lows = {s: min(m[s] for m in means.values()) for s in comparison.PERSONALISED}
+    highs = {s: max(m[s] for m in means.values()) for s in comparison.PERSONALISED}
+    assert spread.system == max(comparison.PERSONALISED, key=lambda s: highs[s] / lows[s])
+    assert (spread.low, spread.high) == (lows[spread.system], highs[spread.system])
+    assert spread.within == pytest.approx(max(max(m[s] for s in comparison.PERSONALISED)
+                                              - min(m[s] for s in comparison.PERSONALISED) for m in means.values()))
+
+
+def test_under_1r_map_equals_mrr_on_every_run() -> None:
+    study = two_datasets()
+    one_r = study.main.runs[study.main.runs["design"] == "1R TI-NN(49)"]
+    assert study.one_r_runs == one_r.groupby(["fold", "run"]).ngroups
+    assert study.map_mrr_gap < 1e-12
+
+
+def test_without_a_second_dataset_the_study_holds_the_main_one_only() -> None:
+    alone = one_dataset()
+    assert alone.second is None and alone.second_name is None and alone.second_split is None
+    assert [d for d, _ in alone.panels] == ["synthetic-small"] * 3
+
+
+# ------------------------------------------------------------------------------ lemma
+
+
+def test_lemma_sweep_bounds_hold_everywhere() -> None:
+    (fold,) = make_folds(small(), folds=1, seed=0)
+    systems = fit_systems({"pLSA": "plsa", "Popularity": "popularity"}, fold.train, cache=False)
+    sweep = lemma.lemma_sweep(
+        fold.train, fold.test, systems, target_sizes=(20, 50, 100, 250), removed=(0.0, 0.5), base_size=20, max_users=40
+    )
+    assert sweep["holds"].all()
+    assert (sweep["lower"] <= sweep["value"]).all() and (sweep["value"] <= sweep["upper"]).all()
+    growth = sweep[sweep["sweep"] == "target size"]
+    assert growth["users"].nunique() == 1 and growth["users"].iloc[0] <= 40  # one population along the sweep
+    assert growth["x"].max() < 250  # a size beyond most users' candidates is dropped
+    removal = sweep[sweep["sweep"] == "removed test ratings"]
+    runs_by_x = removal.groupby("x")["runs"].first()
+    assert runs_by_x.loc[0.5] < runs_by_x.loc[0.0]
+
+
+def test_the_growth_population_keeps_enough_users_at_the_largest_size() -> None:
+    (fold,) = make_folds(small(), folds=1, seed=0)
+    sizes, users = lemma.growth_population(fold.train, fold.test, (20, 50, 100, 250), max_users=None, min_share=0.5,
+                                           seed=0)
+    liked = len(np.unique(fold.test.users[fold.test.values >= fold.test.positive_threshold]))
+    assert sizes[:2] == [20, 50] and 250 not in sizes and len(users) >= 0.5 * liked
+    sampled = lemma.growth_population(fold.train, fold.test, (20, 50), max_users=10, min_share=0.5, seed=0)[1]
+    assert len(sampled) == 10 and set(sampled) <= set(users)
+
+
+def sweep_frame(rows: list[tuple[str, float, str, float, float, float]]) -> pd.DataFrame:
+    """A sweep table as :func:`lemma.lemma_sweep` returns it, from (sweep, x, system, lower, value, upper)."""
+    frame = pd.DataFrame(rows, columns=["sweep", "x", "system", "lower", "value", "upper"])
+    return frame.assign(runs=100, users=40, holds=(frame["lower"] <= frame["value"]) & (frame["value"] <= frame["upper"]))
+
+
+def test_band_summary_averages_absolute_and_relative_widths_over_systems() -> None:
+    sweep = sweep_frame([
+        ("removed test ratings", 0.0, "a", 0.1, 0.2, 0.3), ("removed test ratings", 0.0, "b", 0.2, 0.4, 0.4),
+        ("removed test ratings", 0.5, "a", 0.1, 0.1, 0.1), ("removed test ratings", 0.5, "b", 0.3, 0.3, 0.4),
+        ("target size", 100.0, "a", 0.1, 0.2, 0.2), ("target size", 100.0, "b", 0.1, 0.2, 0.2),
+    ])
+    bands = lemma.band_summary(sweep).set_index(["sweep", "x"])
+    assert bands.loc[("removed test ratings", 0.0), "width"] == pytest.approx((0.2 + 0.2) / 2)
+    assert bands.loc[("removed test ratings", 0.0), "relative"] == pytest.approx((0.2 / 0.2 + 0.2 / 0.4) / 2)
+    assert bands.loc[("removed test ratings", 0.5), "width"] == pytest.approx(0.05)
+    assert bands.loc[("target size", 100.0), "relative"] == pytest.approx(0.5)
+    assert list(bands.index) == [("removed test ratings", 0.0), ("removed test ratings", 0.5), ("target size", 100.0)]
+
+
+# ------------------------------------------------------------------------------ truth
+
+
+def test_truth_check_matches_a_direct_computation() -> None:
+    study = two_datasets()
+    check = truth.truth_check(study)
+    per_split = []
+    for fold in make_folds(small(), folds=2, seed=3):
+        fitted = fit_systems(study.presets, fold.train, seed=3, cache=False)
+        per_split.append(true_quality(fitted, fold.train, small().true_relevance, n=10, seed=3)["P@10"].mean())
+    pd.testing.assert_series_equal(check.true, (per_split[0] + per_split[1]) / 2, check_names=False)
+    assert check.measured.columns.tolist() == study.choice.designs
+    tau, share, best = check.agreement("TI-AN")
+    assert -1 <= tau <= 1 and 0 <= share <= 1 and best == (check.measured["TI-AN"].idxmax() == check.true.idxmax())
+
+
+def test_observed_data_have_no_truth_to_check() -> None:
+    study = two_datasets()
+    observed = dataclasses.replace(study, ratings=dataclasses.replace(study.ratings, true_relevance=None))
+    assert truth.truth_check(observed) is None
+
+
+TRUE = pd.Series({"a": 0.30, "b": 0.29, "c": 0.10})
+
+
+@pytest.mark.parametrize("measured, right, widest, gap", [
+    ({"right": {"a": 0.3, "b": 0.2, "c": 0.1}}, 1, None, 0.0),
+    ({"right": {"a": 0.3, "b": 0.2, "c": 0.1}, "close swap": {"a": 0.2, "b": 0.3, "c": 0.1}}, 1, ("b", "a"), 0.01 / 0.3),
+    ({"far swap": {"a": 0.2, "b": 0.1, "c": 0.3}}, 0, ("c", "a"), 0.2 / 0.3),
+])
+def test_swaps_find_the_widest_pair_a_design_puts_in_the_wrong_order(measured, right, widest, gap) -> None:
+    found = truth.swaps(truth.TruthCheck("toy", TRUE, pd.DataFrame(measured)))
+    assert (found.right, found.designs, found.widest) == (right, len(measured), widest)
+    assert found.gap == pytest.approx(gap) and found.close == (gap < truth.CLOSE)
