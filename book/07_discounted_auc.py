@@ -186,7 +186,8 @@ show_text(threshold_note)
 
 # %% tags=["remove-cell"]
 Qs = (0.05, 0.1, 0.3, 0.5, 0.9)
-glue_figure("fig-dauc-attention", figures.attention_figure(study.attention_curves(Qs, page_size, 40), page_size, model_only))
+curves = study.attention_curves(Qs, page_size, 40)
+glue_figure("fig-dauc-attention", figures.attention_figure(curves, page_size, model_only))
 summary, discounts = study.attention_summary(Qs, page_size, list_length), study.discount_curves(setting, 40)
 glue_table("tbl-dauc-attention", report.attention_table(summary, list_length))
 glue_figure("fig-dauc-discounts", figures.discount_figure(discounts, model_only))

@@ -99,6 +99,7 @@ def discounts(second: tuple[float, float, float]) -> pd.DataFrame:
 
 def test_the_discount_sentence_says_when_the_behavioural_discount_is_the_steepest():
     steep = report.discount_numbers(discounts((0.59, 0.89, 0.63)), SETTING)
+    assert (steep["dauc-Q"], steep["dauc-m"]) == ("0.3", "10")
     assert steep["dauc-k"] == "10" and (steep["dauc-own-k"], steep["dauc-rbp-k"], steep["dauc-ndcg-k"]) == (
         "8%", "34%", "29%")
     assert steep["dauc-second-rank"].startswith("is the steepest of the three at the very top: rank 2 keeps only 59%")

@@ -109,7 +109,8 @@ PUBLISHED = {number.key: number for number in NUMBERS}
 def _mishit_values(effect: pd.DataFrame) -> dict[str, Any]:
     verdict = mishit_verdict(effect)
     return {"mishit_change": abs(verdict.change), "mishit_order_kept": not verdict.reorders,
-            "mishit_system": verdict.system, "mishit_drop": -verdict.change, "mishit_order": ORDER_WORDS[verdict.reorders]}
+            "mishit_system": verdict.system, "mishit_drop": -verdict.change,
+            "mishit_order": ORDER_WORDS[verdict.reorders]}
 
 
 def _search_values(search: SensitivitySearch) -> dict[str, Any]:
@@ -119,8 +120,8 @@ def _search_values(search: SensitivitySearch) -> dict[str, Any]:
 
 def _head_values(shares: pd.DataFrame) -> dict[str, Any]:
     personal = shares[shares["system"] != "Random"]
-    listed = ", ".join(f"{system} {share:.0%}" for system, share in zip(personal["system"], personal["short-head share"],
-                                                                         strict=True))
+    shares = zip(personal["system"], personal["short-head share"], strict=True)
+    listed = ", ".join(f"{system} {share:.0%}" for system, share in shares)
     return {"head_shares": personal["short-head share"].to_numpy(), "head_share_list": listed,
             "short-head-share": float(personal["short-head share"].median())}
 

@@ -62,7 +62,8 @@ def threshold_note(original: Ratings, judged: Ratings) -> str:
     if judged.positive_threshold == original.positive_threshold:
         return ""
     return (f"The card above shows the dataset's own threshold, {original.positive_threshold:g}; this page counts "
-            f"ratings of {judged.positive_threshold:g} and above as positive, {fmt_pct(judged.positive.mean())} of them.")
+            f"ratings of {judged.positive_threshold:g} and above as positive, "
+            f"{fmt_pct(judged.positive.mean())} of them.")
 
 
 def attention_numbers(summary: pd.DataFrame) -> dict[str, str]:
@@ -74,7 +75,7 @@ def attention_numbers(summary: pd.DataFrame) -> dict[str, str]:
 
 
 def discount_numbers(discounts: pd.DataFrame, setting: Setting) -> dict[str, str]:
-    """The weights the prose quotes at the end of the first page, and how the behavioural discount's
+    """The setting and the weights the prose quotes at the end of the first page, and how the behavioural discount's
     second rank compares (the clause's structure depends on which discount is steepest there)."""
     at = discounts.pivot(index="k", columns="discount", values="weight")
     own, rbp, ndcg = at["behavioural"], at["rbp"], at["ndcg"]
@@ -84,7 +85,8 @@ def discount_numbers(discounts: pd.DataFrame, setting: Setting) -> dict[str, str
               if own.loc[2] < min(rbp.loc[2], ndcg.loc[2]) else
               f"keeps {fmt_pct(own.loc[2], 0)} of the weight of rank 1 at rank 2, against {fmt_pct(rbp.loc[2], 0)} "
               f"under rank-biased precision and {fmt_pct(ndcg.loc[2], 0)} under nDCG")
-    return {"dauc-k": f"{k}", "dauc-own-k": fmt_pct(own.loc[k], 0), "dauc-rbp-k": fmt_pct(rbp.loc[k], 0),
+    return {"dauc-Q": f"{setting.Q:g}", "dauc-m": f"{setting.m}", "dauc-k": f"{k}",
+            "dauc-own-k": fmt_pct(own.loc[k], 0), "dauc-rbp-k": fmt_pct(rbp.loc[k], 0),
             "dauc-ndcg-k": fmt_pct(ndcg.loc[k], 0), "dauc-second-rank": second}
 
 
@@ -202,7 +204,8 @@ def new_user_setup_text(study: NewUserStudy | None, max_known: int) -> str:
     if study is None:
         return ""
     most, groups, names = study.known[-1], len(study.splits), list(study.curves["system"].unique())
-    reason = "" if most >= max_known else f" (at most {most}, so that enough users keep {MIN_TEST} ratings for the test)"
+    reason = ("" if most >= max_known else
+              f" (at most {most}, so that enough users keep {MIN_TEST} ratings for the test)")
     learners = "system that learns from them is" if len(names) == 1 else "systems that learn from them are"
     return (f"Here {study.n_users:,} users play the newcomers, in {fmt_count(groups, 'group', 'groups')}; they reveal "
             f"up to {most} ratings{reason}. The {learners} {' and '.join(names)}.")

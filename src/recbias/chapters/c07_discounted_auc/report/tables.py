@@ -43,7 +43,8 @@ def list_name(study: NewUserStudy, name: str) -> str:
 
 
 def observed_names(agreement: pd.DataFrame, s: int) -> pd.Series:
-    """The observed metrics of :func:`recbias.chapters.c07_discounted_auc.study.truth_agreement` as the page names them."""
+    """The observed metrics of :func:`recbias.chapters.c07_discounted_auc.study.truth_agreement` as the page
+    names them."""
     return agreement["observed metric"].map(lambda name: OBSERVED.get(name, name).format(s=s))
 
 
@@ -53,8 +54,8 @@ def settings_table(setting: Setting, ratings: Ratings) -> pd.DataFrame:
     return pd.DataFrame({
         "setting": ["positive rating", "gain of a hit", "page size m", "share Q of users who open page 2",
                     "continuation probability p = Q<sup>1/m</sup>", "list length z"],
-        "this page": [f"r ≥ {ratings.positive_threshold:g}", f"r − {setting.base:g}", f"{setting.m}", f"{setting.Q:g}",
-                      fmt_number(setting.p, 3), f"{setting.z}"],
+        "this page": [f"r ≥ {ratings.positive_threshold:g}", f"r − {setting.base:g}", f"{setting.m}",
+                      f"{setting.Q:g}", fmt_number(setting.p, 3), f"{setting.z}"],
         "paper": ["r ≥ 6 of 10 stars", "r − 5", "not stated", "from pagination logs, not stated", "not stated",
                   "large, not stated"],
     })
@@ -145,10 +146,9 @@ def truth_table(agreement: pd.DataFrame | None, s: int) -> pd.DataFrame:
     and whether the truly best system comes first under that metric for any of the truths."""
     if agreement is None:
         return not_applicable()
-    shown = agreement.assign(**{"observed metric": observed_names(agreement, s),
-                                "truth": "true " + agreement["truth"],
-                                "text": [fmt_ci(t, (lo, hi)) for t, lo, hi in
-                                         zip(agreement["tau"], agreement["tau_low"], agreement["tau_high"], strict=True)]})
+    taus = zip(agreement["tau"], agreement["tau_low"], agreement["tau_high"], strict=True)
+    shown = agreement.assign(**{"observed metric": observed_names(agreement, s), "truth": "true " + agreement["truth"],
+                                "text": [fmt_ci(tau, (low, high)) for tau, low, high in taus]})
     table = shown.pivot(index="observed metric", columns="truth", values="text")
     table = table.loc[list(dict.fromkeys(shown["observed metric"])), list(dict.fromkeys(shown["truth"]))]
     best = shown.groupby("observed metric", sort=False)["best"].max().map({1.0: "yes", 0.0: "no"})

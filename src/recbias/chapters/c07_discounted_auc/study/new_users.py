@@ -162,7 +162,8 @@ def _summarise(plan: _Plan, values: _Values, n_boot: int) -> tuple[pd.DataFrame,
         lines += [{"list": label, "metric": metric, "value": frame[name].mean()} for label, frame in references.items()]
         for label in plan.systems:
             matrix = np.column_stack([pd.concat(values.systems[label, k])[name].to_numpy() for k in plan.known])
-            curves += [{"system": label, "k": k, "metric": metric, "value": v} for k, v in zip(plan.known, matrix.mean(0))]
+            curves += [{"system": label, "k": k, "metric": metric, "value": v}
+                       for k, v in zip(plan.known, matrix.mean(0), strict=True)]
             if DEMOGRAPHIC in references:
                 demographic = references[DEMOGRAPHIC][name].to_numpy()
                 full = crossing(matrix.mean(0)[None, :], np.array([demographic.mean()]), plan.known)[0]
