@@ -91,7 +91,7 @@ def test_findings_read_and_word_the_measured_values():
     assert checked["step-increases-sensitivity"].evidence.startswith(
         "mean increase over its resampling standard deviation: 1.5 without the step, 9.0 at s = 20 (criterion")
     assert checked["demographics-worth-a-handful"].evidence.startswith(
-        "smallest k from which MF stays above the demographic list under the metric with the step at s = 20: 1 (")
+        "smallest k from which MF stays above the demographic list under the metric with the step at s = 40: 1 (")
     assert checked["closer-to-truth-with-step"].label.startswith("the behavioural AUC with the step at s = 20 orders")
     assert checked["closer-to-truth-no-step"].evidence.startswith("mean Kendall's τ over three truths: 0.69, against 0.63")
     assert checked["demographics-worth-a-handful"].departs  # the paper's recommender is not ours

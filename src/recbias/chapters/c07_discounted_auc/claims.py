@@ -5,8 +5,8 @@ and :func:`measured`, the one flat mapping of values they are checked on."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -77,7 +77,7 @@ FINDINGS = [
         SOURCE, "fig-dauc-new-users",
         between("crossing", 2, 10, what="k"),
         "smallest k from which {crossing_system} stays above the demographic list under the metric with the step at "
-        "s = {step}: {crossing_k}",
+        "s = {crossing_step}: {crossing_k}",
         departs="the paper does not describe the recommender that learns from a newcomer's ratings; ours is the first "
                 "of the page's new_user_systems (MF by default, which folds her in from her first k ratings)",
     ),
@@ -120,8 +120,8 @@ def _search_values(search: SensitivitySearch) -> dict[str, Any]:
 
 def _head_values(shares: pd.DataFrame) -> dict[str, Any]:
     personal = shares[shares["system"] != "Random"]
-    shares = zip(personal["system"], personal["short-head share"], strict=True)
-    listed = ", ".join(f"{system} {share:.0%}" for system, share in shares)
+    pairs = zip(personal["system"], personal["short-head share"], strict=True)
+    listed = ", ".join(f"{system} {share:.0%}" for system, share in pairs)
     return {"head_shares": personal["short-head share"].to_numpy(), "head_share_list": listed,
             "short-head-share": float(personal["short-head share"].median())}
 
@@ -131,8 +131,9 @@ def _new_user_values(study: NewUserStudy) -> dict[str, Any]:
     if headline is None:
         return {}
     k = float(headline["crossing"])
-    return {"crossing": k, "crossing_system": headline["system"], "crossing_k": "none" if math.isnan(k) else f"{k:g}"
-            } | ({"demographics-worth-ratings": k} if math.isfinite(k) else {})
+    return {"crossing": k, "crossing_system": headline["system"], "crossing_step": study.step,
+            "crossing_k": "none" if math.isnan(k) else f"{k:g}"} | (
+        {"demographics-worth-ratings": k} if math.isfinite(k) else {})
 
 
 def _truth_values(agreement: pd.DataFrame) -> dict[str, Any]:
@@ -146,7 +147,7 @@ def measured(
     effect: pd.DataFrame,
     search: SensitivitySearch | None,
     shares: pd.DataFrame | None,
-    new_users_study: NewUserStudy | None,
+    newcomers: NewUserStudy | None,
     agreement: pd.DataFrame | None,
 ) -> dict[str, Any]:
     """Every value the chapter's claims read, from the parts this build measured (a part the dataset
@@ -154,7 +155,7 @@ def measured(
     values = _mishit_values(effect)
     values |= {} if search is None else _search_values(search)
     values |= {} if shares is None else _head_values(shares)
-    values |= {} if new_users_study is None else _new_user_values(new_users_study)
+    values |= {} if newcomers is None else _new_user_values(newcomers)
     values |= {} if agreement is None else _truth_values(agreement)
     return values
 

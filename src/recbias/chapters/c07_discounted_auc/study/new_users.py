@@ -116,7 +116,7 @@ class _Values:
 
     references: dict[str, list[pd.DataFrame]]
     systems: dict[tuple[str, int], list[pd.DataFrame]]
-    heads: dict[tuple[str, float], list[np.ndarray]]
+    heads: dict[tuple[str, int | None], list[np.ndarray]]
 
 
 def _plan(ratings: Ratings, setting: Setting, s: int, systems: Mapping[str, str], max_known: int, groups: int,
@@ -137,7 +137,7 @@ def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: _Values
     scored = Scored.of(fitted, base_train, runs, seed)
     for label, frame in scored.values(names).items():
         values.references[label].append(frame)
-        values.heads.setdefault((label, np.nan), []).append(scored.head_in_top(label, s, m))
+        values.heads.setdefault((label, None), []).append(scored.head_in_top(label, s, m))
     key = ("new users", plan.groups, group, max_known, seed)
     base = fit_systems(plan.systems, base_train, key_extra=(*key, 0), seed=seed)
     for k in plan.known:
@@ -149,7 +149,7 @@ def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: _Values
         for label, frame in scored.values(names).items():
             values.systems[label, k].append(frame)
             if k in (plan.known[0], plan.known[-1]):
-                values.heads.setdefault((label, float(k)), []).append(scored.head_in_top(label, s, m))
+                values.heads.setdefault((label, k), []).append(scored.head_in_top(label, s, m))
 
 
 def _summarise(plan: _Plan, values: _Values, n_boot: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -191,7 +191,8 @@ def new_user_study(
 ) -> NewUserStudy | None:
     """Fit each system with ``k`` known ratings of the new users (:data:`KNOWN_GRID` up to ``max_known``) and
     compare with the lists that know nothing (global) or only the user's demographics, under the metric
-    without and with the step at ``s``; None when no user has more than :data:`MIN_TEST` ratings.
+    without and with the step at ``s``; None when too few users have more than :data:`MIN_TEST` ratings
+    (:func:`recbias.chapters.c07_discounted_auc.study.setting.feasible_known`).
 
     The users with enough ratings are dealt into ``groups`` groups that are new in turn
     (:func:`recbias.splits.new_user_splits`); every list ranks the items outside a new user's first
@@ -210,7 +211,7 @@ def new_user_study(
     for group, split in enumerate(splits):
         _measure_group(split, group, plan, values)
     curves, lines, crossings = _summarise(plan, values, n_boot)
-    heads = pd.DataFrame([{"list": label, "k": k, "count": np.concatenate(parts).mean()}
+    heads = pd.DataFrame([{"list": label, "k": np.nan if k is None else float(k), "count": np.concatenate(parts).mean()}
                           for (label, k), parts in values.heads.items()])
     return NewUserStudy(splits, plan.known, curves, lines, crossings, plan.references.get(DEMOGRAPHIC, ()),
                         plan.metrics, s, sum(len(frame) for frame in values.references[GLOBAL]), heads)
