@@ -17,6 +17,7 @@ from recbias.bookkit.claims import is_true, published
 from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch
 from recbias.chapters.c07_discounted_auc.study import truth
 from recbias.chapters.c07_discounted_auc.study.systems import mishit_verdict
+from recbias.text import fmt_count
 
 #: where the paper states what the chapter checks
 SOURCE = "Bobrikov et al. 2016"
@@ -24,6 +25,8 @@ SOURCE = "Bobrikov et al. 2016"
 OURS = "recbias chapter 7"
 #: what counting mishits does to the order of the systems, in the evidence's words
 ORDER_WORDS = {True: "reorders", False: "keeps the order of"}
+#: whether the headline system stays above the demographic list from some k, in the evidence's words
+CROSSING_WORDS = {True: "overtakes the demographic list from k = {k}", False: "never overtakes the demographic list"}
 
 
 def above(name: str, bound: float | str, *, what: str | None = None, than: str | None = None) -> Criterion:
@@ -76,8 +79,7 @@ FINDINGS = [
         "for new users, gender and age are worth a handful of ratings (the paper: about 5)",
         SOURCE, "fig-dauc-new-users",
         between("crossing", 2, 10, what="k"),
-        "smallest k from which {crossing_system} stays above the demographic list under the metric with the step at "
-        "s = {crossing_step}: {crossing_k}",
+        "{crossing_system} {crossing_words} (step at s = {crossing_step})",
         departs="the paper does not describe the recommender that learns from a newcomer's ratings; ours is the first "
                 "of the page's new_user_systems (MF by default, which folds her in from her first k ratings)",
     ),
@@ -131,8 +133,9 @@ def _new_user_values(study: NewUserStudy) -> dict[str, Any]:
     if headline is None:
         return {}
     k = float(headline["crossing"])
+    known = fmt_count(int(k), "known rating", "known ratings") if math.isfinite(k) else ""
     return {"crossing": k, "crossing_system": headline["system"], "crossing_step": study.step,
-            "crossing_k": "none" if math.isnan(k) else f"{k:g}"} | (
+            "crossing_words": CROSSING_WORDS[math.isfinite(k)].format(k=known)} | (
         {"demographics-worth-ratings": k} if math.isfinite(k) else {})
 
 
