@@ -47,15 +47,19 @@ def test_a_dataset_that_has_everything_gets_no_note():
 def test_one_note_per_missing_capability(change, shown):
     notes = report.missing_notes(dataclasses.replace(ABLE, **change), toy(name="lastfm"), 6.0)
     assert {key for key, note in notes.items() if note} == shown
-    note = notes[shown.pop()]
-    assert note.startswith("**Not on this dataset.** ") and "lastfm" in note
+    key = shown.pop()
+    assert notes[key].startswith("**Not in lastfm: ") and notes[key].count("**") == 2
 
 
 def test_the_threshold_note_names_the_scale_and_both_thresholds():
     notes = report.missing_notes(dataclasses.replace(ABLE, threshold_fits=False), toy(), 6.0)
-    assert "go up to 5 only" in notes["threshold"] and "keeps the dataset's own threshold, 4, instead of 6" in \
-        notes["threshold"]
-    assert "more than 10 ratings" in report.missing_notes(dataclasses.replace(ABLE, known=0), toy(), 4.0)["new users"]
+    assert notes["threshold"] == ("**Not in toy: ratings up to 6.** Its ratings go up to 5 only, so the page keeps its "
+                                  "own positive threshold, 4, instead of 6.")
+    assert report.missing_notes(dataclasses.replace(ABLE, known=0), toy(), 4.0)["new users"] == (
+        "**Not in toy: users with enough ratings to play newcomers.** Too few users have more than 10 ratings, so "
+        "the new-user study does not apply.")
+    assert report.missing_notes(dataclasses.replace(ABLE, timestamps=False), toy(), 4.0)["timestamps"].startswith(
+        "**Not in toy: timestamps.** Each newcomer reveals her ratings in a random order")
 
 
 def test_the_threshold_sentence_appears_only_for_another_threshold():

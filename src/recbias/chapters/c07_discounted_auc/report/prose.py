@@ -18,24 +18,26 @@ from recbias.chapters.c07_discounted_auc.study.setting import MIN_TEST, NON_PERS
 from recbias.ratings import Ratings
 from recbias.text import and_list, fmt_count, fmt_number, fmt_pct, fmt_span, ordinal, order_text
 
-#: what each missing capability takes from the page, one note each (``{name}``: the dataset)
+#: per capability a dataset may lack: what is missing, and what that takes from the page
 MISSING = {
-    "threshold": "The ratings of {name} go up to {high:g} only, so the page keeps the dataset's own threshold, "
-                 "{own:g}, instead of {threshold:g}.",
-    "attributes": "The users of {name} carry no attributes, so there are no segment lists: the short-head search, "
-                  "its resampling intervals and the demographic list of the new-user study do not apply to this "
-                  "dataset, and the metric is used without a step (s = 0). Rebuild the chapter on synthetic, ml-100k "
-                  "or coat to see them.",
-    "demographics": "The users of {name} have no gender or age, so there is no demographic list to compare "
-                    "with; the new-user figure shows how fast the recommendations improve with the ratings a "
-                    "newcomer gives.",
-    "timestamps": "The ratings of {name} have no timestamps, so each newcomer reveals hers in a random order.",
-    "new users": "Too few users of {name} have more than {min_test} ratings to play newcomers, so the new-user "
-                 "study does not apply to this dataset.",
-    "truth": "{name} has no complete relevance to compare with, so this part does not apply; rebuild the chapter "
-             "on synthetic to see it.",
+    "threshold": ("ratings up to {threshold:g}",
+                  "Its ratings go up to {high:g} only, so the page keeps its own positive threshold, {own:g}, instead "
+                  "of {threshold:g}."),
+    "attributes": ("user attributes",
+                   "Without them there are no segment lists: the short-head search, its resampling intervals and the "
+                   "demographic list of the new-user study do not apply, and the metric is used without a step "
+                   "(s = 0). Rebuild the chapter on synthetic, ml-100k or coat to see them."),
+    "demographics": ("gender and age",
+                     "There is no demographic list to compare with; the new-user figure shows how fast the "
+                     "recommendations improve with the ratings a newcomer gives."),
+    "timestamps": ("timestamps",
+                   "Each newcomer reveals her ratings in a random order instead of the order she gave them."),
+    "new users": ("users with enough ratings to play newcomers",
+                  "Too few users have more than {min_test} ratings, so the new-user study does not apply."),
+    "truth": ("complete relevance",
+              "Only a simulated world knows whether every user likes every item, so this part does not apply; "
+              "rebuild the chapter on synthetic to see it."),
 }
-
 #: the verdict of the finding that mishits are negligible, as the page's prose says it
 MISHIT_VERDICTS = {
     HOLDS: "the paper's choice is harmless: counting mishits moves no personalised system by more than a tenth "
@@ -52,9 +54,11 @@ def missing_notes(able: Capabilities, ratings: Ratings, threshold: float | None)
              "demographics": bool(able.segmentations and able.known and not able.demographics),
              "timestamps": bool(able.known and not able.timestamps), "new users": not able.known,
              "truth": not able.truth}
-    fields = {"name": ratings.name, "high": ratings.scale[1], "own": ratings.positive_threshold,
+    fields = {"high": ratings.scale[1], "own": ratings.positive_threshold,
               "threshold": np.nan if threshold is None else threshold, "min_test": MIN_TEST}
-    return {key: "**Not on this dataset.** " + MISSING[key].format(**fields) if lacks[key] else "" for key in MISSING}
+    return {key: "**Not in {name}: {what}.** {consequence}".format(name=ratings.name, what=what.format(**fields),
+                                                                   consequence=consequence.format(**fields))
+            if lacks[key] else "" for key, (what, consequence) in MISSING.items()}
 
 
 def threshold_note(original: Ratings, judged: Ratings) -> str:
