@@ -16,7 +16,7 @@ from recbias.metrics.accuracy import (
     recall,
     reciprocal_rank,
 )
-from recbias.metrics.behaviour import attention_weights, continuation_probability, discounted_auc, position_discount, short_head
+from recbias.metrics.discounted_auc import attention_weights, continuation_probability, discounted_auc, position_discount, short_head
 from recbias.metrics.catalogue import catalogue_coverage, gini_index, recommendation_counts
 from recbias.metrics.incomplete import TREC_EVAL_INFAP_EPSILON, bpref, infap
 from recbias.metrics.ips import ips_precision, ips_recall

@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from recbias.metrics import accuracy, behaviour, incomplete, ips, popularity
+from recbias.metrics import accuracy, incomplete, ips, popularity
 from recbias.metrics._view import Ranked, as_view
+from recbias.metrics.discounted_auc import GAINS, check_parameters, discounted_auc
 from recbias.metrics.popularity import ItemPopularity
 
 
@@ -91,18 +92,18 @@ _DEFINITIONS: dict[str, _Definition] = {
     ),
     "novelty": _Definition(popularity.novelty, "required", needs_popularity=True),
     "bAUC": _Definition(
-        behaviour.discounted_auc,
+        discounted_auc,
         "optional",
         {
             "Q": _number_in(0.0, 1.0),
             "m": _integer_from(1),
-            "gain": _choice(*behaviour.GAINS),
+            "gain": _choice(*GAINS),
             "base": float,
             "s": _integer_from(0),
         },
         {"Q": 0.3, "m": 10, "gain": "binary", "base": None, "s": 0},
         needs_popularity=lambda params: params["s"] > 0,
-        check=behaviour.check_parameters,
+        check=check_parameters,
     ),
 }
 # Inverse-propensity-weighted precision and recall; ``power`` is the exponent of the propensity model.

@@ -18,6 +18,9 @@ at a list of ``z`` items, the users who would read further read all ``z``: the t
 ``sum_{N>=z} w_N = p^(z-1)`` sits at ``N = z``, so the weights still sum to 1 and
 ``d_k = sum_{k<=N<z} w_N / N + p^(z-1) / z`` for ``k <= z``, 0 below.  Either way
 ``sum_k d_k = sum_N w_N = 1``: the metric is a weighted mean of the gains down the list.
+
+In :mod:`recbias.metrics` the name ``discounted_auc`` is the function; import the module's other
+names from it by their full path (``from recbias.metrics.discounted_auc import GAINS``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,164 @@
+"""Chapter 7's claims: the paper's findings (and, on a simulated world, the chapter's own question of
+agreement with the truth) as data, the paper's two numbers our data can estimate (``published.csv``),
+and :func:`measured`, the one flat mapping of values they are checked on."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from recbias.bookkit.claims import FAILS, HOLDS, Criterion, Finding, Number, all_of, at_least, at_most, between
+from recbias.bookkit.claims import is_true, published
+from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch
+from recbias.chapters.c07_discounted_auc.study import truth
+from recbias.chapters.c07_discounted_auc.study.systems import mishit_verdict
+from recbias.text import fmt_count
+
+#: where the paper states what the chapter checks
+SOURCE = "Bobrikov et al. 2016"
+#: the source of the chapter's own question
+OURS = "recbias chapter 7"
+#: what counting mishits does to the order of the systems, in the evidence's words
+ORDER_WORDS = {True: "reorders", False: "keeps the order of"}
+#: whether the headline system stays above the demographic list from some k, in the evidence's words
+CROSSING_WORDS = {True: "overtakes the demographic list from k = {k}", False: "never overtakes the demographic list"}
+
+
+def above(name: str, bound: float | str, *, what: str | None = None, than: str | None = None) -> Criterion:
+    """``values[name] > bound`` (every element of it, for an array), where ``bound`` is a number or the
+    name of another measured value; ``what`` and ``than`` name the two sides in the criterion's words."""
+    fixed = not isinstance(bound, str)
+    names = (name,) if fixed else (name, bound)
+
+    def test(values: Mapping[str, Any]) -> str:
+        array = np.asarray(values[name], dtype=float)
+        if array.size == 0:
+            raise ValueError("a criterion was given no measured value to test")
+        return HOLDS if bool(np.all(array > float(bound if fixed else values[bound]))) else FAILS
+
+    reference = than or (format(bound, "g") if fixed else bound)
+    return Criterion(" ".join([what or name, "above", reference]), names, test)
+
+
+FINDINGS = [
+    Finding(
+        "mishits-are-negligible",
+        "mishits (recommended items rated negatively) are too rare to change the metric much",
+        SOURCE, "tbl-dauc-mishits",
+        all_of(at_most("mishit_change", 0.1, what="the largest relative change of a personalised system"),
+               is_true("mishit_order_kept", "the order of the systems stays")),
+        "counting each mishit as −1 lowers {mishit_system}'s value by {mishit_drop:.0%} and {mishit_order} the "
+        "systems",
+    ),
+    Finding(
+        "step-increases-sensitivity",
+        "the short-head step increases the metric's sensitivity to user information",
+        SOURCE, "fig-dauc-search",
+        all_of(at_least("step", 1, what="the chosen s"),
+               above("sensitivity_step", "sensitivity_no_step", what="the sensitivity at s",
+                     than="the sensitivity without the step")),
+        "mean increase over its resampling standard deviation: {sensitivity_no_step:.1f} without the step, "
+        "{sensitivity_step:.1f} at s = {step}",
+        departs="the step is chosen by the segment lists' increase over its resampling standard deviation, not by "
+                "the mean relative increase of Eq. 14, which grows without bound as the step eats the global list",
+    ),
+    Finding(
+        "short-head-dominates",
+        "the short head supplies most of the unpenalised rating-sum metric",
+        SOURCE, "tbl-dauc-head",
+        above("head_shares", 0.5, what="the short head's share of every non-random system"),
+        "share from the step's items: {head_share_list}",
+    ),
+    Finding(
+        "demographics-worth-a-handful",
+        "for new users, gender and age are worth a handful of ratings (the paper: about 5)",
+        SOURCE, "fig-dauc-new-users",
+        between("crossing", 2, 10, what="k"),
+        "{crossing_system} {crossing_words} (step at s = {crossing_step})",
+        departs="the paper does not describe the recommender that learns from a newcomer's ratings; ours is the first "
+                "of the page's new_user_systems (MF by default, which folds her in from her first k ratings)",
+    ),
+    Finding(
+        "closer-to-truth-no-step",
+        "the behavioural AUC without a step orders systems closer to their true order than P@10 and nDCG@10",
+        OURS, "tbl-dauc-truth",
+        above("tau_no_step", "tau_classical", what="its mean τ", than="that of the better of P@10 and nDCG@10"),
+        "mean Kendall's τ over three truths: {tau_no_step:.2f}, against {tau_classical:.2f} for the better of P@10 "
+        "and nDCG@10",
+    ),
+    Finding(
+        "closer-to-truth-with-step",
+        "the behavioural AUC with the step at s = {step} orders systems closer to their true order than P@10 and "
+        "nDCG@10",
+        OURS, "tbl-dauc-truth",
+        above("tau_step", "tau_classical", what="its mean τ", than="that of the better of P@10 and nDCG@10"),
+        "mean Kendall's τ over three truths: {tau_step:.2f}, against {tau_classical:.2f} for the better of P@10 "
+        "and nDCG@10",
+    ),
+]
+
+#: the paper's numbers on Imhonet that our data can estimate
+NUMBERS: list[Number] = published(Path(__file__).with_name("published.csv"))
+#: the same, by key
+PUBLISHED = {number.key: number for number in NUMBERS}
+
+
+def _mishit_values(effect: pd.DataFrame) -> dict[str, Any]:
+    verdict = mishit_verdict(effect)
+    return {"mishit_change": abs(verdict.change), "mishit_order_kept": not verdict.reorders,
+            "mishit_system": verdict.system, "mishit_drop": -verdict.change,
+            "mishit_order": ORDER_WORDS[verdict.reorders]}
+
+
+def _search_values(search: SensitivitySearch) -> dict[str, Any]:
+    curve = search.curve.set_index("s")["sensitivity"]
+    return {"step": search.chosen, "sensitivity_no_step": curve.loc[0], "sensitivity_step": curve.loc[search.chosen]}
+
+
+def _head_values(shares: pd.DataFrame) -> dict[str, Any]:
+    personal = shares[shares["system"] != "Random"]
+    pairs = zip(personal["system"], personal["short-head share"], strict=True)
+    listed = ", ".join(f"{system} {share:.0%}" for system, share in pairs)
+    return {"head_shares": personal["short-head share"].to_numpy(), "head_share_list": listed,
+            "short-head-share": float(personal["short-head share"].median())}
+
+
+def _new_user_values(study: NewUserStudy) -> dict[str, Any]:
+    headline = study.headline
+    if headline is None:
+        return {}
+    k = float(headline["crossing"])
+    known = fmt_count(int(k), "known rating", "known ratings") if math.isfinite(k) else ""
+    return {"crossing": k, "crossing_system": headline["system"], "crossing_step": study.step,
+            "crossing_words": CROSSING_WORDS[math.isfinite(k)].format(k=known)} | (
+        {"demographics-worth-ratings": k} if math.isfinite(k) else {})
+
+
+def _truth_values(agreement: pd.DataFrame) -> dict[str, Any]:
+    tau = agreement.groupby("observed metric", sort=False)["tau"].mean()
+    names = {"tau_no_step": truth.NO_STEP, "tau_step": truth.STEP}
+    return {"tau_classical": tau[list(truth.CLASSICAL)].max()} | {key: tau[name] for key, name in names.items()
+                                                                    if name in tau.index}
+
+
+def measured(
+    effect: pd.DataFrame,
+    search: SensitivitySearch | None,
+    shares: pd.DataFrame | None,
+    newcomers: NewUserStudy | None,
+    agreement: pd.DataFrame | None,
+) -> dict[str, Any]:
+    """Every value the chapter's claims read, from the parts this build measured (a part the dataset
+    lacks is None, and the claims that need it are left out)."""
+    values = _mishit_values(effect)
+    values |= {} if search is None else _search_values(search)
+    values |= {} if shares is None else _head_values(shares)
+    values |= {} if newcomers is None else _new_user_values(newcomers)
+    values |= {} if agreement is None else _truth_values(agreement)
+    return values
+

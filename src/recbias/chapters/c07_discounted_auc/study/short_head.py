@@ -1,0 +1,162 @@
+"""The short head and the search for the step (Bobrikov et al. 2016, Eq. 10-15).
+
+A sum of ratings is dominated by the few most-rated items, so the paper gives the ``s`` most-rated
+items no weight (the step ``sigma`` of its Eq. 15) and chooses ``s`` by how well the metric then
+detects information about users: lists for audience segments (Bayes' rule over user attributes,
+:class:`recbias.recommenders.SegmentPopularity`) against the one global list (Eq. 10-13), averaged
+over segmentations (Eq. 14).  The literal Eq. 14 runs away as the step eats the global list, so
+``s`` maximises the mean increase over its resampling standard deviation instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from recbias.chapters.c07_discounted_auc.study.scored import Scored, SystemStudy, liked_only
+from recbias.chapters.c07_discounted_auc.study.setting import Setting
+from recbias.evaluate import Candidates, bootstrap_counts
+from recbias.recommenders import SegmentPopularity
+
+#: step positions of the short-head search, as shares of the catalogue
+HEAD_SHARES = (0.0, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3)
+#: the label of the global list among the segment lists
+GLOBAL = "global"
+
+
+def head_sizes(n_items: int, shares: Sequence[float] = HEAD_SHARES) -> list[int]:
+    """Step positions ``s``: the given shares of the catalogue, rounded, distinct, below ``n_items``."""
+    return sorted({int(round(share * n_items)) for share in shares if round(share * n_items) < n_items})
+
+
+@dataclass
+class SensitivitySearch:
+    """The short-head search of Eq. 13-14 and its resampling.
+
+    Attributes:
+        cells: one row per (segmentation, s): the global and segment metric (``global``,
+            ``segment``), the relative increase (Eq. 13), its bootstrap standard deviation and 2.5 and
+            97.5 percentiles (``sd``, ``low``, ``high``), ``z`` (increase over standard deviation) and
+            the share of resamples in which the segment list wins (``wins``).
+        curve: one row per ``s``: the mean relative increase over segmentations (Eq. 14), the mean
+            ``z`` (``sensitivity``, maximised here), the global list's metric and its bootstrap
+            coefficient of variation (``global cv``).
+        chosen: the ``s`` of the largest mean ``z``.
+        n_users, n_boot: users evaluated and resamples drawn.
+    """
+
+    cells: pd.DataFrame
+    curve: pd.DataFrame
+    chosen: int
+    n_users: int
+    n_boot: int
+
+    @property
+    def literal_choice(self) -> int:
+        """The ``s`` that Eq. 14 alone (the mean relative increase) would pick."""
+        finite = self.curve[np.isfinite(self.curve["relative increase"])]
+        return int(finite.loc[finite["relative increase"].idxmax(), "s"])
+
+
+def segment_systems(segments: Sequence[tuple[str, ...]], smoothing: float = 10.0) -> dict[str, SegmentPopularity]:
+    """The global list and one segment list per segmentation, labelled :data:`GLOBAL` and ``a + b``."""
+    return {GLOBAL: SegmentPopularity((), smoothing)} | {" + ".join(g): SegmentPopularity(g, smoothing)
+                                                          for g in segments}
+
+
+def _segment_values(study: SystemStudy, metrics: Sequence[str], segments: Sequence[tuple[str, ...]],
+                    smoothing: float) -> dict[str, np.ndarray]:
+    """Per list of :func:`segment_systems`: users x ``metrics`` on the study's runs, judged by liked items."""
+    runs = liked_only(study.scored.runs)
+    candidates, values = Candidates([runs]), {}
+    for label, recommender in segment_systems(segments, smoothing).items():  # one system's scores at a time
+        scored = Scored(runs, {label: candidates.score(recommender.fit(study.fold.train))[0]},
+                        study.scored.popularity, study.scored.seed)
+        values[label] = scored.values(metrics)[label].to_numpy()
+    return values
+
+
+def _search_cells(values: dict[str, np.ndarray], sizes: Sequence[int], counts: np.ndarray) -> pd.DataFrame:
+    """The rows of :attr:`SensitivitySearch.cells` from per-user values and bootstrap weights ``counts``."""
+    reference, resampled_reference = values[GLOBAL].mean(axis=0), counts @ values[GLOBAL]
+    rows = []
+    for label in (label for label in values if label != GLOBAL):
+        mean, resampled = values[label].mean(axis=0), counts @ values[label]
+        increase = np.where(reference > 0, mean / reference - 1, np.nan)
+        spread = np.where(resampled_reference > 0, resampled / resampled_reference - 1, np.nan)
+        sd = spread.std(axis=0, ddof=1)
+        for k, s in enumerate(sizes):
+            undefined = not np.isfinite(spread[:, k]).all()
+            rows.append({
+                "segmentation": label, "s": s, "global": reference[k], "segment": mean[k],
+                "relative increase": increase[k], "sd": np.nan if undefined else sd[k],
+                "low": np.nan if undefined else np.quantile(spread[:, k], 0.025),
+                "high": np.nan if undefined else np.quantile(spread[:, k], 0.975),
+                "z": np.nan if undefined or sd[k] == 0 else increase[k] / sd[k],
+                "wins": np.nan if undefined else float((spread[:, k] > 0).mean()),
+            })
+    return pd.DataFrame(rows)
+
+
+def sensitivity_search(
+    study: SystemStudy,
+    setting: Setting,
+    segments: Sequence[tuple[str, ...]],
+    *,
+    sizes: Sequence[int] | None = None,
+    n_boot: int = 200,
+    smoothing: float = 10.0,
+    seed: int = 0,
+) -> SensitivitySearch | None:
+    """Segment lists against the global list for every step position ``s`` (Eq. 13-14); None without
+    segmentations (users without attributes).
+
+    The relative increase ``(AUC_g - AUC_0) / AUC_0`` is measured on the study's runs with the
+    page's metric (rating gain) and step ``s``, and again on ``n_boot`` resamples of the users.
+    Eq. 14 maximises its mean over segmentations; because the global list consists of the most
+    liked items, its value vanishes as ``s`` grows and that mean can grow without bound, so ``s`` is
+    chosen where the increase stands out most from resampling noise: the largest mean over
+    segmentations of ``z = increase / bootstrap standard deviation``.
+    """
+    if not segments:
+        return None
+    sizes = head_sizes(study.scored.popularity.rating_counts.size) if sizes is None else list(sizes)
+    values = _segment_values(study, [setting.metric(s=s) for s in sizes], segments, smoothing)
+    n_users = values[GLOBAL].shape[0]
+    counts = bootstrap_counts(n_users, n_boot, seed) / n_users
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cells = _search_cells(values, sizes, counts)
+        curve = cells.groupby("s", sort=True).agg(**{"relative increase": ("relative increase", "mean"),
+                                                     "sensitivity": ("z", "mean")}).reset_index()
+        reference, resampled_reference = values[GLOBAL].mean(axis=0), counts @ values[GLOBAL]
+        curve["global"] = reference
+        curve["global cv"] = resampled_reference.std(axis=0, ddof=1) / reference
+    finite = curve[np.isfinite(curve["sensitivity"])]
+    chosen = int(finite.loc[finite["sensitivity"].idxmax(), "s"])
+    return SensitivitySearch(cells, curve, chosen, n_users, n_boot)
+
+
+def chosen_step(search: SensitivitySearch | None) -> int:
+    """The step the rest of the chapter uses: the search's choice, 0 (no step) without a search."""
+    return 0 if search is None else search.chosen
+
+
+def intervals(search: SensitivitySearch) -> pd.DataFrame:
+    """Each segmentation's relative increase with its 95% resampling interval, share of wins and ``z``,
+    without the step (``s = 0``) and at the chosen step."""
+    cells = search.cells[search.cells["s"].isin([0, search.chosen])]
+    return cells[["segmentation", "s", "relative increase", "low", "high", "wins", "z"]].reset_index(drop=True)
+
+
+def head_shares(study: SystemStudy, setting: Setting, s: int) -> pd.DataFrame | None:
+    """Per system: the unpenalised and penalised metric (step at ``s``) and the share of the unpenalised
+    value that the ``s`` most-rated items supply, ``1 - AUC_r(s) / AUC_r(0)``; None without a step."""
+    if not s:
+        return None
+    plain, penalised = setting.metric(), setting.metric(s=s)
+    means = study.scored.means([plain, penalised]).rename(columns={plain: "unpenalised", penalised: "penalised"})
+    means["short-head share"] = 1 - means["penalised"] / means["unpenalised"]
+    return means.rename_axis("system").reset_index()

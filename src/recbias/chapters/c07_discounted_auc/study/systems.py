@@ -1,0 +1,103 @@
+"""The chapter-2 systems under the metric: the four cases of the paper's Section 2 and what ignoring
+mishits is worth, the sweep over the attention ``Q``, and the systems under the metric with the step."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from recbias.chapters.c07_discounted_auc.study.scored import SystemStudy, mishit_runs
+from recbias.chapters.c07_discounted_auc.study.setting import NON_PERSONALISED, Setting
+from recbias.evaluate import kendall_tau
+from recbias.text import order_text
+
+#: values of Q of the sweep (Q = 1 reads the whole list: P@z)
+Q_GRID = (0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0)
+#: the columns of :func:`ranking_means` beyond P@10 and nDCG@10
+NO_STEP, STEP = "bAUC no step", "bAUC step"
+
+
+def four_cases(study: SystemStudy, lengths: Sequence[int]) -> pd.DataFrame:
+    """The four cases of the paper's Section 2 in the top ``n`` of every list, per system and ``n``: mean per
+    user of hits, mishits (negative test ratings), recommended but not rated, and liked in the test set but
+    not recommended, with the mishits per hit."""
+    precision = [f"P@{n}" for n in lengths]
+    good = study.scored.values(precision)
+    bad = study.scored.values(precision, mishit_runs(study.scored.runs))
+    liked = pd.Series(study.scored.runs.n_relevant, index=study.scored.runs.users)
+    rows = []
+    for label in study.scored.scores:
+        for n, column in zip(lengths, precision, strict=True):
+            hits, misses = good[label][column] * n, bad[label][column] * n
+            rows.append({
+                "system": label, "list": n, "hits": hits.mean(), "mishits": misses.mean(),
+                "recommended, not rated": (n - hits - misses).mean(),
+                "liked, not recommended": (liked.reindex(hits.index) - hits).mean(),
+                "mishits per hit": misses.sum() / hits.sum() if hits.sum() else np.nan,
+            })
+    return pd.DataFrame(rows)
+
+
+def mishit_effect(study: SystemStudy, setting: Setting) -> pd.DataFrame:
+    """Per system: the binary metric (mishits ignored, as in the paper), the same with every mishit counted
+    as ``-1``, and the relative change."""
+    metric = setting.metric(gain="binary")
+    ignored = study.scored.means([metric])[metric]
+    counted = ignored - study.scored.means([metric], mishit_runs(study.scored.runs))[metric]
+    return pd.DataFrame({"system": ignored.index, "mishits ignored": ignored.to_numpy(),
+                         "mishits at -1": counted.to_numpy(), "change": (counted / ignored - 1).to_numpy()})
+
+
+@dataclass(frozen=True)
+class MishitVerdict:
+    """What counting mishits does: whether it reorders the systems, the personalised system whose value
+    it moves most and that move (a relative change, negative when the value falls)."""
+
+    reorders: bool
+    system: str
+    change: float
+
+
+def mishit_verdict(effect: pd.DataFrame) -> MishitVerdict:
+    """The :class:`MishitVerdict` of :func:`mishit_effect`."""
+    personal = effect[~effect["system"].isin(NON_PERSONALISED)]
+    by_system = effect.set_index("system")
+    reorders = order_text(by_system["mishits ignored"].to_dict()) != order_text(by_system["mishits at -1"].to_dict())
+    worst = personal.loc[personal["change"].abs().idxmax()]
+    return MishitVerdict(reorders, str(worst["system"]), float(worst["change"]))
+
+
+def q_sweep(study: SystemStudy, setting: Setting, Qs: Sequence[float] = Q_GRID) -> pd.DataFrame:
+    """The unpenalised metric of every system for every ``Q`` (``m`` and ``z`` fixed): systems x Q."""
+    names = {Q: setting.metric(Q=Q) for Q in Qs}
+    means = study.scored.means(list(names.values()))
+    return means.rename(columns={name: Q for Q, name in names.items()})
+
+
+def order_runs(sweep: pd.DataFrame) -> pd.DataFrame:
+    """The orders of the systems along the sweep, one row per run of consecutive ``Q`` with the same order:
+    the first and last ``Q`` of the run (``from``, ``to``), the order, and Kendall's tau-b with the orders
+    at the smallest and the largest ``Q`` (``tau first``, ``tau last``)."""
+    first, last = sweep.columns[0], sweep.columns[-1]
+    rows: list[dict] = []
+    for Q in sweep.columns:
+        order = order_text(sweep[Q].to_dict())
+        if rows and rows[-1]["order"] == order:
+            rows[-1]["to"] = Q
+            continue
+        rows.append({"from": Q, "to": Q, "order": order,
+                     "tau first": kendall_tau(sweep[Q].to_dict(), sweep[first].to_dict()),
+                     "tau last": kendall_tau(sweep[Q].to_dict(), sweep[last].to_dict())})
+    return pd.DataFrame(rows)
+
+
+def ranking_means(study: SystemStudy, setting: Setting, s: int) -> pd.DataFrame:
+    """The chapter-2 systems (rows) under P@10, nDCG@10 and the metric without (:data:`NO_STEP`) and,
+    when ``s > 0``, with the step at ``s`` (:data:`STEP`)."""
+    names = {"P@10": "P@10", "nDCG@10": "nDCG@10", NO_STEP: setting.metric()} | (
+        {STEP: setting.metric(s=s)} if s else {})
+    means = study.scored.means(list(names.values()))
+    return means.rename(columns={v: k for k, v in names.items()}).rename_axis("system")

@@ -1,0 +1,121 @@
+"""Chapter 7's claims: every criterion at its edges, and the values they read from hand-made results."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import c07_examples as examples
+from recbias.bookkit.claims import FAILS, HOLDS, evaluate
+from recbias.chapters.c07_discounted_auc import claims
+from recbias.chapters.c07_discounted_auc.study import truth
+
+FINDINGS = {finding.key: finding for finding in claims.FINDINGS}
+NAN = math.nan
+
+
+@pytest.mark.parametrize("key, values, outcome", [
+    ("mishits-are-negligible", {"mishit_change": 0.1, "mishit_order_kept": True}, HOLDS),
+    ("mishits-are-negligible", {"mishit_change": 0.1001, "mishit_order_kept": True}, FAILS),
+    ("mishits-are-negligible", {"mishit_change": 0.0, "mishit_order_kept": False}, FAILS),
+    ("step-increases-sensitivity", {"step": 1, "sensitivity_step": 2.0, "sensitivity_no_step": 1.999}, HOLDS),
+    ("step-increases-sensitivity", {"step": 1, "sensitivity_step": 2.0, "sensitivity_no_step": 2.0}, FAILS),
+    ("step-increases-sensitivity", {"step": 0, "sensitivity_step": 2.0, "sensitivity_no_step": 1.0}, FAILS),
+    ("step-increases-sensitivity", {"step": 5, "sensitivity_step": 2.0, "sensitivity_no_step": NAN}, FAILS),
+    ("short-head-dominates", {"head_shares": np.array([0.501, 0.9])}, HOLDS),
+    ("short-head-dominates", {"head_shares": np.array([0.5, 0.9])}, FAILS),
+    ("demographics-worth-a-handful", {"crossing": 2.0}, HOLDS),
+    ("demographics-worth-a-handful", {"crossing": 10.0}, HOLDS),
+    ("demographics-worth-a-handful", {"crossing": 1.0}, FAILS),
+    ("demographics-worth-a-handful", {"crossing": 12.0}, FAILS),
+    ("demographics-worth-a-handful", {"crossing": NAN}, FAILS),  # never stays above the demographic list
+    ("closer-to-truth-no-step", {"tau_no_step": 0.6301, "tau_classical": 0.63}, HOLDS),
+    ("closer-to-truth-no-step", {"tau_no_step": 0.63, "tau_classical": 0.63}, FAILS),
+    ("closer-to-truth-with-step", {"tau_step": 0.64, "tau_classical": 0.63}, HOLDS),
+    ("closer-to-truth-with-step", {"tau_step": 0.62, "tau_classical": 0.63}, FAILS),
+])
+def test_each_criterion_decides_at_its_edges(key, values, outcome):
+    criterion = FINDINGS[key].criterion
+    assert set(criterion.names) == set(values)
+    assert criterion(values) == outcome
+
+
+def test_every_finding_is_covered_by_the_edge_table():
+    assert set(FINDINGS) == {"mishits-are-negligible", "step-increases-sensitivity", "short-head-dominates",
+                             "demographics-worth-a-handful", "closer-to-truth-no-step", "closer-to-truth-with-step"}
+
+
+def test_above_compares_with_a_number_or_another_value():
+    assert claims.above("x", 0.5)({"x": 0.6}) == HOLDS and claims.above("x", 0.5)({"x": 0.5}) == FAILS
+    assert claims.above("x", "y")({"x": 1.0, "y": 0.9}) == HOLDS and claims.above("x", "y")({"x": 1, "y": 1}) == FAILS
+    assert claims.above("x", 0)({"x": np.array([1.0, -1.0])}) == FAILS
+    assert claims.above("x", "y").names == ("x", "y") and claims.above("x", 0.5).names == ("x",)
+    assert claims.above("x", 0.5, what="the share").words == "the share above 0.5"
+    assert claims.above("x", "y", what="a", than="b").words == "a above b"
+    with pytest.raises(ValueError, match="no measured value"):
+        claims.above("x", 0)({"x": []})
+
+
+def test_the_published_numbers_keep_their_keys():
+    assert [number.key for number in claims.NUMBERS] == ["short-head-share", "demographics-worth-ratings"]
+    assert claims.PUBLISHED["short-head-share"].value == 0.8 and claims.PUBLISHED["demographics-worth-ratings"].value == 5
+    assert {number.paper_dataset for number in claims.NUMBERS} == {"imhonet"}
+
+
+def test_measured_values_from_hand_made_results():
+    values = claims.measured(examples.effect(), examples.search(), examples.shares(), examples.new_user_study(),
+                             examples.agreement())
+    # mishits: MF falls by 20% (0.5 -> 0.4), and user-kNN (0.42) overtakes it (0.40)
+    assert values["mishit_system"] == "MF" and values["mishit_change"] == pytest.approx(0.2)
+    assert not values["mishit_order_kept"] and values["mishit_order"] == "reorders"
+    assert (values["step"], values["sensitivity_no_step"], values["sensitivity_step"]) == (20, 1.5, 9.0)
+    np.testing.assert_allclose(values["head_shares"], [0.99, 0.67, 0.58, 0.79])  # Random left out
+    assert values["short-head-share"] == pytest.approx((0.67 + 0.79) / 2)
+    assert values["head_share_list"] == "Popularity 99%, pLSA 67%, MF 58%, user-kNN 79%"
+    assert (values["crossing"], values["demographics-worth-ratings"]) == (1.0, 1.0)
+    assert values["crossing_words"] == "overtakes the demographic list from k = 1 known rating"
+    assert values["tau_classical"] == pytest.approx((0.60 + 0.63 + 0.65) / 3)
+    assert values["tau_no_step"] == pytest.approx(0.6933333) and values["tau_step"] == pytest.approx(0.3633333)
+
+
+def test_findings_read_and_word_the_measured_values():
+    values = claims.measured(examples.effect(), examples.search(), examples.shares(), examples.new_user_study(),
+                             examples.agreement())
+    checked = {finding.key: evaluate(finding, values, dataset="toy") for finding in claims.FINDINGS}
+    assert {key: claim.outcome for key, claim in checked.items()} == {
+        "mishits-are-negligible": FAILS, "step-increases-sensitivity": HOLDS, "short-head-dominates": HOLDS,
+        "demographics-worth-a-handful": FAILS, "closer-to-truth-no-step": HOLDS, "closer-to-truth-with-step": FAILS}
+    assert checked["mishits-are-negligible"].evidence.startswith(
+        "counting each mishit as −1 lowers MF's value by 20% and reorders the systems (criterion: ")
+    assert checked["step-increases-sensitivity"].evidence.startswith(
+        "mean increase over its resampling standard deviation: 1.5 without the step, 9.0 at s = 20 (criterion")
+    assert checked["demographics-worth-a-handful"].evidence.startswith(
+        "MF overtakes the demographic list from k = 1 known rating (step at s = 40) (criterion: 2 ≤ k ≤ 10)")
+    assert checked["closer-to-truth-with-step"].label.startswith("the behavioural AUC with the step at s = 20 orders")
+    assert checked["closer-to-truth-no-step"].evidence.startswith("mean Kendall's τ over three truths: 0.69, against 0.63")
+    assert checked["demographics-worth-a-handful"].departs  # the paper's recommender is not ours
+
+
+def test_parts_the_dataset_lacks_leave_their_claims_out():
+    values = claims.measured(examples.effect(), None, None, None, None)
+    assert set(values) == {"mishit_change", "mishit_order_kept", "mishit_system", "mishit_drop", "mishit_order"}
+    checked = [evaluate(claim, values, dataset="toy") for claim in claims.FINDINGS + claims.NUMBERS]
+    assert [claim.key for claim in checked if claim is not None] == ["mishits-are-negligible"]
+
+
+def test_a_crossing_that_never_comes_is_worded_and_not_set_against_the_paper():
+    never = claims.measured(examples.effect(), examples.search(), None, examples.new_user_study((NAN, NAN)), None)
+    assert math.isnan(never["crossing"]) and never["crossing_words"] == "never overtakes the demographic list"
+    assert "demographics-worth-ratings" not in never
+    without = claims.measured(examples.effect(), examples.search(), None, examples.new_user_study(attributes=()), None)
+    assert "crossing" not in without
+    twelve = claims.measured(examples.effect(), None, None, examples.new_user_study((20.0, 12.0)), None)
+    assert twelve["crossing_words"] == "overtakes the demographic list from k = 12 known ratings"
+
+
+def test_without_a_step_the_truth_has_no_stepped_metric():
+    taus = {"P@10": (0.5, 0.5, 0.5), "nDCG@10": (0.6, 0.6, 0.6), truth.NO_STEP: (0.7, 0.7, 0.7)}
+    values = claims.measured(examples.effect(), None, None, None, examples.agreement(taus))
+    assert "tau_step" not in values and values["tau_no_step"] == pytest.approx(0.7)
