@@ -21,6 +21,8 @@ from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE
         (claims.at_least("x", 0.95), {"x": np.array([0.96, 0.94])}, FAILS),
         (claims.above("x", 0), {"x": 0.0}, FAILS),
         (claims.above("x", 0), {"x": 1e-9}, HOLDS),
+        (claims.above("x", "y"), {"x": 2.0, "y": 2.0}, FAILS),
+        (claims.above("x", "y"), {"x": [2.5, 3.0], "y": 2.0}, HOLDS),
         (claims.below("x", 1), {"x": 1.0}, FAILS),
         (claims.below("x", 1), {"x": [0.5, 0.99]}, HOLDS),
         (claims.at_most("x", 0.1), {"x": 0.1}, HOLDS),

@@ -47,17 +47,6 @@ def test_every_finding_is_covered_by_the_edge_table():
                              "demographics-worth-a-handful", "closer-to-truth-no-step", "closer-to-truth-with-step"}
 
 
-def test_above_compares_with_a_number_or_another_value():
-    assert claims.above("x", 0.5)({"x": 0.6}) == HOLDS and claims.above("x", 0.5)({"x": 0.5}) == FAILS
-    assert claims.above("x", "y")({"x": 1.0, "y": 0.9}) == HOLDS and claims.above("x", "y")({"x": 1, "y": 1}) == FAILS
-    assert claims.above("x", 0)({"x": np.array([1.0, -1.0])}) == FAILS
-    assert claims.above("x", "y").names == ("x", "y") and claims.above("x", 0.5).names == ("x",)
-    assert claims.above("x", 0.5, what="the share").words == "the share above 0.5"
-    assert claims.above("x", "y", what="a", than="b").words == "a above b"
-    with pytest.raises(ValueError, match="no measured value"):
-        claims.above("x", 0)({"x": []})
-
-
 def test_the_published_numbers_keep_their_keys():
     assert [number.key for number in claims.NUMBERS] == ["short-head-share", "demographics-worth-ratings"]
     assert claims.PUBLISHED["short-head-share"].value == 0.8 and claims.PUBLISHED["demographics-worth-ratings"].value == 5

@@ -83,9 +83,14 @@ def at_most(name: str, bound: float, *, what: str | None = None) -> Criterion:
                      lambda v: _every(v[name], lambda a: a <= bound))
 
 
-def above(name: str, bound: float, *, what: str | None = None) -> Criterion:
-    """``values[name] > bound`` (every element of it, for an array)."""
-    return Criterion(f"{what or name} above {_fmt(bound)}", (name,), lambda v: _every(v[name], lambda a: a > bound))
+def above(name: str, bound: float | str, *, what: str | None = None, than: str | None = None) -> Criterion:
+    """``values[name] > bound`` (every element of it, for an array), where ``bound`` is a number or the
+    name of another measured value; ``what`` and ``than`` name the two sides in the criterion's words."""
+    fixed = not isinstance(bound, str)
+    names = (name,) if fixed else (name, bound)
+    reference = than or (_fmt(bound) if fixed else bound)
+    return Criterion(f"{what or name} above {reference}", names,
+                     lambda v: _every(v[name], lambda a: a > float(bound if fixed else v[bound])))
 
 
 def below(name: str, bound: float, *, what: str | None = None) -> Criterion:

@@ -5,14 +5,12 @@ and :func:`measured`, the one flat mapping of values they are checked on."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import FAILS, HOLDS, Criterion, Finding, Number, all_of, at_least, at_most, between
+from recbias.bookkit.claims import Finding, Number, above, all_of, at_least, at_most, between
 from recbias.bookkit.claims import is_true, published
 from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch
 from recbias.chapters.c07_discounted_auc.study import truth
@@ -27,22 +25,6 @@ OURS = "recbias chapter 7"
 ORDER_WORDS = {True: "reorders", False: "keeps the order of"}
 #: whether the headline system stays above the demographic list from some k, in the evidence's words
 CROSSING_WORDS = {True: "overtakes the demographic list from k = {k}", False: "never overtakes the demographic list"}
-
-
-def above(name: str, bound: float | str, *, what: str | None = None, than: str | None = None) -> Criterion:
-    """``values[name] > bound`` (every element of it, for an array), where ``bound`` is a number or the
-    name of another measured value; ``what`` and ``than`` name the two sides in the criterion's words."""
-    fixed = not isinstance(bound, str)
-    names = (name,) if fixed else (name, bound)
-
-    def test(values: Mapping[str, Any]) -> str:
-        array = np.asarray(values[name], dtype=float)
-        if array.size == 0:
-            raise ValueError("a criterion was given no measured value to test")
-        return HOLDS if bool(np.all(array > float(bound if fixed else values[bound]))) else FAILS
-
-    reference = than or (format(bound, "g") if fixed else bound)
-    return Criterion(" ".join([what or name, "above", reference]), names, test)
 
 
 FINDINGS = [
