@@ -89,8 +89,9 @@ colours = palette([*orderings.summary()["system"].unique(), *study.sweep_systems
 # varies, counting only positive training ratings estimates $|PR(i)|$ more directly.
 #
 # The one-relevant (1R) design ranks each held-out positive rating in a target set
-# $T_u^r$ of its own, with $|T_u^r| - 1$ sampled items ($|T_u^r| = 100$: one relevant item
-# and NN(99)). Its precision is bounded by AR precision on the union $T_u$ of a user's
+# $T_u^r$ of its own, with $|T_u^r| - 1$ sampled items (the papers take $|T_u^r| = 100$;
+# this page takes {glue:text}`target-size`, the design {glue:text}`one-relevant-design`).
+# Its precision is bounded by AR precision on the union $T_u$ of a user's
 # target sets (the lemma of {doc}`02_designs`), and each side can be expanded with
 # {eq}`eq-popularity-ar`. With $m_u = n + |PR_\text{test}(u)| - 1$:
 #
@@ -248,7 +249,7 @@ for name, draw, stamped in (("fig-popularity-sweep", figures.sweep_figure, -1),
 # mean rating is added as the one ordering that reads rating values only. To keep the
 # build short this page runs {glue:text}`sweep-count` values of $\alpha$
 # ({glue:text}`sweep-alphas`); the parameter `sweep_alphas` takes the papers' nine values
-# (see [Try it](#try-it)). {numref}`tbl-popularity-worlds` lists the worlds,
+# (see {ref}`sec-popularity-try-it`). {numref}`tbl-popularity-worlds` lists the worlds,
 # {numref}`fig-popularity-sweep` and {numref}`tbl-popularity-sweep` give the papers'
 # Fig. 5, and {numref}`fig-popularity-sweep-check` adds AR and the exact expectation.
 #
@@ -446,7 +447,7 @@ glue_table("tbl-popularity-truth", report.grid_table(truth))
 # like, the items a user has rated are those she likes, so the held-out ratings are
 # spread over the items that each user picked, and the most rated items collect many of
 # them whether or not most users would like them. And the 1R design asks only whether
-# one held-out item beats a hundred sampled ones, most of them obscure, which popular
+# one held-out item beats the sampled items of its target set, most of them obscure, which popular
 # items do easily. Neither can be undone by looking at the observed ratings alone: only
 # a truth the evaluation never sees, here the simulated one, tells how much of the
 # score is real.
@@ -532,6 +533,7 @@ glue_table("tbl-popularity-findings", findings_table([c for c in checked if c.ki
 #   breakdown by how closely users follow the crowd ({numref}`fig-popularity-mainstream`)
 #   shows where popularity earns its score.
 #
+# (sec-popularity-try-it)=
 # ## Try it
 #
 # - Rebuild the chapter on another dataset: `make book CHAPTERS=4 DATASET=ml-100k`, or

@@ -48,6 +48,7 @@ def test_orderings_phrases_word_each_paired_test_by_its_outcome() -> None:
     glued = report.orderings_phrases(study)
     one = study.means(study.one_relevant)
     assert glued["dataset-name"] == "hand" and glued["folds-text"] == "1 coin-flip split (20% held out)"
+    assert glued["target-size"] == "100" and glued["one-relevant-design"] == "1R TI-NN(99)"
     assert glued["best-ordering"] == "positive count"
     assert glued["best-ordering-precision"] == f"{one['Positive count']:.4f}"
     assert glued["positive-vs-all"] == "beats" and glued["shrunk-vs-mean"] == "falls behind"

@@ -71,7 +71,8 @@ def orderings_phrases(study: OrderingStudy) -> dict[str, str]:
     of popularity against the oracle."""
     one = study.means(study.one_relevant)
     best = study.best_trained(study.one_relevant)
-    phrases = {"dataset-name": study.dataset, "best-ordering": ordering_name(best),
+    phrases = {"dataset-name": study.dataset, "target-size": str(study.target_size),
+               "one-relevant-design": study.one_relevant, "best-ordering": ordering_name(best),
                "best-ordering-precision": fmt_number(one[best], 4),
                "folds-text": f"{fmt_count(study.folds, 'coin-flip split', 'coin-flip splits')} "
                              f"({fmt_pct(study.test_ratio, 0)} held out)",
