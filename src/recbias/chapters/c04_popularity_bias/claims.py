@@ -1,0 +1,230 @@
+"""Chapter 4's claims as data: the statements of IRJ 2017 Section 5 (and two of the book's own),
+each with its criterion, and the published numbers of ``published.csv``.
+
+:func:`measured` turns the studies' results into one flat mapping of named values (a few of them
+pre-formatted listings that the evidence quotes); :func:`check` evaluates and records every claim,
+each on the data it was checked on (:func:`checked_on`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from recbias.bookkit.claims import Finding, Number, all_of, at_least, at_most, beyond_noise, between, is_true
+from recbias.bookkit.claims import published, register
+from recbias.bookkit.scorecard import Claim
+from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy
+from recbias.chapters.c04_popularity_bias.study.ratio import TREND_LEVEL, ratio_trends
+from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, PERSONALISED
+from recbias.chapters.c04_popularity_bias.study.skew import EXACT, PLSA_TOLERANCE, SkewSweep, plsa_gap, random_inside
+from recbias.chapters.c04_popularity_bias.study.truth import RISES, direction, overstated, popularity_over
+from recbias.text import fmt_p_clause
+
+#: where the papers state what this chapter checks
+SOURCE = "IRJ 2017 Sec. 5; thesis Sec. 4.5"
+
+#: the papers' numbers this chapter reproduces, and the system each of them measures
+PUBLISHED = published(Path(__file__).with_name("published.csv"))
+PUBLISHED_SYSTEMS = {"fig5/alpha-0/Popularity/1R-P@10": "Popularity", "fig5/alpha-0/Random/1R-P@10": "Random"}
+
+#: the data a claim is checked on: the page's dataset, the sweep's worlds, the MovieLens datasets, the grid
+PAGE, SWEEP, MOVIELENS, GRID = "page", "sweep", "movielens", "grid"
+
+#: the dataset label of the claims checked on the measured-vs-true grid
+GRID_DATASET = "simulation grid"
+
+#: the two systems the papers found at random precision on preference-free worlds, and their names in the values
+NEAR_RANDOM = {"MF": "mf", PERSONALISED: "knn"}
+
+FINDINGS = [
+    Finding("popularity-count-is-the-best-trained-ordering",
+            "an ordering by popularity (all ratings or positive ratings) is the best non-personalised ordering "
+            "learned from training data, in 1R and in AR", SOURCE, "fig-popularity-orderings",
+            is_true("best_is_a_count", "the best trained ordering in 1R and in AR counts ratings (all or positive)"),
+            "best in 1R: {best_1r} ({best_1r_precision:.4f}); in AR: {best_ar}; Popularity {popularity_1r:.4f}"),
+    Finding("popularity-within-noise-of-oracle",
+            "popularity's 1R precision is within noise of the test-set oracle's (paired test, p >= 0.05)", SOURCE,
+            "fig-popularity-orderings", at_least("oracle_p", 0.05, what="p of popularity against the oracle"),
+            "1R P@10 {popularity_1r:.4f} vs {oracle_1r:.4f} ({oracle_share:.1%} of it), {oracle_p_text}"),
+    Finding("closed-form-bounds-contain-popularity",
+            "popularity's 1R precision lies within the closed-form bounds for non-personalised systems (Sec. 5.1)",
+            SOURCE, "tbl-popularity-bounds",
+            all_of(at_least("above_lower_bound", 0, what="popularity's 1R P@10 minus the lower bound"),
+                   at_least("below_upper_bound", 0, what="the upper bound minus popularity's 1R P@10")),
+            "{popularity_1r:.4f} vs [{lower_bound:.4f}, {upper_bound:.4f}]"),
+    Finding("popularity-grows-with-alpha", "popularity's 1R precision grows with the skew α", SOURCE,
+            "fig-popularity-sweep", is_true("popularity_climbs", "popularity's 1R P@10 higher at every larger α"),
+            "{popularity_by_alpha}"),
+    Finding("popularity-below-random-at-uniform", "at α = 0 popularity is below random (1R P@10)", SOURCE,
+            "tbl-popularity-uniform",
+            beyond_noise("uniform_random_margin", "uniform_p", what="random's minus popularity's 1R P@10 at α = 0"),
+            "{uniform_popularity:.4f} vs {uniform_random:.4f}, {uniform_p_text}"),
+    Finding("plsa-follows-popularity",
+            "pLSA's 1R precision follows popularity's across α (within " + "{:.0%}".format(PLSA_TOLERANCE)
+            + " wherever α > 0)", SOURCE, "fig-popularity-sweep",
+            at_most("plsa_gap", PLSA_TOLERANCE,
+                    what="the largest relative gap between pLSA and popularity where α > 0"),
+            "{plsa_by_alpha}"),
+    Finding("knn-mf-near-random",
+            "kNN and MF stay at random precision on preference-free worlds (random within their 95% intervals at "
+            "every α)", SOURCE, "fig-popularity-sweep",
+            is_true("random_inside_near_random", "random's 1R P@10 within the 95% intervals of "
+                    + " and ".join(NEAR_RANDOM) + " at every α"),
+            "MF: random outside the interval at {outside_mf} ({top_mf:.4f} vs {top_random:.4f} at α = {top_alpha:g}); "
+            + PERSONALISED + ": random outside the interval at {outside_knn} ({top_knn:.4f} vs {top_random:.4f} at "
+            "α = {top_alpha:g})",
+            departs="our user-kNN sums its neighbours' ratings and our MF is implicit ALS, fitted on which pairs "
+                    "are rated; the papers' were presumably rating predictors"),
+    Finding("positive-ratio-grows-with-popularity",
+            "the share of positive ratings grows with item popularity on MovieLens data", SOURCE,
+            "fig-popularity-ratio",
+            all_of(between("movielens_spearman", -1, 0, open_high=True, what="Spearman's ρ on every MovieLens set"),
+                   between("movielens_p", 0, TREND_LEVEL, open_high=True, what="its p")),
+            "{movielens_trends}"),
+    Finding("one-relevant-overstates-popularity",
+            "1R precision rates popularity higher against " + PERSONALISED + " than the true precision does, in "
+            "every world of the grid", SOURCE, "fig-popularity-truth",
+            is_true("overstated", "popularity's share of " + PERSONALISED + "'s P@10 higher in 1R than on the truth, "
+                    "world by world"),
+            "popularity over " + PERSONALISED + ", measured in 1R / true: {overstatement_min:.1f} to "
+            "{overstatement_max:.1f} times over {worlds} worlds ({share_1r_min:.0%} to {share_1r_max:.0%} measured, "
+            "{share_true_min:.0%} to {share_true_max:.0%} true)"),
+    Finding("popularity-serves-the-mainstream",
+            "popularity's per-user precision is higher for the most mainstream users than for the least mainstream "
+            "(intervals apart)", SOURCE, "fig-popularity-mainstream",
+            is_true("mainstream_apart", "the most mainstream fifth's 95% interval above the least mainstream "
+                    "fifth's"),
+            "most mainstream fifth {most_mainstream:.3f} [{most_mainstream_low:.3f}, {most_mainstream_high:.3f}], "
+            "least {least_mainstream:.3f} [{least_mainstream_low:.3f}, {least_mainstream_high:.3f}]"),
+]
+
+#: the data each claim is checked on
+WHERE = {finding.key: PAGE for finding in FINDINGS} | {number.key: SWEEP for number in PUBLISHED} | {
+    "popularity-grows-with-alpha": SWEEP, "popularity-below-random-at-uniform": SWEEP,
+    "plsa-follows-popularity": SWEEP, "knn-mf-near-random": SWEEP, "positive-ratio-grows-with-popularity": MOVIELENS,
+    "one-relevant-overstates-popularity": GRID}
+
+
+def paper_number(system: str) -> Number:
+    """The published 1R P@10 of ``system`` at ``alpha = 0``."""
+    (number,) = (n for n in PUBLISHED if PUBLISHED_SYSTEMS[n.key] == system)
+    return number
+
+
+def _listing(template: str, rows: Sequence[Mapping[str, Any]], separator: str = ", ") -> str:
+    """``template`` filled in with every row, joined by ``separator``."""
+    return separator.join(template.format(**row) for row in rows)
+
+
+def orderings_values(study: OrderingStudy) -> dict[str, Any]:
+    """The best trained orderings, popularity against the oracle and against its closed-form bounds (1R)."""
+    one = study.means(study.one_relevant)
+    best_1r, best_ar = study.best_trained(study.one_relevant), study.best_trained(ALL_RELEVANT_DESIGN)
+    bounds = study.bounds.set_index("system").loc["Popularity"]
+    popularity = one["Popularity"]
+    oracle_p = study.p_value(study.one_relevant, "Popularity", ORACLE)
+    return {"best_1r": best_1r, "best_1r_precision": one[best_1r], "best_ar": best_ar, "popularity_1r": popularity,
+            "best_is_a_count": {best_1r, best_ar} <= {"Popularity", "Positive count"},
+            "oracle_1r": one[ORACLE], "oracle_share": popularity / one[ORACLE],
+            "oracle_p": oracle_p, "oracle_p_text": fmt_p_clause(oracle_p),
+            "lower_bound": bounds["closed-form lower"], "upper_bound": bounds["closed-form upper"],
+            "above_lower_bound": popularity - bounds["closed-form lower"],
+            "below_upper_bound": bounds["closed-form upper"] - popularity}
+
+
+def sweep_values(sweep: SkewSweep) -> dict[str, Any]:
+    """Popularity along the skew and against random at alpha = 0, pLSA against popularity, random inside the
+    intervals of MF and user-kNN, and our values of the published numbers; claims that need two skews, or a
+    skewed one, are left without their values when the sweep has none."""
+    popularity, random = sweep.series("Popularity"), sweep.series("Random")
+    uniform = sweep.uniform(EXACT)
+    inside = {system: random_inside(sweep, system) for system in NEAR_RANDOM}
+    values = {
+        "uniform_popularity": uniform["Popularity"], "uniform_random": uniform["Random"],
+        "uniform_random_margin": uniform["Random"] - uniform["Popularity"],
+        "uniform_p": uniform["p (Popularity vs Random)"],
+        "uniform_p_text": fmt_p_clause(uniform["p (Popularity vs Random)"]),
+        "random_inside_near_random": np.concatenate([v.to_numpy() for v in inside.values()]),
+        "top_alpha": sweep.top, "top_random": random[sweep.top],
+        **{f"top_{name}": sweep.series(system)[sweep.top] for system, name in NEAR_RANDOM.items()},
+        **{f"outside_{NEAR_RANDOM[system]}": _listing("α = {alpha:g}", [{"alpha": a} for a in v.index[~v]]) or "no α"
+           for system, v in inside.items()},
+        **{number.key: uniform[PUBLISHED_SYSTEMS[number.key]] for number in PUBLISHED},
+    }
+    if len(popularity) > 1:
+        values |= {"popularity_climbs": np.diff(popularity.to_numpy()) > 0,
+                   "popularity_by_alpha": _listing("α = {alpha:g}: {value:.4f}",
+                                                   [{"alpha": a, "value": v} for a, v in popularity.items()])}
+    if sweep.skewed:
+        plsa = sweep.series("pLSA")
+        values |= {"plsa_gap": plsa_gap(sweep),
+                   "plsa_by_alpha": _listing("α = {alpha:g}: pLSA {plsa:.4f} vs {popularity:.4f}",
+                                             [{"alpha": a, "plsa": plsa[a], "popularity": popularity[a]}
+                                              for a in sweep.skewed])}
+    return values
+
+
+def _movielens(curves: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`ratio_trends` of the MovieLens datasets among ``curves``."""
+    trends = ratio_trends(curves)
+    return trends[trends["dataset"].str.startswith("ml-")]
+
+
+def ratio_values(curves: pd.DataFrame) -> dict[str, Any]:
+    """The rank correlations of the share of positive ratings on the MovieLens datasets (none without one)."""
+    movielens = _movielens(curves)
+    if movielens.empty:
+        return {}
+    rows = [{"dataset": r["dataset"], "head": r["head ratio"], "tail": r["tail ratio"],
+             "rho": r["Spearman (segment, ratio)"]} for _, r in movielens.iterrows()]
+    return {"movielens_spearman": movielens["Spearman (segment, ratio)"].to_numpy(),
+            "movielens_p": movielens["p"].to_numpy(),
+            "movielens_trends": _listing("{dataset}: head {head:.3f}, tail {tail:.3f}, Spearman {rho:.2f}", rows,
+                                         "; ")}
+
+
+def grid_values(grid: pd.DataFrame) -> dict[str, Any]:
+    """Popularity's share of the personalised system's precision, measured in 1R and true, world by world."""
+    share = popularity_over(grid, PERSONALISED)
+    overstatement = share["1R"] / share["true"]
+    return {"overstated": overstated(grid).to_numpy(), "worlds": len(share),
+            "overstatement_min": overstatement.min(), "overstatement_max": overstatement.max(),
+            "share_1r_min": share["1R"].min(), "share_1r_max": share["1R"].max(),
+            "share_true_min": share["true"].min(), "share_true_max": share["true"].max()}
+
+
+def mainstream_values(mainstream: pd.DataFrame) -> dict[str, Any]:
+    """Popularity's measured precision on the least and the most mainstream group of users."""
+    measured = mainstream[(mainstream["measure"] == "measured") & (mainstream["system"] == "Popularity")]
+    least, most = measured.iloc[0], measured.iloc[-1]
+    return {"mainstream_apart": direction(least, most) == RISES,
+            "most_mainstream": most["mean"], "most_mainstream_low": most["ci_low"],
+            "most_mainstream_high": most["ci_high"], "least_mainstream": least["mean"],
+            "least_mainstream_low": least["ci_low"], "least_mainstream_high": least["ci_high"]}
+
+
+def measured(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid: pd.DataFrame,
+             mainstream: pd.DataFrame) -> dict[str, Any]:
+    """Every value the chapter's claims read, from the studies of the page (one flat mapping)."""
+    return (orderings_values(study) | sweep_values(sweep) | ratio_values(curves) | grid_values(grid)
+            | mainstream_values(mainstream))
+
+
+def checked_on(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame) -> dict[str, str]:
+    """The dataset label of each kind of data the claims are checked on (:data:`PAGE`, :data:`SWEEP`, ...)."""
+    return {PAGE: study.dataset, SWEEP: sweep.dataset, MOVIELENS: ", ".join(_movielens(curves)["dataset"]),
+            GRID: GRID_DATASET}
+
+
+def check(values: Mapping[str, Any], on: Mapping[str, str]) -> list[Claim]:
+    """Evaluate and record every claim measured in ``values``, each on its data ``on[WHERE[key]]``,
+    in the order of :data:`FINDINGS` after the published numbers."""
+    claims = [*PUBLISHED, *FINDINGS]
+    records = {record.key: record for where, dataset in on.items()
+               for record in register([c for c in claims if WHERE[c.key] == where], values, dataset=dataset)}
+    return [records[claim.key] for claim in claims if claim.key in records]

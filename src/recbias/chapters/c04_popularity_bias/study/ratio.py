@@ -1,0 +1,60 @@
+"""The share of positive ratings along the popularity ranking of every real dataset (IRJ 2017 Fig. 7).
+
+``|PR(i)| / |R(i)|`` over 100 popularity segments (:func:`positive_ratio_curves`) and its trend from
+the most to the least popular items (:func:`ratio_trends`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from recbias import datasets, judgments
+from recbias.ratings import Ratings
+from recbias.synthetic import PRESETS
+
+#: the direction of the share of positive ratings along popularity, from the rank correlation
+GROWS, FALLS, NO_TREND = "grows", "falls", "no trend"
+
+#: the level below which the rank correlation names a trend
+TREND_LEVEL = 0.05
+
+
+def real_datasets(here: Ratings) -> list[Ratings]:
+    """``here`` and every other registered real dataset available on this machine (simulated presets left out)."""
+    others = [n for n in datasets.names() if n not in PRESETS and n != here.name and datasets.available(n)]
+    return [here, *(datasets.load(n) for n in others)]
+
+
+def positive_ratio_curves(collections: Sequence[Ratings], segments: int = 100) -> pd.DataFrame:
+    """IRJ 2017 Fig. 7 for each dataset: ``|PR(i)| / |R(i)|`` over ``segments`` popularity segments.
+
+    Adds ``dataset``, and per dataset ``spearman`` and ``p`` of the rank correlation between
+    popularity (segment 1 = most popular) and the ratio over the segments: negative when the
+    ratio grows with popularity.
+    """
+    tables = []
+    for ratings in collections:
+        curve = judgments.positive_ratio_by_popularity(ratings, segments)
+        constant = curve["positive_ratio"].nunique() == 1  # e.g. every rating positive
+        rho, p = (0.0, 1.0) if constant else stats.spearmanr(curve["segment"], curve["positive_ratio"])
+        tables.append(curve.assign(dataset=ratings.name, spearman=float(rho), p=float(p)))
+    return pd.concat(tables, ignore_index=True)
+
+
+def ratio_trends(curves: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset: the ratio on the most and least popular tenth of the segments, the rank correlation,
+    and the ``trend`` it gives (:data:`GROWS`, :data:`FALLS` or :data:`NO_TREND` when ``p >= 0.05``)."""
+    rows = []
+    for name, curve in curves.groupby("dataset", sort=False):
+        tenth = max(1, len(curve) // 10)
+        rows.append({"dataset": name, "head ratio": curve["positive_ratio"].iloc[:tenth].mean(),
+                     "tail ratio": curve["positive_ratio"].iloc[-tenth:].mean(),
+                     "Spearman (segment, ratio)": curve["spearman"].iloc[0], "p": curve["p"].iloc[0]})
+    trends = pd.DataFrame(rows)
+    trends["trend"] = np.select([trends["p"] >= TREND_LEVEL, trends["Spearman (segment, ratio)"] < 0],
+                                [NO_TREND, GROWS], FALLS)
+    return trends

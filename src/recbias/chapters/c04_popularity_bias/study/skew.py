@@ -1,0 +1,252 @@
+"""Preference-free worlds of growing popularity skew (IRJ 2017 Fig. 5, left and centre).
+
+One world per exponent ``alpha`` of the shifted power law, with ML-1M's numbers of users, items and
+ratings and rating values drawn independently of user and item (:func:`skew_sweep`): the five systems
+and the mean rating under 1R and AR, and popularity's measured precision against its exact expectation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from recbias import judgments
+from recbias.chapters.c04_popularity_bias.study.setup import (
+    METRIC,
+    N,
+    PERSONALISED,
+    one_relevant_design,
+    precision_summary,
+)
+from recbias.evaluate import compare
+from recbias.evaluate.experiment import PAPER_SYSTEMS, run_experiment
+from recbias.ratings import Ratings
+from recbias.recommenders import MeanRating, Recommender
+from recbias.splits import make_folds
+from recbias.synthetic import PREFERENCE_FREE, PRESETS, fit_popularity_curve, generate, simulate
+from recbias.theory import expected_popularity_precision_1r, relevant_training_shift
+
+#: non-relevant items per user of the sweep's AR design on ML-1M-sized worlds (IRJ 2017 Sec. 6.3)
+SWEEP_NONRELEVANT = 1700
+
+#: the worlds' shape in the papers
+PAPERS_PRESET = "synthetic-ml1m"
+
+#: the dataset label of the claims checked on the preference-free worlds of the papers' shape
+SWEEP_DATASET = "preference-free worlds of ML-1M's shape"
+
+#: how item counts are fixed in the worlds of the sweep: exactly (the papers) or in expectation
+EXACT, IN_EXPECTATION = "exact", "in expectation"
+
+_COUNT_MODES = {EXACT: "items", IN_EXPECTATION: "users"}
+
+#: how far pLSA's 1R precision may stray from popularity's, relatively, and still follow it
+PLSA_TOLERANCE = 0.15
+
+#: the systems that learn from the ratings, whose 1R precision may climb with the skew
+PERSONALISED_SYSTEMS = ("pLSA", PERSONALISED, "MF")
+
+
+def sweep_all_relevant_design(n_items: int) -> str:
+    """AR of the sweep: all relevant test items and ``min(1700, |I| / 2)`` sampled non-relevant ones
+    per user (TI-NN), the AR set-up of IRJ 2017 Sec. 6.3, a fraction of the cost of ranking every item."""
+    return f"TI-NN({min(SWEEP_NONRELEVANT, n_items // 2)})"
+
+
+def sweep_systems(seed: int = 0) -> dict[str, str | Recommender]:
+    """The papers' five systems, plus the mean rating: an ordering by rating values alone."""
+    return {**PAPER_SYSTEMS, "Mean rating": MeanRating(seed=seed)}
+
+
+@dataclass(frozen=True)
+class SkewSweep:
+    """The systems on preference-free worlds of growing popularity skew (IRJ 2017 Fig. 5).
+
+    Attributes:
+        precision: mean P@n with intervals per (alpha, design, system), exact item counts.
+        expected: per (alpha, counts), popularity's and random's 1R precision, measured and
+            in expectation (:func:`recbias.theory.expected_popularity_precision_1r`, ``1 / t``).
+        curves: cumulative share of ratings by popularity rank, per alpha.
+        worlds: per alpha, the law's ``c1``, ``c2``, ``beta`` and what the counts look like.
+        preset, target_size, test_ratio: the set-up.
+    """
+
+    precision: pd.DataFrame
+    expected: pd.DataFrame
+    curves: pd.DataFrame
+    worlds: pd.DataFrame
+    preset: str
+    target_size: int
+    test_ratio: float
+
+    @property
+    def one_relevant(self) -> str:
+        return one_relevant_design(self.target_size)
+
+    @property
+    def all_relevant(self) -> str | None:
+        """The AR design of the sweep, if it was run."""
+        design = sweep_all_relevant_design(PRESETS[self.preset]["n_items"])
+        return design if design in set(self.precision["design"]) else None
+
+    @property
+    def alphas(self) -> list[float]:
+        return sorted(self.precision["alpha"].unique())
+
+    @property
+    def top(self) -> float:
+        """The largest skew of the sweep."""
+        return max(self.alphas)
+
+    @property
+    def skewed(self) -> list[float]:
+        """The skews above zero."""
+        return [a for a in self.alphas if a > 0]
+
+    def series(self, system: str, column: str = "mean", design: str | None = None) -> pd.Series:
+        """``column`` of ``system``'s P@n by alpha (1R unless ``design`` is given)."""
+        p = self.precision
+        rows = p[(p["system"] == system) & (p["design"] == (design or self.one_relevant))]
+        return rows.set_index("alpha")[column].sort_index()
+
+    @property
+    def label(self) -> str:
+        """Short name of the simulated data, for figure stamps."""
+        return "simulated, ML-1M shape" if self.preset == PAPERS_PRESET else f"simulated, {self.preset}"
+
+    @property
+    def dataset(self) -> str:
+        """The data the sweep's claims are checked on (the papers' own when the preset is ML-1M's)."""
+        return SWEEP_DATASET if self.preset == PAPERS_PRESET else f"preference-free worlds of {self.preset}"
+
+    def uniform(self, counts: str = EXACT) -> pd.Series:
+        """The row of :attr:`expected` at ``alpha = 0`` for item counts fixed ``counts``."""
+        e = self.expected
+        return e[(e["alpha"] == 0) & (e["counts"] == counts)].iloc[0]
+
+
+def _measured_and_expected(
+    ratings: Ratings, alpha: float, counts: str, runs: pd.DataFrame, test_ratio: float, target_size: int
+) -> dict:
+    """Popularity and random in 1R on one world: measured (with intervals and their paired test),
+    expected, and the spread of the item counts behind the difference."""
+    one = runs[runs["design"] == one_relevant_design(target_size)]
+    table = precision_summary(one, ("system",)).set_index("system")
+    versus = compare(one, [METRIC], baseline="Random", systems=["Random", "Popularity"], average="run").iloc[0]
+    item_counts = ratings.item_counts()
+    return {
+        "alpha": alpha, "counts": counts, "item count variance / mean": item_counts.var() / item_counts.mean(),
+        "training shift": relevant_training_shift(item_counts.mean(), item_counts.var(), test_ratio),
+        "Popularity": table.loc["Popularity", "mean"], "Popularity low": table.loc["Popularity", "ci_low"],
+        "Popularity high": table.loc["Popularity", "ci_high"],
+        "Popularity expected": expected_popularity_precision_1r(ratings, test_ratio, target_size, N),
+        "Random": table.loc["Random", "mean"], "Random low": table.loc["Random", "ci_low"],
+        "Random high": table.loc["Random", "ci_high"], "Random expected": 1.0 / target_size,
+        "p (Popularity vs Random)": versus["t_pvalue"], "runs": int(table.loc["Popularity", "runs"]),
+    }
+
+
+def _world_shape(ratings: Ratings, alpha: float, law) -> dict:
+    """The law's constants of one world and what its item counts look like."""
+    counts = np.sort(ratings.item_counts())[::-1]
+    head = counts[: max(1, len(counts) // 10)].sum() / counts.sum()
+    return {"alpha": alpha, "c1": law.c1, "c2": law.c2, "beta": law.beta, "most": int(counts[0]),
+            "fewest": int(counts[-1]), "top 10% share": head}
+
+
+def _exact_world(alpha: float, designs: list[str], *, preset: str, seed: int, test_ratio: float, target_size: int,
+                 cache: bool) -> tuple[pd.DataFrame, dict, pd.DataFrame, dict]:
+    """One world of the sweep with exact item counts: the systems' precision, popularity against its
+    expectation, the cumulative share of ratings and the world's shape."""
+    world = simulate(preset=preset, alpha=alpha, exact_counts=_COUNT_MODES[EXACT], seed=seed, **PREFERENCE_FREE)
+    ratings, law = world.ratings, world.popularity
+    del world  # the dense arrays of the world are not needed any more
+    folds = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)
+    experiment = run_experiment(ratings, designs, sweep_systems(seed), folds=folds, metrics=[METRIC], seed=seed,
+                                cache=cache)
+    spread = judgments.from_ratings(ratings, threshold=ratings.scale[0])
+    return (precision_summary(experiment.runs, ("design", "system")).assign(alpha=alpha),
+            _measured_and_expected(ratings, alpha, EXACT, experiment.runs, test_ratio, target_size),
+            judgments.cumulative_share(spread).assign(alpha=alpha), _world_shape(ratings, alpha, law))
+
+
+def _uniform_in_expectation(design: str, *, preset: str, seed: int, test_ratio: float, target_size: int,
+                            cache: bool) -> dict:
+    """Popularity and random in 1R on the world at ``alpha = 0`` whose item counts are equal only in expectation."""
+    loose = generate(preset=preset, alpha=0.0, exact_counts=_COUNT_MODES[IN_EXPECTATION], seed=seed,
+                     **PREFERENCE_FREE)
+    folds = make_folds(loose, folds=1, test_ratio=test_ratio, seed=seed)
+    baselines = {"Popularity": "popularity", "Random": "random"}
+    experiment = run_experiment(loose, [design], baselines, folds=folds, metrics=[METRIC], seed=seed, cache=cache)
+    return _measured_and_expected(loose, 0.0, IN_EXPECTATION, experiment.runs, test_ratio, target_size)
+
+
+def skew_sweep(
+    alphas: Sequence[float],
+    *,
+    seed: int = 0,
+    preset: str = PAPERS_PRESET,
+    test_ratio: float = 0.2,
+    target_size: int = 100,
+    all_relevant: bool = True,
+    cache: bool = True,
+) -> SkewSweep:
+    """IRJ 2017 Fig. 5 (left, centre): one preference-free world per ``alpha`` with the shape of ``preset``.
+
+    Each world has exactly ``round(c1 + beta (c2 + k)^-alpha)`` ratings on the item of rank ``k``
+    and rating values drawn from the preset's prior (:data:`recbias.synthetic.PREFERENCE_FREE`);
+    one coin-flip split, the systems of :func:`sweep_systems` (fits cached), the 1R design and,
+    with ``all_relevant``, the AR design of :func:`sweep_all_relevant_design`.  ``alpha = 0`` is
+    always included, once more with item counts exact only in expectation (popularity and
+    random only).
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"unknown synthetic preset {preset!r}; known presets: {', '.join(PRESETS)}")
+    designs = [one_relevant_design(target_size)]
+    designs += [sweep_all_relevant_design(PRESETS[preset]["n_items"])] if all_relevant else []
+    setup = {"preset": preset, "seed": seed, "test_ratio": test_ratio, "target_size": target_size, "cache": cache}
+    precision, expected, curves, worlds = zip(*(_exact_world(alpha, designs, **setup)
+                                                for alpha in sorted({0.0, *map(float, alphas)})), strict=True)
+    expected = [*expected, _uniform_in_expectation(designs[0], **setup)]
+    return SkewSweep(pd.concat(precision, ignore_index=True), pd.DataFrame(expected),
+                     pd.concat(curves, ignore_index=True), pd.DataFrame(worlds), preset, int(target_size),
+                     float(test_ratio))
+
+
+def expectation_gap(sweep: SkewSweep) -> float:
+    """The largest relative gap, over the worlds with exact counts, between popularity's measured 1R
+    precision and its exact expectation."""
+    exact = sweep.expected[sweep.expected["counts"] == EXACT]
+    return float((exact["Popularity expected"] / exact["Popularity"] - 1).abs().max())
+
+
+def plsa_gap(sweep: SkewSweep) -> float:
+    """The largest relative gap between pLSA's and popularity's 1R precision over the skewed worlds
+    (NaN when the sweep has none)."""
+    if not sweep.skewed:
+        return float("nan")
+    popularity, plsa = sweep.series("Popularity")[sweep.skewed], sweep.series("pLSA")[sweep.skewed]
+    return float((plsa / popularity - 1).abs().max())
+
+
+def random_inside(sweep: SkewSweep, system: str) -> pd.Series:
+    """Per alpha: whether random's mean 1R precision lies within ``system``'s 95% interval."""
+    random = sweep.series("Random")
+    return (sweep.series(system, "ci_low") <= random) & (random <= sweep.series(system, "ci_high"))
+
+
+def climbing(sweep: SkewSweep, systems: Sequence[str] = PERSONALISED_SYSTEMS) -> list[str]:
+    """The ``systems`` whose 1R precision lies above random's at the largest skew (interval apart)."""
+    random = sweep.series("Random")[sweep.top]
+    return [s for s in systems if sweep.series(s, "ci_low")[sweep.top] > random]
+
+
+def fitted_alpha(ratings: Ratings, preset: str = PAPERS_PRESET) -> float:
+    """Where ``ratings`` sit on the alpha axis: the exponent of the law fitted with the preset's
+    ``c1`` and ``c2`` (:func:`recbias.synthetic.fit_popularity_curve`)."""
+    p = PRESETS[preset]
+    return float(fit_popularity_curve(ratings.item_counts(), floor=p["popularity_floor"],
+                                      shift=p["popularity_shift"]).alpha)

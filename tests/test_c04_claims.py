@@ -1,0 +1,141 @@
+"""Chapter 4's claims as data: every criterion decides at its edges, the measured values come from the
+studies, and each claim is recorded on the data it was checked on (recbias.chapters.c04_popularity_bias.claims)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from c04_fixtures import curves, grid, hand_sweep, mainstream, orderings, sweep
+
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, PUBLISHED_COLUMNS
+from recbias.bookkit.scorecard import DEPARTS, NOT_COMPARABLE
+from recbias.chapters.c04_popularity_bias import claims
+from recbias.chapters.c04_popularity_bias.study import PERSONALISED
+
+FINDINGS = {finding.key: finding for finding in claims.FINDINGS}
+PAGE = Path(__file__).resolve().parents[1] / "book" / "04_popularity_bias.py"
+
+#: (finding, measured values, outcome): each criterion on both sides of its edge
+EDGES = [
+    ("popularity-count-is-the-best-trained-ordering", {"best_is_a_count": True}, HOLDS),
+    ("popularity-count-is-the-best-trained-ordering", {"best_is_a_count": False}, FAILS),
+    ("popularity-within-noise-of-oracle", {"oracle_p": 0.05}, HOLDS),
+    ("popularity-within-noise-of-oracle", {"oracle_p": 0.0499}, FAILS),
+    ("closed-form-bounds-contain-popularity", {"above_lower_bound": 0.0, "below_upper_bound": 0.0}, HOLDS),
+    ("closed-form-bounds-contain-popularity", {"above_lower_bound": -1e-12, "below_upper_bound": 0.01}, FAILS),
+    ("closed-form-bounds-contain-popularity", {"above_lower_bound": 0.01, "below_upper_bound": -1e-12}, FAILS),
+    ("popularity-grows-with-alpha", {"popularity_climbs": np.array([True, True])}, HOLDS),
+    ("popularity-grows-with-alpha", {"popularity_climbs": np.array([True, False])}, FAILS),
+    ("popularity-below-random-at-uniform", {"uniform_random_margin": 0.001, "uniform_p": 0.0499}, HOLDS),
+    ("popularity-below-random-at-uniform", {"uniform_random_margin": 0.001, "uniform_p": 0.05}, INCONCLUSIVE),
+    ("popularity-below-random-at-uniform", {"uniform_random_margin": -0.001, "uniform_p": 0.01}, FAILS),
+    ("plsa-follows-popularity", {"plsa_gap": 0.15}, HOLDS),
+    ("plsa-follows-popularity", {"plsa_gap": 0.1501}, FAILS),
+    ("knn-mf-near-random", {"random_inside_near_random": np.array([True] * 6)}, HOLDS),
+    ("knn-mf-near-random", {"random_inside_near_random": np.array([True] * 5 + [False])}, FAILS),
+    ("positive-ratio-grows-with-popularity", {"movielens_spearman": np.array([-0.01, -0.7]),
+                                              "movielens_p": np.array([0.0499, 1e-9])}, HOLDS),
+    ("positive-ratio-grows-with-popularity", {"movielens_spearman": np.array([0.0, -0.7]),
+                                              "movielens_p": np.array([0.01, 1e-9])}, FAILS),
+    ("positive-ratio-grows-with-popularity", {"movielens_spearman": np.array([-0.3, -0.7]),
+                                              "movielens_p": np.array([0.05, 1e-9])}, FAILS),
+    ("one-relevant-overstates-popularity", {"overstated": np.array([True, True])}, HOLDS),
+    ("one-relevant-overstates-popularity", {"overstated": np.array([True, False])}, FAILS),
+    ("popularity-serves-the-mainstream", {"mainstream_apart": True}, HOLDS),
+    ("popularity-serves-the-mainstream", {"mainstream_apart": False}, FAILS),
+]
+
+
+@pytest.mark.parametrize("key, values, outcome", EDGES)
+def test_every_criterion_decides_at_its_edge(key, values, outcome) -> None:
+    assert FINDINGS[key].criterion(values) == outcome
+
+
+def test_every_finding_is_checked_at_its_edges_and_shown_on_the_page() -> None:
+    assert {key for key, _, _ in EDGES} == set(FINDINGS)
+    assert {(key, outcome) for key, _, outcome in EDGES} >= {(key, o) for key in FINDINGS for o in (HOLDS, FAILS)}
+    page = PAGE.read_text()
+    assert all(f":name: {claim.anchor}\n" in page for claim in [*claims.FINDINGS, *claims.PUBLISHED])
+    assert set(claims.WHERE) == set(FINDINGS) | {number.key for number in claims.PUBLISHED}
+
+
+def test_the_published_numbers_follow_the_one_schema() -> None:
+    header = next(line for line in Path(claims.__file__).with_name("published.csv").read_text().splitlines()
+                  if not line.startswith("#"))
+    assert tuple(header.split(",")) == PUBLISHED_COLUMNS
+    assert {n.key: n.value for n in claims.PUBLISHED} == {"fig5/alpha-0/Popularity/1R-P@10": 0.0077,
+                                                          "fig5/alpha-0/Random/1R-P@10": 0.0100}
+    assert set(claims.PUBLISHED_SYSTEMS) == {n.key for n in claims.PUBLISHED}
+    assert claims.paper_number("Random").value == 0.01
+    assert all(n.paper_dataset == "preference-free worlds of ML-1M's shape" for n in claims.PUBLISHED)
+
+
+@pytest.fixture(scope="module")
+def measured() -> dict:
+    return claims.measured(orderings(), sweep(), curves(), grid(), mainstream())
+
+
+def test_measured_values_come_from_the_studies(measured) -> None:
+    study = orderings()
+    one = study.means(study.one_relevant)
+    assert measured["best_1r"] == study.best_trained(study.one_relevant)
+    assert measured["oracle_share"] == pytest.approx(one["Popularity"] / one["Test-set oracle"])
+    bounds = study.bounds.set_index("system").loc["Popularity"]
+    assert measured["above_lower_bound"] == pytest.approx(one["Popularity"] - bounds["closed-form lower"])
+    uniform = sweep().uniform()
+    assert measured["fig5/alpha-0/Popularity/1R-P@10"] == uniform["Popularity"]
+    assert measured["fig5/alpha-0/Random/1R-P@10"] == uniform["Random"]
+    assert measured["uniform_random_margin"] == pytest.approx(uniform["Random"] - uniform["Popularity"])
+    assert measured["popularity_by_alpha"].startswith("α = 0: ") and ", α = 1: " in measured["popularity_by_alpha"]
+    assert len(measured["random_inside_near_random"]) == 2 * len(sweep().alphas)
+    assert measured["worlds"] == 2 and len(measured["overstated"]) == 2
+    assert "movielens_spearman" not in measured  # synthetic-small alone: no MovieLens curve
+
+
+def test_the_chapter_registers_each_claim_on_its_data(measured) -> None:
+    on = claims.checked_on(orderings(), sweep(), curves())
+    assert on == {claims.PAGE: "synthetic-small", claims.SWEEP: "preference-free worlds of synthetic-small",
+                  claims.MOVIELENS: "", claims.GRID: "simulation grid"}
+    checked = claims.check(measured, on)
+    keys = [claim.key for claim in checked]
+    unmeasured = "positive-ratio-grows-with-popularity"
+    assert keys == [c.key for c in [*claims.PUBLISHED, *claims.FINDINGS] if c.key != unmeasured]
+    by_key = {claim.key: claim for claim in checked}
+    assert by_key["popularity-serves-the-mainstream"].dataset == "synthetic-small"
+    assert by_key["one-relevant-overstates-popularity"].dataset == "simulation grid"
+    numbers = [by_key[number.key] for number in claims.PUBLISHED]
+    assert all(n.verdict == NOT_COMPARABLE and n.dataset != n.paper_dataset for n in numbers)  # not the papers' shape
+    assert all(claim.evidence.endswith(f"(criterion: {claim.criterion})")
+               for claim in checked if claim.kind == "finding")
+    knn = by_key["knn-mf-near-random"]
+    assert knn.outcome == FAILS and knn.verdict == DEPARTS  # our user-kNN and MF climb with the skew
+
+
+def _mainstream_table(least: tuple[float, float], most: tuple[float, float]) -> pd.DataFrame:
+    rows = [{"group": g, "system": s, "measure": "measured", "mean": (lo + hi) / 2, "ci_low": lo, "ci_high": hi}
+            for g, (lo, hi) in ((1, least), (5, most)) for s in ("Popularity", PERSONALISED)]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("most, apart", [((0.2001, 0.3), True), ((0.2, 0.3), False)])
+def test_the_mainstream_finding_reads_intervals_apart(most, apart, measured) -> None:
+    values = measured | claims.mainstream_values(_mainstream_table((0.1, 0.2), most))
+    (claim,) = claims.register([FINDINGS["popularity-serves-the-mainstream"]], values, dataset="d")
+    assert claim.outcome == (HOLDS if apart else FAILS)
+    assert claim.evidence.startswith(f"most mainstream fifth {(most[0] + most[1]) / 2:.3f} [{most[0]:.3f}, "
+                                     f"{most[1]:.3f}], least 0.150 [0.100, 0.200]")
+
+
+def test_claims_on_a_sweep_with_only_uniform_worlds_are_left_out() -> None:
+    one = {s: {0.0: (0.008, 0.007, 0.009)} for s in ("Popularity", "pLSA", "user-kNN", "Random", "Mean rating")}
+    uniform = hand_sweep(one | {"MF": {0.0: (0.01, 0.0081, 0.011)}})
+    values = claims.sweep_values(uniform)
+    assert "popularity_climbs" not in values and "plsa_gap" not in values
+    checked = claims.register([FINDINGS[k] for k in ("popularity-grows-with-alpha", "plsa-follows-popularity",
+                                                     "knn-mf-near-random")], values, dataset="d")
+    assert [c.key for c in checked] == ["knn-mf-near-random"] and checked[0].outcome == FAILS
+    assert checked[0].evidence.startswith("MF: random outside the interval at α = 0 (0.0100 vs 0.0080 at α = 0); "
+                                          "user-kNN: random outside the interval at no α (0.0080 vs 0.0080 at α = 0)")
