@@ -34,7 +34,7 @@ from pathlib import Path
 import psutil
 
 from recbias import datasets
-from recbias.experiments import PAPER_SYSTEMS, run_experiment
+from recbias.evaluate.experiment import PAPER_SYSTEMS, run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_FILES = ("_config.yml", "_toc.yml", "references.bib")

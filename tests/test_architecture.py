@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "recbias"
-UPPER = {"experiments": 1, "bookkit": 2, "chapters": 3}  # everything else is the evaluation core (layer 0)
+UPPER = {"bookkit": 2, "chapters": 3}  # everything else is the evaluation core (layer 0)
 
 
 def part_of(module: str) -> str:
@@ -104,10 +104,6 @@ def package_of(page: Path) -> Path:
     return CHAPTERS / f"c{page.stem}"
 
 
-def moved(page: Path) -> bool:
-    return package_of(page).is_dir()
-
-
 def role_modules(package: Path, role: str) -> list[Path]:
     """The modules of ``role`` in a chapter package: ``role.py`` or the modules of the subpackage ``role/``."""
     single = package / f"{role}.py"
@@ -116,10 +112,8 @@ def role_modules(package: Path, role: str) -> list[Path]:
 
 @pytest.mark.parametrize("page", chapter_pages(), ids=lambda p: p.stem)
 def test_every_page_has_a_package_of_its_name_with_the_same_roles(page: Path) -> None:
-    if not moved(page):
-        pytest.skip("chapter not yet moved to recbias.chapters")
     package = package_of(page)
-    assert (package / "__init__.py").exists()
+    assert (package / "__init__.py").exists(), f"no package {package.name} for {page.name}"
     missing = [role for role in ROLES if not role_modules(package, role)]
     assert missing == [], f"{package.name} lacks {missing}"
     assert (package / "published.csv").exists(), "published.csv (possibly header only) is part of every chapter"
@@ -179,18 +173,14 @@ def test_chapter_packages_never_import_one_another() -> None:
 @pytest.mark.parametrize("page", chapter_pages(), ids=lambda p: p.stem)
 def test_a_page_calls_its_own_package_and_is_thin(page: Path) -> None:
     code, prose = page_lines(page)
-    if moved(page):
-        packages = set(re.findall(r"recbias\.chapters\.(\w+)", "\n".join(code)))
-        assert packages == {package_of(page).name}, f"the page imports chapter packages {packages}"
-        assert not re.search(r"recbias\.experiments", "\n".join(code)), "the page still calls recbias.experiments"
+    packages = set(re.findall(r"recbias\.chapters\.(\w+)", "\n".join(code)))
+    assert packages == {package_of(page).name}, f"the page imports chapter packages {packages}"
     assert not [line for line in code if re.match(r"\s*(def|class) ", line)], "functions belong in the package"
     assert len(code) <= prose, f"{len(code)} code lines for {prose} prose lines"
 
 
 @pytest.mark.parametrize("page", chapter_pages(), ids=lambda p: p.stem)
 def test_every_presenting_module_of_a_chapter_is_imported_by_a_unit_test(page: Path) -> None:
-    if not moved(page):
-        pytest.skip("chapter not yet moved to recbias.chapters")
     tests = "\n".join(path.read_text() for path in TESTS.glob("test_*.py"))
     package = package_of(page).name
     for role in ("figures", "report", "claims"):
@@ -204,21 +194,8 @@ def test_no_page_defines_a_function_or_class(page: Path) -> None:
     assert not [line for line in code if re.match(r"\s*(def|class) ", line)], "functions belong in the package"
 
 
-def chapter_of(module: Path) -> int | None:
-    """The chapter a module of ``recbias.experiments`` serves, from its docstring ("Chapter N ..."), or None."""
-    found = re.match(r"Chapter (\d+) ", ast.get_docstring(ast.parse(module.read_text())) or "")
-    return int(found.group(1)) if found else None
-
-
-def test_a_chapter_driver_never_imports_another_chapters_driver() -> None:
-    """What two chapters share lives in a module of no chapter (the runner, the fidelity measures)."""
-    modules = {path.stem: chapter_of(path) for path in (PACKAGE / "experiments").glob("*.py")}
-    crossing = []
-    for name, chapter in modules.items():
-        tree = ast.parse((PACKAGE / "experiments" / f"{name}.py").read_text())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("recbias.experiments."):
-                other = node.module.rsplit(".", 1)[1]
-                if chapter is not None and modules.get(other) not in (None, chapter):
-                    crossing.append((name, other))
-    assert crossing == []
+@pytest.mark.parametrize("page", chapter_pages(), ids=lambda p: p.stem)
+def test_tests_mirror_the_roles_of_every_chapter(page: Path) -> None:
+    number = page.stem[:2]
+    missing = [role for role in ROLES if not (TESTS / f"test_c{number}_{role}.py").exists()]
+    assert missing == [], f"no tests/test_c{number}_<role>.py for {missing}"
