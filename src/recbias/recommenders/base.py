@@ -42,7 +42,8 @@ class Recommender(ABC):
         """Dense ``len(users) x n_items`` block of scores."""
 
     def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
-        """Scores of the pairs ``(users[k], items[k])``."""
+        """Scores of the pairs ``(users[k], items[k])``, read from :meth:`score_users` blocks of at most
+        :data:`~recbias.recommenders._pairs.BLOCK_BUDGET` entries."""
         users, items = self._check(users, items)
         unique, inverse = np.unique(users, return_inverse=True)
         rows = max(1, BLOCK_BUDGET // max(1, self.n_items))

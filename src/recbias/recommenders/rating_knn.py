@@ -14,12 +14,15 @@ the co-rated items.  ``N_k(u; i)`` are the ``k`` users most similar to ``u`` *am
 those who rated i* (a neighbourhood per item), with positive similarity; equal
 similarities go to the lower user code.  Without such a neighbour the prediction is
 ``mu_u``.  Similarities are computed while scoring, in blocks of users, and never
-stored whole.
+stored whole; predicting every item for a block of users costs about one pass over
+the neighbours' ratings per user, less the ratings of popular items that already
+have their ``k`` neighbours.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from numba import njit, prange
 
 from recbias.ratings import Ratings
@@ -34,8 +37,9 @@ def _predict_rows(
     similarity: np.ndarray,
     means: np.ndarray,
     indptr: np.ndarray,
-    indices: np.ndarray,
+    ranks: np.ndarray,
     deviations: np.ndarray,
+    items_by_rank: np.ndarray,
     k: int,
     out: np.ndarray,
 ) -> None:
@@ -44,8 +48,11 @@ def _predict_rows(
 
     Walking the neighbours of ``a`` from the most similar down, each rating of a neighbour
     joins its item's sum while the item has fewer than ``k`` neighbours, which picks exactly
-    the ``k`` most similar raters of every item.  ``indptr``, ``indices`` and ``deviations``
-    hold ``r_vi - mu_v`` by user in CSR form.
+    the ``k`` most similar raters of every item.  ``indptr``, ``ranks`` and ``deviations`` hold
+    ``r_vi - mu_v`` by user in CSR form with items replaced by their popularity rank
+    (``items_by_rank[rank]`` is the item), ascending within each user; once the ``prefix``
+    most popular items all have ``k`` neighbours, a neighbour's ratings of them are skipped
+    unread, which changes nothing but the work.
     """
     n_items = out.shape[1]
     for a in prange(similarity.shape[0]):
@@ -55,17 +62,24 @@ def _predict_rows(
         used = np.zeros(n_items, np.int64)
         numerator = np.zeros(n_items)
         denominator = np.zeros(n_items)
+        prefix = 0
         for v in order:
             weight = row[v]
-            for entry in range(indptr[v], indptr[v + 1]):
-                item = indices[entry]
-                if used[item] < k:
-                    used[item] += 1
-                    numerator[item] += weight * deviations[entry]
-                    denominator[item] += weight
-        for item in range(n_items):
-            if denominator[item] > 0:
-                out[a, item] = means[a] + numerator[item] / denominator[item]
+            first, stop = indptr[v], indptr[v + 1]
+            if prefix:
+                first += np.searchsorted(ranks[first:stop], prefix)
+            for entry in range(first, stop):
+                rank = ranks[entry]
+                if used[rank] < k:
+                    used[rank] += 1
+                    numerator[rank] += weight * deviations[entry]
+                    denominator[rank] += weight
+            while prefix < n_items and used[prefix] >= k:
+                prefix += 1
+        for rank in range(n_items):
+            item = items_by_rank[rank]
+            if denominator[rank] > 0:
+                out[a, item] = means[a] + numerator[rank] / denominator[rank]
             else:
                 out[a, item] = means[a]
 
@@ -97,12 +111,16 @@ class RatingUserKNN(Recommender):
         owner = np.repeat(np.arange(self.n_users), counts)
         sums = np.bincount(owner, weights=ratings.data, minlength=self.n_users)
         self.user_means_ = np.divide(sums, counts, out=np.zeros(self.n_users), where=counts > 0)
-        self.deviations_ = ratings.data - self.user_means_[owner]
         centred = ratings.copy()
         centred.data = counts[owner] * ratings.data - sums[owner]
         self.centred_ = centred
         self.squares_ = np.asarray(centred.multiply(centred).sum(axis=1), dtype=np.float64).ravel()
-        self.ratings_ = ratings
+        self.items_by_rank_ = np.argsort(-np.bincount(ratings.indices, minlength=self.n_items), kind="stable")
+        rank_of = np.empty(self.n_items, dtype=np.int64)
+        rank_of[self.items_by_rank_] = np.arange(self.n_items)
+        deviations = ratings.data - self.user_means_[owner]
+        self.deviations_ = sp.csr_matrix((deviations, rank_of[ratings.indices], ratings.indptr), shape=train.shape)
+        self.deviations_.sort_indices()  # by popularity rank within each user
 
     def _similarity(self, users: np.ndarray) -> np.ndarray:
         """``s_uv`` of each of ``users`` to every user (0 to itself and to users without spread)."""
@@ -117,10 +135,10 @@ class RatingUserKNN(Recommender):
         out = np.empty((len(users), self.n_items))
         rows = max(1, BLOCK_BUDGET // max(self.n_users, self.n_items))
         k = self.n_users if self.k is None else self.k
-        ratings = self.ratings_
+        deviations = self.deviations_
         for start in range(0, len(users), rows):
             chunk = users[start : start + rows]
-            _predict_rows(self._similarity(chunk), self.user_means_[chunk], ratings.indptr, ratings.indices,
-                          self.deviations_, k, out[start : start + rows])
-        out[np.diff(ratings.indptr)[users] == 0] = 0.0
+            _predict_rows(self._similarity(chunk), self.user_means_[chunk], deviations.indptr, deviations.indices,
+                          deviations.data, self.items_by_rank_, k, out[start : start + rows])
+        out[np.diff(deviations.indptr)[users] == 0] = 0.0
         return out
