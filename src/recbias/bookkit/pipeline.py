@@ -487,7 +487,12 @@ def fill_missing(root: Path) -> list[Page]:
 
 
 def render(root: Path) -> Path:
-    """Run ``jupyter-book build`` in strict mode; returns the HTML index."""
+    """Run ``jupyter-book build`` in strict mode into a fresh ``_build/html``; returns the HTML index.
+
+    Starting afresh makes identical builds byte-identical: into an existing output directory
+    Sphinx would add checksums of the previous build's static files to the links of every page.
+    """
+    shutil.rmtree(root / "_build" / "html", ignore_errors=True)
     executable = Path(sys.executable).with_name("jupyter-book")
     command = [str(executable), "build", str(root), "--builder", "html", "-W", "-n", "--keep-going"]
     completed = subprocess.run(command, capture_output=True, text=True)
