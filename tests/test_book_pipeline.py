@@ -161,3 +161,47 @@ def test_a_failed_rebuild_keeps_the_last_good_page_and_its_claims(tmp_path):
     assert record["dataset"] == "synthetic-small" and record["parameters"]["n_folds"] == 5
     executed = json.loads(page.read_text())
     assert "How this page was built" in "".join(executed["cells"][0]["source"] + executed["cells"][1]["source"])
+
+
+def test_list_describes_every_parameter_and_the_csv_options(tmp_path):
+    write_annotated(tmp_path)
+    listed = subprocess.run([sys.executable, "-m", "recbias.bookkit", "--root", str(tmp_path), "--list"],
+                            capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0
+    lines = listed.stdout.splitlines()
+    assert "    dataset = 'synthetic'  # the build's dataset, set with --dataset" in lines
+    assert "    m = 100  # sampled items, int in [1, 10000]" in lines
+    assert "--csv-threshold" in listed.stdout and "--csv-duplicates" in listed.stdout
+
+
+def test_csv_options_reach_the_dataset_and_errors_name_it_once(tmp_path):
+    write_book(tmp_path, {"01_one": "pass"})
+    doubled = tmp_path / "doubled.csv"
+    doubled.write_text("user,item,rating\n1,2,5\n1,2,4\n")
+    refused = run(tmp_path, "--dataset", f"csv:{doubled}")
+    assert refused.returncode == 1 and refused.stderr.count(f"csv:{doubled}") == 1, refused.stderr
+    from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE, load_dataset
+    from recbias.bookkit.pipeline import BuildError, set_csv_options
+
+    try:
+        set_csv_options(f"csv:{doubled}", 4.0, "mean")
+        ratings = load_dataset(f"csv:{doubled}")
+        assert ratings.n_ratings == 1 and ratings.values[0] == 4.5 and ratings.positive_threshold == 4.0
+        with pytest.raises(BuildError, match="csv:PATH datasets only"):
+            set_csv_options("synthetic", 4.0, None)
+    finally:
+        import os
+
+        os.environ.pop(CSV_OPTIONS_VARIABLE, None)
+    help_text = subprocess.run([sys.executable, "-m", "recbias.bookkit", "--help"], capture_output=True, text=True,
+                               timeout=60).stdout
+    assert "--csv-duplicates {error,last,mean}" in help_text
+
+
+def test_a_missing_data_directory_is_a_terminal_warning(tmp_path, monkeypatch):
+    from recbias.bookkit.pipeline import Page, data_notes
+
+    monkeypatch.setenv("RECBIAS_DATA_DIR", str(tmp_path / "no-such-dir"))
+    notes = data_notes([Page("01_cranfield", tmp_path / "01_cranfield.py")], str(tmp_path / "no-such-dir"))
+    assert notes[0] == f"RECBIAS_DATA_DIR={tmp_path / 'no-such-dir'} is not a directory: no local dataset file will be found"
+    assert notes[1].startswith("chapter 1 uses the IR spreads shipped with recbias") and "cranfield" in notes[1]

@@ -28,7 +28,6 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from textwrap import indent
 from typing import Any
 
 import psutil
@@ -36,11 +35,14 @@ import yaml
 
 import recbias
 from recbias.bookkit import results, worker
+from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE, csv_options
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
 from recbias.paths import project_root
+from recbias.ratings import Ratings
 
 SCORECARD = "scorecard"
+CRANFIELD = "01_cranfield"
 PARAMETERS_TAG = "parameters"
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 #: a build's private scratch directory is ``_build/.work-<build id>``; its owner file names the build's process
@@ -161,21 +163,60 @@ def validate(pages: list[Page], dataset: str, seed: Any, extra: dict[str, Any]) 
                     raise BuildError(str(error)) from None
 
 
+#: what the parameters every page shares mean, where a page does not say
+SHARED_MEANINGS = {
+    "dataset": "the build's dataset, set with --dataset",
+    "seed": "random seed of splits, samples and simulated worlds, set with --seed",
+}
+CSV_OPTIONS_HELP = (
+    "csv:PATH options (any page): --csv-threshold X counts a rating >= X as positive (default: the highest "
+    "rating in the file; implicit files: 1); --csv-duplicates error|last|mean says what to do with a "
+    "(user, item) pair on several lines (default: error)"
+)
+
+
 def describe(pages: list[Page]) -> str:
-    """Every page with its parameters cell: what ``-p NAME VALUE`` can change."""
-    return "\n\n".join(f"{page.name}:\n" + indent(parameters_cell(page.source), "    ") for page in pages)
+    """Every page with its parameters, their defaults and meanings: what ``-p NAME VALUE`` can change."""
+    blocks = []
+    for page in pages:
+        lines = [f"{page.name}:"]
+        for name, spec in declared_parameters(page.source).items():
+            meaning = spec.meaning or SHARED_MEANINGS.get(name, "")
+            lines.append(f"    {name} = {spec.default!r}" + (f"  # {meaning}" if meaning else ""))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n\n" + CSV_OPTIONS_HELP
 
 
-def check_dataset(name: str) -> None:
-    """Fail fast, once, when the dataset is unknown or does not load (missing, corrupt, malformed)."""
+def check_dataset(name: str, seed: int) -> Ratings:
+    """The build's dataset, loaded once to fail fast when it is unknown or does not load (missing,
+    corrupt, malformed), before any page runs."""
     from recbias import datasets
+    from recbias.bookkit.loading import load_dataset
 
     if not name.startswith("csv:") and name not in datasets.names():
         raise BuildError(f"unknown dataset {name!r}; valid: {', '.join(datasets.names())} or csv:PATH")
     try:
-        datasets.load(name)
+        return load_dataset(name, seed)
     except (datasets.DatasetError, ValueError) as error:
-        raise BuildError(f"dataset {name!r} cannot be used: {error}") from None
+        text = str(error)
+        raise BuildError(text if repr(name) in text or name in text else f"dataset {name!r}: {text}") from None
+
+
+def data_notes(pages: list[Page], explicit_data_dir: str | None) -> list[str]:
+    """Warnings about the data directory: one named by ``$RECBIAS_DATA_DIR`` that does not exist, and
+    chapter 1 falling back to the IR spreads shipped with recbias for want of local judgment files."""
+    from recbias import datasets
+    from recbias.paths import data_dir
+
+    notes = []
+    if explicit_data_dir and not Path(explicit_data_dir).is_dir():
+        notes.append(f"RECBIAS_DATA_DIR={explicit_data_dir} is not a directory: no local dataset file will be found")
+    if any(page.name == CRANFIELD for page in pages):
+        missing = [name for name in datasets.qrels_names() if not datasets.available(name)]
+        if missing:
+            notes.append(f"chapter 1 uses the IR spreads shipped with recbias: {data_dir()} holds no judgment "
+                         f"files of {', '.join(missing)}")
+    return notes
 
 
 def build_date() -> str:
@@ -214,7 +255,7 @@ def provenance(root: Path, dataset: str, seed: int, build: str) -> dict[str, Any
         "data": data,
         "date": build_date(),
         "build": build,
-    }
+    } | ({"csv": csv_options()} if dataset.startswith("csv:") else {})
 
 
 @dataclass
@@ -503,6 +544,8 @@ def render(root: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from recbias.datasets.csvfile import DUPLICATE_POLICIES
+
     parser = argparse.ArgumentParser(prog="python -m recbias.bookkit", description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root holding _toc.yml")
     parser.add_argument("--dataset", default="synthetic", help="dataset name (default: synthetic)")
@@ -512,6 +555,10 @@ def main(argv: list[str] | None = None) -> int:
         "-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
         help="extra chapter parameter (repeatable)",
     )
+    parser.add_argument("--csv-threshold", type=float, metavar="X",
+                        help="csv:PATH only: a rating >= X is positive (default: the file's highest rating)")
+    parser.add_argument("--csv-duplicates", choices=DUPLICATE_POLICIES,
+                        help="csv:PATH only: what to do with a (user, item) pair on several lines (default: error)")
     parser.add_argument("--jobs", type=int, default=2, help="chapters executed in parallel")
     parser.add_argument("--no-html", action="store_true", help="execute only, do not render HTML")
     parser.add_argument("--list", action="store_true", help="list the chapters and their parameters, then stop")
@@ -519,6 +566,7 @@ def main(argv: list[str] | None = None) -> int:
     root = args.root.resolve()
     for stop in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop, _interrupt)
+    explicit_data_dir = os.environ.get("RECBIAS_DATA_DIR")
     for variable, folder in (("RECBIAS_DATA_DIR", "raw"), ("RECBIAS_CACHE_DIR", "cache")):
         os.environ.setdefault(variable, str(project_root(root) / "data" / folder))  # the book being built
     try:
@@ -528,7 +576,11 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         extra = {name: parse_value(value) for name, value in args.parameter}
         validate(pages, args.dataset, args.seed, extra)
-        check_dataset(args.dataset)
+        set_csv_options(args.dataset, args.csv_threshold, args.csv_duplicates)
+        ratings = check_dataset(args.dataset, args.seed)
+        check_requirements(pages, ratings, args.dataset, extra)
+        for note in data_notes(pages, explicit_data_dir):
+            print(f"warning: {note}", file=sys.stderr)
         print(f"Executing {len(pages)} page(s) on dataset {args.dataset!r}, seed {args.seed}, {args.jobs} job(s)")
         start = time.perf_counter()
         execute(root, pages, args.dataset, args.seed, extra, args.jobs)
@@ -550,6 +602,26 @@ def main(argv: list[str] | None = None) -> int:
               "earlier pages kept.", file=sys.stderr)
         return 128 + stopped.signum
     return 0
+
+
+def set_csv_options(dataset: str, threshold: float | None, duplicates: str | None) -> None:
+    """Pass ``--csv-threshold`` and ``--csv-duplicates`` to this process and every page."""
+    options = {k: v for k, v in (("positive_threshold", threshold), ("duplicates", duplicates)) if v is not None}
+    if options and not dataset.startswith("csv:"):
+        raise BuildError(f"--csv-threshold and --csv-duplicates apply to csv:PATH datasets only, not {dataset!r}")
+    os.environ[CSV_OPTIONS_VARIABLE] = json.dumps(options)
+
+
+def check_requirements(pages: list[Page], ratings: Ratings, dataset: str, extra: dict[str, Any]) -> None:
+    """Refuse, before any page runs, a dataset that a selected chapter cannot use; one line per unmet need."""
+    from recbias.bookkit.requirements import unmet
+
+    problems = []
+    for page in pages:
+        parameters = {name: spec.default for name, spec in declared_parameters(page.source).items()} | extra
+        problems += unmet(page.name, ratings, dataset, parameters)
+    if problems:
+        raise BuildError("the dataset does not meet what these chapters need:\n  " + "\n  ".join(problems))
 
 
 class Stopped(BaseException):

@@ -41,7 +41,7 @@ PROVENANCE_FILE = "provenance.json"
 #: provenance fields and their JSON types; ``build`` is absent only in files of older builds
 PROVENANCE_FIELDS: dict[str, tuple[type, ...]] = {
     "dataset": (str,), "seed": (int,), "version": (str,), "commit": (str,), "dirty": (bool,),
-    "data": (dict,), "date": (str,), "parameters": (dict,), "build": (str,),
+    "data": (dict,), "date": (str,), "parameters": (dict,), "build": (str,), "csv": (dict,),
 }
 REQUIRED_PROVENANCE = ("dataset", "seed", "commit", "date")
 #: a temporary link older than this belongs to a build that was killed between creating and renaming it

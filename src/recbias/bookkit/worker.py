@@ -46,7 +46,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 @dataclass(frozen=True)
 class CellFailure:
     """Where and how a page failed: the cell as numbered in the ``.py`` source (1-based), its first
-    line, and the last line of the exception."""
+    line, and the exception: its type and the first line of its message."""
 
     cell: int | None
     first_line: str
@@ -75,18 +75,16 @@ def source_position(executed_index: int, parameters_index: int | None) -> int:
     return executed_index - int(injected_before) + 1
 
 
-def last_line(text: str) -> str:
-    """The last non-empty line of ``text`` (``""`` when there is none)."""
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1].strip() if lines else ""
+def first_line(text: str) -> str:
+    """The first non-empty line of ``text`` (``""`` when there is none)."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
 def describe_failure(error: Any, parameters_index: int | None) -> CellFailure:
     """The :class:`CellFailure` of a ``PapermillExecutionError``."""
     cell = source_position(error.cell_index, parameters_index)
-    exception = last_line(f"{error.ename}: {error.evalue}") if error.evalue else error.ename
-    first_line = next((line.strip() for line in (error.source or "").splitlines() if line.strip()), "")
-    return CellFailure(cell=cell, first_line=first_line, error=exception)
+    exception = f"{error.ename}: {first_line(error.evalue)}" if error.evalue.strip() else error.ename
+    return CellFailure(cell=cell, first_line=first_line(error.source or ""), error=exception)
 
 
 def parameters_index(notebook: Any) -> int | None:
@@ -164,7 +162,7 @@ def main(argv: list[str]) -> int:
         print(_ANSI.sub("", "\n".join(error.traceback)), file=sys.stderr)
     except Exception as error:  # the kernel died, the source is unreadable, ...
         traceback.print_exc()
-        failure = CellFailure(cell=None, first_line="", error=last_line(f"{type(error).__name__}: {error}"))
+        failure = CellFailure(cell=None, first_line="", error=f"{type(error).__name__}: {first_line(str(error))}")
     else:
         return 0
     (staging / FAILURE_FILE).write_text(json.dumps(asdict(failure)))

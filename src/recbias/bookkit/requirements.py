@@ -1,0 +1,136 @@
+"""What each chapter needs of its dataset, checked by the build right after loading it.
+
+Every page declares, keyed by its stem in :data:`NEEDS`, a list of :class:`Need`: a count the
+dataset must reach (users with enough positive ratings, rated items, ratings per user, ratings
+below the positive threshold, ...), possibly set by the page's parameters (a 1R target set of
+``target_size`` items needs that many rated items).  :func:`unmet` returns one sentence per need
+the dataset misses, e.g. "chapter 5 needs at least 10 users with 2 or more positive ratings;
+csv:ratings.csv has 3", so that a dataset too small for a chapter is refused before any page
+runs instead of failing deep inside it.  The needs were found by building each chapter on small
+CSV files; a page that declares nothing runs on any dataset that loads.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from recbias.ratings import Ratings
+
+Parameters = dict[str, Any]
+#: a need's bound: a number, or one read from the page's parameters and the dataset
+Bound = int | Callable[[Ratings, Parameters], int]
+
+
+@dataclass(frozen=True)
+class Need:
+    """At least ``at_least`` of ``what`` in the dataset, as counted by ``count``."""
+
+    what: str
+    count: Callable[[Ratings, Parameters], int]
+    at_least: Bound
+    #: why the chapter needs it, or what to change when it is unmet
+    hint: str = ""
+
+    def wanted(self, ratings: Ratings, parameters: Parameters) -> int:
+        return self.at_least if isinstance(self.at_least, int) else self.at_least(ratings, parameters)
+
+
+def users_with_positives(at_least: Bound, positives: int) -> Need:
+    """Users with ``positives`` or more positive ratings (one to train on and one to test, say)."""
+    return Need(f"users with {positives} or more positive ratings",
+                lambda r, p: int((np.bincount(r.users[r.positive], minlength=r.n_users) >= positives).sum()),
+                at_least, "so that a split leaves them a positive rating on each side")
+
+
+def users_with_ratings(at_least: Bound, ratings: int) -> Need:
+    """Users with ``ratings`` or more ratings."""
+    return Need(f"users with {ratings} or more ratings",
+                lambda r, p: int((np.bincount(r.users, minlength=r.n_users) >= ratings).sum()), at_least,
+                "one rating of each is held out")
+
+
+def rated_items(at_least: Bound, hint: str) -> Need:
+    """Items with at least one rating (the catalogue target sets and samples draw from)."""
+    return Need("rated items", lambda r, p: int(np.unique(r.items).size), at_least, hint)
+
+
+def ratings_count(at_least: Bound, hint: str) -> Need:
+    """Ratings in all."""
+    return Need("ratings", lambda r, p: r.n_ratings, at_least, hint)
+
+
+def rating_values(at_least: int, hint: str) -> Need:
+    """Distinct rating values (implicit feedback has one)."""
+    return Need("distinct rating values", lambda r, p: int(np.unique(r.values).size), at_least, hint)
+
+
+def uniform_split() -> Need:
+    """A uniform split (IRJ Sec. 6.2) that holds out at least 1 % of the ratings: counted in percent, the
+    largest test ratio that keeps ``min_train_ratio`` of every target item's ratings for training."""
+    from recbias import splits
+
+    def percent(ratings: Ratings, parameters: Parameters) -> int:
+        largest = splits.largest_uniform_ratio(ratings.item_counts(), parameters["min_train_ratio"])
+        return int(math.floor(100 * largest))
+
+    return Need("% of the ratings in the test set of a uniform split", percent, 1,
+                "its items have too few ratings each; lower -p min_train_ratio")
+
+
+def parameter(name: str, plus: int = 0) -> Callable[[Ratings, Parameters], int]:
+    """A bound set by the page's parameter ``name`` (``None`` sets none)."""
+    return lambda ratings, parameters: 0 if parameters.get(name) is None else int(parameters[name]) + plus
+
+
+def without_truth(per_user: int) -> Callable[[Ratings, Parameters], int]:
+    """``per_user`` ratings per user for a dataset without a ground truth (replaced by a simulated world of its
+    size, whose users rate at least ``per_user`` items each); none for a dataset with one."""
+    return lambda r, parameters: (0 if r.true_relevance is not None or r.unbiased_test is not None
+                                  else per_user * r.n_users)
+
+
+TARGET_SIZE_HINT = "a 1R target set holds target_size items; lower -p target_size"
+
+#: page stem -> what the page needs of its dataset
+NEEDS: dict[str, list[Need]] = {
+    "02_designs": [users_with_positives(10, 2), rated_items(parameter("target_size"), TARGET_SIZE_HINT)],
+    "03_sparsity_bias": [users_with_positives(10, 2), rated_items(parameter("target_size"), TARGET_SIZE_HINT)],
+    "04_popularity_bias": [users_with_positives(10, 2), rated_items(parameter("target_size"), TARGET_SIZE_HINT),
+                           rating_values(2, "the mainstream study correlates each user's ratings with the crowd's; "
+                                            "implicit feedback has none to correlate")],
+    "05_neutralising_designs": [users_with_positives(10, 2), rated_items(parameter("target_size"), TARGET_SIZE_HINT),
+                                uniform_split()],
+    "06_sampled_metrics": [users_with_ratings(10, 2),
+                           rated_items(parameter("m", plus=1), "each held-out item is ranked among m sampled items; "
+                                                               "lower -p m")],
+    "08_protocol_fidelity": [ratings_count(without_truth(20), "20 per user: without a ground truth the chapter "
+                                                              "studies a simulated world of the dataset's size")],
+}
+
+
+def label(dataset: str) -> str:
+    """How messages name a dataset: a CSV file by its file name."""
+    return f"csv:{Path(dataset[4:]).name}" if dataset.startswith("csv:") else dataset
+
+
+def chapter(page: str) -> str:
+    """``"chapter 5"`` for ``05_neutralising_designs``; other pages by their name."""
+    prefix = page.split("_", 1)[0]
+    return f"chapter {int(prefix)}" if prefix.isdigit() else page
+
+
+def unmet(page: str, ratings: Ratings, dataset: str, parameters: Parameters) -> list[str]:
+    """One sentence per need of ``page`` that ``ratings`` misses."""
+    problems = []
+    for need in NEEDS.get(page, []):
+        wanted, have = need.wanted(ratings, parameters), need.count(ratings, parameters)
+        if have < wanted:
+            hint = f" ({need.hint})" if need.hint else ""
+            problems.append(f"{chapter(page)} needs at least {wanted:,} {need.what}; {label(dataset)} has {have:,}{hint}")
+    return problems
