@@ -205,3 +205,12 @@ def test_a_missing_data_directory_is_a_terminal_warning(tmp_path, monkeypatch):
     notes = data_notes([Page("01_cranfield", tmp_path / "01_cranfield.py")], str(tmp_path / "no-such-dir"))
     assert notes[0] == f"RECBIAS_DATA_DIR={tmp_path / 'no-such-dir'} is not a directory: no local dataset file will be found"
     assert notes[1].startswith("chapter 1 uses the IR spreads shipped with recbias") and "cranfield" in notes[1]
+
+
+def test_a_text_parameter_keeps_the_text_as_typed(tmp_path):
+    from recbias.bookkit.pipeline import Page, page_parameters
+
+    (tmp_path / "p.py").write_text(HEADER + '# %% tags=["parameters"]\ndataset = "synthetic"\nseed = 0\n'
+                                   'alphas = "0.5, 1.4"  # comma-separated skews\nfolds = 5  # splits, int in [1, 20]\n')
+    values = page_parameters(Page("p", tmp_path / "p.py"), "synthetic-small", 3, {"alphas": "0.5", "folds": "2"})
+    assert values == {"dataset": "synthetic-small", "seed": 3, "alphas": "0.5", "folds": 2}

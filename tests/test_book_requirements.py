@@ -34,7 +34,7 @@ def refusals(path: Path) -> list[str]:
     """The sentences the build prints for the needs of every chapter that ``csv:path`` misses."""
     name = f"csv:{path}"
     try:
-        check_requirements(CHAPTERS, datasets.load(name), name, {})
+        check_requirements(CHAPTERS, datasets.load(name), name, 0, {})
     except BuildError as error:
         return str(error).splitlines()[1:]
     return []

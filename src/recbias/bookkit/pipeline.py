@@ -141,7 +141,7 @@ def declared_parameters(source: Path) -> dict[str, ParameterSpec]:
         raise BuildError(f"{source}: the parameters cell must hold 'name = literal  # meaning' lines ({error})") from None
 
 
-def validate(pages: list[Page], dataset: str, seed: Any, extra: dict[str, Any]) -> None:
+def validate(pages: list[Page], dataset: str, seed: Any, extra: dict[str, str]) -> None:
     """Reject unknown parameters and inadmissible values before any page runs."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise BuildError(f"seed must be a non-negative integer, got {seed!r}")
@@ -154,13 +154,24 @@ def validate(pages: list[Page], dataset: str, seed: Any, extra: dict[str, Any]) 
     if unknown:
         valid = ", ".join(sorted(known))
         raise BuildError(f"unknown parameter(s) {', '.join(unknown)}; the selected chapters declare: {valid}")
-    for name, specs in declared.items():
-        for key, value in extra.items():
-            if key in specs:
-                try:
-                    check_value(specs[key], value, name)
-                except ParameterError as error:
-                    raise BuildError(str(error)) from None
+    for page in pages:
+        page_parameters(page, dataset, seed, extra)
+
+
+def page_parameters(page: Page, dataset: str, seed: int, extra: dict[str, str]) -> dict[str, Any]:
+    """The values ``page`` runs with: its defaults, the build's dataset and seed, and the ``-p`` values it
+    declares, each read as its declared type (a text parameter keeps the text as typed) and checked."""
+    declared = declared_parameters(page.source)
+    values = {name: spec.default for name, spec in declared.items()}
+    values |= {name: value for name, value in (("dataset", dataset), ("seed", seed)) if name in declared}
+    for name, text in extra.items():
+        if name in declared:
+            spec = declared[name]
+            try:
+                values[name] = check_value(spec, text if spec.kind is str else parse_value(text), page.name)
+            except ParameterError as error:
+                raise BuildError(str(error)) from None
+    return values
 
 
 #: what the parameters every page shares mean, where a page does not say
@@ -319,12 +330,9 @@ def _shown(path: Path) -> str:
     return os.path.relpath(path, Path.cwd()) if path.is_relative_to(Path.cwd()) else str(path)
 
 
-def _start(build: Build, page: Page, dataset: str, seed: int, extra: dict[str, Any]) -> Run:
+def _start(build: Build, page: Page, dataset: str, seed: int, extra: dict[str, str]) -> Run:
     """Start the worker of ``page`` on a fresh staging directory."""
-    declared = declared_parameters(page.source)
-    wanted = {"dataset": dataset, "seed": seed} | extra
-    parameters = {name: spec.default for name, spec in declared.items()} | {
-        k: v for k, v in wanted.items() if k in declared}
+    parameters = page_parameters(page, dataset, seed, extra)
     staging = build.work / page.name
     raw = staging / RAW_CLAIMS
     try:
@@ -395,7 +403,7 @@ def _outcome(build: Build, run: Run) -> str | None:
     return _failure_message(build, run, f"page {page.name} could not be executed: {cause}")
 
 
-def _run_batch(build: Build, batch: list[Page], dataset: str, seed: int, extra: dict[str, Any], jobs: int,
+def _run_batch(build: Build, batch: list[Page], dataset: str, seed: int, extra: dict[str, str], jobs: int,
                timings: dict[str, float]) -> list[str]:
     """Execute ``batch`` with at most ``jobs`` workers at a time; the failure messages."""
     waiting = list(batch)
@@ -418,7 +426,7 @@ def _run_batch(build: Build, batch: list[Page], dataset: str, seed: int, extra: 
 
 
 def execute(
-    root: Path, pages: list[Page], dataset: str, seed: int, extra: dict[str, Any], jobs: int
+    root: Path, pages: list[Page], dataset: str, seed: int, extra: dict[str, str], jobs: int
 ) -> dict[str, float]:
     """Execute ``pages`` (in parallel where ``jobs`` allows), then the scorecard.
 
@@ -574,11 +582,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.list:
             print(describe(pages))
             return 0
-        extra = {name: parse_value(value) for name, value in args.parameter}
+        extra = dict(args.parameter)
         validate(pages, args.dataset, args.seed, extra)
         set_csv_options(args.dataset, args.csv_threshold, args.csv_duplicates)
         ratings = check_dataset(args.dataset, args.seed)
-        check_requirements(pages, ratings, args.dataset, extra)
+        check_requirements(pages, ratings, args.dataset, args.seed, extra)
         for note in data_notes(pages, explicit_data_dir):
             print(f"warning: {note}", file=sys.stderr)
         print(f"Executing {len(pages)} page(s) on dataset {args.dataset!r}, seed {args.seed}, {args.jobs} job(s)")
@@ -612,14 +620,13 @@ def set_csv_options(dataset: str, threshold: float | None, duplicates: str | Non
     os.environ[CSV_OPTIONS_VARIABLE] = json.dumps(options)
 
 
-def check_requirements(pages: list[Page], ratings: Ratings, dataset: str, extra: dict[str, Any]) -> None:
+def check_requirements(pages: list[Page], ratings: Ratings, dataset: str, seed: int, extra: dict[str, str]) -> None:
     """Refuse, before any page runs, a dataset that a selected chapter cannot use; one line per unmet need."""
     from recbias.bookkit.requirements import unmet
 
     problems = []
     for page in pages:
-        parameters = {name: spec.default for name, spec in declared_parameters(page.source).items()} | extra
-        problems += unmet(page.name, ratings, dataset, parameters)
+        problems += unmet(page.name, ratings, dataset, page_parameters(page, dataset, seed, extra))
     if problems:
         raise BuildError("the dataset does not meet what these chapters need:\n  " + "\n  ".join(problems))
 
