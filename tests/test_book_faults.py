@@ -277,3 +277,34 @@ def test_a_group_kill_takes_the_kernel_along_and_the_next_build_cleans_up(tmp_pa
     assert build(tmp_path).returncode == 0
     assert not list((tmp_path / "_build").glob(".work-*"))
     assert not left_by_killed_writer.exists()
+
+
+@pytest.mark.slow
+def test_damaged_claims_fail_the_scorecard_instead_of_dropping_a_chapter(tmp_path):
+    write_book(tmp_path, {"01_claims": FINDING, "02_other": "pass"})
+    scorecard = Path(__file__).resolve().parents[1] / "book" / "scorecard.py"
+    (tmp_path / "book" / "scorecard.py").write_text(scorecard.read_text())
+    (tmp_path / "_toc.yml").write_text((tmp_path / "_toc.yml").read_text() + "  - file: book/scorecard\n")
+    assert build(tmp_path).returncode == 0
+    claims = tmp_path / results.RESULTS / "01_claims.json"
+    claims.unlink()
+    claims.write_text("{}")
+    result = build(tmp_path, "--chapters", "2")
+    assert_one_line_failure(result, "scorecard: ", f"{claims}: the claims should be a list")
+
+
+@pytest.mark.slow
+def test_cache_events_are_reported_once_at_the_terminal_never_on_the_page_and_files_follow_the_umask(tmp_path):
+    event = "from recbias import cache\ncache.report('refitting X: its code changed since its fits were cached')\n"
+    write_book(tmp_path, {"01_one": event * 2, "02_two": event})
+    result = build(tmp_path, patch="import os\nos.umask(0o027)")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "warning: fit cache: refitting X: its code changed since its fits were cached"]
+    for page in ("01_one", "02_two"):
+        cells = json.loads((tmp_path / "book" / f"{page}.ipynb").read_text())["cells"]
+        outputs = json.dumps([cell.get("outputs", []) for cell in cells])
+        assert "refitting" not in outputs and "cache.report" in json.dumps(cells)
+    current = (tmp_path / results.PAGES / "01_one").resolve()
+    modes = {path.name: path.stat().st_mode & 0o777 for path in current.iterdir()}
+    assert modes == {name: 0o640 for name in ("01_one.ipynb", "01_one.log", "claims.json", "provenance.json")}

@@ -8,11 +8,20 @@ Usage (from the repository root)::
     python -m recbias.bookkit --chapters 3 -p test_ratio 0.3 --no-html
 
 Every page of ``_toc.yml`` whose source is a Jupytext percent file
-``book/<name>.py`` is converted to a notebook, executed by papermill with the
-parameters ``dataset``, ``seed`` and any ``-p NAME VALUE``, and written to
-``book/<name>.ipynb`` (a build output).  The scorecard page runs last, after
-every chapter has recorded its claims.  Jupyter Book then renders the executed
-notebooks, without executing them again, in strict mode (``-W -n``).
+``book/<name>.py`` is executed by papermill in a worker process of its own
+(:mod:`recbias.bookkit.worker`) with the parameters ``dataset``, ``seed`` and any
+``-p NAME VALUE``, after the dataset has been checked against what the selected
+chapters need (:mod:`recbias.bookkit.requirements`).  A page that succeeds has its
+notebook, claims, provenance and log committed as one set
+(:mod:`recbias.bookkit.results`), read through ``book/<name>.ipynb`` and
+``_build/``; a page that fails keeps its last good set.  The scorecard page runs
+last, after every chapter has recorded its claims.  Jupyter Book then renders the
+executed notebooks, without executing them again, in strict mode (``-W -n``).
+
+A failure of the build tool itself (disk full, no permission, a killed worker) ends
+with one ``Build failed: ...`` line and exit code 1; SIGINT and SIGTERM stop the
+workers and their kernels (exit codes 130 and 143).  The next build removes what a
+killed one left behind.
 """
 
 from __future__ import annotations
@@ -48,6 +57,8 @@ THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"
 #: a build's private scratch directory is ``_build/.work-<build id>``; its owner file names the build's process
 WORK_PREFIX = ".work-"
 OWNER_FILE = "owner.json"
+#: the file, in a build's scratch directory, where the fit cache reports (:data:`recbias.cache.REPORT_VARIABLE`)
+CACHE_REPORT_FILE = "cache-report.txt"
 #: where, in a page's staging directory, the kernel records the page's claims (``RECBIAS_RESULTS_DIR``)
 RAW_CLAIMS = "raw-claims"
 POLL_SECONDS = 0.1
@@ -292,7 +303,7 @@ class Build:
 
     @property
     def cache_report(self) -> Path:
-        return self.work / "cache-report.txt"
+        return self.work / CACHE_REPORT_FILE
 
 
 def _owner_alive(work: Path) -> bool:
@@ -441,7 +452,7 @@ def execute(
     work = root / "_build" / f"{WORK_PREFIX}{build_id}"
     threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
     build = Build(root, build_id, work, provenance(root, dataset, seed, build_id),
-                  {REPORT_VARIABLE: str(work / "cache-report.txt"), **{v: threads for v in THREAD_VARIABLES}})
+                  {REPORT_VARIABLE: str(work / CACHE_REPORT_FILE), **{v: threads for v in THREAD_VARIABLES}})
     timings: dict[str, float] = {}
     try:
         try:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from recbias.bookkit.loading import dataset_label
 from recbias.ratings import Ratings
 
 Parameters = dict[str, Any]
@@ -114,11 +114,6 @@ NEEDS: dict[str, list[Need]] = {
 }
 
 
-def label(dataset: str) -> str:
-    """How messages name a dataset: a CSV file by its file name."""
-    return f"csv:{Path(dataset[4:]).name}" if dataset.startswith("csv:") else dataset
-
-
 def chapter(page: str) -> str:
     """``"chapter 5"`` for ``05_neutralising_designs``; other pages by their name."""
     prefix = page.split("_", 1)[0]
@@ -132,5 +127,5 @@ def unmet(page: str, ratings: Ratings, dataset: str, parameters: Parameters) -> 
         wanted, have = need.wanted(ratings, parameters), need.count(ratings, parameters)
         if have < wanted:
             hint = f" ({need.hint})" if need.hint else ""
-            problems.append(f"{chapter(page)} needs at least {wanted:,} {need.what}; {label(dataset)} has {have:,}{hint}")
+            problems.append(f"{chapter(page)} needs at least {wanted:,} {need.what}; {dataset_label(dataset)} has {have:,}{hint}")
     return problems
