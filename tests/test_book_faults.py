@@ -308,3 +308,16 @@ def test_cache_events_are_reported_once_at_the_terminal_never_on_the_page_and_fi
     current = (tmp_path / results.PAGES / "01_one").resolve()
     modes = {path.name: path.stat().st_mode & 0o777 for path in current.iterdir()}
     assert modes == {name: 0o640 for name in ("01_one.ipynb", "01_one.log", "claims.json", "provenance.json")}
+
+
+@pytest.mark.slow
+def test_a_page_that_writes_damaged_claims_fails_and_keeps_its_last_good_set(tmp_path):
+    write_book(tmp_path, {"01_claims": FINDING + "if seed == 3:\n    import json, os\n"
+                                    "    path = os.path.join(os.environ['RECBIAS_RESULTS_DIR'], '01_claims.json')\n"
+                                    "    json.dump([{'kind': 'finding', 'key': 7}], open(path, 'w'))\n"})
+    assert build(tmp_path).returncode == 0
+    before = what_the_book_shows(tmp_path, "01_claims")
+    result = build(tmp_path, "--seed", "3")
+    assert_one_line_failure(result, "page 01_claims recorded damaged claims: ", "claim 1: missing field(s)",
+                            "_build/failed/01_claims.ipynb")
+    assert what_the_book_shows(tmp_path, "01_claims") == before

@@ -41,11 +41,19 @@ class Need:
         return self.at_least if isinstance(self.at_least, int) else self.at_least(ratings, parameters)
 
 
-def users_with_positives(at_least: Bound, positives: int) -> Need:
-    """Users with ``positives`` or more positive ratings (one to train on and one to test, say)."""
-    return Need(f"users with {positives} or more positive ratings",
-                lambda r, p: int((np.bincount(r.users[r.positive], minlength=r.n_users) >= positives).sum()),
-                at_least, "so that a split leaves them a positive rating on each side")
+def one_r_users(at_least: int) -> Need:
+    """Users who can have a 1R run (IRJ Sec. 3.2): 2 or more positive ratings (so that a split can leave one
+    on each side) and ``target_size - 1`` rated items they never rated (the non-relevant items drawn beside
+    the held-out one)."""
+
+    def count(ratings: Ratings, parameters: Parameters) -> int:
+        positives = np.bincount(ratings.users[ratings.positive], minlength=ratings.n_users)
+        unrated = np.unique(ratings.items).size - np.bincount(ratings.users, minlength=ratings.n_users)
+        return int(((positives >= 2) & (unrated >= parameters["target_size"] - 1)).sum())
+
+    return Need("users with 2 or more positive ratings and target_size - 1 or more items they never rated",
+                count, at_least, "a 1R run draws target_size - 1 items the user never rated beside a held-out "
+                                 "positive one; lower -p target_size")
 
 
 def users_with_ratings(at_least: Bound, ratings: int) -> Need:
@@ -58,11 +66,6 @@ def users_with_ratings(at_least: Bound, ratings: int) -> Need:
 def rated_items(at_least: Bound, hint: str) -> Need:
     """Items with at least one rating (the catalogue target sets and samples draw from)."""
     return Need("rated items", lambda r, p: int(np.unique(r.items).size), at_least, hint)
-
-
-def ratings_count(at_least: Bound, hint: str) -> Need:
-    """Ratings in all."""
-    return Need("ratings", lambda r, p: r.n_ratings, at_least, hint)
 
 
 def rating_values(at_least: int, hint: str) -> Need:
@@ -83,34 +86,54 @@ def uniform_split() -> Need:
                 "its items have too few ratings each; lower -p min_train_ratio")
 
 
+def world_of_its_size() -> Need:
+    """A dataset without a ground truth that a simulated world of its size can stand in for: the generator's
+    own checks accept its numbers of users, items and ratings (no world is drawn)."""
+
+    def accepted(ratings: Ratings, parameters: Parameters) -> int:
+        if ratings.true_relevance is not None or ratings.unbiased_test is not None:
+            return 1
+        from recbias.synthetic import MAX_PAIRS
+        from recbias.synthetic.parameters import resolve_parameters
+        from recbias.synthetic.popularity import item_targets, popularity_curve, user_targets
+
+        n_users, n_ratings = ratings.n_users, ratings.n_ratings
+        n_items = min(ratings.n_items, MAX_PAIRS // n_users)  # as experiments.truth.world_with_truth
+        try:
+            p = resolve_parameters("synthetic", n_users=n_users, n_items=n_items, n_ratings=n_ratings)
+            item_targets(popularity_curve(n_items, n_ratings, p["alpha"], p["popularity_floor"],
+                                          p["popularity_shift"]), n_items, n_users)
+            user_targets(n_users, n_items, n_ratings, p["min_user_ratings"], p["activity_shape"])
+        except ValueError:
+            return 0
+        return 1
+
+    return Need("simulated world of the dataset's size", accepted, 1,
+                "without a ground truth the chapter studies a simulated world with the dataset's users, items and "
+                "ratings, and the generator refuses these: too few users for the ratings of the most popular "
+                "items, or fewer than 20 ratings per user")
+
+
 def parameter(name: str, plus: int = 0) -> Callable[[Ratings, Parameters], int]:
     """A bound set by the page's parameter ``name`` (``None`` sets none)."""
     return lambda ratings, parameters: 0 if parameters.get(name) is None else int(parameters[name]) + plus
-
-
-def without_truth(per_user: int) -> Callable[[Ratings, Parameters], int]:
-    """``per_user`` ratings per user for a dataset without a ground truth (replaced by a simulated world of its
-    size, whose users rate at least ``per_user`` items each); none for a dataset with one."""
-    return lambda r, parameters: (0 if r.true_relevance is not None or r.unbiased_test is not None
-                                  else per_user * r.n_users)
 
 
 TARGET_SIZE_HINT = "a 1R target set holds target_size items; lower -p target_size"
 
 #: page stem -> what the page needs of its dataset
 NEEDS: dict[str, list[Need]] = {
-    "02_designs": [users_with_positives(10, 2), rated_items(parameter("target_size"), TARGET_SIZE_HINT)],
-    "03_sparsity_bias": [users_with_positives(10, 2), rated_items(parameter("target_size"), TARGET_SIZE_HINT)],
-    "04_popularity_bias": [users_with_positives(10, 2), rated_items(parameter("target_size"), TARGET_SIZE_HINT),
+    "02_designs": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10)],
+    "03_sparsity_bias": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10)],
+    "04_popularity_bias": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10),
                            rating_values(2, "the mainstream study correlates each user's ratings with the crowd's; "
                                             "implicit feedback has none to correlate")],
-    "05_neutralising_designs": [users_with_positives(10, 2), rated_items(parameter("target_size"), TARGET_SIZE_HINT),
+    "05_neutralising_designs": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10),
                                 uniform_split()],
     "06_sampled_metrics": [users_with_ratings(10, 2),
                            rated_items(parameter("m", plus=1), "each held-out item is ranked among m sampled items; "
                                                                "lower -p m")],
-    "08_protocol_fidelity": [ratings_count(without_truth(20), "20 per user: without a ground truth the chapter "
-                                                              "studies a simulated world of the dataset's size")],
+    "08_protocol_fidelity": [world_of_its_size()],
 }
 
 
