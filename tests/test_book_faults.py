@@ -321,3 +321,16 @@ def test_a_page_that_writes_damaged_claims_fails_and_keeps_its_last_good_set(tmp
     assert_one_line_failure(result, "page 01_claims recorded damaged claims: ", "claim 1: missing field(s)",
                             "_build/failed/01_claims.ipynb")
     assert what_the_book_shows(tmp_path, "01_claims") == before
+
+
+def test_an_unwritable_build_directory_fails_in_one_line(tmp_path):
+    write_book(tmp_path, {"01_one": "pass"})
+    denied = ("import errno, os, pathlib\nreal = pathlib.Path.mkdir\n"
+              "def mkdir(self, *args, **kwargs):\n"
+              "    if self.name.startswith('.work-'):\n"
+              "        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))\n"
+              "    return real(self, *args, **kwargs)\n"
+              "pathlib.Path.mkdir = mkdir\n")
+    result = build(tmp_path, patch=denied)
+    assert_one_line_failure(result, "cannot write", str(tmp_path / "_build" / ".work-"), "Permission denied")
+    assert "Traceback" not in result.stderr
