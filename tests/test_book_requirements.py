@@ -84,7 +84,7 @@ def test_needs_follow_the_pages_parameters(tmp_path):
     assert rated <= 60 and refused[0] == (f"chapter 2 needs at least 100 rated items; csv:small.csv has {rated} (a 1R "
                                           "target set holds target_size items; lower -p target_size)")
     assert len(refused) == 2 and "users with 2 or more positive ratings and target_size - 1" in refused[1]
-    assert requirements.unmet("02_designs", ratings, name, defaults | {"target_size": 40}) == []
+    assert requirements.unmet("02_designs", ratings, name, defaults | {"target_size": 20}) == []
 
 
 def test_the_needs_count_what_they_say(tmp_path):
@@ -127,3 +127,16 @@ def test_the_build_refuses_before_any_page_runs(three_users):
     lines = result.stderr.strip().splitlines()
     assert lines[0] == "Build failed: the dataset does not meet what these chapters need:"
     assert [line.split(" needs ")[0].strip() for line in lines[1:]] == ["chapter 5"] * 3
+
+
+def test_test_set_items_are_counted_by_their_chance_to_fall_in_the_test_set(tmp_path):
+    path = tmp_path / "pool.csv"  # items 1-3 once each, item 4 twice; users 1 and 2 have two positives each
+    path.write_text("user,item,rating\n1,1,5\n1,2,5\n2,3,5\n2,4,5\n3,4,1\n")
+    ratings = datasets.load(f"csv:{path}")
+    ti = requirements.one_r_users(1, test_items=True)
+    # with test_ratio 0.5 items 1-3 are in the test set with chance 0.5, item 4 with 0.75: user 1 never rated
+    # items 3 and 4 (expected 1.25 of them), user 2 items 1 and 2 (expected 1.0)
+    assert ti.count(ratings, {"test_ratio": 0.5, "target_size": 2}) == 2
+    assert ti.count(ratings, {"test_ratio": 0.5, "target_size": 2.25}) == 1
+    assert ti.count(ratings, {"test_ratio": 0.5, "target_size": 3}) == 0
+    assert requirements.one_r_users(1).count(ratings, {"target_size": 3}) == 2

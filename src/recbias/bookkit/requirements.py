@@ -41,18 +41,25 @@ class Need:
         return self.at_least if isinstance(self.at_least, int) else self.at_least(ratings, parameters)
 
 
-def one_r_users(at_least: int) -> Need:
+def one_r_users(at_least: int, *, test_items: bool = False) -> Need:
     """Users who can have a 1R run (IRJ Sec. 3.2): 2 or more positive ratings (so that a split can leave one
-    on each side) and ``target_size - 1`` rated items they never rated (the non-relevant items drawn beside
-    the held-out one)."""
+    on each side) and ``target_size - 1`` items they never rated to draw beside the held-out one.  With
+    ``test_items`` (TI designs) those items must be in the test set of a ``test_ratio`` coin-flip split:
+    item ``i`` with ``c_i`` ratings is there with probability ``1 - (1 - test_ratio)^c_i``, and the user's
+    pool is the expected number of such items she never rated."""
 
     def count(ratings: Ratings, parameters: Parameters) -> int:
         positives = np.bincount(ratings.users[ratings.positive], minlength=ratings.n_users)
-        unrated = np.unique(ratings.items).size - np.bincount(ratings.users, minlength=ratings.n_users)
-        return int(((positives >= 2) & (unrated >= parameters["target_size"] - 1)).sum())
+        chance = (ratings.item_counts() > 0).astype(float)
+        if test_items:
+            chance = 1 - (1 - parameters["test_ratio"]) ** ratings.item_counts()
+        pool = chance.sum() - np.bincount(ratings.users, weights=chance[ratings.items], minlength=ratings.n_users)
+        return int(((positives >= 2) & (pool >= parameters["target_size"] - 1)).sum())
 
-    return Need("users with 2 or more positive ratings and target_size - 1 or more items they never rated",
-                count, at_least, "a 1R run draws target_size - 1 items the user never rated beside a held-out "
+    items = "test-set items" if test_items else "items"
+    return Need(f"users with 2 or more positive ratings and target_size - 1 or more {items} they never rated"
+                + (" (expected)" if test_items else ""),
+                count, at_least, f"a 1R run draws target_size - 1 {items} the user never rated beside a held-out "
                                  "positive one; lower -p target_size")
 
 
@@ -123,9 +130,9 @@ TARGET_SIZE_HINT = "a 1R target set holds target_size items; lower -p target_siz
 
 #: page stem -> what the page needs of its dataset
 NEEDS: dict[str, list[Need]] = {
-    "02_designs": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10)],
+    "02_designs": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10, test_items=True)],
     "03_sparsity_bias": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10)],
-    "04_popularity_bias": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10),
+    "04_popularity_bias": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10, test_items=True),
                            rating_values(2, "the mainstream study correlates each user's ratings with the crowd's; "
                                             "implicit feedback has none to correlate")],
     "05_neutralising_designs": [rated_items(parameter("target_size"), TARGET_SIZE_HINT), one_r_users(10),
