@@ -1,13 +1,16 @@
-"""The fit cache: hits load, damaged entries are refitted, writes are atomic."""
+"""The fit cache: hits load; damaged, misplaced and outdated entries are refitted and reported once;
+writes are atomic; an unwritable cache fits in memory."""
 
+import errno
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from recbias import cache
-from recbias.cache import CacheWarning, fit_cached, fit_key, fits_dir
+from recbias.cache import fit_cached, fit_key, fits_dir
 from recbias.recommenders import ItemKNN, Popularity, make
 from test_recommenders_support import low_rank_world
 
@@ -33,6 +36,15 @@ def counting():
     return CountingPopularity
 
 
+@pytest.fixture()
+def reports(tmp_path, monkeypatch):
+    """The lines the cache reports during a test (as the build tool collects them)."""
+    target = tmp_path.parent / f"{tmp_path.name}-report.txt"
+    monkeypatch.setenv(cache.REPORT_VARIABLE, str(target))
+    monkeypatch.setattr(cache, "_reported", set())
+    return lambda: target.read_text().splitlines() if target.exists() else []
+
+
 def entries(directory: Path) -> list[str]:
     return sorted(path.name for path in directory.iterdir())
 
@@ -55,9 +67,10 @@ def test_loaded_state_goes_into_the_given_object_and_keeps_its_name(tmp_path, wo
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "flip"])
-def test_a_damaged_entry_is_refitted_and_rewritten(tmp_path, world, counting, damage):
-    fit_cached(counting(), world, directory=tmp_path)
-    (path,) = tmp_path.iterdir()
+def test_a_damaged_entry_is_refitted_and_rewritten(tmp_path, world, counting, damage, reports):
+    fits = tmp_path / "fits"
+    fit_cached(counting(), world, directory=fits)
+    (path,) = fits.iterdir()
     blob = path.read_bytes()
     damaged = {
         "truncate": blob[: len(blob) // 2],
@@ -66,12 +79,12 @@ def test_a_damaged_entry_is_refitted_and_rewritten(tmp_path, world, counting, da
         "flip": blob[:-1] + bytes([blob[-1] ^ 1]),
     }[damage]
     path.write_bytes(damaged)
-    with pytest.warns(CacheWarning, match="refitting"):
-        refitted = fit_cached(counting(), world, directory=tmp_path)
+    refitted = fit_cached(counting(), world, directory=fits)
     assert counting.fits == 2
+    assert len(reports()) == 1 and reports()[0].startswith("refitting")
     assert np.array_equal(refitted.item_scores_, world.item_counts().astype(float))
     assert path.read_bytes() == blob  # a valid entry again
-    fit_cached(counting(), world, directory=tmp_path)
+    fit_cached(counting(), world, directory=fits)
     assert counting.fits == 2
 
 
@@ -116,11 +129,12 @@ def test_cache_directory_comes_from_the_environment(tmp_path, world, monkeypatch
     assert len(entries(tmp_path / "fits")) == 1
 
 
-def test_default_cache_directory_is_in_the_repository(monkeypatch):
+def test_default_cache_directory_is_in_the_working_directorys_project(monkeypatch, tmp_path):
     monkeypatch.delenv("RECBIAS_CACHE_DIR", raising=False)
-    repo = Path(cache.__file__).resolve().parents[2]
-    assert fits_dir() == repo / "data" / "cache" / "fits"
-    assert (repo / "pyproject.toml").exists()
+    (tmp_path / "_toc.yml").write_text("root: intro\n")
+    (tmp_path / "book").mkdir()
+    monkeypatch.chdir(tmp_path / "book")
+    assert fits_dir() == tmp_path / "data" / "cache" / "fits"
 
 
 def test_parameters_must_be_stored_under_their_names(world, tmp_path):
@@ -141,3 +155,95 @@ def test_the_papers_rating_predictors_load_from_the_cache(tmp_path, world, prese
     loaded = fit_cached(make(preset), world, directory=tmp_path)
     users = np.arange(world.n_users)
     assert np.array_equal(loaded.score_users(users), fitted.score_users(users))
+
+
+def test_an_entry_copied_under_another_key_is_refitted_and_reported_once(tmp_path, world, counting, reports):
+    fit_cached(counting(), world, directory=tmp_path)
+    fit_cached(counting(positive_only=True), world, directory=tmp_path)
+    plain, positive = (tmp_path / f"{fit_key(p, world)}.pkl" for p in (counting(), counting(positive_only=True)))
+    plain.write_bytes(positive.read_bytes())  # another fit of the same class under this key's name
+    refitted = fit_cached(counting(), world, directory=tmp_path)
+    assert counting.fits == 3 and refitted.positive_only is False
+    assert np.array_equal(refitted.item_scores_, world.item_counts().astype(float))
+    (line,) = reports()
+    assert "another name" in line and plain.name in line
+    fit_cached(counting(), world, directory=tmp_path)
+    assert counting.fits == 3  # the entry was rewritten under its own key
+
+
+def test_a_change_of_the_recommenders_code_refits_and_is_reported_once(tmp_path, world, counting, reports,
+                                                                       monkeypatch):
+    fit_cached(counting(), world, directory=tmp_path)
+    fit_cached(counting(seed=1), world, directory=tmp_path)
+    source = Path(cache.__file__).parent / "recommenders" / "baselines.py"
+    changed = source.read_bytes() + b"\n# a changed line\n"
+    real_read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: changed if self == source else real_read(self))
+    cache.code_fingerprint.cache_clear()
+    try:
+        fit_cached(counting(), world, directory=tmp_path)
+        fit_cached(counting(seed=1), world, directory=tmp_path)
+    finally:
+        monkeypatch.undo()
+        cache.code_fingerprint.cache_clear()
+    assert counting.fits == 4
+    assert reports() == ["refitting CountingPopularity: its code changed since its fits were cached"]
+
+
+def test_the_code_fingerprint_follows_the_modules_a_recommender_imports():
+    from recbias.recommenders import ALS, ItemKNN
+
+    assert cache.code_fingerprint(ALS) != cache.code_fingerprint(ItemKNN)
+    assert cache.code_fingerprint(CountingPopularity) != cache.code_fingerprint(Popularity)  # its own module too
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES])
+def test_an_unwritable_cache_fits_in_memory_with_one_report(tmp_path, world, counting, reports, monkeypatch, code):
+    real_open = open
+
+    def failing_open(file, mode="r", *args, **kwargs):
+        if "x" in mode:
+            raise OSError(code, os.strerror(code), str(file))
+        return real_open(file, mode, *args, **kwargs)
+
+    fits = tmp_path / "fits"
+    monkeypatch.setattr("builtins.open", failing_open)
+    first = fit_cached(counting(), world, directory=fits)
+    fit_cached(counting(seed=1), world, directory=fits)
+    monkeypatch.undo()
+    assert counting.fits == 2 and np.array_equal(first.item_scores_, world.item_counts().astype(float))
+    assert reports() == [f"cannot store fits in {fits} ({os.strerror(code)}); fitting in memory only"]
+    assert entries(fits) == []
+
+
+def test_outside_a_build_reports_go_to_the_log_not_to_warnings(tmp_path, world, counting, monkeypatch, caplog,
+                                                                recwarn):
+    monkeypatch.delenv(cache.REPORT_VARIABLE, raising=False)
+    monkeypatch.setattr(cache, "_reported", set())
+    fit_cached(counting(), world, directory=tmp_path)
+    next(tmp_path.iterdir()).write_bytes(b"garbage")
+    fit_cached(counting(), world, directory=tmp_path)
+    assert [r.levelname for r in caplog.records] == ["WARNING"] and "refitting" in caplog.records[0].message
+    assert not recwarn.list
+
+
+def test_temporaries_of_killed_writers_are_removed(tmp_path):
+    dead = tmp_path / f".{'a' * 64}.999999999.0f0f0f0f.tmp"
+    mine = tmp_path / f".{'b' * 64}.{os.getpid()}.0f0f0f0f.tmp"
+    old_unknown = tmp_path / f".{'c' * 64}.x7y2k.tmp"  # the name an older version gave
+    fresh_unknown = tmp_path / f".{'d' * 64}.q1w2e.tmp"
+    for path in (dead, mine, old_unknown, fresh_unknown):
+        path.write_bytes(b"partial")
+    os.utime(old_unknown, (0, 0))
+    assert sorted(cache.remove_stale_temporaries(tmp_path)) == sorted([dead, old_unknown])
+    assert sorted(entries(tmp_path)) == sorted([mine.name, fresh_unknown.name])
+
+
+def test_entries_are_created_with_the_users_umask(tmp_path, world, counting):
+    previous = os.umask(0o022)
+    try:
+        fit_cached(counting(), world, directory=tmp_path)
+    finally:
+        os.umask(previous)
+    (path,) = tmp_path.iterdir()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644

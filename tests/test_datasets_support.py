@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from recbias import paths
 from recbias.datasets import registry
 from recbias.ratings import Ratings
 
-SHARED_DATA = paths.repo_root().parent / "shared" / "data"  # beside the repository, as in CI
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"  # beside the repository, as in CI
 
 # A tiny ML-1M with the official layout: user 4 never rates, movie 11 is never
 # rated, ids 7 < 10 test numeric (not text) ordering, and one Latin-1 title.
@@ -39,7 +39,7 @@ def sha256(data: bytes) -> str:
 
 def real_data_dir(folder: str) -> Path:
     """The directory holding ``folder`` (``data/raw`` first, then the shared copy), or skip."""
-    for candidate in (paths.repo_root() / "data" / "raw", SHARED_DATA):
+    for candidate in (ROOT / "data" / "raw", SHARED_DATA):
         if (candidate / folder).is_dir():
             return candidate
     pytest.skip(f"no local copy of {folder}/ in data/raw or {SHARED_DATA}")

@@ -141,7 +141,6 @@ def test_comparison_pairs_runs_across_folds_per_design(experiment: runner.Experi
 @pytest.mark.slow
 def test_chapter_2_executes_on_the_small_world(tmp_path) -> None:
     """Chapter 2 runs end to end through the pipeline on synthetic-small and registers its claims."""
-    import json
     import shutil
     import subprocess
     import sys
@@ -158,11 +157,13 @@ def test_chapter_2_executes_on_the_small_world(tmp_path) -> None:
     ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
-    claims = json.loads((tmp_path / "_build" / "results" / "02_designs.json").read_text())
-    keys = {c["key"] for c in claims}
+    from recbias.bookkit.scorecard import load_claims
+
+    claims = load_claims(tmp_path / "_build" / "results")
+    keys = {c.key for c in claims}
     assert {"fig2/AR/Popularity/P@10", "fig2/1R/ceiling", "fig3/lemma-holds"} <= keys
-    lemma = next(c for c in claims if c["key"] == "fig3/lemma-holds")
-    assert lemma["kind"] == "finding" and lemma["outcome"] == "holds"
+    lemma = next(c for c in claims if c.key == "fig3/lemma-holds")
+    assert lemma.kind == "finding" and lemma.outcome == "holds"
 
 
 # --------------------------------------------------------------- sweeps of one fold

@@ -33,13 +33,16 @@ def ml1m_zip(monkeypatch) -> bytes:
     return archive
 
 
-def test_default_directories_hang_off_the_repository(monkeypatch):
+def test_default_directories_hang_off_the_working_directorys_project(monkeypatch, tmp_path):
     for variable in ("RECBIAS_DATA_DIR", "RECBIAS_CACHE_DIR", "RECBIAS_DATA_URL"):
         monkeypatch.delenv(variable, raising=False)
-    root = paths.repo_root()
-    assert (root / "src" / "recbias" / "datasets" / "fetch.py").is_file()
-    assert paths.data_dir() == root / "data" / "raw"
-    assert paths.cache_dir() == root / "data" / "cache"
+    clone = tmp_path / "second-clone"
+    (clone / "book").mkdir(parents=True)
+    (clone / "pyproject.toml").write_text("[project]\nname = 'recbias'\n")
+    monkeypatch.chdir(clone / "book")  # anywhere inside the project, not where the package is installed
+    assert paths.project_root() == clone
+    assert paths.data_dir() == clone / "data" / "raw"
+    assert paths.cache_dir() == clone / "data" / "cache"
     assert fetch.base_url() == "https://files.grouplens.org/datasets"
 
 

@@ -6,19 +6,32 @@ recommender's class and constructor parameters, the package version and an
 optional caller-chosen ``key_extra`` (e.g. dataset name and split).  A book
 rebuild therefore loads every fit it has made before.
 
-Entries are written to a temporary file and moved into place with
-``os.replace``, so an interrupted write never leaves a readable half file;
-each entry carries the sha256 of its payload, and a damaged entry is refitted.
+Each entry holds its own key and a fingerprint of the code that produced it (the
+source of the recommender's modules and of every recbias module they import, and
+the versions of the third-party packages those import).  An entry found under
+another key's name (copied or renamed) or written by other code is refitted, and
+so is a damaged one (each entry carries the sha256 of its payload).  Entries are
+written to a temporary file and moved into place with ``os.replace``; a cache that
+cannot be written (read-only, full disk) leaves the fits in memory.
+
+Such events are reported once each: to the file named by ``$RECBIAS_CACHE_REPORT``
+when set (the book's build tool prints it at the terminal, never on a page), else
+through the ``recbias.cache`` logger.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
+import importlib.metadata
 import json
+import logging
 import os
 import pickle
-import tempfile
-import warnings
+import secrets
+import sys
+import time
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -30,26 +43,44 @@ from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.factory import parameter_names
 
-_MAGIC = b"RECBIAS-FIT-1\n"
+_MAGIC = b"RECBIAS-FIT-2\n"
 #: layout of the fitted state; raised whenever a recommender's fitted attributes change, so
 #: that entries written by an older layout are refitted instead of loaded
 FIT_LAYOUT = 2
 _DIGEST_SIZE = 32
+#: file that receives the cache's reports (set by the book's build tool)
+REPORT_VARIABLE = "RECBIAS_CACHE_REPORT"
+#: a temporary file whose writer is unknown and that is older than this is left from a killed writer
+STALE_SECONDS = 600
 
 R = TypeVar("R", bound=Recommender)
-
-
-class CacheWarning(UserWarning):
-    """A cache entry was unreadable and has been replaced."""
+_logger = logging.getLogger(__name__)
+_reported: set[str] = set()
 
 
 def fits_dir() -> Path:
     """Where fitted recommenders live: ``fits/`` under the shared cache directory.
 
-    The cache directory is ``$RECBIAS_CACHE_DIR``, else ``<repo>/data/cache``
-    (:func:`recbias.paths.cache_dir`).
+    The cache directory is ``$RECBIAS_CACHE_DIR``, else ``data/cache`` of the project being
+    worked on (:func:`recbias.paths.cache_dir`).
     """
     return cache_dir() / "fits"
+
+
+def report(message: str) -> None:
+    """Tell the person running the build, once per process, that the cache did something unexpected."""
+    if message in _reported:
+        return
+    _reported.add(message)
+    target = os.environ.get(REPORT_VARIABLE)
+    if target:
+        try:
+            with open(target, "a") as handle:
+                handle.write(message.replace("\n", " ") + "\n")
+            return
+        except OSError:
+            pass
+    _logger.warning(message)
 
 
 def ratings_digest(ratings: Ratings) -> str:
@@ -85,56 +116,174 @@ def fit_key(recommender: Recommender, train: Ratings, key_extra: Any = None) -> 
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _read_entry(path: Path) -> Recommender:
-    """Unpickle a verified entry; ``ValueError`` if it is damaged."""
+def _module_file(name: str) -> Path | None:
+    module = sys.modules.get(name)
+    file = getattr(module, "__file__", None)
+    return Path(file) if file and file.endswith(".py") else None
+
+
+def _imports(name: str, file: Path) -> tuple[set[str], set[str]]:
+    """The recbias modules and the third-party top-level packages that module ``name`` imports."""
+    own, third = set(), set()
+    package = name if file.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(file.read_bytes())):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            top = target.split(".")[0]
+            if top == "recbias":
+                if target in sys.modules:
+                    own.add(target)
+            elif top and top not in sys.stdlib_module_names and top != "__future__":
+                third.add(top)
+    return own, third
+
+
+@functools.cache
+def _distributions() -> dict[str, list[str]]:
+    """Top-level import names -> the installed distributions providing them."""
+    return importlib.metadata.packages_distributions()
+
+
+@functools.cache
+def code_fingerprint(cls: type) -> str:
+    """sha256 of the code behind ``cls``: the source of the modules of its classes and of every recbias
+    module they import (transitively), and the versions of the third-party packages those import."""
+    pending = [c.__module__ for c in cls.__mro__ if c.__module__ not in ("builtins", "abc")]
+    seen: dict[str, bytes] = {}
+    packages: set[str] = set()
+    while pending:
+        name = pending.pop()
+        file = _module_file(name)
+        if name in seen or file is None:
+            continue
+        seen[name] = file.read_bytes()
+        own, third = _imports(name, file)
+        pending.extend(own - set(seen))
+        packages |= third
+    distributions = _distributions()
+    versions = sorted({(d, importlib.metadata.version(d)) for p in packages for d in distributions.get(p, [])})
+    digest = hashlib.sha256(repr(versions).encode())
+    for name in sorted(seen):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(seen[name]).digest())
+    return digest.hexdigest()
+
+
+def _read_entry(path: Path) -> tuple[dict[str, Any], Recommender]:
+    """The header (key, code fingerprint) and the unpickled fit of a verified entry; ``ValueError`` if damaged."""
     blob = path.read_bytes()
-    header = len(_MAGIC) + _DIGEST_SIZE
-    if len(blob) < header or not blob.startswith(_MAGIC):
-        raise ValueError(f"{path}: not a fit cache entry (bad header)")
-    payload = blob[header:]
-    if hashlib.sha256(payload).digest() != blob[len(_MAGIC) : header]:
+    if not blob.startswith(_MAGIC) or b"\n" not in blob[len(_MAGIC):]:
+        raise ValueError(f"{path}: not a fit cache entry of this version (bad header)")
+    line, rest = blob[len(_MAGIC):].split(b"\n", 1)
+    try:
+        header = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ValueError(f"{path}: not a fit cache entry (unreadable header)") from None
+    if not isinstance(header, dict) or not {"key", "code"} <= set(header):
+        raise ValueError(f"{path}: not a fit cache entry (header without key and code)")
+    payload = rest[_DIGEST_SIZE:]
+    if len(rest) < _DIGEST_SIZE or hashlib.sha256(payload).digest() != rest[:_DIGEST_SIZE]:
         raise ValueError(f"{path}: payload does not match its checksum (truncated or damaged)")
-    return pickle.loads(payload)
+    return header, pickle.loads(payload)
 
 
-def _write_entry(path: Path, recommender: Recommender) -> None:
-    """Write atomically: temporary file in the same directory, then ``os.replace``."""
+def _temporary(path: Path) -> Path:
+    """A new temporary name beside ``path`` that names its writer: ``.<key>.<pid>.<random>.tmp``."""
+    return path.with_name(f".{path.stem}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
+def _write_entry(path: Path, header: dict[str, Any], recommender: Recommender) -> None:
+    """Write atomically: temporary file in the same directory (the user's umask applies), then ``os.replace``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = pickle.dumps(recommender, protocol=pickle.HIGHEST_PROTOCOL)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+    temporary = _temporary(path)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+        with open(temporary, "xb") as stream:
+            stream.write(_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n")
+            stream.write(hashlib.sha256(payload).digest() + payload)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)
     except BaseException:
-        os.unlink(temporary)
+        temporary.unlink(missing_ok=True)
         raise
+
+
+def _writer_alive(temporary: Path) -> bool:
+    """Whether the process named in a temporary file's name still runs (unknown writer: whether it is recent)."""
+    parts = temporary.name.split(".")
+    if len(parts) == 5 and parts[2].isdigit():
+        try:
+            os.kill(int(parts[2]), 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    return time.time() - temporary.stat().st_mtime < STALE_SECONDS
+
+
+def remove_stale_temporaries(directory: Path | str | None = None) -> list[Path]:
+    """Delete temporary files that writers killed before their rename left in the cache; returns them."""
+    folder = Path(directory) if directory is not None else fits_dir()
+    removed = []
+    for temporary in folder.glob(".*.tmp") if folder.is_dir() else ():
+        try:
+            if not _writer_alive(temporary):
+                temporary.unlink()
+                removed.append(temporary)
+        except OSError:
+            continue
+    return removed
+
+
+def _load(path: Path, recommender: Recommender, key: str, code: str) -> bool:
+    """Load the entry at ``path`` into ``recommender`` if it is sound and current; reports why not."""
+    cls = type(recommender).__name__
+    try:
+        header, cached = _read_entry(path)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError) as error:
+        report(f"refitting {recommender.name}: {error}")
+        return False
+    if header["key"] != key:
+        report(f"refitting {recommender.name}: {path} holds the fit stored under key {str(header['key'])[:12]} "
+               "(an entry copied under another name)")
+        return False
+    if header["code"] != code or type(cached) is not type(recommender):
+        report(f"refitting {cls}: its code changed since its fits were cached")
+        return False
+    name = recommender.name
+    vars(recommender).update(vars(cached))
+    recommender.name = name
+    return True
 
 
 def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory: Path | str | None = None) -> R:
     """``recommender.fit(train)``, or the same fit loaded from the cache.
 
-    The fitted state is loaded into ``recommender`` itself, which is returned.
-    A damaged entry is reported with a :class:`CacheWarning`, refitted and
-    rewritten.  ``directory`` overrides :func:`fits_dir`.
+    The fitted state is loaded into ``recommender`` itself, which is returned.  A damaged
+    entry, an entry under another key's name or one written by other code is refitted
+    and rewritten; a cache that cannot be written keeps the fit in memory only.  Each is
+    reported once (:func:`report`).  ``directory`` overrides :func:`fits_dir`.
     """
     key = fit_key(recommender, train, key_extra)
-    path = Path(directory) if directory is not None else fits_dir()
-    path = path / f"{key}.pkl"
-    if path.exists():
-        try:
-            cached = _read_entry(path)
-        except (ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError) as error:
-            warnings.warn(f"refitting {recommender.name}: {error}", CacheWarning, stacklevel=2)
-        else:
-            if type(cached) is type(recommender):
-                name = recommender.name
-                vars(recommender).update(vars(cached))
-                recommender.name = name
-                return recommender
-            warnings.warn(f"refitting {recommender.name}: {path} holds a {type(cached).__name__}", CacheWarning, stacklevel=2)
+    code = code_fingerprint(type(recommender))
+    folder = Path(directory) if directory is not None else fits_dir()
+    path = folder / f"{key}.pkl"
+    if _load(path, recommender, key, code):
+        return recommender
     recommender.fit(train)
-    _write_entry(path, recommender)
+    try:
+        _write_entry(path, {"key": key, "code": code}, recommender)
+    except OSError as error:
+        report(f"cannot store fits in {folder} ({error.strerror or error}); fitting in memory only")
     return recommender

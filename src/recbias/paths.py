@@ -1,7 +1,9 @@
 """Where recbias keeps files on disk: the data directory and the cache directory.
 
-``$RECBIAS_DATA_DIR`` (else ``<repo>/data/raw``) is searched first for dataset files;
-``$RECBIAS_CACHE_DIR`` (else ``<repo>/data/cache``) receives downloads and fitted models.
+Both belong to the project being worked on, found from the working directory (never from
+where the package is installed, so that two clones sharing one environment keep their own
+data): ``$RECBIAS_DATA_DIR`` (else ``<project>/data/raw``) is searched first for dataset
+files; ``$RECBIAS_CACHE_DIR`` (else ``<project>/data/cache``) receives downloads and fitted models.
 """
 
 from __future__ import annotations
@@ -9,17 +11,25 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+#: files that mark the root of a project
+PROJECT_MARKERS = ("pyproject.toml", "_toc.yml", ".git")
 
-def repo_root() -> Path:
-    """The repository that holds the editable install (``src/recbias`` is two levels down)."""
-    return Path(__file__).resolve().parents[2]
+
+def project_root(start: Path | None = None) -> Path:
+    """The nearest directory at or above ``start`` (default: the working directory) holding a
+    ``pyproject.toml``, ``_toc.yml`` or ``.git``; ``start`` itself when there is none."""
+    start = (start or Path.cwd()).resolve()
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+            return folder
+    return start
 
 
 def data_dir() -> Path:
     """Directory searched first for archives and extracted files."""
-    return Path(os.environ.get("RECBIAS_DATA_DIR") or repo_root() / "data" / "raw")
+    return Path(os.environ.get("RECBIAS_DATA_DIR") or project_root() / "data" / "raw")
 
 
 def cache_dir() -> Path:
     """Directory that receives downloaded archives and fitted recommenders."""
-    return Path(os.environ.get("RECBIAS_CACHE_DIR") or repo_root() / "data" / "cache")
+    return Path(os.environ.get("RECBIAS_CACHE_DIR") or project_root() / "data" / "cache")

@@ -6,23 +6,18 @@ import pandas as pd
 from IPython.display import HTML, Markdown, display
 from myst_nb import glue
 
-from recbias import datasets
+from recbias.bookkit.loading import dataset_label, load_dataset
 from recbias.bookkit.plotting import use_theme
 from recbias.evaluate.experiment import DesignChoice
 from recbias.ratings import Ratings
-from recbias.synthetic import PRESETS
 
-
-def load_dataset(dataset: str, seed: int = 0) -> Ratings:
-    """The chapter's ratings; ``seed`` also fixes the simulated worlds (real data ignores it)."""
-    options = {"seed": seed} if dataset in PRESETS else {}
-    return datasets.load(dataset, **options)
+__all__ = ["card_html", "load_dataset", "open_dataset", "say", "show_text"]
 
 
 def card_html(ratings: Ratings) -> str:
     """The dataset card as a two-column HTML table."""
     card = ratings.card()
-    frame = pd.DataFrame({"": card.index, ratings.name: card.to_numpy()})
+    frame = pd.DataFrame({"": card.index, dataset_label(ratings.name): card.to_numpy()})
     return frame.to_html(index=False, classes="dataset-card", border=0)
 
 

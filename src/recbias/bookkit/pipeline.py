@@ -8,11 +8,20 @@ Usage (from the repository root)::
     python -m recbias.bookkit --chapters 3 -p test_ratio 0.3 --no-html
 
 Every page of ``_toc.yml`` whose source is a Jupytext percent file
-``book/<name>.py`` is converted to a notebook, executed by papermill with the
-parameters ``dataset``, ``seed`` and any ``-p NAME VALUE``, and written to
-``book/<name>.ipynb`` (a build output).  The scorecard page runs last, after
-every chapter has recorded its claims.  Jupyter Book then renders the executed
-notebooks, without executing them again, in strict mode (``-W -n``).
+``book/<name>.py`` is executed by papermill in a worker process of its own
+(:mod:`recbias.bookkit.worker`) with the parameters ``dataset``, ``seed`` and any
+``-p NAME VALUE``, after the dataset has been checked against what the selected
+chapters need (:mod:`recbias.bookkit.requirements`).  A page that succeeds has its
+notebook, claims, provenance and log committed as one set
+(:mod:`recbias.bookkit.results`), read through ``book/<name>.ipynb`` and
+``_build/``; a page that fails keeps its last good set.  The scorecard page runs
+last, after every chapter has recorded its claims.  Jupyter Book then renders the
+executed notebooks, without executing them again, in strict mode (``-W -n``).
+
+A failure of the build tool itself (disk full, no permission, a killed worker) ends
+with one ``Build failed: ...`` line and exit code 1; SIGINT and SIGTERM stop the
+workers and their kernels (exit codes 130 and 143).  The next build removes what a
+killed one left behind.
 """
 
 from __future__ import annotations
@@ -20,32 +29,39 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import multiprocessing
 import os
+import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from textwrap import indent
 from typing import Any
 
 import psutil
 import yaml
 
 import recbias
+from recbias.bookkit import results, worker
+from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE, csv_options
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
+from recbias.paths import project_root
+from recbias.ratings import Ratings
 
 SCORECARD = "scorecard"
-BOOK_DIR = "book"
+CRANFIELD = "01_cranfield"
 PARAMETERS_TAG = "parameters"
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-#: where a worker moves a successful page's claims (the staging directory is RESULTS_DIR_VARIABLE)
-FINAL_RESULTS_VARIABLE = "RECBIAS_FINAL_RESULTS_DIR"
+#: a build's private scratch directory is ``_build/.work-<build id>``; its owner file names the build's process
+WORK_PREFIX = ".work-"
+OWNER_FILE = "owner.json"
+#: the file, in a build's scratch directory, where the fit cache reports (:data:`recbias.cache.REPORT_VARIABLE`)
+CACHE_REPORT_FILE = "cache-report.txt"
+#: where, in a page's staging directory, the kernel records the page's claims (``RECBIAS_RESULTS_DIR``)
+RAW_CLAIMS = "raw-claims"
+POLL_SECONDS = 0.1
 
 
 class BuildError(RuntimeError):
@@ -136,7 +152,7 @@ def declared_parameters(source: Path) -> dict[str, ParameterSpec]:
         raise BuildError(f"{source}: the parameters cell must hold 'name = literal  # meaning' lines ({error})") from None
 
 
-def validate(pages: list[Page], dataset: str, seed: Any, extra: dict[str, Any]) -> None:
+def validate(pages: list[Page], dataset: str, seed: Any, extra: dict[str, str]) -> None:
     """Reject unknown parameters and inadmissible values before any page runs."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise BuildError(f"seed must be a non-negative integer, got {seed!r}")
@@ -149,33 +165,91 @@ def validate(pages: list[Page], dataset: str, seed: Any, extra: dict[str, Any]) 
     if unknown:
         valid = ", ".join(sorted(known))
         raise BuildError(f"unknown parameter(s) {', '.join(unknown)}; the selected chapters declare: {valid}")
-    for name, specs in declared.items():
-        for key, value in extra.items():
-            if key in specs:
-                try:
-                    check_value(specs[key], value, name)
-                except ParameterError as error:
-                    raise BuildError(str(error)) from None
+    for page in pages:
+        page_parameters(page, dataset, seed, extra)
+
+
+def page_parameters(page: Page, dataset: str, seed: int, extra: dict[str, str]) -> dict[str, Any]:
+    """The values ``page`` runs with: its defaults, the build's dataset and seed, and the ``-p`` values it
+    declares, each read as its declared type (a text parameter keeps the text as typed) and checked."""
+    declared = declared_parameters(page.source)
+    values = {name: spec.default for name, spec in declared.items()}
+    values |= {name: value for name, value in (("dataset", dataset), ("seed", seed)) if name in declared}
+    for name, text in extra.items():
+        if name in declared:
+            spec = declared[name]
+            try:
+                values[name] = check_value(spec, text if spec.kind is str else parse_value(text), page.name)
+            except ParameterError as error:
+                raise BuildError(str(error)) from None
+    return values
+
+
+#: what the parameters every page shares mean, where a page does not say
+SHARED_MEANINGS = {
+    "dataset": "the build's dataset, set with --dataset",
+    "seed": "random seed of splits, samples and simulated worlds, set with --seed",
+}
+CSV_OPTIONS_HELP = (
+    "csv:PATH options (any page): --csv-threshold X counts a rating >= X as positive (default: the highest "
+    "rating in the file; implicit files: 1); --csv-duplicates error|last|mean says what to do with a "
+    "(user, item) pair on several lines (default: error)"
+)
 
 
 def describe(pages: list[Page]) -> str:
-    """Every page with its parameters cell: what ``-p NAME VALUE`` can change."""
-    return "\n\n".join(f"{page.name}:\n" + indent(parameters_cell(page.source), "    ") for page in pages)
+    """Every page with its parameters, their defaults and meanings: what ``-p NAME VALUE`` can change."""
+    blocks = []
+    for page in pages:
+        lines = [f"{page.name}:"]
+        for name, spec in declared_parameters(page.source).items():
+            meaning = spec.meaning or SHARED_MEANINGS.get(name, "")
+            lines.append(f"    {name} = {spec.default!r}" + (f"  # {meaning}" if meaning else ""))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n\n" + CSV_OPTIONS_HELP
 
 
-def check_dataset(name: str) -> None:
-    """Fail fast, once, when the dataset is unknown or does not load (missing, corrupt, malformed)."""
+def check_dataset(name: str, seed: int) -> Ratings:
+    """The build's dataset, loaded once to fail fast when it is unknown or does not load (missing,
+    corrupt, malformed), before any page runs."""
     from recbias import datasets
+    from recbias.bookkit.loading import load_dataset
 
     if not name.startswith("csv:") and name not in datasets.names():
         raise BuildError(f"unknown dataset {name!r}; valid: {', '.join(datasets.names())} or csv:PATH")
     try:
-        datasets.load(name)
+        return load_dataset(name, seed)
     except (datasets.DatasetError, ValueError) as error:
-        raise BuildError(f"dataset {name!r} cannot be used: {error}") from None
+        text = str(error)
+        raise BuildError(text if repr(name) in text or name in text else f"dataset {name!r}: {text}") from None
 
 
-def provenance(root: Path, dataset: str, seed: int) -> dict[str, Any]:
+def data_notes(pages: list[Page], explicit_data_dir: str | None) -> list[str]:
+    """Warnings about the data directory: one named by ``$RECBIAS_DATA_DIR`` that does not exist, and
+    chapter 1 falling back to the IR spreads shipped with recbias for want of local judgment files."""
+    from recbias import datasets
+    from recbias.paths import data_dir
+
+    notes = []
+    if explicit_data_dir and not Path(explicit_data_dir).is_dir():
+        notes.append(f"RECBIAS_DATA_DIR={explicit_data_dir} is not a directory: no local dataset file will be found")
+    if any(page.name == CRANFIELD for page in pages):
+        missing = [name for name in datasets.qrels_names() if not datasets.available(name)]
+        if missing:
+            notes.append(f"chapter 1 uses the IR spreads shipped with recbias: {data_dir()} holds no judgment "
+                         f"files of {', '.join(missing)}")
+    return notes
+
+
+def build_date() -> str:
+    """The build's date, from ``SOURCE_DATE_EPOCH`` when set (reproducible builds), else now."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch
+              else datetime.datetime.now(datetime.timezone.utc))
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def provenance(root: Path, dataset: str, seed: int, build: str) -> dict[str, Any]:
     """What every page of this build records about how it was made (parameters are added per page)."""
     from recbias import datasets
 
@@ -201,176 +275,251 @@ def provenance(root: Path, dataset: str, seed: int) -> dict[str, Any]:
         "commit": git("rev-parse", "--short=10", "HEAD") or "unknown",
         "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
         "data": data,
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-    }
+        "date": build_date(),
+        "build": build,
+    } | ({"csv": csv_options()} if dataset.startswith("csv:") else {})
 
 
-def provenance_markdown(record: dict[str, Any]) -> str:
-    """The small box at the top of a page that says how it was built."""
-    commit = record["commit"] + (" (with uncommitted changes)" if record["dirty"] else "")
-    parameters = ", ".join(f"`{k} = {v!r}`" for k, v in record["parameters"].items())
-    data = ", ".join(f"{name} `{digest}`" for name, digest in record["data"].items())
-    return (
-        ":::{admonition} How this page was built\n:class: dropdown note\n"
-        f"Dataset **{record['dataset']}**, seed **{record['seed']}**, recbias {record['version']}, "
-        f"commit `{commit}`, built {record['date']}.\n\n"
-        f"Parameters: {parameters}.\n\nData (sha256, first 12 digits): {data}.\n:::"
-    )
+@dataclass
+class Run:
+    """A page being executed by its worker process."""
+
+    page: Page
+    staging: Path
+    parameters: dict[str, Any]
+    process: subprocess.Popen
+    started: float
 
 
-def _execute(
-    page: Page, output: Path, work: Path, parameters: dict[str, Any], env: dict[str, str], record: dict[str, Any]
-) -> float:
-    """Execute one page with papermill into ``output``; returns seconds.
+@dataclass(frozen=True)
+class Build:
+    """One run of the build tool: its id, its private scratch directory, and what every page shares."""
 
-    Runs in a worker process.  The executed notebook and the claims it registers are
-    written to ``work`` and replace the previous page and claims only on success, so a
-    failed or interrupted page leaves the last good ones in place.  ``record`` is the
-    build's provenance; the page's parameters are added and shown in a box under its title.
-    """
-    import jupytext
-    import nbformat
-    import papermill
-    from papermill.exceptions import PapermillExecutionError
+    root: Path
+    build: str
+    work: Path
+    record: dict[str, Any]
+    env: dict[str, str]
 
-    os.environ.update(env)
-    _redirect_stderr(work.parent / "logs" / f"{page.name}.log")
-    start = time.perf_counter()
-    source_notebook = work / f"{page.name}.source.ipynb"
-    executed = work / f"{page.name}.ipynb"
-    jupytext.write(jupytext.read(page.source), source_notebook)
+    @property
+    def cache_report(self) -> Path:
+        return self.work / CACHE_REPORT_FILE
+
+
+def _owner_alive(work: Path) -> bool:
+    """Whether the build that owns scratch directory ``work`` is still running."""
     try:
-        notebook = papermill.execute_notebook(
-            str(source_notebook),
-            None,  # written below, once the defaults cell is hidden
-            parameters=parameters,
-            kernel_name="python3",
-            progress_bar=False,
-            cwd=str(page.source.parent.parent),
-        )
-    except PapermillExecutionError as error:
-        detail = f"{error.ename}: {error.evalue}".strip()
-        raise BuildError(
-            f"page {page.name} failed in cell {error.cell_index} (execution count {error.exec_count}): {detail}"
-        ) from None
-    except Exception as error:  # kernel death, missing kernel, unreadable source ...
-        raise BuildError(f"page {page.name} could not be executed: {type(error).__name__}: {error}") from None
-    finally:
-        source_notebook.unlink(missing_ok=True)
-    _hide_default_parameters(notebook)
-    record = record | {"parameters": parameters}
-    box = nbformat.v4.new_markdown_cell(provenance_markdown(record))
-    notebook.cells.insert(1 if notebook.cells and notebook.cells[0].cell_type == "markdown" else 0, box)
-    nbformat.write(notebook, executed)
-    results = Path(env[RESULTS_DIR_VARIABLE])
-    final = Path(env[FINAL_RESULTS_VARIABLE])
-    staged_claims = results / f"{page.name}.json"
-    (final / "provenance").mkdir(parents=True, exist_ok=True)
-    staged_record = work / f"{page.name}.provenance.json"
-    staged_record.write_text(json.dumps(record, indent=1))
-    # success: replace page, claims and provenance together
-    os.replace(executed, output)
-    if staged_claims.exists():
-        os.replace(staged_claims, final / f"{page.name}.json")
-    else:
-        (final / f"{page.name}.json").unlink(missing_ok=True)
-    os.replace(staged_record, final / "provenance" / f"{page.name}.json")
-    return time.perf_counter() - start
+        owner = json.loads((work / OWNER_FILE).read_text())
+        return psutil.Process(owner["pid"]).create_time() == owner["started"]
+    except (OSError, ValueError, KeyError, TypeError, psutil.Error):
+        return False
 
 
-def _redirect_stderr(log: Path) -> None:
-    """Send this worker's (and its kernels') stderr to ``log``; the build prints only a summary."""
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "w") as handle:
-        os.dup2(handle.fileno(), 2)  # descriptor 2 keeps the file open after the handle closes
+def remove_stale(root: Path) -> None:
+    """Remove what killed builds left behind: scratch directories, orphan output sets, temporary files."""
+    from recbias.cache import remove_stale_temporaries
+
+    live = set()
+    for work in (root / "_build").glob(f"{WORK_PREFIX}*"):
+        if _owner_alive(work):
+            live.add(work.name.removeprefix(WORK_PREFIX))
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    results.remove_stale(root, live)
+    remove_stale_temporaries()
 
 
-def _hide_default_parameters(notebook: Any) -> None:
-    """Remove the defaults cell from the page; papermill's injected cell shows the values used."""
-    for cell in notebook.cells:
-        tags = cell.get("metadata", {}).get("tags", [])
-        if PARAMETERS_TAG in tags and "remove-cell" not in tags:
-            tags.append("remove-cell")
+def _fault(page: Page | None, error: OSError) -> BuildError:
+    """A failure of the build tool itself (disk full, no permission ...), naming the page and the path."""
+    where = f"page {page.name}: " if page is not None else ""
+    path = f" {error.filename}" if error.filename else ""
+    return BuildError(f"{where}cannot write{path}: {error.strerror or error}")
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory when it is inside it."""
+    return os.path.relpath(path, Path.cwd()) if path.is_relative_to(Path.cwd()) else str(path)
+
+
+def _start(build: Build, page: Page, dataset: str, seed: int, extra: dict[str, str]) -> Run:
+    """Start the worker of ``page`` on a fresh staging directory."""
+    parameters = page_parameters(page, dataset, seed, extra)
+    staging = build.work / page.name
+    raw = staging / RAW_CLAIMS
+    try:
+        raw.mkdir(parents=True)
+        env = build.env | {CHAPTER_VARIABLE: page.name, RESULTS_DIR_VARIABLE: str(raw)}
+        spec = {"page": page.name, "source": str(page.source), "root": str(build.root), "parameters": parameters,
+                "env": env, "record": build.record}
+        results.write_json(staging / worker.SPEC_FILE, spec)
+        with open(staging / f"{page.name}.log", "w") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "recbias.bookkit.worker", str(staging)],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=os.environ | env,
+            )
+    except OSError as error:
+        raise _fault(page, error) from None
+    return Run(page, staging, parameters, process, time.perf_counter())
+
+
+def _commit(build: Build, run: Run) -> None:
+    """Validate the claims of a page whose worker succeeded, and commit its output set."""
+    from recbias.bookkit.scorecard import Claim
+
+    page, staging = run.page, run.staging
+    raw = staging / RAW_CLAIMS / f"{page.name}.json"
+    claims = results.read_claims(raw, Claim)[1] if raw.exists() else []
+    try:
+        shutil.rmtree(staging / RAW_CLAIMS)
+        (staging / worker.SPEC_FILE).unlink()
+        results.write_json(staging / results.CLAIMS_FILE, {"build": build.build, "page": page.name, "claims": claims})
+        results.write_json(staging / results.PROVENANCE_FILE, build.record | {"parameters": run.parameters})
+        results.commit(build.root, page.name, staging, build.build, page.source.with_suffix(".ipynb"))
+    except OSError as error:
+        raise _fault(page, error) from None
+
+
+def _failure_message(build: Build, run: Run, reason: str) -> str:
+    """Keep the failed page's notebook and log; the message naming the page, the cause and both files."""
+    page = run.page
+    try:
+        notebook, log = results.keep_failure(build.root, page.name, run.staging / f"{page.name}.ipynb",
+                                             run.staging / f"{page.name}.log")
+    except OSError as error:
+        raise _fault(page, error) from None
+    kept = ([f"executed notebook {_shown(notebook)}"] if notebook else []) + [
+        f"traceback in {_shown(build.root / results.LOGS / log.name)}"]
+    return f"{reason} ({'; '.join(kept)})"
+
+
+def _outcome(build: Build, run: Run) -> str | None:
+    """``None`` when the page succeeded and is committed, else the message saying why it failed."""
+    code = run.process.returncode
+    page = run.page
+    source = _shown(page.source)
+    if code == 0:
+        try:
+            _commit(build, run)
+            return None
+        except results.ResultsError as error:
+            return _failure_message(build, run, f"page {page.name} recorded damaged claims: {error}")
+    if code == worker.PAGE_FAILED and (run.staging / worker.FAILURE_FILE).exists():
+        failure = json.loads((run.staging / worker.FAILURE_FILE).read_text())
+        where = (f" in cell {failure['cell']} of {source} (`{failure['first_line']}`)" if failure["cell"]
+                 else "")
+        return _failure_message(build, run, f"page {page.name} failed{where}: {failure['error']}")
+    killed = -code if code < 0 else code - 128 if code > 128 else 0
+    cause = (f"its worker process was killed by {signal.Signals(killed).name}" if killed in signal.valid_signals()
+             else f"its worker process ended with exit code {code}")
+    return _failure_message(build, run, f"page {page.name} could not be executed: {cause}")
+
+
+def _run_batch(build: Build, batch: list[Page], dataset: str, seed: int, extra: dict[str, str], jobs: int,
+               timings: dict[str, float]) -> list[str]:
+    """Execute ``batch`` with at most ``jobs`` workers at a time; the failure messages."""
+    waiting = list(batch)
+    running: list[Run] = []
+    failures = []
+    while waiting or running:
+        while waiting and len(running) < max(1, jobs):
+            running.append(_start(build, waiting.pop(0), dataset, seed, extra))
+        for run in [r for r in running if r.process.poll() is not None]:
+            running.remove(run)
+            failure = _outcome(build, run)
+            if failure is None:
+                timings[run.page.name] = time.perf_counter() - run.started
+                print(f"  executed {run.page.name:<28s} {timings[run.page.name]:7.1f} s", flush=True)
+            else:
+                failures.append(failure)
+                print(f"  FAILED   {run.page.name}", flush=True)
+        time.sleep(POLL_SECONDS)
+    return failures
 
 
 def execute(
-    root: Path, pages: list[Page], dataset: str, seed: int, extra: dict[str, Any], jobs: int
+    root: Path, pages: list[Page], dataset: str, seed: int, extra: dict[str, str], jobs: int
 ) -> dict[str, float]:
-    """Execute ``pages`` (in parallel where ``jobs`` allows), then the scorecard."""
-    results_dir = root / "_build" / "results"
-    results_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=root / "_build", prefix=".work-") as scratch:
-        return _execute_all(root, pages, Path(scratch), results_dir, dataset, seed, extra, jobs)
+    """Execute ``pages`` (in parallel where ``jobs`` allows), then the scorecard.
+
+    Each page runs in a worker process on a staging directory inside this build's private
+    scratch directory (so concurrent builds never collide) and its outputs are committed as one
+    set (:mod:`recbias.bookkit.results`) only when every cell succeeded.
+    """
+    from recbias.cache import REPORT_VARIABLE
+
+    remove_stale(root)
+    build_id = results.new_build_id()
+    work = root / "_build" / f"{WORK_PREFIX}{build_id}"
+    threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
+    build = Build(root, build_id, work, provenance(root, dataset, seed, build_id),
+                  {REPORT_VARIABLE: str(work / CACHE_REPORT_FILE), **{v: threads for v in THREAD_VARIABLES}})
+    timings: dict[str, float] = {}
+    try:
+        try:
+            work.mkdir(parents=True)
+            results.write_json(work / OWNER_FILE, {"pid": os.getpid(), "started": psutil.Process().create_time()})
+        except OSError as error:
+            raise _fault(None, error) from None
+        failures = _run_batch(build, pages, dataset, seed, extra, jobs, timings)
+        if failures:
+            raise BuildError("\n".join(failures))
+        scorecard = [p for p in notebook_pages(root) if p.name == SCORECARD]
+        if scorecard:
+            check_results(root)
+            failures = _run_batch(build, scorecard, dataset, seed, extra, jobs, timings)
+            if failures:
+                raise BuildError("\n".join(failures))
+    finally:
+        stop_children()
+        report_cache(build.cache_report)
+        shutil.rmtree(work, ignore_errors=True)
+    return timings
+
+
+def check_results(root: Path) -> None:
+    """Before the scorecard runs: every claims and provenance file is sound and from one build per page."""
+    from recbias.bookkit.scorecard import Claim
+
+    try:
+        results.claim_records(root / results.RESULTS, Claim)
+    except results.ResultsError as error:
+        raise BuildError(f"scorecard: {error}") from None
+
+
+def report_cache(report: Path) -> None:
+    """Print, once each, what the fit cache reported during the build (refits, an unwritable cache)."""
+    try:
+        lines = report.read_text().splitlines()
+    except OSError:
+        return
+    for line in dict.fromkeys(lines):
+        print(f"warning: fit cache: {line}", file=sys.stderr)
 
 
 def stop_children() -> None:
     """Terminate every process this build started (workers and their kernels), then kill stragglers."""
     children = psutil.Process().children(recursive=True)
     for child in children:
-        child.terminate()
-    _, alive = psutil.wait_procs(children, timeout=3)
+        try:
+            child.terminate()
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(children, timeout=5)
     for child in alive:
-        child.kill()
+        try:
+            child.kill()
+        except psutil.NoSuchProcess:
+            pass
 
 
-def _execute_all(
-    root: Path,
-    pages: list[Page],
-    work: Path,
-    results_dir: Path,
-    dataset: str,
-    seed: int,
-    extra: dict[str, Any],
-    jobs: int,
-) -> dict[str, float]:
-    """Execute in a private scratch directory, so that concurrent builds never collide."""
-    threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
-    staging = work / "results"
-    staging.mkdir()
-    base_env = {
-        RESULTS_DIR_VARIABLE: str(staging),
-        FINAL_RESULTS_VARIABLE: str(results_dir),
-        **{v: threads for v in THREAD_VARIABLES},
-    }
-    record = provenance(root, dataset, seed)
-
-    def task(page: Page) -> tuple[Page, Path, Path, dict[str, Any], dict[str, str], dict[str, Any]]:
-        declared = declared_parameters(page.source)
-        wanted = {"dataset": dataset, "seed": seed} | extra
-        defaults = {name: spec.default for name, spec in declared.items()}
-        parameters = defaults | {k: v for k, v in wanted.items() if k in declared}
-        output = page.source.with_suffix(".ipynb")
-        env = base_env | {CHAPTER_VARIABLE: page.name}
-        if page.name == SCORECARD:  # the scorecard reads the claims already in place
-            env[RESULTS_DIR_VARIABLE] = str(results_dir)
-        return page, output, work, parameters, env, record
-
-    timings: dict[str, float] = {}
-    context = multiprocessing.get_context("spawn")
-    scorecard = [p for p in notebook_pages(root) if p.name == SCORECARD]
-    pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context)
-    try:
-        for batch in (pages, scorecard):  # the scorecard reads what the chapters recorded
-            futures = [(page, pool.submit(_execute, *task(page))) for page in batch]
-            failures = []
-            for page, future in futures:
-                try:
-                    timings[page.name] = future.result()
-                    print(f"  executed {page.name:<28s} {timings[page.name]:7.1f} s", flush=True)
-                except BuildError as error:
-                    failures.append(str(error))
-                    print(f"  FAILED   {page.name}", flush=True)
-            if failures:
-                raise BuildError("\n".join(failures))
-    except BaseException:
-        stop_children()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-    return timings
+def not_built_note(page: Page) -> str:
+    """What the placeholder of an unbuilt page says, and the build tool too."""
+    chapter = page.number.lstrip("0") or page.name
+    return (f"This page has not been built yet. Build it with `make book CHAPTERS={chapter}` "
+            f"(or `python -m recbias.bookkit --chapters {chapter}`).")
 
 
-def fill_missing(root: Path) -> list[str]:
+def fill_missing(root: Path) -> list[Page]:
     """Write a "not built yet" page for every page that was never executed, so the book still builds.
 
     The placeholder keeps the page's title and says how to build it; it has none of the
@@ -383,25 +532,27 @@ def fill_missing(root: Path) -> list[str]:
     for page in notebook_pages(root):
         output = page.source.with_suffix(".ipynb")
         if not output.exists():
+            output.unlink(missing_ok=True)  # a link to a set that is gone
             cells = jupytext.read(page.source).cells
             title = next(
                 (line for c in cells if c.cell_type == "markdown" for line in c.source.splitlines() if line.startswith("# ")),
                 f"# {page.name}",
             )
-            chapter = page.number.lstrip("0") or page.name
-            note = (
-                ":::{note}\nThis page has not been built yet. Build it with "
-                f"`make book CHAPTERS={chapter}` (or `python -m recbias.bookkit --chapters {chapter}`).\n:::"
-            )
+            note = f":::{{note}}\n{not_built_note(page)}\n:::"
             notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"{title}\n\n{note}")])
             notebook.metadata = jupytext.read(page.source).metadata
             nbformat.write(notebook, output)
-            missing.append(page.name)
+            missing.append(page)
     return missing
 
 
 def render(root: Path) -> Path:
-    """Run ``jupyter-book build`` in strict mode; returns the HTML index."""
+    """Run ``jupyter-book build`` in strict mode into a fresh ``_build/html``; returns the HTML index.
+
+    Starting afresh makes identical builds byte-identical: into an existing output directory
+    Sphinx would add checksums of the previous build's static files to the links of every page.
+    """
+    shutil.rmtree(root / "_build" / "html", ignore_errors=True)
     executable = Path(sys.executable).with_name("jupyter-book")
     command = [str(executable), "build", str(root), "--builder", "html", "-W", "-n", "--keep-going"]
     completed = subprocess.run(command, capture_output=True, text=True)
@@ -412,6 +563,8 @@ def render(root: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from recbias.datasets.csvfile import DUPLICATE_POLICIES
+
     parser = argparse.ArgumentParser(prog="python -m recbias.bookkit", description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root holding _toc.yml")
     parser.add_argument("--dataset", default="synthetic", help="dataset name (default: synthetic)")
@@ -421,42 +574,86 @@ def main(argv: list[str] | None = None) -> int:
         "-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
         help="extra chapter parameter (repeatable)",
     )
+    parser.add_argument("--csv-threshold", type=float, metavar="X",
+                        help="csv:PATH only: a rating >= X is positive (default: the file's highest rating)")
+    parser.add_argument("--csv-duplicates", choices=DUPLICATE_POLICIES,
+                        help="csv:PATH only: what to do with a (user, item) pair on several lines (default: error)")
     parser.add_argument("--jobs", type=int, default=2, help="chapters executed in parallel")
     parser.add_argument("--no-html", action="store_true", help="execute only, do not render HTML")
     parser.add_argument("--list", action="store_true", help="list the chapters and their parameters, then stop")
     args = parser.parse_args(argv)
     root = args.root.resolve()
-    signal.signal(signal.SIGTERM, _interrupt)
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, _interrupt)
+    explicit_data_dir = os.environ.get("RECBIAS_DATA_DIR")
+    for variable, folder in (("RECBIAS_DATA_DIR", "raw"), ("RECBIAS_CACHE_DIR", "cache")):
+        os.environ.setdefault(variable, str(project_root(root) / "data" / folder))  # the book being built
     try:
         pages = select(notebook_pages(root), args.chapters)
         if args.list:
             print(describe(pages))
             return 0
-        extra = {name: parse_value(value) for name, value in args.parameter}
+        extra = dict(args.parameter)
         validate(pages, args.dataset, args.seed, extra)
-        check_dataset(args.dataset)
+        set_csv_options(args.dataset, args.csv_threshold, args.csv_duplicates)
+        ratings = check_dataset(args.dataset, args.seed)
+        check_requirements(pages, ratings, args.dataset, args.seed, extra)
+        for note in data_notes(pages, explicit_data_dir):
+            print(f"warning: {note}", file=sys.stderr)
         print(f"Executing {len(pages)} page(s) on dataset {args.dataset!r}, seed {args.seed}, {args.jobs} job(s)")
         start = time.perf_counter()
         execute(root, pages, args.dataset, args.seed, extra, args.jobs)
         print(f"Executed in {time.perf_counter() - start:.1f} s")
         if args.no_html:
             return 0
-        for name in fill_missing(root):
-            print(f"  note: {name} was never executed; its page shows code without output")
+        for page in fill_missing(root):
+            print(f"  note: {page.name}: {not_built_note(page)}")
         index = render(root)
         print(f"Book written to {index}")
     except BuildError as error:
         print(f"Build failed: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("Build stopped: workers ended, scratch removed, earlier pages kept.", file=sys.stderr)
-        return 130
+    except OSError as error:
+        print(f"Build failed: {_fault(None, error)}", file=sys.stderr)
+        return 1
+    except Stopped as stopped:
+        print(f"Build stopped by {signal.Signals(stopped.signum).name}: workers ended, scratch removed, "
+              "earlier pages kept.", file=sys.stderr)
+        return 128 + stopped.signum
     return 0
 
 
+def set_csv_options(dataset: str, threshold: float | None, duplicates: str | None) -> None:
+    """Pass ``--csv-threshold`` and ``--csv-duplicates`` to this process and every page."""
+    options = {k: v for k, v in (("positive_threshold", threshold), ("duplicates", duplicates)) if v is not None}
+    if options and not dataset.startswith("csv:"):
+        raise BuildError(f"--csv-threshold and --csv-duplicates apply to csv:PATH datasets only, not {dataset!r}")
+    os.environ[CSV_OPTIONS_VARIABLE] = json.dumps(options)
+
+
+def check_requirements(pages: list[Page], ratings: Ratings, dataset: str, seed: int, extra: dict[str, str]) -> None:
+    """Refuse, before any page runs, a dataset that a selected chapter cannot use; one line per unmet need."""
+    from recbias.bookkit.requirements import unmet
+
+    problems = []
+    for page in pages:
+        problems += unmet(page.name, ratings, dataset, page_parameters(page, dataset, seed, extra))
+    if problems:
+        raise BuildError("the dataset does not meet what these chapters need:\n  " + "\n  ".join(problems))
+
+
+class Stopped(BaseException):
+    """The build was asked to stop (SIGINT, SIGTERM)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 def _interrupt(signum: int, frame: Any) -> None:
-    """SIGTERM ends the build like Ctrl-C does."""
-    raise KeyboardInterrupt
+    """SIGINT and SIGTERM stop the build: its workers and kernels end, earlier pages stay."""
+    signal.signal(signum, signal.SIG_IGN)  # a second signal must not interrupt the cleanup
+    raise Stopped(signum)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from recbias.bookkit.results import claim_records, provenance_records
+
 RESULTS_DIR_VARIABLE = "RECBIAS_RESULTS_DIR"
 CHAPTER_VARIABLE = "RECBIAS_CHAPTER"
 
@@ -203,23 +205,15 @@ def _append(path: Path, record: Claim) -> None:
 
 
 def load_claims(results_dir: str | Path) -> list[Claim]:
-    """Every claim recorded under ``results_dir``, chapter by chapter."""
-    claims: list[Claim] = []
-    for path in sorted(Path(results_dir).glob("*.json")):
-        try:
-            records = json.loads(path.read_text())
-            claims.extend(Claim(**record) for record in records)
-        except (json.JSONDecodeError, TypeError) as error:
-            raise ValueError(f"scorecard: {path} is not a valid claims file ({error})") from error
-    return claims
+    """Every claim recorded under ``results_dir``, chapter by chapter; a damaged file, or a page whose claims
+    and provenance come from different builds, is a :class:`~recbias.bookkit.results.ResultsError`."""
+    return [Claim(**record) for record in claim_records(results_dir, Claim)]
 
 
 def load_provenance(results_dir: str | Path) -> pd.DataFrame:
     """One row per executed page: chapter, dataset, seed, commit and build date of its last build."""
-    rows = []
-    for path in sorted((Path(results_dir) / "provenance").glob("*.json")):
-        record = json.loads(path.read_text())
-        rows.append({"chapter": path.stem} | {k: record.get(k) for k in ("dataset", "seed", "commit", "date")})
+    rows = [{"chapter": page} | {k: record.get(k) for k in ("dataset", "seed", "commit", "date")}
+            for page, record in provenance_records(results_dir)]
     return pd.DataFrame(rows, columns=["chapter", "dataset", "seed", "commit", "date"])
 
 

@@ -9,6 +9,7 @@ them too), so every chapter reads the same.  Figures and tables that the prose r
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
@@ -34,6 +35,8 @@ __all__ = [
 ]
 
 _CELL = "padding: 0.15em 0.5em; text-align: right;"
+#: stands for the table's id while the table is rendered, replaced by one derived from its content
+_PLACEHOLDER_ID = "recbias0table0id"
 #: text columns with a longer cell than this wrap
 WRAP_ABOVE = 32
 
@@ -53,8 +56,13 @@ def table_html(
     index: bool = False,
     wrap: bool = False,
     left: Sequence[str] = (),
+    table_id: str | None = None,
 ) -> str:
     """``frame`` as a compact HTML table: small font, numbers right-aligned, missing as "–".
+
+    The table's HTML id (``T_<table_id>``, which its styles are scoped to) is ``table_id``, by
+    default a digest of the rendered table, so identical builds give identical pages (pandas
+    would draw a random one).
 
     Cells stay on one line (``wrap`` lets every cell wrap), except text columns whose longest
     cell exceeds :data:`WRAP_ABOVE` characters, which wrap so that wide tables fit the page.
@@ -65,7 +73,7 @@ def table_html(
     if isinstance(formats, str):  # one format for every numeric column
         formats = {column: formats for k, column in enumerate(frame.columns)
                    if pd.api.types.is_numeric_dtype(frame.iloc[:, k])}
-    styler = frame.style.format(formats, precision=precision, na_rep="–")
+    styler = frame.style.format(formats, precision=precision, na_rep="–").set_uuid(_PLACEHOLDER_ID)
     if not index:
         styler = styler.hide(axis="index")
     styler = styler.set_table_styles(
@@ -83,7 +91,9 @@ def table_html(
         columns.setdefault(column, []).append({"selector": "td", "props": "white-space: normal; min-width: 12em; text-align: left;"})
     if columns:
         styler = styler.set_table_styles(columns, overwrite=False)
-    return styler.to_html()
+    html = styler.to_html()
+    stable = table_id or hashlib.sha256(html.encode()).hexdigest()[:12]
+    return html.replace(_PLACEHOLDER_ID, stable)
 
 
 def show_table(frame: pd.DataFrame, formats: Mapping[str, str] | str | None = None, **options) -> None:
@@ -92,8 +102,9 @@ def show_table(frame: pd.DataFrame, formats: Mapping[str, str] | str | None = No
 
 
 def glue_table(name: str, frame: pd.DataFrame, formats: Mapping[str, str] | str | None = None, **options) -> None:
-    """Glue ``frame`` as HTML under ``name``, for a numbered ``{glue:figure}`` with a caption."""
-    glue(name, HTML(table_html(frame, formats, **options)), display=False)
+    """Glue ``frame`` as HTML under ``name``, for a numbered ``{glue:figure}`` with a caption; its HTML id
+    comes from ``name``."""
+    glue(name, HTML(table_html(frame, formats, table_id=name.replace("-", "_"), **options)), display=False)
 
 
 def glue_figure(name: str, figure: plt.Figure) -> None:
