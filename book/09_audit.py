@@ -63,9 +63,10 @@ say("audited", ", ".join(audited))
 # ```{glue:figure} tbl-audit-profile
 # :name: tbl-audit-profile
 #
-# Bias profile of the audited data and of the other datasets available locally. Positive ratio, head /
-# tail: the share of positive ratings of the most rated tenth of the items over that of the least rated
-# tenth.
+# Bias profile of the audited data and of the other datasets available locally. Gini: of the item
+# counts; α: of the fitted power law; top-10% share: share of the ratings on the most rated tenth of the
+# items; positive head/tail: share of positive ratings of the most rated tenth of the items over that of
+# the least rated tenth.
 # ```
 
 # %% tags=["remove-cell"]

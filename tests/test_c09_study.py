@@ -46,7 +46,7 @@ def test_the_profile_matches_hand_counts() -> None:
     counts = np.bincount(ratings.items, minlength=ratings.n_items)
     assert row["density"] == pytest.approx(ratings.n_ratings / (ratings.n_users * ratings.n_items))
     top = np.sort(counts)[::-1][: ratings.n_items // 10].sum() / counts.sum()
-    assert row["top 10% items' share of ratings"] == pytest.approx(top)
+    assert row["top-10% share"] == pytest.approx(top)
     assert row["fitted α"] > 0
 
 

@@ -32,7 +32,7 @@ def scores_figure(summary: pd.DataFrame, dataset: str) -> Figure:
         ax.set_xlim(left=0)
     for ax in list(axes.flat)[len(protocols):]:
         ax.set_visible(False)
-    dataset_caption(axes[0, -1], dataset)
+    figure.suptitle(f"dataset: {dataset}", x=0.99, ha="right", fontsize=8, color="#666")
     figure.tight_layout()
     return figure
 

@@ -18,8 +18,8 @@ from recbias.text import and_list
 
 
 def doc_link(page: str) -> str:
-    """A MyST cross-reference to a chapter of the book."""
-    return f"{{doc}}`{page}`"
+    """An HTML link to a chapter of the book (tables are glued as HTML, where MyST roles do not apply)."""
+    return f'<a href="{page}.html">chapter {int(page[:2])}</a>'
 
 
 def explained_by() -> pd.DataFrame:
@@ -37,10 +37,10 @@ def profile_table(profiles: pd.DataFrame) -> pd.DataFrame:
 def scores_table(measured: Measured) -> pd.DataFrame:
     """Protocol x system: ``mean [ci_low, ci_high]``, with the protocol's share of relevant candidates."""
     summary = measured.summary()
-    cells = summary.assign(cell=[f"{m:.4f} <small>[{lo:.4f}, {hi:.4f}]</small>" for m, lo, hi in
+    cells = summary.assign(cell=[f"{m:.4f}<br><small>[{lo:.4f}, {hi:.4f}]</small>" for m, lo, hi in
                                  zip(summary["mean"], summary["ci_low"], summary["ci_high"], strict=True)])
     table = cells.pivot(index="protocol", columns="system", values="cell").reindex(
-        index=measured.relevant_share.index, columns=pd.unique(summary["system"]))
+        index=measured.relevant_share.index, columns=pd.unique(summary["system"])).rename_axis("protocol")
     table.insert(0, "relevant share", measured.relevant_share.map("{:.4f}".format))
     return table.reset_index()
 

@@ -13,9 +13,9 @@ from recbias.ratings import Ratings
 from recbias.synthetic import fit_popularity_curve
 
 #: profile column -> the page that explains it
-EXPLAINED_BY = {"Gini of item popularity": "04_popularity_bias", "fitted α": "04_popularity_bias",
-                "top 10% items' share of ratings": "04_popularity_bias",
-                "positive ratio, head / tail": "05_neutralising_designs", "density": "03_sparsity_bias"}
+EXPLAINED_BY = {"Gini": "04_popularity_bias", "fitted α": "04_popularity_bias",
+                "top-10% share": "04_popularity_bias",
+                "positive head/tail": "05_neutralising_designs", "density": "03_sparsity_bias"}
 
 
 def bias_profile(ratings: Ratings) -> dict[str, float | int | str]:
@@ -28,10 +28,10 @@ def bias_profile(ratings: Ratings) -> dict[str, float | int | str]:
     ratio = judgments.positive_ratio_by_popularity(ratings, segments=10)["positive_ratio"].to_numpy()
     return {"dataset": ratings.name, "users": ratings.n_users, "items": ratings.n_items,
             "ratings": ratings.n_ratings, "density": ratings.density,
-            "Gini of item popularity": judgments.gini(counts),
+            "Gini": judgments.gini(counts),
             "fitted α": fit_popularity_curve(counts).alpha,
-            "top 10% items' share of ratings": ordered[: max(1, len(ordered) // 10)].sum() / ordered.sum(),
-            "positive ratio, head / tail": ratio[0] / ratio[-1] if ratio[-1] > 0 else float("nan")}
+            "top-10% share": ordered[: max(1, len(ordered) // 10)].sum() / ordered.sum(),
+            "positive head/tail": ratio[0] / ratio[-1] if ratio[-1] > 0 else float("nan")}
 
 
 def profiles(ratings: Ratings, *, others: bool = True,

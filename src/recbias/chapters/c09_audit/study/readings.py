@@ -17,7 +17,7 @@ def popularity_share(means: pd.DataFrame) -> pd.DataFrame:
     of the audited systems as the top) and each audited system's lift over Popularity, ``M_s / M_pop``."""
     audited = [s for s in means.columns if s not in REFERENCES]
     out = pd.DataFrame({"popularity index": popularity_index(means["Popularity"], means["Random"],
-                                                             means[audited].max(axis=1))}, index=means.index)
+                                                             means[audited].max(axis=1))}, index=means.index).rename_axis("protocol")
     with np.errstate(divide="ignore", invalid="ignore"):
         for system in audited:
             out[f"{system} / Popularity"] = means[system] / means["Popularity"]
