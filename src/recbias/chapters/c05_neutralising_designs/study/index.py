@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from recbias.chapters.c05_neutralising_designs.study.designs import PERSONALISED, DatasetStudy, design_summary
+from recbias.evaluate.popularity_index import popularity_index as index_value
 
 #: the metric and design behind every row of the popularity-index figure: (row, design label, metric)
 INDEX_ROWS: tuple[tuple[str, str, str], ...] = (
@@ -58,7 +59,7 @@ def popularity_index(study: DatasetStudy, rows: Sequence[tuple[str, str, str]] =
         out.append({"dataset": study.name, "method": row, "design": study.designs[label], "metric": metric,
                     "Popularity": cell["Popularity"], "Random": cell["Random"], "best personalised": best,
                     "best system": personalised.idxmax() if (personalised == best).sum() == 1 else "tie",
-                    "index": (cell["Popularity"] - cell["Random"]) / (best - cell["Random"])})
+                    "index": index_value(cell["Popularity"], cell["Random"], best)})
     return pd.DataFrame(out)
 
 

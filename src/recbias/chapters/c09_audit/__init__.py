@@ -1,0 +1,3 @@
+"""Chapter 9 ("Audit your own evaluation"): the bias profile of a dataset, its systems under the main
+protocols, the share of their scores that popularity explains, the stability of their order across
+protocols, and a protocol card to report."""

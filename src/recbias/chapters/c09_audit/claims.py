@@ -1,0 +1,32 @@
+"""Chapter 9's finding as data: on the audited data, the neutralising designs leave popularity less of the
+scale than AR does (IRJ 2017 Sec. 6), and the values it is checked on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from recbias.bookkit.claims import Finding, above
+from recbias.chapters.c09_audit.study.protocols import NEUTRALISING
+
+#: the chapter reproduces no published number: the header of the common schema only
+PUBLISHED = Path(__file__).with_name("published.csv")
+
+FINDINGS = [
+    Finding(key="audit_neutralising_index", statement="Neutralising designs give popularity a smaller share of "
+            "the scale than AR does on the audited data", source="bellogin2017statistical", anchor="Sec. 6",
+            criterion=above("ar_index", "neutralising_index", what="popularity index under AR",
+                            than="the largest under P1R, U1R and UAR"),
+            evidence="popularity index {ar_index:.2f} under AR, at most {neutralising_index:.2f} when neutralised",
+            departs="the audited systems, not the papers' pLSA, MF and kNN, set the top of the scale"),
+]
+
+
+def measured(share: pd.DataFrame) -> dict[str, float]:
+    """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.readings.popularity_share`."""
+    index = share["popularity index"]
+    neutral = [p for p in NEUTRALISING if p in index.index]
+    if "AR P@10" not in index.index or not neutral:
+        return {}
+    return {"ar_index": float(index["AR P@10"]), "neutralising_index": float(index[neutral].max())}

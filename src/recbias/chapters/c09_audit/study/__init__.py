@@ -1,0 +1,1 @@
+"""Computation of the audit page: protocols, measurement, the data's bias profile and the readings."""

@@ -1,0 +1,115 @@
+"""Every system under every audit protocol, on the splits a score directory is prepared for.
+
+Each split of :func:`recbias.recommenders.scorefiles.scoring_folds` is measured once: its systems are
+fitted (presets through the fit cache, outside systems afresh, since their code or files may change),
+the runs of every design are drawn, every system scores them in one pass
+(:func:`recbias.evaluate.experiment.evaluate_fold`), and the corrected sampled metric reads its own draw.
+The result is one tidy per-run table, summarised with the user as the unit
+(:meth:`recbias.evaluate.experiment.Experiment.summary`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from recbias.chapters.c09_audit.study.protocols import AuditProtocol
+from recbias.designs import build_runs, parse_design
+from recbias.evaluate import Candidates
+from recbias.evaluate.experiment import Experiment, evaluate_fold, fit_systems
+from recbias.metrics import ItemPopularity
+from recbias.ratings import Ratings
+from recbias.recommenders import Recommender
+from recbias.recommenders.scorefiles import scoring_folds
+from recbias.sampled import corrected_sample
+from recbias.splits import Fold, fold_seed
+
+VALUE = "value"
+
+
+@dataclass
+class Measured:
+    """The audit's measurements: ``experiment.runs`` has one row per (protocol, system, run), the protocol's
+    label in ``design`` and its metric in ``value``; ``relevant_share`` is, per protocol, the share of
+    relevant items among the candidates (the test sparsity the protocol works at)."""
+
+    experiment: Experiment
+    relevant_share: pd.Series
+    splits: dict[str, Fold]
+
+    def summary(self) -> pd.DataFrame:
+        """``protocol``, ``system``, ``mean``, ``ci_low``, ``ci_high``, ``users``: means over runs with intervals
+        over users."""
+        table = self.experiment.summary([VALUE])
+        return table.rename(columns={"design": "protocol"}).drop(columns=["dataset", "metric"])
+
+    def means(self) -> pd.DataFrame:
+        """Protocol x system means."""
+        table = self.summary()
+        return table.pivot(index="protocol", columns="system", values="mean").reindex(
+            index=self.relevant_share.index, columns=pd.unique(table["system"]))
+
+
+def fit_split(systems: Mapping[str, str | Recommender], fold: Fold, seed: int) -> dict[str, Recommender]:
+    """Presets fitted through the cache, every other system fitted afresh."""
+    presets = {k: v for k, v in systems.items() if isinstance(v, str)}
+    others = {k: v for k, v in systems.items() if not isinstance(v, str)}
+    fitted = fit_systems(presets, fold.train, key_extra=fold.key, seed=seed) | fit_systems(
+        others, fold.train, cache=False, seed=seed)
+    return {label: fitted[label] for label in systems}
+
+
+def _tidy(table: pd.DataFrame, protocol: AuditProtocol) -> pd.DataFrame:
+    part = table[table["design"] == protocol.design]
+    out = part[["dataset", "fold", "system", "run", "user", "group"]].copy()
+    out.insert(2, "design", protocol.label)
+    out[VALUE] = part[protocol.metric].to_numpy()
+    return out
+
+
+def measure_split(plan: list[AuditProtocol], fold: Fold, systems: Mapping[str, str | Recommender], ratings: Ratings,
+                  seed: int) -> tuple[list[pd.DataFrame], dict[str, float]]:
+    """Per-run tables of the protocols of ``plan`` on one split, and each protocol's share of relevant candidates."""
+    fitted = fit_split(systems, fold, seed)
+    plain = [p for p in plan if p.correction is None]
+    designs = list(dict.fromkeys(p.design for p in plain))
+    runs = {d: build_runs(fold.train, fold.test, d, seed=fold_seed(seed, k), on_shortage="exclude")
+            for k, d in enumerate(designs)}
+    popularity = ItemPopularity.from_ratings(ratings, fold.test, train=fold.train)
+    metrics = list(dict.fromkeys(p.metric for p in plain))
+    table = evaluate_fold(fold, fitted, runs, metrics, dataset=ratings.name, seed=seed, item_popularity=popularity)
+    tables = [_tidy(table, p) for p in plain]
+    shares = {p.label: float(runs[p.design].labels.mean()) for p in plain}
+    for p in (p for p in plan if p.correction is not None):
+        sample = corrected_sample(fold.train, fold.test, metric=p.metric, method=p.correction,
+                                  m=parse_design(p.design).n_nonrelevant, seed=fold_seed(seed, len(designs)))
+        candidates = Candidates([sample.runs])
+        for label, recommender in fitted.items():
+            values = sample.values(label, candidates.score(recommender)[0])
+            tables.append(pd.DataFrame({"dataset": ratings.name, "fold": fold.index, "design": p.label,
+                                        "system": label, "run": np.arange(len(values)), "user": values["user"],
+                                        "group": 0, VALUE: values["value"]}))
+        shares[p.label] = float(sample.runs.labels.mean())
+    return tables, shares
+
+
+def measure(ratings: Ratings, plan: list[AuditProtocol], systems: Mapping[str, str | Recommender], *, seed: int = 0,
+            test_ratio: float = 0.2, progress: Callable[[str], None] | None = None) -> Measured:
+    """Every protocol of ``plan`` for every system; protocols of a split that does not exist are left out
+    (no uniform test profile at ``test_ratio``).  ``progress`` is called with the name of each split measured."""
+    splits = scoring_folds(ratings, seed=seed, test_ratio=test_ratio)
+    tables, shares = [], {}
+    for name, fold in splits.items():
+        split_tables, split_shares = measure_split([p for p in plan if p.split == name], fold, systems, ratings, seed)
+        tables += split_tables
+        shares |= split_shares
+        if progress is not None:
+            progress(name)
+    runs = pd.concat(tables, ignore_index=True)
+    for column in ("dataset", "design", "system"):
+        runs[column] = pd.Categorical(runs[column], categories=list(pd.unique(runs[column])))
+    order = [p.label for p in plan if p.label in shares]
+    return Measured(Experiment(runs=runs, reports=pd.DataFrame()), pd.Series(shares).reindex(order), splits)

@@ -1,0 +1,31 @@
+"""The audit command's arguments: datasets by name or file, systems by name, class or score directory."""
+
+from pathlib import Path
+
+import pytest
+
+from recbias.bookkit import audit_cli
+from recbias.bookkit.pipeline import BuildError
+
+
+def test_a_file_becomes_an_absolute_csv_dataset_and_a_name_stays(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "mine.csv").write_text("user,item,rating\n1,2,5\n")
+    monkeypatch.chdir(tmp_path)
+    assert audit_cli.dataset_name("mine.csv") == f"csv:{tmp_path / 'mine.csv'}"
+    assert audit_cli.dataset_name("ml-100k") == "ml-100k"
+    with pytest.raises(BuildError, match="neither a registered dataset"):
+        audit_cli.dataset_name("nothing.csv")
+
+
+def test_files_and_directories_are_made_absolute_and_one_system_is_needed(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    specs = audit_cli.system_specs(["mf", "pkg.mod:Rec", "ex/item_mean.py:ItemMean"], ["scores"])
+    assert specs == f"mf, pkg.mod:Rec, {tmp_path / 'ex/item_mean.py'}:ItemMean, {tmp_path / 'scores'}"
+    with pytest.raises(BuildError, match="at least one system"):
+        audit_cli.system_specs([], [])
+
+
+def test_prepare_writes_the_candidates(tmp_path: Path, capsys) -> None:
+    assert audit_cli.main(["prepare", "--ratings", "synthetic-small", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "coin" / "candidates.csv").exists() and (tmp_path / "manifest.json").exists()
+    assert "candidates" in capsys.readouterr().out
