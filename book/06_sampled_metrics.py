@@ -44,7 +44,8 @@ from recbias.bookkit.claims import register
 from recbias.bookkit.page import say, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import findings_table
-from recbias.bookkit.tables import fmt_signed, glue_figure, glue_table
+from recbias.bookkit.tables import glue_figure, glue_table
+from recbias.text import fmt_signed
 from recbias.chapters.c06_sampled_metrics import claims, figures
 from recbias.chapters.c06_sampled_metrics.report import bridge as rb, cost as rc, real_data as rr, sweep as rw, toy as rt
 from recbias.chapters.c06_sampled_metrics.study import bridge as sb, cost as sc, real_data as sv, sweep as sw, toy as st

@@ -17,19 +17,9 @@ import pandas as pd
 from IPython.display import HTML, display
 from myst_nb import glue
 
-from recbias.text import fmt_number, fmt_p, fmt_pct, fmt_pm, fmt_seconds, fmt_signed, ordinal, order_text
-
 __all__ = [
-    "fmt_number",
-    "fmt_p",
-    "fmt_pct",
-    "fmt_pm",
-    "fmt_seconds",
-    "fmt_signed",
     "glue_figure",
     "glue_table",
-    "order_text",
-    "ordinal",
     "show_table",
     "table_html",
 ]
