@@ -3,7 +3,6 @@
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -101,11 +100,9 @@ def write_annotated(root: Path, body: str = "pass", name: str = "06_sampled") ->
 )
 def test_inadmissible_values_are_refused_before_anything_runs(tmp_path, name, value, expected):
     write_annotated(tmp_path, "raise SystemExit('the chapter must not run')")
-    start = time.perf_counter()
     result = run(tmp_path, "-p", name, value)
     assert result.returncode == 1
     assert "chapter 06_sampled" in result.stderr and expected in result.stderr
-    assert time.perf_counter() - start < 20  # an interpreter start, no kernel
     assert not (tmp_path / "book" / "06_sampled.ipynb").exists()
 
 
