@@ -20,7 +20,7 @@ from recbias.bookkit.results import ResultsError
 from recbias.bookkit.scorecard import Claim, load_claims, load_provenance
 from test_book_pipeline import write_book
 
-CLAIM = {"kind": "finding", "key": "k", "label": "it holds", "source": "s", "dataset": "toy", "holds": True,
+CLAIM = {"kind": "finding", "key": "k", "label": "it holds", "source": "s", "dataset": "toy", "outcome": "holds",
          "evidence": "seen"}
 
 
@@ -121,8 +121,10 @@ DAMAGE = {
     "empty object": ("claims", b"{}", "should be a list, or an object with build, page and claims; found an object"),
     "random bytes": ("claims", bytes(range(256)), "binary content"),
     "truncated": ("claims", b'[{"kind": "finding"', "invalid JSON"),
-    "wrong value type": ("claims", json.dumps([CLAIM | {"holds": "yes"}]).encode(),
-                         "claim 1 ('k'): field 'holds' should be a boolean, found 'yes'"),
+    "wrong value type": ("claims", json.dumps([CLAIM | {"outcome": True}]).encode(),
+                         "claim 1 ('k'): field 'outcome' should be a string, found True"),
+    "unknown outcome": ("claims", json.dumps([CLAIM | {"outcome": "yes"}]).encode(),
+                        "claim 1 ('k'): outcome 'yes' is none of holds, fails, inconclusive"),
     "number as text": ("claims", json.dumps([CLAIM | {"kind": "number", "ours": "0.3"}]).encode(),
                        "field 'ours' should be a number, found '0.3'"),
     "unknown field": ("claims", json.dumps([CLAIM | {"verdict": "holds"}]).encode(), "unknown field(s) verdict"),
@@ -152,8 +154,9 @@ def test_each_kind_of_damage_is_one_message_naming_the_file(tmp_path, damage):
 # ------------------------------------------------------------------------------------------------
 # whole builds of a tiny book
 
-FINDING = ("from recbias.bookkit.scorecard import finding\n"
-           "finding('k', label='it holds', holds=True, evidence=f'seed {seed}', source='s', dataset=dataset)\n")
+FINDING = ("from recbias.bookkit.claims import Finding, is_true, register\n"
+           "register([Finding('k', 'it holds', 's', '', is_true('ok', 'it is so'), 'seed {seed}')],\n"
+           "         {'ok': True, 'seed': seed}, dataset=dataset)\n")
 
 
 def build(root: Path, *args: str, patch: str = "", timeout: float = 300) -> subprocess.CompletedProcess:

@@ -141,8 +141,8 @@ def test_a_malformed_csv_fails_once_before_any_chapter(tmp_path):
 @pytest.mark.slow
 def test_a_failed_rebuild_keeps_the_last_good_page_and_its_claims(tmp_path):
     claim = (
-        "from recbias.bookkit.scorecard import finding\n"
-        "finding('k', label='it holds', holds=True, evidence='seen', source='s', dataset=dataset)\n"
+        "from recbias.bookkit.claims import Finding, is_true, register\n"
+        "register([Finding('k', 'it holds', 's', '', is_true('ok', 'it is so'), 'seen')], {'ok': True}, dataset=dataset)\n"
         "assert n_folds < 9, 'too many folds'\n"
     )
     write_book(tmp_path, {"01_claims": claim})

@@ -4,27 +4,42 @@ import json
 
 import pytest
 
+from recbias.bookkit import claims
 from recbias.bookkit import scorecard as report
 
 
+def number(key, ours, *, paper, tolerance, dataset, paper_dataset, source="s", anchor=""):
+    """Register one published number through the claims API and return its record."""
+    (claim,) = claims.register([claims.Number(key, key, paper, tolerance, paper_dataset, source, anchor)], {key: ours},
+                               dataset=dataset)
+    return claim
+
+
+def finding(key, *, label, holds, evidence, dataset, source="s", anchor=""):
+    """Register one finding whose criterion reads a flag, and return its record."""
+    (claim,) = claims.register([claims.Finding(key, label, source, anchor, claims.is_true("ok", "it is so"), evidence)],
+                               {"ok": holds}, dataset=dataset)
+    return claim
+
+
 def test_verdict_follows_tolerance_on_the_papers_dataset():
-    close = report.number("a", 0.081, paper=0.08, tolerance=0.005, source="IRJ Fig. 2", dataset="ml-1m", paper_dataset="ml-1m")
-    far = report.number("b", 0.09, paper=0.08, tolerance=0.005, source="IRJ Fig. 2", dataset="ml-1m", paper_dataset="ml-1m")
+    close = number("a", 0.081, paper=0.08, tolerance=0.005, source="IRJ Fig. 2", dataset="ml-1m", paper_dataset="ml-1m")
+    far = number("b", 0.09, paper=0.08, tolerance=0.005, source="IRJ Fig. 2", dataset="ml-1m", paper_dataset="ml-1m")
     assert close.verdict == report.AGREES
     assert far.verdict == report.DIFFERS
 
 
 def test_other_dataset_is_not_comparable_rather_than_failing():
-    c = report.number("a", 0.5, paper=0.08, tolerance=0.005, source="x", dataset="ml-100k", paper_dataset="ml-1m")
+    c = number("a", 0.5, paper=0.08, tolerance=0.005, source="x", dataset="ml-100k", paper_dataset="ml-1m")
     assert c.verdict == report.NOT_COMPARABLE
 
 
 def test_claims_are_written_per_chapter_and_replaced_by_key(tmp_path, monkeypatch):
     monkeypatch.setenv(report.RESULTS_DIR_VARIABLE, str(tmp_path))
     monkeypatch.setenv(report.CHAPTER_VARIABLE, "02_designs")
-    report.number("k", 1.0, paper=1.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
-    report.number("k", 2.0, paper=1.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
-    report.number("j", 3.0, paper=3.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
+    number("k", 1.0, paper=1.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
+    number("k", 2.0, paper=1.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
+    number("j", 3.0, paper=3.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
     records = json.loads((tmp_path / "02_designs.json").read_text())
     assert [(r["key"], r["ours"]) for r in records] == [("k", 2.0), ("j", 3.0)]
     assert not list(tmp_path.glob("*.tmp"))
@@ -38,15 +53,15 @@ def test_claims_are_written_per_chapter_and_replaced_by_key(tmp_path, monkeypatc
 def test_without_a_results_dir_nothing_is_written(tmp_path, monkeypatch):
     monkeypatch.delenv(report.RESULTS_DIR_VARIABLE, raising=False)
     monkeypatch.chdir(tmp_path)
-    report.number("k", 1.0, paper=1.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
+    number("k", 1.0, paper=1.0, tolerance=0.0, source="s", dataset="toy", paper_dataset="toy")
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("field", ["ours", "paper", "tolerance"])
+@pytest.mark.parametrize("field", ["ours", "value", "tolerance"])
 def test_non_finite_values_are_rejected(field):
-    values = {"ours": 1.0, "paper": 1.0, "tolerance": 0.1} | {field: float("nan")}
+    values = {"ours": 1.0, "value": 1.0, "tolerance": 0.1} | {field: float("nan")}
     with pytest.raises(ValueError, match=field):
-        report.number("k", values["ours"], paper=values["paper"], tolerance=values["tolerance"], source="s", dataset="a", paper_dataset="a")
+        number("k", values["ours"], paper=values["value"], tolerance=values["tolerance"], source="s", dataset="a", paper_dataset="a")
 
 
 def test_corrupt_claims_file_is_named(tmp_path):
@@ -58,9 +73,9 @@ def test_corrupt_claims_file_is_named(tmp_path):
 def test_a_finding_holds_or_fails_on_any_dataset(tmp_path, monkeypatch):
     monkeypatch.setenv(report.RESULTS_DIR_VARIABLE, str(tmp_path))
     monkeypatch.setenv(report.CHAPTER_VARIABLE, "03_sparsity_bias")
-    yes = report.finding("f", label="random 1R precision is 1/t", holds=True, evidence="0.0101 vs 0.0100",
+    yes = finding("f", label="random 1R precision is 1/t", holds=True, evidence="0.0101 vs 0.0100",
                          source="IRJ Sec. 4", dataset="ml-100k")
-    no = report.finding("g", label="popularity is first", holds=False, evidence="second", source="IRJ", dataset="x")
+    no = finding("g", label="popularity is first", holds=False, evidence="second", source="IRJ", dataset="x")
     assert (yes.verdict, no.verdict) == (report.HOLDS, report.FAILS)
     loaded = report.load_claims(tmp_path)
     assert [(c.kind, c.label, c.verdict) for c in loaded] == [
@@ -71,15 +86,17 @@ def test_a_finding_holds_or_fails_on_any_dataset(tmp_path, monkeypatch):
 
 def test_a_finding_needs_its_statement_and_evidence():
     with pytest.raises(ValueError, match="evidence"):
-        report.finding("f", label="x", holds=True, evidence="", source="s", dataset="d")
+        finding("f", label="x", holds=True, evidence="", source="s", dataset="d")
+    with pytest.raises(ValueError, match="tolerance"):
+        claims.Number("n", "a number", 1.0, -0.1, "d", "s")
 
 
 def test_summary_counts_verdicts_per_chapter_and_details_link_to_anchors(tmp_path, monkeypatch):
     monkeypatch.setenv(report.RESULTS_DIR_VARIABLE, str(tmp_path))
     monkeypatch.setenv(report.CHAPTER_VARIABLE, "03_sparsity_bias")
-    report.finding("f", label="random 1R precision is 1/t", holds=True, evidence="0.0101 vs 0.0100",
+    finding("f", label="random 1R precision is 1/t", holds=True, evidence="0.0101 vs 0.0100",
                    source="IRJ Sec. 4.2", dataset="ml-100k", anchor="fig-sparsity-1r")
-    report.number("n", 0.5, paper=0.08, tolerance=0.01, source="IRJ Fig. 4", dataset="ml-100k", paper_dataset="ml-1m")
+    number("n", 0.5, paper=0.08, tolerance=0.01, source="IRJ Fig. 4", dataset="ml-100k", paper_dataset="ml-1m")
     claims = report.load_claims(tmp_path)
     row = report.summary(claims).iloc[0]
     assert row["chapter"] == "03_sparsity_bias"

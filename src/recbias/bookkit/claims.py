@@ -156,6 +156,10 @@ class Finding:
     departs: str = ""
     note: str = ""
 
+    def __post_init__(self) -> None:
+        if not self.statement or not self.evidence:
+            raise ValueError(f"finding {self.key!r}: statement and evidence must be non-empty")
+
 
 @dataclass(frozen=True)
 class Number:
@@ -171,6 +175,13 @@ class Number:
     departs: str = ""
     note: str = ""
 
+    def __post_init__(self) -> None:
+        for name in ("value", "tolerance"):
+            if not math.isfinite(float(getattr(self, name))):
+                raise ValueError(f"number {self.key!r}: {name} must be a finite number, got {getattr(self, name)!r}")
+        if self.tolerance < 0:
+            raise ValueError(f"number {self.key!r}: tolerance must be non-negative, got {self.tolerance}")
+
 
 def published(path: str | Path) -> list[Number]:
     """The :class:`Number` rows of a chapter's ``published.csv`` (schema :data:`PUBLISHED_COLUMNS`)."""
@@ -183,14 +194,10 @@ def published(path: str | Path) -> list[Number]:
     numbers = []
     for line, row in enumerate(rows, start=2):
         try:
-            value, tolerance = float(row["value"]), float(row["tolerance"])
+            numbers.append(Number(row["key"], row["statement"], float(row["value"]), float(row["tolerance"]),
+                                  row["paper_dataset"], row["source"], row["anchor"], row["departs"], row["note"]))
         except ValueError as error:
             raise ValueError(f"{path}, row {line} ({row['key']}): {error}") from None
-        if not (math.isfinite(value) and math.isfinite(tolerance) and tolerance >= 0):
-            raise ValueError(f"{path}, row {line} ({row['key']}): value and tolerance must be finite, "
-                             "tolerance non-negative")
-        numbers.append(Number(row["key"], row["statement"], value, tolerance, row["paper_dataset"], row["source"],
-                              row["anchor"], row["departs"], row["note"]))
     keys = [number.key for number in numbers]
     if len(set(keys)) != len(keys):
         raise ValueError(f"{path}: duplicated keys {sorted({k for k in keys if keys.count(k) > 1})}")
@@ -202,6 +209,8 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
     if isinstance(claim, Number):
         if claim.key not in values:
             return None
+        if not math.isfinite(float(values[claim.key])):
+            raise ValueError(f"number {claim.key!r}: ours must be a finite number, got {values[claim.key]!r}")
         return Claim(kind=NUMBER, key=claim.key, label=claim.statement, source=claim.source, dataset=dataset,
                      ours=float(values[claim.key]), paper=claim.value, tolerance=claim.tolerance,
                      paper_dataset=claim.paper_dataset, anchor=claim.anchor, departs=claim.departs, note=claim.note)

@@ -203,6 +203,10 @@ def claim_schema(record_type: type) -> tuple[dict[str, tuple[type, ...]], set[st
     return types, required
 
 
+#: the outcomes a finding can have (recbias.bookkit.claims)
+OUTCOMES = ("holds", "fails", "inconclusive")
+
+
 def check_claims(value: Any, path: Path, record_type: type) -> list[dict[str, Any]]:
     """The claim records of a claims list, or :class:`ResultsError` naming the first wrong one."""
     if not isinstance(value, list):
@@ -223,6 +227,8 @@ def check_claims(value: Any, path: Path, record_type: type) -> list[dict[str, An
             if not _admits(types[name], item):
                 expected = " or ".join(_kind(t()) for t in types[name])
                 raise ResultsError(f"{where}: field {name!r} should be {expected}, found {item!r}")
+        if record.get("kind") == "finding" and record.get("outcome") not in OUTCOMES:
+            raise ResultsError(f"{where}: outcome {record.get('outcome')!r} is none of {', '.join(OUTCOMES)}")
     return value
 
 

@@ -1,7 +1,8 @@
 """The reproduction scorecard: published numbers set against our recomputation.
 
-Chapters call :func:`number` for every number of a paper they reproduce and
-:func:`finding` for every qualitative statement they check.  When
+Chapters register the numbers of a paper they reproduce and the statements they
+check through :func:`recbias.bookkit.claims.register`, which records each
+:class:`Claim` with :func:`record`.  When
 the book pipeline executes a chapter it sets ``RECBIAS_RESULTS_DIR`` and
 ``RECBIAS_CHAPTER``; each claim is then appended to
 ``<results dir>/<chapter>.json``.  The scorecard appendix reads those files back
@@ -86,95 +87,6 @@ class Claim:
         if not self.comparable:
             return NOT_COMPARABLE
         return AGREES if abs(self.ours - self.paper) <= self.tolerance else DIFFERS
-
-
-def number(
-    key: str,
-    ours: float,
-    *,
-    paper: float,
-    tolerance: float,
-    source: str,
-    dataset: str,
-    paper_dataset: str,
-    label: str = "",
-    anchor: str = "",
-    note: str = "",
-) -> Claim:
-    """Register a reproduced published number and return it with its verdict.
-
-    Args:
-        key: unique name of the number within its chapter, e.g. ``"fig2/AR/pLSA/P@10"``.
-        ours: the value our code computed.
-        paper: the published value.
-        tolerance: largest absolute difference still counted as agreement.
-        source: where the number is published, e.g. ``"IRJ 2017 Sec. 3.3, Fig. 2"``.
-        dataset: dataset our value was computed on.
-        paper_dataset: dataset the paper used (``"ml-1m"``, ``"lastfm-1k"``, ``"toy"``, ...).
-        label: readable statement of what the number is (default: ``key``).
-        anchor: MyST label of the figure, table or section of the chapter that shows it.
-        note: optional remark shown on the scorecard.
-    """
-    for name, value in (("ours", ours), ("paper", paper), ("tolerance", tolerance)):
-        if not math.isfinite(float(value)):
-            raise ValueError(f"claim {key!r}: {name} must be a finite number, got {value!r}")
-    if tolerance < 0:
-        raise ValueError(f"claim {key!r}: tolerance must be non-negative, got {tolerance}")
-    return record(
-        Claim(
-            kind=NUMBER,
-            key=key,
-            label=label or key,
-            source=source,
-            dataset=dataset,
-            ours=float(ours),
-            paper=float(paper),
-            tolerance=float(tolerance),
-            paper_dataset=paper_dataset,
-            anchor=anchor,
-            note=note,
-        )
-    )
-
-
-def finding(
-    key: str,
-    *,
-    label: str,
-    holds: bool,
-    evidence: str,
-    source: str,
-    dataset: str,
-    anchor: str = "",
-    note: str = "",
-) -> Claim:
-    """Register a qualitative finding of a paper, checked on the build's dataset.
-
-    Args:
-        key: unique name within the chapter, e.g. ``"random-1r-precision-is-1/t"``.
-        label: the statement in words, e.g. "random 1R precision equals 1/t".
-        holds: whether our measurement bears the statement out.
-        evidence: the measured numbers behind the verdict, in words.
-        source: where the paper states it, e.g. ``"IRJ 2017 Sec. 4.2"``.
-        dataset: dataset of the build.
-        anchor: MyST label of the figure, table or section of the chapter that shows it.
-        note: optional remark shown on the scorecard.
-    """
-    if not label or not evidence:
-        raise ValueError(f"finding {key!r}: label and evidence must be non-empty")
-    return record(
-        Claim(
-            kind=FINDING,
-            key=key,
-            label=label,
-            source=source,
-            dataset=dataset,
-            outcome="holds" if holds else "fails",
-            evidence=evidence,
-            anchor=anchor,
-            note=note,
-        )
-    )
 
 
 def findings_table(claims: Sequence[Claim], *, where: bool = False) -> pd.DataFrame:
