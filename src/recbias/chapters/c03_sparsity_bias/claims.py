@@ -172,6 +172,9 @@ def fit_values(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, Any]:
         low, high = zip(*one_r["change_ci"], strict=True)
         values |= {"one_r_change": Span(one_r["change"]), "one_r_change_low": Span(low),
                    "one_r_change_high": Span(high), "one_r_ai_change": Span(one_r_ai["change"])}
+    if len(one_r_ai):
+        low, high = zip(*one_r_ai["change_ci"], strict=True)
+        values |= {"one_r_ai_change_low": Span(low), "one_r_ai_change_high": Span(high)}
     others = fits_of(sizes, None, personalised(sizes["system"].unique()) if len(sizes) else [])
     if len(others):
         low, high = zip(*others["exponent_ci"], strict=True)
