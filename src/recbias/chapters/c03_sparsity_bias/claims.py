@@ -68,8 +68,8 @@ def interval_within(low: str, high: str, bound: float, *, what: str) -> Criterio
             return FAILS
         return HOLDS if np.all((lows >= -bound) & (highs <= bound)) else INCONCLUSIVE
 
-    return Criterion(f"holds if every system's 95% interval of {what} lies within ±{bound:.0%}, fails if one lies "
-                     "outside, inconclusive otherwise", (low, high), test)
+    words = "holds if every system's 95% interval of {} lies within ±{}, fails if one lies outside, inconclusive otherwise"
+    return Criterion(words.format(what, fmt_pct(bound, 0)), (low, high), test)
 
 
 #: the bound on the 1R change from the full test set to the sparsest fitted level under which 1R P@n counts as
@@ -87,9 +87,10 @@ def order_kept_everywhere() -> Criterion:
             raise ValueError("a criterion was given no measured interval to test")
         return FAILS if ORDER_CHANGED in verdicts else HOLDS if set(verdicts) == {ORDER_KEPT} else INCONCLUSIVE
 
-    return Criterion(f"holds if τ's 95% interval reaches 1 with its lower end above {ORDER_TOO_WIDE:g} at every level "
-                     f"up to {fmt_pct(FIT_MAX_REMOVED, 0)} removed, fails if it stays below 1 at one, inconclusive "
-                     "otherwise", ("order_tau_low", "order_tau_high"), test)
+    words = ("holds if τ's 95% interval reaches 1 with its lower end above {:g} at every level up to {} removed, "
+             "fails if it stays below 1 at one, inconclusive otherwise")
+    return Criterion(words.format(ORDER_TOO_WIDE, fmt_pct(FIT_MAX_REMOVED, 0)), ("order_tau_low", "order_tau_high"),
+                     test)
 
 
 #: the papers' statements on other metrics than precision (Sec. 4.2), each checked on the ratio of the
