@@ -339,8 +339,7 @@ world = None
 if world_check:
     world_ratings = datasets.load(world_check_module.WORLD, seed=seed)
     world = world_check_module.one_r_removal_change(world_ratings, PAPERS_SET, base_size=target_size,
-                                                    test_ratio=test_ratio, n=N, max_users=sweep_users,
-                                                    n_boot=bootstrap, seed=seed)
+                                                    test_ratio=test_ratio, n=N, n_boot=bootstrap, seed=seed)
 glue_table("tbl-sparsity-one-r-world", tables.world_table(world), left=["system"])
 say("world_reading", readings.world_sentences(world, world_check_module.WORLD, ratings.name, sweep))
 

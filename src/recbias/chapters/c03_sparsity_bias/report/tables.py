@@ -54,8 +54,8 @@ def settings_table(ratings: Ratings, systems: Sequence[str], ar: str, folds: int
                          f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × the positive threshold and the "
                          "rating value below it × 5 designs"),
         ("intervals", f"95%, bootstrap over users ({n_boot} resamples)"),
-        ("1R on an ML-1M-shaped world", "synthetic-ml1m, one split, the two ends of the removal sweep (a simulated "
-         "world in place of MovieLens 1M; one split for time)" if world_check else "not measured (world_check off)"),
+        ("1R on an ML-1M-shaped world", "synthetic-ml1m, all users, one split, the two ends of the removal sweep "
+         "(a simulated world in place of MovieLens 1M; one split for time)" if world_check else "not measured (world_check off)"),
     ]
     return pd.DataFrame(rows, columns=["setting", "value"])
 
