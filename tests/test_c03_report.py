@@ -48,7 +48,7 @@ def test_settings_table(small) -> None:
         "time budget)"
     assert rows["users followed"] == "at most 1,000 per sweep, sampled (departs from the papers' all users, to keep " \
         "the page within its time budget)"
-    assert rows["1R on an ML-1M-shaped world"].startswith("synthetic-ml1m, one split")
+    assert rows["1R on an ML-1M-shaped world"].startswith("synthetic-ml1m, all users, one split")
 
 
 def test_check_table_counts_per_design() -> None:
