@@ -241,7 +241,7 @@ def test_world_sentences_and_table() -> None:
     text = readings.world_sentences(world, "synthetic-ml1m", "tiny", sweep())
     assert text.startswith("On synthetic-ml1m the 1R P@n of the systems other than Random changes by -6% to -5% "
                            "(5,000 users followed), and the statement holds there: every interval lies within ±10%. "
-                           "Its TI pool keeps 90% of its items at 90% removed, against 47% on *tiny*.")
+                           "Its TI pool keeps 90% of its items at 90% removed, against 47% on tiny.")
     assert "the test cannot tell" in readings.world_sentences(
         world.assign(change_ci=[(-0.12, -0.02), (-0.09, -0.03), (0, 0)]), "w", "tiny", sweep())
     assert readings.world_sentences(None, "w", "tiny", sweep()).startswith("The check was not run")

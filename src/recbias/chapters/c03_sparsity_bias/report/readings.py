@@ -282,7 +282,7 @@ def world_sentences(world: pd.DataFrame | None, name: str, here: str, sweep: Swe
     return (f"On {name} the 1R P@n of the systems other than Random changes by {Span(others['change']):+.0%} "
             f"({fmt_count(int(world['users'].iloc[0]), 'user', 'users')} followed), and {reading}. Its TI pool keeps "
             f"{fmt_pct(kept, 0)} of its items at {fmt_pct(FIT_MAX_REMOVED, 0)} removed"
-            + (f", against {fmt_pct(here_kept, 0)} on *{here}*." if np.isfinite(here_kept) else "."))
+            + (f", against {fmt_pct(here_kept, 0)} on {here}." if np.isfinite(here_kept) else "."))
 
 
 def order_truth_caption(orders: pd.DataFrame) -> str:
