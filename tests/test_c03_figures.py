@@ -166,6 +166,15 @@ def test_log_ticks_thin_out_to_at_most_five_as_the_range_grows(low: float, expec
     assert in_view(ax) == expected
 
 
+def test_a_short_log_view_gets_every_integer_multiple_rather_than_no_label() -> None:
+    fig, ax = plt.subplots()
+    ax.set(xscale="log", xlim=(0.21, 0.45))  # neither 0.2 nor 0.5 in view
+    figures.plain_log_ticks(ax.xaxis)
+    fig.canvas.draw()
+    shown = in_view(ax)
+    assert {"0.3", "0.4"} <= set(shown) and len(shown) <= figures.MAX_LOG_TICKS
+
+
 def test_metrics_figure_over_several_decades_has_no_crowded_labels() -> None:
     stats = statistics()
     ar = stats.levels.loc[stats.levels["sweep"] == AR_REMOVAL, "point"]
