@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c03_sparsity_bias.study.fits import SweepStatistics
+from recbias.chapters.c03_sparsity_bias.study.fits import SweepStatistics, order_verdict
 from recbias.chapters.c03_sparsity_bias.study.sweeps import (
     AR_REMOVAL,
     ONE_R_AI_REMOVAL,
@@ -69,7 +69,7 @@ def orders(truth: bool = False) -> pd.DataFrame:
         for x, tau, high, users in zip(REMOVED, taus, highs, (100, 80, 40, 12), strict=True):
             rows.append({"sweep": sweep, "x": x, "runs": 3 * users, "users": users, "tau": tau,
                          "tau_ci": (min(tau, high) - 0.2, high), "swapped": [("B", "A")] if tau < 1 else [],
-                         "same_order": 1.0, "tau_truth": (0.6 if x else 1.0) if truth else np.nan,
+                         "same_order": 1.0, "verdict": order_verdict(min(tau, high) - 0.2, high), "tau_truth": (0.6 if x else 1.0) if truth else np.nan,
                          "tau_truth_ci": (0.2, 1.0) if truth else (np.nan, np.nan)})
     return pd.DataFrame(rows)
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from c03_inputs import density_fits, elasticities, lift_frame, orders, size_fits, summary
 
-from recbias.bookkit.claims import FAILS, HOLDS, evaluate, published, register
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, evaluate, published, register
 from recbias.chapters.c03_sparsity_bias import claims
 from recbias.chapters.c03_sparsity_bias.claims import Span
 
@@ -22,17 +22,33 @@ EDGES = [
     ("random-precision-is-eq4-eq5", {"check_within": 0.8999}, FAILS),
     ("ar-precision-linear-in-density", {"ar_r2": Span([0.95, 0.999])}, HOLDS),
     ("ar-precision-linear-in-density", {"ar_r2": Span([0.9499, 0.999])}, FAILS),
-    ("1r-precision-independent-of-density", {"one_r_change": Span([-0.1, 0.1])}, HOLDS),
-    ("1r-precision-independent-of-density", {"one_r_change": Span([-0.1001, 0.0])}, FAILS),
-    ("1r-precision-independent-of-density", {"one_r_change": Span([0.0, 0.1001])}, FAILS),
+    # one interval per system: all within ±10% holds, one wholly outside fails, one straddling a bound cannot tell
+    ("1r-precision-independent-of-density", {"one_r_change_low": Span([-0.1, -0.05]),
+                                             "one_r_change_high": Span([0.02, 0.1])}, HOLDS),
+    ("1r-precision-independent-of-density", {"one_r_change_low": Span([-0.1001, -0.05]),
+                                             "one_r_change_high": Span([0.02, 0.1])}, INCONCLUSIVE),
+    ("1r-precision-independent-of-density", {"one_r_change_low": Span([-0.1, -0.05]),
+                                             "one_r_change_high": Span([0.02, 0.1001])}, INCONCLUSIVE),
+    ("1r-precision-independent-of-density", {"one_r_change_low": Span([-0.3, -0.05]),
+                                             "one_r_change_high": Span([-0.1001, 0.1])}, FAILS),
+    ("1r-precision-independent-of-density", {"one_r_change_low": Span([-0.3, 0.1001]),
+                                             "one_r_change_high": Span([0.0, 0.2])}, FAILS),
+    ("1r-precision-independent-of-density-ml1m", {"world_change_low": Span([-0.1]), "world_change_high": Span([0.1])},
+     HOLDS),
+    ("1r-precision-independent-of-density-ml1m", {"world_change_low": Span([-0.12]), "world_change_high": Span([0.0])},
+     INCONCLUSIVE),
+    ("1r-precision-independent-of-density-ml1m", {"world_change_low": Span([-0.2]), "world_change_high": Span([-0.11])},
+     FAILS),
     ("1r-precision-inverse-to-t", {"size_exponent_low": Span([-1.0, -1.3]), "size_exponent_high": Span([-1.0, -0.7])},
      HOLDS),
     ("1r-precision-inverse-to-t", {"size_exponent_low": Span([-0.99, -1.3]), "size_exponent_high": Span([-0.5, -0.7])},
      FAILS),
     ("1r-precision-inverse-to-t", {"size_exponent_low": Span([-1.2, -1.3]), "size_exponent_high": Span([-1.01, -0.7])},
      FAILS),
-    ("order-survives-sparsity", {"order_tau_high": Span([1.0, 1.0])}, HOLDS),
-    ("order-survives-sparsity", {"order_tau_high": Span([1.0, 0.999])}, FAILS),
+    # a level keeps the order when tau's interval reaches 1 above 0, changes it when it stays below 1
+    ("order-survives-sparsity", {"order_tau_low": Span([0.6, 1e-9]), "order_tau_high": Span([1.0, 1.0])}, HOLDS),
+    ("order-survives-sparsity", {"order_tau_low": Span([0.6, 0.0]), "order_tau_high": Span([1.0, 1.0])}, INCONCLUSIVE),
+    ("order-survives-sparsity", {"order_tau_low": Span([0.6, -0.4]), "order_tau_high": Span([1.0, 0.999])}, FAILS),
     ("recall-insensitive", {"recall_ratio": Span([-0.2, 0.2])}, HOLDS),
     ("recall-insensitive", {"recall_ratio": Span([-0.2001])}, FAILS),
     ("recall-insensitive", {"recall_ratio": Span([0.2001])}, FAILS),
@@ -86,6 +102,9 @@ def test_measured_values_read_the_systems_but_random() -> None:
     values = claims.measured(summary(), density_fits(), size_fits(), orders(), elasticities(), lift_frame(), 10)
     assert list(values["ar_r2"]) == [0.999, 0.9996] and list(values["one_r_change"]) == [-0.25, -0.18]
     assert list(values["one_r_ai_change"]) == [-0.02, -0.01]
+    assert list(values["one_r_change_low"]) == pytest.approx([-0.3, -0.23])
+    assert list(values["one_r_change_high"]) == pytest.approx([-0.2, -0.13])
+    assert list(values["order_tau_low"]) == pytest.approx([0.8, 0.8, 1 / 3 - 0.2, 0.8, 0.8, 0.8])
     assert list(values["size_exponent_low"]) == [-0.7, -0.5] and list(values["size_exponent_high"]) == [-0.6, -0.4]
     assert list(values["order_tau"]) == pytest.approx([1, 1, 1 / 3, 1, 1, 1])
     assert list(values["order_tau_beyond"]) == pytest.approx([1 / 3, 1]) and list(values["order_tau_high"]) == [1] * 6
@@ -97,23 +116,25 @@ def test_measured_values_read_the_systems_but_random() -> None:
 def test_registered_evidence_reads_as_the_measurement() -> None:
     values = claims.measured(summary(), density_fits(), size_fits(), orders(), elasticities(), lift_frame(), 10)
     checked = {claim.key: claim for claim in register(claims.FINDINGS, values, dataset="synthetic")}
-    assert list(checked) == [finding.key for finding in claims.FINDINGS]
+    assert list(checked) == [f.key for f in claims.FINDINGS if f.key != "1r-precision-independent-of-density-ml1m"]
     assert checked["random-precision-is-eq4-eq5"].evidence.startswith(
         "93% of 60 configurations within the 95% simulation band; largest |z| = 3.1 (criterion: ")
     assert checked["ar-precision-linear-in-density"].label == \
         "AR P@10 of every system decreases linearly with the relevance density"
     assert checked["ar-precision-linear-in-density"].evidence.startswith("R² of the line in δ: 0.999 to 1.000 (")
     assert checked["1r-precision-independent-of-density"].evidence.startswith(
-        "fitted change from the full test set to 90% removed: -25% to -18% with TI-NN candidates, -2% to -1% with "
-        "AI-NN (criterion: ")
+        "fitted change from the full test set to 90% removed, systems but Random: -25% to -18% with TI-NN candidates "
+        "(95% intervals from -30% to -23% up to -20% to -13%), -2% to -1% with AI-NN (criterion: ")
     assert checked["1r-precision-inverse-to-t"].evidence.startswith(
         "fitted exponents -0.63 to -0.45 for the systems but Random (")
     assert checked["order-survives-sparsity"].evidence.startswith(
-        "Kendall's τ against the full test set: 0.33 to 1.00 up to 90% removed; 0.33 to 1.00 beyond 90% (")
+        "Kendall's τ against the full test set: 0.33 to 1.00 up to 90% removed (95% intervals from 0.13 to 0.80 up "
+        "to 1.00); 0.33 to 1.00 beyond 90% (")
     assert checked["recall-insensitive"].evidence.startswith("elasticity over P@10's: 0.06 (")
     assert checked["1r-values-comparable-across-datasets"].evidence.startswith(
         "largest over smallest value across 2 datasets, systems but Random: 1R 1.2, AR 4.0 (")
     outcomes = {key: claim.outcome for key, claim in checked.items()}
+    assert "1r-precision-independent-of-density-ml1m" not in outcomes  # the world check was switched off
     assert outcomes["1r-precision-independent-of-density"] == FAILS and outcomes["1r-precision-inverse-to-t"] == FAILS
     assert outcomes["order-survives-sparsity"] == HOLDS and outcomes["1r-values-comparable-across-datasets"] == HOLDS
 
@@ -126,3 +147,17 @@ def test_claims_without_their_measurement_are_left_out() -> None:
     keys = {claim.key for claim in register(claims.FINDINGS, values, dataset="d")}
     assert keys == {"random-precision-is-eq4-eq5", "recall-insensitive", "map-ndcg-slightly-sensitive",
                     "ndcg-at-n-sensitive", "mrr-like-precision"}
+
+
+def test_the_world_check_reads_the_systems_but_random_and_decides_on_their_intervals() -> None:
+    world = pd.DataFrame({"system": ["A", "B", "Random"], "change": [-0.06, -0.08, 0.4],
+                          "change_ci": [(-0.09, -0.03), (-0.12, -0.04), (0.1, 0.7)], "pool_full": 3700,
+                          "pool_thinned": 3500})
+    values = claims.world_values(world, "synthetic-ml1m", 0.9) | {"n": 10}
+    assert list(values["world_change_low"]) == [-0.09, -0.12] and list(values["world_change_high"]) == [-0.03, -0.04]
+    (claim,) = register([BY_KEY["1r-precision-independent-of-density-ml1m"]], values, dataset="synthetic")
+    assert claim.outcome == INCONCLUSIVE  # B's interval straddles -10%
+    assert claim.evidence.startswith("on synthetic-ml1m, change from the full test set to 90% removed, systems but "
+                                     "Random: -8% to -6% (95% intervals from -12% to -9% up to -4% to -3%); TI pool "
+                                     "3,700 to 3,500 items (criterion: ")
+    assert claim.departs and claims.world_values(None, "synthetic-ml1m", 0.9) == {}

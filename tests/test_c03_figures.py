@@ -8,13 +8,14 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+import pandas as pd
 from c03_inputs import COLOURS, N, SIZES, SYSTEMS, check_frame, lift_frame, orders, statistics
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from recbias.bookkit.plotting import dataset_caption, use_theme
 from recbias.chapters.c03_sparsity_bias import figures
-from recbias.chapters.c03_sparsity_bias.study.sweeps import metric_names
+from recbias.chapters.c03_sparsity_bias.study.sweeps import AR_REMOVAL, metric_names
 
 matplotlib.use("Agg")
 
@@ -146,4 +147,43 @@ def test_plain_log_ticks_print_plain_numbers() -> None:
     figures.plain_log_ticks(ax.yaxis)
     fig.canvas.draw()
     labels = [label.get_text() for label in ax.get_yticklabels() if label.get_text()]
-    assert {"0.01", "0.02", "0.05", "0.1", "0.2", "0.5", "1"} <= set(labels)
+    assert {"0.01", "0.03", "0.1", "0.3", "1"} <= set(labels)  # 1-2-5 would be seven labels, more than five
+
+
+def in_view(ax: plt.Axes) -> list[str]:
+    low, high = ax.get_xlim()
+    return [f"{tick:,.10g}" for tick in ax.get_xticks() if low <= tick <= high]
+
+
+@pytest.mark.parametrize("low, expected", [(0.2, ["0.2", "0.5", "1"]), (0.05, ["0.05", "0.1", "0.2", "0.5", "1"]), (0.02, ["0.03", "0.1", "0.3", "1"]),
+                                           (0.001, ["0.001", "0.01", "0.1", "1"]),
+                                           (1e-7, ["1e-06", "0.0001", "0.01", "1"])])
+def test_log_ticks_thin_out_to_at_most_five_as_the_range_grows(low: float, expected: list[str]) -> None:
+    fig, ax = plt.subplots()
+    ax.set(xscale="log", xlim=(low, 1))
+    figures.plain_log_ticks(ax.xaxis)
+    fig.canvas.draw()
+    assert in_view(ax) == expected
+
+
+def test_a_short_log_view_gets_every_integer_multiple_rather_than_no_label() -> None:
+    fig, ax = plt.subplots()
+    ax.set(xscale="log", xlim=(0.21, 0.45))  # neither 0.2 nor 0.5 in view
+    figures.plain_log_ticks(ax.xaxis)
+    fig.canvas.draw()
+    shown = in_view(ax)
+    assert {"0.3", "0.4"} <= set(shown) and len(shown) <= figures.MAX_LOG_TICKS
+
+
+def test_metrics_figure_over_several_decades_has_no_crowded_labels() -> None:
+    stats = statistics()
+    ar = stats.levels.loc[stats.levels["sweep"] == AR_REMOVAL, "point"]
+    decades = pd.Series(10.0 ** -np.arange(len(ar), dtype=float) * 0.05, index=ar.to_numpy())
+    stats.density.loc[ar, :] = np.outer(decades, np.ones(stats.density.shape[1]))
+    for frame in stats.metric.values():
+        for system, quality in zip(SYSTEMS, (3.0, 2.0, 1.0), strict=True):
+            frame.loc[[(p, system) for p in ar], :] = np.outer(quality * decades, np.ones(frame.shape[1]))
+    fig = figures.metrics_figure(stats, SYSTEMS, metric_names(N), COLOURS)
+    dataset_caption(fig.axes[1], "tiny")
+    assert collisions(fig) == []
+    assert all(len(in_view(ax)) <= figures.MAX_LOG_TICKS for ax in fig.axes)

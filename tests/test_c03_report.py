@@ -9,6 +9,7 @@ from c03_inputs import check_frame, density_fits, elasticities, lift_frame, orde
 
 from recbias import datasets
 from recbias.chapters.c03_sparsity_bias.report import readings, tables
+from recbias.chapters.c03_sparsity_bias.study.fits import ORDER_KEPT, ORDER_UNCLEAR
 from recbias.chapters.c03_sparsity_bias.study.sweeps import AR_REMOVAL, ONE_R_REMOVAL, Sweep, point_key
 
 
@@ -32,16 +33,22 @@ def sweep(followed=(60, 106), sizes=(23, 226)) -> Sweep:
 
 
 def test_settings_table(small) -> None:
-    table = tables.settings_table(small, ["A", "B"], "TI-AN", 1, 0.2, 10, [0.0, 0.5], [100, 1000], 100, None, 200)
+    table = tables.settings_table(small, ["A", "B"], "TI-AN", 5, 0.2, 10, [0.0, 0.5], [100, 1000], 100, None, 200, False)
     rows = dict(zip(table["setting"], table["value"], strict=True))
-    assert rows["systems"] == "A, B (the papers' five)" and rows["splits"] == "1 coin-flip split, σ = 0.2"
+    assert rows["systems"] == "A, B: the papers' five, MF and kNN predicting ratings"
+    assert rows["splits"] == "5 coin-flip splits, σ = 0.2"  # the papers' number: no departure to state
     assert rows["test ratings removed, f"] == "0%, 50% (lines fitted up to 90%)"
-    assert rows["1R target sizes asked for"] == "100, 1,000" and rows["users followed"] == "all"
+    assert rows["1R target sizes asked for"] == "100, 1,000" and rows["users followed"] == "all, as the papers"
+    assert rows["1R on an ML-1M-shaped world"] == "not measured (world_check off)"
     assert rows["1R designs"].startswith("1R TI-NN(99) and 1R AI-NN(99): target sets of 100 items")
     assert rows["relevant"] == f"a test rating ≥ {small.positive_threshold:g}"
-    many = tables.settings_table(small, ["A"], "TI-AN", 2, 0.2, 10, [0.0], [100], 100, 1000, 20)
-    assert many["value"].tolist()[1] == "2 coin-flip splits, σ = 0.2" and many["value"].tolist()[8] == \
-        "at most 1,000 per sweep, sampled"
+    many = tables.settings_table(small, ["A"], "TI-AN", 2, 0.2, 10, [0.0], [100], 100, 1000, 20, True)
+    rows = dict(zip(many["setting"], many["value"], strict=True))
+    assert rows["splits"] == "2 coin-flip splits, σ = 0.2 (departs from the papers' 5, to keep the page within its " \
+        "time budget)"
+    assert rows["users followed"] == "at most 1,000 per sweep, sampled (departs from the papers' all users, to keep " \
+        "the page within its time budget)"
+    assert rows["1R on an ML-1M-shaped world"].startswith("synthetic-ml1m, all users, one split")
 
 
 def test_check_table_counts_per_design() -> None:
@@ -146,8 +153,11 @@ def test_ar_phrases_without_fits() -> None:
 
 
 @pytest.mark.parametrize("ti, ai, headline, ti_reading, ai_flat", [
-    ((-0.1, 0.1, 0.5), (0.0, 0.0, 0.0), "1R precision does not follow the test data.", "barely", True),
-    ((-0.25, -0.11, 0.5), (-0.1, 0.1, 0.5), "1R precision is set by the design, as long as the candidates stay the "
+    # every fixture interval is the change ± 0.05: within ±10% holds, straddling a bound cannot tell
+    ((-0.05, 0.05, 0.5), (0.0, 0.0, 0.0), "1R precision does not follow the test data.", "barely", True),
+    ((-0.1, 0.1, 0.5), (0.0, 0.0, 0.0), "Whether 1R precision follows the test data is within the noise here.",
+     "look like changes", True),
+    ((-0.25, -0.11, 0.5), (-0.05, 0.05, 0.5), "1R precision is set by the design, as long as the candidates stay the "
      "same.", "every system loses", True),
     ((-0.25, 0.11, 0.5), (-0.1001, 0.0, 0.0), "1R precision moves less than AR precision, but it moves.",
      "look like changes", False),
@@ -202,16 +212,43 @@ def test_order_sentences_say_where_the_order_gives_way() -> None:
     table = orders()
     text = readings.order_sentences(table)
     assert text.startswith("Under AR, the order of the full test set holds up to 50% removed; at 90% removed, with 40 "
-                           "users left, B moves above A (τ = 0.33 [0.13, 1.00]). At 99% removed the interval of τ no "
-                           "longer reaches 1")
+                           "users left, B moves above A (τ = 0.33 [0.13, 1.00]). At 99% removed the interval of τ stays "
+                           "below 1: there the order changed beyond the noise of the users. Under 1R")
     assert text.endswith("Under 1R, the order of the full test set holds at every level, down to 12 users at 99% "
-                         "removed.")
-    assert readings.order_kept(table) == "here the AR order held up to 50% of the test ratings removed"
+                         "removed. At every level the interval of τ reaches 1 and stays above 0: the order is kept "
+                         "within the noise of the users.")
+    assert readings.order_kept(table) == \
+        "here the AR order was kept up to 90% of the test ratings removed and changed at 99%"
     assert readings.order_kept(table[table["sweep"] == ONE_R_REMOVAL].assign(sweep=AR_REMOVAL)) == \
-        "here the AR order held down to 99% of the test ratings removed"
-    early = table.assign(tau=np.where(table["x"] > 0, 0.0, 1.0))
-    assert readings.order_kept(early) == "here the AR order changed at the first removal level"
+        "here the AR order was kept, within noise, down to 99% of the test ratings removed"
+    early = table.assign(tau=np.where(table["x"] > 0, 0.0, 1.0),
+                         verdict=np.where(table["x"] > 0, ORDER_UNCLEAR, ORDER_KEPT))
+    assert readings.order_kept(early) == "here the AR order could no longer be told from noise at the first removal level"
     assert "changes at the first removal level" in readings.order_sentences(early)
+    assert "At 50%, 90% and 99% removed the interval reaches 1 but also 0 or below, too wide to tell" in \
+        readings.order_sentences(early)
+
+
+def test_the_caption_of_the_order_figure_names_the_dashed_lines_only_when_drawn() -> None:
+    assert readings.order_truth_caption(orders(truth=True)) == "Dashed: τ against the true order of the simulated world."
+    assert readings.order_truth_caption(orders()) == "No true order is drawn: the dataset has no complete truth."
+
+
+def test_world_sentences_and_table() -> None:
+    world = pd.DataFrame({"system": ["A", "B", "Random"], "full": [0.06, 0.07, 0.01], "thinned": [0.057, 0.066, 0.0101],
+                          "change": [-0.05, -0.06, 0.01], "change_ci": [(-0.08, -0.02), (-0.09, -0.03), (-0.1, 0.1)],
+                          "users": 5000, "pool_full": 3700, "pool_thinned": 3330})
+    text = readings.world_sentences(world, "synthetic-ml1m", "tiny", sweep())
+    assert text.startswith("On synthetic-ml1m the 1R P@n of the systems other than Random changes by -6% to -5% "
+                           "(5,000 users followed), and the statement holds there: every interval lies within ±10%. "
+                           "Its TI pool keeps 90% of its items at 90% removed, against 47% on tiny.")
+    assert "the test cannot tell" in readings.world_sentences(
+        world.assign(change_ci=[(-0.12, -0.02), (-0.09, -0.03), (0, 0)]), "w", "tiny", sweep())
+    assert readings.world_sentences(None, "w", "tiny", sweep()).startswith("The check was not run")
+    table = tables.world_table(world)
+    assert table["change"].tolist()[0] == "-5%<br><small>[-8%, -2%]</small>"
+    assert table["TI pool (items)"].tolist() == ["3,700 → 3,330"] * 3
+    assert tables.world_table(None).columns.tolist() == ["note"]
 
 
 def test_truth_and_population() -> None:

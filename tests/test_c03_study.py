@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from recbias import datasets
-from recbias.chapters.c03_sparsity_bias.study import fits, lift, sweeps, theory_check
+from recbias.chapters.c03_sparsity_bias.study import fits, lift, sweeps, theory_check, world_check
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs
 from recbias.evaluate.experiment import choose_designs, fit_systems, largest_target_size
@@ -302,3 +302,37 @@ def test_helpers_by_hand() -> None:
     assert sweeps.user_sample(users, None, 0) is users and sweeps.user_sample(users, 10, 0) is users
     sample = sweeps.user_sample(users, 4, 0)
     assert len(sample) == 4 and np.all(np.diff(sample) > 0) and np.array_equal(sample, sweeps.user_sample(users, 4, 0))
+
+
+# ------------------------------------------------------------------- world check
+
+
+def test_order_verdict_at_its_edges() -> None:
+    assert fits.order_verdict(0.2, 1.0) == fits.ORDER_KEPT
+    assert fits.order_verdict(0.0, 1.0) == fits.ORDER_UNCLEAR  # reaches 1 and no agreement at all: too wide
+    assert fits.order_verdict(0.5, 0.999) == fits.ORDER_CHANGED
+
+
+def test_one_r_change_is_the_ratio_of_two_direct_evaluations(small: Ratings) -> None:
+    world = world_check.one_r_removal_change(small, SYSTEMS, removed=0.5, base_size=30, n=5, n_boot=30, seed=4,
+                                             cache=False)
+    (fold,) = make_folds(small, folds=1, test_ratio=0.2, seed=4)
+    fitted = fit_systems(SYSTEMS, fold.train, key_extra=fold.key, seed=4, cache=False)
+    rated = np.flatnonzero(np.bincount(fold.test.users[fold.test.positive], minlength=fold.test.n_users))
+    direct = {}
+    for k, fraction in enumerate((0.0, 0.5)):
+        test = remove_test_ratings(fold.test, fraction, seed=fold.seed) if fraction else fold.test
+        runs = build_runs(fold.train, test, "1R TI-NN(29)", on_shortage="exclude", users=rated,
+                          seed=fold_seed(4, 10 * k))
+        for system, recommender in fitted.items():
+            scores = recommender.score(np.repeat(runs.users, runs.sizes), runs.items)
+            direct[(fraction, system)] = evaluate_runs(runs, scores, ["P@5"], seed=fold_seed(4, 0))["P@5"].mean()
+        assert world["pool_full" if fraction == 0 else "pool_thinned"].iloc[0] == runs.report.n_candidates
+    for row in world.itertuples():
+        assert row.full == pytest.approx(direct[(0.0, row.system)])
+        assert row.thinned == pytest.approx(direct[(0.5, row.system)])
+        assert row.change == pytest.approx(row.thinned / row.full - 1)
+        assert row.change_ci[0] <= row.change <= row.change_ci[1]
+    assert world["pool_thinned"].iloc[0] < world["pool_full"].iloc[0]  # the TI pool shrinks on a small catalogue
+    with pytest.raises(ValueError, match="removed must lie in"):
+        world_check.one_r_removal_change(small, SYSTEMS, removed=0.0)

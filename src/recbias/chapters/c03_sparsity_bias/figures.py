@@ -35,10 +35,38 @@ from recbias.text import fmt_pct
 DENSITY_LABEL = r"density of the test set, $\delta_\mathrm{test}$"
 
 
-def plain_log_ticks(axis: Axis) -> None:
-    """Ticks of a log-scaled ``axis`` at 1, 2 and 5 times the powers of ten, labelled as plain numbers
+#: colours of the papers' rating predictors, which the book's palette does not know: those of the MF and kNN they stand for
+RATING_COLOURS = {"rating-MF": "#2ca02c", "rating-kNN": "#ff7f0e"}
+
+#: the most labelled ticks a log axis of a small panel gets
+MAX_LOG_TICKS = 5
+
+
+class SparseLogLocator(LogLocator):
+    """Ticks at 1, 2 and 5 times the powers of ten, thinned to 1 and 3, then to the powers of ten, then to every
+    other power, until at most ``max_ticks`` lie in the view (so that the labels of a small panel do not crowd); on a
+    view too short for two of the 1-2-5 ticks, at every integer multiple of the powers of ten instead."""
+
+    def __init__(self, max_ticks: int = MAX_LOG_TICKS) -> None:
+        super().__init__(subs=(1.0, 2.0, 5.0))
+        self.max_ticks = max_ticks
+
+    def tick_values(self, vmin: float, vmax: float) -> np.ndarray:
+        low, high = sorted((vmin, vmax))
+        for subs in ((1.0, 2.0, 5.0), (1.0, 3.0), (1.0,)):
+            ticks = LogLocator(subs=subs, numticks=1000).tick_values(low, high)
+            shown = np.count_nonzero((ticks >= low) & (ticks <= high))
+            if shown < 2 and subs == (1.0, 2.0, 5.0):
+                return LogLocator(subs=np.arange(1.0, 10.0), numticks=1000).tick_values(low, high)
+            if shown <= self.max_ticks:
+                return ticks
+        return LogLocator(subs=(1.0,), numticks=self.max_ticks).tick_values(low, high)
+
+
+def plain_log_ticks(axis: Axis, max_ticks: int = MAX_LOG_TICKS) -> None:
+    """At most ``max_ticks`` ticks of a log-scaled ``axis`` (:class:`SparseLogLocator`), labelled as plain numbers
     (``0.02``, not ``2 × 10⁻²``)."""
-    axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+    axis.set_major_locator(SparseLogLocator(max_ticks))
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.10g}"))
     axis.set_minor_formatter(NullFormatter())
 

@@ -10,9 +10,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import HOLDS
-from recbias.chapters.c03_sparsity_bias.claims import FINDINGS, Span, fit_values, lift_values, metric_ratios
-from recbias.chapters.c03_sparsity_bias.study.fits import fits_of
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE
+from recbias.chapters.c03_sparsity_bias.claims import (
+    FINDINGS,
+    Span,
+    fit_values,
+    lift_values,
+    metric_ratios,
+    world_values,
+)
+from recbias.chapters.c03_sparsity_bias.study.fits import ORDER_CHANGED, ORDER_KEPT, ORDER_TOO_WIDE, ORDER_UNCLEAR, fits_of
 from recbias.chapters.c03_sparsity_bias.study.lift import is_one_r, spread_factors
 from recbias.chapters.c03_sparsity_bias.study.sweeps import (
     AR_REMOVAL,
@@ -36,6 +43,12 @@ def holds(key: str, values: Mapping[str, Any]) -> bool:
     """Whether the finding ``key`` holds on ``values`` (False when a value it needs is missing)."""
     criterion = BY_KEY[key].criterion
     return all(name in values for name in criterion.names) and criterion(values) == HOLDS
+
+
+def outcome(key: str, values: Mapping[str, Any]) -> str | None:
+    """The outcome of the finding ``key`` on ``values`` (None when a value it needs is missing)."""
+    criterion = BY_KEY[key].criterion
+    return criterion(values) if all(name in values for name in criterion.names) else None
 
 
 def _systems(table: pd.DataFrame) -> list[str]:
@@ -130,14 +143,17 @@ def one_r_phrases(sweep: Sweep, density: pd.DataFrame, sizes: pd.DataFrame) -> d
     ti, ai = (fits_of(density, sweep, _systems(density)) for sweep in (ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
     values = fit_values(density, sizes)
     flat_ti = holds("1r-precision-independent-of-density", values)
-    flat_ai = len(values.get("one_r_ai_change", ())) > 0 and holds("1r-precision-independent-of-density",
-                                                                   {"one_r_change": values["one_r_ai_change"]})
+    unclear_ti = outcome("1r-precision-independent-of-density", values) == INCONCLUSIVE
+    flat_ai = "one_r_ai_change_low" in values and holds(
+        "1r-precision-independent-of-density",
+        {"one_r_change_low": values["one_r_ai_change_low"], "one_r_change_high": values["one_r_ai_change_high"]})
     points = sweep.points
     fitted = points[(points["sweep"] == ONE_R_REMOVAL) & (points["x"] <= FIT_MAX_REMOVED)]
     pool = fitted.groupby("x")["candidates"].mean()
     falls = bool(len(ti)) and bool((ti["change"] < 0).all())
     return {
         "one_r_headline": ("1R precision does not follow the test data." if flat_ti else
+                           "Whether 1R precision follows the test data is within the noise here." if unclear_ti else
                            "1R precision is set by the design, as long as the candidates stay the same." if flat_ai
                            else "1R precision moves less than AR precision, but it moves." if len(ti)
                            else "No 1R removal level had runs on this dataset."),
@@ -217,23 +233,64 @@ def exposure_sentence(elasticities: pd.DataFrame, n: int) -> str:
 
 
 def _order_sentence(part: pd.DataFrame, label: str) -> str:
-    """Where the order of one design holds, where it first changes, and whether the change is beyond noise."""
+    """Where the order of one design holds, where it first changes, and at which levels the interval of tau says the
+    order was kept, changed, or cannot tell."""
     broken = part[part["tau"] < 1.0]
+    last = part.iloc[-1]
     if not len(broken):
-        return (f"Under {label}, the order of the full test set holds at every level, down to "
-                f"{int(part.iloc[-1]['users']):,} users at {fmt_pct(part.iloc[-1]['x'], 0)} removed.")
-    first = broken.iloc[0]
-    kept = part[part["x"] < first["x"]]["x"].max()
-    swaps = and_list([f"{better} moves above {worse}" for better, worse in first["swapped"]]) \
-        if len(first["swapped"]) else "the order changes"
-    firm = [fmt_pct(x, 0) for x, (_, high) in zip(part["x"], part["tau_ci"], strict=True) if high < 1.0]
-    return (f"Under {label}, the order of the full test set "
-            + (f"holds up to {fmt_pct(kept, 0)} removed" if kept > 0 else "changes at the first removal level")
-            + f"; at {fmt_pct(first['x'], 0)} removed, with {int(first['users']):,} users left, {swaps} "
-            f"(τ = {fmt_interval(first['tau'], first['tau_ci'])}). "
-            + (f"At {and_list(firm)} removed the interval of τ no longer reaches 1: there the change is larger than "
-               "the noise of the users." if firm else
-               "The interval of τ still reaches 1 at every level: the changes are within the noise of the users."))
+        head = (f"Under {label}, the order of the full test set holds at every level, down to "
+                f"{int(last['users']):,} users at {fmt_pct(last['x'], 0)} removed. ")
+    else:
+        first = broken.iloc[0]
+        kept = part[part["x"] < first["x"]]["x"].max()
+        swaps = and_list([f"{better} moves above {worse}" for better, worse in first["swapped"]]) \
+            if len(first["swapped"]) else "the order changes"
+        head = (f"Under {label}, the order of the full test set "
+                + (f"holds up to {fmt_pct(kept, 0)} removed" if kept > 0 else "changes at the first removal level")
+                + f"; at {fmt_pct(first['x'], 0)} removed, with {int(first['users']):,} users left, {swaps} "
+                f"(τ = {fmt_interval(first['tau'], first['tau_ci'])}). ")
+    levels = part[part["x"] > 0]
+    changed = [fmt_pct(x, 0) for x in levels.loc[levels["verdict"] == ORDER_CHANGED, "x"]]
+    unclear = [fmt_pct(x, 0) for x in levels.loc[levels["verdict"] == ORDER_UNCLEAR, "x"]]
+    tail = []
+    if changed:
+        tail.append(f"At {and_list(changed)} removed the interval of τ stays below 1: there the order changed beyond "
+                    "the noise of the users.")
+    if unclear:
+        tail.append(f"At {and_list(unclear)} removed the interval reaches 1 but also {ORDER_TOO_WIDE:g} or below, too "
+                    "wide to tell whether the order was kept.")
+    if not tail:
+        tail.append("At every level the interval of τ reaches 1 and stays above "
+                    f"{ORDER_TOO_WIDE:g}: the order is kept within the noise of the users.")
+    return head + " ".join(tail)
+
+
+def world_sentences(world: pd.DataFrame | None, name: str, here: str, sweep: Sweep) -> str:
+    """The verdict of the 1R statement on the ML-1M-shaped world, set beside this page's dataset and its TI pool."""
+    if world is None or not len(world):
+        return f"The check was not run for this build (`world_check = False`); build with it on to see {name}."
+    values = world_values(world, name, FIT_MAX_REMOVED)
+    verdict = outcome("1r-precision-independent-of-density-ml1m", values)
+    others = world[world["system"].isin(personalised(world["system"].tolist()))]
+    kept = world["pool_thinned"].iloc[0] / world["pool_full"].iloc[0]
+    pool = sweep.points[(sweep.points["sweep"] == ONE_R_REMOVAL) & (sweep.points["x"] <= FIT_MAX_REMOVED)]
+    pool = pool.groupby("x")["candidates"].mean()
+    here_kept = pool.iloc[-1] / pool.iloc[0] if len(pool) else np.nan
+    reading = {HOLDS: "the statement holds there: every interval lies within ±10%",
+               FAILS: "the statement fails there: an interval lies wholly outside ±10%",
+               INCONCLUSIVE: "the test cannot tell there: an interval straddles ±10%"}[verdict]
+    return (f"On {name} the 1R P@n of the systems other than Random changes by {Span(others['change']):+.0%} "
+            f"({fmt_count(int(world['users'].iloc[0]), 'user', 'users')} followed), and {reading}. Its TI pool keeps "
+            f"{fmt_pct(kept, 0)} of its items at {fmt_pct(FIT_MAX_REMOVED, 0)} removed"
+            + (f", against {fmt_pct(here_kept, 0)} on {here}." if np.isfinite(here_kept) else "."))
+
+
+def order_truth_caption(orders: pd.DataFrame) -> str:
+    """The caption's sentence on the true order: what the dashed lines are when they are drawn, or that there are
+    none."""
+    if len(orders) and orders["tau_truth"].notna().any():
+        return "Dashed: τ against the true order of the simulated world."
+    return "No true order is drawn: the dataset has no complete truth."
 
 
 def order_sentences(orders: pd.DataFrame) -> str:
@@ -246,12 +303,14 @@ def order_sentences(orders: pd.DataFrame) -> str:
 def order_kept(orders: pd.DataFrame) -> str:
     """How far the AR order of the full test set held, for the closing summary."""
     part = orders[orders["sweep"] == AR_REMOVAL].sort_values("x")
-    broken = part[part["tau"] < 1.0]
+    broken = part[part["verdict"] != ORDER_KEPT]
     if not len(broken):
-        return f"here the AR order held down to {fmt_pct(part['x'].max(), 0)} of the test ratings removed"
-    kept = part[part["x"] < broken["x"].iloc[0]]["x"].max()
-    return (f"here the AR order held up to {fmt_pct(kept, 0)} of the test ratings removed" if kept > 0
-            else "here the AR order changed at the first removal level")
+        return f"here the AR order was kept, within noise, down to {fmt_pct(part['x'].max(), 0)} of the test ratings removed"
+    first = broken.iloc[0]
+    kept = part[part["x"] < first["x"]]["x"].max()
+    how = "changed" if first["verdict"] == ORDER_CHANGED else "could no longer be told from noise"
+    return (f"here the AR order was kept up to {fmt_pct(kept, 0)} of the test ratings removed and {how} at "
+            f"{fmt_pct(first['x'], 0)}" if kept > 0 else f"here the AR order {how} at the first removal level")
 
 
 def one_r_population_phrases(levels: pd.DataFrame) -> dict[str, str]:

@@ -26,14 +26,21 @@ from recbias.text import fmt_ci, fmt_count, fmt_number, fmt_pct
 CHANGE = f"0 to {fmt_pct(FIT_MAX_REMOVED, 0)} removed"
 
 
+#: the papers' number of coin-flip splits (IRJ 2017 Sec. 3.3)
+PAPERS_FOLDS = 5
+
+
 def settings_table(ratings: Ratings, systems: Sequence[str], ar: str, folds: int, test_ratio: float, n: int,
                    removed: Sequence[float], sizes: Sequence[int], base_size: int, sweep_users: int | None,
-                   n_boot: int) -> pd.DataFrame:
-    """The page's settings as a two-column table."""
+                   n_boot: int, world_check: bool) -> pd.DataFrame:
+    """The page's settings as a two-column table, each departure from the papers' setting with its reason."""
     fitted = fmt_pct(FIT_MAX_REMOVED, 0)
+    budget = "departs from the papers' {}, to keep the page within its time budget"
+    splits = fmt_count(folds, "coin-flip split", "coin-flip splits")
     rows = [
-        ("systems", f"{', '.join(systems)} (the papers' five)"),
-        ("splits", f"{fmt_count(folds, 'coin-flip split', 'coin-flip splits')}, σ = {test_ratio:g}"),
+        ("systems", f"{', '.join(systems)}: the papers' five, MF and kNN predicting ratings"),
+        ("splits", f"{splits}, σ = {test_ratio:g}"
+                   + ("" if folds == PAPERS_FOLDS else f" ({budget.format(PAPERS_FOLDS)})")),
         ("relevant", f"a test rating ≥ {ratings.positive_threshold:g}"),
         ("cut-off n", f"{n}"),
         ("AR design", ar),
@@ -41,11 +48,14 @@ def settings_table(ratings: Ratings, systems: Sequence[str], ar: str, folds: int
                        f"one relevant and {base_size - 1} sampled"),
         ("test ratings removed, f", f"{', '.join(fmt_pct(f, 0) for f in removed)} (lines fitted up to {fitted})"),
         ("1R target sizes asked for", ", ".join(f"{s:,}" for s in sizes)),
-        ("users followed", "all" if sweep_users is None else f"at most {sweep_users:,} per sweep, sampled"),
+        ("users followed", "all, as the papers" if sweep_users is None
+         else f"at most {sweep_users:,} per sweep, sampled ({budget.format('all users')})"),
         ("theory check", f"σ ∈ {{{', '.join(f'{r:g}' for r in CHECK_RATIOS)}}} × f ∈ "
                          f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × the positive threshold and the "
                          "rating value below it × 5 designs"),
         ("intervals", f"95%, bootstrap over users ({n_boot} resamples)"),
+        ("1R on an ML-1M-shaped world", "synthetic-ml1m, all users, one split, the two ends of the removal sweep "
+         "(a simulated world in place of MovieLens 1M; one split for time)" if world_check else "not measured (world_check off)"),
     ]
     return pd.DataFrame(rows, columns=["setting", "value"])
 
@@ -133,10 +143,26 @@ def order_table(orders: pd.DataFrame) -> pd.DataFrame:
             r = level.iloc[0]
             row[f"{label}: users"] = f"{int(r['users']):,}"
             row[f"{label}: τ, full test set"] = fmt_ci(r["tau"], r["tau_ci"], 2)
+            row[f"{label}: order"] = r["verdict"]
             if np.isfinite(r["tau_truth"]):
                 row[f"{label}: τ, truth"] = fmt_ci(r["tau_truth"], r["tau_truth_ci"], 2)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def world_table(world: pd.DataFrame | None) -> pd.DataFrame:
+    """The 1R check on the ML-1M-shaped world: per system P@n at both ends, the change over its interval, the TI
+    pool; a one-line note when the check was not run."""
+    if world is None or not len(world):
+        return pd.DataFrame({"note": ["not measured: the page was built with world_check = False"]})
+    return pd.DataFrame({
+        "system": world["system"],
+        "P@n, full test set": [fmt_number(v, 4) for v in world["full"]],
+        f"P@n, {fmt_pct(FIT_MAX_REMOVED, 0)} removed": [fmt_number(v, 4) for v in world["thinned"]],
+        "change": [fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}") for _, r in world.iterrows()],
+        "TI pool (items)": [f"{int(a):,} → {int(b):,}" for a, b in zip(world["pool_full"], world["pool_thinned"],
+                                                                       strict=True)],
+    })
 
 
 def lift_table(lift: pd.DataFrame) -> pd.DataFrame:

@@ -152,7 +152,7 @@ def _population_rows(fold: Fold, key: str, users: np.ndarray, systems: Sequence[
     return runs, targets
 
 
-def _removal_runs(fold: Fold, designs: Sequence[tuple[str, str]], removed: Sequence[float], followed: np.ndarray,
+def removal_runs(fold: Fold, designs: Sequence[tuple[str, str]], removed: Sequence[float], followed: np.ndarray,
                   seed: int) -> tuple[dict[str, Runs], list[dict]]:
     """Phase 1 of a fold: the runs of every removal sweep (``(sweep, design)`` pairs) at every level,
     nested (what is gone at 20% is gone at 40%); levels without runs are left out."""
@@ -240,7 +240,7 @@ def sparsity_sweep(
         fitted = fit_systems(systems, fold.train, key_extra=fold.key, seed=seed, cache=cache)
         rated = np.flatnonzero(np.bincount(fold.test.users[fold.test.positive], minlength=fold.test.n_users))
         followed = user_sample(rated, max_users, fold_seed(seed, 1000 * fold.index + 998))
-        runs, removal_points = _removal_runs(fold, designs, removed, followed, seed)
+        runs, removal_points = removal_runs(fold, designs, removed, followed, seed)
         grown, size_points = _size_runs(fold, grid, max_users, seed)
         runs |= grown
         points += removal_points + size_points
