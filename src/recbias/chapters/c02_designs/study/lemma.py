@@ -23,8 +23,8 @@ from recbias.runs import Runs
 from recbias.splits import fold_seed
 from recbias.theory import lemma_bounds
 
-#: the systems of IRJ Fig. 3
-LEMMA_SYSTEMS = {"pLSA": "plsa", "user-kNN": "user-knn"}
+#: the systems of IRJ Fig. 3, pLSA and the kNN of the papers' set (the rating predictor)
+LEMMA_SYSTEMS = {"pLSA": "plsa", "rating-kNN": "rating-user-knn"}
 #: the two sweeps of :func:`lemma_sweep`
 REMOVAL, GROWTH = "removed test ratings", "target size"
 
@@ -116,8 +116,8 @@ def lemma_sweep(
 
 
 def lemma_points(study: DesignStudy, max_users: int | None = None) -> pd.DataFrame:
-    """:func:`lemma_sweep` of IRJ Fig. 3 on the study's first split: pLSA and user-kNN, the 1R target
-    size of the study as the base size, ``max_users`` users for the size sweep."""
+    """:func:`lemma_sweep` of IRJ Fig. 3 on the study's first split: pLSA and rating-kNN (the papers' set),
+    the 1R target size of the study as the base size, ``max_users`` users for the size sweep."""
     fold = study.folds[0]
     systems = fit_systems(LEMMA_SYSTEMS, fold.train, key_extra=fold.key, seed=study.seed)
     return lemma_sweep(fold.train, fold.test, systems, base_size=study.choice.target_size,
