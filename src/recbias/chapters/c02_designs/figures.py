@@ -21,7 +21,7 @@ from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from recbias.bookkit.plotting import dataset_caption, palette
+from recbias.bookkit.plotting import dataset_caption, legend_outside, palette
 from recbias.chapters.c02_designs.study.comparison import N, PAPERS, TOP_N, DesignStudy, set_of
 from recbias.chapters.c02_designs.study.lemma import REMOVAL
 from recbias.chapters.c02_designs.study.toy import TOY_ITEMS, TOY_USERS, ToyTargetSet, fig1_toy
@@ -52,14 +52,8 @@ def set_legend(figure: Figure, handles: dict[str, Artist]) -> Legend:
         if members:
             headings.append(len(entries))
             entries += [(Line2D([], [], linestyle="none"), heading)] + [(handles[s], s) for s in members]
-    legend = figure.legend(*zip(*entries, strict=True), loc="center right", bbox_to_anchor=(1.0, 0.5),
-                           handlelength=1.4, frameon=False)
-    for k in headings:
-        legend.get_texts()[k].set_fontweight("bold")
-    figure.canvas.draw()
-    width = legend.get_window_extent().width / figure.bbox.width
-    figure.tight_layout(rect=(0, 0, 1 - width - 0.01, 1))
-    return legend
+    handles_in_order, labels = (list(column) for column in zip(*entries, strict=True))
+    return legend_outside(figure, handles_in_order, labels, bold=tuple(headings), handlelength=1.4, frameon=False)
 
 
 def toy_label(target: ToyTargetSet) -> str:
