@@ -229,8 +229,10 @@ glue_figure("fig-cranfield-spread", figures.spread_figure(study))
 # Top: the cumulative share $F(k)$ of {eq}`eq-cumulative-share`, the share of positive
 # judgments held by the $k$ documents or items most often judged relevant, against
 # $k/m$ (the diagonal is an even spread). Bottom: the share of queries or users for
-# whom the $k$-th of them is relevant, up to $k = 1{,}000$. Blue: IR collections; red:
-# rating datasets; grey, dashed: a simulated world's complete relevance.
+# whom the $k$-th of them is relevant, up to $k = 1{,}000$. Blues: IR collections;
+# warm hues: rating datasets; greys: a simulated world, dashed with crosses for its
+# complete relevance. Each collection has its own line style and marker, and the page's
+# dataset is drawn thicker.
 # ```
 
 # %% [markdown]
@@ -371,10 +373,8 @@ glue_figure("fig-cranfield-threshold", figures.threshold_figure(study))
 # liked by {glue:text}`loose_reach` of the users. The dataset's own threshold
 # ({glue:text}`own_threshold`, which keeps {glue:text}`own_share` of the ratings) brings
 # this down to {glue:text}`own_reach`, while the Gini coefficient goes from
-# {glue:text}`loose_gini` to {glue:text}`own_gini`. Across the rating datasets of this
-# page, moving from "every rating is positive" to the dataset's own threshold lowers the
-# reach of the top item by {glue:text}`reach_drop` of its value, and changes the Gini
-# coefficient by at most {glue:text}`gini_change`. {glue:text}`lastfm_threshold`
+# {glue:text}`loose_gini` to {glue:text}`own_gini`. {glue:text}`threshold_effect`
+# {glue:text}`lastfm_threshold`
 #
 # A stricter threshold thins the head, since fewer users rate even the most popular
 # item highly enough. How far the Gini coefficient moves with it tells where the
