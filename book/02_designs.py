@@ -245,7 +245,7 @@ glue_table("tbl-designs-sizes", sizes, {c: "{:,.0f}" for c in sizes.columns if c
 
 # %% tags=["remove-cell"]
 glue_figure("fig-designs-precision", figures.precision_figure(study))
-glue_table("tbl-designs-precision", tables.precision_table(study), left=[("dataset", ""), ("design", "")])
+glue_table("tbl-designs-precision", tables.precision_table(study), left=[("set", ""), ("system", "")])
 
 # %% [markdown]
 # {numref}`fig-designs-precision` draws the mean P@10 of every system under every
@@ -268,8 +268,8 @@ glue_table("tbl-designs-precision", tables.precision_table(study), left=[("datas
 # :name: tbl-designs-precision
 #
 # Mean P@10 over runs (users in AR, relevant test ratings in 1R) with the half-width of
-# its 95% confidence interval below it; the unit of the interval is the user. The
-# systems stand under the set they belong to.
+# its 95% confidence interval below it, one row per system with the set it belongs to,
+# one column per design of each dataset; the unit of the interval is the user.
 # ```
 #
 # Wilcoxon signed-rank tests compare two systems user by user. A user's runs are not
@@ -285,8 +285,8 @@ glue_table("tbl-designs-precision", tables.precision_table(study), left=[("datas
 #
 # Pairs of systems of each set whose P@10 differ under a Wilcoxon signed-rank test at
 # the 0.001 level, with the user as the unit (one paired value per user), and the
-# closest pair, the one with the largest p-value, with its difference (first minus
-# second system).
+# closest pair, the one with the largest p-value, with its difference in P@10 (first
+# minus second system) and p-value below it.
 # ```
 
 # %% tags=["remove-cell"]

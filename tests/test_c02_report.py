@@ -66,8 +66,8 @@ def test_the_settings_table_gives_a_reason_for_every_departure() -> None:
     study = two_datasets()
     table = tables.settings_table(study, sweep_users=400).set_index("setting")
     assert table.loc["splits", "this page"] == "2 coin-flip splits, about 20% of the ratings in test"
-    assert table.loc["splits", "why it differs"] == "the page's `folds` and `test_ratio`"  # 2 splits, not 5
-    assert table.loc["1R design", "why it differs"] == "the page's `target_size`"  # 1R TI-NN(49)
+    assert table.loc["splits", "why it differs"] == "the page's <code>folds</code> and <code>test_ratio</code>"  # 2, not 5
+    assert table.loc["1R design", "why it differs"] == "the page's <code>target_size</code>"  # 1R TI-NN(49)
     assert table.loc["AR designs", ["this page", "why it differs"]].tolist() == ["AI-AN and TI-AN", ""]
     assert table.loc["its split", "why it differs"] == "it has no timestamps"
     assert table.loc["its AR design", "this page"] == "TI-NN(100)"
@@ -76,7 +76,7 @@ def test_the_settings_table_gives_a_reason_for_every_departure() -> None:
     papers = dataclasses.replace(study, folds=study.folds * 3, choice=dataclasses.replace(study.choice, target_size=100))
     kept = tables.settings_table(papers, sweep_users=None).set_index("setting")["why it differs"]
     assert (kept["1R design"], kept["users of the size sweep"]) == ("", "")
-    assert kept["splits"] == "the page's `folds` and `test_ratio`"  # 6 splits
+    assert kept["splits"] == "the page's <code>folds</code> and <code>test_ratio</code>"  # 6 splits
     alone = tables.settings_table(one_dataset(), sweep_users=None)
     assert "second dataset" not in alone["setting"].tolist()
 
@@ -92,14 +92,15 @@ def test_the_size_table_counts_splits_runs_and_candidates() -> None:
                                                  .groupby("fold")["run"].nunique().mean())
 
 
-def test_the_precision_table_shows_each_mean_with_its_half_width_under_its_set() -> None:
+def test_the_precision_table_shows_each_mean_with_its_half_width_per_system_and_set() -> None:
     study = two_datasets()
     table = tables.precision_table(study)
     row = study.summary.iloc[0]
-    cell = table.loc[0, ("both sets", row["system"])]
+    cell = table.loc[0, (row["dataset"], row["design"])]
+    assert table.loc[0, ("system", "")] == row["system"] and table.loc[0, ("set", "")] == "both sets"
     assert cell.startswith(f"{row['mean']:.4f}<br>") and f"± {(row['ci_high'] - row['ci_low']) / 2:.4f}" in cell
-    assert list(zip(table[("dataset", "")], table[("design", "")], strict=True)) == study.panels
-    assert [c for c in table.columns if c[0] not in ("dataset", "design")] == [
+    assert [c for c in table.columns if c[0] not in ("set", "system")] == study.panels
+    assert list(zip(table[("set", "")], table[("system", "")], strict=True)) == [
         ("both sets", "Random"), ("both sets", "Popularity"), ("both sets", "pLSA"), ("papers' set", "rating-MF"),
         ("papers' set", "rating-kNN"), ("today's top-N set", "iALS"), ("today's top-N set", "top-N kNN")]
 
@@ -113,9 +114,14 @@ def test_the_significance_table_shows_the_counts_and_the_closest_pair_of_each_se
         tests = study.tests(which)
         assert shown["pairs with p < 0.001"].iloc[row] == f"{tests['significant'].iloc[0]} of 10"
         a, b = tests["closest pair"].iloc[0]
-        assert shown["closest pair"].iloc[row] == f"{a} vs {b}"
+        difference = f"{tests['difference'].iloc[0]:+.4f}".replace("-", "\u2212")
+        assert shown["closest pair"].iloc[row].startswith(f"{a} vs {b}<br><small>{difference}, p = ")
         assert set(tests["closest pair"].iloc[0]) <= set(comparison.SETS[which])
-        assert shown["difference in P@10"].iloc[row] == f"{tests['difference'].iloc[0]:+.4f}".replace("-", "\u2212")
+
+
+@pytest.mark.parametrize("p, shown", [(0.25, "p = 0.250"), (1.4e-4, "p = 1.4 × 10<sup>−4</sup>"), (0.0, "p < 1e-300")])
+def test_apair_cell_words_its_p_value_at_the_edges(p: float, shown: str) -> None:
+    assert tables.pair_cell(("a", "b"), -0.01, p) == f"a vs b<br><small>−0.0100, {shown}</small>"
 
 
 def test_prose_values_count_1r_runs_and_read_the_study() -> None:

@@ -256,11 +256,12 @@ def truth_text(check: TruthCheck | None, dataset: str, sets: Mapping[str, Sequen
 
 def orders_caption(check: TruthCheck | None, dataset: str) -> str:
     """The part of the caption of :func:`~.tables.orders_table` that depends on what the table holds: the
-    true orders and the columns that compare with them on a simulated world, or why there are none."""
+    true orders and the columns that compare with them on a simulated world, or why there are none (plain
+    text: a glued caption shows no Markdown)."""
     if check is None:
-        return (f"*{dataset}* is observed data: no true order can be shown, and the orders are compared with each "
-                "other only.")
-    return (f"On the simulated world *{check.dataset}*, each set's block opens with the order by true P@{N} "
+        return (f"The dataset {dataset} is observed data: no true order can be shown, and the orders are compared "
+                "with each other only.")
+    return (f"On the simulated world {check.dataset}, each set's block opens with the order by true P@{N} "
             "(complete relevance, mean over users and splits), and the last three columns compare each design of "
             "that world with it: Kendall's τ, the pairs of systems in the true order, and whether the truly best "
             "system comes first.")

@@ -88,13 +88,13 @@ def settings_table(study: DesignStudy, sweep_users: int | None) -> pd.DataFrame:
         ("relevant", f"a test rating ≥ {here.positive_threshold:g}", "5 stars (MovieLens), more than 2 plays (Last.fm)",
          ""),
         ("splits", split, "5 coin-flip splits, 20% in test",
-         "" if folds == 5 and abs(ratio - 0.2) < 0.01 else "the page's `folds` and `test_ratio`"),
+         "" if folds == 5 and abs(ratio - 0.2) < 0.01 else "the page's <code>folds</code> and <code>test_ratio</code>"),
         ("AR designs", " and ".join(choice.ar), "AI-AN and TI-AN", "" if not choice.sampled else
-         f"the AN target sets would hold {choice.an_entries:,} items, above `max_an_entries`"),
-        ("1R design", choice.one_r, "1R TI-NN(99)", "" if choice.target_size == 100 else "the page's `target_size`"),
+         f"the AN target sets would hold {choice.an_entries:,} items, above <code>max_an_entries</code>"),
+        ("1R design", choice.one_r, "1R TI-NN(99)", "" if choice.target_size == 100 else "the page's <code>target_size</code>"),
         ("systems", "the papers' set, and today's top-N set beside it", "Random, Popularity, pLSA, MF, user-kNN",
          "today's top-N set is added to see whether the papers' statements carry over to it"),
-        ("settings of the systems", "the presets of `recbias.recommenders.make`", "not given",
+        ("settings of the systems", "the presets of <code>recbias.recommenders.make</code>", "not given",
          "the papers do not state theirs"),
         ("pairs of systems tested", f"Wilcoxon signed-rank, the user as the unit, p < {LEVEL:g} to decide a "
          f"comparison", "Wilcoxon signed-rank (p ≪ 0.001 for every pair)",
@@ -106,7 +106,7 @@ def settings_table(study: DesignStudy, sweep_users: int | None) -> pd.DataFrame:
             ("its split", "one temporal split" if study.second_split == "temporal" else "one coin-flip split",
              "one temporal split", "" if study.second_split == "temporal" else "it has no timestamps"),
             ("its AR design", study.second_ar, "TI-NN(2500)", "" if study.second_ar == "TI-NN(2500)" else
-             "the page's `second_nonrelevant`"),
+             "the page's <code>second_nonrelevant</code>"),
         ]
     rows.append(("users of the size sweep", "all" if sweep_users is None else f"at most {sweep_users:,}, sampled",
                  "all", "" if sweep_users is None else "bounds the cost; the lemma holds for any users"))
@@ -127,28 +127,31 @@ def size_table(study: DesignStudy) -> pd.DataFrame:
     )
 
 
-def _by_set(systems: Sequence[str]) -> pd.MultiIndex:
-    """Column headers ``(set, system)`` for ``systems`` (:data:`SET_NAMES`)."""
-    return pd.MultiIndex.from_tuples([(SET_NAMES[set_of(s)], s) for s in systems])
+def pair_cell(pair: tuple[str, str], difference: float, p: float) -> str:
+    """A pair of systems with its difference in P@10 (first minus second) and p-value below it (HTML)."""
+    shown = fmt_p_html(p)
+    p_clause = f"p {shown}" if shown.startswith("<") else f"p = {shown}"
+    return f"{pair[0]} vs {pair[1]}<br><small>{fmt_signed(difference, 4).replace('-', '−')}, {p_clause}</small>"
 
 
 def precision_table(study: DesignStudy) -> pd.DataFrame:
-    """Mean P@10 with the half-width of its 95% interval per (dataset, design) and system (cells as HTML),
-    the systems under the set they belong to."""
+    """Mean P@10 with the half-width of its 95% interval (cells as HTML): one row per system, under the set it
+    belongs to, one column per (dataset, design)."""
     s = study.summary
     cells = s.assign(cell=[f"{fmt_number(m, 4)}<br><small>± {fmt_number((h - lo) / 2, 4)}</small>"
                            for m, lo, h in zip(s["mean"], s["ci_low"], s["ci_high"], strict=True)])
-    wide = cells.pivot_table(index=["dataset", "design"], columns="system", values="cell", aggfunc="first",
+    wide = cells.pivot_table(index="system", columns=["dataset", "design"], values="cell", aggfunc="first",
                              observed=True, sort=False)
-    wide = wide.reindex(columns=study.systems).reindex(pd.MultiIndex.from_tuples(study.panels))
-    wide.columns = _by_set(study.systems)
-    wide.index.names = [("dataset", ""), ("design", "")]
+    wide = wide.reindex(index=study.systems, columns=pd.MultiIndex.from_tuples(study.panels))
+    wide.index = pd.MultiIndex.from_tuples([(SET_NAMES[set_of(s)], s) for s in study.systems],
+                                           names=[("set", ""), ("system", "")])
     return wide.reset_index()
 
 
 def significance_table(study: DesignStudy) -> pd.DataFrame:
     """The paired tests within each set of systems as the page shows them: per design and set, the
-    significant pairs and the closest pair with its difference (first minus second system) and p-value."""
+    significant pairs and the closest pair with its difference (first minus second system) and p-value
+    below it (HTML)."""
     frames = [study.tests(which).assign(set=SET_NAMES[which]) for which in SETS]
     panels = {panel: k for k, panel in enumerate(study.panels)}
     tests = pd.concat(frames, ignore_index=True)
@@ -156,9 +159,8 @@ def significance_table(study: DesignStudy) -> pd.DataFrame:
     return pd.DataFrame({
         "dataset": tests["dataset"], "design": tests["design"], "set": tests["set"],
         f"pairs with p < {ALPHA:g}": [f"{k} of {n}" for k, n in zip(tests["significant"], tests["pairs"], strict=True)],
-        "closest pair": [f"{a} vs {b}" for a, b in tests["closest pair"]],
-        f"difference in P@{N}": [fmt_signed(d, 4).replace("-", "\u2212") for d in tests["difference"]],
-        "p-value": [fmt_p_html(p) for p in tests["p"]],
+        "closest pair": [pair_cell(pair, d, p) for pair, d, p in zip(tests["closest pair"], tests["difference"],
+                                                                      tests["p"], strict=True)],
     }).reset_index(drop=True)
 
 
