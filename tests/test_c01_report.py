@@ -184,3 +184,18 @@ def test_a_page_without_the_papers_datasets_shows_none_of_their_values() -> None
     assert f"{study.stats.loc['cranfield', 'queries']:,}" == report.prose_values(study)["cranfield_queries"]
     assert "synthetic-small" in report.truth_text(study)
     assert len(report.threshold_table(study)) == len(study.sweeps)
+
+
+def test_the_settings_table_gives_a_reason_for_every_departure() -> None:
+    table = report.settings_table(hand_study(toy("ml-100k"), toy("world", TRUTH))).set_index("setting")
+    assert table.loc["IR collections", "this page"] == "Cranfield and TREC-8"
+    assert table.loc["rating datasets", ["this page", "why it differs"]].tolist() == ["ml-100k", "those on this machine"]
+    assert table.loc["simulated worlds", "this page"] == "world"
+    assert table.loc["positive rating", "this page"] == "≥ 5 on ml-100k, ≥ 5 on world"
+    assert table.loc["positive rating", "why it differs"] == ""
+    assert "fixed-list P@2" in table.loc["statistics", "this page"]
+    shipped = dataclasses.replace(hand_study(toy()), shipped=["cranfield", "trec8-adhoc"], skipped=["ml-1m", "coat"])
+    table = report.settings_table(shipped).set_index("setting")
+    assert table.loc["IR collections", "this page"].endswith("(from the shipped summary)")
+    assert table.loc["rating datasets", "why it differs"] == "those on this machine; not here: ml-1m, coat"
+    assert table.loc["simulated worlds", "this page"] == "none"

@@ -22,6 +22,28 @@ SPREAD_HEADERS = {
 }
 
 
+def settings_table(study: SpreadStudy) -> pd.DataFrame:
+    """The page's setting against the papers' (IRJ 2017 Sec. 5.2-5.3; thesis Sec. 4.5.1), one row per
+    setting, with the reason for every departure ("" where the page keeps the papers' setting)."""
+    rated = [r for r in study.ratings if r.true_relevance is None]
+    thresholds = ", ".join(f"≥ {r.positive_threshold:g} on {r.name}" for r in study.ratings)
+    ir = " and ".join(IR_NAMES[c] for c in study.ir.index)
+    rows = [
+        ("IR collections", ir + (" (from the shipped summary)" if study.shipped else ""),
+         "30 TREC tracks appended, 703 queries", "the papers' aggregate is not registered here"),
+        ("rating datasets", ", ".join(r.name for r in rated) or "none",
+         "Netflix, MovieLens 1M, Last.fm (about 1,000 users)",
+         "those on this machine" + (f"; not here: {', '.join(study.skipped)}" if study.skipped else "")),
+        ("simulated worlds", ", ".join(r.name for r in study.ratings if r.true_relevance is not None) or "none",
+         "none", "a world whose complete relevance is known shows what the judgments miss"),
+        ("positive rating", thresholds, "5 stars (MovieLens, Netflix), more than 2 plays (Last.fm)", ""),
+        ("statistics", f"the papers', with the Gini coefficient, the head share and the fixed-list P@{study.cutoff}",
+         "documents relevant to one query, max positives per document, reach of the top item", "the added "
+         "statistics summarise the curves of Fig. 5 in one number each"),
+    ]
+    return pd.DataFrame(rows, columns=["setting", "this page", "the papers", "why it differs"])
+
+
 def size_table(study: SpreadStudy) -> pd.DataFrame:
     """Size of each collection: queries (users), judgments, relevant documents, positive judgments and
     positives per query, under short headers (the caption says what they mean for ratings)."""
