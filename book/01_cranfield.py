@@ -166,6 +166,15 @@ from recbias.chapters.c01_cranfield import claims, figures, report, study as spr
 # each with its own positive threshold (see {doc}`appendix_datasets`), and with the
 # simulated world, whose complete true relevance we also know. This page's dataset is
 # marked in the tables and drawn with a thicker line in the figures.
+# {numref}`tbl-cranfield-settings` sets the collections and statistics of this page
+# against the papers', with the reason for every departure.
+#
+# ```{glue:figure} tbl-cranfield-settings
+# :name: tbl-cranfield-settings
+#
+# The page's setting next to the papers' (IRJ 2017 Sec. 5.2-5.3); the last column gives
+# the reason wherever the page departs from them.
+# ```
 
 # %% tags=["remove-cell"]
 study = spread.spread_study(ratings, seed, cutoff, compare_all)
@@ -174,6 +183,8 @@ for name, text in report.prose_values(study).items():
 
 # %% tags=["remove-input"]
 show_text(report.availability_note(study, compare_all))
+glue_table("tbl-cranfield-settings", report.settings_table(study), wrap=True,
+           left=["setting", "this page", "the papers", "why it differs"])
 glue_table("tbl-cranfield-sizes", report.size_table(study), {"per query": "{:.1f}", **dict.fromkeys(
     ["queries", "judgments", "relevant documents", "positive judgments"], "{:,}")}, left=["collection"])
 headers = report.SPREAD_HEADERS
@@ -229,8 +240,10 @@ glue_figure("fig-cranfield-spread", figures.spread_figure(study))
 # Top: the cumulative share $F(k)$ of {eq}`eq-cumulative-share`, the share of positive
 # judgments held by the $k$ documents or items most often judged relevant, against
 # $k/m$ (the diagonal is an even spread). Bottom: the share of queries or users for
-# whom the $k$-th of them is relevant, up to $k = 1{,}000$. Blue: IR collections; red:
-# rating datasets; grey, dashed: a simulated world's complete relevance.
+# whom the $k$-th of them is relevant, up to $k = 1{,}000$. Blues: IR collections;
+# warm hues: rating datasets; greys: a simulated world, dashed with crosses for its
+# complete relevance. Each collection has its own line style and marker, and the page's
+# dataset is drawn thicker.
 # ```
 
 # %% [markdown]
@@ -371,10 +384,8 @@ glue_figure("fig-cranfield-threshold", figures.threshold_figure(study))
 # liked by {glue:text}`loose_reach` of the users. The dataset's own threshold
 # ({glue:text}`own_threshold`, which keeps {glue:text}`own_share` of the ratings) brings
 # this down to {glue:text}`own_reach`, while the Gini coefficient goes from
-# {glue:text}`loose_gini` to {glue:text}`own_gini`. Across the rating datasets of this
-# page, moving from "every rating is positive" to the dataset's own threshold lowers the
-# reach of the top item by {glue:text}`reach_drop` of its value, and changes the Gini
-# coefficient by at most {glue:text}`gini_change`. {glue:text}`lastfm_threshold`
+# {glue:text}`loose_gini` to {glue:text}`own_gini`. {glue:text}`threshold_effect`
+# {glue:text}`lastfm_threshold`
 #
 # A stricter threshold thins the head, since fewer users rate even the most popular
 # item highly enough. How far the Gini coefficient moves with it tells where the

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from recbias.bookkit.plotting import use_theme
+from recbias.bookkit.plotting import KIND_COLOURS, collection_styles, use_theme
 from recbias.chapters.c01_cranfield import figures
 from recbias.chapters.c01_cranfield import study as spread
 from recbias.judgments import Spread
@@ -37,12 +37,53 @@ def test_the_spread_figure_draws_every_collection_in_both_panels(study: spread.S
     top, bottom = figure.axes
     assert (top.get_title(loc="left"), bottom.get_title(loc="left")) == ("Cumulative share", "Reach of the $k$-th most-liked")
     assert top.get_ylabel() == "$F(k)$, share of positive judgments" and bottom.get_xscale() == "log"
-    assert [t.get_text() for t in top.get_legend().get_texts()] == [
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == [
         "cranfield", "trec8-adhoc", "ml-100k (this page)", "lastfm-2k", "equal spread"]
     assert len(bottom.get_lines()) == 4
-    assert [line.get_linewidth() for line in top.get_lines()[2:4]] == [3.2, 1.7]  # the page's dataset stands out
+    assert [line.get_linewidth() for line in top.get_lines()[2:4]] == [3.0, 1.6]  # the page's dataset stands out
+    assert legend_crosses_a_line(figure) == []
     assert overlapping_texts(figure) == []
     plt.close(figure)
+
+
+def legend_crosses_a_line(figure) -> list[str]:
+    """The drawn lines (by label) that pass through the box of the figure's legend."""
+    figure.canvas.draw()
+    box = figure.legends[0].get_window_extent()
+    crossing = []
+    for ax in figure.axes:
+        for line in ax.get_lines():
+            points = ax.transData.transform(line.get_xydata())
+            points = points[np.isfinite(points).all(axis=1)]
+            steps = np.linspace(0, 1, 25)[:, None, None]  # 25 points along every segment, not its ends only
+            along = (points[:-1] + steps * (points[1:] - points[:-1])).reshape(-1, 2) if len(points) > 1 else points
+            if box.count_contains(along):
+                crossing.append(line.get_label())
+    return crossing
+
+
+def test_the_legend_check_sees_a_legend_over_a_line() -> None:
+    figure, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0, 1], [0, 1], label="diagonal")  # two points, both outside the legend: the segment crosses it
+    figure.legend(loc="center")
+    assert legend_crosses_a_line(figure) == ["diagonal"]
+    plt.close(figure)
+
+
+def test_collections_of_one_kind_differ_in_colour_line_style_and_marker(study: spread.SpreadStudy) -> None:
+    styles = figures.styles(study)
+    ir, rated = [styles["cranfield"], styles["trec8-adhoc"]], [styles["ml-100k"], styles["lastfm-2k"]]
+    for pair in (ir, rated):
+        for key in ("color", "ls", "marker"):
+            assert pair[0][key] != pair[1][key], key
+    blues, warm = set(KIND_COLOURS["IR"]), set(KIND_COLOURS["recommendation"])
+    assert {s["color"] for s in ir} <= blues and {s["color"] for s in rated} <= warm and not blues & warm
+
+
+def test_a_simulated_truth_is_dashed_in_the_colour_of_its_world() -> None:
+    styles = collection_styles({"simulation": ["world", "world (true relevance)"]}, "world", " (true relevance)")
+    assert styles["world (true relevance)"]["color"] == styles["world"]["color"]
+    assert styles["world (true relevance)"]["ls"] == "--" and styles["world"]["label"] == "world (this page)"
 
 
 def test_the_threshold_figure_marks_each_datasets_own_threshold(study: spread.SpreadStudy) -> None:
@@ -55,6 +96,8 @@ def test_the_threshold_figure_marks_each_datasets_own_threshold(study: spread.Sp
     stars = reach.collections[0].get_offsets()
     own = study.sweeps[(study.sweeps["collection"] == "ml-100k") & study.sweeps["default"]]
     assert stars.tolist() == [[own["positive share of ratings"].item(), own["top reach"].item()]]
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == ["ml-100k (this page)", "lastfm-2k"]
+    assert legend_crosses_a_line(figure) == []
     assert overlapping_texts(figure) == []
     plt.close(figure)
 

@@ -4,8 +4,10 @@ whose every statistic is worked out by hand."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from recbias import datasets
@@ -51,14 +53,53 @@ def test_prose_values_read_the_statistics_worked_out_by_hand() -> None:
     # every rating positive (3 stars up): item 0 reaches 3 of 4 users, Gini of (3, 2, 1) is 2/9
     assert (said["loose_reach"], said["own_threshold"], said["own_share"], said["own_reach"]) == (
         "75.0%", "5", "66.7%", "50.0%")
-    assert (said["loose_gini"], said["own_gini"], said["gini_change"]) == ("0.22", "0.00", "0.22")
-    assert said["reach_drop"] == "33.3%" and said["lastfm_threshold"] == ""
+    assert (said["loose_gini"], said["own_gini"]) == ("0.22", "0.00")
+    assert said["threshold_effect"] == ('On toy, the only rating dataset of this page, moving from "every rating is '
+                                        'positive" to its own threshold lowers the reach of the top item by 33.3% of '
+                                        'its value, and changes the Gini coefficient by 0.22.')
+    assert said["lastfm_threshold"] == ""
 
 
 def test_spans_cover_every_rating_dataset_of_the_page() -> None:
     said = report.prose_values(hand_study(toy(), plays()))
     assert said["rated_reach"] == "50.0% to 100.0%"
-    assert said["reach_drop"] == "0.0% to 33.3%"  # Last.fm's own threshold keeps its top item's reach
+    # Last.fm's own threshold keeps its top item's reach
+    assert "lowers the reach of the top item by 0.0% to 33.3% of its value" in said["threshold_effect"]
+    assert said["threshold_effect"].startswith("Across the 2 rating datasets of this page")
+
+
+def effect(drops: list[float], gini: list[float]) -> pd.DataFrame:
+    """The threshold effect of one dataset per value of ``drops`` (relative drops of the top reach)."""
+    return pd.DataFrame({"reach drop": drops, "gini change": gini}, index=[f"d{k}" for k in range(len(drops))])
+
+
+@pytest.mark.parametrize("drops, gini, expected", [
+    ([0.324], [0.11], "On d0, the only rating dataset of this page, moving from \"every rating is positive\" to its "
+                      "own threshold lowers the reach of the top item by 32.4% of its value, and changes the Gini "
+                      "coefficient by 0.11."),
+    ([0.3241, 0.3244], [0.11, 0.02], "lowers the reach of the top item by 32.4% of its value, and changes the Gini "
+                                     "coefficient by at most 0.11."),  # a span of one printed value: one value
+    ([0.0, 0.5], [0.0, 0.1], "by 0.0% to 50.0% of its value"),
+    ([0.0, 0.0], [0.0, 0.0], "leaves the reach of the top item unchanged, and changes the Gini coefficient by at most "
+                             "0.00."),
+])
+def test_the_threshold_sentence_reads_right_at_its_edges(drops, gini, expected) -> None:
+    text = report.threshold_effect_text(effect(drops, gini))
+    assert expected in text and " to 32.4%" not in text
+
+
+@pytest.mark.parametrize("rating_sets, head, reach", [
+    (lambda: [toy()], "0.0%", "50.0%"),  # one dataset: one value
+    (lambda: [toy(), toy("again")], "0.0%", "50.0%"),  # two datasets with the same values: one value, not "x to x"
+    (lambda: [toy(), plays()], "0.0%", "50.0% to 100.0%"),  # each tenth holds no item: 0% on both
+])
+def test_every_span_of_the_prose_reads_as_one_value_when_its_ends_print_alike(rating_sets, head, reach) -> None:
+    said = report.prose_values(hand_study(*rating_sets()))
+    assert (said["rated_head"], said["rated_reach"]) == (head, reach)
+    spans = [text for text in said.values() if " to " in text]
+    for text in spans:
+        for low, high in re.findall(r"(\d[\d.,]*%?) to (\d[\d.,]*%?)", text):
+            assert low != high, text
 
 
 def test_the_lastfm_note_says_how_much_its_threshold_keeps() -> None:
@@ -66,7 +107,9 @@ def test_the_lastfm_note_says_how_much_its_threshold_keeps() -> None:
     alone = report.lastfm_threshold_note(hand_study(plays()))
     assert alone.endswith("still counts 66.7% of its rows as positive.")
     beside = report.lastfm_threshold_note(hand_study(toy(), plays()))
-    assert beside.endswith("66.7% of its rows as positive, against 66.7% of the ratings of the other datasets.")
+    assert beside.endswith("66.7% of its rows as positive, against 66.7% of the ratings of the other dataset.")
+    two = report.lastfm_threshold_note(hand_study(toy(), toy("again"), plays()))
+    assert two.endswith("against 66.7% of the ratings of the other datasets.")  # equal ends: one value
 
 
 def test_the_availability_note_names_what_is_missing() -> None:
@@ -141,3 +184,18 @@ def test_a_page_without_the_papers_datasets_shows_none_of_their_values() -> None
     assert f"{study.stats.loc['cranfield', 'queries']:,}" == report.prose_values(study)["cranfield_queries"]
     assert "synthetic-small" in report.truth_text(study)
     assert len(report.threshold_table(study)) == len(study.sweeps)
+
+
+def test_the_settings_table_gives_a_reason_for_every_departure() -> None:
+    table = report.settings_table(hand_study(toy("ml-100k"), toy("world", TRUTH))).set_index("setting")
+    assert table.loc["IR collections", "this page"] == "Cranfield and TREC-8"
+    assert table.loc["rating datasets", ["this page", "why it differs"]].tolist() == ["ml-100k", "those on this machine"]
+    assert table.loc["simulated worlds", "this page"] == "world"
+    assert table.loc["positive rating", "this page"] == "≥ 5 on ml-100k, ≥ 5 on world"
+    assert table.loc["positive rating", "why it differs"] == ""
+    assert "fixed-list P@2" in table.loc["statistics", "this page"]
+    shipped = dataclasses.replace(hand_study(toy()), shipped=["cranfield", "trec8-adhoc"], skipped=["ml-1m", "coat"])
+    table = report.settings_table(shipped).set_index("setting")
+    assert table.loc["IR collections", "this page"].endswith("(from the shipped summary)")
+    assert table.loc["rating datasets", "why it differs"] == "those on this machine; not here: ml-1m, coat"
+    assert table.loc["simulated worlds", "this page"] == "none"

@@ -3,6 +3,8 @@ evidence is filled in from the measured values, and the published numbers are re
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -10,6 +12,7 @@ import pytest
 from designs_study import one_dataset, two_datasets
 from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, register
 from recbias.chapters.c02_designs import claims
+from recbias.chapters.c02_designs.study import comparison
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -29,17 +32,19 @@ def lead(name: str, case: dict) -> dict:
     return {name: case["d"], f"{name}_p": case["p"]}
 
 
-@pytest.mark.parametrize("key, name", [
-    ("fig2/AR/pLSA-first", "ar_plsa_lead"), ("fig2/1R/pLSA-first", "one_r_plsa_lead"),
-    ("fig2/AR/MF-above-kNN", "ar_mf_over_knn"), ("fig2/1R/MF-above-kNN", "one_r_mf_over_knn"),
-    ("fig2/AR-lastfm/Popularity-first", "second_popularity_lead"),
-])
+COMPARED = [("fig2/AR/pLSA-first", "ar_plsa_lead"), ("fig2/1R/pLSA-first", "one_r_plsa_lead"),
+            ("fig2/AR/MF-above-kNN", "ar_mf_over_knn"), ("fig2/1R/MF-above-kNN", "one_r_mf_over_knn"),
+            ("fig2/AR-lastfm/Popularity-first", "second_popularity_lead")]
+
+
+@pytest.mark.parametrize("key, name", COMPARED + [(key + claims.TWIN, name + "_top_n") for key, name in COMPARED])
 @pytest.mark.parametrize("case, outcome", [(AHEAD, HOLDS), (BEHIND, FAILS), (UNCLEAR, INCONCLUSIVE),
                                            ({"d": 0.0, "p": 0.001}, INCONCLUSIVE)])
 def test_comparisons_of_two_systems_are_decided_beyond_noise(key: str, name: str, case: dict, outcome: str) -> None:
     assert FINDINGS[key].criterion(lead(name, case)) == outcome
 
 
+@pytest.mark.parametrize("sfx", ["", "_top_n"])
 @pytest.mark.parametrize("above, below, outcome", [
     (AHEAD, AHEAD, HOLDS),  # one system above Popularity, Popularity above the others
     (BEHIND, AHEAD, FAILS),  # Popularity first
@@ -47,19 +52,30 @@ def test_comparisons_of_two_systems_are_decided_beyond_noise(key: str, name: str
     (AHEAD, UNCLEAR, INCONCLUSIVE),
     (UNCLEAR, BEHIND, FAILS),
 ])
-def test_popularity_is_second_when_one_system_is_above_it_and_the_others_below(above, below, outcome) -> None:
-    values = lead("ar_first_over_popularity", above) | lead("ar_popularity_over_second", below)
-    assert FINDINGS["fig2/AR/Popularity-second"].criterion(values) == outcome
+def test_popularity_is_second_when_one_system_is_above_it_and_the_others_below(sfx, above, below, outcome) -> None:
+    values = lead(f"ar_first_over_popularity{sfx}", above) | lead(f"ar_popularity_over_second{sfx}", below)
+    key = "fig2/AR/Popularity-second" + (claims.TWIN if sfx else "")
+    assert FINDINGS[key].criterion(values) == outcome
+
+
+def disagreeing(reversed_pairs: int, alike: int, pairs: int = 10, sfx: str = "") -> dict:
+    return {f"second_reversed{sfx}": reversed_pairs, f"second_alike{sfx}": alike, f"second_pairs{sfx}": pairs}
 
 
 @pytest.mark.parametrize("key, values, outcome", [
-    ("fig2/AI-TI-alike", {"ai_ti_gap": 0.0}, HOLDS),
-    ("fig2/AI-TI-alike", {"ai_ti_gap": 0.0099}, HOLDS),
-    ("fig2/AI-TI-alike", {"ai_ti_gap": 0.01}, FAILS),
+    ("fig2/AI-TI-alike", {"ai_ti_outer": 0.0, "ai_ti_inner": 0.0}, HOLDS),
+    ("fig2/AI-TI-alike", {"ai_ti_outer": 0.0099, "ai_ti_inner": 0.0}, HOLDS),
+    ("fig2/AI-TI-alike", {"ai_ti_outer": 0.01, "ai_ti_inner": 0.0}, INCONCLUSIVE),  # an interval reaches the margin
+    ("fig2/AI-TI-alike", {"ai_ti_outer": 0.02, "ai_ti_inner": 0.0099}, INCONCLUSIVE),
+    ("fig2/AI-TI-alike", {"ai_ti_outer": 0.02, "ai_ti_inner": 0.01}, FAILS),  # one interval wholly beyond ±0.01
     ("fig2/all-pairs-significant", {"pair_p": np.array([1e-30, 0.00099])}, HOLDS),
     ("fig2/all-pairs-significant", {"pair_p": np.array([1e-30, 0.001])}, FAILS),
-    ("fig2/lastfm/AR-1R-disagree", {"second_orders_differ": True}, HOLDS),
-    ("fig2/lastfm/AR-1R-disagree", {"second_orders_differ": False}, FAILS),
+    ("fig2/all-pairs-significant/todays-set", {"pair_p_top_n": np.array([1e-30, 0.001])}, FAILS),
+    ("fig2/lastfm/AR-1R-disagree", disagreeing(1, 9), HOLDS),
+    ("fig2/lastfm/AR-1R-disagree", disagreeing(0, 10), FAILS),
+    ("fig2/lastfm/AR-1R-disagree", disagreeing(0, 9), INCONCLUSIVE),  # one pair undecided in a design
+    ("fig2/lastfm/AR-1R-disagree/todays-set", disagreeing(1, 0, sfx="_top_n"), HOLDS),
+    ("fig2/lastfm/AR-1R-disagree/todays-set", disagreeing(0, 10, sfx="_top_n"), FAILS),
     ("fig3/lemma-holds", {"lemma_holds": np.array([True, True])}, HOLDS),
     ("fig3/lemma-holds", {"lemma_holds": np.array([True, False])}, FAILS),
 ])
@@ -67,16 +83,26 @@ def test_the_other_findings_decide_at_their_edges(key: str, values: dict, outcom
     assert FINDINGS[key].criterion(values) == outcome
 
 
-def test_every_finding_is_tested_at_its_edges() -> None:
-    assert set(FINDINGS) == {"fig2/AR/pLSA-first", "fig2/1R/pLSA-first", "fig2/AR/Popularity-second",
-                             "fig2/AR/MF-above-kNN", "fig2/1R/MF-above-kNN", "fig2/AI-TI-alike",
-                             "fig2/all-pairs-significant", "fig2/AR-lastfm/Popularity-first",
-                             "fig2/lastfm/AR-1R-disagree", "fig3/lemma-holds"}
+PAPERS_KEYS = {"fig2/AR/pLSA-first", "fig2/1R/pLSA-first", "fig2/AR/Popularity-second", "fig2/AR/MF-above-kNN",
+               "fig2/1R/MF-above-kNN", "fig2/all-pairs-significant", "fig2/AR-lastfm/Popularity-first",
+               "fig2/lastfm/AR-1R-disagree"}
 
 
-def test_findings_on_the_systems_say_how_the_book_departs() -> None:
+def test_every_finding_is_tested_at_its_edges_and_each_statement_on_systems_has_its_twin() -> None:
+    assert set(FINDINGS) == PAPERS_KEYS | {key + claims.TWIN for key in PAPERS_KEYS} | {
+        "fig2/AI-TI-alike", "fig3/lemma-holds"}
+    keys = [f.key for f in claims.FINDINGS]
+    assert keys[:2] == ["fig2/AR/pLSA-first", "fig2/AR/pLSA-first/todays-set"]  # each twin after its statement
+
+
+def test_findings_depart_only_on_todays_systems_or_on_another_lastfm() -> None:
     departing = {key for key, finding in FINDINGS.items() if finding.departs}
-    assert departing == set(FINDINGS) - {"fig2/AI-TI-alike", "fig3/lemma-holds"}
+    assert departing == {key + claims.TWIN for key in PAPERS_KEYS} | {
+        "fig2/AR-lastfm/Popularity-first", "fig2/lastfm/AR-1R-disagree"}
+    assert all(FINDINGS[key + claims.TWIN].departs.startswith(claims.TODAYS_DEPARTS) for key in PAPERS_KEYS)
+    assert claims.SECOND_DEPARTS in FINDINGS["fig2/lastfm/AR-1R-disagree/todays-set"].departs
+    assert "today's top-N set" in FINDINGS["fig2/AR/pLSA-first/todays-set"].statement
+    assert FINDINGS["fig2/AR/MF-above-kNN"].statement == "MF (rating-MF) beats kNN (rating-kNN) under AR"
 
 
 def test_the_lemma_fails_where_a_point_leaves_its_bounds() -> None:
@@ -86,28 +112,59 @@ def test_the_lemma_fails_where_a_point_leaves_its_bounds() -> None:
     assert checked.outcome == FAILS and checked.evidence.startswith("1 of 2 points within the bounds (criterion: ")
 
 
-def test_claims_follow_the_measured_orders() -> None:
+def test_claims_follow_the_measured_orders_of_each_set() -> None:
     study = two_datasets()
     values = claims.measured(study)
-    ar_order = study.order("synthetic-small", "TI-AN")
     checked = {c.key: c for c in register(claims.FINDINGS, values, dataset="synthetic-small")}
-    assert checked["fig2/AR/pLSA-first"].evidence.startswith(f"AR TI-AN order: {' > '.join(ar_order)} (criterion: ")
-    assert checked["fig2/AR/pLSA-first"].outcome != HOLDS or ar_order[0] == "pLSA"
-    assert checked["fig2/AR/pLSA-first"].outcome != FAILS or ar_order[0] != "pLSA"
-    best_other = next(s for s in ar_order if s != "pLSA")
-    assert values["ar_plsa_lead"] == pytest.approx(study.measured("synthetic-small", "TI-AN")["pLSA"]
-                                                   - study.measured("synthetic-small", "TI-AN")[best_other])
-    assert values["ar_plsa_lead_p"] == study.pair("synthetic-small", "TI-AN", "pLSA", best_other)[1]
-    place = ar_order.index("Popularity") + 1
-    assert checked["fig2/AR/Popularity-second"].evidence.startswith(f"Popularity is {place}")
-    assert checked["fig2/AR/Popularity-second"].outcome != HOLDS or place == 2
-    tests = study.comparisons[study.comparisons["dataset"] == "synthetic-small"]
-    assert values["significant_pairs"] == (tests["wilcoxon_pvalue"] < 1e-3).sum() and values["tested_pairs"] == 30
+    for which, sfx, twin in ((comparison.PAPERS, "", ""), (comparison.TOP_N, "_top_n", claims.TWIN)):
+        ar_order = study.order("synthetic-small", "TI-AN", which)
+        assert set(ar_order) == set(comparison.SETS[which])
+        lead = checked["fig2/AR/pLSA-first" + twin]
+        assert lead.evidence.startswith(f"AR TI-AN order: {' > '.join(ar_order)} (criterion: ")
+        assert lead.outcome != HOLDS or ar_order[0] == "pLSA"
+        assert lead.outcome != FAILS or ar_order[0] != "pLSA"
+        best_other = next(s for s in ar_order if s != "pLSA")
+        means = study.measured("synthetic-small", "TI-AN")
+        assert values[f"ar_plsa_lead{sfx}"] == pytest.approx(means["pLSA"] - means[best_other])
+        assert values[f"ar_plsa_lead{sfx}_p"] == study.pair("synthetic-small", "TI-AN", "pLSA", best_other)[1]
+        place = ar_order.index("Popularity") + 1
+        assert checked["fig2/AR/Popularity-second" + twin].evidence.startswith(f"Popularity is {place}")
+        assert checked["fig2/AR/Popularity-second" + twin].outcome != HOLDS or place == 2
+        mf, knn = comparison.ROLES[which]
+        assert values[f"ar_mf_over_knn{sfx}"] == pytest.approx(means[mf] - means[knn])
+        tests = study.set_comparisons(which)
+        tests = tests[tests["dataset"] == "synthetic-small"]
+        assert values[f"significant_pairs{sfx}"] == (tests["wilcoxon_pvalue"] < 1e-3).sum()
+        assert values[f"tested_pairs{sfx}"] == 30
+        pairs = comparison.reversals(study.set_comparisons(which), "other", "TI-NN(100)", "1R TI-NN(49)")
+        assert values[f"second_pairs{sfx}"] == 10
+        assert values[f"second_reversed{sfx}"] == (pairs["outcome"] == "reversed").sum()
+    ai_ti = study.ai_ti[study.ai_ti["system"].isin(comparison.SETS[comparison.PAPERS])]
+    assert values["ai_ti_outer"] == max(ai_ti["ci_low"].abs().max(), ai_ti["ci_high"].abs().max())
+    assert 0 <= values["ai_ti_inner"] <= values["ai_ti_gap"] <= values["ai_ti_outer"]
     on_second = {c.key: c for c in register(claims.SECOND_FINDINGS, values, dataset="other")}
-    second_ar = study.order("other", "TI-NN(100)")
+    second_ar = study.order("other", "TI-NN(100)", comparison.PAPERS)
     assert on_second["fig2/AR-lastfm/Popularity-first"].dataset == "other"
     assert on_second["fig2/AR-lastfm/Popularity-first"].outcome != HOLDS or second_ar[0] == "Popularity"
-    assert values["second_orders_differ"] == (second_ar != study.order("other", "1R TI-NN(49)"))
+    assert on_second["fig2/lastfm/AR-1R-disagree"].evidence.startswith(f"AR: {' > '.join(second_ar)}; 1R: ")
+
+
+def test_the_disagreement_names_the_pairs_reversed_beyond_noise() -> None:
+    study = two_datasets()
+    rows = study.comparisons
+    flip = (rows["dataset"] == "other") & (rows["design"] == "1R TI-NN(49)") & (rows["system_a"] == "Random")
+    flip &= rows["system_b"] == "Popularity"
+    ar = (rows["dataset"] == "other") & (rows["design"] == "TI-NN(100)") & (rows["system_a"] == "Random")
+    ar &= rows["system_b"] == "Popularity"
+    assert (rows.loc[ar, "difference"] < 0).all() and (rows.loc[ar, "wilcoxon_pvalue"] < 0.05).all()
+    forced = rows.copy()
+    forced.loc[flip, ["difference", "wilcoxon_pvalue"]] = [0.5, 1e-6]  # 1R now puts Random above Popularity
+    flipped = dataclasses.replace(study)
+    flipped.comparisons = forced  # the cached paired tests of a copy of the study
+    values = claims.measured(flipped)
+    assert "Random vs Popularity" in values["second_reversed_pairs"] and values["second_reversed"] >= 1
+    (checked, _) = register(claims.SECOND_FINDINGS[2:], values, dataset="other")
+    assert checked.outcome == HOLDS and "reversed beyond noise: " in checked.evidence
 
 
 def test_published_numbers_are_recomputed_where_they_apply() -> None:

@@ -44,16 +44,42 @@ def test_the_toy_figure_shows_the_stars_above_one_row_per_target_set() -> None:
     plt.close(figure)
 
 
-def test_the_precision_figure_draws_every_panel_and_names_its_dataset() -> None:
+def legend_overlaps_drawing(figure) -> bool:
+    """Whether the box of the figure's legend overlaps any axes (and so any bar, line or label drawn there)."""
+    figure.canvas.draw()
+    box = figure.legends[0].get_window_extent()
+    return any(box.overlaps(ax.get_tightbbox()) for ax in figure.axes)
+
+
+def test_the_precision_figure_draws_every_panel_and_groups_the_systems_by_set() -> None:
     study = two_datasets()
     figure = figures.precision_figure(study)
-    assert [len(ax.patches) for ax in figure.axes] == [3 * 5, 2 * 5]  # one bar per system and design
+    assert [len(ax.patches) for ax in figure.axes] == [3 * 7, 2 * 7]  # one bar per system and design
     assert captions(figure) == ["dataset: synthetic-small", "dataset: other"]
     assert [t.get_text() for t in figure.axes[0].get_xticklabels()] == ["AI-AN", "TI-AN", "1R\nTI-NN(49)"]
     assert figure.axes[0].get_ylabel() == "P@10"
-    assert [t.get_text() for t in figure.legends[0].get_texts()] == study.systems
+    legend = [t.get_text() for t in figure.legends[0].get_texts()]
+    assert legend == ["both sets", "Random", "Popularity", "pLSA", "papers' set", "rating-MF", "rating-kNN",
+                      "today's top-N set", "iALS", "top-N kNN"]
+    assert [t.get_fontweight() for t in figure.legends[0].get_texts()][::4][:2] == ["bold", "bold"]
+    hatched = {patch.get_hatch() for patch in figure.axes[0].patches[-2 * 3:]}  # the last two systems' bars
+    assert hatched == {figures.TOP_N_HATCH} and figure.axes[0].patches[0].get_hatch() is None
+    assert not legend_overlaps_drawing(figure)
     assert overlapping_texts(figure) == []
     plt.close(figure)
+
+
+def test_the_legend_check_sees_a_legend_drawn_over_the_panels() -> None:
+    figure, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0, 1], [0, 1], label="a line")
+    figure.legend(loc="center")
+    assert legend_overlaps_drawing(figure)
+    plt.close(figure)
+
+
+def test_systems_of_one_set_only_get_their_own_colours() -> None:
+    found = figures.colours(["Random", "rating-MF", "iALS"])
+    assert found["rating-MF"] != found["iALS"] and found["Random"] == "#9e9e9e"
 
 
 def test_the_lemma_figure_draws_both_sweeps_with_their_bounds() -> None:

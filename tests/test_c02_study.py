@@ -8,6 +8,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from designs_study import one_dataset, small, two_datasets
 from recbias.bookkit.page import design_note
@@ -124,7 +125,7 @@ def test_the_study_runs_every_design_on_both_datasets() -> None:
                             ("synthetic-small", "1R TI-NN(49)"), ("other", "TI-NN(100)"), ("other", "1R TI-NN(49)")]
     assert study.second_split == "coin" and study.second_name == "other" and study.second_ar == "TI-NN(100)"
     summary = study.summary
-    assert list(zip(summary["dataset"], summary["design"], strict=True))[::5] == study.panels
+    assert list(zip(summary["dataset"], summary["design"], strict=True))[::7] == study.panels
     assert summary["system"].tolist() == study.systems * len(study.panels)
     # the first split of the study is fold 0 of the page's dataset, as every chapter draws it
     first = make_folds(small(), folds=1, seed=3)[0]
@@ -135,41 +136,99 @@ def test_orders_and_pairs_read_the_measured_means() -> None:
     study = two_datasets()
     values = study.measured("synthetic-small", "TI-AN")
     assert study.order("synthetic-small", "TI-AN") == sorted(values, key=lambda s: -values[s])
-    forward, p = study.pair("synthetic-small", "TI-AN", "pLSA", "MF")
-    backward, q = study.pair("synthetic-small", "TI-AN", "MF", "pLSA")
+    forward, p = study.pair("synthetic-small", "TI-AN", "pLSA", "rating-MF")
+    backward, q = study.pair("synthetic-small", "TI-AN", "rating-MF", "pLSA")
     assert forward == -backward and p == q
-    assert forward == pytest.approx(values["pLSA"] - values["MF"])
+    assert forward == pytest.approx(values["pLSA"] - values["rating-MF"])
+    papers = study.measured("synthetic-small", "TI-AN", comparison.PAPERS)
+    assert list(papers) == ["Random", "Popularity", "pLSA", "rating-MF", "rating-kNN"]
+    assert set(study.order("synthetic-small", "TI-AN", comparison.TOP_N)) == set(comparison.TOP_N_SET)
+    with pytest.raises(ValueError, match="unknown set of systems 'mine'"):
+        study.members("mine")
 
 
-def test_pair_tests_count_the_significant_pairs_of_each_design() -> None:
+def test_every_system_belongs_to_the_papers_set_todays_or_both() -> None:
+    assert [comparison.set_of(s) for s in comparison.SYSTEMS] == ["both"] * 3 + [comparison.PAPERS] * 2 + [
+        comparison.TOP_N] * 2
+    assert comparison.PAPERS_SET["rating-MF"] == "rating-mf" and comparison.TOP_N_SET["iALS"] == "mf"
+    with pytest.raises(ValueError, match="in neither set"):
+        comparison.set_of("item-kNN")
+
+
+def test_pair_tests_count_the_significant_pairs_of_each_design_within_a_set() -> None:
     study = two_datasets()
-    tests = study.tests
+    tests = study.tests(comparison.TOP_N)
     assert (tests["pairs"] == 10).all() and len(tests) == len(study.panels)
-    found = study.main.comparison("P@10", study.systems)
+    found = study.main.comparison("P@10", study.members(comparison.TOP_N))
     on_ti = found[found["design"] == "TI-AN"]
     row = tests[(tests["dataset"] == "synthetic-small") & (tests["design"] == "TI-AN")].iloc[0]
     assert row["significant"] == (on_ti["wilcoxon_pvalue"] < 1e-3).sum()
     assert row["p"] == on_ti["wilcoxon_pvalue"].max()
     hardest = on_ti.loc[on_ti["wilcoxon_pvalue"].idxmax()]
     assert row["closest pair"] == (hardest["system_a"], hardest["system_b"])
-    assert study.significant_pairs == (int(tests["significant"].sum()), 50)
+    assert study.significant_pairs(comparison.TOP_N) == (int(tests["significant"].sum()), 50)
+    assert len(study.comparisons) == 21 * len(study.panels)  # every two of the seven systems
 
 
 def test_the_gaps_and_spreads_match_a_direct_computation() -> None:
     study = two_datasets()
     ai, ti = study.measured("synthetic-small", "AI-AN"), study.measured("synthetic-small", "TI-AN")
-    assert study.ai_ti_gap == max(abs(ai[s] - ti[s]) for s in study.systems)
+    assert study.ai_ti_gap == pytest.approx(max(abs(ai[s] - ti[s]) for s in study.systems))
     reports = study.main.reports[study.main.reports["design"] == "TI-AN"]
     assert study.untested_share == pytest.approx(1 - reports["n_candidates"].mean() / small().n_items)
-    assert study.best_one_r == max(study.measured("synthetic-small", "1R TI-NN(49)").values()) <= study.ceiling
-    means = {panel: study.measured(*panel) for panel in study.panels}
-    spread = study.precision_spread()
-    lows = {s: min(m[s] for m in means.values()) for s in comparison.PERSONALISED}
-    highs = {s: max(m[s] for m in means.values()) for s in comparison.PERSONALISED}
-    assert spread.system == max(comparison.PERSONALISED, key=lambda s: highs[s] / lows[s])
-    assert (spread.low, spread.high) == (lows[spread.system], highs[spread.system])
-    assert spread.within == pytest.approx(max(max(m[s] for s in comparison.PERSONALISED)
-                                              - min(m[s] for s in comparison.PERSONALISED) for m in means.values()))
+    assert study.best_one_r() == max(study.measured("synthetic-small", "1R TI-NN(49)").values()) <= study.ceiling
+    assert study.best_one_r(comparison.PAPERS) <= study.best_one_r()
+    popularity = [study.measured(*panel)["Popularity"] for panel in study.panels]
+    assert study.spread("Popularity") == (min(popularity), max(popularity))
+
+
+def per_run(rows: list[tuple[str, int, int, float]]) -> pd.DataFrame:
+    """A per-run table of one system from (design, fold, user, P@10)."""
+    frame = pd.DataFrame(rows, columns=["design", "fold", "user", "P@10"])
+    return frame.assign(system="s", run=frame.groupby(["design", "fold"]).cumcount())
+
+
+def test_design_differences_pair_the_runs_of_a_user_and_cluster_by_user() -> None:
+    # user 0 in two folds (differences 0.2 and 0.0), users 1 and 2 once (0.1, -0.1); user 3 only under AI
+    runs = per_run([("AI", 0, 0, 0.3), ("AI", 1, 0, 0.1), ("AI", 0, 1, 0.2), ("AI", 0, 2, 0.0), ("AI", 0, 3, 1.0),
+                    ("TI", 0, 0, 0.1), ("TI", 1, 0, 0.1), ("TI", 0, 1, 0.1), ("TI", 0, 2, 0.1)])
+    (row,) = comparison.design_differences(runs, "AI", "TI", ["s"]).to_dict("records")
+    assert row["difference"] == pytest.approx(0.2 / 4) and row["users"] == 3
+    # clustered by user: sums of residuals 0.2 - 2 m, 0.1 - m, -0.1 - m with m = 0.05, over N = 4, G = 3
+    m = 0.05
+    se = np.sqrt(3 / 2 * ((0.2 - 2 * m) ** 2 + (0.1 - m) ** 2 + (-0.1 - m) ** 2) / 16)
+    half = stats.t.ppf(0.975, 2) * se
+    assert (row["ci_low"], row["ci_high"]) == (pytest.approx(m - half), pytest.approx(m + half))
+    with pytest.raises(ValueError, match="one run per fold"):
+        comparison.design_differences(pd.concat([runs, runs]), "AI", "TI", ["s"])
+
+
+def test_the_ai_ti_differences_of_the_study_pair_its_ar_runs() -> None:
+    study = two_datasets()
+    found = study.ai_ti.set_index("system")
+    ai, ti = study.measured("synthetic-small", "AI-AN"), study.measured("synthetic-small", "TI-AN")
+    assert found.index.tolist() == study.systems
+    for system in study.systems:  # AN designs keep every user with a relevant test item: the means pair exactly
+        assert found.loc[system, "difference"] == pytest.approx(ai[system] - ti[system])
+        assert found.loc[system, "ci_low"] <= found.loc[system, "difference"] <= found.loc[system, "ci_high"]
+
+
+def comparisons(rows: list[tuple[str, str, str, float, float]]) -> pd.DataFrame:
+    """Rows of paired tests from (design, system_a, system_b, difference, p)."""
+    frame = pd.DataFrame(rows, columns=["design", "system_a", "system_b", "difference", "wilcoxon_pvalue"])
+    return frame.assign(dataset="d")
+
+
+def test_reversals_need_both_designs_beyond_noise_in_opposite_ways() -> None:
+    found = comparison.reversals(comparisons([
+        ("AR", "a", "b", 0.1, 0.01), ("1R", "a", "b", -0.1, 0.049),  # reversed, each beyond noise
+        ("AR", "a", "c", 0.1, 0.01), ("1R", "a", "c", -0.1, 0.05),  # reversed in the means, 1R within noise
+        ("AR", "b", "c", 0.1, 0.01), ("1R", "b", "c", 0.2, 0.001),  # alike
+        ("AR", "a", "d", 0.0, 0.001), ("1R", "a", "d", 0.1, 0.001),  # no difference under AR
+        ("AR", "c", "d", 0.1, 0.001),  # tested under AR only
+    ]), "d", "AR", "1R")
+    assert found.set_index(["system_a", "system_b"])["outcome"].to_dict() == {
+        ("a", "b"): "reversed", ("a", "c"): "undecided", ("b", "c"): "alike", ("a", "d"): "undecided"}
 
 
 def test_under_1r_map_equals_mrr_on_every_run() -> None:

@@ -45,7 +45,7 @@ from recbias.ratings import Ratings
 #: documents per number of positive judgments of each IR collection, with the pin of the file it comes from
 SHIPPED_SPREADS = Path(__file__).resolve().parent / "derived" / "ir_spreads.csv"
 
-#: the kinds of collection, as used for colours in :data:`recbias.bookkit.plotting.COLLECTION_COLOURS`
+#: the kinds of collection, as used for colours in :data:`recbias.bookkit.plotting.KIND_COLOURS`
 KINDS = ("IR", "recommendation", "simulation")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import seaborn as sns
+from matplotlib.legend import Legend
 
 #: Fixed colours, keyed by the display names of ``recommenders.make``, so a
 #: recommender looks the same in every chapter.
@@ -22,10 +23,6 @@ RECOMMENDER_COLOURS: dict[str, str] = {
     "Mean rating (+10)": "#bcbd22",
     "Test-set oracle": "#222222",
 }
-
-#: Colours for the kinds of collection compared in chapter 1.
-COLLECTION_COLOURS: dict[str, str] = {"IR": "#1f77b4", "recommendation": "#d62728", "simulation": "#7f7f7f"}
-
 
 def use_theme() -> None:
     """Apply the book's seaborn theme (readable in the HTML page at 100% zoom)."""
@@ -63,22 +60,46 @@ def dataset_caption(ax: plt.Axes, dataset: str) -> None:
     )
 
 
-#: light end of the shades of each kind of collection
-_LIGHT = {"IR": "#9ecae1", "recommendation": "#fcbba1", "simulation": "#d9d9d9"}
+#: colours of each kind of collection, one per collection in registry order: a family of hues per kind
+#: (blues for IR, warm hues for recommendation data, greys for a simulated world), distinct within a kind
+KIND_COLOURS = {
+    "IR": ("#08306b", "#4292c6", "#6a51a3"),
+    "recommendation": ("#cb181d", "#f16913", "#8c510a", "#c51b7d", "#d4a017", "#fb6a4a"),
+    "simulation": ("#525252", "#969696", "#252525"),
+}
+#: line styles and markers taken in turn within a kind, so collections differ in more than hue
+_LINE_STYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1)))
+_MARKERS = ("o", "s", "^", "D", "v", "P")
 
 
 def collection_styles(names_by_kind: dict[str, list[str]], here: str, truth_suffix: str) -> dict[str, dict]:
-    """Line style per collection: shades of its kind's colour (blue IR, red recommendation,
-    grey simulation), a thick line for the page's dataset, dashes for simulated truths."""
+    """Line style per collection (``color``, ``lw``, ``ls``, ``marker``, ``label``): within each kind a
+    colour of :data:`KIND_COLOURS`, a line style and a marker of its own, taken in the order given (keep the
+    registry's order, so a collection keeps its style whatever the page); a thick line for the page's
+    dataset ``here``; a simulated truth (name ending ``truth_suffix``) dashed in the colour of its world."""
     styles = {}
     for kind, names in names_by_kind.items():
-        base = COLLECTION_COLOURS[kind]
-        shades = [base] if len(names) == 1 else sns.blend_palette(["#202020", base, _LIGHT[kind]], len(names) + 2)[1:-1]
-        for name, colour in zip(names, shades, strict=True):
-            styles[name] = {
-                "color": colour,
-                "lw": 3.2 if name == here else 1.7,
-                "ls": "--" if name.endswith(truth_suffix) else "-",
-                "label": f"{name} (this page)" if name == here else name,
-            }
+        colours = KIND_COLOURS[kind]
+        own = [n for n in names if not n.endswith(truth_suffix)]
+        for k, name in enumerate(own):
+            styles[name] = {"color": colours[k % len(colours)], "lw": 3.0 if name == here else 1.6,
+                            "ls": _LINE_STYLES[k % len(_LINE_STYLES)], "marker": _MARKERS[k % len(_MARKERS)],
+                            "label": f"{name} (this page)" if name == here else name}
+        for name in (n for n in names if n.endswith(truth_suffix)):
+            world = styles.get(name.removesuffix(truth_suffix), {"color": colours[0], "marker": _MARKERS[0]})
+            styles[name] = {"color": world["color"], "lw": 1.6, "ls": "--", "marker": "x", "label": name}
     return styles
+
+
+def legend_outside(figure: plt.Figure, handles: list, labels: list[str], *, bold: tuple[int, ...] = (),
+                   **options) -> Legend:
+    """A legend in one column at the right edge of ``figure``, outside every panel: the panels are laid out
+    (``tight_layout``) in the width the legend leaves.  The entries at the positions ``bold`` (headings of
+    groups of entries) are set in bold; ``options`` go to :meth:`Figure.legend`."""
+    legend = figure.legend(handles, labels, loc="center right", bbox_to_anchor=(1.0, 0.5), **options)
+    for k in bold:
+        legend.get_texts()[k].set_fontweight("bold")
+    figure.canvas.draw()
+    width = legend.get_window_extent().width / figure.bbox.width
+    figure.tight_layout(rect=(0, 0, 1 - width - 0.01, 1))
+    return legend

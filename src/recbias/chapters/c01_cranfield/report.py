@@ -22,6 +22,28 @@ SPREAD_HEADERS = {
 }
 
 
+def settings_table(study: SpreadStudy) -> pd.DataFrame:
+    """The page's setting against the papers' (IRJ 2017 Sec. 5.2-5.3; thesis Sec. 4.5.1), one row per
+    setting, with the reason for every departure ("" where the page keeps the papers' setting)."""
+    rated = [r for r in study.ratings if r.true_relevance is None]
+    thresholds = ", ".join(f"≥ {r.positive_threshold:g} on {r.name}" for r in study.ratings)
+    ir = " and ".join(IR_NAMES[c] for c in study.ir.index)
+    rows = [
+        ("IR collections", ir + (" (from the shipped summary)" if study.shipped else ""),
+         "30 TREC tracks appended, 703 queries", "the papers' aggregate is not registered here"),
+        ("rating datasets", ", ".join(r.name for r in rated) or "none",
+         "Netflix, MovieLens 1M, Last.fm (about 1,000 users)",
+         "those on this machine" + (f"; not here: {', '.join(study.skipped)}" if study.skipped else "")),
+        ("simulated worlds", ", ".join(r.name for r in study.ratings if r.true_relevance is not None) or "none",
+         "none", "a world whose complete relevance is known shows what the judgments miss"),
+        ("positive rating", thresholds, "5 stars (MovieLens, Netflix), more than 2 plays (Last.fm)", ""),
+        ("statistics", f"the papers', with the Gini coefficient, the head share and the fixed-list P@{study.cutoff}",
+         "documents relevant to one query, max positives per document, reach of the top item", "the added "
+         "statistics summarise the curves of Fig. 5 in one number each"),
+    ]
+    return pd.DataFrame(rows, columns=["setting", "this page", "the papers", "why it differs"])
+
+
 def size_table(study: SpreadStudy) -> pd.DataFrame:
     """Size of each collection: queries (users), judgments, relevant documents, positive judgments and
     positives per query, under short headers (the caption says what they mean for ratings)."""
@@ -93,9 +115,7 @@ def prose_values(study: SpreadStudy) -> dict[str, str]:
         "loose_reach": fmt_pct(own["loose reach"]), "own_threshold": f"{own['threshold']:g}",
         "own_share": fmt_pct(own["positive share"]), "own_reach": fmt_pct(own["own reach"]),
         "loose_gini": fmt_number(own["loose gini"], 2), "own_gini": fmt_number(own["own gini"], 2),
-        "reach_drop": fmt_span(effect["reach drop"].min(), effect["reach drop"].max(), "{:.1%}"),
-        "gini_change": fmt_number(effect["gini change"].max(), 2),
-        "lastfm_threshold": lastfm_threshold_note(study),
+        "threshold_effect": threshold_effect_text(effect), "lastfm_threshold": lastfm_threshold_note(study),
     }
 
 
@@ -159,13 +179,28 @@ def dataset_notes(study: SpreadStudy) -> str:
     return "\n\n".join(notes)
 
 
+def threshold_effect_text(effect: pd.DataFrame) -> str:
+    """What each rating dataset's own threshold does against counting every rating as positive
+    (:attr:`~.study.SpreadStudy.threshold_effect`, one row per dataset): the relative drop of the top
+    item's reach and the change of the Gini coefficient, as one value for one dataset or a span for several."""
+    drop = fmt_span(effect["reach drop"].min(), effect["reach drop"].max(), "{:.1%}")
+    reach = ("leaves the reach of the top item unchanged" if effect["reach drop"].max() <= 0 else
+             f"lowers the reach of the top item by {drop} of its value")
+    gini = fmt_number(effect["gini change"].max(), 2)
+    if len(effect) == 1:
+        return (f"On {effect.index[0]}, the only rating dataset of this page, moving from \"every rating is "
+                f"positive\" to its own threshold {reach}, and changes the Gini coefficient by {gini}.")
+    return (f"Across the {len(effect)} rating datasets of this page, moving from \"every rating is positive\" to "
+            f"each dataset's own threshold {reach}, and changes the Gini coefficient by at most {gini}.")
+
+
 def lastfm_threshold_note(study: SpreadStudy) -> str:
     """Why Last.fm 2K keeps most of its rows at its own threshold, when it is in the sweep ("" otherwise)."""
     effect = study.threshold_effect
     if "lastfm-2k" not in effect.index:
         return ""
     others = effect.drop(index="lastfm-2k")["positive share"]
-    versus = (f", against {fmt_span(others.min(), others.max(), '{:.1%}')} of the ratings of the other datasets"
-              if len(others) else "")
+    other = "the other dataset" if len(others) == 1 else "the other datasets"
+    versus = f", against {fmt_span(others.min(), others.max(), '{:.1%}')} of the ratings of {other}" if len(others) else ""
     return ("Last.fm 2K lists only each user's favourite artists, so its own play-count threshold still counts "
             f"{fmt_pct(effect.loc['lastfm-2k', 'positive share'])} of its rows as positive{versus}.")

@@ -1,32 +1,72 @@
 """The chapter's claims: what the papers state about the comparison of designs and the lemma, and the
 numbers they print (``published.csv``).
 
-IRJ 2017 Sec. 3.3 and Fig. 2 state which system leads under AR and 1R, where popularity stands, that AI
-and TI give nearly the same precision and that every pair of systems differs significantly; on Last.fm,
-that popularity leads under AR and that AR and 1R disagree.  A statement that compares two systems is
-decided beyond noise only (:func:`~recbias.bookkit.claims.beyond_noise`, Wilcoxon signed-rank tests with
-the user as the unit).  IRJ Eq. 2 and Fig. 3 state that 1R precision lies within two AR bounds.
+IRJ 2017 Sec. 3.3 and Fig. 2 state which system leads under AR and 1R, where popularity stands, that MF
+beats kNN, that AI and TI give nearly the same precision and that every pair of systems differs
+significantly; on Last.fm, that popularity leads under AR and that AR and 1R disagree on some pairs.  Each
+statement about systems is checked on **the papers' set** (random, popularity, pLSA and the rating
+predictors MF and kNN), and a twin finding (key ending :data:`TWIN`) says whether it carries over to
+**today's top-N set** (implicit ALS and unnormalised user-kNN in their place), which departs from the
+papers by construction.  A statement that compares two systems is decided beyond noise only
+(:func:`~recbias.bookkit.claims.beyond_noise`, Wilcoxon signed-rank tests with the user as the unit), and so
+are the AR-1R disagreement (a pair ordered oppositely by the two designs, each beyond noise) and the
+AI-TI likeness (an equivalence: every 95% interval of a system's AI - TI difference within ±:data:`ALIKE`).
+IRJ Eq. 2 and Fig. 3 state that 1R precision lies within two AR bounds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import Finding, all_of, beyond_noise, between, is_true, published
-from recbias.chapters.c02_designs.study.comparison import ALPHA, DesignStudy
+from recbias.bookkit.claims import (
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    Criterion,
+    Finding,
+    all_of,
+    beyond_noise,
+    between,
+    is_true,
+    published,
+)
+from recbias.chapters.c02_designs.study.comparison import (
+    ALPHA,
+    LEVEL,
+    PAPERS,
+    ROLES,
+    SETS,
+    TOP_N,
+    DesignStudy,
+    reversals,
+)
 from recbias.text import ordinal
 
 #: where the papers state the findings of the comparison
 SOURCE = "IRJ 2017 Sec. 3.3, Fig. 2"
 #: where the page lists them
 ANCHOR = "tbl-designs-papers"
-#: how the systems of the comparison depart from the papers'
-SYSTEMS_DEPART = ("the papers' MF is the rating-prediction model of Koren et al. (2009), ours implicit-feedback "
-                  "ALS (Hu et al. 2008), and the settings of all five systems are the book's")
-#: the largest AI-TI gap in P@10 that counts as "almost the same"
+#: the key suffix of a finding that checks a statement of the papers on today's top-N set
+TWIN = "/todays-set"
+#: set -> the suffix of the names of its measured values
+SUFFIX = {PAPERS: "", TOP_N: "_top_n"}
+#: set -> how the statements of its findings name it
+AMONG = {PAPERS: "the papers' five systems", TOP_N: "today's top-N set"}
+#: how every twin finding departs from the papers
+TODAYS_DEPARTS = ("today's top-N learners, implicit ALS (Hu et al. 2008) and unnormalised user-kNN, which learn "
+                  "which items get rated, stand in for the papers' rating-prediction MF and kNN: the finding says "
+                  "whether the papers' statement carries over to them")
+#: how every finding on the second dataset departs from the papers' Last.fm experiment
+SECOND_DEPARTS = ("the papers' Last.fm sample (complete listening histories of about 1,000 users, split by time) "
+                  "is not available: the check runs on the page's second dataset, by default the HetRec 2011 "
+                  "release, which keeps each user's 50 most played artists and, having no timestamps, is split by "
+                  "a coin flip")
+#: the largest AI-TI difference in P@10 that counts as "almost the same"
 ALIKE = 0.01
 
 #: the papers' numbers; those published on Last.fm are recomputed on the page's second dataset
@@ -35,46 +75,118 @@ SECOND_NUMBERS = [number for number in NUMBERS if number.paper_dataset == "lastf
 MAIN_NUMBERS = [number for number in NUMBERS if number.paper_dataset != "lastfm-1k"]
 
 
-def _compares(key: str, statement: str, difference: str, what: str, evidence: str) -> Finding:
-    """A statement on the page's dataset that one P@10 is above another, decided beyond noise: it holds when
-    ``values[difference]`` is above zero with ``values[difference + "_p"]`` below 0.05."""
-    return Finding(key, statement, SOURCE, ANCHOR, beyond_noise(difference, f"{difference}_p", what=what), evidence,
-                   departs=SYSTEMS_DEPART)
+def disagreement(reversed_pairs: str, alike_pairs: str, pairs: str) -> Criterion:
+    """Two designs disagree on the order of some pair of systems: holds when ``values[reversed_pairs] > 0``
+    (pairs the two designs order oppositely, each beyond noise), fails when every one of ``values[pairs]``
+    pairs is ordered alike by both beyond noise (``values[alike_pairs]``), inconclusive otherwise."""
+
+    def test(values: Mapping[str, Any]) -> str:
+        if int(values[reversed_pairs]) > 0:
+            return HOLDS
+        return FAILS if int(values[alike_pairs]) == int(values[pairs]) else INCONCLUSIVE
+
+    words = ("a pair of systems that AR and 1R order oppositely, each with p < {:g} with the user as the unit "
+             "(fails when both order every pair alike beyond noise)").format(LEVEL)
+    return Criterion(words, (reversed_pairs, alike_pairs, pairs), test)
+
+
+def equivalence(outer: str, inner: str, margin: float) -> Criterion:
+    """An equivalence within ``±margin``: holds when ``values[outer]`` (the farthest end of any interval
+    from zero) is below ``margin``, fails when ``values[inner]`` (the largest distance from zero of an
+    interval, 0 for one that covers zero) is at least ``margin``, inconclusive otherwise."""
+
+    def test(values: Mapping[str, Any]) -> str:
+        if float(values[outer]) < margin:
+            return HOLDS
+        return FAILS if float(values[inner]) >= margin else INCONCLUSIVE
+
+    words = ("every system's 95% interval of AI − TI (the user as the unit) within ±{0:g} (fails when one lies "
+             "wholly beyond ±{0:g})").format(margin)
+    return Criterion(words, (outer, inner), test)
+
+
+def _finding(which: str, key: str, statement: str, criterion: Callable[[str], Criterion], evidence: str,
+             departs: str = "") -> Finding:
+    """A statement of the papers on the set ``which``: the papers' own key, or its :data:`TWIN` for today's set.
+
+    ``statement`` may name ``{among}``, ``{mf}`` and ``{knn}``; ``evidence`` writes the measured values it
+    quotes as ``{{name{sfx}}}``; ``criterion`` builds the test from the suffix of the set's value names.
+    """
+    mf, knn = ROLES[which]
+    sfx = SUFFIX[which]
+    departures = [departs] if departs else []
+    if which != PAPERS:
+        departures.insert(0, TODAYS_DEPARTS)
+    return Finding(key if which == PAPERS else key + TWIN, statement.format(among=AMONG[which], mf=mf, knn=knn),
+                   SOURCE, ANCHOR, criterion(sfx), evidence.format(sfx=sfx, mf=mf, knn=knn),
+                   departs="; ".join(departures))
+
+
+def _popularity_second(sfx: str) -> Criterion:
+    return all_of(beyond_noise(f"ar_first_over_popularity{sfx}", f"ar_first_over_popularity{sfx}_p",
+                               what="the best other system's AR P@10 minus Popularity's"),
+                  beyond_noise(f"ar_popularity_over_second{sfx}", f"ar_popularity_over_second{sfx}_p",
+                               what="Popularity's AR P@10 minus the second best other system's"))
+
+
+def set_findings(which: str) -> list[Finding]:
+    """The statements of the comparison on the page's dataset, checked on the set of systems ``which``."""
+    mf, knn = ROLES[which]
+    return [
+        _finding(which, "fig2/AR/pLSA-first", "pLSA has the best AR precision of {among}",
+                 lambda s: beyond_noise(f"ar_plsa_lead{s}", f"ar_plsa_lead{s}_p",
+                                        what="pLSA's AR P@10 minus the best other system's"),
+                 "AR {{ar_design}} order: {{ar_order{sfx}}}"),
+        _finding(which, "fig2/1R/pLSA-first", "pLSA has the best 1R precision of {among}",
+                 lambda s: beyond_noise(f"one_r_plsa_lead{s}", f"one_r_plsa_lead{s}_p",
+                                        what="pLSA's 1R P@10 minus the best other system's"),
+                 "1R order: {{one_r_order{sfx}}}"),
+        _finding(which, "fig2/AR/Popularity-second",
+                 "Popularity comes second under AR among {among}, ahead of two personalised systems",
+                 _popularity_second, "Popularity is {{ar_popularity_place{sfx}}} under AR"),
+        _finding(which, "fig2/AR/MF-above-kNN", "MF ({mf}) beats kNN ({knn}) under AR",
+                 lambda s: beyond_noise(f"ar_mf_over_knn{s}", f"ar_mf_over_knn{s}_p",
+                                        what="{}'s AR P@10 minus {}'s".format(mf, knn)),
+                 "AR P@10: {mf} {{ar_mf{sfx}:.4f}}, {knn} {{ar_knn{sfx}:.4f}}"),
+        _finding(which, "fig2/1R/MF-above-kNN", "MF ({mf}) beats kNN ({knn}) under 1R",
+                 lambda s: beyond_noise(f"one_r_mf_over_knn{s}", f"one_r_mf_over_knn{s}_p",
+                                        what="{}'s 1R P@10 minus {}'s".format(mf, knn)),
+                 "1R P@10: {mf} {{one_r_mf{sfx}:.4f}}, {knn} {{one_r_knn{sfx}:.4f}}"),
+        _finding(which, "fig2/all-pairs-significant", "every pair of {among} differs significantly in every design",
+                 lambda s: between(f"pair_p{s}", 0, ALPHA, open_high=True, what="the Wilcoxon p-value of every pair"),
+                 "{{significant_pairs{sfx}}} of {{tested_pairs{sfx}}} pairs"),
+    ]
+
+
+def second_findings(which: str) -> list[Finding]:
+    """The statements of the comparison on Last.fm, checked on the second dataset with the set ``which``."""
+    return [
+        _finding(which, "fig2/AR-lastfm/Popularity-first", "on Last.fm, Popularity has the best AR precision of {among}",
+                 lambda s: beyond_noise(f"second_popularity_lead{s}", f"second_popularity_lead{s}_p",
+                                        what="Popularity's AR P@10 minus the best other system's"),
+                 "AR {{second_ar_design}} order: {{second_ar_order{sfx}}}", SECOND_DEPARTS),
+        _finding(which, "fig2/lastfm/AR-1R-disagree", "on Last.fm, AR and 1R order some pairs of {among} differently",
+                 lambda s: disagreement(f"second_reversed{s}", f"second_alike{s}", f"second_pairs{s}"),
+                 "AR: {{second_ar_order{sfx}}}; 1R: {{second_one_r_order{sfx}}}; reversed beyond noise: "
+                 "{{second_reversed_pairs{sfx}}}; ordered alike beyond noise: {{second_alike{sfx}}} of "
+                 "{{second_pairs{sfx}}} pairs", SECOND_DEPARTS),
+    ]
+
+
+def _interleaved(build: Callable[[str], list[Finding]]) -> list[Finding]:
+    """The findings of ``build`` for the papers' set, each followed by its twin on today's set."""
+    return [finding for twins in zip(*(build(which) for which in SETS), strict=True) for finding in twins]
 
 
 FINDINGS = [
-    _compares("fig2/AR/pLSA-first", "pLSA has the best AR precision of the five systems", "ar_plsa_lead",
-              "pLSA's AR P@10 minus the best other system's", "AR {ar_design} order: {ar_order}"),
-    _compares("fig2/1R/pLSA-first", "pLSA has the best 1R precision of the five systems", "one_r_plsa_lead",
-              "pLSA's 1R P@10 minus the best other system's", "1R order: {one_r_order}"),
-    Finding("fig2/AR/Popularity-second", "Popularity comes second under AR, ahead of two personalised systems",
-            SOURCE, ANCHOR,
-            all_of(beyond_noise("ar_first_over_popularity", "ar_first_over_popularity_p",
-                                what="the best other system's AR P@10 minus Popularity's"),
-                   beyond_noise("ar_popularity_over_second", "ar_popularity_over_second_p",
-                                what="Popularity's AR P@10 minus the second best other system's")),
-            "Popularity is {ar_popularity_place} under AR", departs=SYSTEMS_DEPART),
-    _compares("fig2/AR/MF-above-kNN", "MF beats user-kNN under AR", "ar_mf_over_knn",
-              "MF's AR P@10 minus user-kNN's", "AR P@10: MF {ar_mf:.4f}, user-kNN {ar_knn:.4f}"),
-    _compares("fig2/1R/MF-above-kNN", "MF beats user-kNN under 1R", "one_r_mf_over_knn",
-              "MF's 1R P@10 minus user-kNN's", "1R P@10: MF {one_r_mf:.4f}, user-kNN {one_r_knn:.4f}"),
+    *_interleaved(set_findings),
     Finding("fig2/AI-TI-alike", "AI and TI candidate sets give almost the same AR precision", SOURCE, ANCHOR,
-            between("ai_ti_gap", 0, ALIKE, open_high=True, what="the largest |AI − TI| gap in P@10"),
-            "largest |{ai_design} - {ar_design}| P@10 gap: {ai_ti_gap:.4f}"),
-    Finding("fig2/all-pairs-significant", "every pair of systems differs significantly in every design", SOURCE,
-            ANCHOR, between("pair_p", 0, ALPHA, open_high=True, what="the Wilcoxon p-value of every pair"),
-            "{significant_pairs} of {tested_pairs} pairs", departs=SYSTEMS_DEPART),
+            equivalence("ai_ti_outer", "ai_ti_inner", ALIKE),
+            "largest |{ai_design} − {ar_design}| P@10 gap of the papers' set: {ai_ti_gap:.4f}; its intervals reach "
+            "±{ai_ti_outer:.4f}"),
 ]
 
-SECOND_FINDINGS = [
-    Finding("fig2/AR-lastfm/Popularity-first", "on Last.fm, Popularity has the best AR precision", SOURCE, ANCHOR,
-            beyond_noise("second_popularity_lead", "second_popularity_lead_p",
-                         what="Popularity's AR P@10 minus the best other system's"),
-            "AR {second_ar_design} order: {second_ar_order}", departs=SYSTEMS_DEPART),
-    Finding("fig2/lastfm/AR-1R-disagree", "on Last.fm, AR and 1R order some pairs of systems differently", SOURCE,
-            ANCHOR, is_true("second_orders_differ", "the AR order differs from the 1R order"),
-            "AR: {second_ar_order}; 1R: {second_one_r_order}", departs=SYSTEMS_DEPART),
-]
+SECOND_FINDINGS = _interleaved(second_findings)
 
 LEMMA_FINDINGS = [
     Finding("fig3/lemma-holds", "1R precision lies within the lemma's AR bounds at every point of both sweeps",
@@ -84,63 +196,93 @@ LEMMA_FINDINGS = [
 ]
 
 
-def _lead_values(study: DesignStudy, dataset: str, design: str, system: str, name: str) -> dict[str, float]:
-    """``system``'s P@10 minus the best other system's under one design, and the p-value of that pair."""
-    values = study.measured(dataset, design)
-    best_other = max((s for s in study.systems if s != system), key=lambda s: values[s])
+def _lead_values(study: DesignStudy, dataset: str, design: str, system: str, which: str, name: str) -> dict:
+    """``system``'s P@10 minus the best other system's of the set ``which`` under one design, and its p-value."""
+    values = study.measured(dataset, design, which)
+    best_other = max((s for s in values if s != system), key=lambda s: values[s])
     difference, p = study.pair(dataset, design, system, best_other)
     return {name: difference, f"{name}_p": p}
 
 
-def _popularity_place(study: DesignStudy, dataset: str, design: str) -> dict[str, Any]:
-    """Popularity against the best and the second best of the other systems under one design."""
-    order = study.order(dataset, design)
+def _popularity_place(study: DesignStudy, dataset: str, design: str, which: str, sfx: str) -> dict[str, Any]:
+    """Popularity against the best and the second best of the other systems of a set under one design."""
+    order = study.order(dataset, design, which)
     others = [s for s in order if s != "Popularity"]
     above, above_p = study.pair(dataset, design, others[0], "Popularity")
     below, below_p = study.pair(dataset, design, "Popularity", others[1])
-    return {"ar_popularity_place": ordinal(order.index("Popularity") + 1),
-            "ar_first_over_popularity": above, "ar_first_over_popularity_p": above_p,
-            "ar_popularity_over_second": below, "ar_popularity_over_second_p": below_p}
+    return {f"ar_popularity_place{sfx}": ordinal(order.index("Popularity") + 1),
+            f"ar_first_over_popularity{sfx}": above, f"ar_first_over_popularity{sfx}_p": above_p,
+            f"ar_popularity_over_second{sfx}": below, f"ar_popularity_over_second{sfx}_p": below_p}
 
 
-def _mf_knn(study: DesignStudy, dataset: str, design: str, prefix: str) -> dict[str, float]:
-    values = study.measured(dataset, design)
-    difference, p = study.pair(dataset, design, "MF", "user-kNN")
-    return {f"{prefix}_mf": values["MF"], f"{prefix}_knn": values["user-kNN"], f"{prefix}_mf_over_knn": difference,
-            f"{prefix}_mf_over_knn_p": p}
+def _mf_knn(study: DesignStudy, dataset: str, design: str, which: str, prefix: str) -> dict[str, float]:
+    """The MF and the kNN of a set under one design, their difference and its p-value."""
+    (mf, knn), values = ROLES[which], study.measured(dataset, design)
+    difference, p = study.pair(dataset, design, mf, knn)
+    sfx = SUFFIX[which]
+    return {f"{prefix}_mf{sfx}": values[mf], f"{prefix}_knn{sfx}": values[knn], f"{prefix}_mf_over_knn{sfx}": difference,
+            f"{prefix}_mf_over_knn{sfx}_p": p}
 
 
-def _second(study: DesignStudy) -> dict[str, Any]:
-    """The values of :data:`SECOND_FINDINGS` and :data:`SECOND_NUMBERS` (none without a second dataset)."""
-    if study.second is None:
-        return {}
-    other, ar, one_r = study.second_name, study.second_ar, study.choice.one_r
-    ar_order, one_r_order = study.order(other, ar), study.order(other, one_r)
-    return {"second_dataset": other, "second_ar_design": ar, "second_ar_order": " > ".join(ar_order),
-            "second_one_r_order": " > ".join(one_r_order), "second_orders_differ": ar_order != one_r_order,
-            **_lead_values(study, other, ar, "Popularity", "second_popularity_lead"),
-            "fig2/AR-lastfm/Popularity/P@10": study.measured(other, ar)["Popularity"]}
+def _set_values(study: DesignStudy, which: str) -> dict[str, Any]:
+    """The values of :func:`set_findings` on the page's dataset for the set ``which``."""
+    here, ar, one_r, sfx = study.ratings.name, study.choice.main_ar, study.choice.one_r, SUFFIX[which]
+    tests = study.set_comparisons(which)
+    tests = tests[tests["dataset"] == here]
+    return {
+        f"ar_order{sfx}": " > ".join(study.order(here, ar, which)),
+        f"one_r_order{sfx}": " > ".join(study.order(here, one_r, which)),
+        **_lead_values(study, here, ar, "pLSA", which, f"ar_plsa_lead{sfx}"),
+        **_lead_values(study, here, one_r, "pLSA", which, f"one_r_plsa_lead{sfx}"),
+        **_popularity_place(study, here, ar, which, sfx),
+        **_mf_knn(study, here, ar, which, "ar"), **_mf_knn(study, here, one_r, which, "one_r"),
+        f"pair_p{sfx}": tests["wilcoxon_pvalue"].to_numpy(),
+        f"significant_pairs{sfx}": int((tests["wilcoxon_pvalue"] < ALPHA).sum()), f"tested_pairs{sfx}": len(tests),
+    }
+
+
+def _second_values(study: DesignStudy, which: str) -> dict[str, Any]:
+    """The values of :func:`second_findings` for the set ``which``."""
+    other, ar, one_r, sfx = study.second_name, study.second_ar, study.choice.one_r, SUFFIX[which]
+    pairs = reversals(study.set_comparisons(which), other, ar, one_r)
+    flipped = pairs[pairs["outcome"] == "reversed"]
+    return {f"second_ar_order{sfx}": " > ".join(study.order(other, ar, which)),
+            f"second_one_r_order{sfx}": " > ".join(study.order(other, one_r, which)),
+            **_lead_values(study, other, ar, "Popularity", which, f"second_popularity_lead{sfx}"),
+            f"second_reversed{sfx}": len(flipped), f"second_alike{sfx}": int((pairs["outcome"] == "alike").sum()),
+            f"second_pairs{sfx}": len(pairs),
+            f"second_reversed_pairs{sfx}": ", ".join(f"{a} vs {b}" for a, b in zip(
+                flipped["system_a"], flipped["system_b"], strict=True)) or "none"}
+
+
+def _ai_ti_values(study: DesignStudy) -> dict[str, float]:
+    """The AI - TI differences of the papers' set: the largest gap, the farthest end of any 95% interval from
+    zero and the largest distance of an interval from zero (0 for one that covers zero)."""
+    found = study.ai_ti[study.ai_ti["system"].isin(SETS[PAPERS])]
+    low, high = found["ci_low"].to_numpy(), found["ci_high"].to_numpy()
+    inner = np.where((low > 0) | (high < 0), np.minimum(np.abs(low), np.abs(high)), 0.0)
+    return {"ai_ti_gap": float(found["difference"].abs().max()),
+            "ai_ti_outer": float(np.maximum(np.abs(low), np.abs(high)).max()), "ai_ti_inner": float(inner.max())}
 
 
 def measured(study: DesignStudy) -> dict[str, Any]:
-    """The values the comparison's claims are checked on: the orders of the systems, the leads and gaps
-    they rest on with their paired p-values, the AI-TI gap, the p-values of every pair of systems on the
-    page's dataset, and the published numbers' recomputations."""
-    here, ar, one_r = study.ratings.name, study.choice.main_ar, study.choice.one_r
-    tests = study.comparisons[study.comparisons["dataset"] == here]
-    return {
-        "dataset": here, "ar_design": ar, "ai_design": study.choice.ar[0], "one_r_design": one_r,
-        "ar_order": " > ".join(study.order(here, ar)), "one_r_order": " > ".join(study.order(here, one_r)),
-        **_lead_values(study, here, ar, "pLSA", "ar_plsa_lead"),
-        **_lead_values(study, here, one_r, "pLSA", "one_r_plsa_lead"),
-        **_popularity_place(study, here, ar),
-        **_mf_knn(study, here, ar, "ar"), **_mf_knn(study, here, one_r, "one_r"),
-        "ai_ti_gap": study.ai_ti_gap,
-        "pair_p": tests["wilcoxon_pvalue"].to_numpy(), "significant_pairs": int((tests["wilcoxon_pvalue"] < ALPHA).sum()),
-        "tested_pairs": len(tests),
-        "fig2/AR/Popularity/P@10": study.measured(here, ar)["Popularity"], "fig2/1R/ceiling": study.ceiling,
-        **_second(study),
-    }
+    """The values the comparison's claims are checked on: for each set of systems, the orders, the leads and
+    gaps they rest on with their paired p-values and the p-values of every pair on the page's dataset; the
+    AI-TI differences; on the second dataset, the orders, Popularity's lead and the pairs AR and 1R order
+    oppositely; and the published numbers' recomputations."""
+    here, ar = study.ratings.name, study.choice.main_ar
+    values: dict[str, Any] = {"dataset": here, "ar_design": ar, "ai_design": study.choice.ar[0],
+                              "one_r_design": study.choice.one_r, **_ai_ti_values(study),
+                              "fig2/AR/Popularity/P@10": study.measured(here, ar)["Popularity"],
+                              "fig2/1R/ceiling": study.ceiling}
+    for which in SETS:
+        values |= _set_values(study, which)
+    if study.second is not None:
+        values |= {"second_dataset": study.second_name, "second_ar_design": study.second_ar,
+                   "fig2/AR-lastfm/Popularity/P@10": study.measured(study.second_name, study.second_ar)["Popularity"]}
+        for which in SETS:
+            values |= _second_values(study, which)
+    return values
 
 
 def lemma_measured(sweep: pd.DataFrame) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """The chapter's figures: the toy target sets (IRJ Fig. 1), the comparison's precision (IRJ Fig. 2) and the
 lemma's band (IRJ Fig. 3).
 
-Colours of the systems are the book's (:func:`recbias.bookkit.plotting.palette`); every panel carries
-the name of its dataset (:func:`recbias.bookkit.plotting.dataset_caption`).
+Colours of the systems are the book's (:func:`recbias.bookkit.plotting.palette`), with the MF and kNN of
+the papers' set in the book's MF and kNN colours and today's top-N MF and kNN in light shades of them,
+hatched (:data:`SET_COLOURS`); the legend groups the systems by set.  Every panel carries the name of its
+dataset (:func:`recbias.bookkit.plotting.dataset_caption`).
 """
 
 from __future__ import annotations
@@ -13,18 +15,45 @@ import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from recbias.bookkit.plotting import dataset_caption, palette
-from recbias.chapters.c02_designs.study.comparison import N, DesignStudy
+from recbias.bookkit.plotting import dataset_caption, legend_outside, palette
+from recbias.chapters.c02_designs.study.comparison import N, PAPERS, TOP_N, DesignStudy, set_of
 from recbias.chapters.c02_designs.study.lemma import REMOVAL
 from recbias.chapters.c02_designs.study.toy import TOY_ITEMS, TOY_USERS, ToyTargetSet, fig1_toy
 
 _RELEVANT, _NONRELEVANT, _TRAINED = "#1a7f37", "#8fb8de", "#dddddd"
 #: the caption of the toy figure's panels
 TOY_CAPTION = "hand-made toy"
+#: colours of the systems that only one set has
+SET_COLOURS = {"rating-MF": "#2ca02c", "rating-kNN": "#ff7f0e", "iALS": "#98df8a", "top-N kNN": "#ffbb78"}
+#: hatching of the bars of the systems only today's top-N set has
+TOP_N_HATCH = "///"
+#: the legend's heading of each group of systems (:func:`~.study.comparison.set_of`)
+GROUPS = {"both": "both sets", PAPERS: "papers' set", TOP_N: "today's top-N set"}
+
+
+def colours(systems: Sequence[str]) -> dict[str, str]:
+    """The colour of each system: :data:`SET_COLOURS`, else the book's palette."""
+    return {**palette(list(systems)), **{s: SET_COLOURS[s] for s in systems if s in SET_COLOURS}}
+
+
+def set_legend(figure: Figure, handles: dict[str, Artist]) -> Legend:
+    """One legend column at the right edge of the figure, the systems grouped under the set they belong to
+    (both sets, the papers', today's top-N), each group under its heading in bold; the panels are laid out
+    in the width the legend leaves."""
+    entries, headings = [], []
+    for group, heading in GROUPS.items():
+        members = [s for s in handles if set_of(s) == group]
+        if members:
+            headings.append(len(entries))
+            entries += [(Line2D([], [], linestyle="none"), heading)] + [(handles[s], s) for s in members]
+    handles_in_order, labels = (list(column) for column in zip(*entries, strict=True))
+    return legend_outside(figure, handles_in_order, labels, bold=tuple(headings), handlelength=1.4, frameon=False)
 
 
 def toy_label(target: ToyTargetSet) -> str:
@@ -90,24 +119,26 @@ def toy_figure(target_sets: Sequence[ToyTargetSet]) -> Figure:
 
 def precision_figure(study: DesignStudy) -> Figure:
     """Mean P@10 of every system under every design, one panel per dataset, with the 95% intervals of
-    :attr:`~.study.comparison.DesignStudy.summary` (users as the unit) as error bars."""
-    colours = palette(study.systems)
+    :attr:`~.study.comparison.DesignStudy.summary` (users as the unit) as error bars; the bars of today's
+    top-N MF and kNN hatched, the legend grouped by set (:func:`set_legend`)."""
+    colour = colours(study.systems)
     by_dataset = list(study.summary.groupby("dataset", sort=False))
-    figure, axes = plt.subplots(1, len(by_dataset), figsize=(7.0, 4.4), squeeze=False,
+    figure, axes = plt.subplots(1, len(by_dataset), figsize=(8.6, 4.4), squeeze=False,
                                 gridspec_kw={"width_ratios": [part["design"].nunique() for _, part in by_dataset]})
-    width = 0.8 / len(study.systems)
+    width = 0.84 / len(study.systems)
+    handles = {}
     for ax, (name, part) in zip(axes[0], by_dataset, strict=True):
         designs = list(dict.fromkeys(part["design"]))
-        for j, (system, rows) in enumerate(part.groupby("system", sort=False)):
+        for j, (system, rows) in enumerate(part.groupby("system", sort=False, observed=True)):
             errors = [rows["mean"] - rows["ci_low"], rows["ci_high"] - rows["mean"]]
-            ax.bar(np.arange(len(rows)) + (j - (len(study.systems) - 1) / 2) * width, rows["mean"], width,
-                   color=colours[system], label=system, yerr=errors, capsize=2, error_kw={"elinewidth": 0.8})
+            bars = ax.bar(np.arange(len(rows)) + (j - (len(study.systems) - 1) / 2) * width, rows["mean"], width,
+                          color=colour[system], hatch=TOP_N_HATCH if set_of(system) == TOP_N else None,
+                          edgecolor="white", linewidth=0.3, yerr=errors, capsize=1.5, error_kw={"elinewidth": 0.8})
+            handles[system] = bars.patches[0]
         ax.set_xticks(range(len(designs)), [d.replace("1R ", "1R\n") for d in designs])
         ax.set(xlabel="design", ylabel=f"P@{N}")
         dataset_caption(ax, str(name))
-    figure.legend(*axes[0][0].get_legend_handles_labels(), loc="upper center", ncol=len(study.systems),
-                  handlelength=1.2, columnspacing=1.0)
-    figure.tight_layout(rect=(0, 0, 1, 0.91))
+    set_legend(figure, {s: handles[s] for s in study.systems})
     return figure
 
 
@@ -115,16 +146,15 @@ def lemma_figure(sweep: pd.DataFrame, dataset: str) -> Figure:
     """1R P@10 between its AR bounds (IRJ 2017 Eq. 2) along the two sweeps of
     :func:`~.study.lemma.lemma_sweep`, one panel per sweep."""
     systems = list(dict.fromkeys(sweep["system"]))
-    colours = palette(systems)
+    colour = colours(systems)
     parts = list(sweep.groupby("sweep", sort=False))
     figure, axes = plt.subplots(1, len(parts), figsize=(7.0, 4.3), squeeze=False, sharey=True)
     for ax, (name, part) in zip(axes[0], parts, strict=True):
         for system, rows in part.groupby("system", sort=False):
-            colour = colours[system]
-            ax.fill_between(rows["x"], rows["lower"], rows["upper"], color=colour, alpha=0.18, linewidth=0)
-            ax.plot(rows["x"], rows["value"], marker="o", color=colour, label=system)
-            ax.plot(rows["x"], rows["lower"], color=colour, linestyle=":", linewidth=1.4)
-            ax.plot(rows["x"], rows["upper"], color=colour, linestyle="--", linewidth=1.4)
+            ax.fill_between(rows["x"], rows["lower"], rows["upper"], color=colour[system], alpha=0.18, linewidth=0)
+            ax.plot(rows["x"], rows["value"], marker="o", color=colour[system], label=system)
+            ax.plot(rows["x"], rows["lower"], color=colour[system], linestyle=":", linewidth=1.4)
+            ax.plot(rows["x"], rows["upper"], color=colour[system], linestyle="--", linewidth=1.4)
         if name == REMOVAL:
             ax.set_xlabel("test ratings removed")
             ax.xaxis.set_major_formatter(mticker.PercentFormatter(1.0, decimals=0))
@@ -132,7 +162,7 @@ def lemma_figure(sweep: pd.DataFrame, dataset: str) -> Figure:
             ax.set_xlabel("target set size $|T_u^r|$")
         dataset_caption(ax, dataset)
     axes[0][0].set(ylabel=f"1R P@{N}", ylim=(0, None))
-    handles = [Line2D([], [], color=colours[s], marker="o", label=s) for s in systems] + [
+    handles = [Line2D([], [], color=colour[s], marker="o", label=s) for s in systems] + [
         Line2D([], [], color="#444444", linestyle=":", linewidth=1.4, label="lower bound"),
         Line2D([], [], color="#444444", linestyle="--", linewidth=1.4, label="upper bound"),
     ]

@@ -1,9 +1,14 @@
 """The preliminary comparison of designs (IRJ 2017 Sec. 3.3 and Fig. 2).
 
-The papers' five systems under the AI and TI AR designs and 1R TI-NN on coin-flip splits of the page's
-dataset, and under AR TI-NN and 1R TI-NN on one split of a second dataset (:func:`design_study`); the
-weight of heavy users in 1R precision (:func:`relevant_weight`), the 1R ceiling (:func:`one_r_ceiling`),
-the paired tests of every two systems (:func:`pair_tests`) and the spread of precision across designs.
+Two sets of systems under the AI and TI AR designs and 1R TI-NN on coin-flip splits of the page's dataset,
+and under AR TI-NN and 1R TI-NN on one split of a second dataset (:func:`design_study`): **the papers'
+set** (:data:`PAPERS_SET`: random, popularity, pLSA and the rating predictors MF and user-kNN that rank
+items by predicted rating) and **today's top-N set** (:data:`TOP_N_SET`: the same three with implicit ALS
+and the unnormalised top-N user-kNN, which learn which items get rated, in place of the rating
+predictors).  Both share one fit of each system per split.  Also: the weight of heavy users in 1R
+precision (:func:`relevant_weight`), the 1R ceiling (:func:`one_r_ceiling`), the paired tests of every
+two systems of a set (:func:`pair_tests`), the AI-TI differences with their intervals and the pairs that
+two designs order in opposite ways beyond noise (:func:`reversals`).
 
 Means are the papers' run average; intervals and paired tests use the user as the independent unit
 (:meth:`recbias.evaluate.experiment.Experiment.summary` and ``comparison``).
@@ -11,7 +16,7 @@ Means are the papers' run average; intervals and paired tests use the user as th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -19,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from recbias.designs import build_runs
-from recbias.evaluate import evaluate_runs
-from recbias.evaluate.experiment import PAPER_SYSTEMS, DesignChoice, Experiment, choose_designs, run_experiment
+from recbias.evaluate import evaluate_runs, mean_confidence_interval
+from recbias.evaluate.experiment import DesignChoice, Experiment, choose_designs, run_experiment
 from recbias.ratings import Ratings
 from recbias.splits import Fold, make_folds
 
@@ -28,10 +33,32 @@ from recbias.splits import Fold, make_folds
 N = 10
 #: the metrics measured on every run of the comparison
 METRICS = ("P@10", "Recall@10", "nDCG@10", "MAP", "MRR")
-#: significance level of the pairwise tests, as in the papers ("p << 0.001")
+#: significance level of the count of significant pairs, as in the papers ("p << 0.001")
 ALPHA = 1e-3
-#: the personalised systems among the papers' five
-PERSONALISED = ("pLSA", "MF", "user-kNN")
+#: level at which a comparison of two systems is decided (beyond noise), as in :func:`recbias.bookkit.claims.beyond_noise`
+LEVEL = 0.05
+#: the two sets of systems
+PAPERS, TOP_N = "papers'", "today's top-N"
+#: the papers' set (IRJ 2017 Sec. 3.3): display label -> :func:`recbias.recommenders.make` preset; its MF
+#: (Koren et al. 2009) and kNN (Cremonesi et al. 2010) predict ratings and rank items by the prediction
+PAPERS_SET = {"Random": "random", "Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf",
+              "rating-kNN": "rating-user-knn"}
+#: today's top-N set: implicit ALS (Hu et al. 2008) and unnormalised user-kNN in place of the rating predictors
+TOP_N_SET = {"Random": "random", "Popularity": "popularity", "pLSA": "plsa", "iALS": "mf", "top-N kNN": "user-knn"}
+#: every system of the comparison: those of both sets, then the papers' MF and kNN, then today's
+SYSTEMS = {**PAPERS_SET, **TOP_N_SET}
+#: set -> the labels of its systems
+SETS = {PAPERS: tuple(PAPERS_SET), TOP_N: tuple(TOP_N_SET)}
+#: set -> the labels of its MF and its user-kNN
+ROLES = {PAPERS: ("rating-MF", "rating-kNN"), TOP_N: ("iALS", "top-N kNN")}
+
+
+def set_of(system: str) -> str:
+    """Which set a system belongs to: ``"both"`` for the baselines and pLSA, else :data:`PAPERS` or :data:`TOP_N`."""
+    found = [name for name, members in SETS.items() if system in members]
+    if not found:
+        raise ValueError(f"{system!r} is in neither set of systems ({', '.join(SYSTEMS)})")
+    return "both" if len(found) == len(SETS) else found[0]
 
 
 @dataclass(frozen=True)
@@ -77,7 +104,7 @@ def one_r_ceiling(train: Ratings, test: Ratings, design: str, *, n: int = N, see
 
 @dataclass
 class DesignStudy:
-    """The preliminary comparison of IRJ 2017 Sec. 3.3 on this page's datasets.
+    """The preliminary comparison of IRJ 2017 Sec. 3.3 on this page's datasets, for both sets of systems.
 
     Attributes:
         ratings: the page's dataset.
@@ -87,7 +114,7 @@ class DesignStudy:
         second: the experiment on the second dataset (AR TI-NN and 1R TI-NN on one split), if run.
         second_split: its split method (:func:`second_split`), None without it.
         second_ar: its AR design, ``TI-NN(second_nonrelevant)``, None without it.
-        presets: display label -> preset of each system (:func:`recbias.recommenders.make`).
+        presets: display label -> preset of every system of both sets (:data:`SYSTEMS`).
         seed: the seed of everything.
     """
 
@@ -103,8 +130,16 @@ class DesignStudy:
 
     @property
     def systems(self) -> list[str]:
-        """The systems' display labels, in the papers' order."""
+        """The systems' display labels: those of both sets, the papers' MF and kNN, then today's (:data:`SYSTEMS`)."""
         return list(self.presets)
+
+    def members(self, among: str | None = None) -> list[str]:
+        """The systems of one set (:data:`SETS`) that the study ran, or all of them (``among=None``)."""
+        if among is None:
+            return self.systems
+        if among not in SETS:
+            raise ValueError(f"unknown set of systems {among!r}; choose one of {', '.join(SETS)}")
+        return [s for s in self.systems if s in SETS[among]]
 
     @property
     def experiments(self) -> list[Experiment]:
@@ -136,13 +171,19 @@ class DesignStudy:
 
     @cached_property
     def comparisons(self) -> pd.DataFrame:
-        """Wilcoxon signed-rank tests of every two systems on P@10 per (dataset, design), the user as the unit."""
+        """Paired tests (Wilcoxon signed-rank, t) of every two systems on P@10 per (dataset, design), the user
+        as the unit."""
         return pd.concat([e.comparison("P@10", self.systems) for e in self.experiments], ignore_index=True)
 
-    @cached_property
-    def tests(self) -> pd.DataFrame:
-        """:func:`pair_tests` of the study."""
-        return pair_tests(self.comparisons)
+    def set_comparisons(self, among: str) -> pd.DataFrame:
+        """The rows of :attr:`comparisons` whose two systems both belong to the set ``among``."""
+        members = self.members(among)
+        return self.comparisons[self.comparisons["system_a"].isin(members)
+                                & self.comparisons["system_b"].isin(members)].reset_index(drop=True)
+
+    def tests(self, among: str) -> pd.DataFrame:
+        """:func:`pair_tests` of the pairs within the set ``among``."""
+        return pair_tests(self.set_comparisons(among))
 
     @cached_property
     def ceiling(self) -> float:
@@ -150,13 +191,13 @@ class DesignStudy:
         fold = self.folds[0]
         return one_r_ceiling(fold.train, fold.test, self.choice.one_r, seed=self.seed)
 
-    def measured(self, dataset: str, design: str) -> dict[str, float]:
-        """Mean P@10 of every system under one design, in the order of :attr:`systems`."""
-        return {s: float(self.means.loc[(dataset, design, s)]) for s in self.systems}
+    def measured(self, dataset: str, design: str, among: str | None = None) -> dict[str, float]:
+        """Mean P@10 of every system (of the set ``among``) under one design, in the order of :attr:`systems`."""
+        return {s: float(self.means.loc[(dataset, design, s)]) for s in self.members(among)}
 
-    def order(self, dataset: str, design: str) -> list[str]:
-        """Systems from best to worst P@10 under one design."""
-        values = self.measured(dataset, design)
+    def order(self, dataset: str, design: str, among: str | None = None) -> list[str]:
+        """Systems (of the set ``among``) from best to worst P@10 under one design."""
+        values = self.measured(dataset, design, among)
         return sorted(values, key=lambda s: -values[s])
 
     def pair(self, dataset: str, design: str, first: str, second: str) -> tuple[float, float]:
@@ -164,14 +205,21 @@ class DesignStudy:
         tests = self.comparisons[(self.comparisons["dataset"] == dataset) & (self.comparisons["design"] == design)]
         forward = tests[(tests["system_a"] == first) & (tests["system_b"] == second)]
         backward = tests[(tests["system_a"] == second) & (tests["system_b"] == first)]
+        if not len(forward) and not len(backward):
+            raise ValueError(f"no paired test of {first!r} and {second!r} under {dataset} {design}")
         row, sign = (forward.iloc[0], 1.0) if len(forward) else (backward.iloc[0], -1.0)
         return sign * float(row["difference"]), float(row["wilcoxon_pvalue"])
+
+    @cached_property
+    def ai_ti(self) -> pd.DataFrame:
+        """Each system's AI minus TI AR P@10 on the page's dataset (:func:`design_differences`)."""
+        ai, ti = self.choice.ar
+        return design_differences(self.main.runs, ai, ti, self.systems)
 
     @property
     def ai_ti_gap(self) -> float:
         """The largest difference in P@10 of one system between the AI and the TI AR design of the page's dataset."""
-        here, (ai, ti) = self.ratings.name, self.choice.ar
-        return max(abs(self.measured(here, ai)[s] - self.measured(here, ti)[s]) for s in self.systems)
+        return float(self.ai_ti["difference"].abs().max())
 
     @property
     def untested_share(self) -> float:
@@ -179,10 +227,9 @@ class DesignStudy:
         reports = self.main.reports[self.main.reports["design"] == self.choice.main_ar]
         return float(1 - reports["n_candidates"].mean() / self.ratings.n_items)
 
-    @property
-    def best_one_r(self) -> float:
-        """The best mean 1R P@10 of the systems on the page's dataset."""
-        return max(self.measured(self.ratings.name, self.choice.one_r).values())
+    def best_one_r(self, among: str | None = None) -> float:
+        """The best mean 1R P@10 of the systems (of the set ``among``) on the page's dataset."""
+        return max(self.measured(self.ratings.name, self.choice.one_r, among).values())
 
     @property
     def one_r_runs(self) -> int:
@@ -196,37 +243,58 @@ class DesignStudy:
         runs = self.main.runs[self.main.runs["design"] == self.choice.one_r]
         return float((runs["MAP"] - runs["MRR"]).abs().max())
 
-    @property
-    def significant_pairs(self) -> tuple[int, int]:
-        """Pairs of systems that differ at :data:`ALPHA`, and pairs tested, over every design and dataset."""
-        return int(self.tests["significant"].sum()), int(self.tests["pairs"].sum())
+    def significant_pairs(self, among: str) -> tuple[int, int]:
+        """Pairs of systems of the set ``among`` that differ at :data:`ALPHA`, and pairs tested, over every
+        design and dataset."""
+        tests = self.tests(among)
+        return int(tests["significant"].sum()), int(tests["pairs"].sum())
 
-    def precision_spread(self) -> PrecisionSpread:
-        """How far one personalised system's P@10 moves across the panels, against the spread of the
-        personalised systems within a panel."""
-        per_panel = self.summary.pivot_table(index=["dataset", "design"], columns="system", values="mean",
-                                             observed=True, sort=False)[list(PERSONALISED)]
-        low, high = per_panel.min(), per_panel.max()
-        widest = (high / low).idxmax()
-        within = float((per_panel.max(axis=1) - per_panel.min(axis=1)).max())
-        return PrecisionSpread(str(widest), float(low[widest]), float(high[widest]), within)
+    def spread(self, system: str) -> tuple[float, float]:
+        """The lowest and the highest mean P@10 of ``system`` over the panels (designs and datasets)."""
+        values = self.summary.loc[self.summary["system"] == system, "mean"]
+        return float(values.min()), float(values.max())
 
 
-@dataclass(frozen=True)
-class PrecisionSpread:
-    """The spread of P@10 across the designs and datasets of a study, against that within one design.
+def design_differences(runs: pd.DataFrame, first: str, second: str, systems: Sequence[str],
+                       metric: str = "P@10", confidence: float = 0.95) -> pd.DataFrame:
+    """Per system, the mean ``metric`` under design ``first`` minus that under ``second`` over the runs both
+    designs give the same user in the same fold, with its 95% interval clustered by user
+    (:func:`recbias.evaluate.mean_confidence_interval`): columns ``system``, ``difference``, ``ci_low``,
+    ``ci_high``, ``users``.  Meant for AR designs (one run per user and fold)."""
+    keys = ["fold", "user"]
+    rows = []
+    for system in systems:
+        mine = runs[runs["system"] == system]
+        a = mine[mine["design"] == first].set_index(keys)[metric]
+        b = mine[mine["design"] == second].set_index(keys)[metric]
+        if not (a.index.is_unique and b.index.is_unique):
+            raise ValueError(f"{first} and {second} must give a user one run per fold to be paired by user")
+        both = a.index.intersection(b.index)
+        if not len(both):
+            raise ValueError(f"{first} and {second} share no (fold, user) for {system}")
+        difference = (a.loc[both] - b.loc[both]).to_numpy()
+        users = both.get_level_values("user").to_numpy()
+        mean, low, high = mean_confidence_interval(difference, confidence, clusters=users)
+        rows.append({"system": system, "difference": mean, "ci_low": low, "ci_high": high,
+                     "users": len(np.unique(users))})
+    return pd.DataFrame(rows)
 
-    Attributes:
-        system: the personalised system whose P@10 moves most across the panels (largest ratio high/low).
-        low: its lowest mean P@10 over the panels.
-        high: its highest.
-        within: the largest gap between two personalised systems within one panel.
-    """
 
-    system: str
-    low: float
-    high: float
-    within: float
+def reversals(comparisons: pd.DataFrame, dataset: str, first: str, second: str, *, level: float = LEVEL) -> pd.DataFrame:
+    """Every pair of systems tested under both designs ``first`` and ``second`` of ``dataset`` (rows of
+    :meth:`DesignStudy.comparisons`), with its difference and Wilcoxon p-value in each and its ``outcome``:
+    ``"reversed"`` when the two designs order the pair in opposite ways, each beyond noise (``p < level``),
+    ``"alike"`` when both order it the same way beyond noise, ``"undecided"`` otherwise."""
+    here = comparisons[comparisons["dataset"] == dataset]
+    keys = ["system_a", "system_b"]
+    a = here[here["design"] == first].set_index(keys)[["difference", "wilcoxon_pvalue"]]
+    b = here[here["design"] == second].set_index(keys)[["difference", "wilcoxon_pvalue"]]
+    pairs = a.add_suffix("_first").join(b.add_suffix("_second"), how="inner").reset_index()
+    decided = (pairs["wilcoxon_pvalue_first"] < level) & (pairs["wilcoxon_pvalue_second"] < level)
+    product = np.sign(pairs["difference_first"]) * np.sign(pairs["difference_second"])
+    pairs["outcome"] = np.select([decided & (product < 0), decided & (product > 0)], ["reversed", "alike"],
+                                 "undecided")
+    return pairs
 
 
 def pair_tests(comparisons: pd.DataFrame) -> pd.DataFrame:
@@ -252,10 +320,11 @@ def design_study(
     target_size: int = 100,
     second_nonrelevant: int = 2500,
     max_an_entries: int = 25_000_000,
-    systems: Mapping[str, str] = PAPER_SYSTEMS,
+    systems: Mapping[str, str] = SYSTEMS,
     seed: int = 0,
 ) -> DesignStudy:
-    """The comparison of IRJ 2017 Sec. 3.3 and Fig. 2.
+    """The comparison of IRJ 2017 Sec. 3.3 and Fig. 2, for every system of ``systems`` (by default both
+    sets, :data:`SYSTEMS`), each fitted once per split.
 
     On ``ratings``: ``folds`` coin-flip splits, the AR designs of :func:`choose_designs` and
     1R TI-NN with target sets of ``target_size`` items, every metric of :data:`METRICS`.  On

@@ -23,8 +23,8 @@ from recbias.runs import Runs
 from recbias.splits import fold_seed
 from recbias.theory import lemma_bounds
 
-#: the systems of IRJ Fig. 3
-LEMMA_SYSTEMS = {"pLSA": "plsa", "user-kNN": "user-knn"}
+#: the systems of IRJ Fig. 3, pLSA and the kNN of the papers' set (the rating predictor)
+LEMMA_SYSTEMS = {"pLSA": "plsa", "rating-kNN": "rating-user-knn"}
 #: the two sweeps of :func:`lemma_sweep`
 REMOVAL, GROWTH = "removed test ratings", "target size"
 
@@ -38,19 +38,23 @@ def _lemma_runs(train: Ratings, test: Ratings, size: int, seed: int, users: np.n
     return runs
 
 
-def _points(sweep: str, x: float, runs: Runs, systems: Mapping[str, Recommender], n: int) -> list[dict]:
-    """One row per system: 1R P@n on ``runs`` and its two bounds (empty when ``runs`` holds no run)."""
-    if runs.n_runs == 0:
+def _points(points: Sequence[tuple[str, float, Runs]], systems: Mapping[str, Recommender], n: int) -> list[dict]:
+    """One row per (point, system): 1R P@n on the point's runs and its two bounds; points without a run give
+    none.  All points are scored in one :class:`~recbias.evaluate.Candidates` pass per system, so a system
+    scores a user once for the whole sweep."""
+    points = [point for point in points if point[2].n_runs > 0]
+    if not points:
         return []
-    candidates = Candidates([runs])
+    candidates = Candidates([runs for _, _, runs in points])
     rows = []
     for label, system in systems.items():
-        (score,) = candidates.score(system)
-        bounds = lemma_bounds(runs, score, n)
-        rows.append({"sweep": sweep, "x": x, "system": label, "lower": bounds.lower, "value": bounds.value,
-                     "upper": bounds.upper, "runs": runs.n_runs, "users": len(np.unique(runs.users)),
-                     "holds": bounds.lower <= bounds.value <= bounds.upper})
-    return rows
+        for (sweep, x, runs), score in zip(points, candidates.score(system), strict=True):
+            bounds = lemma_bounds(runs, score, n)
+            rows.append({"sweep": sweep, "x": x, "system": label, "lower": bounds.lower, "value": bounds.value,
+                         "upper": bounds.upper, "runs": runs.n_runs, "users": len(np.unique(runs.users)),
+                         "holds": bounds.lower <= bounds.value <= bounds.upper})
+    order = {(sweep, x): k for k, (sweep, x, _) in enumerate(points)}
+    return sorted(rows, key=lambda row: order[(row["sweep"], row["x"])])
 
 
 def growth_population(train: Ratings, test: Ratings, target_sizes: Sequence[int], *, max_users: int | None,
@@ -103,21 +107,19 @@ def lemma_sweep(
     Returns one row per (sweep, x, system): ``lower``, ``value``, ``upper``, ``runs``,
     ``users`` and ``holds`` (``lower <= value <= upper``).
     """
-    rows = []
+    points = []
     for k, fraction in enumerate(removed):
         thinned = splitting.remove_test_ratings(test, fraction, seed=seed) if fraction > 0 else test
-        rows += _points(REMOVAL, float(fraction), _lemma_runs(train, thinned, base_size, fold_seed(seed, k), None),
-                        systems, n)
+        points.append((REMOVAL, float(fraction), _lemma_runs(train, thinned, base_size, fold_seed(seed, k), None)))
     sizes, eligible = growth_population(train, test, target_sizes, max_users=max_users, min_share=min_share, seed=seed)
     for k, size in enumerate(sizes):
-        rows += _points(GROWTH, float(size), _lemma_runs(train, test, size, fold_seed(seed, 200 + k), eligible),
-                        systems, n)
-    return pd.DataFrame(rows)
+        points.append((GROWTH, float(size), _lemma_runs(train, test, size, fold_seed(seed, 200 + k), eligible)))
+    return pd.DataFrame(_points(points, systems, n))
 
 
 def lemma_points(study: DesignStudy, max_users: int | None = None) -> pd.DataFrame:
-    """:func:`lemma_sweep` of IRJ Fig. 3 on the study's first split: pLSA and user-kNN, the 1R target
-    size of the study as the base size, ``max_users`` users for the size sweep."""
+    """:func:`lemma_sweep` of IRJ Fig. 3 on the study's first split: pLSA and rating-kNN (the papers' set),
+    the 1R target size of the study as the base size, ``max_users`` users for the size sweep."""
     fold = study.folds[0]
     systems = fit_systems(LEMMA_SYSTEMS, fold.train, key_extra=fold.key, seed=study.seed)
     return lemma_sweep(fold.train, fold.test, systems, base_size=study.choice.target_size,

@@ -8,6 +8,7 @@ design puts in the wrong order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -35,6 +36,11 @@ class TruthCheck:
     true: pd.Series
     measured: pd.DataFrame
 
+    def among(self, systems: Sequence[str]) -> TruthCheck:
+        """The same check on the systems ``systems`` only (one set of systems)."""
+        systems = list(systems)
+        return TruthCheck(self.dataset, self.true[systems], self.measured.loc[systems])
+
     def agreement(self, design: str) -> tuple[float, float, bool]:
         """Kendall's tau-b of a design's order with the true one, the share of pairs in the true order and
         whether the truly best system comes first (:func:`recbias.evaluate.order_agreement`)."""
@@ -43,7 +49,7 @@ class TruthCheck:
 
 
 def truth_check(study: DesignStudy) -> TruthCheck | None:
-    """The true P@10 of the study's systems on every split (:func:`recbias.evaluate.true_quality`), against
+    """The true P@10 of the study's systems (both sets) on every split (:func:`recbias.evaluate.true_quality`), against
     the designs' measurements; None on observed data, which lack the complete relevance."""
     ratings = study.ratings
     if ratings.true_relevance is None:

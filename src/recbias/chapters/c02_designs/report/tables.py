@@ -1,0 +1,228 @@
+"""Chapter 2's display tables: the systems' settings, the size and the precision of each evaluation, the
+paired tests, the metrics beyond P@10, the lemma's points, the orders of systems and the published numbers.
+Every table says which set each system belongs to: the papers' set, today's top-N set, or both."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from recbias import datasets
+from recbias.bookkit.scorecard import NUMBER, Claim
+from recbias.cache import recommender_params
+from recbias.chapters.c02_designs.study.comparison import (
+    ALPHA,
+    LEVEL,
+    METRICS,
+    N,
+    PAPERS,
+    SETS,
+    SYSTEMS,
+    TOP_N,
+    DesignStudy,
+    set_of,
+)
+from recbias.chapters.c02_designs.study.lemma import REMOVAL
+from recbias.chapters.c02_designs.study.truth import TruthCheck
+from recbias.recommenders import make
+from recbias.text import fmt_number, fmt_p_html, fmt_signed, fmt_yes, order_text
+
+#: recommender class -> what the model is, in words
+MODELS = {
+    "Popularity": "number of training ratings of the item, the same for every user",
+    "PLSA": "probabilistic latent semantic analysis fitted by EM (Hofmann 2004)",
+    "RatingMF": "biased matrix factorisation predicting rating values, alternating least squares (Koren et al. "
+                "2009); ranks by predicted rating",
+    "RatingUserKNN": "user-based nearest neighbours predicting ratings from mean-centred neighbours' ratings, "
+                     "cosine similarity (Cremonesi et al. 2010); ranks by predicted rating",
+    "ALS": "matrix factorisation for implicit feedback, alternating least squares (Hu et al. 2008): learns which "
+           "items get rated",
+    "UserKNN": "user-based nearest neighbours summing the neighbours' ratings, unnormalised (a top-N learner)",
+    "Random": "scores drawn uniformly at random",
+}
+#: set of a system (:func:`~.study.comparison.set_of`) -> how tables name it
+SET_NAMES = {"both": "both sets", PAPERS: "papers' set", TOP_N: "today's top-N set"}
+#: parameter of a recommender -> how the settings table words it (parameters not listed are left out)
+SETTING_WORDS = {
+    "n_aspects": lambda v: f"{v} aspects",
+    "factors": lambda v: f"{v} factors",
+    "k": lambda v: f"{v} neighbours",
+    "iterations": lambda v: f"{v} iterations",
+    "regularization": lambda v: f"regularisation {v:g}",
+    "alpha": lambda v: f"confidence weight {v:g}",
+    "beta": lambda v: f"tempering {v:g}",
+    "tol": lambda v: f"tolerance {v:g}",
+    "feedback": lambda v: "rating values as input" if v == "values" else f"{v} input",
+    "positive_only": lambda v: "positive ratings only" if v else "every rating counts",
+}
+#: |T_u^r| in HTML, as tables write the size of a 1R target set
+SIZE = "|<i>T</i><sub><i>u</i></sub><sup><i>r</i></sup>|"
+#: columns of :func:`orders_table`
+ORDER, TOP = "order, best first", f"P@{N} of the first"
+#: columns of :func:`orders_table` that compare a design's order with the true one
+AGREEMENT = ("τ", "pairs in true order", "truly best first")
+
+
+def system_settings(systems: Mapping[str, str] = SYSTEMS, seed: int = 0) -> pd.DataFrame:
+    """The systems of the comparison: the set each belongs to, what its model is and its settings, in words."""
+    rows = []
+    for label, preset in systems.items():
+        recommender = make(preset, seed=seed)
+        settings = [SETTING_WORDS[k](v) for k, v in recommender_params(recommender).items() if k in SETTING_WORDS]
+        rows.append({"system": label, "set": SET_NAMES[set_of(label)],
+                     "model": MODELS.get(type(recommender).__name__, type(recommender).__name__),
+                     "settings": ", ".join(settings) or "–"})
+    return pd.DataFrame(rows)
+
+
+def settings_table(study: DesignStudy, sweep_users: int | None) -> pd.DataFrame:
+    """The page's setting against the papers' (IRJ 2017 Sec. 3.3-3.4), one row per setting, with the reason
+    for every departure ("" where the page keeps the papers' setting)."""
+    here, choice, folds = study.ratings, study.choice, len(study.folds)
+    ratio = float(study.main.reports["test"].sum() / (study.main.reports["test"] + study.main.reports["train"]).sum())
+    split = f"{folds} coin-flip splits, about {ratio:.0%} of the ratings in test"
+    rows = [
+        ("dataset", here.name, "MovieLens 1M", "" if here.name == "ml-1m" else
+         "the build's dataset" + ("" if datasets.available("ml-1m") else "; MovieLens 1M is not on this machine")),
+        ("relevant", f"a test rating ≥ {here.positive_threshold:g}", "5 stars (MovieLens), more than 2 plays (Last.fm)",
+         ""),
+        ("splits", split, "5 coin-flip splits, 20% in test",
+         "" if folds == 5 and abs(ratio - 0.2) < 0.01 else "the page's <code>folds</code> and <code>test_ratio</code>"),
+        ("AR designs", " and ".join(choice.ar), "AI-AN and TI-AN", "" if not choice.sampled else
+         f"the AN target sets would hold {choice.an_entries:,} items, above <code>max_an_entries</code>"),
+        ("1R design", choice.one_r, "1R TI-NN(99)", "" if choice.target_size == 100 else "the page's <code>target_size</code>"),
+        ("systems", "the papers' set, and today's top-N set beside it", "Random, Popularity, pLSA, MF, user-kNN",
+         "today's top-N set is added to see whether the papers' statements carry over to it"),
+        ("settings of the systems", "the presets of <code>recbias.recommenders.make</code>", "not given",
+         "the papers do not state theirs"),
+        ("pairs of systems tested", f"Wilcoxon signed-rank, the user as the unit, p < {LEVEL:g} to decide a "
+         f"comparison", "Wilcoxon signed-rank (p ≪ 0.001 for every pair)",
+         "a user's runs over all splits are one unit, not many"),
+    ]
+    if study.second is not None:
+        rows += [
+            ("second dataset", study.second_name, "Last.fm, Celma's 1K users", "the papers' sample is not registered here"),
+            ("its split", "one temporal split" if study.second_split == "temporal" else "one coin-flip split",
+             "one temporal split", "" if study.second_split == "temporal" else "it has no timestamps"),
+            ("its AR design", study.second_ar, "TI-NN(2500)", "" if study.second_ar == "TI-NN(2500)" else
+             "the page's <code>second_nonrelevant</code>"),
+        ]
+    rows.append(("users of the size sweep", "all" if sweep_users is None else f"at most {sweep_users:,}, sampled",
+                 "all", "" if sweep_users is None else "bounds the cost; the lemma holds for any users"))
+    return pd.DataFrame(rows, columns=["setting", "this page", "the papers", "why it differs"])
+
+
+def size_table(study: DesignStudy) -> pd.DataFrame:
+    """Size of the evaluation per dataset and design, means over splits: runs (users in AR, relevant test
+    ratings in 1R), their users, the candidate items, the items ranked by each system in all (``items
+    ranked``) and the runs left out over all splits because a user had too few candidates."""
+    reports = pd.concat([e.reports for e in study.experiments], ignore_index=True)
+    return (
+        reports.groupby(["dataset", "design"], sort=False)
+        .agg(splits=("fold", "nunique"), runs=("n_runs", "mean"), users=("n_users", "mean"),
+             candidates=("n_candidates", "mean"), entries=("candidates", "mean"), excluded=("shortage_runs", "sum"))
+        .reset_index()
+        .rename(columns={"candidates": "candidate items", "entries": "items ranked", "excluded": "runs left out"})
+    )
+
+
+def pair_cell(pair: tuple[str, str], difference: float, p: float) -> str:
+    """A pair of systems with its difference in P@10 (first minus second) and p-value below it (HTML)."""
+    shown = fmt_p_html(p)
+    p_clause = f"p {shown}" if shown.startswith("<") else f"p = {shown}"
+    return f"{pair[0]} vs {pair[1]}<br><small>{fmt_signed(difference, 4).replace('-', '−')}, {p_clause}</small>"
+
+
+def precision_table(study: DesignStudy) -> pd.DataFrame:
+    """Mean P@10 with the half-width of its 95% interval (cells as HTML): one row per system, under the set it
+    belongs to, one column per (dataset, design)."""
+    s = study.summary
+    cells = s.assign(cell=[f"{fmt_number(m, 4)}<br><small>± {fmt_number((h - lo) / 2, 4)}</small>"
+                           for m, lo, h in zip(s["mean"], s["ci_low"], s["ci_high"], strict=True)])
+    wide = cells.pivot_table(index="system", columns=["dataset", "design"], values="cell", aggfunc="first",
+                             observed=True, sort=False)
+    wide = wide.reindex(index=study.systems, columns=pd.MultiIndex.from_tuples(study.panels))
+    wide.index = pd.MultiIndex.from_tuples([(SET_NAMES[set_of(s)], s) for s in study.systems],
+                                           names=[("set", ""), ("system", "")])
+    return wide.reset_index()
+
+
+def significance_table(study: DesignStudy) -> pd.DataFrame:
+    """The paired tests within each set of systems as the page shows them: per design and set, the
+    significant pairs and the closest pair with its difference (first minus second system) and p-value
+    below it (HTML)."""
+    frames = [study.tests(which).assign(set=SET_NAMES[which]) for which in SETS]
+    panels = {panel: k for k, panel in enumerate(study.panels)}
+    tests = pd.concat(frames, ignore_index=True)
+    tests = tests.iloc[sorted(range(len(tests)), key=lambda k: panels[(tests["dataset"][k], tests["design"][k])])]
+    return pd.DataFrame({
+        "dataset": tests["dataset"], "design": tests["design"], "set": tests["set"],
+        f"pairs with p < {ALPHA:g}": [f"{k} of {n}" for k, n in zip(tests["significant"], tests["pairs"], strict=True)],
+        "closest pair": [pair_cell(pair, d, p) for pair, d, p in zip(tests["closest pair"], tests["difference"],
+                                                                      tests["p"], strict=True)],
+    }).reset_index(drop=True)
+
+
+def metric_table(study: DesignStudy) -> pd.DataFrame:
+    """Mean of every metric per system under the main AR and the 1R design of the page's dataset, with the
+    set each system belongs to."""
+    designs = [study.choice.main_ar, study.choice.one_r]
+    summary = study.main.summary(list(METRICS))
+    summary = summary[summary["design"].isin(designs)]
+    table = summary.pivot_table(index=["design", "system"], columns="metric", values="mean", observed=True, sort=False)
+    table = table.reindex([(d, s) for d in designs for s in study.systems])[list(METRICS)]
+    table = table.rename_axis(columns=None).reset_index()
+    table.insert(2, "set", [SET_NAMES[set_of(s)] for s in table["system"]])
+    return table
+
+
+def lemma_table(sweep: pd.DataFrame) -> pd.DataFrame:
+    """One row per point of the sweeps: its ``setting``, ``runs`` and ``users``, and for each system the lower
+    bound, 1R P@10 and the upper bound (columns ``(system, "lower" | "1R P@10" | "upper")``), as text."""
+    points = sweep.assign(setting=[f"{x:.0%} removed" if s == REMOVAL else f"{SIZE} = {x:,.0f}"
+                                   for s, x in zip(sweep["sweep"], sweep["x"], strict=True)])
+    for column in ("lower", "value", "upper"):
+        points[column] = [fmt_number(v, 4) for v in points[column]]
+    table = points.pivot_table(index=["setting", "runs", "users"], columns="system", values=["lower", "value", "upper"],
+                               aggfunc="first", sort=False)
+    systems = list(dict.fromkeys(sweep["system"]))
+    table = table.swaplevel(axis=1).reindex(columns=[(s, c) for s in systems for c in ("lower", "value", "upper")])
+    table = table.rename(columns={"value": f"1R P@{N}"}, level=1).reset_index()
+    for column in ("runs", "users"):
+        table[(column, "")] = [f"{k:,}" for k in table[(column, "")]]
+    return table
+
+
+def orders_table(study: DesignStudy, check: TruthCheck | None = None) -> pd.DataFrame:
+    """Each set's systems from best to worst by P@10 and the P@10 of the first, one row per (set, dataset,
+    design), set by set; with a :class:`~.study.truth.TruthCheck`, each set's block opens with its true order
+    and gains the columns :data:`AGREEMENT`: for each design of the world, its agreement with the set's true
+    order (Kendall's tau-b, pairs in the true order, truly best system first), "–" elsewhere."""
+    rows = []
+    for which in SETS:
+        members = study.members(which)
+        truth = None if check is None else check.among(members)
+        orders = {} if truth is None else {(truth.dataset, f"true P@{N}"): truth.true.to_dict()}
+        orders |= {(dataset, design): study.measured(dataset, design, which) for dataset, design in study.panels}
+        pairs = len(members) * (len(members) - 1) // 2
+        for (dataset, design), values in orders.items():
+            row = {"set": SET_NAMES[which], "dataset": dataset, "design": design, ORDER: order_text(values),
+                   TOP: fmt_number(max(values.values()), 4)}
+            if truth is not None:
+                compared = dataset == truth.dataset and design in truth.measured
+                tau, share, best = truth.agreement(design) if compared else (None, None, None)
+                row |= dict.fromkeys(AGREEMENT, "–") if not compared else dict(zip(AGREEMENT, (
+                    fmt_number(tau, 2), f"{round(share * pairs)} of {pairs}", fmt_yes(best)), strict=True))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def numbers_table(checked: Sequence[Claim]) -> pd.DataFrame:
+    """The published numbers among ``checked``: the paper's value and dataset, ours and the dataset it was
+    computed on, and the verdict."""
+    numbers = [c for c in checked if c.kind == NUMBER]
+    return pd.DataFrame({"published number": [c.label for c in numbers], "paper": [f"{c.paper:.2f}" for c in numbers],
+                         "paper's dataset": [c.paper_dataset for c in numbers],
+                         "ours": [fmt_number(c.ours) for c in numbers], "our dataset": [c.dataset for c in numbers],
+                         "verdict": [c.verdict for c in numbers]})
