@@ -312,6 +312,7 @@ say("n_boot", f"{bootstrap:,}")
 say("p_floor", fmt_number(2 / (bootstrap + 1), 3))
 say("level", f"{claims.LEVEL:g}")
 say("predictors", " ".join(report.rating_predictors_text(summary) for summary in summaries))
+say("reference", report.reference_text(indices))
 say("level_p1r", report.LEVEL[outcome["p1r-random-level"]])
 say("level_u1r", report.LEVEL[outcome["u1r-random-level"]])
 say("uar_lowers", report.LOWERS[outcome["uar-reduces"]])
@@ -325,11 +326,11 @@ say("p1r_shortage", report.shortage_text(studies))
 # {glue:text}`index_ar` in AR to {glue:text}`index_uar`. {glue:text}`head_sentence`
 #
 # The papers' rating predictors show the bias from the other side. They rank by predicted
-# rating, so popularity helps them little, and a design that rewards popularity ranks
+# rating, so popularity helps them little, and a design that rewards popularity can rank
 # them below it. {glue:text}`predictors` Today's top-N learners, trained on which items
-# get rated, lead popularity under every design, and as the reference of the index they
-# move it little ({numref}`fig-neutralising-index`): what the neutralising designs remove
-# is popularity's edge over random, whichever personalised systems set the scale.
+# get rated, pick up popularity themselves; {numref}`fig-neutralising-index` draws the
+# index with them as the scale too. {glue:text}`reference` The findings read the
+# papers' set, as the papers did.
 #
 # P1R has a cost of its own, in {numref}`tbl-neutralising-sizes`: when a percentile holds
 # few more items than $|T_u^r|$, heavy users have too few non-relevant candidates left in

@@ -210,3 +210,12 @@ def test_the_settings_table_names_every_departure_and_only_departures() -> None:
     both = report.settings_table([small, small], target_size=30, percentiles=10, head=0.2, level=0.05, n_boot=50)
     assert both.set_index("setting").loc["head removed", "why it differs"] == "the page's `head`"
     assert {"second dataset", "its splits"} <= set(both["setting"])
+
+
+def test_the_reference_sentence_gives_the_index_with_each_set_as_the_scale() -> None:
+    rows = [{"dataset": name, "set": s, "method": m, "index": v + (0.5 if s == study.TOP_N else 0) + k}
+            for k, name in enumerate(("one", "two")) for s in (study.PAPERS, study.TOP_N)
+            for m, v in (("1R, P@10", 0.7), ("P1R, P@10", 0.04), ("U1R, P@10", 0.3))]
+    text = report.reference_text(pd.DataFrame(rows))
+    assert text.startswith("On one, with today's top-N learners as the scale, popularity's index is 1.20, 0.54 and "
+                           "0.80 in 1R, P1R and U1R; with the papers' set it is 0.70, 0.04 and 0.30. On two, ")

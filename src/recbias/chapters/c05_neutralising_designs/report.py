@@ -65,6 +65,10 @@ INCOMPLETE = ("On {name}, AR P@10 puts popularity at {p10}; {change}{missing}, a
 PREDICTORS = "On {name}, popularity's P@10 is {parts}."
 PREDICTOR_PART = {2: "above both rating predictors' under {designs}", 1: "between the two under {designs}",
                   0: "below both under {designs}"}
+REFERENCE = ("On {name}, with today's top-N learners as the scale, popularity's index is {top_n} in 1R, P1R and U1R; "
+             "with the papers' set it is {papers}.")
+#: the designs :data:`REFERENCE` names, as rows of the popularity index
+REFERENCE_ROWS = ("1R, P@10", "P1R, P@10", "U1R, P@10")
 SWEEP = ("On {name}, {trend}; {most} moves it furthest, from {most_from} to {most_to}, and {least} least, from "
          "{least_from} to {least_to}.")
 
@@ -116,6 +120,16 @@ def fig8_table(summaries: Sequence[pd.DataFrame], metric: str = "P@10") -> pd.Da
     wide.index.names = [None, None]
     wide.columns = pd.MultiIndex.from_tuples([(PAPERS if s in PAPERS_SET else TOP_N, s) for s in wide.columns])
     return wide
+
+
+def reference_text(indices: pd.DataFrame) -> str:
+    """Popularity's index in 1R, P1R and U1R with each set of systems as the scale, one sentence per dataset."""
+    sentences = []
+    for name in dict.fromkeys(indices["dataset"]):
+        values = {system_set: and_list([fmt_number(index_of(indices, name, row, system_set), 2)
+                                        for row in REFERENCE_ROWS]) for system_set in (TOP_N, PAPERS)}
+        sentences.append(REFERENCE.format(name=name, top_n=values[TOP_N], papers=values[PAPERS]))
+    return " ".join(sentences)
 
 
 def rating_predictors_text(summary: pd.DataFrame) -> str:
