@@ -192,9 +192,11 @@ say("leaders", report.leaders_words(leading, len(main)))
 #
 # A ranking of protocols is only as firm as the gaps between them. Because every
 # protocol is measured on the same resampled users, two protocols can be compared pair
-# by pair: a protocol is *clearly behind* the most faithful one when its $\tau_b$ is
-# lower in at least 95% of the resamples. Filled points mark the protocols that are
-# not clearly behind it: {glue:text}`leaders` on this build.
+# by pair: the difference of their $\tau_b$ has a value in every resample, and its
+# two-sided p-value is twice the share of resamples on the far side of zero. A protocol
+# is *clearly behind* the most faithful one when its $\tau_b$ is lower with $p < 0.05$.
+# Filled points mark the protocols that are not clearly behind it:
+# {glue:text}`leaders` on this build.
 #
 # ```{glue:figure} fig-truth-main
 # :name: fig-truth-main

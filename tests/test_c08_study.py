@@ -160,9 +160,13 @@ def table(taus: dict[str, tuple[float, float, float]], behind: dict[str, float] 
 
 
 def test_leaders_are_the_protocols_not_clearly_behind_the_most_faithful():
-    main = table({"a": (0.9, 0.8, 1.0), "b": (0.8, 0.7, 0.9), "c": (0.5, 0.4, 0.6)},
-                 behind={"a": 0.0, "b": 0.9499, "c": study.CLEARLY_BEHIND})
-    assert study.leaders(main) == ["a", "b"]
+    main = table({"a": (0.9, 0.8, 1.0), "b": (0.8, 0.7, 0.9), "c": (0.5, 0.4, 0.6), "d": (0.4, 0.3, 0.5)}).assign(
+        tau_draws=[np.full(39, 0.9), np.r_[np.full(36, 0.8), np.full(3, 0.95)], np.r_[np.full(38, 0.5), 1.0],
+                   np.full(39, 0.4)])
+    # b is above a in 3 of 39 resamples: p = 2 (3 + 1) / 40 = 0.2; c in 1: p = 2 (1 + 1) / 40 = 0.1 -- both kept;
+    # d never: p = 2 / 40 = 0.05, not below the level either
+    assert study.leaders(main) == ["a", "b", "c", "d"]
+    assert study.leaders(main.assign(tau_draws=[np.full(79, 0.9)] + [np.full(79, 0.5)] * 3)) == ["a"]  # p = 0.025
 
 
 def test_two_truths_part_only_where_each_tau_is_outside_the_others_interval():

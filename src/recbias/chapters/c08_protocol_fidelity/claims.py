@@ -20,6 +20,7 @@ import pandas as pd
 
 from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, Criterion, Finding, beyond_noise, between
 from recbias.chapters.c08_protocol_fidelity.study import (
+    LEVEL,
     families,
     family_gain,
     family_gap,
@@ -37,8 +38,6 @@ PUBLISHED = Path(__file__).with_name("published.csv")
 SOURCE = "recbias chapter 8"
 #: where the grid's findings are checked
 GRID = "simulation grid"
-#: the significance level of every comparison, two-sided over paired user resamples
-LEVEL = 0.05
 #: the protocols the comparisons read, with the name of their tau among the measured values
 COMPARED = {"full-catalogue nDCG@10": "full", "sampled HR@10": "sampled", "sampled HR@10, corrected (BV 0.1)":
             "corrected", "SNIPS-P@10 (power 0.5)": "snips", "AR TI-AN P@10": "ar", "discounted AUC": "dauc",

@@ -32,7 +32,7 @@ from recbias.chapters.c08_protocol_fidelity.study.truths import (
     world_with_truth,
 )
 from recbias.chapters.c08_protocol_fidelity.study.verdicts import (
-    CLEARLY_BEHIND,
+    LEVEL,
     VERDICTS,
     Agreement,
     agreement,
@@ -45,7 +45,7 @@ from recbias.chapters.c08_protocol_fidelity.study.verdicts import (
 )
 from recbias.evaluate.fidelity import fidelity_over_seeds, system_field
 
-__all__ = ["CLEARLY_BEHIND", "FIELD", "PAPERS", "PAPERS_SET", "SYSTEM_SETS", "VERDICTS", "Agreement", "FoldRuns",
+__all__ = ["FIELD", "LEVEL", "PAPERS", "PAPERS_SET", "SYSTEM_SETS", "VERDICTS", "Agreement", "FoldRuns",
            "Protocol", "agreement", "apart", "families", "family_gain", "family_gap", "family_means",
            "fidelity_over_seeds", "fold_runs", "grid_cells", "grid_means", "headline_truth", "joined", "leaders",
            "means_by", "measure_fold", "median_margin", "protocol_fidelity", "protocols", "random_item_quality",

@@ -12,17 +12,20 @@ import numpy as np
 import pandas as pd
 
 from recbias.chapters.c08_protocol_fidelity.study.grid import grid_means
+from recbias.evaluate.fidelity import paired_pvalue
 
-#: a protocol is clearly behind the most faithful one when its tau is lower in this share of user resamples
-CLEARLY_BEHIND = 0.95
+#: the significance level of every comparison of the chapter, two-sided over paired user resamples
+LEVEL = 0.05
 #: the verdicts of :func:`verdicts`, in the order the page lists them
 VERDICTS = ("better", "mixed", "worse")
 
 
 def leaders(main: pd.DataFrame) -> list[str]:
-    """The protocols not clearly behind the most faithful one: lower in fewer than :data:`CLEARLY_BEHIND` of
-    the user resamples (mean over splits)."""
-    return list(main.loc[main["behind_best"] < CLEARLY_BEHIND, "protocol"])
+    """The protocols not clearly behind the most faithful one (the first row of ``main``, a fidelity table with
+    ``tau_draws``): those whose tau the paired user resamples do not tell from its own at :data:`LEVEL`
+    (:func:`recbias.evaluate.fidelity.paired_pvalue`), the most faithful one first."""
+    best = main["protocol"].iloc[0]
+    return [best] + [p for p in main["protocol"].iloc[1:] if paired_pvalue(main, best, p) >= LEVEL]
 
 
 def joined(main: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
