@@ -9,7 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Designs that neutralise popularity: P1R, U1R, UAR
+# # Designs that neutralise popularity
 #
 # {doc}`04_popularity_bias` showed why a list of the most popular items scores so well
 # offline: on a random split, an item's expected number of positive test ratings is
@@ -19,11 +19,16 @@
 # longer hold more test ratings than others, popularity can no longer buy precision, and
 # whatever advantage remains must come from something else. We derive, build and measure
 # the two designs of {cite:t}`bellogin2017statistical` (Section 6; also
-# {cite:t}`bellogin2012thesis`, Section 4.6), percentiles (P1R) and uniform test item
-# profiles (U1R, UAR), set them against the simple remedy of dropping the most popular
-# items {cite:p}`cremonesi2010performance`, against metrics built for incomplete
-# judgments (bpref, infAP, stratified recall), and against the inverse-propensity
-# estimators that the field adopted later {cite:p}`yang2018unbiased`.
+# {cite:t}`bellogin2012thesis`, Section 4.6). The first draws the non-relevant items of
+# each one-relevant-item target set (the 1R design of {doc}`02_designs`) from the
+# popularity band, or *percentile*, of the held-out item: we call it **P1R**. The second
+# builds a test set that holds the same number of ratings of every item it tests, a
+# *uniform* test item profile; read with one relevant item per target set it is **U1R**,
+# read with all of a user's relevant items at once (the AR design) it is **UAR**. We set
+# them against the simple remedy of dropping the most popular items
+# {cite:p}`cremonesi2010performance`, against metrics built for incomplete judgments
+# (bpref, infAP, stratified recall), and against the inverse-propensity estimators that
+# the field adopted later {cite:p}`yang2018unbiased`.
 
 # %% tags=["parameters"]
 dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
@@ -37,6 +42,7 @@ head = 0.1  # share of the most popular items removed in "1R -x% head" (the pape
 second_dataset = "lastfm-2k"  # second dataset, reduced to its positive ratings, "" to skip (the papers: Last.fm)
 second_folds = 1  # random and uniform splits of the second dataset, int in [1, 20]
 nonrelevant = 2500  # |N_u| of AN designs too large for memory, sampled instead (the papers on Last.fm: 2,500), int in [1, 1000000]
+bootstrap = 200  # resamples of users behind every comparison of the findings, int in [20, 5000]
 
 # %% tags=["remove-input"]
 from recbias.bookkit.page import open_dataset
@@ -193,7 +199,17 @@ show_text(" ".join(report.plan_text(s.plan, s.name) for s in studies))
 #
 # ## The papers' Figure 8: precision under each design
 #
-# The five systems of {doc}`02_designs` are measured under seven designs, on the same
+# The papers measured five systems: Random, Popularity, pLSA, and a matrix
+# factorisation and a user-based kNN that predict rating values and rank items by the
+# prediction {cite:p}`koren2009matrix,cremonesi2010performance`. The page measures
+# that set (rating-MF and rating-kNN below) and, beside it, two of today's top-N
+# learners, trained on which items get rated rather than on the rating values: an
+# implicit matrix factorisation {cite:p}`hu2008collaborative` and an unnormalised
+# user-kNN (hatched in the figures). Every statement of the papers is checked with
+# the papers' set; {numref}`tbl-neutralising-settings` sets the whole setting of the
+# page against the papers'.
+#
+# All of them are measured under seven designs, on the same
 # random splits (1R, P1R, "1R −10% head", AR) and on uniform splits (U1R, UAR,
 # AI-UAR) of the same dataset, with $n = 10$. As in the papers, AR uses TI-NN with
 # $|N_u|$ equal to the mean number of non-relevant items of the UAR target sets, so that
@@ -210,7 +226,10 @@ show_text(report.second_note(status, second_dataset, studies))
 
 # %% tags=["remove-cell"]
 summaries = [study.fig8_summary(s) for s in studies]
-colours = palette(list(study.PAPER_SYSTEMS))
+colours = palette(list(study.SYSTEMS))
+glue_table("tbl-neutralising-settings", report.settings_table(studies, target_size=target_size, percentiles=percentiles,
+                                                               head=head, level=claims.LEVEL, n_boot=bootstrap),
+           wrap=True, left=["setting", "this page", "the papers", "why it differs"])
 glue_figure("fig-neutralising-fig8", figures.fig8_figure(summaries, colours, "P@10"))
 glue_figure("fig-neutralising-fig8-ndcg", figures.fig8_figure(summaries, colours, "nDCG@10"))
 glue_table("tbl-neutralising-fig8", report.fig8_table(summaries), index=True)
@@ -222,7 +241,7 @@ glue_table("tbl-neutralising-sizes", report.size_table(studies), {"|C|": "{:,.0f
 # ```{glue:figure} fig-neutralising-fig8
 # :name: fig-neutralising-fig8
 #
-# P@10 of the five systems under 1R, U1R, P1R ($m$ percentiles), AR (TI-NN matched to UAR), UAR, AI-UAR and 1R without the most popular tenth of the items, with 95% confidence intervals; one panel per dataset.
+# P@10 of the papers' five systems and of today's two top-N learners (hatched) under 1R, U1R, P1R ($m$ percentiles), AR (TI-NN matched to UAR), UAR, AI-UAR and 1R without the most popular tenth of the items, with 95% confidence intervals; one panel per dataset.
 # ```
 #
 # ```{glue:figure} fig-neutralising-fig8-ndcg
@@ -234,7 +253,13 @@ glue_table("tbl-neutralising-sizes", report.size_table(studies), {"|C|": "{:,.0f
 # ```{glue:figure} tbl-neutralising-fig8
 # :name: tbl-neutralising-fig8
 #
-# The P@10 of {numref}`fig-neutralising-fig8`: mean over the half-width of its 95% interval, users as the units.
+# The P@10 of {numref}`fig-neutralising-fig8`: mean over the half-width of its 95% interval, users as the units; the papers' set, then today's top-N learners.
+# ```
+#
+# ```{glue:figure} tbl-neutralising-settings
+# :name: tbl-neutralising-settings
+#
+# The page's setting next to the papers' (IRJ Sections 3.3, 6 and 7); the last column gives the reason wherever the page departs from them.
 # ```
 #
 # ```{glue:figure} tbl-neutralising-sizes
@@ -243,26 +268,39 @@ glue_table("tbl-neutralising-sizes", report.size_table(studies), {"|C|": "{:,.0f
 # Size of each design, means over its splits: candidates $|\mathcal{C}|$, runs, target set size $|T_u|$ and the runs left out because the user had too few non-relevant candidates (in P1R, within the percentile of the held-out item).
 # ```
 #
-# The papers read three things in their Fig. 8: popularity falls to the level of random
+# The papers read four things in their Fig. 8: popularity falls to the level of random
 # under P1R and U1R, relative to the personalised systems; it drops under UAR too, by
-# less; and removing the head lowers it without bringing it down to random. Designs
-# differ in scale (random precision alone moves from $1/t$ in 1R to $\sigma\delta$ in AR),
-# so we compare them through a *popularity index* that places popularity between random
-# and the best personalised system,
+# less, and stays above kNN there; removing the head lowers it without bringing it down
+# to random; and pLSA stays the best system throughout. Designs differ in scale (random
+# precision alone moves from $1/t$ in 1R to $\sigma\delta$ in AR), so we compare them
+# through a *popularity index* that places popularity between random and the best
+# personalised system $S$ of a set,
 #
 # $$
-# \text{index} = \frac{M_\text{Popularity} - M_\text{Random}}{\max_{s \in \{\text{pLSA}, \text{MF}, \text{kNN}\}} M_s - M_\text{Random}},
+# \text{index} = \frac{M_\text{Popularity} - M_\text{Random}}{\max_{s \in S} M_s - M_\text{Random}},
 # $$ (eq-nz-index)
 #
-# 0 at random's level, 1 at the best personalised system's, negative when popularity
-# falls below random. {numref}`fig-neutralising-index`, further down, draws it for every
-# design and metric of the chapter; the scorecard counts an index of at most
-# {glue:text}`random_level` as random's level.
+# with $S$ = {pLSA, rating-MF, rating-kNN} for the papers' set, and the two top-N
+# learners for today's: 0 at random's level, 1 at the best personalised system's,
+# negative when popularity falls below random. {numref}`fig-neutralising-index`,
+# further down, draws it for every design and metric of the chapter; the scorecard
+# counts an index below {glue:text}`random_level` as random's level.
+#
+# Every verdict of the chapter that compares designs or systems is decided on
+# {glue:text}`n_boot` resamples of the users, drawn with replacement: each resample
+# averages every design and system again over the same users (designs on the random
+# and on the uniform splits share them), so a difference such as "index under AR
+# minus index under UAR" has a value in every resample. Its two-sided p-value is twice
+# the share of resamples on the far side of zero, counted as $(k+1)/(B+1)$ so that it
+# is never 0 (with {glue:text}`n_boot` resamples it is at least
+# {glue:text}`p_floor`). A statement holds when its difference has the stated sign with
+# $p <$ {glue:text}`level`, fails when it has the other sign with $p <$
+# {glue:text}`level`, and is inconclusive otherwise.
 
 # %% tags=["remove-cell"]
 indices = study.index_table(studies)
 sweeps = study.sweep_table(studies, study.GAMMAS, study.POWERS)
-values = claims.measured(studies, indices, percentiles)
+values = claims.measured(studies, indices, percentiles, n_boot=bootstrap, seed=seed)
 findings = register(claims.FINDINGS, values, dataset=main.name)
 findings += register(claims.ON_ALL_POSITIVE, values, dataset=studies[-1].name)
 outcome = {claim.key: claim.outcome for claim in findings}
@@ -270,6 +308,11 @@ for name in claims.INDEX_NAMES:
     say(name, fmt_number(values[name], 2))
 say("main_name", main.name)
 say("random_level", f"{claims.RANDOM_LEVEL:g}")
+say("n_boot", f"{bootstrap:,}")
+say("p_floor", fmt_number(2 / (bootstrap + 1), 3))
+say("level", f"{claims.LEVEL:g}")
+say("predictors", " ".join(report.rating_predictors_text(summary) for summary in summaries))
+say("reference", report.reference_text(indices))
 say("level_p1r", report.LEVEL[outcome["p1r-random-level"]])
 say("level_u1r", report.LEVEL[outcome["u1r-random-level"]])
 say("uar_lowers", report.LOWERS[outcome["uar-reduces"]])
@@ -281,6 +324,13 @@ say("p1r_shortage", report.shortage_text(studies))
 # {glue:text}`index_p1r` under P1R ({glue:text}`level_p1r`) and {glue:text}`index_u1r`
 # under U1R ({glue:text}`level_u1r`). UAR {glue:text}`uar_lowers` it, from
 # {glue:text}`index_ar` in AR to {glue:text}`index_uar`. {glue:text}`head_sentence`
+#
+# The papers' rating predictors show the bias from the other side. They rank by predicted
+# rating, so popularity helps them little, and a design that rewards popularity can rank
+# them below it. {glue:text}`predictors` Today's top-N learners, trained on which items
+# get rated, pick up popularity themselves; {numref}`fig-neutralising-index` draws the
+# index with them as the scale too. {glue:text}`reference` The findings read the
+# papers' set, as the papers did.
 #
 # P1R has a cost of its own, in {numref}`tbl-neutralising-sizes`: when a percentile holds
 # few more items than $|T_u^r|$, heavy users have too few non-relevant candidates left in
@@ -352,10 +402,14 @@ show_text(" ".join(report.residual_text(s) for s in studies))
 # $\tau(i)$ {cite:p}`buckley2004retrieval,yilmaz2006estimating`. Both ignore unjudged
 # candidates. The IRJ form of infAP multiplies the ratio by the share of the pool among
 # the items above $\tau(i)$; every candidate of a target set belongs to the pool here, so
-# that share is 1. In 1R a run holds one relevant item and, in the papers, no
-# non-relevance judgment, so bpref is 1 for every system. Our 1R runs keep the judgment
-# of any sampled item that the user rated below the threshold.
-# {glue:text}`bpref_below` Steck's popularity-stratified recall
+# that share is 1. In the papers' 1R a run holds one relevant item and no
+# non-relevance judgment (IRJ Section 7), so bpref is 1 for every system, and infAP
+# reduces to $(\tau(i) + 1)/(2\tau(i))$, a function of the rank alone. The page builds
+# that protocol as "1R −NR": the same kind of target sets with every non-relevant item
+# unjudged; bpref is below 1 in {glue:text}`bpref_below_papers` of its
+# {glue:text}`bpref_scored_papers` scored runs. Our own 1R keeps the judgment of any
+# sampled item that the user rated below the threshold, a departure that shows what such
+# judgments would do. {glue:text}`bpref_below` Steck's popularity-stratified recall
 # {cite:p}`steck2011item` weights each relevant item by $|PR(i)|^{-\gamma/(\gamma+1)}$,
 # from plain recall at $\gamma = 0$ to weights $1/|PR(i)|$ as $\gamma \to \infty$:
 #
@@ -365,50 +419,69 @@ show_text(" ".join(report.residual_text(s) for s in studies))
 # $$ (eq-nz-psr)
 #
 # The later inverse-propensity estimators make the reasoning behind those weights
-# explicit {cite:p}`yang2018unbiased`. If a relevant pair $(u, i)$ is observed in the test
-# set with probability $p_i$, a hit weighted by $1/p_i$ counts, in expectation, as one
-# hit on complete relevance. We fit $p_i = \big((n_i + 1)/(\max_j n_j + 1)\big)^\beta$ on
-# the positive *training* counts $n_i$ only, and estimate
+# explicit {cite:p}`schnabel2016recommendations,yang2018unbiased`. Suppose a relevant
+# pair $(u, i)$ outside the training set shows up as a positive test rating with
+# probability $p_i$, the same for every user. Then a hit weighted by $1/p_i$ counts, in
+# expectation, as one hit on *complete* relevance, where every truly relevant item is
+# known. We model $p_i$ as a power $\beta$ of the item's positive *training* ratings
+# $n_i$, scaled so that the propensities of all pairs outside the training set add up to
+# the number of test ratings: a pair is observed as often as the data show, popular
+# items more often,
 #
 # $$
 # \begin{aligned}
+# p_i &= \min\big(1,\; c\,(n_i + 1)^\beta\big), \qquad
+#   c = \frac{|R_\text{test}|}{\sum_j o_j\,(n_j + 1)^\beta}, \\
 # \mathrm{IPS\text{-}P@}n(u) &= \frac{1}{n} \sum_{i \in \operatorname{top}_n(u) \cap PR_\text{test}(u)} \frac{1}{p_i}, \\
-# \mathrm{SNIPS\text{-}P@}n(u) &= \frac{|PR_\text{test}(u)|}{\sum_{j \in PR_\text{test}(u)} 1/p_j}\;
-#   \mathrm{IPS\text{-}P@}n(u),
+# \mathrm{SNIPS\text{-}Recall@}n(u) &= \frac{\sum_{i \in \operatorname{top}_n(u) \cap PR_\text{test}(u)} 1/p_i}
+#   {\sum_{j \in PR_\text{test}(u)} 1/p_j}, \qquad
+# \mathrm{SNIPS\text{-}P@}n(u) = \frac{|PR_\text{test}(u)|}{n}\, \mathrm{SNIPS\text{-}Recall@}n(u),
 # \end{aligned}
 # $$ (eq-nz-ips)
 #
-# and the same for recall with $|PR_\text{test}(u)|$ in place of $n$. IPS is unbiased for
-# the precision under complete relevance when the $p_i$ are right (a test checks it on a
-# simulated world); SNIPS trades a small bias for a scale-free, bounded estimate.
-# SNIPS-Recall with exponent $\beta$ is stratified recall with
-# $\gamma = \beta/(1 - \beta)$, up to the counts it uses.
+# with $o_j = |\mathcal{U}| - |R_\text{train}(j)|$ the pairs of item $j$ outside the
+# training set; $\beta = 0$ is missing at random, every $p_i$ the test density. Each
+# estimator answers a different question. IPS-P@$n$ is unbiased for **precision on
+# complete relevance**, $|\operatorname{top}_n(u) \cap \mathrm{Rel}(u)|/n$, when the $p_i$
+# are the true observation probabilities and the candidates do not depend on which
+# relevant pairs were observed (AN designs; a package test checks it on a simulated
+# world). SNIPS-Recall@$n$ is the ratio estimate of **recall on complete relevance**:
+# numerator and denominator are unbiased for the complete hits and $|\mathrm{Rel}(u)|$,
+# so it is biased for a user with few test ratings and consistent as they grow; it is
+# blind to the scale $c$, and with exponent $\beta$ it is stratified recall with
+# $\gamma = \beta/(1 - \beta)$, up to the counts it uses and the cap at 1. SNIPS-P@$n$
+# is no estimate of precision: it is SNIPS-Recall@$n$ rescaled per user by
+# $|PR_\text{test}(u)|/n$, and IPS-Recall@$n$ is likewise IPS-P@$n$ rescaled by
+# $n/|PR_\text{test}(u)|$; the sweep below shows them for completeness.
 #
 # {numref}`fig-neutralising-index` places popularity with the index of {eq}`eq-nz-index`
 # under every design and metric, and {numref}`tbl-neutralising-fig9` gives the values
 # behind the rows of the papers' Fig. 9. As in the papers, those metrics are computed on
-# the configurations of {doc}`02_designs`, AR TI-AN and 1R TI-NN; where TI-AN would not fit in memory
-# (the second dataset), AR uses TI-NN with $|N_u|$ = {glue:text}`nonrelevant`.
+# the configurations of {doc}`02_designs`, AR TI-AN and the papers' 1R TI-NN without
+# non-relevance judgments; where TI-AN would not fit in memory (the second dataset), AR
+# uses TI-NN with $|N_u|$ = {glue:text}`nonrelevant`.
 
 # %% tags=["remove-cell"]
 glue_figure("fig-neutralising-index", figures.index_figure(indices))
 glue_table("tbl-neutralising-fig9", report.fig9_table(indices), {"Popularity": "{:.4f}", "Random": "{:.4f}",
                                                                  "index": "{:.2f}"}, index=True)
 glue_figure("fig-neutralising-sweep", figures.sweep_figure(sweeps))
-say("bpref_below", report.bpref_text(values["bpref_below"], values["bpref_scored"]))
+say("bpref_below", report.bpref_text(values["bpref_below_judged"], values["bpref_scored_judged"]))
+say("bpref_below_papers", f"{values['bpref_below']:,}")
+say("bpref_scored_papers", f"{values['bpref_scored']:,}")
 say("nonrelevant", f"{nonrelevant:,}")
 
 # %% [markdown]
 # ```{glue:figure} fig-neutralising-index
 # :name: fig-neutralising-index
 #
-# Where each design and metric puts popularity, from random's level (0, solid line) to the best personalised system's (1, dashed), one marker per dataset; grey lines separate P@10 under the designs of {numref}`fig-neutralising-fig8`, the metrics of the papers' Fig. 9, and the propensity estimators. bpref has no marker where it scores every system alike.
+# Where each design and metric puts popularity, from random's level (0, solid line) to the best personalised system's (1, dashed), one marker shape per dataset, coloured by the set of systems that sets the scale (the papers' set, today's top-N learners); grey lines separate P@10 under the designs of {numref}`fig-neutralising-fig8`, the metrics of the papers' Fig. 9, and the propensity estimators. bpref has no marker where it scores every system alike.
 # ```
 #
 # ```{glue:figure} tbl-neutralising-fig9
 # :name: tbl-neutralising-fig9
 #
-# The papers' Fig. 9 metrics: bpref, infAP and stratified recall ($\gamma = 1$) of popularity, random and the best personalised system (named below its value), with the popularity index of {eq}`eq-nz-index`.
+# The papers' Fig. 9 metrics: bpref, infAP and stratified recall ($\gamma = 1$) of popularity, random and the best personalised system of the papers' set (named below its value), with the popularity index of {eq}`eq-nz-index`; 1R is the papers' 1R, without non-relevance judgments.
 # ```
 
 # %% tags=["remove-input"]
@@ -453,7 +526,7 @@ show_text(report.sweep_text(sweeps))
 # | Same question, keeping all of a user's test items together | **UAR** (TI, $\mathcal{C} = T$) | only the $\lvert T \rvert$ most popular items are ever targets; $\sigma$ bounded by the popularity curve; items rated once or twice never tested |
 # | Same question in the 1R protocol of {cite:t}`cremonesi2010performance` | **U1R** ($N_u \subset T$) | as UAR; needs its own splits, so fits on random splits cannot be reused |
 # | A quick check on existing splits | "1R −10% head" | leaves much of the bias; discards the test ratings of the head |
-# | An estimate of accuracy under complete relevance | IPS / SNIPS | unbiased only if the propensity model and its exponent are right, which offline data cannot confirm |
+# | An estimate of precision or recall on complete relevance | IPS-P (precision), SNIPS-Recall (recall) | unbiased (IPS-P) or consistent (SNIPS-Recall) only if the propensity model and its exponent are right, which offline data cannot confirm; SNIPS-P and IPS-Recall estimate neither |
 # | A sensitivity analysis | stratified recall or SNIPS over $\gamma$ or $\beta$ | one more parameter to report; no value is "the" right one |
 # | Judgments with real negatives (explicit ratings) | bpref, infAP | meaningless in 1R (bpref = 1) and on implicit data |
 #

@@ -11,39 +11,50 @@ import pandas as pd
 import pytest
 from neutralising_world import small_study
 
-from recbias.bookkit.claims import FAILS, HOLDS, evaluate, published
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, evaluate, published
 from recbias.chapters.c05_neutralising_designs import claims, study
 
 #: values under which every finding of the page's dataset holds
 HOLDING = {
     "index_1r": 0.81, "index_p1r": -0.04, "index_u1r": 0.1, "index_ar": 0.42, "index_uar": 0.19,
-    "index_ai_uar": 0.27, "index_head": 0.66, "uar_drop": 0.23, "ai_uar_excess": 0.08, "head_excess": 0.56,
-    "leaders": "1R MF, U1R MF", "n_leaders": 1, "lead_over_popularity": np.array([0.01, 0.02, 0.3, 0.1, 0.2]),
-    "bpref_below": 0, "bpref_scored": 500, "one_r_runs": 100, "bpref_mean": 1.0,
+    "index_ai_uar": 0.27, "index_head": 0.66, "random_level": 0.15,
+    "p1r_room": 0.19, "p1r_room_p": 0.01, "u1r_room": 0.05, "u1r_room_p": 0.02, "uar_drop": 0.23, "uar_drop_p": 0.01,
+    "ai_uar_excess": 0.08, "ai_uar_excess_p": 0.03, "head_excess": 0.56, "head_excess_p": 0.01,
+    "uar_popularity_lead": 0.002, "uar_popularity_lead_p": 0.04, "uar_popularity": 0.03, "uar_knn": 0.028,
+    **{f"plsa_lead_{key}": 0.01 for key in claims.LEAD_KEYS.values()},
+    **{f"plsa_lead_{key}_p": 0.01 for key in claims.LEAD_KEYS.values()},
+    "plsa_leads": "U1R +0.0100 (p = 0.010)",
+    "bpref_below": 0, "bpref_scored": 500, "bpref_below_judged": 0, "bpref_scored_judged": 500, "one_r_runs": 100,
+    "bpref_mean_judged": 1.0,
 }
 SECOND = {"second_name": "lastfm-2k", "u1r_popularity": 0.0116, "u1r_random": 0.0098, "u1r_p": 0.3,
           "u1r_p_clause": "p = 0.300"}
+LEAD = {f"plsa_lead_{key}": 0.01 for key in claims.LEAD_KEYS.values()}
 
 #: (finding, changed values, outcome): each criterion just inside and just outside its edge
 EDGES = [
-    ("p1r-random-level", {"index_p1r": 0.15}, HOLDS),
-    ("p1r-random-level", {"index_p1r": 0.1500001}, FAILS),
-    ("p1r-random-level", {"index_p1r": math.nan}, FAILS),
-    ("u1r-random-level", {"index_u1r": 0.15}, HOLDS),
-    ("u1r-random-level", {"index_u1r": 0.16}, FAILS),
+    ("p1r-random-level", {"p1r_room_p": 0.0499}, HOLDS),
+    ("p1r-random-level", {"p1r_room_p": 0.05}, INCONCLUSIVE),
+    ("p1r-random-level", {"p1r_room": -0.1, "p1r_room_p": 0.0499}, FAILS),
+    ("p1r-random-level", {"p1r_room": 0.0, "p1r_room_p": 0.001}, INCONCLUSIVE),
+    ("p1r-random-level", {"p1r_room": math.nan}, INCONCLUSIVE),
+    ("u1r-random-level", {"u1r_room": -0.2, "u1r_room_p": 0.01}, FAILS),
+    ("u1r-random-level", {"u1r_room": -0.2, "u1r_room_p": 0.2}, INCONCLUSIVE),
     ("uar-reduces", {"uar_drop": 1e-9}, HOLDS),
-    ("uar-reduces", {"uar_drop": 0.0}, FAILS),
     ("uar-reduces", {"uar_drop": -0.2}, FAILS),
-    ("uar-reduces", {"uar_drop": math.nan}, FAILS),
-    ("ai-uar-more-bias", {"ai_uar_excess": 1e-9}, HOLDS),
-    ("ai-uar-more-bias", {"ai_uar_excess": 0.0}, FAILS),
-    ("head-less-effective", {"head_excess": 1e-9}, HOLDS),
-    ("head-less-effective", {"head_excess": 0.0}, FAILS),
-    ("head-less-effective", {"head_excess": math.nan}, FAILS),
-    ("best-keeps-lead", {"n_leaders": 2}, FAILS),
-    ("best-keeps-lead", {"lead_over_popularity": np.array([0.01, 0.0, 0.3, 0.1, 0.2])}, FAILS),
-    ("best-keeps-lead", {"lead_over_popularity": np.array([0.01, -0.1, 0.3, 0.1, 0.2])}, FAILS),
+    ("uar-reduces", {"uar_drop_p": 0.5}, INCONCLUSIVE),
+    ("uar-popularity-above-knn", {"uar_popularity_lead": -0.01}, FAILS),
+    ("uar-popularity-above-knn", {"uar_popularity_lead_p": 0.051}, INCONCLUSIVE),
+    ("ai-uar-more-bias", {"ai_uar_excess": -1e-9}, FAILS),
+    ("ai-uar-more-bias", {"ai_uar_excess_p": 0.06}, INCONCLUSIVE),
+    ("head-less-effective", {"head_excess": -0.1}, FAILS),
+    ("head-less-effective", {"head_excess_p": math.nan}, INCONCLUSIVE),
+    ("plsa-stays-best", {"plsa_lead_uar_p": 0.2}, INCONCLUSIVE),
+    ("plsa-stays-best", {"plsa_lead_head": -0.01}, FAILS),
+    ("plsa-stays-best", {"plsa_lead_head": -0.01, "plsa_lead_uar_p": 0.2}, FAILS),  # a failure outweighs doubt
+    ("plsa-stays-best", {"plsa_lead_p1r": 0.0}, INCONCLUSIVE),
     ("bpref-constant-1r", {"bpref_below": 1}, FAILS),
+    ("bpref-constant-1r-judged", {"bpref_below_judged": 1}, FAILS),
     ("all-positive-u1r-random", {"u1r_p": 0.05}, FAILS),
     ("all-positive-u1r-random", {"u1r_p": 0.0500001}, HOLDS),
     ("all-positive-u1r-random", {"u1r_p": 1.0}, HOLDS),
@@ -67,20 +78,27 @@ def test_each_criterion_at_its_edge(key: str, changed: dict, outcome: str) -> No
 
 def test_every_finding_is_tested_at_an_edge_and_keys_are_the_scorecards() -> None:
     assert {key for key, _, _ in EDGES} == set(FINDING)
-    assert list(FINDING) == ["p1r-random-level", "u1r-random-level", "uar-reduces", "ai-uar-more-bias",
-                             "head-less-effective", "best-keeps-lead", "bpref-constant-1r", "all-positive-u1r-random"]
+    assert list(FINDING) == ["p1r-random-level", "u1r-random-level", "uar-reduces", "uar-popularity-above-knn",
+                             "ai-uar-more-bias", "head-less-effective", "plsa-stays-best", "bpref-constant-1r",
+                             "bpref-constant-1r-judged", "all-positive-u1r-random"]
+    assert [f.key for f in claims.FINDINGS if f.departs] == ["bpref-constant-1r-judged"]
 
 
 def test_the_evidence_quotes_the_measured_values_and_the_criterion() -> None:
     record = evaluate(FINDING["p1r-random-level"], HOLDING, dataset="toy")
-    assert record.evidence == ("popularity index -0.04 under P1R (1R: 0.81) "
-                               "(criterion: popularity index under P1R at most 0.15)")
+    assert record.evidence == ("popularity index -0.04 under P1R (1R: 0.81) against the papers' set, random level "
+                               "0.15; p = 0.010 (criterion: the random level minus the index under P1R above zero, "
+                               "p < 0.05 with the user as the unit)")
     record = evaluate(FINDING["head-less-effective"], HOLDING, dataset="toy")
-    assert record.evidence.startswith("popularity index 0.66 (-10% head) vs -0.04 (P1R) and 0.10 (U1R) (criterion: ")
-    assert record.criterion.endswith("above 0")
-    record = evaluate(FINDING["bpref-constant-1r"], HOLDING | {"bpref_below": 1234, "bpref_scored": 50_000}, dataset="x")
-    assert record.evidence.startswith("1R bpref is below 1 in 1,234 of the 50,000 scored runs (100 runs, each scored")
+    assert record.evidence.startswith("popularity index 0.66 (-10% head) vs -0.04 (P1R) and 0.10 (U1R) against ")
+    record = evaluate(FINDING["plsa-stays-best"], HOLDING, dataset="toy")
+    assert record.criterion.endswith("above zero under each, p < 0.05 with the user as the unit")
+    record = evaluate(FINDING["bpref-constant-1r-judged"], HOLDING | {"bpref_below_judged": 1234,
+                                                                    "bpref_scored_judged": 50_000}, dataset="x")
+    assert record.evidence.startswith("our 1R bpref is below 1 in 1,234 of the 50,000 scored runs (100 runs, each")
     assert record.outcome == FAILS and record.departs and record.verdict == "fails where the book departs"
+    record = evaluate(FINDING["bpref-constant-1r"], HOLDING | {"bpref_below": 3}, dataset="x")
+    assert record.outcome == FAILS and not record.departs and record.verdict == "does not hold"
     record = evaluate(FINDING["all-positive-u1r-random"], SECOND, dataset="lastfm-2k")
     assert record.evidence.startswith("lastfm-2k: U1R P@10 0.0116 (Popularity) vs 0.0098 (Random), p = 0.300 (")
 
@@ -96,27 +114,32 @@ def test_the_published_numbers_read_in_the_common_schema() -> None:
 def test_measured_values_on_a_small_study() -> None:
     small = small_study()
     indices = study.popularity_index(small)
-    values = claims.measured([small], indices, 4)
-    index = indices.set_index("method")["index"]
+    values = claims.measured([small], indices, 4, n_boot=40, seed=5)
+    index = indices[indices["set"] == study.PAPERS].set_index("method")["index"]
     assert values["index_p1r"] == index["P1R, P@10"] and values["index_head"] == index["1R -10% head, P@10"]
+    assert values["index_ar"] == index["AR, P@10"]
+    # the differences the findings read are those of the indices on the full sample
     assert values["uar_drop"] == pytest.approx(index["AR, P@10"] - index["UAR, P@10"])
     assert values["head_excess"] == pytest.approx(index["1R -10% head, P@10"]
                                                   - max(index["P1R, P@10"], index["U1R, P@10"]))
+    assert values["p1r_room"] == pytest.approx(claims.RANDOM_LEVEL - index["P1R, P@10"])
+    # ... and their p-values lie between the smallest 40 resamples allow and 1
+    p_values = [v for k, v in values.items() if k.endswith("_p")]
+    assert len(p_values) == 11 and all(2 / 41 - 1e-12 <= p <= 1 for p in p_values)
+    p10 = study.fig8_summary(small, ["P@10"]).set_index(["label", "system"])["mean"]
+    for label, key in claims.LEAD_KEYS.items():
+        rivals = [s for s in study.PAPERS_SET if s != "pLSA"]
+        assert values[f"plsa_lead_{key}"] == pytest.approx(p10[(label, "pLSA")] - p10.loc[label][rivals].max())
+    assert values["uar_popularity_lead"] == pytest.approx(p10[("UAR", "Popularity")] - p10[("UAR", "rating-kNN")])
     # every key the findings read is measured, so all of them are checked
     checked = [evaluate(finding, values, dataset="synthetic-small") for finding in claims.FINDINGS]
     assert all(record is not None for record in checked)
-    one_r = small.runs.loc[small.runs["label"] == "1R", "bpref"]
-    # a 1R run scores bpref < 1 only when its sample drew a judged non-relevant item ranked above the relevant one
-    bpref = next(r for r in checked if r.key == "bpref-constant-1r")
-    assert (bpref.outcome == HOLDS) == bool((one_r == 1).all()) and (one_r == 1).mean() > 0.5
+    outcome = {record.key: record.outcome for record in checked}
+    assert outcome["bpref-constant-1r"] == HOLDS and outcome["bpref-constant-1r-judged"] == FAILS
     assert values["uniform/eta"] == small.plan.eta and values["uniform/target-size"] == small.plan.size
     assert values["p1r/percentile-size"] == small.plan.n_items / 4
-    p10 = study.fig8_summary(small, ["P@10"]).set_index(["label", "system"])["mean"]
-    leaders = {d: p10.loc[d][list(study.PERSONALISED)].idxmax() for d in study.NEUTRALISING}
-    assert values["n_leaders"] == len(set(leaders.values()))
-    assert values["leaders"].split(", ")[0].startswith("1R ")
     assert not set(values) & {"second_name", "u1r_p"}  # no second study: its finding is left out
-    assert set(claims.measured([small, small], indices, 4)) == set(values) | set(SECOND)
+    assert set(claims.measured([small, small], indices, 4, n_boot=40)) == set(values) | set(SECOND)
 
 
 def test_the_all_positive_finding_reads_the_u1r_comparison_of_popularity_and_random() -> None:

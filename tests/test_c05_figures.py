@@ -38,14 +38,15 @@ def summary(dataset: str) -> pd.DataFrame:
     rows = [{"label": label, "system": system, "metric": metric, "mean": 0.02 * (k + 1) + 0.01 * j,
              "ci_low": 0.02 * (k + 1) + 0.01 * j - 0.004, "ci_high": 0.02 * (k + 1) + 0.01 * j + 0.004,
              "dataset": dataset}
-            for k, system in enumerate(study.PAPER_SYSTEMS) for j, label in enumerate(study.FIG8)
+            for k, system in enumerate(study.SYSTEMS) for j, label in enumerate(study.FIG8)
             for metric in ("P@10", "nDCG@10")]
     return pd.DataFrame(rows)
 
 
 def indices(datasets: tuple[str, ...]) -> pd.DataFrame:
-    return pd.DataFrame([{"dataset": name, "method": method, "metric": metric, "index": 0.1 * k - 0.2 * d}
-                         for d, name in enumerate(datasets)
+    return pd.DataFrame([{"dataset": name, "set": system_set, "method": method, "metric": metric,
+                          "index": 0.1 * k - 0.2 * d + 0.05 * j}
+                         for d, name in enumerate(datasets) for j, system_set in enumerate(study.PERSONALISED)
                          for k, (method, _, metric) in enumerate(study.INDEX_ROWS)])
 
 
@@ -70,12 +71,17 @@ def test_the_splits_figure_draws_both_splits_over_the_popularity_curve() -> None
 @pytest.mark.parametrize("datasets", [("one",), ("one", "two")])
 @pytest.mark.parametrize("metric", ["P@10", "nDCG@10"])
 def test_the_fig8_figure_has_a_panel_per_dataset_and_a_bar_per_system_and_design(datasets, metric) -> None:
-    colours = palette(list(study.PAPER_SYSTEMS))
+    colours = palette(list(study.SYSTEMS))
     fig = figures.fig8_figure([summary(name) for name in datasets], colours, metric)
     assert [ax.get_title(loc="left") for ax in fig.axes] == [f"dataset: {name}" for name in datasets]
     assert all(ax.get_ylabel() == metric for ax in fig.axes)
-    assert len(fig.axes[0].patches) == len(study.PAPER_SYSTEMS) * len(study.FIG8)
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == list(study.PAPER_SYSTEMS)
+    assert len(fig.axes[0].patches) == len(study.SYSTEMS) * len(study.FIG8)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == list(study.SYSTEMS)
+    # today's top-N learners are hatched, the papers' set is not
+    hatched = {patch.get_hatch() for patch, system in zip(fig.legends[0].get_patches(), study.SYSTEMS, strict=True)
+               if system in study.TOP_N_SET}
+    assert hatched == {figures.TOP_N_HATCH}
+    assert {patch.get_hatch() for patch in fig.legends[0].get_patches()[:len(study.PAPERS_SET)]} == {None}
     assert overlapping_texts(fig) == []
 
 
@@ -94,7 +100,9 @@ def test_the_index_figure_has_a_row_per_method_and_lines_between_the_kinds(datas
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_yticklabels()] == [m.replace(" -10%", " −10%") for m, _, _ in study.INDEX_ROWS]
     assert ax.get_xlabel().startswith("popularity index: 0 = Random")
-    assert len(ax.collections) == len(datasets)
+    assert len(ax.collections) == len(datasets) * len(study.PERSONALISED)  # one marker set per dataset and set
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == [*study.PERSONALISED, *datasets]
     separators = [line for line in ax.get_lines() if line.get_color() == "#999999"]
     assert len(separators) == 2  # P@10 | Fig. 9 metrics | propensity estimators
     assert overlapping_texts(fig) == []

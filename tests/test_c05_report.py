@@ -11,6 +11,7 @@ import pytest
 from recbias.bookkit.claims import evaluate
 from recbias.chapters.c05_neutralising_designs import claims, report, study
 from recbias.chapters.c05_neutralising_designs.study import UniformPlan
+from neutralising_world import small_study
 
 SAME = UniformPlan(0.2, 0.2, 0.31, 0.2, 891, 27, 0.2005, 891, 27, 2000)
 LOWERED = UniformPlan(0.2, 0.14, 0.1432, 0.2, 503, 26, 0.1425, 502, 28, 17388)
@@ -45,12 +46,17 @@ def test_the_second_note_names_the_dataset_for_every_status() -> None:
 
 
 def test_the_index_words_follow_the_findings_and_the_head_sentence_its_three_cases() -> None:
-    values = {"index_1r": 0.8, "index_p1r": -0.04, "index_u1r": 0.3, "index_ar": 0.4, "index_uar": 0.2}
+    values = {"index_1r": 0.8, "index_p1r": -0.04, "index_u1r": 0.3, "random_level": 0.15, "p1r_room": 0.19,
+              "p1r_room_p": 0.01, "u1r_room": -0.15, "u1r_room_p": 0.01}
     finding = {f.key: f for f in claims.FINDINGS}
     assert report.LEVEL[evaluate(finding["p1r-random-level"], values, dataset="x").outcome] == "random's level"
     assert report.LEVEL[evaluate(finding["u1r-random-level"], values, dataset="x").outcome] == "above random's level"
-    assert report.LOWERS[finding["uar-reduces"].criterion({"uar_drop": 0.2})] == "lowers"
-    assert report.LOWERS[finding["uar-reduces"].criterion({"uar_drop": 0.0})] == "does not lower"
+    doubtful = evaluate(finding["u1r-random-level"], values | {"u1r_room_p": 0.3}, dataset="x").outcome
+    assert report.LEVEL[doubtful].startswith("too close to the random level")
+    assert report.LOWERS[finding["uar-reduces"].criterion({"uar_drop": 0.2, "uar_drop_p": 0.01})] == "lowers"
+    assert report.LOWERS[finding["uar-reduces"].criterion({"uar_drop": -0.1, "uar_drop_p": 0.01})] == "does not lower"
+    assert report.LOWERS[finding["uar-reduces"].criterion({"uar_drop": 0.2, "uar_drop_p": 0.2})] == \
+        "does not clearly lower"
     assert report.head_sentence(0.6, -0.04, 0.3) == "Removing the head leaves more of it than either, 0.60."
     assert report.head_sentence(0.3, -0.04, 0.3) == "Removing the head leaves more of it than either, 0.30."
     assert report.head_sentence(0.1, -0.04, 0.3) == "Removing the head, at 0.10, falls between the two."
@@ -65,13 +71,15 @@ def _summary(dataset: str, systems: dict[str, float]) -> pd.DataFrame:
 
 
 def test_fig8_table_lists_the_designs_in_the_papers_order() -> None:
-    systems = {name: 0.1 * (k + 1) for k, name in enumerate(study.PAPER_SYSTEMS)}
+    systems = {name: 0.1 * (k + 1) for k, name in enumerate(study.SYSTEMS)}
     table = report.fig8_table([_summary("a", systems), _summary("b", systems)])
-    assert list(table.columns) == list(study.PAPER_SYSTEMS)
+    assert [system for _, system in table.columns] == list(study.SYSTEMS)
+    assert [s for s, _ in table.columns] == [study.PAPERS] * 5 + [study.TOP_N] * 2
     assert [label for _, label in table.index] == [d.replace("-head", "−10% head") for d in study.FIG8] * 2
     assert [name for name, _ in table.index] == ["a"] * 7 + ["b"] * 7
     assert all("<small>±" in cell for cell in table.to_numpy().ravel())
-    assert table.loc[("a", "1R"), "Popularity"] == "0.1600<br><small>± 0.0020</small>"  # 1R is last of the reversed
+    # 1R is last of the reversed order
+    assert table.loc[("a", "1R"), (study.PAPERS, "Popularity")] == "0.1600<br><small>± 0.0020</small>"
 
 
 def test_size_table_orders_designs_as_fig8_and_averages_over_splits() -> None:
@@ -117,7 +125,9 @@ def test_lift_table_names_the_splits_and_the_columns() -> None:
 
 
 def _indices(values: dict[str, float], name: str = "world") -> pd.DataFrame:
-    return pd.DataFrame([{"dataset": name, "method": m, "index": v} for m, v in values.items()])
+    """The papers' set's indices as given, and today's set's moved far away (the sentences read the papers')."""
+    return pd.DataFrame([{"dataset": name, "set": s, "method": m, "index": v + (9 if s == study.TOP_N else 0)}
+                         for s in (study.PAPERS, study.TOP_N) for m, v in values.items()])
 
 
 BASE = {"1R, P@10": 0.8, "P1R, P@10": -0.04, "U1R, P@10": 0.3, "AR, P@10": 0.4, "UAR, P@10": 0.2,
@@ -150,20 +160,62 @@ def test_sweep_text_names_the_estimators_that_move_popularity_most_and_least() -
 
 
 def test_fig9_table_names_the_best_system_below_its_value() -> None:
-    indices = pd.DataFrame([
+    rows = [
         {"dataset": "w", "method": "AR, bpref", "metric": "bpref", "Popularity": 0.5, "Random": 0.1,
-         "best personalised": 0.61234, "best system": "MF", "index": 0.78},
+         "best personalised": 0.61234, "best system": "rating-MF", "index": 0.78},
         {"dataset": "w", "method": "1R, stratified recall (γ = 1)", "metric": "PSR@10(gamma=1)", "Popularity": 0.2,
          "Random": 0.1, "best personalised": 0.3, "best system": "tie", "index": 0.5},
         {"dataset": "w", "method": "AR, P@10", "metric": "P@10", "Popularity": 0.2, "Random": 0.1,
-         "best personalised": 0.3, "best system": "MF", "index": 0.5},
-    ])
+         "best personalised": 0.3, "best system": "rating-MF", "index": 0.5},
+    ]
+    indices = pd.DataFrame([row | {"set": s} for s in (study.PAPERS, study.TOP_N) for row in rows])
     table = report.fig9_table(indices)
-    assert list(table.index) == [("w", "bpref", "AR"), ("w", "stratified recall", "1R")]
-    assert table.loc[("w", "bpref", "AR"), "best personalised"] == "0.6123<br><small>MF</small>"
+    assert list(table.index) == [("w", "bpref", "AR"), ("w", "stratified recall", "1R")]  # the papers' set only
+    assert table.loc[("w", "bpref", "AR"), "best personalised"] == "0.6123<br><small>rating-MF</small>"
 
 
 def test_bpref_text_reads_right_when_no_run_drops_below_one() -> None:
     assert "1R bpref is 1 throughout" in report.bpref_text(0, 400)
     text = report.bpref_text(3, 40)
     assert "in 3 of the 40 scored 1R runs (7.50%)" in text and text.endswith("which sets their bpref to 0.")
+
+
+def _p10(values: dict[str, dict[str, float]]) -> pd.DataFrame:
+    """A Fig. 8 summary of one dataset: label -> system -> mean P@10."""
+    return pd.DataFrame([{"dataset": "world", "label": label, "system": system, "metric": "P@10", "mean": mean}
+                         for label, systems in values.items() for system, mean in systems.items()])
+
+
+def test_the_rating_predictors_sentence_groups_the_designs_by_how_many_of_them_popularity_beats() -> None:
+    summary = _p10({"1R": {"Popularity": 0.06, "rating-MF": 0.05, "rating-kNN": 0.04},
+                    "P1R": {"Popularity": 0.01, "rating-MF": 0.03, "rating-kNN": 0.02},
+                    "U1R": {"Popularity": 0.02, "rating-MF": 0.03, "rating-kNN": 0.02},  # a tie is not above
+                    "1R -head": {"Popularity": 0.04, "rating-MF": 0.05, "rating-kNN": 0.03}})
+    assert report.rating_predictors_text(summary) == (
+        "On world, popularity's P@10 is above both rating predictors' under 1R; between the two under 1R −10% head; "
+        "below both under U1R and P1R.")
+    below = _p10({"UAR": {"Popularity": 0.01, "rating-MF": 0.03, "rating-kNN": 0.02}})
+    assert report.rating_predictors_text(below) == "On world, popularity's P@10 is below both under UAR."
+
+
+def test_the_settings_table_names_every_departure_and_only_departures() -> None:
+    small = small_study()
+    table = report.settings_table([small], target_size=30, percentiles=4, head=0.1, level=0.05, n_boot=50)
+    assert list(table.columns) == ["setting", "this page", "the papers", "why it differs"]
+    why = table.set_index("setting")["why it differs"]
+    assert why["P1R percentiles"] == "the page's `percentiles`" and why["head removed"] == ""
+    assert why["1R target sets"] == "the page's `target_size`" and why["splits"] == "the page's `folds` and `test_ratio`"
+    assert table.set_index("setting").loc["1R target sets", "this page"] == "|T_u^r| = 30"
+    assert "second dataset" not in set(table["setting"])
+    both = report.settings_table([small, small], target_size=30, percentiles=10, head=0.2, level=0.05, n_boot=50)
+    assert both.set_index("setting").loc["head removed", "why it differs"] == "the page's `head`"
+    assert {"second dataset", "its splits"} <= set(both["setting"])
+
+
+def test_the_reference_sentence_gives_the_index_with_each_set_as_the_scale() -> None:
+    rows = [{"dataset": name, "set": s, "method": m, "index": v + (0.5 if s == study.TOP_N else 0) + k}
+            for k, name in enumerate(("one", "two")) for s in (study.PAPERS, study.TOP_N)
+            for m, v in (("1R, P@10", 0.7), ("P1R, P@10", 0.04), ("U1R, P@10", 0.3))]
+    text = report.reference_text(pd.DataFrame(rows))
+    assert text.startswith("On one, with today's top-N learners as the scale, popularity's index is 1.20, 0.54 and "
+                           "0.80 in 1R, P1R and U1R; with the papers' set it is 0.70, 0.04 and 0.30. On two, ")

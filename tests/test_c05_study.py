@@ -97,7 +97,9 @@ def test_positive_only_keeps_the_positive_ratings() -> None:
 
 def test_study_runs_every_design_and_matches_random_precision() -> None:
     small = small_study()
-    assert set(study.FIG8) <= set(small.runs["label"])
+    assert set(study.FIG8) | {"AR TI-AN", "1R -NR"} == set(small.runs["label"])
+    assert set(small.runs["system"]) == set(study.SYSTEMS) == set(study.PAPERS_SET) | set(study.TOP_N_SET)
+    assert small.designs["1R -NR"] == small.designs["1R"] + " -NR"
     summary = study.fig8_summary(small, ["P@10"]).set_index(["label", "system"])["mean"]
     # AR TI-NN is matched to UAR: random precision of the same order (both sigma delta with the same t)
     assert summary[("AR", "Random")] == pytest.approx(summary[("UAR", "Random")], rel=0.6)
@@ -133,7 +135,10 @@ def test_bpref_below_one_counts_the_scored_1r_runs() -> None:
     below, scored = study.bpref_below_one(small)
     assert scored == int((small.runs["label"] == "1R").sum()) and 0 <= below <= scored
     one_r = small.runs.loc[small.runs["label"] == "1R", "bpref"]
-    assert below == int((one_r < 1).sum())
+    assert below == int((one_r < 1).sum()) and below > 0  # our 1R judges the user's low ratings of sampled items
+    # the papers' 1R has no non-relevance judgment: bpref is 1 for every run of every system
+    papers_below, papers_scored = study.bpref_below_one(small, "1R -NR")
+    assert papers_below == 0 and papers_scored == int((small.runs["label"] == "1R -NR").sum()) > 0
 
 
 # -------------------------------------------------------------------------- residual
@@ -164,19 +169,28 @@ def test_the_measured_lift_is_popularity_over_random() -> None:
 
 def test_popularity_index_places_popularity_between_random_and_the_best_personalised_system() -> None:
     indices = study.popularity_index(small_study())
-    row = indices.set_index("method").loc["1R, P@10"]
-    assert row["index"] == pytest.approx((row["Popularity"] - row["Random"]) / (row["best personalised"] - row["Random"]))
-    assert list(indices["method"]) == [row for row, _, _ in study.INDEX_ROWS]
+    assert list(dict.fromkeys(indices["set"])) == [study.PAPERS, study.TOP_N]
+    for name, systems in study.PERSONALISED.items():
+        rows = indices[indices["set"] == name].set_index("method")
+        assert list(rows.index) == [row for row, _, _ in study.INDEX_ROWS]
+        row = rows.loc["1R, P@10"]
+        assert row["index"] == pytest.approx((row["Popularity"] - row["Random"])
+                                             / (row["best personalised"] - row["Random"]))
+        assert row["best system"] in systems
 
 
 def test_the_index_of_a_hand_made_cell_and_its_tie() -> None:
-    runs = pd.DataFrame({"dataset": "toy", "design": "D", "system": ["Popularity", "Random", "pLSA", "MF", "user-kNN"],
-                         "user": 0, "group": 0, "fold": 0, "run": 0, "P@10": [0.3, 0.1, 0.5, 0.5, 0.2]})
+    systems = ["Popularity", "Random", "pLSA", "rating-MF", "rating-kNN", "implicit MF (top-N)", "user-kNN (top-N)"]
+    runs = pd.DataFrame({"dataset": "toy", "design": "D", "system": systems, "user": 0, "group": 0, "fold": 0,
+                         "run": 0, "P@10": [0.3, 0.1, 0.5, 0.5, 0.2, 0.9, 0.6]})
     toy = SimpleNamespace(name="toy", designs={"x": "D"}, runs=runs)
-    row = study.popularity_index(toy, [("x, P@10", "x", "P@10")]).iloc[0]
-    assert row["index"] == pytest.approx((0.3 - 0.1) / (0.5 - 0.1)) and row["best system"] == "tie"
     indices = study.popularity_index(toy, [("x, P@10", "x", "P@10")])
+    papers = indices[indices["set"] == study.PAPERS].iloc[0]
+    assert papers["index"] == pytest.approx((0.3 - 0.1) / (0.5 - 0.1)) and papers["best system"] == "tie"
+    top_n = indices[indices["set"] == study.TOP_N].iloc[0]
+    assert top_n["index"] == pytest.approx((0.3 - 0.1) / (0.9 - 0.1)) and top_n["best system"] == "implicit MF (top-N)"
     assert study.index_of(indices, "toy", "x, P@10") == pytest.approx(0.5)
+    assert study.index_of(indices, "toy", "x, P@10", study.TOP_N) == pytest.approx(0.25)
     assert np.isnan(study.index_of(indices, "toy", "no such row"))
 
 
@@ -190,9 +204,55 @@ def test_the_sweep_reads_stratified_recall_as_a_propensity_exponent() -> None:
 
 
 def test_an_infinite_gamma_weighs_by_one_over_the_count() -> None:
-    runs = pd.DataFrame({"dataset": "toy", "design": "TI-AN", "system": ["Popularity", "Random", "pLSA", "MF", "user-kNN"],
-                         "user": 0, "group": 0, "fold": 0, "run": 0, "PSR@10(gamma=inf)": [0.3, 0.1, 0.5, 0.4, 0.2]})
+    systems = ["Popularity", "Random", "pLSA", "rating-MF", "rating-kNN"]
+    runs = pd.DataFrame({"dataset": "toy", "design": "TI-AN", "system": systems, "user": 0, "group": 0, "fold": 0,
+                         "run": 0, "PSR@10(gamma=inf)": [0.3, 0.1, 0.5, 0.4, 0.2]})
     toy = SimpleNamespace(name="toy", designs={"AR TI-AN": "TI-AN"}, runs=runs)
     row = study.sweep_index(toy, (np.inf,), ()).iloc[0]
-    assert (row["family"], row["parameter"], row["beta"]) == ("PSR", np.inf, 1.0)
+    assert (row["family"], row["parameter"], row["beta"], row["set"]) == ("PSR", np.inf, 1.0, study.PAPERS)
     assert row["index"] == pytest.approx(0.5) and row["best system"] == "pLSA"
+
+
+# ----------------------------------------------------------------------------- noise
+
+
+def _resampling_toy() -> SimpleNamespace:
+    """Two users, two designs ("A" with two percentile groups, "B" with one), every system of the papers' set."""
+    rows = []
+    values = {  # (label, group) -> system -> (user 0, user 1)
+        ("A", 0): {"Popularity": (0.4, 0.2), "Random": (0.1, 0.1), "pLSA": (0.5, 0.3), "rating-MF": (0.2, 0.2),
+                   "rating-kNN": (0.1, 0.3)},
+        ("A", 1): {"Popularity": (0.0, 0.0), "Random": (0.1, 0.1), "pLSA": (0.3, 0.1), "rating-MF": (0.2, 0.2),
+                   "rating-kNN": (0.1, 0.1)},
+        ("B", -1): {"Popularity": (0.2, 0.6), "Random": (0.2, 0.2), "pLSA": (0.4, 0.4), "rating-MF": (0.1, 0.1),
+                    "rating-kNN": (0.6, 0.2)},
+    }
+    for (label, group), systems in values.items():
+        for system, per_user in systems.items():
+            rows += [{"label": label, "design": label, "system": system, "user": u, "group": group, "fold": 0,
+                      "run": u, "P@10": v} for u, v in enumerate(per_user)]
+    return SimpleNamespace(runs=pd.DataFrame(rows))
+
+
+def test_mean_draws_average_percentiles_and_resample_users() -> None:
+    means = study.mean_draws(_resampling_toy(), n_boot=40, seed=1)
+    # full sample: A averages its two groups' run means, B its runs
+    assert means.loc[("A", "Popularity"), 0] == pytest.approx((0.3 + 0.0) / 2)
+    assert means.loc[("B", "rating-kNN"), 0] == pytest.approx(0.4)
+    # a resample holds user 0 twice, user 1 twice, or one of each: B's popularity is 0.2, 0.6 or 0.4
+    assert set(np.round(means.loc[("B", "Popularity")].to_numpy()[1:], 9)) <= {0.2, 0.4, 0.6}
+    # every design reads the same draw of users: A's popularity is 0.2 when B's is 0.2 (user 0 alone)
+    only_first = np.isclose(means.loc[("B", "Popularity")].to_numpy(), 0.2)
+    np.testing.assert_allclose(means.loc[("A", "Popularity")].to_numpy()[only_first], 0.2)
+
+
+def test_index_and_lead_draws_by_hand() -> None:
+    means = study.mean_draws(_resampling_toy(), n_boot=10, seed=2)
+    index = study.index_draws(means, ["A", "B"], ("pLSA", "rating-MF", "rating-kNN"))
+    # B, full sample: popularity 0.4, random 0.2, best personalised max(0.4, 0.1, 0.4) = 0.4 -> index 1
+    assert index.loc["B", 0] == pytest.approx(1.0)
+    # A: popularity (0.3 + 0) / 2, random 0.1, pLSA (0.4 + 0.2) / 2 = 0.3 the best -> (0.15 - 0.1) / 0.2
+    assert index.loc["A", 0] == pytest.approx(0.25)
+    lead = study.lead_draws(means, ["A", "B"], "pLSA", ["Popularity", "rating-MF", "rating-kNN", "Random"])
+    assert lead.loc["A", 0] == pytest.approx(0.3 - 0.2) and lead.loc["B", 0] == pytest.approx(0.0)
+    assert index.shape == lead.shape == (2, 11)

@@ -9,45 +9,63 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from recbias.bookkit.claims import FAILS, HOLDS, evaluate, published
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, evaluate, published
 from recbias.chapters.c08_protocol_fidelity import claims, study
 
-FINDING = {f.key: f for f in claims.ON_GRID + claims.FINDINGS + claims.ON_SECOND}
+FINDING = {f.key: f for f in claims.ON_GRID + claims.PAPERS_ON_GRID + claims.FINDINGS + claims.PAPERS_FINDINGS
+           + claims.ON_SECOND}
 #: values under which every finding holds
 HOLDING = {
-    "strongest": 2.5, "grid_neutralising": 0.77, "grid_standard": 0.76, "neutralising_gain": 0.01,
-    "skew_loss": 0.19, "skew_taus": "α 0.5: 0.73, α 1.4: 0.54",
+    "strongest": 2.5, "grid_neutralising": 0.77, "grid_standard": 0.70, "grid_worlds": 2, "neutralising_gain": 0.07,
+    "neutralising_gain_p": 0.01, "skew_loss": 0.19, "skew_loss_p": 0.01, "skew_taus": "α 0.5: 0.73, α 1.4: 0.54",
+    "papers_strongest": 2.5, "papers_grid_neutralising": 0.8, "papers_grid_standard": 0.6, "papers_grid_worlds": 2,
+    "papers_neutralising_gain": 0.2, "papers_neutralising_gain_p": 0.02,
     "tau_full": 0.78, "tau_sampled": 0.62, "tau_corrected": 0.7, "tau_snips": 0.8, "tau_ar": 0.75, "tau_dauc": 0.76,
     "tau_dauc_off": 0.47, "gap_full_vs_sampled": 0.16, "gap_corrected_vs_sampled": 0.08, "gap_snips_vs_ar": 0.05,
-    "gap_dauc_vs_off": 0.29, "share_full_vs_sampled": 0.98, "share_corrected_vs_sampled": 0.96,
-    "share_snips_vs_ar": 0.7, "share_dauc_vs_off": 1.0,
-    "standard_best_first": 1.0, "standard_first": "truly best system first under 1R P@10",
+    "gap_dauc_vs_off": 0.29, "share_full_vs_sampled": 0.98, "share_corrected_vs_sampled": 0.99,
+    "share_snips_vs_ar": 0.99, "share_dauc_vs_off": 1.0, "p_full_vs_sampled": 0.03, "p_corrected_vs_sampled": 0.02,
+    "p_snips_vs_ar": 0.02, "p_dauc_vs_off": 0.01,
+    "main_neutralising": 0.8, "main_standard": 0.7, "main_neutralising_gain": 0.1, "main_neutralising_gain_p": 0.01,
+    "papers_main_neutralising": 0.7, "papers_main_standard": 0.5, "papers_main_neutralising_gain": 0.2,
+    "papers_main_neutralising_gain_p": 0.03,
+    "standard_best_share": 0.97, "standard_first": "truly best system first in 97% of the user resamples under 1R P@10",
+    "papers_standard_best_share": 1.0, "papers_standard_first": "truly best system first in 100% ...",
     "tau_max": 0.88, "tau_max_protocol": "infAP",
-    "dataset": "synthetic", "second": "coat", "leaders_below_median": 0,
-    "leaders_on_second": "all of infAP and bpref reach the median τ (0.56) on coat",
+    "dataset": "synthetic", "second": "coat", "leaders_margin": 0.1, "leaders_margin_p": 0.01,
+    "leaders_on_second": "τ on coat minus the median τ there (0.56): infAP +0.10 (p = 0.010)",
 }
 EDGES = [
-    ("neutralising-beats-standard-under-strong-bias", {"neutralising_gain": 1e-9}, HOLDS),
-    ("neutralising-beats-standard-under-strong-bias", {"neutralising_gain": 0.0}, FAILS),
-    ("neutralising-beats-standard-under-strong-bias", {"neutralising_gain": math.nan}, FAILS),
-    ("neutralising-beats-standard-under-strong-bias", {"neutralising_gain": 2.0}, HOLDS),
-    ("skew-hurts-fidelity", {"skew_loss": 1e-9}, HOLDS),
-    ("skew-hurts-fidelity", {"skew_loss": 0.0}, FAILS),
+    ("neutralising-beats-standard-under-strong-bias", {"neutralising_gain_p": 0.0499}, HOLDS),
+    ("neutralising-beats-standard-under-strong-bias", {"neutralising_gain_p": 0.05}, INCONCLUSIVE),
+    ("neutralising-beats-standard-under-strong-bias", {"neutralising_gain": -0.01}, FAILS),
+    ("neutralising-beats-standard-under-strong-bias", {"neutralising_gain": math.nan}, INCONCLUSIVE),
+    ("neutralising-beats-standard-under-strong-bias-papers-set", {"papers_neutralising_gain": -0.2}, FAILS),
+    ("neutralising-beats-standard-under-strong-bias-papers-set", {"papers_neutralising_gain_p": 0.5}, INCONCLUSIVE),
+    ("skew-hurts-fidelity", {"skew_loss": 0.0}, INCONCLUSIVE),
     ("skew-hurts-fidelity", {"skew_loss": -0.3}, FAILS),
-    ("full-catalogue-beats-sampled", {"gap_full_vs_sampled": 1e-9}, HOLDS),
-    ("full-catalogue-beats-sampled", {"gap_full_vs_sampled": 0.0}, FAILS),
-    ("correction-helps-sampled", {"gap_corrected_vs_sampled": 0.0}, FAILS),
-    ("correction-helps-sampled", {"gap_corrected_vs_sampled": 2.0}, HOLDS),
+    ("full-catalogue-beats-sampled", {"gap_full_vs_sampled": -1e-9}, FAILS),
+    ("full-catalogue-beats-sampled", {"p_full_vs_sampled": 0.2}, INCONCLUSIVE),
+    ("correction-helps-sampled", {"gap_corrected_vs_sampled": 0.0}, INCONCLUSIVE),
+    ("correction-helps-sampled", {"gap_corrected_vs_sampled": -0.1}, FAILS),
     ("snips-beats-plain", {"gap_snips_vs_ar": -0.02}, FAILS),
-    ("snips-beats-plain", {"gap_snips_vs_ar": 1e-9}, HOLDS),
-    ("step-hurts-discounted-auc", {"gap_dauc_vs_off": 0.0}, FAILS),
-    ("step-hurts-discounted-auc", {"gap_dauc_vs_off": math.nan}, FAILS),
-    ("standard-protocols-pick-the-best", {"standard_best_first": 0.999}, FAILS),
-    ("standard-protocols-pick-the-best", {"standard_best_first": math.nan}, FAILS),
+    ("snips-beats-plain", {"p_snips_vs_ar": 0.9}, INCONCLUSIVE),
+    ("step-hurts-discounted-auc", {"gap_dauc_vs_off": -0.1}, FAILS),
+    ("step-hurts-discounted-auc", {"p_dauc_vs_off": math.nan}, INCONCLUSIVE),
+    ("neutralising-beats-standard", {"main_neutralising_gain": -0.1}, FAILS),
+    ("neutralising-beats-standard", {"main_neutralising_gain_p": 0.06}, INCONCLUSIVE),
+    ("neutralising-beats-standard-papers-set", {"papers_main_neutralising_gain": -0.1}, FAILS),
+    ("neutralising-beats-standard-papers-set", {"papers_main_neutralising_gain_p": 0.06}, INCONCLUSIVE),
+    ("standard-protocols-pick-the-best", {"standard_best_share": 0.95}, HOLDS),
+    ("standard-protocols-pick-the-best", {"standard_best_share": 0.949}, INCONCLUSIVE),
+    ("standard-protocols-pick-the-best", {"standard_best_share": 0.051}, INCONCLUSIVE),
+    ("standard-protocols-pick-the-best", {"standard_best_share": 0.05}, FAILS),
+    ("standard-protocols-pick-the-best-papers-set", {"papers_standard_best_share": 0.0}, FAILS),
+    ("standard-protocols-pick-the-best-papers-set", {"papers_standard_best_share": 0.5}, INCONCLUSIVE),
     ("no-protocol-is-exact", {"tau_max": 1.0}, FAILS),
     ("no-protocol-is-exact", {"tau_max": 0.9999}, HOLDS),
     ("no-protocol-is-exact", {"tau_max": -1.0}, HOLDS),
-    ("leaders-hold-on-second-truth", {"leaders_below_median": 1}, FAILS),
+    ("leaders-hold-on-second-truth", {"leaders_margin": -0.1}, FAILS),
+    ("leaders-hold-on-second-truth", {"leaders_margin_p": 0.3}, INCONCLUSIVE),
 ]
 
 
@@ -63,20 +81,30 @@ def test_each_criterion_at_its_edge(key: str, changed: dict, outcome: str) -> No
 def test_every_finding_is_tested_at_an_edge_and_keys_are_the_scorecards() -> None:
     assert {key for key, _, _ in EDGES} == set(FINDING)
     assert list(FINDING) == ["neutralising-beats-standard-under-strong-bias", "skew-hurts-fidelity",
+                             "neutralising-beats-standard-under-strong-bias-papers-set",
                              "full-catalogue-beats-sampled", "correction-helps-sampled", "snips-beats-plain",
-                             "step-hurts-discounted-auc", "standard-protocols-pick-the-best", "no-protocol-is-exact",
+                             "step-hurts-discounted-auc", "neutralising-beats-standard",
+                             "standard-protocols-pick-the-best", "no-protocol-is-exact",
+                             "neutralising-beats-standard-papers-set", "standard-protocols-pick-the-best-papers-set",
                              "leaders-hold-on-second-truth"]
 
 
 def test_the_evidence_and_statements_quote_the_measured_values() -> None:
     record = evaluate(FINDING["full-catalogue-beats-sampled"], HOLDING, dataset="synthetic")
     assert record.evidence.startswith("τ 0.78 (full-catalogue nDCG@10) against 0.62 (sampled HR@10); higher in 98% "
-                                      "of paired user resamples (criterion: 0 < τ of full-catalogue")
+                                      "of paired user resamples, p = 0.030 (criterion: τ of full-catalogue")
+    assert record.criterion.endswith("above zero, p < 0.05 with the user as the unit")
     record = evaluate(FINDING["neutralising-beats-standard-under-strong-bias"], HOLDING, dataset=claims.GRID)
-    assert record.evidence.startswith("mean Kendall's τ at bias strength 2.5: neutralising 0.77, standard 0.76 (")
+    assert record.evidence.startswith("mean Kendall's τ at bias strength 2.5 over 2 worlds: neutralising 0.77, "
+                                      "standard 0.70; p = 0.010 (")
+    assert record.label.endswith("(today's field)")
+    record = evaluate(FINDING["neutralising-beats-standard-under-strong-bias-papers-set"], HOLDING, dataset="grid")
+    assert record.label.endswith("(the papers' five systems)") and "neutralising 0.80, standard 0.60" in record.evidence
     record = evaluate(FINDING["leaders-hold-on-second-truth"], HOLDING, dataset="coat")
     assert record.label == "the protocols that are most faithful on synthetic are at least median on coat"
-    assert record.evidence.startswith("all of infAP and bpref reach the median τ (0.56) on coat (criterion: ")
+    assert record.evidence.startswith("τ on coat minus the median τ there (0.56): infAP +0.10 (p = 0.010) (")
+    record = evaluate(FINDING["standard-protocols-pick-the-best"], HOLDING, dataset="x")
+    assert record.criterion.endswith("at least 0.95 to hold, at most 0.05 to fail")
     assert evaluate(FINDING["no-protocol-is-exact"], HOLDING, dataset="x").evidence.startswith(
         "highest mean τ 0.88 (infAP) (")
 
@@ -85,53 +113,79 @@ def test_the_chapter_publishes_no_number() -> None:
     assert published(claims.PUBLISHED) == []
 
 
-def fidelity_table(taus: dict[str, float], best: dict[str, float], draws: dict[str, list[float]],
+def fidelity_table(taus: dict[str, float], best_share: dict[str, float], draws: dict[str, list[float]],
                    behind: dict[str, float] | None = None) -> pd.DataFrame:
-    return pd.DataFrame([{"protocol": p, "tau": t, "best": best.get(p, 0.0), "tau_draws": np.array(draws.get(p, [t])),
+    return pd.DataFrame([{"protocol": p, "tau": t, "best_share": best_share.get(p, 0.0),
+                          "tau_draws": np.array(draws.get(p, [t] * 4), dtype=float),
                           "behind_best": (behind or {}).get(p, 0.0)} for p, t in taus.items()])
 
 
 def test_the_values_of_the_build_truth_from_a_fidelity_table() -> None:
     taus = {"infAP": 0.9, "full-catalogue nDCG@10": 0.8, "sampled HR@10": 0.6, "AR TI-AN P@10": 0.7,
-            "1R P@10": 0.5, "SNIPS-P@10 (power 0.5)": 0.7}
+            "1R P@10": 0.5, "SNIPS-P@10 (power 0.5)": 0.7, "UAR P@10": 0.8, "P1R(10) P@10": 0.6}
     draws = {"full-catalogue nDCG@10": [0.8, 0.6, 0.7, 0.9], "sampled HR@10": [0.7, 0.7, 0.6, 0.6],
-             "AR TI-AN P@10": [0.7, 0.7, 0.7, 0.7], "SNIPS-P@10 (power 0.5)": [0.6, 0.8, 0.7, 0.7]}
-    main = fidelity_table(taus, {"AR TI-AN P@10": 1.0, "1R P@10": 1.0, "infAP": 1.0}, draws)
+             "AR TI-AN P@10": [0.7, 0.7, 0.7, 0.7], "SNIPS-P@10 (power 0.5)": [0.6, 0.8, 0.7, 0.7],
+             "1R P@10": [0.5, 0.4, 0.6, 0.5], "UAR P@10": [0.8, 0.9, 0.7, 0.8], "P1R(10) P@10": [0.6, 0.6, 0.5, 0.7]}
+    main = fidelity_table(taus, {"AR TI-AN P@10": 0.9, "1R P@10": 0.97, "infAP": 1.0}, draws)
     values = claims.measured_main(main)
     assert values["tau_full"] == 0.8 and values["gap_full_vs_sampled"] == pytest.approx(0.2)
     assert values["share_full_vs_sampled"] == 0.75  # higher in three of the four paired resamples
+    # differences 0.1, -0.1, 0.1, 0.3: one at or below zero, so p = 2 (1 + 1) / 5
+    assert values["p_full_vs_sampled"] == pytest.approx(0.8)
     assert values["gap_snips_vs_ar"] == 0.0 and values["share_snips_vs_ar"] == 0.25
     assert "gap_dauc_vs_off" not in values  # a comparison of protocols not measured is left out
-    assert values["standard_best_first"] == 1.0
-    assert values["standard_first"] == "truly best system first under AR TI-AN P@10 and 1R P@10"
+    # neutralising (UAR, P1R) 0.7 against standard (full-catalogue, AR TI-AN, 1R) 2/3; per resample the
+    # gap is 0.7 - 2/3, 0.75 - 1.7/3, 0.6 - 2/3, 0.75 - 0.7: one of four below zero, so p = 2 (1 + 1) / 5
+    assert (values["main_neutralising"], values["main_standard"]) == (pytest.approx(0.7), pytest.approx(2 / 3))
+    assert values["main_neutralising_gain"] == pytest.approx(0.7 - 2 / 3)
+    assert values["main_neutralising_gain_p"] == pytest.approx(0.8)
+    assert values["standard_best_share"] == 0.97
+    assert values["standard_first"].startswith("truly best system first in 97% of the user resamples under 1R P@10")
     assert (values["tau_max"], values["tau_max_protocol"]) == (0.9, "infAP")
-    none_first = claims.measured_main(fidelity_table(taus, {"AR TI-AN P@10": 0.5}, draws))
-    assert none_first["standard_first"] == "no standard protocol puts it first on every split"
-    assert FINDING["standard-protocols-pick-the-best"].criterion(none_first) == FAILS
-    assert FINDING["snips-beats-plain"].criterion(values) == FAILS  # equal tau is not closer
+    papers = claims.measured_main(main, claims.PAPERS_PREFIX)
+    assert set(papers) == {claims.PAPERS_PREFIX + name for name in values}
+    assert FINDING["snips-beats-plain"].criterion(values) == INCONCLUSIVE  # equal tau is not closer
 
 
-def test_the_values_of_the_grid_need_a_biased_cell_and_two_skews() -> None:
-    grid = pd.DataFrame([{"protocol": p, "alpha": a, "selection": s, "tau": tau - 0.1 * a + 0.05 * s}
-                         for p, tau in (("AR TI-AN P@10", 0.6), ("UAR P@10", 0.7), ("bpref", 0.2))
-                         for a in (0.5, 1.5) for s in (0.0, 2.0)])
+def test_the_values_of_the_grid_compare_kinds_draw_by_draw() -> None:
+    rows = []
+    for p, tau in (("AR TI-AN P@10", 0.6), ("UAR P@10", 0.7), ("bpref", 0.2)):
+        for a in (0.5, 1.5):
+            for s in (0.0, 2.0):
+                centre = tau - 0.1 * a + 0.05 * s
+                rows.append({"protocol": p, "alpha": a, "selection": s, "seed": 0, "tau": centre,
+                             "tau_draws": centre + np.array([0.0, 0.01, -0.01, 0.02])})
+    grid = pd.DataFrame(rows)
     values = claims.measured_grid(grid)
-    assert values["strongest"] == 2.0
+    assert values["strongest"] == 2.0 and values["grid_worlds"] == 2
     assert values["grid_neutralising"] == pytest.approx(0.7 - 0.1 + 0.1)
     assert values["grid_standard"] == pytest.approx(0.6 - 0.1 + 0.1)
     assert values["neutralising_gain"] == pytest.approx(0.1)
+    assert values["neutralising_gain_p"] == pytest.approx(2 / 5)  # 0.1 in every one of the four resamples
     assert values["skew_loss"] == pytest.approx(0.1) and values["skew_taus"] == "α 0.5: 0.50, α 1.5: 0.40"
+    assert values["skew_loss_p"] == pytest.approx(2 / 5)
+    papers = claims.measured_grid(grid, claims.PAPERS_PREFIX)
+    assert papers["papers_neutralising_gain"] == values["neutralising_gain"]
     unbiased = claims.measured_grid(grid[(grid["selection"] == 0) & (grid["alpha"] == 0.5)])
     assert unbiased == {}  # neither finding of the grid can be checked
 
 
-def test_the_values_of_the_second_truth_name_the_leaders_below_its_median() -> None:
-    main = fidelity_table({"a": 0.9, "b": 0.85, "c": 0.5, "d": 0.3}, {}, {}, behind={"c": 0.99, "d": 1.0})
-    second = fidelity_table({"a": 0.2, "b": 0.8, "c": 0.6, "d": 0.1}, {}, {})
+def test_the_values_of_the_second_truth_read_the_weakest_leader() -> None:
+    # 79 resamples: c and d are always below a (p = 2 / 80), b is above it in ten (p = 2 (10 + 1) / 80)
+    main = fidelity_table({"a": 0.9, "b": 0.85, "c": 0.5, "d": 0.3}, {},
+                          {"a": [0.9] * 79, "b": [0.85] * 69 + [0.95] * 10, "c": [0.5] * 79, "d": [0.3] * 79})
+    assert study.leaders(main) == ["a", "b"]
+    draws = {"a": [0.2, 0.1, 0.3, 0.2], "b": [0.8, 0.7, 0.9, 0.8], "c": [0.6, 0.6, 0.6, 0.6], "d": [0.1, 0.2, 0.0, 0.1]}
+    second = fidelity_table({"a": 0.2, "b": 0.8, "c": 0.6, "d": 0.1}, {}, draws)
     values = claims.measured_second(main, second, ("world", "coat"))
-    assert values["leaders_below_median"] == 1  # median 0.4: a is below it, b is not
-    assert values["leaders_on_second"] == "below the median τ (0.40) on coat: a"
-    kept = claims.measured_second(main, second.assign(tau=[0.9, 0.8, 0.1, 0.0]), ("world", "coat"))
-    assert kept["leaders_on_second"] == "all of a and b reach the median τ (0.45) on coat"
+    # median 0.4 in the full sample and in every resample: a is below it beyond noise, so the finding fails on a
+    assert values["leaders_margin"] == pytest.approx(-0.2) and values["leaders_margin_p"] == pytest.approx(2 / 5)
+    assert values["leaders_on_second"] == ("τ on coat minus the median τ there (0.40): a -0.20 (p = 0.400), "
+                                           "b +0.40 (p = 0.400)")
+    assert FINDING["leaders-hold-on-second-truth"].criterion(values | {"leaders_margin_p": 0.01}) == FAILS
+    kept = claims.measured_second(main, second.assign(tau=[0.9, 0.8, 0.1, 0.0],
+                                                      tau_draws=[np.array([0.9, 0.8, 0.9, 0.9])] * 2
+                                                      + [np.array([0.1, 0.0, 0.1, 0.1])] * 2), ("world", "coat"))
+    assert kept["leaders_margin"] > 0  # both leaders above the median: the weaker is the one with the larger p
     assert set(claims.measured(main, pd.DataFrame({"protocol": ["a"], "alpha": [1.0], "selection": [0.0],
                                                    "tau": [0.5]}), None, ("world", ""))) & set(values) == set()

@@ -141,3 +141,15 @@ def test_the_grid_table_names_its_cells_and_the_trend_reads_right_at_its_edges()
     assert flat.startswith("In this grid fidelity does not rise with observation bias (")
     one = report.grid_trend(pd.Series({1.5: 0.5}))
     assert one.startswith("The grid has one strength of observation bias (1.5)")
+
+
+def test_the_settings_table_gives_a_reason_for_every_departure_only():
+    small = report.settings_table(study.protocols(300), splits=2, n_boot=200, level=0.05).set_index("setting")
+    assert list(small.columns) == ["this page", "the papers", "why it differs"]
+    assert small.loc["1R target sets", "this page"] == "1R TI-NN(15)"
+    assert small.loc["1R target sets", "why it differs"].startswith("P1R's ten percentiles")
+    assert small.loc["splits", "why it differs"] == "the page's `split_seeds`"
+    assert small.loc["comparisons", "this page"] == "paired resamples of users (200), two-sided p < 0.05"
+    large = report.settings_table(study.protocols(3000), splits=5, n_boot=50, level=0.05).set_index("setting")
+    assert large.loc["1R target sets", "why it differs"] == "" and large.loc["splits", "why it differs"] == ""
+    assert large.loc["sampled metric", "this page"].startswith("HR@10 over 1R AI-NN(100)")

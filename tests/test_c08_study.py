@@ -16,6 +16,7 @@ from recbias.evaluate.fidelity import TruthStudy
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 from recbias.runs import Runs
+from recbias.splits import make_folds
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +102,20 @@ def test_every_protocol_has_a_kind_and_a_unique_label():
     assert {p.label for p in study.protocols(1000) if p.split == "uniform"} == {"U1R P@10", "UAR P@10", "AI-UAR P@10"}
 
 
-def test_a_small_study_measures_every_protocol_for_every_system(world):
+def brute_force_precision(model, train: Ratings, truth: np.ndarray, n: int = 10) -> np.ndarray:
+    """Each user's true P@n of ``model``: its n best items outside her training ratings (ties to the lower item
+    code), one user at a time."""
+    rated = train.matrix("binary").toarray().astype(bool)
+    scores = model.score_users(np.arange(train.n_users))
+    out = np.empty(train.n_users)
+    for user in range(train.n_users):
+        candidates = np.flatnonzero(~rated[user])
+        order = candidates[np.argsort(-scores[user, candidates], kind="stable")][:n]
+        out[user] = truth[user, order].mean()
+    return out
+
+
+def test_a_small_study_sets_each_protocol_against_the_truth_of_the_fits_it_scored(world):
     systems = {"Random": make("random"), "Popularity": make("popularity"), "MF": make("mf")}
     small = study.truth_study(world, systems=systems, cache=False)
     assert set(small.protocols) == {p.label for p in study.protocols(world.n_items)}
@@ -110,6 +124,29 @@ def test_a_small_study_measures_every_protocol_for_every_system(world):
     assert means.notna().all().all()
     # on the truth, the personalised system beats random by a wide margin
     assert means.loc["MF", "truth: P@10"] > 2 * means.loc["Random", "truth: P@10"]
+    # the uniform protocols scored the fits on the uniform split: their truth is those fits', read over every
+    # item outside the uniform training set (a brute-force oracle for Popularity)
+    uniform = {p.label for p in study.protocols(world.n_items) if p.split == "uniform"}
+    assert set(small.truth_of) == uniform
+    fold = make_folds(world, method="uniform", folds=1, test_ratio=0.2, seed=0)[0]
+    expected = brute_force_precision(make("popularity").fit(fold.train), fold.train, world.true_relevance)
+    own = small.truth_of["UAR P@10"]["P@10"]["Popularity"]
+    np.testing.assert_allclose(own.sort_index().to_numpy(), expected)
+    coin = make_folds(world, folds=1, test_ratio=0.2, seed=0)[0]
+    np.testing.assert_allclose(small.truth["P@10"]["Popularity"].sort_index().to_numpy(),
+                               brute_force_precision(make("popularity").fit(coin.train), coin.train,
+                                                     world.true_relevance))
+    assert not np.allclose(own.sort_index().to_numpy(), small.truth["P@10"]["Popularity"].sort_index().to_numpy())
+
+
+def test_the_two_sets_of_systems():
+    assert len(study.systems_of(study.FIELD)) == 14
+    papers = study.systems_of(study.PAPERS, seed=3)
+    assert list(papers) == ["Random", "Popularity", "pLSA", "rating-MF", "rating-kNN"]
+    assert {type(r).__name__ for r in papers.values()} == {"Random", "Popularity", "PLSA", "RatingMF", "RatingUserKNN"}
+    assert all(r.seed == 3 for r in papers.values())
+    with pytest.raises(ValueError, match="unknown set of systems 'mine'"):
+        study.systems_of("mine")
 
 
 # -------------------------------------------------------------------- fidelity tables
@@ -123,9 +160,13 @@ def table(taus: dict[str, tuple[float, float, float]], behind: dict[str, float] 
 
 
 def test_leaders_are_the_protocols_not_clearly_behind_the_most_faithful():
-    main = table({"a": (0.9, 0.8, 1.0), "b": (0.8, 0.7, 0.9), "c": (0.5, 0.4, 0.6)},
-                 behind={"a": 0.0, "b": 0.9499, "c": study.CLEARLY_BEHIND})
-    assert study.leaders(main) == ["a", "b"]
+    main = table({"a": (0.9, 0.8, 1.0), "b": (0.8, 0.7, 0.9), "c": (0.5, 0.4, 0.6), "d": (0.4, 0.3, 0.5)}).assign(
+        tau_draws=[np.full(39, 0.9), np.r_[np.full(36, 0.8), np.full(3, 0.95)], np.r_[np.full(38, 0.5), 1.0],
+                   np.full(39, 0.4)])
+    # b is above a in 3 of 39 resamples: p = 2 (3 + 1) / 40 = 0.2; c in 1: p = 2 (1 + 1) / 40 = 0.1 -- both kept;
+    # d never: p = 2 / 40 = 0.05, not below the level either
+    assert study.leaders(main) == ["a", "b", "c", "d"]
+    assert study.leaders(main.assign(tau_draws=[np.full(79, 0.9)] + [np.full(79, 0.5)] * 3)) == ["a"]  # p = 0.025
 
 
 def test_two_truths_part_only_where_each_tau_is_outside_the_others_interval():
@@ -187,3 +228,35 @@ def test_grid_cells_average_the_worlds_of_a_cell_in_the_order_given():
     assert list(cells.index) == ["UAR P@10", "bpref", "AR TI-AN P@10"]
     assert list(cells.columns) == [(0.5, 0.0), (0.5, 2.0), (1.4, 0.0), (1.4, 2.0)]
     assert cells.loc["bpref", (1.4, 2.0)] == pytest.approx(0.3 + 0.05 - 0.2 + 0.2)
+
+
+def draws_table(taus: dict[str, list[float]]) -> pd.DataFrame:
+    """A fidelity table whose first value of each protocol is its full-sample tau and the rest its resamples."""
+    return pd.DataFrame([{"protocol": p, "tau": t[0], "tau_draws": np.array(t[1:])} for p, t in taus.items()])
+
+
+def test_the_median_margin_takes_the_median_within_each_resample():
+    table = draws_table({"a": [0.9, 0.9, 0.1], "b": [0.5, 0.2, 0.5], "c": [0.1, 0.3, 0.9]})
+    # medians: full 0.5, first resample 0.3, second 0.5
+    np.testing.assert_allclose(study.median_margin(table, "a"), [0.4, 0.6, -0.4])
+    np.testing.assert_allclose(study.median_margin(table, "b"), [0.0, -0.1, 0.0])
+
+
+def test_the_family_gap_pairs_the_resamples_of_every_protocol():
+    families = {"a": "standard", "b": "standard", "u": "neutralising"}
+    table = draws_table({"a": [0.6, 0.5, 0.7], "b": [0.4, 0.5, 0.1], "u": [0.8, 0.4, 0.6]})
+    np.testing.assert_allclose(study.family_gap(table, families, "neutralising", "standard"), [0.3, -0.1, 0.2])
+
+
+def test_the_grid_gain_and_skew_loss_average_the_worlds_draw_by_draw():
+    rows = [{"protocol": p, "alpha": a, "selection": 2.0, "seed": seed, "tau": t[0], "tau_draws": np.array(t[1:])}
+            for (p, a, seed), t in {
+                ("AR TI-AN P@10", 0.5, 0): [0.5, 0.4, 0.6], ("UAR P@10", 0.5, 0): [0.7, 0.7, 0.5],
+                ("AR TI-AN P@10", 1.4, 0): [0.3, 0.3, 0.3], ("UAR P@10", 1.4, 0): [0.2, 0.4, 0.2],
+                ("AR TI-AN P@10", 1.4, 1): [0.5, 0.5, 0.5], ("UAR P@10", 1.4, 1): [0.6, 0.6, 0.4]}.items()]
+    grid = pd.DataFrame(rows)
+    # gains per world: (0.2, 0.3, -0.1), (-0.1, 0.1, -0.1), (0.1, 0.1, -0.1): their means
+    np.testing.assert_allclose(study.family_gain(grid, study.families(), 2.0, "neutralising", "standard"),
+                               [0.2 / 3, 0.5 / 3, -0.1])
+    # least skew: one world, mean (0.6, 0.55, 0.55); most skew: two worlds, (0.4, 0.45, 0.35)
+    np.testing.assert_allclose(study.skew_loss(grid), [0.2, 0.1, 0.2])

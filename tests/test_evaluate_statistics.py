@@ -265,3 +265,16 @@ def test_user_bootstrap_refuses_unknown_users_and_bad_sizes() -> None:
         UserBootstrap([0, 1], n_boot=0)
     with pytest.raises(ValueError, match="two users"):
         UserBootstrap([3], n_boot=5)
+
+
+def test_the_resampled_pvalue_counts_the_draws_on_the_smaller_side_of_zero():
+    from recbias.evaluate import resampled_pvalue
+
+    assert resampled_pvalue(np.arange(1.0, 200.0)) == pytest.approx(2 * 1 / 200)  # 199 draws, none at or below 0
+    assert resampled_pvalue(-np.arange(1.0, 10.0)) == pytest.approx(2 * 1 / 10)  # the sign does not matter
+    # 3 of 19 draws below zero, one at zero (counted on both sides): 2 (4 + 1) / 20
+    draws = np.array([-0.3, -0.2, -0.1, 0.0] + [0.1] * 15)
+    assert resampled_pvalue(draws) == pytest.approx(0.5)
+    assert resampled_pvalue(np.array([-1.0, 1.0] * 50)) == 1.0  # balanced: capped at 1
+    assert resampled_pvalue(np.array([np.nan, 1.0, 2.0])) == pytest.approx(2 / 3)  # NaN draws are left out
+    assert np.isnan(resampled_pvalue(np.array([np.nan])))

@@ -20,6 +20,7 @@ from recbias.evaluate.statistics import (
     metric_columns,
     paired_tests,
     percentile_interval,
+    resampled_pvalue,
     summarize,
 )
 
@@ -45,6 +46,7 @@ __all__ = [
     "rank_positions",
     "rank_runs",
     "relevant_ranks",
+    "resampled_pvalue",
     "score_runs",
     "summarize",
     "true_quality",

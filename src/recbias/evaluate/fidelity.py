@@ -8,28 +8,30 @@
 * :func:`fidelity`: Kendall's tau-b between each measurement's order of the systems and the
   true order, the share of pairs in the true order and whether the truly best system comes
   first (:func:`recbias.evaluate.order_agreement`), with percentile intervals over users
-  resampled with replacement, the sampling unit (a user's runs are averaged first);
+  resampled with replacement, the sampling unit (a user's runs are averaged first); each
+  protocol against the truth of the fits it scored;
+* :func:`higher_share` and :func:`paired_pvalue`: two protocols compared on the same resamples;
 * :func:`fidelity_over_seeds`: the same over several splits.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from recbias.cache import recommender_params
-from recbias.evaluate import bootstrap_counts, order_agreement
+from recbias.evaluate import bootstrap_counts, order_agreement, resampled_pvalue
 from recbias.evaluate.experiment import fit_systems
 from recbias.splits import fold_seed
 from recbias.ratings import Ratings
 from recbias.recommenders import PopularityBlend, Recommender, make
 
 __all__ = ["BLEND_WEIGHTS", "FIELD", "TruthStudy", "fidelity", "fidelity_over_seeds", "fit_field", "higher_share",
-           "system_field"]
+           "paired_pvalue", "system_field"]
 
 #: label -> (preset of :func:`recbias.recommenders.make`, parameters); blends are added by :func:`system_field`
 FIELD: dict[str, tuple[str, dict]] = {
@@ -89,6 +91,9 @@ class TruthStudy:
         systems: the system labels, in field order.
         dataset, seed, split: where it was measured: the dataset, the experiment's seed and the
             fold of :func:`recbias.evaluate.experiment.make_folds`.
+        truth_of: protocol label -> its own truth tables (truth metric -> users x systems), for a
+            protocol that scored other fits of the systems than ``truth`` describes (fitted on
+            another split); every other protocol is set against ``truth``.
     """
 
     protocols: dict[str, pd.DataFrame]
@@ -97,6 +102,8 @@ class TruthStudy:
     dataset: str
     seed: int
     split: int = 0
+    truth_of: dict[str, dict[str, pd.DataFrame]] = field(default_factory=dict)
+
 
     def means(self) -> pd.DataFrame:
         """Mean over users of every protocol and truth metric: rows systems, columns measures."""
@@ -119,6 +126,7 @@ def fidelity(
 ) -> pd.DataFrame:
     """How well each protocol's order of systems matches the true order, with bootstrap intervals.
 
+    Each protocol is set against the truth of the very fits it scored (``TruthStudy.truth_of``).
     Users are resampled with replacement (the same sample for the protocol and the truth,
     and for every protocol), system means recomputed, and the agreement measures of the
     resample collected.  Returns one row per protocol: ``tau`` (Kendall's tau-b on the full
@@ -130,13 +138,15 @@ def fidelity(
     on the resamples, for paired comparisons of any two (:func:`higher_share`).
     """
     truth_metric = truth_metric or next(iter(study.truth))
-    truth = study.truth[truth_metric]
-    users = truth.index.union(pd.Index(np.unique(np.concatenate([f.index for f in study.protocols.values()]))))
+    truths = [study.truth[truth_metric]] + [tables[truth_metric] for tables in study.truth_of.values()]
+    users = pd.Index(np.unique(np.concatenate([f.index for f in [*truths, *study.protocols.values()]])))
     counts = np.vstack([np.ones(len(users)), bootstrap_counts(len(users), n_boot, seed)])  # row 0: the full sample
-    true_means = _bootstrap_means(truth[study.systems], users, counts)
+    shared_truth = _bootstrap_means(study.truth[truth_metric][study.systems], users, counts)
     tail = (1.0 - confidence) / 2.0
     rows, taus = [], {}
     for label, frame in study.protocols.items():
+        own = study.truth_of.get(label)
+        true_means = shared_truth if own is None else _bootstrap_means(own[truth_metric][study.systems], users, counts)
         measured = _bootstrap_means(frame[study.systems], users, counts)
         agreement = order_agreement(measured, true_means)
         tau, share, best = agreement.tau, agreement.pairs, agreement.best
@@ -186,3 +196,11 @@ def fidelity_over_seeds(
     )
     return summary.reset_index().sort_values("tau", ascending=False, ignore_index=True)
 
+
+
+def paired_pvalue(table: pd.DataFrame, first: str, second: str) -> float:
+    """Two-sided p-value of "protocols ``first`` and ``second`` are equally faithful" from their tau on the
+    same user resamples (:func:`recbias.evaluate.resampled_pvalue` of the paired differences), from the draws
+    of :func:`fidelity` or :func:`fidelity_over_seeds`."""
+    draws = table.set_index("protocol")["tau_draws"]
+    return resampled_pvalue(np.asarray(draws[first]) - np.asarray(draws[second]))

@@ -317,3 +317,20 @@ def percentile_interval(draws: np.ndarray, confidence: float = 0.95, axis: int =
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
     tail = (1.0 - confidence) / 2.0
     return np.nanquantile(draws, tail, axis=axis), np.nanquantile(draws, 1.0 - tail, axis=axis)
+
+
+def resampled_pvalue(differences: np.ndarray) -> float:
+    """Two-sided p-value of "the difference is zero" from its values over paired resamples of users.
+
+    ``differences`` holds a statistic's difference between two things measured on the same resampled
+    users (the full sample excluded).  The p-value is twice the smaller count of resamples on either side
+    of zero (a zero counts on both sides), each count ``k`` of ``B`` read as ``(k + 1) / (B + 1)`` so that
+    no finite number of resamples claims ``p = 0`` (Davison and Hinkley 1997, Sec. 4.4), and at most 1.
+    NaN draws are left out; NaN when none is left.
+    """
+    differences = np.asarray(differences, dtype=np.float64).ravel()
+    differences = differences[~np.isnan(differences)]
+    if differences.size == 0:
+        return np.nan
+    side = min(np.count_nonzero(differences <= 0), np.count_nonzero(differences >= 0))
+    return float(min(1.0, 2 * (side + 1) / (differences.size + 1)))

@@ -3,30 +3,34 @@
 :func:`measured` turns the studies of the page into one mapping of values: :data:`FINDINGS` are checked on
 those of the page's dataset, :data:`ON_ALL_POSITIVE` on those of the second dataset (reduced to its positive
 ratings), and the numbers the papers publish for MovieLens 1M (:data:`PUBLISHED`) against the page's uniform
-split and percentiles.
+split and percentiles.  The findings about popularity read the papers' set of systems (their rating
+predictors and pLSA); a comparison holds or fails only beyond resampling noise, users as the unit
+(:data:`LEVEL`), and is inconclusive otherwise.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import Criterion, Finding, all_of, at_most, between
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, Criterion, Finding, at_most, beyond_noise, between
 from recbias.chapters.c05_neutralising_designs.study import (
-    FIG8,
-    NEUTRALISING,
+    PAPERS,
+    PAPERS_SET,
     PERSONALISED,
+    INDEX_ROWS,
     DatasetStudy,
     bpref_below_one,
-    fig8_summary,
+    index_draws,
     index_of,
+    lead_draws,
+    mean_draws,
 )
-from recbias.evaluate import compare
+from recbias.evaluate import compare, resampled_pvalue
 from recbias.text import fmt_p_clause
 
 #: the papers' numbers for MovieLens 1M, in the schema of :data:`recbias.bookkit.claims.PUBLISHED_COLUMNS`
@@ -35,47 +39,81 @@ PUBLISHED = Path(__file__).with_name("published.csv")
 SOURCE = "IRJ 2017 Sec. 6-7; thesis Sec. 4.6"
 #: a popularity index at most this large counts as random's level
 RANDOM_LEVEL = 0.15
+#: the significance level of every comparison, two-sided over user resamples
+LEVEL = 0.05
+#: measured value -> the design label of the popularity index it reads (P@10, the papers' set)
+INDEX_LABELS = {"index_1r": "1R", "index_p1r": "P1R", "index_u1r": "U1R", "index_ar": "AR TI-AN", "index_uar": "UAR",
+                "index_ai_uar": "AI-UAR", "index_head": "1R -head"}
 #: measured value -> the row of the popularity index it reads
-INDEX_NAMES = {"index_1r": "1R, P@10", "index_p1r": "P1R, P@10", "index_u1r": "U1R, P@10", "index_ar": "AR, P@10",
-               "index_uar": "UAR, P@10", "index_ai_uar": "AI-UAR, P@10", "index_head": "1R -10% head, P@10"}
+INDEX_NAMES = {name: next(row for row, design, metric in INDEX_ROWS if design == label and metric == "P@10")
+               for name, label in INDEX_LABELS.items()}
+#: the suffix of the value of pLSA's lead under each neutralising design
+LEAD_KEYS = {"U1R": "u1r", "P1R": "p1r", "UAR": "uar", "AI-UAR": "ai_uar", "1R -head": "head"}
+#: what a judged 1R run departs in from the papers' 1R
+JUDGED_1R = ("our 1R runs keep the judgment of a sampled item the user rated below the threshold, where the papers' "
+             "1R has no non-relevance judgment at all")
 
 
-def _positive(name: str, what: str) -> Criterion:
-    """``values[name] > 0`` (every element, for an array): :func:`recbias.bookkit.claims.between` with open
-    ends at 0 and infinity, in the words "``what`` above 0"."""
-    test = between(name, 0, math.inf, open_low=True, open_high=True)
-    return Criterion(f"{what} above 0", test.names, test.test)
+def _every_beyond_noise(prefix: str, keys: Sequence[str], what: str) -> Criterion:
+    """Every ``values[prefix + key]`` above zero beyond noise (its p-value ``values[prefix + key + "_p"]`` below
+    :data:`LEVEL`): holds when all are, fails when any is below zero beyond noise, inconclusive otherwise."""
+    names = tuple(name for key in keys for name in (prefix + key, prefix + key + "_p"))
+    single = [beyond_noise(prefix + key, prefix + key + "_p", level=LEVEL) for key in keys]
+
+    def test(values: Mapping[str, Any]) -> str:
+        outcomes = [criterion(values) for criterion in single]
+        return FAILS if FAILS in outcomes else INCONCLUSIVE if INCONCLUSIVE in outcomes else HOLDS
+
+    return Criterion(what + " above zero under each, p < " + f"{LEVEL:g}" + " with the user as the unit", names, test)
 
 
 FINDINGS = [
     Finding("p1r-random-level", "P1R brings popularity to the level of random, relative to the personalised systems",
-            SOURCE, "fig-neutralising-index", at_most("index_p1r", RANDOM_LEVEL, what="popularity index under P1R"),
-            "popularity index {index_p1r:.2f} under P1R (1R: {index_1r:.2f})"),
+            SOURCE, "fig-neutralising-index",
+            beyond_noise("p1r_room", "p1r_room_p", level=LEVEL, what="the random level minus the index under P1R"),
+            "popularity index {index_p1r:.2f} under P1R (1R: {index_1r:.2f}) against the papers' set, random level "
+            "{random_level:g}; p = {p1r_room_p:.3f}"),
     Finding("u1r-random-level", "U1R brings popularity to the level of random, relative to the personalised systems",
-            SOURCE, "fig-neutralising-index", at_most("index_u1r", RANDOM_LEVEL, what="popularity index under U1R"),
-            "popularity index {index_u1r:.2f} under U1R (1R: {index_1r:.2f})"),
+            SOURCE, "fig-neutralising-index",
+            beyond_noise("u1r_room", "u1r_room_p", level=LEVEL, what="the random level minus the index under U1R"),
+            "popularity index {index_u1r:.2f} under U1R (1R: {index_1r:.2f}) against the papers' set, random level "
+            "{random_level:g}; p = {u1r_room_p:.3f}"),
     Finding("uar-reduces", "UAR reduces popularity's advantage over AR", SOURCE, "fig-neutralising-index",
-            _positive("uar_drop", "popularity index under AR minus under UAR"),
-            "popularity index {index_uar:.2f} (UAR) vs {index_ar:.2f} (AR)"),
+            beyond_noise("uar_drop", "uar_drop_p", level=LEVEL, what="the index under AR minus under UAR"),
+            "popularity index {index_uar:.2f} (UAR) vs {index_ar:.2f} (AR) against the papers' set; "
+            "p = {uar_drop_p:.3f}"),
+    Finding("uar-popularity-above-knn", "under UAR popularity stays above kNN", SOURCE, "fig-neutralising-fig8",
+            beyond_noise("uar_popularity_lead", "uar_popularity_lead_p", level=LEVEL,
+                         what="popularity's P@10 under UAR minus rating-kNN's"),
+            "UAR P@10 {uar_popularity:.4f} (Popularity) vs {uar_knn:.4f} (rating-kNN, the papers' kNN); "
+            "p = {uar_popularity_lead_p:.3f}"),
     Finding("ai-uar-more-bias", "AI-UAR leaves more popularity bias than TI-UAR", SOURCE, "fig-neutralising-index",
-            _positive("ai_uar_excess", "popularity index under AI-UAR minus under UAR"),
-            "popularity index {index_ai_uar:.2f} (AI-UAR) vs {index_uar:.2f} (UAR)"),
+            beyond_noise("ai_uar_excess", "ai_uar_excess_p", level=LEVEL,
+                         what="the index under AI-UAR minus under UAR"),
+            "popularity index {index_ai_uar:.2f} (AI-UAR) vs {index_uar:.2f} (UAR) against the papers' set; "
+            "p = {ai_uar_excess_p:.3f}"),
     Finding("head-less-effective", "removing the 10% head is less effective than P1R and U1R", SOURCE,
             "fig-neutralising-index",
-            _positive("head_excess", "popularity index without the head minus the larger of P1R's and U1R's"),
-            "popularity index {index_head:.2f} (-10% head) vs {index_p1r:.2f} (P1R) and {index_u1r:.2f} (U1R)"),
-    Finding("best-keeps-lead", "one personalised system leads under every neutralising design, ahead of popularity",
+            beyond_noise("head_excess", "head_excess_p", level=LEVEL,
+                         what="the index without the head minus the larger of P1R's and U1R's"),
+            "popularity index {index_head:.2f} (-10% head) vs {index_p1r:.2f} (P1R) and {index_u1r:.2f} (U1R) against "
+            "the papers' set; p = {head_excess_p:.3f}"),
+    Finding("plsa-stays-best", "pLSA remains the best system under every neutralising design, ahead of popularity",
             SOURCE, "fig-neutralising-fig8",
-            all_of(at_most("n_leaders", 1, what="the number of personalised systems that lead a neutralising design"),
-                   _positive("lead_over_popularity", "the leader's P@10 minus popularity's under each of them")),
-            "best personalised system per design: {leaders} (1R and AR for reference)"),
+            _every_beyond_noise("plsa_lead_", list(LEAD_KEYS.values()),
+                                "pLSA's P@10 minus the best other system of the papers' set"),
+            "pLSA's P@10 minus the best other system of the papers' set: {plsa_leads}"),
     Finding("bpref-constant-1r", "bpref is 1 for every system in 1R", SOURCE, "tbl-neutralising-fig9",
-            at_most("bpref_below", 0, what="scored 1R runs with bpref below 1"),
-            "1R bpref is below 1 in {bpref_below:,} of the {bpref_scored:,} scored runs ({one_r_runs:,} runs, each "
-            "scored for every system), mean {bpref_mean:.3f}; those runs drew an item the user rated below the "
-            "threshold, a judgment that the papers' 1R drops",
-            departs="our 1R runs keep the judgment of a sampled item the user rated below the threshold, where the "
-                    "papers' 1R has no non-relevance judgment at all"),
+            at_most("bpref_below", 0, what="scored runs of the papers' 1R with bpref below 1"),
+            "bpref is below 1 in {bpref_below:,} of the {bpref_scored:,} scored runs of the papers' 1R (no "
+            "non-relevance judgment)"),
+    Finding("bpref-constant-1r-judged", "bpref is 1 for every system in 1R, with the user's low ratings of "
+            "sampled items kept as judgments", SOURCE, "tbl-neutralising-fig9",
+            at_most("bpref_below_judged", 0, what="scored 1R runs with bpref below 1"),
+            "our 1R bpref is below 1 in {bpref_below_judged:,} of the {bpref_scored_judged:,} scored runs "
+            "({one_r_runs:,} runs, each scored for every system), mean {bpref_mean_judged:.3f}; those runs drew an "
+            "item the user rated below the threshold",
+            departs=JUDGED_1R),
 ]
 #: checked on the second dataset, every rating of which is positive
 ON_ALL_POSITIVE = [
@@ -87,33 +125,58 @@ ON_ALL_POSITIVE = [
 ]
 
 
-def measured(studies: Sequence[DatasetStudy], indices: pd.DataFrame, percentiles: int) -> dict[str, Any]:
+def measured(studies: Sequence[DatasetStudy], indices: pd.DataFrame, percentiles: int, *, n_boot: int = 200,
+             seed: int = 0) -> dict[str, Any]:
     """The values every claim of the chapter is checked on: those of the page's dataset (the first study,
-    :func:`measured_main`) and, when there is a second study, those of :data:`ON_ALL_POSITIVE`
-    (:func:`measured_all_positive`)."""
+    :func:`measured_main`, with ``n_boot`` user resamples) and, when there is a second study, those of
+    :data:`ON_ALL_POSITIVE` (:func:`measured_all_positive`)."""
     second = measured_all_positive(studies[1]) if len(studies) > 1 else {}
-    return measured_main(studies[0], indices, percentiles) | second
+    return measured_main(studies[0], indices, percentiles, n_boot=n_boot, seed=seed) | second
 
 
-def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int) -> dict[str, Any]:
-    """The values :data:`FINDINGS` and the published numbers are checked on, from the page's dataset:
-    its popularity indices (:data:`INDEX_NAMES`) and the differences the findings compare, the leading
-    personalised system of each Fig. 8 design, the 1R runs with bpref below 1, and the uniform split's
-    ``|T|`` and ``eta`` and the items per percentile under the published numbers' keys."""
+def _noise(main: DatasetStudy, n_boot: int, seed: int) -> dict[str, Any]:
+    """The differences the comparisons read and their p-values over ``n_boot`` user resamples
+    (:func:`recbias.evaluate.resampled_pvalue`): each design's room below the random level, the index
+    differences between designs, pLSA's lead under every neutralising design and popularity's over the papers'
+    kNN under UAR (``*_p`` its p-value)."""
+    means = mean_draws(main, "P@10", n_boot=n_boot, seed=seed)
+    index = index_draws(means, list(INDEX_LABELS.values()), PERSONALISED[PAPERS])
+    index.index = list(INDEX_LABELS)
+    differences = {
+        "p1r_room": RANDOM_LEVEL - index.loc["index_p1r"], "u1r_room": RANDOM_LEVEL - index.loc["index_u1r"],
+        "uar_drop": index.loc["index_ar"] - index.loc["index_uar"],
+        "ai_uar_excess": index.loc["index_ai_uar"] - index.loc["index_uar"],
+        "head_excess": index.loc["index_head"] - np.maximum(index.loc["index_p1r"], index.loc["index_u1r"]),
+    }
+    rivals = [s for s in PAPERS_SET if s != "pLSA"]
+    lead = lead_draws(means, list(LEAD_KEYS), "pLSA", rivals)
+    differences |= {f"plsa_lead_{key}": lead.loc[label] for label, key in LEAD_KEYS.items()}
+    differences["uar_popularity_lead"] = lead_draws(means, ["UAR"], "Popularity", ["rating-kNN"]).loc["UAR"]
+    values = {"uar_popularity": means.loc[("UAR", "Popularity"), 0], "uar_knn": means.loc[("UAR", "rating-kNN"), 0]}
+    for name, draws in differences.items():
+        draws = draws.to_numpy()
+        values |= {name: float(draws[0]), f"{name}_p": resampled_pvalue(draws[1:])}
+    values["plsa_leads"] = ", ".join(f"{label} {values['plsa_lead_' + key]:+.4f} (p = "
+                                     f"{values['plsa_lead_' + key + '_p']:.3f})" for label, key in LEAD_KEYS.items())
+    return values
+
+
+def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *, n_boot: int = 200,
+                  seed: int = 0) -> dict[str, Any]:
+    """The values :data:`FINDINGS` and the published numbers are checked on, from the page's dataset: its
+    popularity indices against the papers' set (:data:`INDEX_NAMES`), the differences the findings compare
+    with their p-values over ``n_boot`` user resamples, the runs with bpref below 1 in the papers' 1R and in
+    ours, and the uniform split's ``|T|`` and ``eta`` and the items per percentile under the published
+    numbers' keys."""
     index = {name: index_of(indices, main.name, method) for name, method in INDEX_NAMES.items()}
-    p10 = fig8_summary(main, ["P@10"]).set_index(["label", "system"])["mean"]
-    leaders = {d: p10.loc[d][list(PERSONALISED)].idxmax() for d in FIG8}
     one_r = main.runs[main.runs["label"] == "1R"]
-    below, scored = bpref_below_one(main)
-    return index | {
-        "uar_drop": index["index_ar"] - index["index_uar"],
-        "ai_uar_excess": index["index_ai_uar"] - index["index_uar"],
-        "head_excess": index["index_head"] - max(index["index_p1r"], index["index_u1r"]),
-        "leaders": ", ".join(f"{d} {leaders[d]}" for d in FIG8),
-        "n_leaders": len({leaders[d] for d in NEUTRALISING}),
-        "lead_over_popularity": np.array([p10[(d, leaders[d])] - p10[(d, "Popularity")] for d in NEUTRALISING]),
-        "bpref_below": below, "bpref_scored": scored, "bpref_mean": one_r["bpref"].mean(),
-        "one_r_runs": len(one_r) // one_r["system"].nunique(),
+    below, scored = bpref_below_one(main, "1R -NR")
+    below_judged, scored_judged = bpref_below_one(main, "1R")
+    return index | _noise(main, n_boot, seed) | {
+        "random_level": RANDOM_LEVEL,
+        "bpref_below": below, "bpref_scored": scored,
+        "bpref_below_judged": below_judged, "bpref_scored_judged": scored_judged,
+        "bpref_mean_judged": one_r["bpref"].mean(), "one_r_runs": len(one_r) // one_r["system"].nunique(),
         "uniform/target-size": float(main.plan.size), "uniform/eta": float(main.plan.eta),
         "p1r/percentile-size": main.plan.n_items / percentiles,
     }

@@ -1,6 +1,6 @@
-"""Chapter 5's figures: the two splits (the papers' Fig. 6), precision under each design (Fig. 8), the
-positive ratio (Fig. 7), the popularity index of every design and metric, and its sweep over the
-propensity exponent.
+"""Chapter 5's figures: the two splits (the papers' Fig. 6), precision under each design (Fig. 8, the
+papers' set of systems and today's top-N learners), the positive ratio (Fig. 7), the popularity index
+of every design and metric against each set, and its sweep over the propensity exponent.
 
 Each function returns a figure sized for the page's text column, in the book's theme
 (:func:`recbias.bookkit.plotting.use_theme`, applied by the page); the colours of the systems come
@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from recbias.chapters.c05_neutralising_designs.study import FAMILIES, FIG8, FIG9, UniformPlan
+from recbias.chapters.c05_neutralising_designs.study import FAMILIES, FIG8, FIG9, PAPERS, TOP_N, TOP_N_SET, UniformPlan
 
 #: width of every figure of the chapter (inches): the text column at the book's resolution
 WIDTH = 7.5
@@ -27,6 +27,10 @@ FAMILY_STYLES = {"PSR": ("#1f5f99", ":"), "IPS-P": ("#b42318", "--"), "SNIPS-P":
                  "IPS-Recall": ("#1a7f37", "--"), "SNIPS-Recall": ("#1a7f37", "-")}
 #: marker of each dataset, in the order the page lists them
 MARKERS = ("o", "s", "^", "D")
+#: colour of each set of systems the popularity index reads, and how far its markers are moved up or down
+SET_STYLES = {PAPERS: ("#1f5f99", -0.14), TOP_N: ("#d4860b", 0.14)}
+#: the hatch of today's top-N learners' bars, set apart from the papers' systems
+TOP_N_HATCH = "////"
 
 
 def splits_figure(profiles: pd.DataFrame, plan: UniformPlan) -> Figure:
@@ -57,9 +61,10 @@ def splits_figure(profiles: pd.DataFrame, plan: UniformPlan) -> Figure:
 
 def fig8_figure(summaries: Sequence[pd.DataFrame], colours: Mapping[str, str], metric: str = "P@10") -> Figure:
     """One metric of the papers' Fig. 8: one panel per dataset (titled with its name), designs on
-    the x axis, the systems of ``colours`` as bars with their 95% intervals."""
+    the x axis, the systems of ``colours`` as bars with their 95% intervals; today's top-N learners
+    hatched, after the papers' set."""
     names = list(colours)
-    fig, axes = plt.subplots(len(summaries), 1, figsize=(WIDTH, 0.6 + 2.9 * len(summaries)), squeeze=False)
+    fig, axes = plt.subplots(len(summaries), 1, figsize=(WIDTH, 1.0 + 2.9 * len(summaries)), squeeze=False)
     width = 0.8 / len(names)
     for ax, summary in zip(axes[:, 0], summaries, strict=True):
         labels = [d for d in FIG8 if d in set(summary["label"])]
@@ -67,15 +72,17 @@ def fig8_figure(summaries: Sequence[pd.DataFrame], colours: Mapping[str, str], m
         for j, system in enumerate(names):
             cells = part.loc[[(d, system) for d in labels]]
             x = np.arange(len(labels)) + (j - (len(names) - 1) / 2) * width
-            ax.bar(x, cells["mean"], width, color=colours[system],
-                   yerr=[cells["mean"] - cells["ci_low"], cells["ci_high"] - cells["mean"]], capsize=1.5,
-                   error_kw={"elinewidth": 0.8})
+            ax.bar(x, cells["mean"], width, color=colours[system], hatch=TOP_N_HATCH if system in TOP_N_SET else None,
+                   edgecolor="white", linewidth=0, capsize=1.5, error_kw={"elinewidth": 0.8},
+                   yerr=[cells["mean"] - cells["ci_low"], cells["ci_high"] - cells["mean"]])
         ax.set_xticks(range(len(labels)), [d.replace("-head", "−10%\nhead") for d in labels])
         ax.set_ylabel(metric)
         ax.set_title(f"dataset: {summary['dataset'].iloc[0]}", loc="left")
-    fig.legend(handles=[Patch(color=colours[s], label=s) for s in names], loc="upper center", ncol=len(names),
-               bbox_to_anchor=(0.5, 1.0), handlelength=1.2, columnspacing=1.2)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / fig.get_figheight()))
+    handles = [Patch(facecolor=colours[s], hatch=TOP_N_HATCH if s in TOP_N_SET else None, edgecolor="white", label=s)
+               for s in names]
+    fig.legend(handles=handles, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 1.0), handlelength=1.6,
+               columnspacing=1.2)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.75 / fig.get_figheight()))
     return fig
 
 
@@ -92,13 +99,16 @@ def ratio_figure(curves: Sequence[tuple[str, pd.DataFrame]]) -> Figure:
 
 
 def index_figure(indices: pd.DataFrame) -> Figure:
-    """The popularity index of every design and metric, one marker per dataset; lines separate the
-    designs under P@10, the papers' Fig. 9 metrics and the propensity estimators."""
+    """The popularity index of every design and metric, one marker per dataset, coloured by the set of
+    systems it reads (the papers' set, today's top-N learners); lines separate the designs under P@10, the
+    papers' Fig. 9 metrics and the propensity estimators."""
     methods = list(dict.fromkeys(indices["method"]))
-    fig, ax = plt.subplots(figsize=(WIDTH, 1.5 + 0.33 * len(methods)))
-    for (dataset, part), marker in zip(indices.groupby("dataset", sort=False), MARKERS, strict=False):
-        ax.scatter(part["index"], [methods.index(m) for m in part["method"]], marker=marker, s=40, label=dataset,
-                   zorder=3)
+    fig, ax = plt.subplots(figsize=(WIDTH, 1.8 + 0.36 * len(methods)))
+    datasets = list(dict.fromkeys(indices["dataset"]))
+    for (dataset, system_set), part in indices.groupby(["dataset", "set"], sort=False):
+        colour, shift = SET_STYLES[system_set]
+        ax.scatter(part["index"], [methods.index(m) + shift for m in part["method"]],
+                   marker=MARKERS[datasets.index(dataset)], s=36, color=colour, zorder=3)
     metric_of = indices.drop_duplicates("method").set_index("method")["metric"]
     kind = [0 if metric_of[m] == "P@10" else 1 if metric_of[m] in FIG9 else 2 for m in methods]
     for k in np.flatnonzero(np.diff(kind)):
@@ -107,8 +117,13 @@ def index_figure(indices: pd.DataFrame) -> Figure:
     ax.axvline(1, color="#555555", lw=0.9, ls="--")
     ax.set_yticks(range(len(methods)), [m.replace(" -10%", " −10%") for m in methods])
     ax.set_ylim(len(methods) - 0.5, -0.5)
-    ax.set_xlabel("popularity index: 0 = Random, 1 = best personalised system")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(MARKERS), handletextpad=0.3)
+    ax.set_xlabel("popularity index: 0 = Random, 1 = best personalised system of the set")
+    handles = [Line2D([], [], ls="", marker="s", color=SET_STYLES[name][0], label=name)
+               for name in dict.fromkeys(indices["set"])]
+    handles += [Line2D([], [], ls="", marker=MARKERS[k], color="#555555", label=name)
+                for k, name in enumerate(datasets)]
+    ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(len(handles), 4),
+              handletextpad=0.3)
     fig.tight_layout()
     return fig
 

@@ -12,13 +12,20 @@ from recbias.chapters.c05_neutralising_designs.study import (
     FAMILIES,
     FIG8,
     FIG9,
-    PAPER_SYSTEMS,
+    PAPERS,
+    PAPERS_SET,
+    SYSTEMS,
+    TOP_N,
+    TOP_N_SET,
     DatasetStudy,
     UniformPlan,
     index_of,
     p1r_left_out,
 )
 from recbias.text import and_list, fmt_count, fmt_number, fmt_pct, fmt_pm
+
+#: the rating predictors of the papers' set, set against popularity by :func:`rating_predictors_text`
+RATING_PREDICTORS = ("rating-MF", "rating-kNN")
 
 #: what the page says about its second dataset, by :func:`recbias.chapters.c05_neutralising_designs.study.second_status`
 SECOND_NOTES = {
@@ -29,9 +36,10 @@ SECOND_NOTES = {
                  "as relevant, as in the papers' Last.fm setup.",
 }
 #: where a design puts popularity, by the outcome of the finding that it brings popularity to random's level
-LEVEL = {"holds": "random's level", "fails": "above random's level"}
+LEVEL = {"holds": "random's level", "fails": "above random's level",
+         "inconclusive": "too close to the random level to tell beyond noise"}
 #: what UAR does to popularity's index, by the outcome of the finding ``uar-reduces``
-LOWERS = {"holds": "lowers", "fails": "does not lower"}
+LOWERS = {"holds": "lowers", "fails": "does not lower", "inconclusive": "does not clearly lower"}
 
 PLAN = ("On {name}, {lowered}$T$ holds the {size:,} most popular of the {items:,} rated items ({share}), "
         "each with $\\eta = {eta}$ test ratings; {floor}.")
@@ -54,6 +62,13 @@ BPREF = {True: "On this page such an item is ranked above the relevant one in {b
          False: "On this page no such item is ranked above the relevant one, so 1R bpref is 1 throughout."}
 INCOMPLETE = ("On {name}, AR P@10 puts popularity at {p10}; {change}{missing}, and {who} as close to random as the "
               "better of P1R and U1R ({lowest}).")
+PREDICTORS = "On {name}, popularity's P@10 is {parts}."
+PREDICTOR_PART = {2: "above both rating predictors' under {designs}", 1: "between the two under {designs}",
+                  0: "below both under {designs}"}
+REFERENCE = ("On {name}, with today's top-N learners as the scale, popularity's index is {top_n} in 1R, P1R and U1R; "
+             "with the papers' set it is {papers}.")
+#: the designs :data:`REFERENCE` names, as rows of the popularity index
+REFERENCE_ROWS = ("1R, P@10", "P1R, P@10", "U1R, P@10")
 SWEEP = ("On {name}, {trend}; {most} moves it furthest, from {most_from} to {most_to}, and {least} least, from "
          "{least_from} to {least_to}.")
 
@@ -90,8 +105,8 @@ def head_sentence(head: float, p1r: float, u1r: float) -> str:
 
 
 def fig8_table(summaries: Sequence[pd.DataFrame], metric: str = "P@10") -> pd.DataFrame:
-    """One row per (dataset, design) in the order of Fig. 8, one column per system: the mean over
-    the half-width of its 95% interval."""
+    """One row per (dataset, design) in the order of Fig. 8, one column per system (the papers' set, then
+    today's top-N learners): the mean over the half-width of its 95% interval."""
     table = pd.concat(summaries, ignore_index=True)
     table = table[table["metric"] == metric]
     table = table.assign(cell=[fmt_pm(m, (h - l) / 2, 4) for m, l, h in
@@ -100,11 +115,32 @@ def fig8_table(summaries: Sequence[pd.DataFrame], metric: str = "P@10") -> pd.Da
                              observed=True, sort=False)
     order = [(name, label) for name in dict.fromkeys(table["dataset"]) for label in FIG8
              if (name, label) in wide.index]
-    wide = wide.reindex(index=order, columns=list(PAPER_SYSTEMS))
+    wide = wide.reindex(index=order, columns=list(SYSTEMS))
     wide.index = wide.index.set_levels(wide.index.levels[1].str.replace("-head", "−10% head"), level=1)
     wide.index.names = [None, None]
-    wide.columns.name = None
+    wide.columns = pd.MultiIndex.from_tuples([(PAPERS if s in PAPERS_SET else TOP_N, s) for s in wide.columns])
     return wide
+
+
+def reference_text(indices: pd.DataFrame) -> str:
+    """Popularity's index in 1R, P1R and U1R with each set of systems as the scale, one sentence per dataset."""
+    sentences = []
+    for name in dict.fromkeys(indices["dataset"]):
+        values = {system_set: and_list([fmt_number(index_of(indices, name, row, system_set), 2)
+                                        for row in REFERENCE_ROWS]) for system_set in (TOP_N, PAPERS)}
+        sentences.append(REFERENCE.format(name=name, top_n=values[TOP_N], papers=values[PAPERS]))
+    return " ".join(sentences)
+
+
+def rating_predictors_text(summary: pd.DataFrame) -> str:
+    """Where popularity's P@10 falls against the papers' two rating predictors under each design of Fig. 8
+    (``summary``: :func:`recbias.chapters.c05_neutralising_designs.study.fig8_summary` of one dataset)."""
+    p10 = summary[summary["metric"] == "P@10"].set_index(["label", "system"])["mean"]
+    above = {label: sum(p10[(label, "Popularity")] > p10[(label, s)] for s in RATING_PREDICTORS)
+             for label in FIG8 if (label, "Popularity") in p10.index}
+    parts = [PREDICTOR_PART[k].format(designs=and_list([d.replace("-head", "−10% head") for d, n in above.items()
+                                                         if n == k])) for k in (2, 1, 0) if k in above.values()]
+    return PREDICTORS.format(name=summary["dataset"].iloc[0], parts="; ".join(parts))
 
 
 def size_table(studies: Sequence[DatasetStudy]) -> pd.DataFrame:
@@ -159,8 +195,8 @@ def residual_text(study: DatasetStudy) -> str:
 
 def fig9_table(indices: pd.DataFrame) -> pd.DataFrame:
     """The papers' Fig. 9 metrics per dataset, metric and design: popularity, random, the best personalised
-    system (named on a second line) and the popularity index."""
-    rows = indices[indices["metric"].isin(FIG9)]
+    system of the papers' set (named on a second line) and the popularity index."""
+    rows = indices[indices["metric"].isin(FIG9) & (indices["set"] == PAPERS)]
     best = [f"{value:.4f}<br><small>{name}</small>"
             for value, name in zip(rows["best personalised"], rows["best system"], strict=True)]
     table = rows.assign(**{"best personalised": best, "metric": rows["metric"].map(
@@ -217,3 +253,55 @@ def sweep_text(sweeps: pd.DataFrame) -> str:
                                       least_from=fmt_number(ends[least][0], 2),
                                       least_to=fmt_number(ends[least][1], 2)))
     return " ".join(sentences)
+
+
+def _splits(study: DatasetStudy, label: str) -> int:
+    """The number of splits the design ``label`` of ``study`` was measured on."""
+    return int(study.reports.loc[study.reports["label"] == label, "fold"].nunique())
+
+
+def settings_table(studies: Sequence[DatasetStudy], *, target_size: int, percentiles: int, head: float,
+                   level: float, n_boot: int) -> pd.DataFrame:
+    """The page's setting against the papers' (IRJ 2017 Sec. 3.3, 6 and 7), one row per setting, with the reason
+    for every departure ("" where the page keeps the papers' setting)."""
+    main, plan = studies[0], studies[0].plan
+    designs, coin, uniform = main.designs, _splits(main, "1R"), _splits(main, "UAR")
+    size = int(designs["1R"].split("NN(")[1].rstrip(")")) + 1
+    rows = [
+        ("dataset", main.name, "MovieLens 1M", "" if main.name == "ml-1m" else "the build's dataset (`dataset`)"),
+        ("splits", f"{coin} coin-flip splits, σ = {plan.requested:g}; {uniform} uniform splits",
+         "5 coin-flip splits, σ = 0.2; uniform splits likewise",
+         "" if coin == 5 and plan.requested == 0.2 else "the page's `folds` and `test_ratio`"),
+        ("uniform split", f"σ = {plan.used:g}, ε = {plan.min_train_ratio:g}", "σ = 0.2, ε = 0.2",
+         "" if (plan.used, plan.min_train_ratio) == (0.2, 0.2) else
+         "the popularity curve holds no larger σ" if plan.used < plan.requested else "the page's `min_train_ratio`"),
+        ("1R target sets", f"|T_u^r| = {size}", "|T_u^r| = 100", "" if size == 100 else
+         "a percentile holds fewer than 2 |T_u^r| items" if size < target_size else "the page's `target_size`"),
+        ("P1R percentiles", f"m = {percentiles}", "m = 10", "" if percentiles == 10 else "the page's `percentiles`"),
+        ("head removed", f"{head:.0%} most popular items", "10%", "" if head == 0.1 else "the page's `head`"),
+        ("AR of Fig. 8", designs["AR"], "TI-NN(1,700), matched to UAR's random precision",
+         "the same rule on this page's UAR target sets"),
+        ("AR of Fig. 9", designs["AR TI-AN"], "TI-AN (MovieLens); TI-NN(2,500) (Last.fm)",
+         "" if designs["AR TI-AN"] == "TI-AN" else "TI-AN would not fit in memory"),
+        ("1R judgments", f"{designs['1R -NR']} (none) for bpref and infAP; our {designs['1R']} (the user's low "
+         "ratings of sampled items judged) beside it", "none in 1R",
+         "ours shows what the judgments would change"),
+        ("systems", f"the papers' set: {and_list(list(PAPERS_SET))}; today's {and_list(list(TOP_N_SET))} beside it",
+         "MF, kNN (both predicting ratings), pLSA, Popularity, Random",
+         "today's learners show whether the readings carry over to them"),
+        ("settings of the systems", "the presets of `recbias.recommenders.make`", "not given",
+         "the papers do not state theirs"),
+        ("comparisons", f"decided on {n_boot} resamples of users, two-sided p < {level:g}", "read from the bars",
+         "a difference counts only where it stands out of noise"),
+    ]
+    if len(studies) > 1:
+        second = studies[1]
+        rows += [
+            ("second dataset", f"{second.name}, its positive ratings (more than 2 plays)",
+             "Last.fm (Celma), play counts mapped to ratings, more than 2 plays positive",
+             "the papers' sample is not registered; the rating predictors read the play counts, the papers' "
+             "mapping to ratings is not repeated"),
+            ("its splits", f"{_splits(second, '1R')} coin-flip and {_splits(second, 'UAR')} uniform",
+             "one temporal split", "HetRec's Last.fm has no timestamps"),
+        ]
+    return pd.DataFrame(rows, columns=["setting", "this page", "the papers", "why it differs"])

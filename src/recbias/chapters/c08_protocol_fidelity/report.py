@@ -193,3 +193,28 @@ def grid_trend(by_selection: pd.Series) -> str:
     low, high = by_selection.iloc[0], by_selection.iloc[-1]
     values = GRID_VALUES.format(low=low, high=high, weakest=by_selection.index[0], strongest=by_selection.index[-1])
     return GRID_TREND["rises" if high > low else "flat"].format(values=values)
+
+
+def settings_table(protocol_list: Sequence[Protocol], *, splits: int, n_boot: int, level: float) -> pd.DataFrame:
+    """The page's setting against the papers' whose designs and metrics it measures (IRJ 2017, Krichene and
+    Rendle 2020), one row per setting, with the reason for every departure ("" where the page keeps theirs)."""
+    design = {p.label: p.design for p in protocol_list}
+    one_r, sampled = design["1R P@10"], design["sampled HR@10"]
+    rows = [
+        ("truth", "complete relevance of a simulated world, or Coat's ratings of random items", "none",
+         "the question of the chapter needs a truth"),
+        ("systems", "today's field (14 systems) and the papers' set (5)", "the papers' set: Random, Popularity, "
+         "pLSA, MF and kNN predicting ratings", "the field tests an order on many more pairs of systems"),
+        ("splits", f"{splits} coin-flip {'split' if splits == 1 else 'splits'} and as many uniform ones, σ = 0.2",
+         "5 coin-flip splits, σ = 0.2; uniform σ = ε = 0.2", "" if splits == 5 else "the page's `split_seeds`"),
+        ("1R target sets", one_r, "1R TI-NN(99)", "" if one_r == "1R TI-NN(99)" else
+         "P1R's ten percentiles must hold the sampled items of a small catalogue"),
+        ("sampled metric", f"HR@10 over {sampled}, on the coin-flip split", "HR@10 with m = 100, leave-last-out split "
+         "(Krichene and Rendle)", "the held-out ratings of the other protocols" + (
+             "" if sampled == "1R AI-NN(100)" else "; m at most a third of the catalogue")),
+        ("averaging", "each user's runs first, then over users", "over runs (1R: one per held-out rating)",
+         "an order of systems is compared on the same users, each counted once"),
+        ("comparisons", f"paired resamples of users ({n_boot}), two-sided p < {level:g}", "none",
+         "a comparison counts only where it stands out of noise"),
+    ]
+    return pd.DataFrame(rows, columns=["setting", "this page", "the papers", "why it differs"])

@@ -82,13 +82,13 @@ def study_dataset(
                                          too_big=too_big, nonrelevant=nonrelevant,
                                          metrics=sweep_metrics(gammas, powers), seed=seed)
     designs |= coin_designs
-    runs, reports = labelled(designs, uniform, coin)
+    runs, reports = labelled(designs, uniform, *coin)
     uniform_fold = make_folds(ratings, method="uniform", folds=1, test_ratio=plan.used,
                               min_train_ratio=min_train_ratio, seed=seed)[0]
     p10 = design_summary(runs, ["P@10"]).set_index(["design", "system"])["mean"]
     lift = residual_lift(ratings, plan, {"AR TI-AN": coin_folds[0], "UAR": uniform_fold, "U1R": uniform_fold},
                          designs, p10, test_ratio=test_ratio, seed=seed)
-    seconds = {k: uniform.seconds[k] + coin.seconds[k] for k in uniform.seconds}
+    seconds = {k: sum(e.seconds[k] for e in (uniform, *coin)) for k in uniform.seconds}
     return DatasetStudy(ratings.name, plan, designs, runs, reports, lift, seconds, note)
 
 

@@ -7,7 +7,11 @@ the same number ``eta`` of test ratings for each of the ``|T|`` most popular ite
 ``C = T``).  :func:`uniform_experiment` measures U1R, UAR and AI-UAR on uniform folds,
 :func:`coin_experiment` 1R, P1R, "1R -x% head", AR TI-NN (matched to UAR's random precision) and
 AR TI-AN, with the metrics of the papers' Fig. 9 and the later IPS and SNIPS estimators, on
-coin-flip folds.
+coin-flip folds, with the papers' 1R beside ours: "1R -NR" has the same kind of target sets and no
+non-relevance judgment (IRJ Sec. 7), where our "1R" keeps the low ratings of the user's sampled items.
+
+Both measure the papers' five systems (:data:`PAPERS_SET`) and, beside them, two of today's top-N
+learners (:data:`TOP_N_SET`).
 """
 
 from __future__ import annotations
@@ -20,13 +24,23 @@ import pandas as pd
 
 from recbias.chapters.c05_neutralising_designs.study.plan import UniformPlan
 from recbias.evaluate import summarize
-from recbias.evaluate.experiment import PAPER_SYSTEMS, Experiment, run_experiment
+from recbias.evaluate.experiment import Experiment, run_experiment
 from recbias.ratings import Ratings
 from recbias.splits import Fold
 
 #: cut-off of every top-n metric, as in the papers
 N = 10
-PERSONALISED = ("pLSA", "MF", "user-kNN")
+#: the papers' five systems (IRJ 2017 Sec. 3.3), label -> preset: their MF and kNN predict ratings
+PAPERS_SET = {"Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf", "rating-kNN": "rating-user-knn",
+              "Random": "random"}
+#: today's top-N learners shown beside them: implicit ALS and the unnormalised user-kNN, which learn which
+#: items get rated
+TOP_N_SET = {"implicit MF (top-N)": "mf", "user-kNN (top-N)": "user-knn"}
+#: every system the chapter measures, the papers' set first
+SYSTEMS = PAPERS_SET | TOP_N_SET
+#: the name of each set of systems, and its personalised systems (those a popularity index reads)
+PAPERS, TOP_N = "the papers' set", "today's top-N set"
+PERSONALISED = {PAPERS: ("pLSA", "rating-MF", "rating-kNN"), TOP_N: tuple(TOP_N_SET)}
 #: the designs of the papers' Fig. 8, in their order
 FIG8 = ("1R", "U1R", "P1R", "AR", "UAR", "AI-UAR", "1R -head")
 #: the designs of Fig. 8 that neutralise popularity
@@ -43,7 +57,8 @@ class DatasetStudy:
     Attributes:
         name: the dataset.
         plan: its uniform split.
-        designs: label (:data:`FIG8`, plus ``"AR TI-AN"`` for Fig. 9) -> design name.
+        designs: label (:data:`FIG8`, plus ``"AR TI-AN"`` for Fig. 9 and ``"1R -NR"``, the papers' 1R
+            without non-relevance judgments) -> design name.
         runs: per-run table of both experiments, with a ``label`` column.
         reports: per (fold, design) sizes of both experiments.
         lift: predicted and measured advantage of popularity over random (P@10 ratio).
@@ -81,10 +96,14 @@ def design_summary(runs: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame:
 
 
 def sweep_metrics(gammas: Sequence[float], powers: Sequence[float]) -> list[str]:
-    """The metrics of the coin-flip folds: P@10, nDCG@10, the Fig. 9 metrics at every ``gamma`` and the
-    IPS and SNIPS precision and recall at every propensity ``power``."""
+    """The metrics of AR TI-AN, the configuration of the papers' Fig. 9: P@10, nDCG@10, the Fig. 9 metrics at
+    every ``gamma`` and the IPS and SNIPS precision and recall at every propensity ``power``."""
     return ["P@10", "nDCG@10", "bpref", "infAP", *(f"PSR@10(gamma={g:g})" for g in gammas),
             *(f"{e}-{m}@10(power={b:g})" for e in ("IPS", "SNIPS") for m in ("P", "Recall") for b in powers)]
+
+
+#: the metrics of the other designs of the random split: Fig. 8's, and Fig. 9's in 1R
+FIG8_METRICS = ["P@10", "nDCG@10", "bpref", "infAP", "PSR@10(gamma=1)"]
 
 
 def uniform_experiment(ratings: Ratings, folds: Sequence[Fold], size: int, *, too_big: bool, nonrelevant: int,
@@ -96,7 +115,7 @@ def uniform_experiment(ratings: Ratings, folds: Sequence[Fold], size: int, *, to
         "UAR": "UAR TI-AN",
         "AI-UAR": f"UAR AI-NN({nonrelevant})" if too_big else "UAR AI-AN",
     }
-    experiment = run_experiment(ratings, list(designs.values()), PAPER_SYSTEMS, seed=seed, on_shortage="exclude",
+    experiment = run_experiment(ratings, list(designs.values()), SYSTEMS, seed=seed, on_shortage="exclude",
                                 folds=folds, metrics=["P@10", "nDCG@10"])
     return designs, experiment
 
@@ -110,18 +129,24 @@ def matched_nonrelevant(reports: pd.DataFrame, design: str) -> int:
 
 def coin_experiment(ratings: Ratings, folds: Sequence[Fold], size: int, *, percentiles: int, head: float,
                     matched: int, too_big: bool, nonrelevant: int, metrics: Sequence[str],
-                    seed: int) -> tuple[dict[str, str], Experiment]:
-    """1R, P1R(``percentiles``), "1R -x% head", AR TI-NN(``matched``) and AR TI-AN (NN(``nonrelevant``)
-    when ``too_big``) on coin-flip ``folds``: label -> design, and the experiment."""
+                    seed: int) -> tuple[dict[str, str], list[Experiment]]:
+    """1R, P1R(``percentiles``), "1R -x% head", AR TI-NN(``matched``) and the papers' 1R without
+    non-relevance judgments ("1R -NR"), read with :data:`FIG8_METRICS`, and AR TI-AN (NN(``nonrelevant``)
+    when ``too_big``) read with ``metrics``, on coin-flip ``folds``: label -> design, and the two
+    experiments (the fits are shared through the fit cache)."""
     sampled = f"TI-NN({size - 1})"
     one_r = f"1R {sampled}"
     designs = {
         "1R": one_r, "P1R": f"P1R({percentiles}) {sampled}", "1R -head": f"{one_r} -{head * 100:g}% head",
-        "AR": f"TI-NN({matched})", "AR TI-AN": f"TI-NN({nonrelevant})" if too_big else "TI-AN",
+        "AR": f"TI-NN({matched})", "1R -NR": f"{one_r} -NR",
+        "AR TI-AN": f"TI-NN({nonrelevant})" if too_big else "TI-AN",
     }
-    experiment = run_experiment(ratings, list(dict.fromkeys(designs.values())), PAPER_SYSTEMS, folds=folds,
-                                seed=seed, on_shortage="exclude", metrics=list(metrics))
-    return designs, experiment
+    fig8 = [d for label, d in designs.items() if label != "AR TI-AN"]
+    return designs, [
+        run_experiment(ratings, fig8, SYSTEMS, folds=folds, seed=seed, on_shortage="exclude", metrics=FIG8_METRICS),
+        run_experiment(ratings, [designs["AR TI-AN"]], SYSTEMS, folds=folds, seed=seed, on_shortage="exclude",
+                       metrics=list(metrics)),
+    ]
 
 
 def labelled(designs: dict[str, str], *experiments: Experiment) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -150,8 +175,9 @@ def p1r_left_out(study: DatasetStudy) -> tuple[float, float]:
     return float(rows["shortage_runs"].mean()), float(rows["n_runs"].mean())
 
 
-def bpref_below_one(study: DatasetStudy) -> tuple[int, int]:
-    """How many 1R runs (one per system and run) have bpref below 1, and how many were scored: a sampled
-    item the user rated below the threshold is ranked above the relevant one."""
-    bpref = study.runs.loc[study.runs["label"] == "1R", "bpref"]
+def bpref_below_one(study: DatasetStudy, label: str = "1R") -> tuple[int, int]:
+    """How many runs of the 1R design ``label`` (one per system and run) have bpref below 1, and how many
+    were scored: in our "1R" a sampled item the user rated below the threshold is ranked above the relevant
+    one; the papers' "1R -NR" judges no item non-relevant, so none should."""
+    bpref = study.runs.loc[study.runs["label"] == label, "bpref"]
     return int((bpref < 1).sum()), len(bpref)

@@ -1,10 +1,12 @@
 """Where each design and metric puts popularity: the popularity index.
 
-``index = (M_pop - M_rnd) / (max_s M_s - M_rnd)``, ``s`` over the personalised systems, places
-popularity at 0 (random's level) or 1 (the best personalised system's) under one design and
-metric.  :func:`popularity_index` computes it for the designs of the papers' Fig. 8 and the
-metrics of their Fig. 9 (bpref, infAP, stratified recall) with the later IPS and SNIPS
-estimators, and :func:`sweep_index` over the exponent of stratified recall and of the propensities.
+``index = (M_pop - M_rnd) / (max_s M_s - M_rnd)``, ``s`` over the personalised systems of one set
+(the papers' rating predictors and pLSA, or today's top-N learners), places popularity at 0 (random's
+level) or 1 (the best personalised system's) under one design and metric.  :func:`popularity_index`
+computes it for the designs of the papers' Fig. 8 and the metrics of their Fig. 9 (bpref, infAP,
+stratified recall, 1R under the papers' protocol without non-relevance judgments) with the later IPS
+and SNIPS estimators, and :func:`sweep_index` over the exponent of stratified recall and of the
+propensities.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c05_neutralising_designs.study.designs import PERSONALISED, DatasetStudy, design_summary
+from recbias.chapters.c05_neutralising_designs.study.designs import PAPERS, PERSONALISED, DatasetStudy, design_summary
 from recbias.evaluate.popularity_index import popularity_index as index_value
 
 #: the metric and design behind every row of the popularity-index figure: (row, design label, metric)
@@ -28,9 +30,9 @@ INDEX_ROWS: tuple[tuple[str, str, str], ...] = (
     ("AI-UAR, P@10", "AI-UAR", "P@10"),
     ("AR, bpref", "AR TI-AN", "bpref"),
     ("AR, infAP", "AR TI-AN", "infAP"),
-    ("1R, infAP", "1R", "infAP"),
+    ("1R, infAP", "1R -NR", "infAP"),
     ("AR, stratified recall (γ = 1)", "AR TI-AN", "PSR@10(gamma=1)"),
-    ("1R, stratified recall (γ = 1)", "1R", "PSR@10(gamma=1)"),
+    ("1R, stratified recall (γ = 1)", "1R -NR", "PSR@10(gamma=1)"),
     ("AR, IPS-P@10 (β = 0.5)", "AR TI-AN", "IPS-P@10(power=0.5)"),
     ("AR, SNIPS-P@10 (β = 0.5)", "AR TI-AN", "SNIPS-P@10(power=0.5)"),
     ("AR, SNIPS-Recall@10 (β = 0.5)", "AR TI-AN", "SNIPS-Recall@10(power=0.5)"),
@@ -42,34 +44,39 @@ FAMILIES = {"PSR": "stratified recall", "IPS-P": "IPS-P@10", "SNIPS-P": "SNIPS-P
             "SNIPS-Recall": "SNIPS-Recall@10"}
 
 
-def popularity_index(study: DatasetStudy, rows: Sequence[tuple[str, str, str]] = INDEX_ROWS) -> pd.DataFrame:
-    """Where each design and metric puts Popularity between Random (0) and the best personalised system (1).
+def popularity_index(study: DatasetStudy, rows: Sequence[tuple[str, str, str]] = INDEX_ROWS,
+                     sets: dict[str, tuple[str, ...]] = PERSONALISED) -> pd.DataFrame:
+    """Where each design and metric puts Popularity between Random (0) and the best personalised system (1)
+    of each set of systems.
 
-    ``index = (M_pop - M_rnd) / (max_s M_s - M_rnd)`` over the personalised systems ``s``; negative
-    below random, above 1 when popularity beats every personalised system.  ``best system`` names the
-    best personalised system, or reads "tie" when several share the best value.
+    ``index = (M_pop - M_rnd) / (max_s M_s - M_rnd)`` over the personalised systems ``s`` of a set (``sets``:
+    its name -> its systems, the ``set`` column); negative below random, above 1 when popularity beats every
+    personalised system.  ``best system`` names the best personalised system, or reads "tie" when several
+    share the best value.  Rows follow ``rows`` within each set, the sets in their order.
     """
     metrics = list(dict.fromkeys(m for _, _, m in rows))
     means = design_summary(study.runs, metrics).set_index(["design", "metric", "system"])["mean"].sort_index()
     out = []
-    for row, label, metric in rows:
-        cell = means.loc[(study.designs[label], metric)]
-        personalised = cell[list(PERSONALISED)]
-        best = personalised.max()
-        out.append({"dataset": study.name, "method": row, "design": study.designs[label], "metric": metric,
-                    "Popularity": cell["Popularity"], "Random": cell["Random"], "best personalised": best,
-                    "best system": personalised.idxmax() if (personalised == best).sum() == 1 else "tie",
-                    "index": index_value(cell["Popularity"], cell["Random"], best)})
+    for name, systems in sets.items():
+        for row, label, metric in rows:
+            cell = means.loc[(study.designs[label], metric)]
+            personalised = cell[list(systems)]
+            best = personalised.max()
+            out.append({"dataset": study.name, "set": name, "method": row, "design": study.designs[label],
+                        "metric": metric, "Popularity": cell["Popularity"], "Random": cell["Random"],
+                        "best personalised": best,
+                        "best system": personalised.idxmax() if (personalised == best).sum() == 1 else "tie",
+                        "index": index_value(cell["Popularity"], cell["Random"], best)})
     return pd.DataFrame(out)
 
 
 def sweep_index(study: DatasetStudy, gammas: Sequence[float], powers: Sequence[float]) -> pd.DataFrame:
     """The popularity index of stratified recall over ``gamma`` and of IPS/SNIPS over the power (AR TI-AN),
-    with each row's ``family``, ``parameter`` and propensity exponent ``beta``."""
+    against the papers' set, with each row's ``family``, ``parameter`` and propensity exponent ``beta``."""
     rows = [(f"PSR γ={g:g}", "AR TI-AN", f"PSR@10(gamma={g:g})") for g in gammas]
     rows += [(f"{e}-{m} β={b:g}", "AR TI-AN", f"{e}-{m}@10(power={b:g})")
              for e in ("IPS", "SNIPS") for m in ("P", "Recall") for b in powers]
-    table = popularity_index(study, rows)
+    table = popularity_index(study, rows, {PAPERS: PERSONALISED[PAPERS]})
     table["family"] = [m.split("@")[0] for m in table["metric"]]
     table["parameter"] = [float(m.split("=")[1].rstrip(")")) for m in table["metric"]]
     # stratified recall's weight |PR(i)|^(-gamma/(gamma+1)) is a propensity weight with beta = gamma/(gamma+1)
@@ -89,7 +96,8 @@ def sweep_table(studies: Sequence[DatasetStudy], gammas: Sequence[float], powers
     return pd.concat([sweep_index(s, gammas, powers) for s in studies], ignore_index=True)
 
 
-def index_of(indices: pd.DataFrame, dataset: str, method: str) -> float:
-    """The popularity index of ``method`` (a row name of :data:`INDEX_ROWS`) on ``dataset``; NaN when absent."""
-    rows = indices[(indices["dataset"] == dataset) & (indices["method"] == method)]
+def index_of(indices: pd.DataFrame, dataset: str, method: str, system_set: str = PAPERS) -> float:
+    """The popularity index of ``method`` (a row name of :data:`INDEX_ROWS`) on ``dataset`` against the personalised
+    systems of ``system_set``; NaN when absent."""
+    rows = indices[(indices["dataset"] == dataset) & (indices["method"] == method) & (indices["set"] == system_set)]
     return float(rows["index"].iloc[0]) if len(rows) else np.nan

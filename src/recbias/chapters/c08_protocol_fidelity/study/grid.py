@@ -1,12 +1,19 @@
-"""The study repeated on small simulated worlds over a grid of popularity skew and observation bias."""
+"""The study repeated on small simulated worlds over a grid of popularity skew and observation bias.
+
+Every world keeps each protocol's tau on its user resamples (``tau_draws``), so that a comparison over
+worlds is decided draw by draw (:func:`family_gain`, :func:`skew_loss`): the worlds are independent, and
+the mean over worlds of their ``k``-th resamples is a resample of the mean over worlds.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from recbias.chapters.c08_protocol_fidelity.study.measure import truth_study
+from recbias.chapters.c08_protocol_fidelity.study.systems import FIELD, systems_of
 from recbias.evaluate.fidelity import fidelity
 from recbias.synthetic import generate
 
@@ -19,23 +26,26 @@ def simulation_grid(
     preset: str = "synthetic-small",
     truth_metric: str = "P@10",
     cache: bool = True,
+    system_set: str = FIELD,
+    n_boot: int = 50,
     **world: float,
 ) -> pd.DataFrame:
     """Fidelity of every protocol over a grid of popularity skew ``alpha`` and observation bias.
 
     Each cell generates a world of ``preset`` (``world`` overrides its sizes) with that
     ``alpha`` and ``selection`` strength for every seed, runs
-    :func:`~recbias.chapters.c08_protocol_fidelity.study.measure.truth_study` and
-    :func:`recbias.evaluate.fidelity.fidelity` (50 resamples).  Returns one row per
-    (alpha, selection, seed, protocol).
+    :func:`~recbias.chapters.c08_protocol_fidelity.study.measure.truth_study` on the systems of
+    ``system_set`` (:func:`.systems.systems_of`) and :func:`recbias.evaluate.fidelity.fidelity`
+    (``n_boot`` resamples of users).  Returns one row per (alpha, selection, seed, protocol), with
+    its ``tau_draws``.
     """
     rows = []
     for alpha in alphas:
         for selection in selections:
             for seed in seeds:
                 ratings = generate(preset=preset, alpha=float(alpha), selection=float(selection), seed=seed, **world)
-                study = truth_study(ratings, seed=seed, cache=cache)
-                table = fidelity(study, truth_metric, n_boot=50, seed=seed)
+                study = truth_study(ratings, seed=seed, cache=cache, systems=systems_of(system_set, seed))
+                table = fidelity(study, truth_metric, n_boot=n_boot, seed=seed)
                 rows.append(table.assign(alpha=float(alpha), selection=float(selection), seed=seed))
     return pd.concat(rows, ignore_index=True)
 
@@ -63,3 +73,32 @@ def grid_cells(grid: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
     per (skew, observation bias)."""
     cells = grid.groupby(["protocol", "alpha", "selection"])["tau"].mean().unstack(["alpha", "selection"])
     return cells.reindex([p for p in order if p in cells.index])
+
+
+def _world_means(grid: pd.DataFrame, protocols: Sequence[str]) -> np.ndarray:
+    """Mean tau of ``protocols`` in each world of ``grid`` (rows) on the full sample (column 0) and on every
+    resample (columns ``1..n_boot``)."""
+    rows = grid[grid["protocol"].isin(protocols)]
+    stacked = np.column_stack([rows["tau"].to_numpy(), np.vstack(rows["tau_draws"].to_numpy())])
+    worlds = rows.groupby(["alpha", "selection", "seed"], sort=True).ngroup().to_numpy()
+    return np.vstack([stacked[worlds == w].mean(axis=0) for w in range(worlds.max() + 1)])
+
+
+def family_gain(grid: pd.DataFrame, families: Mapping[str, str], selection: float, first: str,
+                second: str) -> np.ndarray:
+    """Mean tau of the protocols of kind ``first`` minus that of kind ``second`` (``families``: protocol ->
+    kind) over the worlds of the grid with observation bias ``selection``: the full sample, then every
+    resample (the ``k``-th resamples of the worlds averaged)."""
+    cells = grid[grid["selection"] == selection]
+    kinds = cells["protocol"].map(families)
+    return (_world_means(cells, list(cells["protocol"][kinds == first].unique())).mean(axis=0)
+            - _world_means(cells, list(cells["protocol"][kinds == second].unique())).mean(axis=0))
+
+
+def skew_loss(grid: pd.DataFrame) -> np.ndarray:
+    """Mean tau over protocols and worlds at the smallest popularity skew minus at the largest: the full
+    sample, then every resample."""
+    protocols = list(grid["protocol"].unique())
+    low, high = grid["alpha"].min(), grid["alpha"].max()
+    return (_world_means(grid[grid["alpha"] == low], protocols).mean(axis=0)
+            - _world_means(grid[grid["alpha"] == high], protocols).mean(axis=0))

@@ -2,13 +2,15 @@
 
 :func:`truth_study` fits the field on a coin-flip split and on a uniform split and measures every
 protocol of :func:`~recbias.chapters.c08_protocol_fidelity.study.protocols.protocols` on the split it
-names; on the coin-flip split it also reads the truth.  A split is measured in two phases: its runs
+names; on each split it also reads the truth of the fits made there, so that every protocol is set
+against the truth of the very models it scored.  A split is measured in two phases: its runs
 are drawn once (:func:`fold_runs`), then every system scores them once, system after system
 (:func:`measure_fold`).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -16,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from recbias.chapters.c08_protocol_fidelity.study.protocols import Protocol, protocols
+from recbias.chapters.c08_protocol_fidelity.study.systems import FIELD, systems_of
 from recbias.chapters.c08_protocol_fidelity.study.truths import headline_truth, random_item_runs, random_item_values
 from recbias.designs import build_runs, parse_design
 from recbias.evaluate import Candidates, evaluate_runs
@@ -145,10 +148,11 @@ def truth_study(
     (``method="coin"`` and ``"uniform"``), so the systems that other chapters fit on the
     same folds are loaded from the fit cache; the blends of the field share the fit of its MF
     (:func:`recbias.evaluate.fidelity.fit_field`).  The truth comes from
-    ``ratings.true_relevance`` (simulated worlds; systems fitted on the coin-flip training set,
-    judged over all unrated items) or ``ratings.unbiased_test`` (Coat: the same systems rank each
-    user's random items); a dataset with neither raises ``ValueError``.  The uniform protocols are
-    left out when no uniform split exists at ``test_ratio``.
+    ``ratings.true_relevance`` (simulated worlds: each fit judged over every item outside its own
+    training set) or ``ratings.unbiased_test`` (Coat: each fit ranks the user's random items); a
+    dataset with neither raises ``ValueError``.  The coin-flip fits give the study's ``truth``, the
+    uniform fits the truth of the uniform protocols (``truth_of``).  The uniform protocols are left
+    out when no uniform split exists at ``test_ratio``.
     """
     if ratings.true_relevance is None and ratings.unbiased_test is None:
         raise ValueError(
@@ -156,6 +160,7 @@ def truth_study(
             "(true relevance) or Coat (ratings of random items)"
         )
     field = dict(systems) if systems is not None else system_field(seed)
+    unfitted = copy.deepcopy(field)  # the uniform split's fits, apart from the coin-flip split's
     plan = protocols(ratings.n_items, sampled_m)
     coin = make_folds(ratings, folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
     coin_fit = fit_field(field, coin.train, key_extra=coin.key, cache=cache, seed=seed)
@@ -165,20 +170,23 @@ def truth_study(
         uniform_fold = make_folds(ratings, method="uniform", folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
     except ValueError:
         uniform_fold = None  # no uniform profile exists at this test ratio: U protocols are left out
+    truth_of = {}
     if uniform and uniform_fold is not None:
-        fresh = system_field(seed) if systems is None else dict(systems)
-        uniform_fit = fit_field(fresh, uniform_fold.train, key_extra=uniform_fold.key, cache=cache, seed=seed)
-        values |= measure_fold(uniform, uniform_fit, uniform_fold, ratings, seed)[0]
+        uniform_fit = fit_field(unfitted, uniform_fold.train, key_extra=uniform_fold.key, cache=cache, seed=seed)
+        uniform_values, uniform_truth = measure_fold(uniform, uniform_fit, uniform_fold, ratings, seed, truth=True)
+        values |= uniform_values
+        truth_of = dict.fromkeys(uniform_values, uniform_truth)
     ordered = {p.label: values[p.label] for p in plan if p.label in values}
     return TruthStudy(protocols=ordered, truth=truth, systems=list(field), dataset=ratings.name, seed=seed,
-                      split=split)
+                      split=split, truth_of=truth_of)
 
 
-def protocol_fidelity(ratings: Ratings, *, seed: int = 0, splits: int = 1,
-                      n_boot: int = 200) -> tuple[pd.DataFrame, str]:
-    """:func:`truth_study` on the first ``splits`` coin-flip splits of ``ratings`` and the fidelity of every
-    protocol to the chapter's truth (:func:`.truths.headline_truth`) over those splits
-    (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`, most faithful first), with the truth's name."""
-    studies = [truth_study(ratings, seed=seed, split=s) for s in range(splits)]
+def protocol_fidelity(ratings: Ratings, *, seed: int = 0, splits: int = 1, n_boot: int = 200,
+                      system_set: str = FIELD) -> tuple[pd.DataFrame, str]:
+    """:func:`truth_study` of the systems of ``system_set`` (:func:`.systems.systems_of`) on the first
+    ``splits`` coin-flip splits of ``ratings`` and the fidelity of every protocol to the chapter's truth
+    (:func:`.truths.headline_truth`) over those splits (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`,
+    most faithful first), with the truth's name."""
+    studies = [truth_study(ratings, seed=seed, split=s, systems=systems_of(system_set, seed)) for s in range(splits)]
     truth_metric = headline_truth(studies[0])
     return fidelity_over_seeds(studies, truth_metric, n_boot=n_boot), truth_metric

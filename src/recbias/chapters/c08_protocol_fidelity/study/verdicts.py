@@ -1,26 +1,31 @@
 """What the fidelity tables say when set side by side: the protocols resampling cannot tell from the most
-faithful one, where two truths part, how alike they rank the protocols, and which protocols stay in the
-better half on every truth."""
+faithful one, where two truths part, how alike they rank the protocols, which protocols stay in the
+better half on every truth, and the paired resamples behind comparisons of kinds of protocols
+(:func:`family_gap`) or of one protocol with the median one (:func:`median_margin`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from recbias.chapters.c08_protocol_fidelity.study.grid import grid_means
+from recbias.evaluate.fidelity import paired_pvalue
 
-#: a protocol is clearly behind the most faithful one when its tau is lower in this share of user resamples
-CLEARLY_BEHIND = 0.95
+#: the significance level of every comparison of the chapter, two-sided over paired user resamples
+LEVEL = 0.05
 #: the verdicts of :func:`verdicts`, in the order the page lists them
 VERDICTS = ("better", "mixed", "worse")
 
 
 def leaders(main: pd.DataFrame) -> list[str]:
-    """The protocols not clearly behind the most faithful one: lower in fewer than :data:`CLEARLY_BEHIND` of
-    the user resamples (mean over splits)."""
-    return list(main.loc[main["behind_best"] < CLEARLY_BEHIND, "protocol"])
+    """The protocols not clearly behind the most faithful one (the first row of ``main``, a fidelity table with
+    ``tau_draws``): those whose tau the paired user resamples do not tell from its own at :data:`LEVEL`
+    (:func:`recbias.evaluate.fidelity.paired_pvalue`), the most faithful one first."""
+    best = main["protocol"].iloc[0]
+    return [best] + [p for p in main["protocol"].iloc[1:] if paired_pvalue(main, best, p) >= LEVEL]
 
 
 def joined(main: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
@@ -89,3 +94,25 @@ def verdicts(main: pd.DataFrame, second: pd.DataFrame | None, grid: pd.DataFrame
     signals["grid"] = signals.index.map(tau) >= tau.median()
     share = signals.mean(axis=1)
     return pd.Series(np.where(share == 1, "better", np.where(share == 0, "worse", "mixed")), index=signals.index)
+
+
+def _taus(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The full-sample tau of every protocol of a fidelity table and its resamples (protocols x resamples)."""
+    return table["tau"].to_numpy(dtype=float), np.vstack(table["tau_draws"].to_numpy()).astype(float)
+
+
+def median_margin(table: pd.DataFrame, protocol: str) -> np.ndarray:
+    """``protocol``'s tau minus the median tau over the protocols of ``table`` (a fidelity table with
+    ``tau_draws``): the full sample, then every user resample (the median taken within the resample)."""
+    full, draws = _taus(table)
+    row = list(table["protocol"]).index(protocol)
+    return np.concatenate([[full[row] - np.nanmedian(full)], draws[row] - np.nanmedian(draws, axis=0)])
+
+
+def family_gap(table: pd.DataFrame, families: Mapping[str, str], first: str, second: str) -> np.ndarray:
+    """Mean tau of the protocols of kind ``first`` minus that of kind ``second`` (``families``: protocol ->
+    kind): the full sample, then every user resample, paired (every protocol reads the same resamples)."""
+    full, draws = _taus(table)
+    kinds = table["protocol"].map(families).to_numpy()
+    both = np.column_stack([full, draws])
+    return both[kinds == first].mean(axis=0) - both[kinds == second].mean(axis=0)
