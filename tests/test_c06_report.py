@@ -219,27 +219,51 @@ def test_sweep_note_explains_a_dash_only_when_there_is_one() -> None:
 # ---------------------------------------------------------------- the bridge
 
 
-def _bridge(*, shortage: int = 0, truth: float = np.nan, n_runs: int = 250) -> Bridge:
-    names = ("MF", "Popularity", "Random")
-    values = {"sampled": dict(zip(names, (0.06, 0.05, 0.01))), "rank estimate": dict(zip(names, (0.02, 0.03, 0.0))),
-              "CLS": dict(zip(names, (0.02, 0.01, 0.0))), "BV 0.1": dict(zip(names, (0.02, 0.01, 0.0))),
-              "BV 0.01": dict(zip(names, (0.02, 0.01, 0.0))), "TI-AN": dict(zip(names, (0.02, 0.01, 0.0))),
-              "AI-AN": dict(zip(names, (0.01, 0.005, 0.0)))}
-    sds = {method: dict.fromkeys(names, 0.001) for method in values if method not in ("TI-AN", "AI-AN")}
-    runs = SimpleNamespace(n_runs=n_runs, report=SimpleNamespace(shortage_runs=shortage))
-    return Bridge(runs, np.array([150, 420]), values, sds, truth, 0.08)
+#: the systems of the hand-made bridges: the papers' set
+PAPERS = ("Random", "Popularity", "pLSA", "rating-MF", "rating-kNN")
+
+
+def _bridge(*, shortage: int = 0, truth: float = np.nan, n_runs: int = 250, exact=(0.0, 0.01, 0.02, 0.01, 0.01),
+            uncorrected=(0.01, 0.038, 0.048, 0.024, 0.027)) -> Bridge:
+    """A bridge whose every run of a system has the same P@10 (the values given, in the order of ``PAPERS``)."""
+    values = {"sampled": uncorrected, "rank estimate": (0.0, 0.03, 0.02, 0.01, 0.01), "CLS": exact, "BV 0.1": exact,
+              "BV 0.01": exact, "TI-AN": exact, "AI-AN": (0.0, 0.005, 0.01, 0.005, 0.005)}
+    per_run = {method: np.tile(np.array(row, dtype=float), (4, 1)) for method, row in values.items()}
+    sds = {method: dict.fromkeys(PAPERS, 0.001) for method in values if method not in ("TI-AN", "AI-AN")}
+    runs = SimpleNamespace(n_runs=n_runs, report=SimpleNamespace(shortage_runs=shortage), users=np.array([0, 1, 2, 3]))
+    return Bridge(runs, np.array([150, 420]), PAPERS, per_run, sds, truth, 0.08)
 
 
 def test_bridge_text_at_its_edges() -> None:
     full = rb.bridge_text(_bridge())
     assert "250 runs" in full and "pools of 150 to 420 items" in full and "every pool held at least 100" in full
-    # the uncorrected precision of the personalised systems over their exact one: 0.06/0.02 and 0.05/0.01
-    assert "is 3.0 to 5.0 times their exact TI-AN precision" in full
     short = rb.bridge_text(_bridge(shortage=1))
     assert "1 run left out because the pool held fewer than 100 items" in short
     empty = _bridge(n_runs=0)
     assert "cannot be formed" in rb.bridge_text(empty)
     assert list(rb.bridge_table(empty).iloc[:, 0]) == ["no user has 100 non-relevant candidates on this dataset"]
+
+
+def test_the_ratio_covers_the_personalised_systems_and_names_popularity_apart() -> None:
+    # pLSA 0.048 / 0.02, rating-MF 0.024 / 0.01, rating-kNN 0.027 / 0.01; Popularity 0.038 / 0.01 lies outside
+    assert rb.ratio_text(_bridge()) == (" The uncorrected 1R precision of the papers' personalised recommenders (pLSA, "
+                                        "rating-MF and rating-kNN) is 2.4 to 2.7 times their exact TI-AN precision; "
+                                        "that of Popularity, 3.8 times.")
+    # equal ratios print once; Random (0.01 over 0) never enters
+    same = rb.ratio_text(_bridge(uncorrected=(0.01, 0.038, 0.05, 0.025, 0.025)))
+    assert "is 2.5 times their exact" in same
+    # a personalised system with no exact precision is named, not divided by zero; the others keep their span
+    zero = rb.ratio_text(_bridge(exact=(0.0, 0.01, 0.02, 0.0, 0.01)))
+    assert "recommenders (pLSA and rating-kNN) is 2.4 to 2.7 times" in zero
+    assert zero.endswith("; the exact TI-AN precision of rating-MF is zero, so no ratio.")
+    one = rb.ratio_text(_bridge(exact=(0.0, 0.0, 0.02, 0.0, 0.0)))
+    assert one == (" The uncorrected 1R precision of the papers' personalised recommender (pLSA) is 2.4 times its exact "
+                   "TI-AN precision; the exact TI-AN precision of rating-MF and rating-kNN is zero, so no ratio.")
+    # Popularity alone opens the sentence
+    alone = rb.ratio_text(_bridge(exact=(0.0, 0.01, 0.0, 0.0, 0.0)))
+    assert alone.startswith(" The uncorrected 1R precision of Popularity is 3.8 times its exact TI-AN precision; the")
+    assert rb.ratio_text(_bridge(exact=(0.0,) * 5)) == (" The exact TI-AN precision of pLSA, rating-MF and rating-kNN is "
+                                                         "zero, so no ratio.")
 
 
 def test_truth_text_measures_the_assumption_only_in_a_simulated_world() -> None:
@@ -248,16 +272,17 @@ def test_truth_text_measures_the_assumption_only_in_a_simulated_world() -> None:
     assert "12.3% of the items sampled as non-relevant" in simulated and "is 8.0%" in simulated
 
 
-def test_bridge_tables_show_each_estimate_and_whether_it_keeps_the_exact_order() -> None:
+def test_bridge_tables_show_each_estimate_and_the_pairs_it_orders_beyond_noise() -> None:
     bridge = _bridge()
     orders = rb.bridge_orders(bridge).set_index("estimate")
-    assert orders.loc[rb.EXACT, "order"] == "MF > Popularity > Random"
-    assert orders.loc[rb.UNCORRECTED, "same as exact"] == "yes"
-    assert orders.loc["rank estimate", "order"] == "Popularity > MF > Random"
-    assert orders.loc["rank estimate", "same as exact"] == "no"
+    assert orders.loc[rb.EXACT, "order of the means"] == "pLSA > Popularity = rating-MF = rating-kNN > Random"
+    # constant runs: every non-zero difference is beyond noise, a tie is within it; exact has 7 unequal pairs of 10
+    assert orders.loc["CLS", list(rb.PAIR_COLUMNS.values())].tolist() == [7, 0, 3]
+    # the rank estimate (0, 0.03, 0.02, 0.01, 0.01) puts Popularity above pLSA: one pair reversed
+    assert orders.loc["rank estimate", "pairs reversed"] == 1
     table = rb.bridge_table(bridge)
-    assert list(table.columns) == ["MF", "Popularity", "Random"]
-    assert table.loc[rb.UNCORRECTED, "MF"] == "0.0600<br><small>± 0.0010</small>"
+    assert list(table.columns) == list(PAPERS)
+    assert table.loc[rb.UNCORRECTED, "pLSA"] == "0.0480<br><small>± 0.0010</small>"
     assert table.loc["1R AI-AN", "Popularity"] == "0.0050"
 
 

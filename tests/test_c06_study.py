@@ -175,12 +175,29 @@ def test_pool_sizes_of_1r_runs_match_the_exact_pools(ratings) -> None:
 def test_bridge_on_the_small_world(ratings) -> None:
     bridge = sb.bridge_study(ratings, seed=1)
     assert bridge.formed
-    assert set(bridge.values["TI-AN"]) == {"Popularity", "pLSA", "MF", "user-kNN", "Random"}
+    assert bridge.names == tuple(sb.PAPERS_SET) and set(sb.PERSONALISED) < set(bridge.names)
     for name, value in bridge.values["sampled"].items():
         assert 0 <= value <= 0.1  # one relevant item among 101: P@10 is at most 1/10
         assert bridge.values["AI-AN"][name] <= 0.1
+    # the exact precision of a run is 1/10 when the relevant item is in the top 10 of its pool, else 0
+    assert set(np.unique(bridge.per_run["TI-AN"])) <= {0.0, 0.1}
     assert (bridge.sizes >= sb.BRIDGE_SIZE + 1).all()
     assert 0 <= bridge.truth_share <= 1
+    outcomes = sb.pair_outcomes(bridge).set_index("estimator")
+    assert list(outcomes.index) == list(sb.BRIDGE_METHODS)
+    assert (outcomes[[sb.KEPT, sb.REVERSED, sb.WITHIN_NOISE]].sum(axis=1) == 10).all()  # 10 pairs of 5 systems
+
+
+@pytest.mark.parametrize("exact, estimate, outcome", [
+    ((0.02, 0.001), (0.05, 0.049), sb.KEPT),
+    ((-0.02, 0.001), (-0.05, 0.001), sb.KEPT),
+    ((0.02, 0.001), (-0.05, 0.049), sb.REVERSED),
+    ((0.02, 0.001), (-0.05, 0.05), sb.WITHIN_NOISE),  # the level itself is not beyond noise
+    ((0.02, 0.05), (-0.05, 0.001), sb.WITHIN_NOISE),  # nor is an exact difference within noise
+    ((0.0, 0.001), (0.05, 0.001), sb.WITHIN_NOISE),
+])
+def test_a_pair_is_decided_only_when_both_differences_are_beyond_noise(exact, estimate, outcome) -> None:
+    assert sb.pair_outcome(exact, estimate) == outcome
 
 
 def test_one_sample_z_places_the_real_sample_among_the_repetitions(study) -> None:
