@@ -12,14 +12,18 @@ import pytest
 from recbias import datasets
 from recbias.chapters.c06_sampled_metrics.report import bridge as rb
 from recbias.chapters.c06_sampled_metrics.report import cost as rc
+from recbias.chapters.c06_sampled_metrics.report import noise as rn
 from recbias.chapters.c06_sampled_metrics.report import real_data as rr
+from recbias.chapters.c06_sampled_metrics.report import settings as rs
 from recbias.chapters.c06_sampled_metrics.report import sweep as rw
 from recbias.chapters.c06_sampled_metrics.report import toy as rt
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
+from recbias.chapters.c06_sampled_metrics.study import noise
 from recbias.chapters.c06_sampled_metrics.study import real_data as sv
 from recbias.chapters.c06_sampled_metrics.study import sweep as sw
 from recbias.chapters.c06_sampled_metrics.study import toy as st
 from recbias.chapters.c06_sampled_metrics.study.bridge import Bridge
+from recbias.chapters.c06_sampled_metrics.study.noise import KEPT, REVERSED, WITHIN_NOISE
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +101,7 @@ def test_toy_corrected_table_has_a_row_per_metric_and_recommender() -> None:
 def test_systems_table_reads_the_presets() -> None:
     table = rr.systems_table().set_index("system")
     assert table.loc["X", "settings"] == "16 factors, λ = 10, α = 0.2"
+    assert set(table["set"]) == {rr.KR_SET}
     assert table.loc["Z", "settings"] == "q = 1, 10 neighbours per item"
 
 
@@ -143,11 +148,66 @@ def test_orders_table_reads_the_papers_reversal(study) -> None:
     assert set(orders.loc["ours"].index) == set(sv.METRICS)
 
 
-def test_reversal_text_names_the_pairs_or_says_none_is_reversed(study) -> None:
-    text = rr.reversal_text(study)
-    found = sv.reversals(study)
-    assert (("reverses the exact order of" in text and all(pair in text for pair in found)) if found
-            else text == rr.KEPT)
+def _reversals(outcomes: list[str], exact_signs: list[int], expected_signs: list[int]) -> pd.DataFrame:
+    """A reversal table of the three pairs on AP with the given outcomes and signs of the two differences."""
+    return pd.DataFrame({"pair": ["X vs Y", "X vs Z", "Y vs Z"], "metric": "AP",
+                         "exact difference": np.array(exact_signs) * 0.01, "exact p": 0.001,
+                         "expected difference": np.array(expected_signs) * 0.02, "expected p": 0.3,
+                         "outcome": outcomes})
+
+
+@pytest.mark.parametrize("outcomes, exact_signs, expected_signs, starts", [
+    ([KEPT, REVERSED, WITHIN_NOISE], [1, 1, 1], [1, -1, -1], "**On this build**, the uncorrected sampled metric "
+     "reverses the exact order of 1 pair in expectation, beyond noise: X and Z on AP."),
+    ([KEPT, WITHIN_NOISE, WITHIN_NOISE], [1, 1, -1], [1, -1, -1], "**On this build**, the expected uncorrected sampled "
+     "metric reverses the exact order of 1 pair (X and Z on AP), but within noise: with 4 users"),
+    ([KEPT, KEPT, WITHIN_NOISE], [1, 1, 1], [1, 1, 1], "**On this build**, the expected uncorrected sampled metric "
+     "keeps the exact order of every pair on every top-heavy metric; 2 of the 3 comparisons are kept beyond noise."),
+])
+def test_reversal_text_at_its_edges(monkeypatch, outcomes, exact_signs, expected_signs, starts) -> None:
+    monkeypatch.setattr(rn, "reversal_tests", lambda study: _reversals(outcomes, exact_signs, expected_signs))
+    assert rn.reversal_text(_fake_study(keep=[True] * 4)).startswith(starts)
+
+
+def test_reversal_table_shows_percentage_points_and_p_values(study) -> None:
+    table = rn.reversal_table(study).set_index(["pair", "metric"])
+    tests = noise.reversal_tests(study).set_index(["pair", "metric"])
+    row, raw = table.loc[("X vs Y", "AP")], tests.loc[("X vs Y", "AP")]
+    assert row["exact difference (pp)"] == f"{100 * raw['exact difference']:+.2f}"
+    assert row["outcome"] == raw["outcome"] and len(table) == 9
+    assert rn.reversal_numbers() == {"reversal_comparisons": "9", "reversal_level": "0.05"}
+
+
+def test_rights_table_leaves_the_uncorrected_rows_comparison_empty(study) -> None:
+    table = rn.rights_table(study).set_index("estimator")
+    assert table.loc["sampled", "minus uncorrected"] == "" and table.loc["sampled", "p (paired over repetitions)"] == ""
+    top = noise.comparisons(study, sv.TOP_HEAVY)
+    rights = noise.repetition_rights(study).set_index("estimator")
+    assert table.loc["CLS", f"top-heavy right (of {top})"] == f"{rights.loc['CLS', 'top-heavy right']:.2f}"
+    assert table.loc["BV 0.1", "minus uncorrected"].startswith(("+", "-"))
+
+
+def test_settings_table_names_every_departure_with_its_reason() -> None:
+    paper = SimpleNamespace(dataset="ml-1m", split=sv.LEAVE_LAST_OUT, m=100, m_requested=100, repetitions=100,
+                            replace=False, n_tolerance=0.05)
+    table = rs.settings_table(paper, 1000, 5.0).set_index("setting")
+    kr = table[table["paper"] == rs.KR]
+    assert set(kr.loc[kr["departure"] != rs.UNSTATED, "departure"]) == {rs.SAME}
+    assert table.loc["relevant", "departure"] == rs.SAME and table.loc["sampling", "departure"] == rs.SAME
+    assert table.loc["sampling law", "this build"] == "without replacement (hypergeometric)"
+    elsewhere = SimpleNamespace(dataset="coat", split=sv.LEAVE_ONE_RANDOM_OUT, m=80, m_requested=100_000,
+                                repetitions=30, replace=True, n_tolerance=0.1)
+    table = rs.settings_table(elsewhere, 200, 4.0).set_index("setting")
+    assert table.loc["data", "departure"] == rs.REASONS["dataset"]
+    assert table.loc["held-out item", "departure"] == rs.REASONS["split"]
+    assert table.loc["sampled items m", "departure"] == rs.M_SHRUNK.format(asked=100_000)
+    assert table.loc["repetitions", ["this build", "departure"]].tolist() == ["30", rs.REASONS["repetitions"]]
+    assert table.loc["sampling", "departure"] == "the parameter toy_repetitions"
+    assert table.loc["relevant", "departure"] == "the positive threshold of this dataset"
+    assert "within 10%" in table.loc["n of the corrections", "this build"]
+    assert table.loc["1R target set", "this build"] == "TI-NN, |T_u| = 101 (100 sampled)"
+    asked = SimpleNamespace(**{**vars(elsewhere), "m_requested": 80})
+    assert rs.settings_table(asked, 1000, 5.0).set_index("setting").loc["sampled items m", "departure"] == rs.M_ASKED
 
 
 def test_auc_numbers_never_show_a_signed_zero(study) -> None:

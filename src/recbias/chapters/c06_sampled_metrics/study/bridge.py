@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from recbias import sampled
+from recbias.chapters.c06_sampled_metrics.study.noise import KEPT, LEVEL, REVERSED, WITHIN_NOISE, pair_outcome
 from recbias.designs import build_runs
 from recbias.evaluate import PoolRanks, paired_tests, pool_ranks, rank_positions, relevant_ranks, score_runs
 from recbias.evaluate.experiment import fit_systems
@@ -34,12 +35,6 @@ PAPERS_SET = {"Random": "random", "Popularity": "popularity", "pLSA": "plsa", "r
 PERSONALISED = ("pLSA", "rating-MF", "rating-kNN")
 
 BRIDGE_METHODS = ("sampled", "rank estimate", "CLS", "BV 0.1", "BV 0.01")
-
-#: a difference between two systems is beyond noise below this p-value (paired, the user as the unit)
-LEVEL = 0.05
-
-#: the outcomes of one pair of systems under an estimate, against the exact TI-AN precision
-KEPT, REVERSED, WITHIN_NOISE = "kept", "reversed", "within noise"
 
 #: non-relevant items sampled into each 1R run, as m of the corrections
 BRIDGE_SIZE = 100
@@ -138,16 +133,6 @@ def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) 
     for design, exact in zip(EXACT_DESIGNS, (exact_ti, exact_ai), strict=True):
         per_run[design] = (exact.ranks[rows] <= 10) / 10
     return Bridge(runs, sizes, tuple(model.name for model in models), per_run, sds, *_truth_shares(ratings, runs))
-
-
-def pair_outcome(exact: tuple[float, float], estimate: tuple[float, float], level: float = LEVEL) -> str:
-    """:data:`KEPT` or :data:`REVERSED` when the exact and the estimated difference of a pair, each given as
-    ``(difference, p-value)``, are both beyond noise (``p < level``) with the same or opposite signs;
-    :data:`WITHIN_NOISE` otherwise."""
-    (exact_difference, exact_p), (difference, p) = exact, estimate
-    if max(exact_p, p) >= level or exact_difference == 0 or difference == 0:
-        return WITHIN_NOISE
-    return KEPT if np.sign(exact_difference) == np.sign(difference) else REVERSED
 
 
 def pair_outcomes(bridge: Bridge, level: float = LEVEL) -> pd.DataFrame:
