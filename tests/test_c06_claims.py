@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from recbias import datasets, sampled
-from recbias.bookkit.claims import FAILS, HOLDS, evaluate
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, evaluate
 from recbias.bookkit.scorecard import AGREES
 from recbias.chapters.c06_sampled_metrics import claims
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
+from recbias.chapters.c06_sampled_metrics.study import noise
 from recbias.chapters.c06_sampled_metrics.study import real_data as sv
 from recbias.chapters.c06_sampled_metrics.study import toy as st
 
@@ -21,35 +23,50 @@ PAGE = Path(__file__).resolve().parents[1] / "book" / "06_sampled_metrics.py"
 FINDINGS = {finding.key: finding for finding in claims.FINDINGS}
 
 #: values every finding reads, at which all of them hold; each case below moves one of them to an edge
-BASE = {"reversed_pairs": 2, "reversed_list": "X and Y on AP; X and Z on AP", "bv_right": 9, "sampled_right": 7,
-        "correction_gain": 2, "sampled_auc_right": 3, "auc_expected_gap": 4e-13, "repetitions": 100,
+BASE = {"reversed_pairs": 1, "kept_pairs": 6, "within_pairs": 2, "top_heavy_pairs": 9,
+        "reversed_list": "reversed: X and Y on AP", "reversal_level": "each comparison at p < 0.05 / 9",
+        "bv_right": 8.5, "sampled_right": 7.25, "right_total": 9, "correction_gain": 1.25, "correction_p": 0.01,
+        "correction_p_clause": "p = 0.010", "auc_kept": 3, "auc_reversed": 0, "auc_pairs": 3,
+        "auc_level": "each comparison at p < 0.05 / 3", "auc_expected_gap": 4e-13, "repetitions": 100,
         "auc_z_x": 3.1, "auc_z_y": 1.0, "auc_z_z": -1.2, "one_sample_z": 1.2}
 
 
-@pytest.mark.parametrize("key, name, value, outcome", [
-    ("sampled-reverses-order", "reversed_pairs", 1, HOLDS),
-    ("sampled-reverses-order", "reversed_pairs", 0, FAILS),
-    ("correction-helps", "correction_gain", 0, HOLDS),
-    ("correction-helps", "correction_gain", -1, FAILS),
-    ("sampled-auc-keeps-order", "sampled_auc_right", 3, HOLDS),
-    ("sampled-auc-keeps-order", "sampled_auc_right", 2, FAILS),
-    ("sampled-auc-unbiased", "auc_expected_gap", 0.0, HOLDS),
-    ("sampled-auc-unbiased", "auc_expected_gap", 0.99e-10, HOLDS),
-    ("sampled-auc-unbiased", "auc_expected_gap", 1e-10, FAILS),
-    ("one-sample-matches-simulation", "one_sample_z", 2.99, HOLDS),
-    ("one-sample-matches-simulation", "one_sample_z", -2.99, HOLDS),
-    ("one-sample-matches-simulation", "one_sample_z", 3.0, FAILS),
-    ("one-sample-matches-simulation", "one_sample_z", -3.0, FAILS),
+@pytest.mark.parametrize("key, changes, outcome", [
+    ("sampled-reverses-order", {"reversed_pairs": 1}, HOLDS),
+    ("sampled-reverses-order", {"reversed_pairs": 1, "kept_pairs": 8}, HOLDS),  # one reversal is enough
+    ("sampled-reverses-order", {"reversed_pairs": 0, "kept_pairs": 9}, FAILS),  # every comparison kept
+    ("sampled-reverses-order", {"reversed_pairs": 0, "kept_pairs": 8}, INCONCLUSIVE),  # one within noise
+    ("sampled-reverses-order", {"reversed_pairs": 0, "kept_pairs": 0, "top_heavy_pairs": 0}, INCONCLUSIVE),
+    ("correction-helps", {"correction_gain": 0.01, "correction_p": 0.049}, HOLDS),
+    ("correction-helps", {"correction_gain": 0.01, "correction_p": 0.05}, INCONCLUSIVE),
+    ("correction-helps", {"correction_gain": 0.0, "correction_p": 1.0}, INCONCLUSIVE),  # both always right
+    ("correction-helps", {"correction_gain": -0.01, "correction_p": 0.049}, FAILS),
+    ("sampled-auc-keeps-order", {"auc_kept": 3}, HOLDS),
+    ("sampled-auc-keeps-order", {"auc_kept": 2}, INCONCLUSIVE),  # one pair within noise
+    ("sampled-auc-keeps-order", {"auc_kept": 2, "auc_reversed": 1}, FAILS),
+    ("sampled-auc-keeps-order", {"auc_kept": 0, "auc_pairs": 0}, INCONCLUSIVE),
+    ("sampled-auc-unbiased", {"auc_expected_gap": 0.0}, HOLDS),
+    ("sampled-auc-unbiased", {"auc_expected_gap": 0.99e-10}, HOLDS),
+    ("sampled-auc-unbiased", {"auc_expected_gap": 1e-10}, FAILS),
+    ("one-sample-matches-simulation", {"one_sample_z": 2.99}, HOLDS),
+    ("one-sample-matches-simulation", {"one_sample_z": -2.99}, HOLDS),
+    ("one-sample-matches-simulation", {"one_sample_z": 3.0}, FAILS),
+    ("one-sample-matches-simulation", {"one_sample_z": -3.0}, FAILS),
 ])
-def test_each_finding_decides_at_its_edges(key, name, value, outcome) -> None:
-    assert FINDINGS[key].criterion({**BASE, name: value}) == outcome
+def test_each_finding_decides_at_its_edges(key, changes, outcome) -> None:
+    assert FINDINGS[key].criterion({**BASE, **changes}) == outcome
 
 
 def test_the_evidence_reads_the_measured_values() -> None:
     evidence = {key: evaluate(finding, BASE, dataset="x").evidence for key, finding in FINDINGS.items()}
-    assert evidence["sampled-reverses-order"].startswith("X and Y on AP; X and Z on AP (criterion: pairs reversed at least 1)")
-    assert evidence["correction-helps"].startswith("9 vs 7 of 9 right (criterion:")
-    assert evidence["sampled-auc-keeps-order"].startswith("3 of 3 AUC comparisons right (criterion:")
+    assert evidence["sampled-reverses-order"].startswith(
+        "reversed: X and Y on AP; of the 9 comparisons, 6 kept and 2 within noise (each comparison at p < 0.05 / 9) "
+        "(criterion: holds when at least one pair")
+    assert evidence["correction-helps"].startswith("8.50 vs 7.25 of 9 comparisons right per repetition, p = 0.010 "
+                                                   "(criterion: BV 0.1's mean right comparisons minus the uncorrected "
+                                                   "metric's above zero, p < 0.05 paired over the repetitions)")
+    assert evidence["sampled-auc-keeps-order"].startswith(
+        "3 of 3 pairs kept beyond the noise of the 100 repetitions, 0 reversed (each comparison at p < 0.05 / 3)")
     assert evidence["sampled-auc-unbiased"].startswith(
         "largest gap of the expectation 4e-13; for illustration, the mean of the 100 simulated repetitions is off by "
         "z = +3.1, +1.0, -1.2 (X, Y, Z) (criterion: 0 ≤ the largest gap of the expectation < 1e-10)")
@@ -59,9 +76,23 @@ def test_the_evidence_reads_the_measured_values() -> None:
                     dataset="x").evidence.startswith("z = +0.0 ")
 
 
+def test_findings_on_the_papers_protocol_say_how_a_build_departs_from_it() -> None:
+    on_protocol = SimpleNamespace(dataset="ml-1m", split=sv.LEAVE_LAST_OUT, m=100, repetitions=100)
+    assert claims.departs_text(on_protocol) == ""
+    assert all(finding.departs == "" for finding in claims.findings(on_protocol))
+    elsewhere = SimpleNamespace(dataset="synthetic", split=sv.LEAVE_ONE_RANDOM_OUT, m=50, repetitions=100)
+    departs = claims.departs_text(elsewhere)
+    assert departs == ("dataset synthetic instead of the paper's ml-1m; split leave-one-random-out instead of the "
+                       "paper's leave-last-out; m 50 instead of the paper's 100")
+    by_key = {finding.key: finding for finding in claims.findings(elsewhere)}
+    assert {key for key, finding in by_key.items() if finding.departs == departs} == set(claims.ON_PROTOCOL)
+    assert by_key["sampled-auc-unbiased"].departs == ""  # a property of the expectation, on any protocol
+
+
 def test_findings_keep_their_keys_and_name_tables_of_the_page() -> None:
     assert set(FINDINGS) == {"sampled-reverses-order", "correction-helps", "sampled-auc-keeps-order",
                              "sampled-auc-unbiased", "one-sample-matches-simulation"}
+    assert set(claims.ON_PROTOCOL) < set(FINDINGS)
     names = set(re.findall(r":name: (\S+)", PAGE.read_text()))
     assert all(finding.anchor.startswith("tbl-sm-") and finding.anchor in names for finding in claims.FINDINGS)
 
@@ -144,5 +175,8 @@ def test_a_build_measures_every_value_its_claims_read(study) -> None:
     assert outcomes["one-sample-matches-simulation"] == HOLDS  # the one sample sits at the simulated mean
     # sampled AUC is judged on its exact expectation, which is unbiased whatever the simulated repetitions say
     assert outcomes["sampled-auc-unbiased"] == HOLDS
-    assert values["reversed_pairs"] == len(sv.reversals(study))
-    assert values["correction_gain"] == values["bv_right"] - values["sampled_right"]
+    tests = noise.reversal_tests(study)
+    assert values["reversed_pairs"] == int((tests["outcome"] == noise.REVERSED).sum())
+    assert values["reversed_pairs"] + values["kept_pairs"] + values["within_pairs"] == values["top_heavy_pairs"] == 9
+    assert values["correction_gain"] == pytest.approx(values["bv_right"] - values["sampled_right"])
+    assert values["auc_pairs"] == 3 and values["right_total"] <= 9

@@ -1,5 +1,5 @@
-"""Chapter 6's figures render on tiny inputs, with their titles and labels, and no two pieces of text
-(titles, labels, ticks, legends, the dataset stamp of the page) overlap."""
+"""Chapter 6's figures render on tiny inputs, with their titles and labels; no two pieces of text
+(titles, labels, ticks, legends, the dataset stamp of the page) overlap, and no legend hides a drawn line."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ from itertools import combinations
 from types import SimpleNamespace
 
 import matplotlib
+import matplotlib.pyplot
 import numpy as np
 import pytest
+from matplotlib.lines import Line2D
+from matplotlib.transforms import Bbox
 
 from recbias.bookkit.plotting import dataset_caption, use_theme
 from recbias.chapters.c06_sampled_metrics import claims, figures
@@ -37,7 +40,7 @@ def drawn_texts(fig) -> list[matplotlib.text.Text]:
         if ax.get_legend():
             texts += [*ax.get_legend().get_texts(), ax.get_legend().get_title()]
     for legend in fig.legends:
-        texts += legend.get_texts()
+        texts += [*legend.get_texts(), legend.get_title()]
     return [text for text in texts if text.get_visible() and text.get_text().strip()]
 
 
@@ -47,6 +50,70 @@ def overlapping_texts(fig) -> list[tuple[str, str]]:
     renderer = fig.canvas.get_renderer()
     boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in drawn_texts(fig)]
     return [(a, b) for (a, box_a), (b, box_b) in combinations(boxes, 2) if box_a.overlaps(box_b)]
+
+
+def segments_cross_box(points: np.ndarray, box: Bbox, pad: float) -> bool:
+    """Whether the polyline through ``points`` (display coordinates) enters ``box`` grown by ``pad`` pixels
+    (Liang-Barsky clipping of every segment; a lone point is a segment of length zero)."""
+    points = points[np.all(np.isfinite(points), axis=1)]
+    if len(points) == 0:
+        return False
+    start, end = (points[:-1], points[1:]) if len(points) > 1 else (points, points)
+    delta = end - start
+    low, high = np.zeros(len(start)), np.ones(len(start))
+    inside = np.ones(len(start), dtype=bool)
+    for axis, lo, hi in ((0, box.x0 - pad, box.x1 + pad), (1, box.y0 - pad, box.y1 + pad)):
+        for p, q in ((-delta[:, axis], start[:, axis] - lo), (delta[:, axis], hi - start[:, axis])):
+            parallel = p == 0
+            inside &= ~(parallel & (q < 0))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = np.where(parallel, np.nan, q / p)
+            low = np.where(~parallel & (p < 0), np.maximum(low, t), low)
+            high = np.where(~parallel & (p > 0), np.minimum(high, t), high)
+    return bool(np.any(inside & (low <= high)))
+
+
+def legends_over_lines(fig) -> list[tuple[str, str]]:
+    """(legend entry, line label) for every legend of ``fig`` whose box crosses a line or outline drawn in an
+    axes, within the axes' clip box (where the line is visible), allowing for half the line's width."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend())]
+    found = []
+    for legend in legends:
+        box = legend.get_window_extent(renderer)
+        for ax in fig.axes:
+            visible = Bbox.intersection(box, ax.bbox)
+            if visible is None:
+                continue
+            for artist in [*ax.lines, *ax.patches]:
+                if isinstance(artist, Line2D):
+                    points = artist.get_transform().transform(artist.get_xydata())
+                    width = artist.get_linewidth() + (artist.get_markersize() if artist.get_marker() not in
+                                                      (None, "None", "", " ") else 0)
+                else:
+                    points = artist.get_transform().transform(artist.get_path().vertices)
+                    width = artist.get_linewidth()
+                if segments_cross_box(points, visible, width * fig.dpi / 72 / 2):
+                    found.append((legend.get_texts()[0].get_text(), str(artist.get_label())))
+    return found
+
+
+def test_the_legend_test_sees_a_line_under_a_legend_and_none_beside_it() -> None:
+    fig, ax = matplotlib.pyplot.subplots()
+    ax.plot([0, 1], [1, 0], label="falling")  # the diagonal crosses the centre of the axes
+    ax.set(xlim=(0, 1), ylim=(0, 1))
+    ax.legend(loc="center")
+    assert legends_over_lines(fig) == [("falling", "falling")]
+    ax.legend(loc="upper right")
+    assert legends_over_lines(fig) == []
+    # a segment that passes through the box without a vertex inside it is found too
+    box = Bbox.from_extents(10, 10, 20, 20)
+    assert segments_cross_box(np.array([[0.0, 15.0], [30.0, 15.0]]), box, 0)
+    assert not segments_cross_box(np.array([[0.0, 25.0], [30.0, 25.0]]), box, 0)
+    assert segments_cross_box(np.array([[0.0, 25.0], [30.0, 25.0]]), box, 6)  # a thick line reaches it
+    assert segments_cross_box(np.array([[15.0, 15.0]]), box, 0) and not segments_cross_box(np.array([[5.0, 5.0]]), box, 0)
+    matplotlib.pyplot.close(fig)
 
 
 def titles(fig) -> list[str]:
@@ -66,8 +133,9 @@ def test_metric_shapes() -> None:
     dataset_caption(fig.axes[-1], claims.TOY_DATASET)
     assert titles(fig) == ["all 10,000 ranks", "top 100 ranks"]
     assert fig.axes[0].get_xlabel() == "rank $r$ of the relevant item"
-    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == list(st.TOY_METRICS)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == list(st.TOY_METRICS)
     assert overlapping_texts(fig) == []
+    assert legends_over_lines(fig) == []
 
 
 def test_toy_m_curves() -> None:
@@ -80,14 +148,16 @@ def test_toy_m_curves() -> None:
     assert len(fig.axes[0].lines) == 2 * len(st.TOY_RANKS)
     assert fig.axes[0].lines[1].get_ydata()[0] == toy.exact.loc["A", "AUC"]
     assert overlapping_texts(fig) == []
+    assert legends_over_lines(fig) == []
 
 
 def test_toy_shapes() -> None:
     fig = figures.toy_shapes(st.toy_shape_curves(ms=(1, 10), top=50))
     dataset_caption(fig.axes[-1], claims.TOY_DATASET)
     assert titles(fig) == list(st.TOY_METRICS)
-    assert [t.get_text() for t in fig.axes[1].get_legend().get_texts()] == ["exact", "$m = 1$", "$m = 10$"]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["exact", "$m = 1$", "$m = 10$"]
     assert overlapping_texts(fig) == []
+    assert legends_over_lines(fig) == []
 
 
 def test_corrections() -> None:
@@ -100,6 +170,7 @@ def test_corrections() -> None:
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert legend[-2:] == ["uncorrected", "exact AP"] and "BV 0.1" in legend
     assert overlapping_texts(fig) == []
+    assert legends_over_lines(fig) == []
 
 
 def test_rank_histogram() -> None:
@@ -107,8 +178,10 @@ def test_rank_histogram() -> None:
     dataset_caption(fig.axes[-1], "synthetic")
     ax = fig.axes[0]
     assert ax.get_xscale() == "log" and ax.get_ylabel() == "users per bin"
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == list(LABELS.values())
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == list(LABELS.values())
+    assert fig.legends[0].get_title().get_text() == figures.KR_SYSTEMS
     assert overlapping_texts(fig) == []
+    assert legends_over_lines(fig) == []
 
 
 def test_m_sweep() -> None:
@@ -124,5 +197,6 @@ def test_m_sweep() -> None:
     np.testing.assert_allclose(fig.axes[0].lines[0].get_ydata(), [100, 50, 10])
     assert fig.axes[1].lines[1].get_ydata()[0] == pytest.approx(5.0)
     assert overlapping_texts(fig) == []
+    assert legends_over_lines(fig) == []
     assert [tick.label1.get_text() for tick in fig.axes[1].xaxis._update_ticks()
             if tick.label1.get_text()] == ["2", "5"]

@@ -12,14 +12,18 @@ import pytest
 from recbias import datasets
 from recbias.chapters.c06_sampled_metrics.report import bridge as rb
 from recbias.chapters.c06_sampled_metrics.report import cost as rc
+from recbias.chapters.c06_sampled_metrics.report import noise as rn
 from recbias.chapters.c06_sampled_metrics.report import real_data as rr
+from recbias.chapters.c06_sampled_metrics.report import settings as rs
 from recbias.chapters.c06_sampled_metrics.report import sweep as rw
 from recbias.chapters.c06_sampled_metrics.report import toy as rt
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
+from recbias.chapters.c06_sampled_metrics.study import noise
 from recbias.chapters.c06_sampled_metrics.study import real_data as sv
 from recbias.chapters.c06_sampled_metrics.study import sweep as sw
 from recbias.chapters.c06_sampled_metrics.study import toy as st
 from recbias.chapters.c06_sampled_metrics.study.bridge import Bridge
+from recbias.chapters.c06_sampled_metrics.study.noise import KEPT, REVERSED, WITHIN_NOISE
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +101,7 @@ def test_toy_corrected_table_has_a_row_per_metric_and_recommender() -> None:
 def test_systems_table_reads_the_presets() -> None:
     table = rr.systems_table().set_index("system")
     assert table.loc["X", "settings"] == "16 factors, λ = 10, α = 0.2"
+    assert set(table["set"]) == {rr.KR_SET}
     assert table.loc["Z", "settings"] == "q = 1, 10 neighbours per item"
 
 
@@ -143,11 +148,66 @@ def test_orders_table_reads_the_papers_reversal(study) -> None:
     assert set(orders.loc["ours"].index) == set(sv.METRICS)
 
 
-def test_reversal_text_names_the_pairs_or_says_none_is_reversed(study) -> None:
-    text = rr.reversal_text(study)
-    found = sv.reversals(study)
-    assert (("reverses the exact order of" in text and all(pair in text for pair in found)) if found
-            else text == rr.KEPT)
+def _reversals(outcomes: list[str], exact_signs: list[int], expected_signs: list[int]) -> pd.DataFrame:
+    """A reversal table of the three pairs on AP with the given outcomes and signs of the two differences."""
+    return pd.DataFrame({"pair": ["X vs Y", "X vs Z", "Y vs Z"], "metric": "AP",
+                         "exact difference": np.array(exact_signs) * 0.01, "exact p": 0.001,
+                         "expected difference": np.array(expected_signs) * 0.02, "expected p": 0.3,
+                         "outcome": outcomes})
+
+
+@pytest.mark.parametrize("outcomes, exact_signs, expected_signs, starts", [
+    ([KEPT, REVERSED, WITHIN_NOISE], [1, 1, 1], [1, -1, -1], "**On this build**, the uncorrected sampled metric "
+     "reverses the exact order of 1 pair in expectation, beyond noise: X and Z on AP."),
+    ([KEPT, WITHIN_NOISE, WITHIN_NOISE], [1, 1, -1], [1, -1, -1], "**On this build**, the expected uncorrected sampled "
+     "metric reverses the exact order of 1 pair (X and Z on AP), but within noise: with 4 users"),
+    ([KEPT, KEPT, WITHIN_NOISE], [1, 1, 1], [1, 1, 1], "**On this build**, the expected uncorrected sampled metric "
+     "keeps the exact order of every pair on every top-heavy metric; 2 of the 3 comparisons are kept beyond noise."),
+])
+def test_reversal_text_at_its_edges(monkeypatch, outcomes, exact_signs, expected_signs, starts) -> None:
+    monkeypatch.setattr(rn, "reversal_tests", lambda study: _reversals(outcomes, exact_signs, expected_signs))
+    assert rn.reversal_text(_fake_study(keep=[True] * 4)).startswith(starts)
+
+
+def test_reversal_table_shows_percentage_points_and_p_values(study) -> None:
+    table = rn.reversal_table(study).set_index(["pair", "metric"])
+    tests = noise.reversal_tests(study).set_index(["pair", "metric"])
+    row, raw = table.loc[("X vs Y", "AP")], tests.loc[("X vs Y", "AP")]
+    assert row["exact difference (pp)"] == f"{100 * raw['exact difference']:+.2f}"
+    assert row["outcome"] == raw["outcome"] and len(table) == 9
+    assert rn.reversal_numbers() == {"reversal_comparisons": "9", "reversal_level": "0.05"}
+
+
+def test_rights_table_leaves_the_uncorrected_rows_comparison_empty(study) -> None:
+    table = rn.rights_table(study).set_index("estimator")
+    assert table.loc["sampled", "minus uncorrected"] == "" and table.loc["sampled", "p (paired over repetitions)"] == ""
+    top = noise.comparisons(study, sv.TOP_HEAVY)
+    rights = noise.repetition_rights(study).set_index("estimator")
+    assert table.loc["CLS", f"top-heavy right (of {top})"] == f"{rights.loc['CLS', 'top-heavy right']:.2f}"
+    assert table.loc["BV 0.1", "minus uncorrected"].startswith(("+", "-"))
+
+
+def test_settings_table_names_every_departure_with_its_reason() -> None:
+    paper = SimpleNamespace(dataset="ml-1m", split=sv.LEAVE_LAST_OUT, m=100, m_requested=100, repetitions=100,
+                            replace=False, n_tolerance=0.05)
+    table = rs.settings_table(paper, 1000, 5.0).set_index("setting")
+    kr = table[table["paper"] == rs.KR]
+    assert set(kr.loc[kr["departure"] != rs.UNSTATED, "departure"]) == {rs.SAME}
+    assert table.loc["relevant", "departure"] == rs.SAME and table.loc["sampling", "departure"] == rs.SAME
+    assert table.loc["sampling law", "this build"] == "without replacement (hypergeometric)"
+    elsewhere = SimpleNamespace(dataset="coat", split=sv.LEAVE_ONE_RANDOM_OUT, m=80, m_requested=100_000,
+                                repetitions=30, replace=True, n_tolerance=0.1)
+    table = rs.settings_table(elsewhere, 200, 4.0).set_index("setting")
+    assert table.loc["data", "departure"] == rs.REASONS["dataset"]
+    assert table.loc["held-out item", "departure"] == rs.REASONS["split"]
+    assert table.loc["sampled items m", "departure"] == rs.M_SHRUNK.format(asked=100_000)
+    assert table.loc["repetitions", ["this build", "departure"]].tolist() == ["30", rs.REASONS["repetitions"]]
+    assert table.loc["sampling", "departure"] == "the parameter toy_repetitions"
+    assert table.loc["relevant", "departure"] == "the positive threshold of this dataset"
+    assert "within 10%" in table.loc["n of the corrections", "this build"]
+    assert table.loc["1R target set", "this build"] == "TI-NN, |T_u| = 101 (100 sampled)"
+    asked = SimpleNamespace(**{**vars(elsewhere), "m_requested": 80})
+    assert rs.settings_table(asked, 1000, 5.0).set_index("setting").loc["sampled items m", "departure"] == rs.M_ASKED
 
 
 def test_auc_numbers_never_show_a_signed_zero(study) -> None:
@@ -219,27 +279,51 @@ def test_sweep_note_explains_a_dash_only_when_there_is_one() -> None:
 # ---------------------------------------------------------------- the bridge
 
 
-def _bridge(*, shortage: int = 0, truth: float = np.nan, n_runs: int = 250) -> Bridge:
-    names = ("MF", "Popularity", "Random")
-    values = {"sampled": dict(zip(names, (0.06, 0.05, 0.01))), "rank estimate": dict(zip(names, (0.02, 0.03, 0.0))),
-              "CLS": dict(zip(names, (0.02, 0.01, 0.0))), "BV 0.1": dict(zip(names, (0.02, 0.01, 0.0))),
-              "BV 0.01": dict(zip(names, (0.02, 0.01, 0.0))), "TI-AN": dict(zip(names, (0.02, 0.01, 0.0))),
-              "AI-AN": dict(zip(names, (0.01, 0.005, 0.0)))}
-    sds = {method: dict.fromkeys(names, 0.001) for method in values if method not in ("TI-AN", "AI-AN")}
-    runs = SimpleNamespace(n_runs=n_runs, report=SimpleNamespace(shortage_runs=shortage))
-    return Bridge(runs, np.array([150, 420]), values, sds, truth, 0.08)
+#: the systems of the hand-made bridges: the papers' set
+PAPERS = ("Random", "Popularity", "pLSA", "rating-MF", "rating-kNN")
+
+
+def _bridge(*, shortage: int = 0, truth: float = np.nan, n_runs: int = 250, exact=(0.0, 0.01, 0.02, 0.01, 0.01),
+            uncorrected=(0.01, 0.038, 0.048, 0.024, 0.027)) -> Bridge:
+    """A bridge whose every run of a system has the same P@10 (the values given, in the order of ``PAPERS``)."""
+    values = {"sampled": uncorrected, "rank estimate": (0.0, 0.03, 0.02, 0.01, 0.01), "CLS": exact, "BV 0.1": exact,
+              "BV 0.01": exact, "TI-AN": exact, "AI-AN": (0.0, 0.005, 0.01, 0.005, 0.005)}
+    per_run = {method: np.tile(np.array(row, dtype=float), (4, 1)) for method, row in values.items()}
+    sds = {method: dict.fromkeys(PAPERS, 0.001) for method in values if method not in ("TI-AN", "AI-AN")}
+    runs = SimpleNamespace(n_runs=n_runs, report=SimpleNamespace(shortage_runs=shortage), users=np.array([0, 1, 2, 3]))
+    return Bridge(runs, np.array([150, 420]), PAPERS, per_run, sds, truth, 0.08)
 
 
 def test_bridge_text_at_its_edges() -> None:
     full = rb.bridge_text(_bridge())
     assert "250 runs" in full and "pools of 150 to 420 items" in full and "every pool held at least 100" in full
-    # the uncorrected precision of the personalised systems over their exact one: 0.06/0.02 and 0.05/0.01
-    assert "is 3.0 to 5.0 times their exact TI-AN precision" in full
     short = rb.bridge_text(_bridge(shortage=1))
     assert "1 run left out because the pool held fewer than 100 items" in short
     empty = _bridge(n_runs=0)
     assert "cannot be formed" in rb.bridge_text(empty)
     assert list(rb.bridge_table(empty).iloc[:, 0]) == ["no user has 100 non-relevant candidates on this dataset"]
+
+
+def test_the_ratio_covers_the_personalised_systems_and_names_popularity_apart() -> None:
+    # pLSA 0.048 / 0.02, rating-MF 0.024 / 0.01, rating-kNN 0.027 / 0.01; Popularity 0.038 / 0.01 lies outside
+    assert rb.ratio_text(_bridge()) == (" The uncorrected 1R precision of the papers' personalised recommenders (pLSA, "
+                                        "rating-MF and rating-kNN) is 2.4 to 2.7 times their exact TI-AN precision; "
+                                        "that of Popularity, 3.8 times.")
+    # equal ratios print once; Random (0.01 over 0) never enters
+    same = rb.ratio_text(_bridge(uncorrected=(0.01, 0.038, 0.05, 0.025, 0.025)))
+    assert "is 2.5 times their exact" in same
+    # a personalised system with no exact precision is named, not divided by zero; the others keep their span
+    zero = rb.ratio_text(_bridge(exact=(0.0, 0.01, 0.02, 0.0, 0.01)))
+    assert "recommenders (pLSA and rating-kNN) is 2.4 to 2.7 times" in zero
+    assert zero.endswith("; the exact TI-AN precision of rating-MF is zero, so no ratio.")
+    one = rb.ratio_text(_bridge(exact=(0.0, 0.0, 0.02, 0.0, 0.0)))
+    assert one == (" The uncorrected 1R precision of the papers' personalised recommender (pLSA) is 2.4 times its exact "
+                   "TI-AN precision; the exact TI-AN precision of rating-MF and rating-kNN is zero, so no ratio.")
+    # Popularity alone opens the sentence
+    alone = rb.ratio_text(_bridge(exact=(0.0, 0.01, 0.0, 0.0, 0.0)))
+    assert alone.startswith(" The uncorrected 1R precision of Popularity is 3.8 times its exact TI-AN precision; the")
+    assert rb.ratio_text(_bridge(exact=(0.0,) * 5)) == (" The exact TI-AN precision of pLSA, rating-MF and rating-kNN is "
+                                                         "zero, so no ratio.")
 
 
 def test_truth_text_measures_the_assumption_only_in_a_simulated_world() -> None:
@@ -248,16 +332,17 @@ def test_truth_text_measures_the_assumption_only_in_a_simulated_world() -> None:
     assert "12.3% of the items sampled as non-relevant" in simulated and "is 8.0%" in simulated
 
 
-def test_bridge_tables_show_each_estimate_and_whether_it_keeps_the_exact_order() -> None:
+def test_bridge_tables_show_each_estimate_and_the_pairs_it_orders_beyond_noise() -> None:
     bridge = _bridge()
     orders = rb.bridge_orders(bridge).set_index("estimate")
-    assert orders.loc[rb.EXACT, "order"] == "MF > Popularity > Random"
-    assert orders.loc[rb.UNCORRECTED, "same as exact"] == "yes"
-    assert orders.loc["rank estimate", "order"] == "Popularity > MF > Random"
-    assert orders.loc["rank estimate", "same as exact"] == "no"
+    assert orders.loc[rb.EXACT, "order of the means"] == "pLSA > Popularity = rating-MF = rating-kNN > Random"
+    # constant runs: every non-zero difference is beyond noise, a tie is within it; exact has 7 unequal pairs of 10
+    assert orders.loc["CLS", list(rb.PAIR_COLUMNS.values())].tolist() == [7, 0, 3]
+    # the rank estimate (0, 0.03, 0.02, 0.01, 0.01) puts Popularity above pLSA: one pair reversed
+    assert orders.loc["rank estimate", "pairs reversed"] == 1
     table = rb.bridge_table(bridge)
-    assert list(table.columns) == ["MF", "Popularity", "Random"]
-    assert table.loc[rb.UNCORRECTED, "MF"] == "0.0600<br><small>± 0.0010</small>"
+    assert list(table.columns) == list(PAPERS)
+    assert table.loc[rb.UNCORRECTED, "pLSA"] == "0.0480<br><small>± 0.0010</small>"
     assert table.loc["1R AI-AN", "Popularity"] == "0.0050"
 
 

@@ -3,11 +3,15 @@
 Every value of Tables 1-4 of Krichene and Rendle (KDD 2020) is a row of ``published.csv``, its
 key built by :func:`key`; Tables 1-2 are set against the toy example (:func:`toy_measured`,
 registered on the dataset ``"toy"``), Tables 3-4 and the :data:`FINDINGS` against the build's
-dataset (:func:`measured`), comparable only on ML-1M.
+dataset (:func:`measured`), comparable only on ML-1M.  A finding that compares systems or
+estimators is decided only beyond noise (:mod:`~recbias.chapters.c06_sampled_metrics.study.noise`);
+one that rests on the paper's protocol says how the build departs from it (:func:`findings`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -15,12 +19,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import Finding, Number, at_least, between, published
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, Criterion, Finding, Number, between, beyond_noise, published
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
+from recbias.chapters.c06_sampled_metrics.study.noise import (
+    KEPT, LEVEL, REVERSED, WITHIN_NOISE, auc_order_tests, comparisons, repetition_rights, reversal_tests,
+)
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
-    METHODS, METRICS, SampledStudy, auc_expected_gaps, auc_gaps, reversals, right_counts,
+    METHODS, METRICS, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, departures,
 )
 from recbias.chapters.c06_sampled_metrics.study.toy import TOY_METRICS, TOY_RANKS, ToyStudy
+from recbias.text import fmt_p_clause
 
 PUBLISHED = Path(__file__).with_name("published.csv")
 
@@ -62,21 +70,70 @@ def paper() -> dict[str, float]:
     return {number.key: number.value for number in numbers()}
 
 
+#: the words of the two criteria on counts of comparisons decided beyond noise
+SOME_REVERSED = "holds when at least one {what} is reversed beyond noise, fails when all are kept beyond noise"
+ALL_KEPT = "holds when every {what} is kept beyond noise, fails when one is reversed beyond noise"
+
+
+def some_reversed(reversed_: str, kept: str, total: str, *, what: str) -> Criterion:
+    """Holds when at least one comparison is reversed beyond noise, fails when every one of them keeps the
+    exact order beyond noise, and is inconclusive otherwise (counts ``values[reversed_]``, ``values[kept]``
+    of ``values[total]`` comparisons)."""
+
+    def test(values: Mapping[str, Any]) -> str:
+        if values[reversed_] >= 1:
+            return HOLDS
+        return FAILS if values[total] > 0 and values[kept] == values[total] else INCONCLUSIVE
+
+    return Criterion(SOME_REVERSED.format(what=what), (reversed_, kept, total), test)
+
+
+def all_kept(kept: str, reversed_: str, total: str, *, what: str) -> Criterion:
+    """Holds when every comparison keeps the exact order beyond noise, fails when at least one is reversed beyond
+    noise, and is inconclusive otherwise."""
+
+    def test(values: Mapping[str, Any]) -> str:
+        if values[reversed_] >= 1:
+            return FAILS
+        return HOLDS if values[total] > 0 and values[kept] == values[total] else INCONCLUSIVE
+
+    return Criterion(ALL_KEPT.format(what=what), (kept, reversed_, total), test)
+
+
+#: the BV 0.1 correction against the uncorrected metric: beyond noise over the repetitions, not the users
+CORRECTION_GAIN = replace(
+    beyond_noise("correction_gain", "correction_p", level=LEVEL),
+    words=("BV 0.1's mean right comparisons minus the uncorrected metric's above zero, p < {level:g} paired over "
+           "the repetitions").format(level=LEVEL))
+
+#: how the real-data findings state their level (Bonferroni over the comparisons they read)
+BONFERRONI = "each comparison at p < {level:g} / {comparisons}"
+
 FINDINGS = [
     Finding("sampled-reverses-order",
-            "the uncorrected sampled metric reverses the exact order of some pair of recommenders "
-            "(in the means over the repetitions)",
-            SOURCE, "tbl-sm-orders", at_least("reversed_pairs", 1, what="pairs reversed"), "{reversed_list}",
+            "the uncorrected sampled metric reverses, in expectation, the exact order of some pair of recommenders "
+            "on a top-heavy metric",
+            SOURCE, "tbl-sm-reversals",
+            some_reversed("reversed_pairs", "kept_pairs", "top_heavy_pairs",
+                          what="pair (exact and expected sampled differences, paired t-tests with the user as "
+                               "the unit, Bonferroni)"),
+            "{reversed_list}; of the {top_heavy_pairs} comparisons, {kept_pairs} kept and {within_pairs} within "
+            "noise ({reversal_level})",
             note="the paper's reversal rests on systems that spread their ranks differently; whether a dataset "
                  "shows it depends on how its systems' ranks are spread"),
     Finding("correction-helps",
-            "the BV 0.1 correction gets no fewer top-heavy comparisons right than the uncorrected sampled metric",
+            "the BV 0.1 correction orders more top-heavy comparisons as the exact metric does than the uncorrected "
+            "sampled metric, per repetition",
+            SOURCE, "tbl-sm-right", CORRECTION_GAIN,
+            "{bv_right:.2f} vs {sampled_right:.2f} of {right_total} comparisons right per repetition, "
+            "{correction_p_clause}"),
+    Finding("sampled-auc-keeps-order",
+            "sampled AUC orders the recommenders as exact AUC does, in the means over the repetitions",
             SOURCE, "tbl-sm-right",
-            at_least("correction_gain", 0, what="BV 0.1's right top-heavy comparisons minus the uncorrected metric's"),
-            "{bv_right} vs {sampled_right} of 9 right"),
-    Finding("sampled-auc-keeps-order", "sampled AUC orders the recommenders as exact AUC does", SOURCE, "tbl-sm-right",
-            at_least("sampled_auc_right", 3, what="AUC comparisons right"),
-            "{sampled_auc_right} of 3 AUC comparisons right"),
+            all_kept("auc_kept", "auc_reversed", "auc_pairs",
+                     what="pair (mean sampled difference paired over the repetitions, Bonferroni)"),
+            "{auc_kept} of {auc_pairs} pairs kept beyond the noise of the {repetitions} repetitions, "
+            "{auc_reversed} reversed ({auc_level})"),
     Finding("sampled-auc-unbiased",
             "sampled AUC is an unbiased estimate of exact AUC: the expectation of the sampled estimator, under "
             "each user's own sampling law, equals exact AUC to rounding",
@@ -89,6 +146,24 @@ FINDINGS = [
             SOURCE, "tbl-sm-cost", between("one_sample_z", -3, 3, open_low=True, open_high=True, what="its z-score"),
             "z = {one_sample_z:+z.1f}"),
 ]
+
+#: the findings that rest on the paper's real-data protocol (its Sec. 6), which a build may depart from
+ON_PROTOCOL = ("sampled-reverses-order", "correction-helps", "sampled-auc-keeps-order")
+
+#: one departure from the paper's protocol, as ``departs`` states it
+DEPARTURE = "{setting} {ours} instead of the paper's {paper}"
+
+
+def departs_text(study: SampledStudy) -> str:
+    """How the build departs from the paper's protocol, ``""`` when it does not."""
+    return "; ".join(DEPARTURE.format(setting=setting, ours=ours, paper=paper)
+                     for setting, (paper, ours) in departures(study).items())
+
+
+def findings(study: SampledStudy) -> list[Finding]:
+    """:data:`FINDINGS`, those of :data:`ON_PROTOCOL` with the build's departures from the paper's protocol."""
+    departs = departs_text(study)
+    return [replace(finding, departs=departs) if finding.key in ON_PROTOCOL else finding for finding in FINDINGS]
 
 
 def toy_measured(toy: ToyStudy) -> dict[str, float]:
@@ -124,16 +199,30 @@ def _table4_values(agreement: pd.DataFrame) -> dict[str, float]:
             for _, row in agreement.iterrows() for method in METHODS if not np.isnan(row[method])}
 
 
+def _reversal_values(study: SampledStudy) -> dict[str, Any]:
+    tests = reversal_tests(study)
+    reversed_rows = tests[tests["outcome"] == REVERSED]
+    named = [f"{row.pair.replace(' vs ', ' and ')} on {row.metric}" for row in reversed_rows.itertuples()]
+    return {"reversed_pairs": len(reversed_rows), "kept_pairs": int((tests["outcome"] == KEPT).sum()),
+            "within_pairs": int((tests["outcome"] == WITHIN_NOISE).sum()), "top_heavy_pairs": len(tests),
+            "reversed_list": "reversed: " + "; ".join(named) if named else "no pair reversed beyond noise",
+            "reversal_level": BONFERRONI.format(level=LEVEL, comparisons=len(tests))}
+
+
 def _finding_values(study: SampledStudy, cost: Cost) -> dict[str, Any]:
-    found = reversals(study)
-    right = right_counts(study).set_index("estimator")
-    top = "top-heavy comparisons right (of 9)"
+    rights = repetition_rights(study).set_index("estimator")
+    auc = auc_order_tests(study)
     z = auc_gaps(study)[1]
     return {
-        "reversed_pairs": len(found), "reversed_list": "; ".join(found) or "no pair reversed",
-        "bv_right": int(right.loc["BV 0.1", top]), "sampled_right": int(right.loc["sampled", top]),
-        "correction_gain": int(right.loc["BV 0.1", top] - right.loc["sampled", top]),
-        "sampled_auc_right": int(right.loc["sampled", "AUC comparisons right (of 3)"]),
+        **_reversal_values(study),
+        "bv_right": float(rights.loc["BV 0.1", "top-heavy right"]),
+        "sampled_right": float(rights.loc["sampled", "top-heavy right"]),
+        "right_total": comparisons(study, TOP_HEAVY),
+        "correction_gain": float(rights.loc["BV 0.1", "difference from uncorrected"]),
+        "correction_p": float(rights.loc["BV 0.1", "p"]),
+        "correction_p_clause": fmt_p_clause(float(rights.loc["BV 0.1", "p"])),
+        "auc_kept": int((auc["outcome"] == KEPT).sum()), "auc_reversed": int((auc["outcome"] == REVERSED).sum()),
+        "auc_pairs": len(auc), "auc_level": BONFERRONI.format(level=LEVEL, comparisons=len(auc)),
         "auc_expected_gap": float(np.abs(auc_expected_gaps(study)).max()), "repetitions": study.repetitions,
         **{f"auc_z_{name.lower()}": float(value) for name, value in zip(study.names, z, strict=True)},
         "one_sample_z": one_sample_z(study, cost),

@@ -2,7 +2,8 @@
 
 Each function returns a matplotlib Figure; the page stamps the dataset on it and glues it.
 Colours of the systems come from the page (:func:`recbias.bookkit.plotting.palette`); the toy
-recommenders, metrics, sample sizes and estimators have fixed colours here.
+recommenders, metrics, sample sizes and estimators have fixed colours here.  Every legend sits
+below the panels, where it hides no curve.
 """
 
 from __future__ import annotations
@@ -33,11 +34,23 @@ EXPECTED = r"$\mathbb{E}[M(\tilde{r})]$"
 WIDTH = 7.5
 #: a log axis of sample sizes spanning fewer decades than this is ticked at 1, 2 and 5 times powers of ten
 FEW_DECADES = 3
+#: the title of the legend of Krichene and Rendle's three systems
+KR_SYSTEMS = "Krichene and Rendle's systems"
+#: space left between the panels and the legend below them (inches)
+LEGEND_GAP = 0.08
 
 
 def _grid(rows: int, columns: int, size: tuple[float, float]) -> tuple[plt.Figure, np.ndarray]:
     fig, axes = plt.subplots(rows, columns, figsize=size)
     return fig, np.atleast_1d(axes).ravel()
+
+
+def _legend_below(fig: plt.Figure, ax: plt.Axes, *, ncol: int, title: str | None = None) -> None:
+    """One legend for the figure, with the entries of ``ax``, centred under the panels, which shrink to
+    leave it room (then the layout is final)."""
+    legend = fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncol=ncol, title=title)
+    height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.dpi
+    fig.tight_layout(rect=(0, (height + LEGEND_GAP) / fig.get_figheight(), 1, 1))
 
 
 def _sample_size_axis(ax: plt.Axes, sizes: np.ndarray) -> None:
@@ -60,8 +73,7 @@ def metric_shapes() -> plt.Figure:
             ax.plot(ranks[:top], values, label=metric, color=METRIC_COLOURS[metric], lw=1.8)
         ax.set(xlabel="rank $r$ of the relevant item", ylabel="$M(r)$")
         ax.set_title("all 10,000 ranks" if top == TOY_N else "top 100 ranks", loc="left")
-    axes[0].legend(loc="center right")
-    fig.tight_layout()
+    _legend_below(fig, axes[0], ncol=len(TOY_METRICS))
     return fig
 
 
@@ -75,8 +87,7 @@ def toy_m_curves(curves: pd.DataFrame, toy: ToyStudy) -> plt.Figure:
             ax.axhline(toy.exact.loc[name, metric], color=TOY_COLOURS[name], ls=":", lw=1.2)
         ax.set(xscale="log", xlabel="sample size $m$", ylabel=EXPECTED)
         ax.set_title(metric, loc="left")
-    axes[0].legend(title="recommender")
-    fig.tight_layout()
+    _legend_below(fig, axes[0], ncol=len(TOY_RANKS), title="toy recommender (dotted: exact metric)")
     return fig
 
 
@@ -92,8 +103,7 @@ def toy_shapes(curves: pd.DataFrame) -> plt.Figure:
                     label="exact" if m == 0 else f"$m = {m}$")
         ax.set(xlabel="true rank $r$", ylabel=r"$\mathbb{E}[M(\tilde{r}) \mid r]$")
         ax.set_title(metric, loc="left")
-    axes[1].legend()
-    fig.tight_layout()
+    _legend_below(fig, axes[0], ncol=len(ms) + 1)
     return fig
 
 
@@ -113,8 +123,7 @@ def corrections(vectors: ToyCorrections) -> plt.Figure:
     axes[1].set(xscale="log", xlabel="true rank $r$ among 10,000 items", ylabel=r"$\mathbb{E}[\hat{M}_{\tilde{r}} \mid r]$",
                 ylim=(-0.02, 1.02))
     axes[1].set_title("b) expectation", loc="left")
-    fig.legend(*axes[1].get_legend_handles_labels(), loc="lower center", ncol=3)
-    fig.tight_layout(rect=(0, 1.0 / fig.get_figheight(), 1, 1))
+    _legend_below(fig, axes[1], ncol=4)
     return fig
 
 
@@ -126,8 +135,7 @@ def rank_histogram(study: SampledStudy, colours: Mapping[str, str]) -> plt.Figur
         label = study.labels[short]
         axes[0].hist(study.ranks[:, k], bins=bins, histtype="step", lw=1.8, color=colours[label], label=label)
     axes[0].set(xscale="log", xlabel="exact rank $r$ of the held-out item (log scale)", ylabel="users per bin")
-    axes[0].legend(loc="upper left")
-    fig.tight_layout()
+    _legend_below(fig, axes[0], ncol=len(study.names), title=KR_SYSTEMS)
     return fig
 
 
@@ -144,6 +152,5 @@ def m_sweep(study: SampledStudy, sweep: MSweep, colours: Mapping[str, str]) -> p
         _sample_size_axis(ax, np.asarray(sizes, dtype=float))
         ax.set(xlabel="sample size $m$", ylabel=r"$\mathbb{E}[\mathrm{Recall@10}]$ (%)")
         ax.set_title(title, loc="left")
-    axes[0].legend()
-    fig.tight_layout()
+    _legend_below(fig, axes[0], ncol=len(study.names), title=f"{KR_SYSTEMS} (dotted: exact Recall@10)")
     return fig

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c06_sampled_metrics.study.bridge import BRIDGE_METHODS, BRIDGE_SIZE, Bridge
-from recbias.text import fmt_count, fmt_number, fmt_pct, fmt_pm, fmt_span, fmt_yes, order_text
+from recbias.chapters.c06_sampled_metrics.study.bridge import (
+    BRIDGE_METHODS, BRIDGE_SIZE, KEPT, PERSONALISED, REVERSED, WITHIN_NOISE, Bridge, pair_outcomes,
+)
+from recbias.text import and_list, fmt_count, fmt_number, fmt_pct, fmt_pm, fmt_span, order_text
 
 UNCORRECTED = f"1R TI-NN({BRIDGE_SIZE}), uncorrected"
 EXACT = "exact 1R TI-AN"
@@ -16,7 +18,11 @@ NOT_FORMED = ("**On this build** no user has {size} non-relevant candidates, so 
 RUNS = "**On this build**: {runs} (relevant test ratings); pools of {low:,} to {high:,} items including the relevant one; "
 FULL_POOLS = "every pool held at least {size} non-relevant items."
 SHORT_POOLS = "{runs} left out because the pool held fewer than {size} items."
-RATIO = " The uncorrected 1R precision of the personalised recommenders is {span} times their exact TI-AN precision."
+RATIO = ("the uncorrected 1R precision of the papers' personalised {recommenders} ({names}) is {span} times {their} "
+         "exact TI-AN precision")
+POPULARITY_AFTER = "that of Popularity, {ratio} times"
+POPULARITY_ALONE = "the uncorrected 1R precision of Popularity is {ratio} times its exact TI-AN precision"
+NO_RATIO = "the exact TI-AN precision of {names} is zero, so no ratio"
 
 REAL_WORLD = ("A real dataset cannot tell how many of the sampled items the user would in fact like; on the simulated "
               "datasets of the book this share is measured directly.")
@@ -35,11 +41,11 @@ def _label(method: str) -> str:
 
 
 def bridge_table(bridge: Bridge) -> pd.DataFrame:
-    """One row per estimate, one column per system: one draw of 1R TI-NN(100) P@10, uncorrected and corrected
-    (± sd over draws), then the exact 1R TI-AN and 1R AI-AN precision."""
+    """One row per estimate, one column per system of the papers' set: one draw of 1R TI-NN(100) P@10,
+    uncorrected and corrected (± sd over draws), then the exact 1R TI-AN and 1R AI-AN precision."""
     if not bridge.formed:
         return _not_formed()
-    names = list(bridge.values["TI-AN"])
+    names = list(bridge.names)
     rows = {_label(method): [fmt_pm(bridge.values[method][name], bridge.sds[method][name], 4) for name in names]
             for method in BRIDGE_METHODS}
     rows[EXACT] = [fmt_number(bridge.values["TI-AN"][name], 4) for name in names]
@@ -47,16 +53,43 @@ def bridge_table(bridge: Bridge) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index", columns=names)
 
 
+#: the columns of the orders table that count pairs of systems, by outcome
+PAIR_COLUMNS = {KEPT: "pairs ordered as exact", REVERSED: "pairs reversed", WITHIN_NOISE: "pairs within noise"}
+
+
 def bridge_orders(bridge: Bridge) -> pd.DataFrame:
-    """The order of the systems by each estimate, and whether it is the exact TI-AN order."""
+    """The order of the systems by each estimate's means, and how many pairs it orders as the exact TI-AN
+    precision or against it beyond noise (:func:`~recbias.chapters.c06_sampled_metrics.study.bridge.pair_outcomes`)."""
     if not bridge.formed:
         return _not_formed()
-    exact = order_text(bridge.values["TI-AN"])
-    rows = [{"estimate": EXACT, "order": exact, "same as exact": ""}]
-    for method in BRIDGE_METHODS:
-        order = order_text(bridge.values[method])
-        rows.append({"estimate": _label(method), "order": order, "same as exact": fmt_yes(order == exact)})
+    outcomes = pair_outcomes(bridge).set_index("estimator").rename(columns=PAIR_COLUMNS)
+    rows = [{"estimate": EXACT, "order of the means": order_text(bridge.values["TI-AN"]),
+             **dict.fromkeys(PAIR_COLUMNS.values(), "")}]
+    rows += [{"estimate": _label(method), "order of the means": order_text(bridge.values[method]),
+              **outcomes.loc[method].to_dict()} for method in BRIDGE_METHODS]
     return pd.DataFrame(rows)
+
+
+def ratio_text(bridge: Bridge) -> str:
+    """How many times its exact TI-AN precision the uncorrected 1R precision is, over the papers' personalised
+    systems (a span), and for Popularity apart; systems whose exact precision is zero are named instead."""
+    exact, uncorrected = bridge.values["TI-AN"], bridge.values["sampled"]
+    personalised = [name for name in PERSONALISED if name in exact]
+    ratios = {name: uncorrected[name] / exact[name] for name in personalised if exact[name] > 0}
+    zero = [name for name in personalised if exact[name] <= 0]
+    clauses = []
+    if ratios:
+        many = len(ratios) > 1
+        clauses.append(RATIO.format(recommenders="recommenders" if many else "recommender", names=and_list(list(ratios)),
+                                    span=fmt_span(min(ratios.values()), max(ratios.values()), "{:.1f}"),
+                                    their="their" if many else "its"))
+    if exact.get("Popularity", 0) > 0:
+        ratio = f"{uncorrected['Popularity'] / exact['Popularity']:.1f}"
+        clauses.append((POPULARITY_AFTER if clauses else POPULARITY_ALONE).format(ratio=ratio))
+    if zero:
+        clauses.append(NO_RATIO.format(names=and_list(zero)))
+    text = "; ".join(clauses)
+    return f" {text[0].upper()}{text[1:]}." if text else ""
 
 
 def bridge_text(bridge: Bridge) -> str:
@@ -68,9 +101,7 @@ def bridge_text(bridge: Bridge) -> str:
                        high=bridge.sizes.max())
     text += (SHORT_POOLS.format(runs=fmt_count(shortage, "run", "runs"), size=BRIDGE_SIZE) if shortage
              else FULL_POOLS.format(size=BRIDGE_SIZE))
-    exact = bridge.values["TI-AN"]
-    ratios = [bridge.values["sampled"][name] / exact[name] for name in exact if name != "Random" and exact[name] > 0]
-    return text + (RATIO.format(span=fmt_span(min(ratios), max(ratios), "{:.1f}")) if ratios else "")
+    return text + ratio_text(bridge)
 
 
 def truth_text(bridge: Bridge) -> str:

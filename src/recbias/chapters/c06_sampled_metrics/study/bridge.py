@@ -3,23 +3,36 @@
 On the first coin-flip split of chapter 2, 1R TI-NN(100) precision ranks each relevant item
 against 100 sampled candidates; :func:`bridge_study` corrects it with the estimators of the
 chapter and sets it against the exact 1R TI-AN precision they estimate (and 1R AI-AN), for the
-papers' five systems.
+papers' set of IRJ 2017 (Sec. 3.3: Random, Popularity, pLSA, rating-prediction MF and user-kNN);
+:func:`pair_outcomes` says which pairs of systems each estimate orders as the exact precision
+does beyond noise, with the user as the unit.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
+import pandas as pd
 
 from recbias import sampled
+from recbias.chapters.c06_sampled_metrics.study.noise import KEPT, LEVEL, REVERSED, WITHIN_NOISE, pair_outcome
 from recbias.designs import build_runs
-from recbias.evaluate import PoolRanks, pool_ranks, rank_positions, relevant_ranks, score_runs
-from recbias.evaluate.experiment import PAPER_SYSTEMS, fit_systems
+from recbias.evaluate import PoolRanks, paired_tests, pool_ranks, rank_positions, relevant_ranks, score_runs
+from recbias.evaluate.experiment import fit_systems
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
 from recbias.runs import Runs
 from recbias.splits import make_folds
+
+#: the papers' set of IRJ 2017 (Sec. 3.3), display label -> preset of :func:`recbias.recommenders.make`; its MF
+#: and kNN predict ratings and rank items by the predicted rating
+PAPERS_SET = {"Random": "random", "Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf",
+              "rating-kNN": "rating-user-knn"}
+
+#: the personalised systems of the papers' set
+PERSONALISED = ("pLSA", "rating-MF", "rating-kNN")
 
 BRIDGE_METHODS = ("sampled", "rank estimate", "CLS", "BV 0.1", "BV 0.01")
 
@@ -37,7 +50,8 @@ class Bridge:
     Attributes:
         runs: the 1R TI-NN(100) runs (empty when no pool holds 100 items).
         sizes: ``n`` of each run: its TI-AN pool plus the relevant item.
-        values: ``estimator -> system -> value`` for the estimators, the exact TI-AN and AI-AN precision.
+        per_run: ``estimate -> (runs, systems)`` P@10 of every run, for the estimators of one draw of the
+            runs and for the exact TI-AN and AI-AN precision; ``names`` are the systems, in column order.
         sds: ``estimator -> system ->`` standard deviation of the estimate over draws of the runs.
         truth_share, pool_share: with a simulated world, the share of sampled non-relevant items that
             are truly relevant, and of relevant pairs in the whole matrix (else NaN).
@@ -45,7 +59,8 @@ class Bridge:
 
     runs: Runs
     sizes: np.ndarray
-    values: dict[str, dict[str, float]]
+    names: tuple[str, ...]
+    per_run: dict[str, np.ndarray]
     sds: dict[str, dict[str, float]]
     truth_share: float
     pool_share: float
@@ -53,6 +68,12 @@ class Bridge:
     @property
     def formed(self) -> bool:
         return self.runs.n_runs > 0
+
+    @property
+    def values(self) -> dict[str, dict[str, float]]:
+        """``estimate -> system ->`` 1R P@10, the mean over runs (IRJ Eq. 1)."""
+        return {estimate: dict(zip(self.names, values.mean(axis=0).tolist(), strict=True))
+                for estimate, values in self.per_run.items()}
 
 
 def rows_of(targets: PoolRanks, runs: Runs, n_items: int) -> np.ndarray:
@@ -68,17 +89,18 @@ def rows_of(targets: PoolRanks, runs: Runs, n_items: int) -> np.ndarray:
 
 def _estimates(models: list[Recommender], runs: Runs, exact_ti: PoolRanks, rows: np.ndarray, bins: np.ndarray,
                tables: dict[tuple[str, str], np.ndarray], seed: int) -> tuple[dict, dict]:
-    """Each estimator's P@10 of one draw of the runs and its standard deviation over draws, per system."""
+    """Each estimator's P@10 of every run of one draw, and the standard deviation of its mean over draws,
+    per system."""
     sizes = exact_ti.sizes[rows]
-    values: dict[str, dict[str, float]] = {method: {} for method in BRIDGE_METHODS}
+    per_run = {method: np.zeros((runs.n_runs, len(models))) for method in BRIDGE_METHODS}
     sds: dict[str, dict[str, float]] = {method: {} for method in BRIDGE_METHODS}
     for k, model in enumerate(models):
         positions = relevant_ranks(rank_positions(runs, score_runs(model, runs), ties="random", seed=seed))
         for method in BRIDGE_METHODS:
             table = tables[(method, "P@10")][bins]
-            values[method][model.name] = float(table[np.arange(len(positions)), positions - 1].mean())
+            per_run[method][:, k] = table[np.arange(len(positions)), positions - 1]
             sds[method][model.name] = sampled.estimator_moments(table, exact_ti.ranks[rows, k], sizes, False).average_std
-    return values, sds
+    return per_run, sds
 
 
 def _truth_shares(ratings: Ratings, runs: Runs) -> tuple[float, float]:
@@ -93,13 +115,13 @@ def _truth_shares(ratings: Ratings, runs: Runs) -> tuple[float, float]:
 
 
 def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) -> Bridge:
-    """1R TI-NN(100) P@10 of chapter 2's systems, uncorrected and corrected, against exact 1R TI-AN and AI-AN P@10."""
+    """1R TI-NN(100) P@10 of the papers' set, uncorrected and corrected, against exact 1R TI-AN and AI-AN P@10."""
     fold = make_folds(ratings, folds=1, test_ratio=0.2, seed=seed)[0]
     train, test = fold.train, fold.test
     runs = build_runs(train, test, f"1R TI-NN({BRIDGE_SIZE})", seed=seed, on_shortage="exclude")
     if runs.n_runs == 0:
-        return Bridge(runs, np.zeros(0, np.int64), {}, {}, np.nan, np.nan)
-    models = list(fit_systems(PAPER_SYSTEMS, train, key_extra=fold.key, seed=seed).values())
+        return Bridge(runs, np.zeros(0, np.int64), tuple(PAPERS_SET), {}, {}, np.nan, np.nan)
+    models = list(fit_systems(PAPERS_SET, train, key_extra=fold.key, seed=seed).values())
     options = {"threshold": ratings.positive_threshold, "exclude_other_targets": True, "seed": seed}
     exact_ti = pool_ranks(models, train, test, candidates=test.item_counts() > 0, **options)
     exact_ai = pool_ranks(models, train, test, **options)
@@ -107,7 +129,27 @@ def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) 
     sizes = exact_ti.sizes[rows]
     bins, bin_sizes = sampled.catalogue_bins(sizes, n_tolerance)
     tables = sampled.correction_tables(BRIDGE_METHODS, ["P@10"], bin_sizes, BRIDGE_SIZE, False)
-    values, sds = _estimates(models, runs, exact_ti, rows, bins, tables, seed)
+    per_run, sds = _estimates(models, runs, exact_ti, rows, bins, tables, seed)
     for design, exact in zip(EXACT_DESIGNS, (exact_ti, exact_ai), strict=True):
-        values[design] = {model.name: float(np.mean(exact.ranks[rows, k] <= 10) / 10) for k, model in enumerate(models)}
-    return Bridge(runs, sizes, values, sds, *_truth_shares(ratings, runs))
+        per_run[design] = (exact.ranks[rows] <= 10) / 10
+    return Bridge(runs, sizes, tuple(model.name for model in models), per_run, sds, *_truth_shares(ratings, runs))
+
+
+def pair_outcomes(bridge: Bridge, level: float = LEVEL) -> pd.DataFrame:
+    """Per estimator, how many pairs of systems it orders as the exact 1R TI-AN precision beyond noise
+    (:data:`KEPT`), against it beyond noise (:data:`REVERSED`), or :data:`WITHIN_NOISE`: paired tests of the
+    P@10 of the runs, clustered by user (:func:`recbias.evaluate.paired_tests`)."""
+    users = bridge.runs.users
+
+    def tested(values: np.ndarray, a: int, b: int) -> tuple[float, float]:
+        difference = float(values[:, a].mean() - values[:, b].mean())
+        return difference, paired_tests(values[:, a], values[:, b], users)["t_pvalue"]
+
+    pairs = list(combinations(range(len(bridge.names)), 2))
+    exact = {pair: tested(bridge.per_run["TI-AN"], *pair) for pair in pairs}
+    rows = []
+    for method in BRIDGE_METHODS:
+        outcomes = [pair_outcome(exact[pair], tested(bridge.per_run[method], *pair), level) for pair in pairs]
+        rows.append({"estimator": method, **{outcome: outcomes.count(outcome)
+                                             for outcome in (KEPT, REVERSED, WITHIN_NOISE)}})
+    return pd.DataFrame(rows)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -25,7 +26,8 @@ from recbias.evaluate.orderings import pair_agreement
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender, make
 
-#: the paper's three systems, anonymised as X, Y and Z (its appendix), as presets of recbias.recommenders.make
+#: Krichene and Rendle's own three systems, anonymised as X, Y and Z (their appendix), as presets of
+#: recbias.recommenders.make: today's top-N learners, not the papers' set of IRJ 2017
 SYSTEMS = {"X": "ials-x", "Y": "item-knn-y", "Z": "item-knn-z"}
 
 METRICS = ("Recall@10", "nDCG@10", "AP", "AUC")
@@ -42,6 +44,9 @@ MIN_FULL_POOLS = 10
 
 LEAVE_LAST_OUT = "leave-last-out"
 LEAVE_ONE_RANDOM_OUT = "leave-one-random-out"
+
+#: the protocol of the paper's Sec. 6, setting -> value: what a build is compared with
+PAPER_PROTOCOL = {"dataset": "ml-1m", "split": LEAVE_LAST_OUT, "m": 100, "repetitions": 100}
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,6 +166,18 @@ def sampled_study(
                         estimates_of(tables, bins, draws), seconds)
 
 
+def protocol(study: SampledStudy) -> dict[str, Any]:
+    """The build's values of the settings of :data:`PAPER_PROTOCOL`."""
+    return {"dataset": study.dataset, "split": study.split, "m": study.m, "repetitions": study.repetitions}
+
+
+def departures(study: SampledStudy) -> dict[str, tuple[Any, Any]]:
+    """Setting -> (the paper's value, the build's) for every setting of :data:`PAPER_PROTOCOL` the build departs
+    from; empty on the paper's own protocol."""
+    ours = protocol(study)
+    return {name: (paper, ours[name]) for name, paper in PAPER_PROTOCOL.items() if ours[name] != paper}
+
+
 def grouping_error(study: SampledStudy) -> tuple[float, int]:
     """Largest change of expected Recall@10 and AP under the rank estimate when every distinct ``n`` gets its
     own correction instead of its group's (metric units), and the number of distinct ``n``."""
@@ -185,29 +202,6 @@ def rank_summary(study: SampledStudy) -> pd.DataFrame:
          "median rank": float(np.median(ranks[:, k]))}
         for k, s in enumerate(study.names)
     ])
-
-
-def reversals(study: SampledStudy, method: str = "sampled") -> list[str]:
-    """Pairs whose exact order an estimator reverses in expectation, e.g. ``"X and Y on AP"``."""
-    out = []
-    for metric in METRICS:
-        exact, means = study.exact[metric], study.mean_estimates(method, metric)
-        out += [f"{study.names[a]} and {study.names[b]} on {metric}" for a, b in PAIRS
-                if np.sign(exact[a] - exact[b]) * np.sign(means[a] - means[b]) < 0]
-    return out
-
-
-def right_counts(study: SampledStudy) -> pd.DataFrame:
-    """Per estimator, the comparisons (pairs x metrics) it orders as the exact metric in expectation: the
-    nine on top-heavy metrics and the three on AUC."""
-    rows = []
-    for method in METHODS:
-        right = {metric: sum(np.sign(study.mean_estimates(method, metric)[a] - study.mean_estimates(method, metric)[b])
-                             == np.sign(study.exact[metric][a] - study.exact[metric][b]) for a, b in PAIRS)
-                 for metric in METRICS}
-        rows.append({"estimator": method, "top-heavy comparisons right (of 9)": int(sum(right[m] for m in TOP_HEAVY)),
-                     "AUC comparisons right (of 3)": int(right["AUC"])})
-    return pd.DataFrame(rows)
 
 
 def auc_gaps(study: SampledStudy) -> tuple[np.ndarray, np.ndarray]:
