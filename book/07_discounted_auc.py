@@ -335,7 +335,7 @@ step = study.chosen_step(search)
 shares = study.head_shares(systems, setting, step)
 glue_figure("fig-dauc-search", figures.search_figure(search, ratings.n_items, stamp))
 glue_figure("fig-dauc-instability", figures.instability_figure(search, stamp))
-glue_table("tbl-dauc-head", report.head_table(shares))
+glue_table("tbl-dauc-head", report.head_table(shares), empty_note=report.NOT_APPLICABLE)
 
 # %% [markdown]
 # ## The short head
@@ -454,7 +454,8 @@ new_users = study.new_user_study(ratings, setting, step, systems=study.system_pr
                                  max_known=max_known, groups=new_user_groups, smoothing=smoothing, n_boot=bootstrap,
                                  seed=seed)
 glue_figure("fig-dauc-new-users", figures.new_user_figure(new_users, colours, stamp))
-glue_table("tbl-dauc-crossings", report.crossing_table(new_users), left=["metric", "system"])
+glue_table("tbl-dauc-crossings", report.crossing_table(new_users), left=["metric", "system"],
+           empty_note=report.NOT_APPLICABLE)
 
 # %% [markdown]
 # ## New users: what is a questionnaire worth?
@@ -558,7 +559,8 @@ show_text(report.ranking_text(ranking))
 
 # %% tags=["remove-cell"]
 agreement = study.truth_agreement(systems, ratings, setting, step, seed=seed, n_boot=bootstrap)
-glue_table("tbl-dauc-truth", report.truth_table(agreement, step), left=["observed metric"])
+glue_table("tbl-dauc-truth", report.truth_table(agreement, step), left=["observed metric"],
+           empty_note=report.NOT_APPLICABLE)
 
 # %% [markdown]
 # ## Against the truth of a simulated world
