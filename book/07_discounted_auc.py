@@ -237,7 +237,7 @@ for name, text in (report.attention_numbers(summary) | report.discount_numbers(d
 
 # %% tags=["remove-cell"]
 systems = study.system_study(ratings, seed)
-colours = palette(list(systems.systems))
+colours = palette([*systems.systems, *study.system_presets(new_user_systems)])
 cases = study.four_cases(systems, [page_size, list_length])
 effect = study.mishit_effect(systems, setting, study.PAPERS_SET)
 glue_table("tbl-dauc-cases", report.cases_table(cases))
@@ -608,7 +608,7 @@ glue_table("tbl-dauc-published", report.published_table(claims.NUMBERS, values),
 # Imhonet, whose ratings we cannot use ({numref}`tbl-dauc-published`). Our estimate of
 # the first is the median, over the non-random systems, of the
 # share of the unpenalised metric that the chosen head supplies; of the second, the
-# number of known ratings from which the first of `new_user_systems` (MF by default)
+# number of known ratings from which the first of `new_user_systems` (by default the top-N MF)
 # stays above the list for gender and age under the metric with the step. The paper's
 # qualitative claims, and on a simulated world the question of the previous section,
 # are checked on this build in {numref}`tbl-dauc-findings`. Both tables go to the

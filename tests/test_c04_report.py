@@ -305,16 +305,18 @@ def _mainstream(popularity: tuple, knn: tuple, wins: tuple = (0.0, 0.0), true: b
 def test_mainstream_phrases_at_the_edges() -> None:
     flat = ((0.15, 0.1, 0.2), (0.16, 0.11, 0.2))
     glued = report.mainstream_phrases(_mainstream(flat, flat))
-    assert glued["mainstream-measured"] == ("neither popularity's nor user-kNN (top-N)'s AR precision changes beyond noise "
-                                            "(popularity 0.150 to 0.160, user-kNN (top-N) 0.150 to 0.160)")
-    assert glued["mainstream-wins"] == "Popularity beats user-kNN (top-N) for none of the users of these two groups."
+    assert glued["mainstream-measured"] == ("neither popularity's nor user-kNN (top-N)'s AR precision changes beyond "
+                                            "noise (popularity 0.150 to 0.160, user-kNN (top-N) 0.150 to 0.160)")
+    assert glued["mainstream-wins"] == ("Popularity beats user-kNN (top-N) for none of the users of these two "
+                                        "groups.")
     assert glued["mainstream-true"] == "This dataset has no complete relevance to set the groups against."
     moving = report.mainstream_phrases(_mainstream(((0.1, 0.05, 0.15), (0.3, 0.1501, 0.4)),
                                                    ((0.3, 0.25, 0.35), (0.1, 0.05, 0.2499)), (0.05, 0.05), true=True))
-    assert moving["mainstream-measured"] == ("popularity's AR precision rises (0.100 to 0.300) and user-kNN (top-N)'s falls "
-                                             "(0.300 to 0.100)")
-    assert moving["mainstream-wins"] == "Popularity beats user-kNN (top-N) for 5% of the users of each of the two groups."
+    assert moving["mainstream-measured"] == ("popularity's AR precision rises (0.100 to 0.300) and user-kNN (top-N)'s "
+                                             "falls (0.300 to 0.100)")
+    assert moving["mainstream-wins"] == ("Popularity beats user-kNN (top-N) for 5% of the users of each of the two "
+                                         "groups.")
     assert moving["mainstream-true"].startswith("On the world's complete relevance, popularity's true precision rises")
     apart = report.mainstream_phrases(_mainstream(flat, flat, (0.004, 0.1)))
-    assert apart["mainstream-wins"] == ("Popularity beats user-kNN (top-N) for 0% of the least mainstream users and 10% of the "
-                                        "most mainstream.")
+    assert apart["mainstream-wins"] == ("Popularity beats user-kNN (top-N) for 0% of the least mainstream users and "
+                                        "10% of the most mainstream.")

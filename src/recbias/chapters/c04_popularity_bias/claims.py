@@ -182,8 +182,8 @@ def other_metrics_values(sweep: SkewSweep) -> dict[str, Any]:
     weakest = lifts["difference"].idxmin()
     p = lifts["p"].max() if (lifts["difference"] > 0).all() else lifts.loc[weakest, "p"]
     means = sweep.metrics[sweep.metrics["alpha"] == sweep.top].set_index(["system", "metric"])["mean"]
-    rows = [{"metric": m, "popularity": means[("Popularity", m)], "random": means[("Random", m)], "p": lifts.loc[m, "p"]}
-            for m in others]
+    rows = [{"metric": m, "popularity": means[("Popularity", m)], "random": means[("Random", m)],
+             "p": lifts.loc[m, "p"]} for m in others]
     return {"other_metrics_margin": lifts.loc[weakest, "difference"], "other_metrics_p": p,
             "other_metrics_lift": _listing("{metric} {popularity:.4f} vs {random:.4f} (p = {p:.2g})", rows, "; ")}
 

@@ -68,7 +68,8 @@ FINDINGS = [
                 "resampling standard deviation, not by Eq. 14's mean relative increase (which runs away as the step "
                 "eats the global list); the evidence gives the crossing with and without the step. The paper does "
                 "not describe the recommender that learns from a newcomer's ratings; ours is the first of the page's "
-                "new_user_systems (MF by default, which folds her in from her first k ratings)",
+                "new_user_systems (by default the top-N MF, implicit ALS, which folds her in from her first k "
+                "ratings)",
     ),
     Finding(
         "closer-to-truth-no-step",

@@ -9,7 +9,13 @@ from recbias.chapters.c04_popularity_bias.claims import paper_number
 from recbias.chapters.c04_popularity_bias.study.orderings import OrderingStudy, bounds_table
 from recbias.chapters.c04_popularity_bias.study.ratio import FALLS, GROWS, NO_TREND, ratio_trends
 from recbias.chapters.c04_popularity_bias.study.setup import PERSONALISED
-from recbias.chapters.c04_popularity_bias.study.skew import EXACT, IN_EXPECTATION, PAPERS_PRESET, SWEEP_METRICS, SkewSweep
+from recbias.chapters.c04_popularity_bias.study.skew import (
+    EXACT,
+    IN_EXPECTATION,
+    PAPERS_PRESET,
+    SWEEP_METRICS,
+    SkewSweep,
+)
 from recbias.chapters.c04_popularity_bias.study.truth import popularity_over
 from recbias.synthetic import PRESETS
 from recbias.text import fmt_ci, fmt_number, fmt_p, fmt_pct
