@@ -156,8 +156,9 @@ def rating_predictor_values(sweep: SkewSweep) -> dict[str, Any]:
         "no_pull": np.concatenate([~((d["difference"] > 0) & (d["p"] < 0.05)).to_numpy()
                                    for d in against_random.values()]),
         "rating_predictors_by_alpha": "; ".join(
-            system + " " + _listing("α = {alpha:g}: {difference:+.4f} (p = {p:.2g})",
-                                    [{"alpha": a, **row} for a, row in d.iterrows()])
+            system + " " + _listing("α = {alpha:g}: {difference:+.4f} ({p})",
+                                    [{"alpha": a, "difference": row["difference"], "p": fmt_p_clause(row["p"])}
+                                     for a, row in d.iterrows()])
             for system, d in against_random.items()),
     }
     if not sweep.skewed:
@@ -183,9 +184,9 @@ def other_metrics_values(sweep: SkewSweep) -> dict[str, Any]:
     p = lifts["p"].max() if (lifts["difference"] > 0).all() else lifts.loc[weakest, "p"]
     means = sweep.metrics[sweep.metrics["alpha"] == sweep.top].set_index(["system", "metric"])["mean"]
     rows = [{"metric": m, "popularity": means[("Popularity", m)], "random": means[("Random", m)],
-             "p": lifts.loc[m, "p"]} for m in others]
+             "p": fmt_p_clause(lifts.loc[m, "p"])} for m in others]
     return {"other_metrics_margin": lifts.loc[weakest, "difference"], "other_metrics_p": p,
-            "other_metrics_lift": _listing("{metric} {popularity:.4f} vs {random:.4f} (p = {p:.2g})", rows, "; ")}
+            "other_metrics_lift": _listing("{metric} {popularity:.4f} vs {random:.4f} ({p})", rows, "; ")}
 
 
 def sweep_values(sweep: SkewSweep) -> dict[str, Any]:
