@@ -256,7 +256,10 @@ for name, draw, stamped in (("fig-popularity-sweep", figures.sweep_figure, -1),
 # mean rating is added as the one ordering that reads rating values only. To keep the
 # build short this page runs {glue:text}`sweep-count` values of $\alpha$
 # ({glue:text}`sweep-alphas`); the parameter `sweep_alphas` takes the papers' nine values
-# (see {ref}`sec-popularity-try-it`). {numref}`tbl-popularity-worlds` lists the worlds,
+# (see {ref}`sec-popularity-try-it`). The papers' rating-predicting kNN ranks each user's
+# items through a neighbourhood per item, and on worlds of MovieLens 1M's size that is the
+# slowest part of the page: with it, this chapter needs up to 150 seconds on two cores,
+# not the 90 of the other pages. {numref}`tbl-popularity-worlds` lists the worlds,
 # {numref}`fig-popularity-sweep` and {numref}`tbl-popularity-sweep` give the papers'
 # Fig. 5, and {numref}`fig-popularity-sweep-check` adds AR and the exact expectation.
 #
