@@ -54,9 +54,11 @@ def mainstream() -> pd.DataFrame:
 
 def hand_sweep(one: Mapping[str, Mapping[float, tuple[float, float, float]]], *, ar_scale: float = 2.0,
                uniform: Mapping[str, Mapping[str, float]] | None = None, preset: str = "synthetic-ml1m",
-               target_size: int = 100) -> study.SkewSweep:
-    """A sweep whose 1R precision is ``one[system][alpha] = (mean, ci_low, ci_high)``; AR is 1R times
-    ``ar_scale``; ``uniform[counts]`` overrides the columns of the ``alpha = 0`` rows of ``expected``."""
+               target_size: int = 100, p: Mapping[tuple[str, str], float] | None = None) -> study.SkewSweep:
+    """A sweep whose 1R precision is ``one[system][alpha] = (mean, ci_low, ci_high)``, the same on every metric;
+    AR is 1R times ``ar_scale``; ``uniform[counts]`` overrides the columns of the ``alpha = 0`` rows of
+    ``expected``.  Paired tests: every system against random, and every system but random against
+    popularity, with the difference of the means and ``p[(baseline, system)]`` (0.5 unless given)."""
     one_design = f"1R TI-NN({target_size - 1})"
     ar_design = sweep_all_relevant_design(PRESETS[preset]["n_items"])
     rows = [{"alpha": a, "design": d, "system": s, "mean": m * k, "ci_low": lo * k, "ci_high": hi * k}
@@ -77,7 +79,16 @@ def hand_sweep(one: Mapping[str, Mapping[float, tuple[float, float, float]]], *,
                         for a in alphas], ignore_index=True)
     worlds = pd.DataFrame({"alpha": alphas, "c1": 0.0, "c2": 296.5, "beta": 1.0, "most": 300, "fewest": 10,
                            "top 10% share": 0.1})
-    return study.SkewSweep(pd.DataFrame(rows), pd.DataFrame(expected), curves, worlds, preset, target_size, 0.2)
+    metrics = pd.DataFrame([{"system": s, "metric": m, "mean": mean, "ci_low": lo, "ci_high": hi, "alpha": a}
+                            for s, by_alpha in one.items() for a, (mean, lo, hi) in by_alpha.items()
+                            for m in study.SWEEP_METRICS])
+    pairs = [("Random", s) for s in one if s != "Random"] + [("Popularity", s) for s in one
+                                                               if s not in ("Random", "Popularity")]
+    paired = pd.DataFrame([{"system_a": a, "system_b": b, "metric": m, "alpha": x,
+                            "difference": one[a][x][0] - one[b][x][0], "t_pvalue": (p or {}).get((a, b), 0.5)}
+                           for a, b in pairs for x in alphas for m in study.SWEEP_METRICS])
+    return study.SkewSweep(pd.DataFrame(rows), metrics, paired, pd.DataFrame(expected), curves, worlds, preset,
+                           target_size, 0.2)
 
 
 def hand_orderings(per_user: Mapping[str, np.ndarray], bounds: Mapping[str, tuple[float, float]], *,

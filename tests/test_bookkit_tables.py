@@ -25,3 +25,14 @@ def test_long_text_columns_wrap_and_numbers_stay_on_one_line() -> None:
     html = tables.table_html(frame)
     wrapped = re.findall(r"td\.(col\d+) \{\s*white-space: normal", html)
     assert wrapped == ["col0"]  # the statement wraps; markup does not count towards a cell's length
+
+
+def test_an_empty_table_is_glued_as_its_note_and_a_full_one_as_html(monkeypatch) -> None:
+    glued = {}
+    monkeypatch.setattr(tables, "glue", lambda name, value, display: glued.__setitem__(name, value))
+    tables.glue_table("empty", pd.DataFrame(), empty_note="*Not computed here.*")
+    tables.glue_table("full", pd.DataFrame({"a": [1]}), empty_note="*Not computed here.*")
+    tables.glue_table("empty, no note", pd.DataFrame())
+    assert glued["empty"].data == "*Not computed here.*" and type(glued["empty"]).__name__ == "Markdown"
+    assert type(glued["full"]).__name__ == "HTML" and "<table" in glued["full"].data
+    assert type(glued["empty, no note"]).__name__ == "HTML"

@@ -34,8 +34,17 @@ EDGES = [
     ("popularity-below-random-at-uniform", {"uniform_random_margin": -0.001, "uniform_p": 0.01}, FAILS),
     ("plsa-follows-popularity", {"plsa_gap": 0.15}, HOLDS),
     ("plsa-follows-popularity", {"plsa_gap": 0.1501}, FAILS),
-    ("knn-mf-near-random", {"random_inside_near_random": np.array([True] * 6)}, HOLDS),
-    ("knn-mf-near-random", {"random_inside_near_random": np.array([True] * 5 + [False])}, FAILS),
+    ("knn-mf-near-random", {"no_pull": np.array([True] * 6), "short_of_popularity": 0.01,
+                            "short_of_popularity_p": 0.0499}, HOLDS),
+    ("knn-mf-near-random", {"no_pull": np.array([True] * 6), "short_of_popularity": 0.01,
+                            "short_of_popularity_p": 0.05}, INCONCLUSIVE),
+    ("knn-mf-near-random", {"no_pull": np.array([True] * 5 + [False]), "short_of_popularity": 0.01,
+                            "short_of_popularity_p": 0.01}, FAILS),
+    ("knn-mf-near-random", {"no_pull": np.array([True] * 6), "short_of_popularity": -0.01,
+                            "short_of_popularity_p": 0.01}, FAILS),
+    ("popularity-bias-on-other-metrics", {"other_metrics_margin": 0.001, "other_metrics_p": 0.0499}, HOLDS),
+    ("popularity-bias-on-other-metrics", {"other_metrics_margin": 0.001, "other_metrics_p": 0.05}, INCONCLUSIVE),
+    ("popularity-bias-on-other-metrics", {"other_metrics_margin": -0.001, "other_metrics_p": 0.01}, FAILS),
     ("positive-ratio-grows-with-popularity", {"movielens_spearman": np.array([-0.01, -0.7]),
                                               "movielens_p": np.array([0.0499, 1e-9])}, HOLDS),
     ("positive-ratio-grows-with-popularity", {"movielens_spearman": np.array([0.0, -0.7]),
@@ -90,7 +99,9 @@ def test_measured_values_come_from_the_studies(measured) -> None:
     assert measured["fig5/alpha-0/Random/1R-P@10"] == uniform["Random"]
     assert measured["uniform_random_margin"] == pytest.approx(uniform["Random"] - uniform["Popularity"])
     assert measured["popularity_by_alpha"].startswith("α = 0: ") and ", α = 1: " in measured["popularity_by_alpha"]
-    assert len(measured["random_inside_near_random"]) == 2 * len(sweep().alphas)
+    assert len(measured["no_pull"]) == 2 * len(sweep().alphas)
+    behind = {s: -sweep().difference("Popularity", s).loc[1.0, "difference"] for s in ("rating-MF", "rating-kNN")}
+    assert measured["short_of_popularity"] == pytest.approx(min(behind.values()))
     assert measured["worlds"] == 2 and len(measured["overstated"]) == 2
     assert "movielens_spearman" not in measured  # synthetic-small alone: no MovieLens curve
 
@@ -111,7 +122,7 @@ def test_the_chapter_registers_each_claim_on_its_data(measured) -> None:
     assert all(claim.evidence.endswith(f"(criterion: {claim.criterion})")
                for claim in checked if claim.kind == "finding")
     knn = by_key["knn-mf-near-random"]
-    assert knn.outcome == FAILS and knn.verdict == DEPARTS  # our user-kNN and MF climb with the skew
+    assert knn.outcome == HOLDS and knn.departs == ""  # the papers' rating predictors do not climb
 
 
 def _mainstream_table(least: tuple[float, float], most: tuple[float, float]) -> pd.DataFrame:
@@ -130,12 +141,29 @@ def test_the_mainstream_finding_reads_intervals_apart(most, apart, measured) -> 
 
 
 def test_claims_on_a_sweep_with_only_uniform_worlds_are_left_out() -> None:
-    one = {s: {0.0: (0.008, 0.007, 0.009)} for s in ("Popularity", "pLSA", "user-kNN", "Random", "Mean rating")}
-    uniform = hand_sweep(one | {"MF": {0.0: (0.01, 0.0081, 0.011)}})
+    one = {s: {0.0: (0.008, 0.007, 0.009)} for s in ("Popularity", "pLSA", "rating-kNN", "Random", "Mean rating")}
+    uniform = hand_sweep(one | {"rating-MF": {0.0: (0.01, 0.0081, 0.011)}}, p={("Random", "rating-MF"): 0.01})
     values = claims.sweep_values(uniform)
-    assert "popularity_climbs" not in values and "plsa_gap" not in values
+    assert "popularity_climbs" not in values and "plsa_gap" not in values and "short_of_popularity" not in values
+    assert list(values["no_pull"]) == [False, True]  # rating-MF above random beyond noise; rating-kNN level
     checked = claims.register([FINDINGS[k] for k in ("popularity-grows-with-alpha", "plsa-follows-popularity",
-                                                     "knn-mf-near-random")], values, dataset="d")
-    assert [c.key for c in checked] == ["knn-mf-near-random"] and checked[0].outcome == FAILS
-    assert checked[0].evidence.startswith("MF: random outside the interval at α = 0 (0.0100 vs 0.0080 at α = 0); "
-                                          "user-kNN: random outside the interval at no α (0.0080 vs 0.0080 at α = 0)")
+                                                     "knn-mf-near-random", "popularity-bias-on-other-metrics")],
+                              values, dataset="d")
+    assert checked == []
+
+
+def test_rating_predictors_read_the_paired_tests_of_a_hand_made_sweep() -> None:
+    """The closer rating predictor to popularity at the largest skew decides the margin, with its own p."""
+    at = {0.0: (0.01, 0.009, 0.011), 1.0: (0.01, 0.009, 0.011)}
+    one = {"Popularity": {0.0: (0.008, 0.007, 0.009), 1.0: (0.05, 0.04, 0.06)}, "Random": at,
+           "rating-MF": {0.0: (0.01, 0.009, 0.011), 1.0: (0.02, 0.01, 0.03)},
+           "rating-kNN": {0.0: (0.01, 0.009, 0.011), 1.0: (0.005, 0.004, 0.006)}}
+    hand = hand_sweep(one, p={("Popularity", "rating-MF"): 0.03, ("Popularity", "rating-kNN"): 1e-6,
+                              ("Random", "rating-kNN"): 0.001})
+    values = claims.rating_predictor_values(hand)
+    assert list(values["no_pull"]) == [True, True, True, True]  # rating-kNN below random beyond noise is no pull
+    assert values["closest_predictor"] == "rating-MF"
+    assert values["short_of_popularity"] == pytest.approx(0.03) and values["short_of_popularity_p"] == 0.03
+    assert FINDINGS["knn-mf-near-random"].criterion(values) == HOLDS
+    lifts = claims.other_metrics_values(hand)
+    assert lifts["other_metrics_margin"] == pytest.approx(0.04) and lifts["other_metrics_p"] == 0.5

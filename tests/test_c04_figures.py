@@ -14,6 +14,7 @@ from matplotlib.text import Text
 
 from recbias.bookkit.plotting import dataset_caption, palette, use_theme
 from recbias.chapters.c04_popularity_bias import figures, study
+from recbias.chapters.c04_popularity_bias.study import PERSONALISED
 
 matplotlib.use("Agg")
 
@@ -108,13 +109,13 @@ def test_ratio_figure() -> None:
 def test_truth_figure() -> None:
     fig = figures.truth_figure(grid())
     dataset_caption(fig.axes[0], "simulated, synthetic-small")
-    assert [ax.get_ylabel() for ax in fig.axes] == ["popularity / random", "popularity / user-kNN"]
+    assert [ax.get_ylabel() for ax in fig.axes] == ["popularity / random", f"popularity / {PERSONALISED}"]
     assert [ax.get_xlabel() for ax in fig.axes] == ["observation bias"] * 2
     assert fig.axes[0].get_yscale() == "log"
     assert [t.get_text() for t in fig.legends[0].get_texts()] == [r"1R, $\alpha = 1$", r"AR, $\alpha = 1$",
                                                                   r"true, $\alpha = 1$"]
     line = fig.axes[1].get_lines()[0]  # 1R at alpha = 1: popularity over user-kNN at both selections
-    share = study.truth.popularity_over(grid(), "user-kNN").loc[1.0, "1R"]
+    share = study.truth.popularity_over(grid(), PERSONALISED).loc[1.0, "1R"]
     assert list(line.get_xdata()) == [0.0, 2.0] and list(line.get_ydata()) == pytest.approx(list(share))
     assert_no_overlap(fig)
 
@@ -124,7 +125,7 @@ def test_mainstream_figure_measured_and_true() -> None:
     dataset_caption(fig.axes[-1], "synthetic-small")
     assert titles(fig) == ["Measured (AR)", "True"]
     assert fig.axes[0].get_ylabel() == "P@10 per user, mean"
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Popularity", "user-kNN"]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Popularity", PERSONALISED]
     assert_no_overlap(fig)
     measured_only = figures.mainstream_figure(mainstream()[mainstream()["measure"] == "measured"], colours())
     assert titles(measured_only) == ["Measured (AR)"]

@@ -11,12 +11,13 @@ import pytest
 from c04_fixtures import hand_orderings, hand_sweep, small
 
 from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE
-from recbias.chapters.c04_popularity_bias import report
+from recbias.chapters.c04_popularity_bias import report, study
 from recbias.chapters.c04_popularity_bias.report import phrases
 from recbias.chapters.c04_popularity_bias.study import PERSONALISED
 from recbias.text import fmt_ci, fmt_p_clause
 
-SYSTEMS = ("Popularity", "pLSA", "MF", "user-kNN", "Random", "Mean rating")
+SYSTEMS = ("Popularity", "pLSA", "rating-MF", "rating-kNN", "MF (iALS, top-N)", "user-kNN (top-N)", "Random",
+           "Mean rating")
 AT_RANDOM = {0.0: (0.01, 0.009, 0.011), 1.0: (0.01, 0.009, 0.011), 2.0: (0.01, 0.009, 0.011)}
 POPULARITY = {0.0: (0.008, 0.007, 0.009), 1.0: (0.04, 0.03, 0.05), 2.0: (0.08, 0.07, 0.09)}
 
@@ -107,7 +108,9 @@ def test_sweep_phrases_on_the_papers_shape() -> None:
     assert glued["sweep-lift"] == "8.0" and glued["sweep-lift-ar"] == "8.0"
     assert glued["sweep-start"] == "the level of random"  # hand-made p = 0.5
     assert glued["sweep-climbers"] == "No personalised system climbs with it."
-    assert glued["knn-mf-verdict"] == "ours stay there too"
+    assert glued["knn-mf-verdict"] == ("at α = 2, against random's 0.0100 and popularity's 0.0800, rating-MF ends at "
+                                       "random's level (0.0100) and rating-kNN ends at random's level (0.0100)")
+    assert glued["top-n-verdict"] == "neither climbs above random here"
     assert glued["climbing"].startswith("None of the personalised systems climbed")
     assert glued["sweep-mean-rating"] == "stays near random" and glued["sweep-expectation-gap"] == "0%"
     assert glued["plsa-verdict"] == "does not track popularity as closely as the papers observed"
@@ -116,15 +119,41 @@ def test_sweep_phrases_on_the_papers_shape() -> None:
 
 def test_sweep_phrases_on_a_smaller_world_with_climbers() -> None:
     above = {0.0: (0.01, 0.009, 0.011), 1.0: (0.03, 0.02, 0.04), 2.0: (0.06, 0.0101, 0.07)}
-    glued = report.sweep_phrases(sweep_with("synthetic-small", MF=above), small())
+    glued = report.sweep_phrases(sweep_with("synthetic-small", **{"MF (iALS, top-N)": above}), small())
     assert glued["sweep-shape"] == "200 users, 300 items and 5,000 ratings, fewer than MovieLens 1M"
     assert glued["sweep-ar-design"] == "TI-NN(150)"
-    assert glued["sweep-climbers"] == "MF climbs with it, although no user prefers any item to another."
-    assert glued["knn-mf-verdict"] == "our MF is not"
-    assert glued["climbing"] == "Here MF climbs with the skew on data without any preference"
-    both = report.sweep_phrases(sweep_with(MF=above, **{"user-kNN": above, "pLSA": above}), small())
-    assert both["sweep-climbers"].startswith("pLSA, user-kNN and MF climb with it")
-    assert both["knn-mf-verdict"] == "our MF and our user-kNN are not"
+    assert glued["sweep-climbers"] == "MF (iALS, top-N) climbs with it, although no user prefers any item to another."
+    assert glued["top-n-verdict"] == "MF (iALS, top-N) climbs above random with the skew"
+    assert glued["climbing"] == "Here MF (iALS, top-N) climbs with the skew on data without any preference"
+    both = report.sweep_phrases(sweep_with(**{"MF (iALS, top-N)": above, "user-kNN (top-N)": above,
+                                              "pLSA": above}), small())
+    assert both["sweep-climbers"].startswith("pLSA, MF (iALS, top-N) and user-kNN (top-N) climb with it")
+
+
+def test_a_rating_predictor_below_random_is_said_with_its_reason() -> None:
+    below = {0.0: (0.01, 0.009, 0.011), 1.0: (0.008, 0.006, 0.01), 2.0: (0.005, 0.004, 0.006)}
+    hand = hand_sweep({"Popularity": POPULARITY, **{s: AT_RANDOM for s in SYSTEMS[1:]}, "rating-kNN": below},
+                      p={("Random", "rating-kNN"): 0.001})
+    glued = report.sweep_phrases(hand, small())
+    assert "rating-MF ends at random's level (0.0100) and rating-kNN ends below random (0.0050)." in \
+        glued["knn-mf-verdict"]
+    assert "the items rated by many get predictions close to the global mean" in glued["knn-mf-verdict"]
+
+
+def test_metrics_table_sets_popularity_against_random_on_every_metric() -> None:
+    table = report.metrics_table(sweep_with()).set_index("metric")
+    assert list(table.index) == list(study.SWEEP_METRICS)
+    assert table.loc["nDCG@10", "α = 2"] == "0.0800 / 0.0100<br><small>8.0×</small>"
+    assert table.loc["RR", "α = 0"] == "0.0080 / 0.0100<br><small>0.8×</small>"
+
+
+def test_sweep_settings_table_names_each_departure() -> None:
+    table = report.sweep_settings_table(sweep_with()).set_index("setting")
+    assert table.loc["users, items, ratings", "why it differs"] == "–"
+    assert table.loc["α", "here"] == "0, 1, 2" and table.loc["α", "why it differs"].startswith("time")
+    assert "not available" in table.loc["c₁, c₂ of the law", "why it differs"]
+    small_world = report.sweep_settings_table(sweep_with("synthetic-small")).set_index("setting")
+    assert small_world.loc["users, items, ratings", "why it differs"].startswith("the preset chosen")
 
 
 @pytest.mark.parametrize("plsa_top, verdict",
@@ -257,7 +286,7 @@ def test_grid_table_shows_lifts_and_shares() -> None:
     table = report.grid_table(_grid({(1.0, 1.5): {"1R": 0.5, "AR": 0.4, "true": 0.25}}))
     row = table.iloc[0]
     assert (row["α"], row["observation bias"]) == ("1", "1.5")
-    assert row["1R, over random"] == "5.0×" and row["true, over user-kNN"] == "25%"
+    assert row["1R, over random"] == "5.0×" and row[f"true, over {PERSONALISED}"] == "25%"
 
 
 # -------------------------------------------------------------- mainstream
@@ -276,16 +305,18 @@ def _mainstream(popularity: tuple, knn: tuple, wins: tuple = (0.0, 0.0), true: b
 def test_mainstream_phrases_at_the_edges() -> None:
     flat = ((0.15, 0.1, 0.2), (0.16, 0.11, 0.2))
     glued = report.mainstream_phrases(_mainstream(flat, flat))
-    assert glued["mainstream-measured"] == ("neither popularity's nor user-kNN's AR precision changes beyond noise "
-                                            "(popularity 0.150 to 0.160, user-kNN 0.150 to 0.160)")
-    assert glued["mainstream-wins"] == "Popularity beats user-kNN for none of the users of these two groups."
+    assert glued["mainstream-measured"] == ("neither popularity's nor user-kNN (top-N)'s AR precision changes beyond "
+                                            "noise (popularity 0.150 to 0.160, user-kNN (top-N) 0.150 to 0.160)")
+    assert glued["mainstream-wins"] == ("Popularity beats user-kNN (top-N) for none of the users of these two "
+                                        "groups.")
     assert glued["mainstream-true"] == "This dataset has no complete relevance to set the groups against."
     moving = report.mainstream_phrases(_mainstream(((0.1, 0.05, 0.15), (0.3, 0.1501, 0.4)),
                                                    ((0.3, 0.25, 0.35), (0.1, 0.05, 0.2499)), (0.05, 0.05), true=True))
-    assert moving["mainstream-measured"] == ("popularity's AR precision rises (0.100 to 0.300) and user-kNN's falls "
-                                             "(0.300 to 0.100)")
-    assert moving["mainstream-wins"] == "Popularity beats user-kNN for 5% of the users of each of the two groups."
+    assert moving["mainstream-measured"] == ("popularity's AR precision rises (0.100 to 0.300) and user-kNN (top-N)'s "
+                                             "falls (0.300 to 0.100)")
+    assert moving["mainstream-wins"] == ("Popularity beats user-kNN (top-N) for 5% of the users of each of the two "
+                                         "groups.")
     assert moving["mainstream-true"].startswith("On the world's complete relevance, popularity's true precision rises")
     apart = report.mainstream_phrases(_mainstream(flat, flat, (0.004, 0.1)))
-    assert apart["mainstream-wins"] == ("Popularity beats user-kNN for 0% of the least mainstream users and 10% of the "
-                                        "most mainstream.")
+    assert apart["mainstream-wins"] == ("Popularity beats user-kNN (top-N) for 0% of the least mainstream users and "
+                                        "10% of the most mainstream.")

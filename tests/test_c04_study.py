@@ -11,7 +11,7 @@ from c04_fixtures import TARGET, grid, hand_orderings, hand_sweep, mainstream, o
 from recbias.bookkit.parameters import ParameterError, number_list
 from recbias.chapters.c04_popularity_bias import study
 from recbias.chapters.c04_popularity_bias.study import orderings as ordering_module
-from recbias.chapters.c04_popularity_bias.study import ratio, skew, truth
+from recbias.chapters.c04_popularity_bias.study import PERSONALISED, ratio, skew, truth
 from recbias.evaluate.experiment import run_experiment
 from recbias.ratings import Ratings
 from recbias.synthetic import PREFERENCE_FREE, generate
@@ -121,7 +121,7 @@ def test_with_exact_uniform_counts_knn_falls_below_random_like_popularity() -> N
     """Exact equal counts: the held-out item has lost a rating to the test set, and user-kNN,
     which sums its neighbours' ratings, ranks it down as popularity does."""
     uniform = study.skew_sweep([0.0], preset="synthetic", target_size=100, all_relevant=False, cache=False)
-    knn = uniform.precision[uniform.precision["system"] == "user-kNN"].iloc[0]
+    knn = uniform.precision[uniform.precision["system"] == PERSONALISED].iloc[0]
     assert knn["ci_high"] < 0.01
     assert uniform.uniform(study.EXACT)["Popularity high"] < 0.01
     assert uniform.all_relevant is None and uniform.skewed == []
@@ -131,9 +131,27 @@ def test_with_exact_uniform_counts_knn_falls_below_random_like_popularity() -> N
 def test_our_knn_learns_popularity_without_preferences() -> None:
     """What the chapter explains: user-kNN adds up neighbours' ratings, so with skewed
     popularity it rises above random even though no user prefers anything."""
-    knn, random = sweep().series("user-kNN", "ci_low")[1.0], sweep().series("Random", "ci_high")[1.0]
+    knn, random = sweep().series(PERSONALISED, "ci_low")[1.0], sweep().series("Random", "ci_high")[1.0]
     assert knn > random
-    assert "user-kNN" in skew.climbing(sweep())
+    assert PERSONALISED in skew.climbing(sweep())
+
+
+def test_the_rating_predictors_do_not_learn_popularity_without_preferences() -> None:
+    """The papers' rating-MF and rating-kNN read rating values, which carry nothing here: neither rises above
+    random beyond noise (paired test), and both stay far below popularity at the skewed world."""
+    for system in ("rating-MF", "rating-kNN"):
+        versus = sweep().difference("Random", system)
+        assert not ((versus["difference"] > 0) & (versus["p"] < 0.05)).any()
+        behind = sweep().difference("Popularity", system).loc[1.0]
+        assert behind["difference"] < 0 and behind["p"] < 0.05
+
+
+def test_the_paired_differences_are_the_differences_of_the_run_means() -> None:
+    """Brute force: with the run as the unit, a paired difference is the difference of the two systems' means."""
+    means = sweep().metrics.set_index(["alpha", "system", "metric"])["mean"]
+    for system, metric in (("rating-MF", "P@10"), ("Popularity", "nDCG@10"), ("pLSA", "RR")):
+        got = sweep().difference("Random", system, metric).loc[1.0, "difference"]
+        assert got == pytest.approx(means[(1.0, system, metric)] - means[(1.0, "Random", metric)])
 
 
 def test_sweep_readings_on_a_hand_made_sweep() -> None:
@@ -141,12 +159,13 @@ def test_sweep_readings_on_a_hand_made_sweep() -> None:
     hand = hand_sweep({"Popularity": {0.0: (0.008, 0.007, 0.009), 1.0: (0.04, 0.03, 0.05), 2.0: (0.08, 0.07, 0.09)},
                        "pLSA": {0.0: (0.01, 0.009, 0.011), 1.0: (0.046, 0.01, 0.05), 2.0: (0.068, 0.0101, 0.07)},
                        "Random": {0.0: (0.01, 0.009, 0.011), 1.0: (0.01, 0.009, 0.011), 2.0: (0.01, 0.009, 0.011)},
-                       "MF": {0.0: (0.01, 0.01, 0.02), 1.0: (0.02, 0.0100001, 0.03), 2.0: (0.01, 0.005, 0.01)},
-                       "user-kNN": {0.0: (0.01, 0.009, 0.011), 1.0: (0.01, 0.0, 0.1), 2.0: (0.02, 0.01, 0.03)}})
+                       "rating-MF": {0.0: (0.01, 0.01, 0.02), 1.0: (0.02, 0.0100001, 0.03), 2.0: (0.01, 0.005, 0.01)},
+                       "rating-kNN": {0.0: (0.01, 0.009, 0.011), 1.0: (0.01, 0.0, 0.1), 2.0: (0.02, 0.01, 0.03)},
+                       "MF (iALS, top-N)": {0.0: (0.01, 0.009, 0.011), 1.0: (0.01, 0.0, 0.1), 2.0: (0.02, 0.01, 0.03)},
+                       PERSONALISED: {0.0: (0.01, 0.009, 0.011), 1.0: (0.01, 0.0, 0.1), 2.0: (0.02, 0.01, 0.03)}})
     assert skew.plsa_gap(hand) == pytest.approx(0.15)  # |0.046 / 0.04 - 1| and |0.068 / 0.08 - 1|
-    assert list(skew.random_inside(hand, "MF")) == [True, False, True]  # both ends of the interval count
-    assert skew.climbing(hand) == ["pLSA"]  # ci_low 0.0101 > 0.01; user-kNN's 0.01 is not above
-    assert skew.climbing(hand, ("MF", "user-kNN")) == []
+    assert skew.climbing(hand) == ["pLSA"]  # ci_low 0.0101 > 0.01; the others' 0.01 and 0.005 are not above
+    assert skew.climbing(hand, ("rating-MF", PERSONALISED)) == []
 
 
 def test_fitted_alpha_places_a_generated_world_on_the_axis() -> None:

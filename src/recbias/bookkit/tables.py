@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import pandas as pd
-from IPython.display import HTML, display
+from IPython.display import HTML, Markdown, display
 from myst_nb import glue
 
 __all__ = [
@@ -91,9 +91,13 @@ def show_table(frame: pd.DataFrame, formats: Mapping[str, str] | str | None = No
     display(HTML(table_html(frame, formats, **options)))
 
 
-def glue_table(name: str, frame: pd.DataFrame, formats: Mapping[str, str] | str | None = None, **options) -> None:
+def glue_table(name: str, frame: pd.DataFrame, formats: Mapping[str, str] | str | None = None, *,
+               empty_note: str | None = None, **options) -> None:
     """Glue ``frame`` as HTML under ``name``, for a numbered ``{glue:figure}`` with a caption; its HTML id
-    comes from ``name``."""
+    comes from ``name``. An empty ``frame`` is glued as the one-line ``empty_note`` instead, when one is given."""
+    if frame.empty and empty_note is not None:
+        glue(name, Markdown(empty_note), display=False)
+        return
     glue(name, HTML(table_html(frame, formats, table_id=name.replace("-", "_"), **options)), display=False)
 
 

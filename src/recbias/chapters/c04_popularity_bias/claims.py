@@ -21,7 +21,14 @@ from recbias.bookkit.scorecard import Claim
 from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy
 from recbias.chapters.c04_popularity_bias.study.ratio import TREND_LEVEL, ratio_trends
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, PERSONALISED
-from recbias.chapters.c04_popularity_bias.study.skew import EXACT, PLSA_TOLERANCE, SkewSweep, plsa_gap, random_inside
+from recbias.chapters.c04_popularity_bias.study.skew import (
+    EXACT,
+    PLSA_TOLERANCE,
+    RATING_PREDICTORS,
+    SWEEP_METRICS,
+    SkewSweep,
+    plsa_gap,
+)
 from recbias.chapters.c04_popularity_bias.study.truth import RISES, direction, overstated, popularity_over
 from recbias.text import fmt_p_clause
 
@@ -38,8 +45,6 @@ PAGE, SWEEP, MOVIELENS, GRID = "page", "sweep", "movielens", "grid"
 #: the dataset label of the claims checked on the measured-vs-true grid
 GRID_DATASET = "simulation grid"
 
-#: the two systems the papers found at random precision on preference-free worlds, and their names in the values
-NEAR_RANDOM = {"MF": "mf", PERSONALISED: "knn"}
 
 FINDINGS = [
     Finding("popularity-count-is-the-best-trained-ordering",
@@ -71,15 +76,20 @@ FINDINGS = [
                     what="the largest relative gap between pLSA and popularity where α > 0"),
             "{plsa_by_alpha}"),
     Finding("knn-mf-near-random",
-            "kNN and MF stay at random precision on preference-free worlds (random within their 95% intervals at "
-            "every α)", SOURCE, "fig-popularity-sweep",
-            is_true("random_inside_near_random", "random's 1R P@10 within the 95% intervals of "
-                    + " and ".join(NEAR_RANDOM) + " at every α"),
-            "MF: random outside the interval at {outside_mf} ({top_mf:.4f} vs {top_random:.4f} at α = {top_alpha:g}); "
-            + PERSONALISED + ": random outside the interval at {outside_knn} ({top_knn:.4f} vs {top_random:.4f} at "
-            "α = {top_alpha:g})",
-            departs="our user-kNN sums its neighbours' ratings and our MF is implicit ALS, fitted on which pairs "
-                    "are rated; the papers' were presumably rating predictors"),
+            "kNN and MF stay around random precision on preference-free worlds: no pull towards popularity at any "
+            "α (the papers' rating-predicting " + " and ".join(RATING_PREDICTORS) + ")", SOURCE,
+            "fig-popularity-sweep",
+            all_of(is_true("no_pull", "neither " + " nor ".join(RATING_PREDICTORS) + " above random's 1R P@10 "
+                           "beyond noise (paired p < 0.05, the user as the unit) at any α"),
+                   beyond_noise("short_of_popularity", "short_of_popularity_p",
+                                what="popularity's 1R P@10 minus the closer rating predictor's at the largest α")),
+            "1R P@10 minus random's, by α: {rating_predictors_by_alpha}; popularity {top_popularity:.4f} against "
+            "{closest_predictor} {top_closest:.4f} at α = {top_alpha:g}, {short_of_popularity_p_text}"),
+    Finding("popularity-bias-on-other-metrics",
+            "the popularity bias shows the same on recall, nDCG, MAP and MRR", SOURCE, "tbl-popularity-metrics",
+            beyond_noise("other_metrics_margin", "other_metrics_p",
+                         what="popularity's lift over random at the largest α on the weakest of these metrics"),
+            "popularity over random at α = {top_alpha:g}: {other_metrics_lift}"),
     Finding("positive-ratio-grows-with-popularity",
             "the share of positive ratings grows with item popularity on MovieLens data", SOURCE,
             "fig-popularity-ratio",
@@ -106,7 +116,8 @@ FINDINGS = [
 #: the data each claim is checked on
 WHERE = {finding.key: PAGE for finding in FINDINGS} | {number.key: SWEEP for number in PUBLISHED} | {
     "popularity-grows-with-alpha": SWEEP, "popularity-below-random-at-uniform": SWEEP,
-    "plsa-follows-popularity": SWEEP, "knn-mf-near-random": SWEEP, "positive-ratio-grows-with-popularity": MOVIELENS,
+    "plsa-follows-popularity": SWEEP, "knn-mf-near-random": SWEEP,
+    "popularity-bias-on-other-metrics": SWEEP, "positive-ratio-grows-with-popularity": MOVIELENS,
     "one-relevant-overstates-popularity": GRID}
 
 
@@ -137,23 +148,60 @@ def orderings_values(study: OrderingStudy) -> dict[str, Any]:
             "below_upper_bound": bounds["closed-form upper"] - popularity}
 
 
+def rating_predictor_values(sweep: SkewSweep) -> dict[str, Any]:
+    """The rating predictors against random at every alpha (paired), and against popularity at the largest alpha
+    (the closer of the two, with its paired p-value); the latter only when the sweep has a skewed world."""
+    against_random = {system: sweep.difference("Random", system) for system in RATING_PREDICTORS}
+    values = {
+        "no_pull": np.concatenate([~((d["difference"] > 0) & (d["p"] < 0.05)).to_numpy()
+                                   for d in against_random.values()]),
+        "rating_predictors_by_alpha": "; ".join(
+            system + " " + _listing("α = {alpha:g}: {difference:+.4f} ({p})",
+                                    [{"alpha": a, "difference": row["difference"], "p": fmt_p_clause(row["p"])}
+                                     for a, row in d.iterrows()])
+            for system, d in against_random.items()),
+    }
+    if not sweep.skewed:
+        return values
+    behind = {system: sweep.difference("Popularity", system).loc[sweep.top] for system in RATING_PREDICTORS}
+    closest = max(behind, key=lambda system: behind[system]["difference"])
+    return values | {"short_of_popularity": -behind[closest]["difference"],
+                     "short_of_popularity_p": behind[closest]["p"],
+                     "short_of_popularity_p_text": fmt_p_clause(behind[closest]["p"]),
+                     "closest_predictor": closest, "top_closest": sweep.series(closest)[sweep.top],
+                     "top_popularity": sweep.series("Popularity")[sweep.top]}
+
+
+def other_metrics_values(sweep: SkewSweep) -> dict[str, Any]:
+    """Popularity against random at the largest alpha on the metrics of the sweep other than P@n: the weakest
+    lift (the one with the smallest difference) and its paired p-value (the largest p when every lift is
+    positive), and a listing of every lift; nothing without a skewed world."""
+    if not sweep.skewed:
+        return {}
+    others = list(SWEEP_METRICS[1:])
+    lifts = pd.DataFrame({m: sweep.difference("Random", "Popularity", m).loc[sweep.top] for m in others}).T
+    weakest = lifts["difference"].idxmin()
+    p = lifts["p"].max() if (lifts["difference"] > 0).all() else lifts.loc[weakest, "p"]
+    means = sweep.metrics[sweep.metrics["alpha"] == sweep.top].set_index(["system", "metric"])["mean"]
+    rows = [{"metric": m, "popularity": means[("Popularity", m)], "random": means[("Random", m)],
+             "p": fmt_p_clause(lifts.loc[m, "p"])} for m in others]
+    return {"other_metrics_margin": lifts.loc[weakest, "difference"], "other_metrics_p": p,
+            "other_metrics_lift": _listing("{metric} {popularity:.4f} vs {random:.4f} ({p})", rows, "; ")}
+
+
 def sweep_values(sweep: SkewSweep) -> dict[str, Any]:
-    """Popularity along the skew and against random at alpha = 0, pLSA against popularity, random inside the
-    intervals of MF and user-kNN, and our values of the published numbers; claims that need two skews, or a
-    skewed one, are left without their values when the sweep has none."""
-    popularity, random = sweep.series("Popularity"), sweep.series("Random")
+    """Popularity along the skew and against random at alpha = 0, pLSA against popularity, the rating
+    predictors against random and popularity, the other metrics, and our values of the published numbers;
+    claims that need two skews, or a skewed one, are left without their values when the sweep has none."""
+    popularity = sweep.series("Popularity")
     uniform = sweep.uniform(EXACT)
-    inside = {system: random_inside(sweep, system) for system in NEAR_RANDOM}
     values = {
         "uniform_popularity": uniform["Popularity"], "uniform_random": uniform["Random"],
         "uniform_random_margin": uniform["Random"] - uniform["Popularity"],
         "uniform_p": uniform["p (Popularity vs Random)"],
         "uniform_p_text": fmt_p_clause(uniform["p (Popularity vs Random)"]),
-        "random_inside_near_random": np.concatenate([v.to_numpy() for v in inside.values()]),
-        "top_alpha": sweep.top, "top_random": random[sweep.top],
-        **{f"top_{name}": sweep.series(system)[sweep.top] for system, name in NEAR_RANDOM.items()},
-        **{f"outside_{NEAR_RANDOM[system]}": _listing("α = {alpha:g}", [{"alpha": a} for a in v.index[~v]]) or "no α"
-           for system, v in inside.items()},
+        "top_alpha": sweep.top,
+        **rating_predictor_values(sweep), **other_metrics_values(sweep),
         **{number.key: uniform[PUBLISHED_SYSTEMS[number.key]] for number in PUBLISHED},
     }
     if len(popularity) > 1:

@@ -14,7 +14,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormat
 
 from recbias.chapters.c04_popularity_bias.study.orderings import OrderingStudy
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, N, PERSONALISED
-from recbias.chapters.c04_popularity_bias.study.skew import EXACT, IN_EXPECTATION, SkewSweep
+from recbias.chapters.c04_popularity_bias.study.skew import EXACT, IN_EXPECTATION, TOP_N_SET, SkewSweep
 from recbias.chapters.c04_popularity_bias.study.truth import popularity_over
 
 #: line style of each measure of the measured-vs-true grid
@@ -61,11 +61,13 @@ def orderings_figure(study: OrderingStudy, colours: Mapping[str, str]) -> plt.Fi
 
 
 def _systems_panel(ax: plt.Axes, sweep: SkewSweep, design: str, colours: Mapping[str, str]) -> None:
-    """P@n of every system of the sweep against ``alpha`` under ``design``, the mean rating dashed."""
+    """P@n of every system of the sweep against ``alpha`` under ``design``: the papers' set solid, today's
+    top-N learners dotted, the mean rating dashed."""
     for system in sweep.precision["system"].unique():
         mean = sweep.series(system, design=design)
-        ax.plot(mean.index, mean.to_numpy(), marker="o", ms=5, lw=1.6, ls="--" if system == "Mean rating" else "-",
-                color=colours[system], label=system)
+        style = "--" if system == "Mean rating" else ":" if system in TOP_N_SET else "-"
+        ax.plot(mean.index, mean.to_numpy(), marker="o", ms=5, lw=1.6, ls=style, color=colours[system],
+                label=system)
     ax.set(xlabel=r"skew $\alpha$", ylabel=f"P@{N}")
     ax.set_ylim(bottom=0)
 
@@ -84,7 +86,7 @@ def sweep_figure(sweep: SkewSweep, colours: Mapping[str, str]) -> plt.Figure:
     _systems_panel(one, sweep, sweep.one_relevant, colours)
     one.set_title("1R", loc="left")
     fig.legend(*one.get_legend_handles_labels(), loc="lower center", ncol=3, handletextpad=0.4, columnspacing=1.2)
-    fig.tight_layout(rect=(0, 0.13, 1, 1))
+    fig.tight_layout(rect=(0, 0.17, 1, 1))
     return fig
 
 

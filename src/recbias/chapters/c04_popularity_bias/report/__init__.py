@@ -12,13 +12,29 @@ from recbias.chapters.c04_popularity_bias.report.phrases import (
 )
 from recbias.chapters.c04_popularity_bias.report.tables import (
     grid_table,
+    metrics_table,
     orderings_bounds_table,
     ratio_table,
+    sweep_settings_table,
     sweep_table,
     uniform_table,
     worlds_table,
 )
 
-__all__ = ["bounds_phrases", "grid_phrases", "grid_table", "mainstream_phrases", "orderings_bounds_table",
-           "orderings_phrases", "ratio_phrases", "ratio_table", "sweep_phrases", "sweep_table", "uniform_phrases",
-           "uniform_table", "worlds_table"]
+__all__ = [
+    "bounds_phrases",
+    "grid_phrases",
+    "grid_table",
+    "mainstream_phrases",
+    "metrics_table",
+    "orderings_bounds_table",
+    "orderings_phrases",
+    "ratio_phrases",
+    "ratio_table",
+    "sweep_phrases",
+    "sweep_settings_table",
+    "sweep_table",
+    "uniform_phrases",
+    "uniform_table",
+    "worlds_table",
+]

@@ -23,6 +23,8 @@ from recbias.chapters.c04_popularity_bias.study.skew import (
     IN_EXPECTATION,
     PAPERS_PRESET,
     PLSA_TOLERANCE,
+    RATING_PREDICTORS,
+    TOP_N_SET,
     SkewSweep,
     climbing,
     expectation_gap,
@@ -146,6 +148,26 @@ def _mean_rating(sweep: SkewSweep) -> str:
     return "ends above random" if sweep.series("Mean rating", "ci_low")[sweep.top] > random else "stays near random"
 
 
+#: where a system ends against random, by :func:`compared` on its paired difference
+AGAINST_RANDOM = {HOLDS: "above random", FAILS: "below random", INCONCLUSIVE: "at random's level"}
+
+
+def _rating_predictors(sweep: SkewSweep) -> str:
+    """Where the papers' rating predictors end against random at the largest skew (paired test), with the
+    reason when one of them ends below it."""
+    top = sweep.top
+    outcomes = {s: compared(*sweep.difference("Random", s).loc[top]) for s in RATING_PREDICTORS}
+    ends = and_list([f"{s} ends {AGAINST_RANDOM[o]} ({fmt_number(sweep.series(s)[top], 4)})"
+                     for s, o in outcomes.items()])
+    text = (f"at α = {top:g}, against random's {fmt_number(sweep.series('Random')[top], 4)} and popularity's "
+            f"{fmt_number(sweep.series('Popularity')[top], 4)}, {ends}")
+    if FAILS in outcomes.values():
+        text += (". A rating predictor sits below random here for the reason the mean rating does: the items "
+                 "rated by many get predictions close to the global mean, so the extreme predictions, high ones "
+                 "included, go to rarely rated items, which hold few test ratings")
+    return text
+
+
 def sweep_phrases(sweep: SkewSweep, ratings: Ratings) -> dict[str, str]:
     """The set-up of the sweep (its worlds, designs and skews, and where ``ratings`` sit on the skew axis),
     how the systems move along it, and which personalised systems climb with the skew."""
@@ -154,7 +176,7 @@ def sweep_phrases(sweep: SkewSweep, ratings: Ratings) -> dict[str, str]:
     shape = PRESETS[sweep.preset]
     top, at = sweep.top, {s: sweep.series(s)[sweep.top] for s in ("Popularity", "Random")}
     ar = {s: sweep.series(s, design=sweep.all_relevant)[top] for s in ("Popularity", "Random")}
-    climbers, near_random = climbing(sweep), climbing(sweep, ("MF", PERSONALISED))
+    climbers, top_n = climbing(sweep), climbing(sweep, tuple(TOP_N_SET))
     return {
         "sweep-shape": f"{shape['n_users']:,} users, {shape['n_items']:,} items and {shape['n_ratings']:,} ratings"
                        + (", as MovieLens 1M" if sweep.preset == PAPERS_PRESET else ", fewer than MovieLens 1M"),
@@ -169,8 +191,9 @@ def sweep_phrases(sweep: SkewSweep, ratings: Ratings) -> dict[str, str]:
         "sweep-expectation-gap": fmt_pct(expectation_gap(sweep), 0), "sweep-mean-rating": _mean_rating(sweep),
         "plsa-verdict": "tracks popularity closely, as the papers observed" if plsa_gap(sweep) <= PLSA_TOLERANCE
                         else "does not track popularity as closely as the papers observed",
-        "knn-mf-verdict": f"our {' and our '.join(near_random)} {'is' if len(near_random) == 1 else 'are'} not"
-                          if near_random else "ours stay there too",
+        "knn-mf-verdict": _rating_predictors(sweep),
+        "top-n-verdict": (f"{and_list(top_n)} {_climb(top_n)} above random with the skew" if top_n
+                          else "neither climbs above random here"),
         "climbing": f"Here {and_list(climbers)} {_climb(climbers)} with the skew on data without any preference"
                     if climbers else "None of the personalised systems climbed with the skew on the preference-free "
                                      "worlds here, but a system that learns from which items are rated can",

@@ -6,9 +6,19 @@ how mainstream a user is (:mod:`.truth`); :mod:`.setup` holds what they share.""
 from recbias.chapters.c04_popularity_bias.study.orderings import OrderingStudy, ordering_study
 from recbias.chapters.c04_popularity_bias.study.ratio import positive_ratio_curves, ratio_trends, real_datasets
 from recbias.chapters.c04_popularity_bias.study.setup import METRIC, N, PERSONALISED, SHRINKAGE
-from recbias.chapters.c04_popularity_bias.study.skew import EXACT, IN_EXPECTATION, SkewSweep, skew_sweep, sweep_systems
+from recbias.chapters.c04_popularity_bias.study.skew import (
+    EXACT,
+    IN_EXPECTATION,
+    PAPERS_SET,
+    SWEEP_METRICS,
+    TOP_N_SET,
+    SkewSweep,
+    skew_sweep,
+    sweep_systems,
+)
 from recbias.chapters.c04_popularity_bias.study.truth import mainstream_study, observation_grid
 
-__all__ = ["EXACT", "IN_EXPECTATION", "METRIC", "N", "PERSONALISED", "SHRINKAGE", "OrderingStudy", "SkewSweep",
+__all__ = ["EXACT", "IN_EXPECTATION", "METRIC", "N", "PAPERS_SET", "PERSONALISED", "SHRINKAGE", "SWEEP_METRICS",
+           "TOP_N_SET", "OrderingStudy", "SkewSweep",
            "mainstream_study", "observation_grid", "ordering_study", "positive_ratio_curves", "ratio_trends",
            "real_datasets", "skew_sweep", "sweep_systems"]

@@ -13,8 +13,9 @@ N = 10
 
 METRIC = f"P@{N}"
 
-#: the personalised system of the measured-vs-true and per-user studies
-PERSONALISED = "user-kNN"
+#: the personalised system of the measured-vs-true and per-user studies: today's top-N user-kNN
+#: (unnormalised, it sums its neighbours' ratings), not the papers' rating predictor
+PERSONALISED = "user-kNN (top-N)"
 
 #: pseudo-ratings of the shrunk mean-rating ordering
 SHRINKAGE = 10.0

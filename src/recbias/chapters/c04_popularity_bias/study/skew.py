@@ -1,8 +1,10 @@
 """Preference-free worlds of growing popularity skew (IRJ 2017 Fig. 5, left and centre).
 
 One world per exponent ``alpha`` of the shifted power law, with ML-1M's numbers of users, items and
-ratings and rating values drawn independently of user and item (:func:`skew_sweep`): the five systems
-and the mean rating under 1R and AR, and popularity's measured precision against its exact expectation.
+ratings and rating values drawn independently of user and item (:func:`skew_sweep`): the papers' five
+systems (:data:`PAPERS_SET`), today's top-N learners beside them (:data:`TOP_N_SET`) and the mean rating
+under 1R and AR on the metrics of Sec. 5.2, and popularity's measured precision against its exact
+expectation.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from recbias.chapters.c04_popularity_bias.study.setup import (
     one_relevant_design,
     precision_summary,
 )
-from recbias.evaluate import compare
-from recbias.evaluate.experiment import PAPER_SYSTEMS, run_experiment
+from recbias.evaluate import compare, summarize
+from recbias.evaluate.experiment import run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import MeanRating, Recommender
 from recbias.splits import make_folds
@@ -46,8 +48,22 @@ _COUNT_MODES = {EXACT: "items", IN_EXPECTATION: "users"}
 #: how far pLSA's 1R precision may stray from popularity's, relatively, and still follow it
 PLSA_TOLERANCE = 0.15
 
+#: the papers' five systems (IRJ 2017 Sec. 3.3): MF and kNN predict rating values and rank by the prediction
+PAPERS_SET: dict[str, str] = {"Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf",
+                              "rating-kNN": "rating-user-knn", "Random": "random"}
+
+#: today's top-N learners, shown beside the papers' set: implicit ALS and the unnormalised user-kNN, both
+#: fitted on which pairs are rated
+TOP_N_SET: dict[str, str] = {"MF (iALS, top-N)": "mf", PERSONALISED: "user-knn"}
+
+#: the papers' systems they found near random on preference-free worlds
+RATING_PREDICTORS = ("rating-MF", "rating-kNN")
+
 #: the systems that learn from the ratings, whose 1R precision may climb with the skew
-PERSONALISED_SYSTEMS = ("pLSA", PERSONALISED, "MF")
+PERSONALISED_SYSTEMS = ("pLSA", *RATING_PREDICTORS, *TOP_N_SET)
+
+#: the metrics of the sweep: P@n and the others the papers report the same effect on (Sec. 5.2)
+SWEEP_METRICS = (METRIC, f"Recall@{N}", f"nDCG@{N}", "AP", "RR")
 
 
 def sweep_all_relevant_design(n_items: int) -> str:
@@ -57,8 +73,9 @@ def sweep_all_relevant_design(n_items: int) -> str:
 
 
 def sweep_systems(seed: int = 0) -> dict[str, str | Recommender]:
-    """The papers' five systems, plus the mean rating: an ordering by rating values alone."""
-    return {**PAPER_SYSTEMS, "Mean rating": MeanRating(seed=seed)}
+    """The papers' five systems, today's top-N learners, and the mean rating: an ordering by rating values
+    alone."""
+    return {**PAPERS_SET, **TOP_N_SET, "Mean rating": MeanRating(seed=seed)}
 
 
 @dataclass(frozen=True)
@@ -67,6 +84,10 @@ class SkewSweep:
 
     Attributes:
         precision: mean P@n with intervals per (alpha, design, system), exact item counts.
+        metrics: the same for every metric of :data:`SWEEP_METRICS`, 1R only (``metric`` column).
+        paired: 1R paired tests with the run as the unit and users as clusters, per alpha and metric:
+            every system against random, and the rating predictors against popularity (``system_a`` is
+            the baseline, ``difference`` is ``system_a - system_b``, ``t_pvalue``).
         expected: per (alpha, counts), popularity's and random's 1R precision, measured and
             in expectation (:func:`recbias.theory.expected_popularity_precision_1r`, ``1 / t``).
         curves: cumulative share of ratings by popularity rank, per alpha.
@@ -75,6 +96,8 @@ class SkewSweep:
     """
 
     precision: pd.DataFrame
+    metrics: pd.DataFrame
+    paired: pd.DataFrame
     expected: pd.DataFrame
     curves: pd.DataFrame
     worlds: pd.DataFrame
@@ -105,6 +128,13 @@ class SkewSweep:
     def skewed(self) -> list[float]:
         """The skews above zero."""
         return [a for a in self.alphas if a > 0]
+
+    def difference(self, baseline: str, system: str, metric: str = METRIC) -> pd.DataFrame:
+        """Per alpha: ``system``'s 1R mean minus ``baseline``'s (``difference``) and its paired p-value."""
+        p = self.paired
+        rows = p[(p["system_a"] == baseline) & (p["system_b"] == system) & (p["metric"] == metric)]
+        return pd.DataFrame({"difference": -rows["difference"].to_numpy(), "p": rows["t_pvalue"].to_numpy()},
+                            index=pd.Index(rows["alpha"].to_numpy(), name="alpha")).sort_index()
 
     def series(self, system: str, column: str = "mean", design: str | None = None) -> pd.Series:
         """``column`` of ``system``'s P@n by alpha (1R unless ``design`` is given)."""
@@ -157,19 +187,36 @@ def _world_shape(ratings: Ratings, alpha: float, law) -> dict:
             "fewest": int(counts[-1]), "top 10% share": head}
 
 
+def _paired(one: pd.DataFrame) -> pd.DataFrame:
+    """1R paired tests (the run as the unit, users as clusters): every system against random on every metric
+    of the sweep, and the rating predictors against popularity."""
+    systems = list(dict.fromkeys(one["system"]))
+    against_random = compare(one, list(SWEEP_METRICS), baseline="Random", systems=["Random", *systems],
+                             average="run")
+    against_popularity = compare(one, list(SWEEP_METRICS), baseline="Popularity",
+                                 systems=["Popularity", *RATING_PREDICTORS], average="run")
+    return pd.concat([against_random, against_popularity], ignore_index=True)
+
+
 def _exact_world(alpha: float, designs: list[str], *, preset: str, seed: int, test_ratio: float, target_size: int,
-                 cache: bool) -> tuple[pd.DataFrame, dict, pd.DataFrame, dict]:
-    """One world of the sweep with exact item counts: the systems' precision, popularity against its
+                 cache: bool) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict, pd.DataFrame, dict]:
+    """One world of the sweep with exact item counts: the systems' precision (today's top-N learners in the
+    first design only, to save time; the 1R runs of both calls are the same), popularity against its
     expectation, the cumulative share of ratings and the world's shape."""
     world = simulate(preset=preset, alpha=alpha, exact_counts=_COUNT_MODES[EXACT], seed=seed, **PREFERENCE_FREE)
     ratings, law = world.ratings, world.popularity
     del world  # the dense arrays of the world are not needed any more
     folds = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)
-    experiment = run_experiment(ratings, designs, sweep_systems(seed), folds=folds, metrics=[METRIC], seed=seed,
-                                cache=cache)
+    setup = {"folds": folds, "metrics": list(SWEEP_METRICS), "seed": seed, "cache": cache}
+    every_design = {label: system for label, system in sweep_systems(seed).items() if label not in TOP_N_SET}
+    runs = pd.concat([run_experiment(ratings, designs, every_design, **setup).runs,
+                      run_experiment(ratings, designs[:1], TOP_N_SET, **setup).runs], ignore_index=True)
     spread = judgments.from_ratings(ratings, threshold=ratings.scale[0])
-    return (precision_summary(experiment.runs, ("design", "system")).assign(alpha=alpha),
-            _measured_and_expected(ratings, alpha, EXACT, experiment.runs, test_ratio, target_size),
+    one = runs[runs["design"] == designs[0]]
+    return (precision_summary(runs, ("design", "system")).assign(alpha=alpha),
+            summarize(one, list(SWEEP_METRICS), ("system",), average="run").assign(alpha=alpha),
+            _paired(one).assign(alpha=alpha),
+            _measured_and_expected(ratings, alpha, EXACT, runs, test_ratio, target_size),
             judgments.cumulative_share(spread).assign(alpha=alpha), _world_shape(ratings, alpha, law))
 
 
@@ -208,10 +255,11 @@ def skew_sweep(
     designs = [one_relevant_design(target_size)]
     designs += [sweep_all_relevant_design(PRESETS[preset]["n_items"])] if all_relevant else []
     setup = {"preset": preset, "seed": seed, "test_ratio": test_ratio, "target_size": target_size, "cache": cache}
-    precision, expected, curves, worlds = zip(*(_exact_world(alpha, designs, **setup)
-                                                for alpha in sorted({0.0, *map(float, alphas)})), strict=True)
+    precision, metrics, paired, expected, curves, worlds = zip(
+        *(_exact_world(alpha, designs, **setup) for alpha in sorted({0.0, *map(float, alphas)})), strict=True)
     expected = [*expected, _uniform_in_expectation(designs[0], **setup)]
-    return SkewSweep(pd.concat(precision, ignore_index=True), pd.DataFrame(expected),
+    return SkewSweep(pd.concat(precision, ignore_index=True), pd.concat(metrics, ignore_index=True),
+                     pd.concat(paired, ignore_index=True), pd.DataFrame(expected),
                      pd.concat(curves, ignore_index=True), pd.DataFrame(worlds), preset, int(target_size),
                      float(test_ratio))
 
@@ -230,12 +278,6 @@ def plsa_gap(sweep: SkewSweep) -> float:
         return float("nan")
     popularity, plsa = sweep.series("Popularity")[sweep.skewed], sweep.series("pLSA")[sweep.skewed]
     return float((plsa / popularity - 1).abs().max())
-
-
-def random_inside(sweep: SkewSweep, system: str) -> pd.Series:
-    """Per alpha: whether random's mean 1R precision lies within ``system``'s 95% interval."""
-    random = sweep.series("Random")
-    return (sweep.series(system, "ci_low") <= random) & (random <= sweep.series(system, "ci_high"))
 
 
 def climbing(sweep: SkewSweep, systems: Sequence[str] = PERSONALISED_SYSTEMS) -> list[str]:

@@ -23,14 +23,14 @@ from recbias.chapters.c04_popularity_bias.study.setup import (
 )
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates, evaluate_runs, mean_confidence_interval, true_quality
-from recbias.evaluate.experiment import PAPER_SYSTEMS, fit_systems, run_experiment
+from recbias.evaluate.experiment import fit_systems, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
 from recbias.splits import Fold, fold_seed, make_folds
 from recbias.synthetic import generate
 
 #: the systems of the measured-vs-true and per-user studies, label -> preset
-TRUTH_SYSTEMS: dict[str, str] = {"Popularity": "popularity", PERSONALISED: PAPER_SYSTEMS[PERSONALISED],
+TRUTH_SYSTEMS: dict[str, str] = {"Popularity": "popularity", PERSONALISED: "user-knn",
                                  "Random": "random"}
 
 #: the measures of :func:`observation_grid`: the two offline designs and the truth

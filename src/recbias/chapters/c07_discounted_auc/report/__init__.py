@@ -21,6 +21,7 @@ from recbias.chapters.c07_discounted_auc.report.prose import (
     truth_text,
 )
 from recbias.chapters.c07_discounted_auc.report.tables import (
+    NOT_APPLICABLE,
     attention_table,
     cases_table,
     crossing_table,
@@ -35,6 +36,7 @@ from recbias.chapters.c07_discounted_auc.report.tables import (
 )
 
 __all__ = [
+    "NOT_APPLICABLE",
     "attention_numbers",
     "attention_table",
     "cases_numbers",

@@ -22,9 +22,13 @@ from recbias.text import fmt_ci, fmt_number, fmt_pct
 OBSERVED = {truth.NO_STEP: "behavioural AUC without a step", truth.STEP: "behavioural AUC with the step at s = {s}"}
 
 
+#: the one-line note that stands for a table where a part of the chapter does not apply to the dataset
+NOT_APPLICABLE = "*Not computed on this dataset, which lacks what this part needs (see the note in the text).*"
+
+
 def not_applicable() -> pd.DataFrame:
-    """The one-cell table shown where a part of the chapter does not apply to the dataset."""
-    return pd.DataFrame({"not applicable": ["this dataset lacks what this part needs (see the note in the text)"]})
+    """The empty table of a part that does not apply to the dataset (the page glues :data:`NOT_APPLICABLE`)."""
+    return pd.DataFrame()
 
 
 def cells(values: pd.Series, spec: str) -> pd.Series:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates, rank_positions
-from recbias.evaluate.experiment import PAPER_SYSTEMS, fit_systems
+from recbias.evaluate.experiment import fit_systems
 from recbias.metrics import ItemPopularity, compute_metrics, short_head
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
@@ -101,8 +101,17 @@ class SystemStudy:
     scored: Scored
 
 
+#: the papers' five systems (IRJ 2017 Sec. 3.3), whose MF and kNN predict ratings
+PAPERS_SET: dict[str, str] = {"Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf",
+                              "rating-kNN": "rating-user-knn", "Random": "random"}
+#: today's top-N learners, shown beside the papers' set and labelled as such
+TOP_N_SET: dict[str, str] = {"MF (iALS, top-N)": "mf", "user-kNN (top-N)": "user-knn"}
+#: the systems of the chapter: the papers' set, then today's top-N learners
+SYSTEMS: dict[str, str] = PAPERS_SET | TOP_N_SET
+
+
 def system_study(
-    ratings: Ratings, seed: int = 0, systems: Mapping[str, str | Recommender] = PAPER_SYSTEMS, test_ratio: float = 0.2
+    ratings: Ratings, seed: int = 0, systems: Mapping[str, str | Recommender] = SYSTEMS, test_ratio: float = 0.2
 ) -> SystemStudy:
     """Fit ``systems`` on the first coin-flip split of ``ratings`` and score every user's AI-AN run."""
     fold = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)[0]

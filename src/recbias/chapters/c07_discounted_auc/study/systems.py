@@ -41,12 +41,13 @@ def four_cases(study: SystemStudy, lengths: Sequence[int]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def mishit_effect(study: SystemStudy, setting: Setting) -> pd.DataFrame:
-    """Per system: the binary metric (mishits ignored, as in the paper), the same with every mishit counted
-    as ``-1``, and the relative change."""
+def mishit_effect(study: SystemStudy, setting: Setting, systems: Sequence[str] | None = None) -> pd.DataFrame:
+    """Per system (those of ``systems``, every one by default): the binary metric (mishits ignored, as in the
+    paper), the same with every mishit counted as ``-1``, and the relative change."""
     metric = setting.metric(gain="binary")
     ignored = study.scored.means([metric])[metric]
-    counted = ignored - study.scored.means([metric], mishit_runs(study.scored.runs))[metric]
+    ignored = ignored if systems is None else ignored.loc[list(systems)]
+    counted = ignored - study.scored.means([metric], mishit_runs(study.scored.runs))[metric].loc[ignored.index]
     return pd.DataFrame({"system": ignored.index, "mishits ignored": ignored.to_numpy(),
                          "mishits at -1": counted.to_numpy(), "change": (counted / ignored - 1).to_numpy()})
 
