@@ -39,6 +39,7 @@ import yaml
 import recbias
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
+from recbias.evaluate.executor import SCHEDULER_VARIABLE
 
 SCORECARD = "scorecard"
 BOOK_DIR = "book"
@@ -424,7 +425,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="chapters executed in parallel")
     parser.add_argument("--no-html", action="store_true", help="execute only, do not render HTML")
     parser.add_argument("--list", action="store_true", help="list the chapters and their parameters, then stop")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the chapters' experiments on this Dask scheduler (e.g. tcp://host:8786)")
     args = parser.parse_args(argv)
+    if args.scheduler:  # read by recbias.evaluate.experiment.run_experiment in every page's kernel
+        os.environ[SCHEDULER_VARIABLE] = args.scheduler
     root = args.root.resolve()
     signal.signal(signal.SIGTERM, _interrupt)
     try:
