@@ -13,7 +13,7 @@ REAL = ["ml-100k", "ml-1m", "ml-latest-small", "lastfm-2k", "coat"]
 
 
 def test_names_list_the_registry():
-    assert datasets.names() == ["synthetic", "synthetic-small", "synthetic-ml1m", *REAL]
+    assert datasets.names() == ["synthetic", "synthetic-small", "synthetic-ml1m", "synthetic-ml10m", "synthetic-ml20m", *REAL]
     assert datasets.qrels_names() == ["cranfield", "trec8-adhoc"]
     assert datasets.DEFAULT == "synthetic"
 

@@ -22,7 +22,7 @@ from recbias.ratings import Ratings
 DEFAULT = "synthetic"
 _CSV_PREFIX = "csv:"
 #: registry names served by the simulator (its presets); checked against it in the tests
-_SYNTHETIC = ("synthetic", "synthetic-small", "synthetic-ml1m")
+_SYNTHETIC = ("synthetic", "synthetic-small", "synthetic-ml1m", "synthetic-ml10m", "synthetic-ml20m")
 _READERS: dict[str, Callable[[DataFiles, DatasetInfo, float], Ratings]] = {
     "ml-100k": movielens.read_ml100k,
     "ml-1m": movielens.read_ml1m,

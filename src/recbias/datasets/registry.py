@@ -69,6 +69,11 @@ SYNTHETIC_DESCRIPTION = (
     "simulated 1-5 star rating of a movie-like item, observed missing not at random; the complete true "
     "relevance is known"
 )
+#: the same for the presets drawn without the complete truth (recbias.synthetic.OBSERVED_ONLY)
+OBSERVED_ONLY_DESCRIPTION = (
+    "simulated 1-5 star rating of a movie-like item, observed at random given the users' activity and the "
+    "items' popularity; no complete true relevance (drawn without it, like a real dataset)"
+)
 SYNTHETIC_LICENCE = "CC0 1.0 (generated data)"
 SYNTHETIC_CITATION = (
     "The recbias authors. recbias, module recbias.synthetic; popularity follows the shifted power law "
@@ -76,12 +81,12 @@ SYNTHETIC_CITATION = (
 )
 
 
-def _simulated(name: str, title: str, paper_usage: str) -> DatasetInfo:
-    """The registry entry of a preset of :mod:`recbias.synthetic`."""
+def _simulated(name: str, title: str, paper_usage: str, truth: bool = True) -> DatasetInfo:
+    """The registry entry of a preset of :mod:`recbias.synthetic` (``truth``: with the complete truth)."""
     return DatasetInfo(
         name=name,
-        title=f"Simulated ratings with known true relevance ({title})",
-        description=SYNTHETIC_DESCRIPTION,
+        title=f"Simulated ratings {'with known true relevance' if truth else 'without the truth'} ({title})",
+        description=SYNTHETIC_DESCRIPTION if truth else OBSERVED_ONLY_DESCRIPTION,
         licence=SYNTHETIC_LICENCE,
         citation=SYNTHETIC_CITATION,
         url="(generated offline)",
@@ -107,6 +112,20 @@ DATASETS: dict[str, DatasetInfo] = {
         "MovieLens 1M shape: 6,040 users, 3,706 items",
         "The users, items, ratings and rating histogram of ML-1M, the papers' dataset, for measuring the book "
         "at the papers' scale without the archive.",
+    ),
+    "synthetic-ml10m": _simulated(
+        "synthetic-ml10m",
+        "MovieLens 10M shape: 69,878 users, 10,677 items, observed ratings only",
+        "The users, items and ratings of ML-10M, for measuring how the book's experiments scale; drawn without "
+        "the complete truth, which would not fit in memory.",
+        truth=False,
+    ),
+    "synthetic-ml20m": _simulated(
+        "synthetic-ml20m",
+        "MovieLens 20M shape: 138,493 users, 26,744 items, observed ratings only",
+        "The users, items and ratings of ML-20M, for measuring how the book's experiments scale; drawn without "
+        "the complete truth, which would not fit in memory.",
+        truth=False,
     ),
     "ml-100k": DatasetInfo(
         name="ml-100k",
