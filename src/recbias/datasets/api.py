@@ -26,7 +26,9 @@ _SYNTHETIC = ("synthetic", "synthetic-small", "synthetic-ml1m", "synthetic-ml10m
 _READERS: dict[str, Callable[[DataFiles, DatasetInfo, float], Ratings]] = {
     "ml-100k": movielens.read_ml100k,
     "ml-1m": movielens.read_ml1m,
-    "ml-latest-small": movielens.read_ml_latest_small,
+    "ml-10m": movielens.read_ml10m,
+    "ml-20m": movielens.read_ml_csv,
+    "ml-latest-small": movielens.read_ml_csv,
     "lastfm-2k": lastfm.read_lastfm_2k,
     "coat": coat.read_coat,
 }

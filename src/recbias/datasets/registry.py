@@ -20,7 +20,9 @@ class FileSet:
 
     Attributes:
         folder: folder name of the extracted files under the data directory.
-        pins: sha256 of every file the loader reads, keyed by file name.
+        pins: sha256 of every file the loader reads, keyed by file name; ``None`` where no
+            per-file checksum is published, so the file is read only from the official
+            archive, whose own checksum is verified (:attr:`archive_only`).
         archive: file name of the official archive, or ``None`` when there is none.
         archive_sha256: pinned sha256 of that archive.
         url_path: path of the archive below the base download URL (or a full URL for
@@ -29,10 +31,15 @@ class FileSet:
     """
 
     folder: str
-    pins: Mapping[str, str]
+    pins: Mapping[str, str | None]
     archive: str | None = None
     archive_sha256: str | None = None
     url_path: str | None = None
+
+    @property
+    def archive_only(self) -> bool:
+        """Whether some file has no pin of its own: then only the verified archive is read."""
+        return any(pin is None for pin in self.pins.values())
 
 
 @dataclass(frozen=True)
@@ -192,6 +199,47 @@ DATASETS: dict[str, DatasetInfo] = {
             archive="ml-latest-small.zip",
             archive_sha256="696d65a3dfceac7c45750ad32df2c259311949efec81f0f144fdfb91ebc9e436",
             url_path="movielens/ml-latest-small.zip",
+        ),
+    ),
+    "ml-10m": DatasetInfo(
+        name="ml-10m",
+        title="MovieLens 10M (2009)",
+        description="0.5-5 star rating in half-star steps of a movie by a MovieLens user, 1995 to 2009, "
+        "with timestamp",
+        licence=_MOVIELENS_NO_REDISTRIBUTION,
+        citation=_MOVIELENS_CITATION,
+        url=f"{GROUPLENS_URL}/movielens/ml-10m.zip",
+        paper_usage="Not used by the papers; a larger MovieLens release (10 million ratings) for rerunning "
+        "chapters beyond the papers' scale.",
+        positive_threshold=5.0,
+        files=FileSet(
+            folder="ml-10M100K",
+            # GroupLens publishes the archive's checksum (md5 ce571fd55effeba0271552578f2648bd, 65,566,137 bytes),
+            # not its members': they are read from the verified archive only
+            pins={"ratings.dat": None, "movies.dat": None},
+            archive="ml-10m.zip",
+            archive_sha256="813c411ccb6122564edfe752e7f80c4dcc5aa25fa94c93622f6877a7ba252862",
+            url_path="movielens/ml-10m.zip",
+        ),
+    ),
+    "ml-20m": DatasetInfo(
+        name="ml-20m",
+        title="MovieLens 20M (2015)",
+        description="0.5-5 star rating in half-star steps of a movie by a MovieLens user, 1995 to 2015, "
+        "with timestamp",
+        licence=_MOVIELENS_NO_REDISTRIBUTION,
+        citation=_MOVIELENS_CITATION,
+        url=f"{GROUPLENS_URL}/movielens/ml-20m.zip",
+        paper_usage="Not used by the papers; the stable 20-million-rating MovieLens benchmark, for rerunning "
+        "chapters far beyond the papers' scale.",
+        positive_threshold=5.0,
+        files=FileSet(
+            folder="ml-20m",
+            # the archive's published checksum (md5 cd245b17a1ae2cc31bb14903e1204af3) covers its members
+            pins={"ratings.csv": None, "movies.csv": None},
+            archive="ml-20m.zip",
+            archive_sha256="96f243c338a8665f6bcc89c53edf6ee39162a846940de6b7c8c48aeada765ff3",
+            url_path="movielens/ml-20m.zip",
         ),
     ),
     "lastfm-2k": DatasetInfo(
