@@ -171,3 +171,12 @@ def test_memory_estimate_follows_the_block_and_the_sampled_designs() -> None:
     assert sampled.parts["sampled target sets"] == 900_000 * 100 * memory.RUNS_ENTRY_BYTES
     # user-kNN keeps 50 neighbours per user, not users x users
     assert memory.model_bytes(systems["user-kNN"], 138_000, 27_000, 16_000_000) < 2 * 2**30
+
+
+def test_a_system_given_unfitted_is_fitted_afresh_on_every_fold(small: Ratings) -> None:
+    from recbias.recommenders import make
+
+    options = dict(folds=3, metrics=["P@10"], seed=2, cache=False)
+    given = runner.run_experiment(small, ["TI-AN"], {"Popularity": make("popularity")}, **options)
+    named = runner.run_experiment(small, ["TI-AN"], {"Popularity": "popularity"}, **options)
+    pd.testing.assert_frame_equal(given.runs, named.runs, check_exact=True)

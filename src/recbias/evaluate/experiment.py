@@ -28,6 +28,7 @@ several splits of a dataset.  This module does the plumbing once:
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -149,6 +150,14 @@ def choose_designs(ratings: Ratings, *, target_size: int, max_an_entries: int, n
 # ------------------------------------------------------------------------------ systems
 
 
+@dataclass(frozen=True, eq=False)
+class Fitted:
+    """A fitted recommender and the seconds its fit took."""
+
+    recommender: Recommender
+    seconds: float
+
+
 def _fit_one(label: str, system: str | Recommender, train: Ratings, key_extra: Any, cache: bool, seed: int) -> Fitted:
     """One system of :func:`fit_systems`, with the seconds its fit (or cache read) took."""
     clock = time.perf_counter()
@@ -156,14 +165,6 @@ def _fit_one(label: str, system: str | Recommender, train: Ratings, key_extra: A
     recommender.name = label
     recommender = fit_cached(recommender, train, key_extra) if cache else recommender.fit(train)
     return Fitted(recommender, time.perf_counter() - clock)
-
-
-@dataclass(frozen=True, eq=False)
-class Fitted:
-    """A fitted recommender and the seconds its fit took."""
-
-    recommender: Recommender
-    seconds: float
 
 
 def fit_systems(
@@ -429,20 +430,19 @@ def run_experiment(
     if len(set(names)) != len(names):
         raise ValueError(f"repeated designs in {names}")
     needs_popularity = any(parse_metric(m).needs_popularity for m in metrics)
+    tables, reports, n_blocks = [], [], 0
+    seconds = dict.fromkeys(STAGES, 0.0)
     with executor(scheduler) as runner:
         available, where = _available_memory(runner)
         if check_memory and available is not None:
             memory.check_memory(_estimate(ratings, fold_list, specs, systems, block_entries, seed), available, where)
-        submitted = []  # every fold's fits and designs first, so that a cluster can start on all of them
-        for fold in fold_list:
+        evaluations = []
+        for fold in fold_list:  # in process, one fold at a time; on a cluster, the folds overlap
             shared = runner.scatter(fold)
             fitted = {label: runner.submit(_fit_on_fold, label, system, shared, cache, seed)
                       for label, system in systems.items()}
             sources = [runner.submit(_design_source, ratings.name, shared, spec, d, seed=seed, on_shortage=on_shortage,
                                      shared_negatives=shared_negatives) for d, spec in enumerate(specs)]
-            submitted.append((shared, fitted, sources))
-        evaluations = []
-        for fold, (shared, fitted, sources) in zip(fold_list, submitted, strict=True):
             fold_layouts = runner.gather([runner.submit(_layout_of, source) for source in sources])
             popularity = ItemPopularity.from_ratings(ratings, fold.test, train=fold.train) if needs_popularity else None
             blocks = _block_tasks(runner, shared, fitted, sources, [layout for layout, _, _ in fold_layouts],
@@ -450,11 +450,8 @@ def run_experiment(
                                   block_entries=block_entries, score_block=score_block, metrics=metrics, ties=ties,
                                   seed=seed,
                                   item_popularity=popularity if popularity is None else runner.scatter(popularity))
-            fit_seconds = [runner.submit(_seconds_of, fit) for fit in fitted.values()]
-            evaluations.append((fold, fold_layouts, fit_seconds, blocks))
-        del submitted  # the models and sampled designs stay only as long as a block still needs them
-        tables, reports, n_blocks = [], [], 0
-        seconds = dict.fromkeys(STAGES, 0.0)
+            evaluations.append((fold, fold_layouts, [runner.submit(_seconds_of, fit) for fit in fitted.values()],
+                                blocks))
         for fold, fold_layouts, fit_seconds, blocks in evaluations:
             results = runner.gather(blocks)
             seconds["fit"] += sum(runner.gather(fit_seconds))
@@ -474,8 +471,10 @@ def run_experiment(
 
 
 def _fit_on_fold(label: str, system: str | Recommender, fold: Fold, cache: bool, seed: int) -> Fitted:
-    """:func:`_fit_one` on the fold's training set, keyed in the cache by the fold."""
-    return _fit_one(label, system, fold.train, fold.key, cache, seed)
+    """:func:`_fit_one` on the fold's training set, keyed in the cache by the fold; a recommender
+    given unfitted is copied first, so that the fits of several folds do not overwrite one another."""
+    return _fit_one(label, system if isinstance(system, str) else copy.deepcopy(system), fold.train, fold.key,
+                    cache, seed)
 
 
 def _seconds_of(fit: Fitted) -> float:
