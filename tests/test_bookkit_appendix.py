@@ -14,10 +14,12 @@ def test_source_links_are_named_after_the_archive_and_plain_text_stays_text():
 def test_every_registered_dataset_has_a_row_and_a_card_or_a_reason(monkeypatch, tmp_path):
     monkeypatch.setenv("RECBIAS_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("RECBIAS_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(datasets, "names", lambda: ["synthetic-small", "coat"])
+    monkeypatch.setattr(datasets, "names", lambda: ["synthetic-small", "coat", "synthetic-ml20m"])
     registry, usage = appendix.registry_html(), appendix.usage_html()
     assert "synthetic-small" in registry and "coat" in registry and "role in the papers" in usage
     cards = dict(appendix.dataset_cards(seed=0))
     assert 'dataset-card">' in cards["### synthetic-small"]
     (missing,) = [heading for heading in cards if heading.startswith("### coat")]
     assert "Not available on the machine that built this page" in missing and cards[missing] == ""
+    (drawn,) = [heading for heading in cards if heading.startswith("### synthetic-ml20m")]  # not drawn for the page
+    assert "Drawn on demand (20,000,263 ratings)" in drawn and cards[drawn] == ""

@@ -107,6 +107,29 @@ def test_neighbour_ties_go_to_the_lower_index():
     assert kept[1].tolist() == [0.5, 0, 0, 0]  # orthogonal rows are never neighbours
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_nearest_rows_equal_scipys_product_cut_by_brute_force(seed):
+    # real-valued data, so that a different order of the sums would show in the last bits
+    rng = np.random.default_rng(seed)
+    n, m = 40, 30
+    values = np.where(rng.random((n, m)) < 0.3, rng.random((n, m)) * 4.5 + 0.5, 0.0)
+    values[:4, :] = values[4, :]  # identical rows: exactly tied similarities
+    values[7] = 0.0  # a row without entries
+    vectors = sp.csr_matrix(values)
+    gram = (vectors @ vectors.T.tocsr()).toarray()  # scipy's sparse product: the sums the kernel must match
+    squares = np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel()
+    for k, q in ((1, 1.0), (3, 1.0), (5, 3.0), (60, 1.0)):
+        kept = cosine_neighbours(vectors, k=k, q=q)
+        assert np.all(np.diff(kept.indptr) <= k)
+        for a in range(n):
+            similarity = {b: (gram[a, b] / math.sqrt(squares[a] * squares[b])) ** q
+                          for b in range(n) if b != a and squares[a] * squares[b] > 0}
+            expected = sorted(nearest(similarity, k))
+            row = slice(kept.indptr[a], kept.indptr[a + 1])
+            assert kept.indices[row].tolist() == expected
+            assert kept.data[row].tolist() == [similarity[b] for b in expected]  # the same floats
+
+
 def test_item_knn_hand_example():
     # users x items: u0 rated {0, 1}, u1 rated {0, 1, 2}, u2 rated {2}
     train = make_ratings([0, 0, 1, 1, 1, 2], [0, 1, 0, 1, 2, 2], [5] * 6, n_users=3, n_items=3)

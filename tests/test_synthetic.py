@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -10,7 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency, rankdata, spearmanr
 
+from recbias import datasets
 from recbias.synthetic import (
+    MAX_PAIRS,
+    OBSERVED_ONLY,
     PREFERENCE_FREE,
     PRESETS,
     fit_popularity_curve,
@@ -20,8 +24,9 @@ from recbias.synthetic import (
     simulate,
 )
 from recbias.synthetic.observation import fit_propensity, sample_observations
+from recbias.synthetic.observed import successive_sample
 from recbias.synthetic.parameters import ML100K_RATING_COUNTS
-from recbias.synthetic.popularity import apportion
+from recbias.synthetic.popularity import apportion, user_targets
 from recbias.synthetic.preferences import rating_cut_points, ratings_from_affinity
 
 
@@ -555,3 +560,65 @@ def test_fitted_alpha_is_recovered_from_generated_worlds(alpha):
 def test_fit_popularity_curve_rejects_degenerate_counts():
     with pytest.raises(ValueError, match="item counts"):
         fit_popularity_curve(np.array([0, 0, 0]))
+
+
+# ------------------------------------------------------- observed ratings only (ML-10M/20M scale)
+
+
+def test_successive_sampling_follows_its_law() -> None:
+    # two distinct of four columns: P({a, b}) = p_a p_b / (1 - p_a) + p_b p_a / (1 - p_b)
+    weights = np.array([5.0, 3.0, 1.5, 0.5])
+    p = weights / weights.sum()
+    n = 100_000
+    rows, columns = successive_sample(np.random.default_rng(1), weights, np.full(n, 2))
+    assert np.array_equal(rows, np.repeat(np.arange(n), 2))
+    pairs = columns.reshape(n, 2)
+    assert np.all(pairs[:, 0] < pairs[:, 1])  # distinct, sorted within a row
+    for a, b in itertools.combinations(range(4), 2):
+        exact = p[a] * p[b] / (1 - p[a]) + p[b] * p[a] / (1 - p[b])
+        observed = np.mean((pairs[:, 0] == a) & (pairs[:, 1] == b))
+        assert abs(observed - exact) < 5 * np.sqrt(exact * (1 - exact) / n)
+    # a row may take every column with a positive weight, and no more
+    rows, columns = successive_sample(np.random.default_rng(2), np.array([1.0, 0.0, 1e-6, 1.0]), np.array([3, 1]))
+    assert rows.tolist() == [0, 0, 0, 1] and columns[:3].tolist() == [0, 2, 3]
+    with pytest.raises(ValueError, match="more distinct columns"):
+        successive_sample(np.random.default_rng(2), np.array([1.0, 0.0, 1.0]), np.array([3]))
+
+
+def test_observed_only_presets_draw_ratings_without_the_truth() -> None:
+    small = {"n_users": 3000, "n_items": 800, "n_ratings": 150_000, "popularity_shift": 0.05}
+    ratings = generate(seed=3, preset="synthetic-ml20m", **small)
+    assert ratings.true_relevance is None and ratings.shape == (3000, 800) and ratings.n_ratings == 150_000
+    p = resolve_parameters("synthetic-ml20m", **small)
+    expected_users = user_targets(3000, 800, 150_000, p["min_user_ratings"], p["activity_shape"])
+    assert np.array_equal(np.sort(ratings.user_counts())[::-1], expected_users)  # user counts are exact
+    keys = ratings.users.astype(np.int64) * 800 + ratings.items
+    assert len(np.unique(keys)) == ratings.n_ratings  # one rating per pair
+    histogram = np.bincount(ratings.values.astype(int), minlength=6)[1:]
+    assert np.array_equal(histogram, apportion(np.asarray(p["rating_prior"]), 150_000))
+    # popular items are rated more: the curve's head against its tail
+    counts = np.sort(ratings.item_counts())[::-1]
+    assert counts[:80].sum() > 5 * counts[-80:].sum()
+    again = generate(seed=3, preset="synthetic-ml20m", **small)
+    assert np.array_equal(again.items, ratings.items) and np.array_equal(again.values, ratings.values)
+    # the latent affinity shows in the ratings: generous users, and better items among the popular ones
+    user_means = np.bincount(ratings.users, weights=ratings.values) / ratings.user_counts()
+    shuffled = np.random.default_rng(0).permutation(ratings.values)
+    shuffled_means = np.bincount(ratings.users, weights=shuffled) / ratings.user_counts()
+    assert user_means.var() > 2 * shuffled_means.var()
+    rated = ratings.item_counts() > 0
+    item_means = np.bincount(ratings.items, weights=ratings.values, minlength=800)[rated] / ratings.item_counts()[rated]
+    assert spearmanr(ratings.item_counts()[rated], item_means).statistic > 0.2
+    assert ratings.user_attributes is not None and len(ratings.user_attributes) == 3000
+
+
+def test_observed_only_presets_say_they_have_no_truth() -> None:
+    assert set(OBSERVED_ONLY) == {"synthetic-ml10m", "synthetic-ml20m"}
+    assert PRESETS["synthetic-ml20m"]["n_users"] * PRESETS["synthetic-ml20m"]["n_items"] > MAX_PAIRS
+    with pytest.raises(ValueError, match="no complete truth"):
+        simulate(seed=0, preset="synthetic-ml10m")
+    with pytest.raises(ValueError, match="'selection' must be 0.0"):
+        generate(seed=0, preset="synthetic-ml10m", n_users=300, n_items=200, n_ratings=9000, selection=1.0)
+    with pytest.raises(ValueError, match="exceed the in-memory limit"):
+        generate(seed=0, preset="synthetic", n_users=138_493, n_items=26_744, n_ratings=20_000_263)
+    assert "no complete true relevance" in datasets.info("synthetic-ml20m").description

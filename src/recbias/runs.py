@@ -131,6 +131,23 @@ class Runs:
             design=self.design,
         )
 
+    def block(self, start: int, stop: int) -> Runs:
+        """Runs ``start .. stop - 1`` as views of these arrays (no copy), offsets counted from 0."""
+        if not 0 <= start <= stop <= self.n_runs:
+            raise ValueError(f"block [{start}, {stop}) outside the {self.n_runs} runs")
+        first, last = int(self.offsets[start]), int(self.offsets[stop])
+        return Runs(
+            offsets=self.offsets[start : stop + 1] - first,
+            users=self.users[start:stop],
+            items=self.items[first:last],
+            labels=self.labels[first:last],
+            grades=self.grades[first:last],
+            judged=self.judged[first:last],
+            n_relevant=self.n_relevant[start:stop],
+            groups=self.groups[start:stop],
+            design=self.design,
+        )
+
     def __len__(self) -> int:
         return self.n_runs
 

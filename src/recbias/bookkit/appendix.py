@@ -6,6 +6,7 @@ import pandas as pd
 
 from recbias import datasets
 from recbias.bookkit.page import card_html, load_dataset
+from recbias.synthetic import OBSERVED_ONLY, PRESETS
 
 
 def source_link(url: str) -> str:
@@ -35,7 +36,10 @@ def dataset_cards(seed: int) -> list[tuple[str, str]]:
     """Per registered dataset, its heading (Markdown) and either its card (HTML) or where it is missing from."""
     shown = []
     for name in datasets.names():
-        if datasets.available(name):
+        if name in OBSERVED_ONLY:  # tens of millions of ratings: drawn when a build asks for them, not here
+            shown.append((f"### {name}\n\nDrawn on demand ({PRESETS[name]['n_ratings']:,} ratings); its card is "
+                          f"shown by the pages built on it.", ""))
+        elif datasets.available(name):
             shown.append((f"### {name}", card_html(load_dataset(name, seed))))
         else:
             shown.append((f"### {name}\n\nNot available on the machine that built this page. "

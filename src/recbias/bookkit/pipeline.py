@@ -47,6 +47,7 @@ from recbias.bookkit import results, worker
 from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE, csv_options
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
+from recbias.evaluate.executor import SCHEDULER_VARIABLE
 from recbias.paths import project_root
 from recbias.ratings import Ratings
 
@@ -581,7 +582,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="chapters executed in parallel")
     parser.add_argument("--no-html", action="store_true", help="execute only, do not render HTML")
     parser.add_argument("--list", action="store_true", help="list the chapters and their parameters, then stop")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the chapters' experiments on this Dask scheduler (e.g. tcp://host:8786)")
     args = parser.parse_args(argv)
+    if args.scheduler:  # read by recbias.evaluate.experiment.run_experiment in every page's kernel
+        os.environ[SCHEDULER_VARIABLE] = args.scheduler
     root = args.root.resolve()
     for stop in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop, _interrupt)

@@ -22,11 +22,13 @@ from recbias.ratings import Ratings
 DEFAULT = "synthetic"
 _CSV_PREFIX = "csv:"
 #: registry names served by the simulator (its presets); checked against it in the tests
-_SYNTHETIC = ("synthetic", "synthetic-small", "synthetic-ml1m")
+_SYNTHETIC = ("synthetic", "synthetic-small", "synthetic-ml1m", "synthetic-ml10m", "synthetic-ml20m")
 _READERS: dict[str, Callable[[DataFiles, DatasetInfo, float], Ratings]] = {
     "ml-100k": movielens.read_ml100k,
     "ml-1m": movielens.read_ml1m,
-    "ml-latest-small": movielens.read_ml_latest_small,
+    "ml-10m": movielens.read_ml10m,
+    "ml-20m": movielens.read_ml_csv,
+    "ml-latest-small": movielens.read_ml_csv,
     "lastfm-2k": lastfm.read_lastfm_2k,
     "coat": coat.read_coat,
 }

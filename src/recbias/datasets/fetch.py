@@ -10,7 +10,9 @@ Search order for a dataset with files ``pins`` in folder ``F`` and archive ``A``
    GroupLens) into the cache directory, verified before it is given its name.
 
 Every archive and every file read is checked against its pin, so a stale or
-damaged copy is never parsed.
+damaged copy is never parsed.  Files without a pin of their own (the releases whose
+publisher gives the archive's checksum only) are read from the verified archive, never
+from an extracted folder.
 """
 
 from __future__ import annotations
@@ -50,13 +52,19 @@ class DataFiles:
     def __init__(self, dataset: str, files: FileSet, origin: Path) -> None:
         self.dataset, self.files, self.origin = dataset, files, origin
 
+    #: whether the files come from an archive whose own checksum was verified
+    archive_verified = False
+
     def read(self, name: str) -> bytes:
-        """The bytes of file ``name``, after checking them against its pin."""
+        """The bytes of file ``name``, after checking them against its pin (or, for a file without
+        one, after the archive holding it was checked against its own)."""
         data = self._read_raw(name)
-        actual = hashlib.sha256(data).hexdigest()
         expected = self.files.pins[name]
+        if expected is None and self.archive_verified:
+            return data
+        actual = hashlib.sha256(data).hexdigest()
         if actual != expected:
-            raise ChecksumError(self.dataset, self.label(name), expected, actual)
+            raise ChecksumError(self.dataset, self.label(name), str(expected), actual)
         return data
 
     def verify(self) -> None:
@@ -77,6 +85,8 @@ class DataFiles:
 
 class ArchiveFiles(DataFiles):
     """Files read from an official zip archive whose own checksum was verified on opening."""
+
+    archive_verified = True
 
     def __init__(self, dataset: str, files: FileSet, origin: Path) -> None:
         super().__init__(dataset, files, origin)
@@ -119,7 +129,7 @@ def locate(info: DatasetInfo) -> DataFiles | None:
     """The local copy of a dataset (data directory, then cache), or ``None``; never downloads."""
     files = _file_set(info)
     folder = data_dir() / files.folder
-    if all((folder / name).is_file() for name in files.pins):
+    if not files.archive_only and all((folder / name).is_file() for name in files.pins):
         return DataFiles(info.name, files, folder)
     archives = () if files.archive is None else (data_dir(), folder, cache_dir())
     for candidate in (directory / str(files.archive) for directory in archives):
@@ -186,10 +196,14 @@ def _where_to_put(info: DatasetInfo, reason: str) -> str:
     if folder.is_dir():
         missing = [name for name in files.pins if not (folder / name).is_file()]
         parts.append(f"The folder {folder} lacks {', '.join(missing)}.")
-    if files.archive is not None:
-        parts.append(f"Put the official archive {files.archive} in {data_dir()} (or in {folder}), or")
+    if files.archive_only:
+        parts.append(f"Put the official archive {files.archive} in {data_dir()} (or in {folder}); its files have "
+                     f"no checksums of their own, so extracted copies are not read (official source: {info.url}).")
     else:
-        parts.append("Put")
-    parts.append(f"the extracted files {names} in {folder}/ (official source: {info.url}).")
+        if files.archive is not None:
+            parts.append(f"Put the official archive {files.archive} in {data_dir()} (or in {folder}), or")
+        else:
+            parts.append("Put")
+        parts.append(f"the extracted files {names} in {folder}/ (official source: {info.url}).")
     parts.append("Set RECBIAS_DATA_DIR to use another data directory.")
     return " ".join(parts)

@@ -1,8 +1,9 @@
-"""Readers for the three MovieLens releases: 100K, 1M and latest-small.
+"""Readers for the MovieLens releases: 100K, 1M, 10M, 20M and latest-small.
 
 Each reads the ratings, the user demographics (100K, 1M) and the movie titles
 and genres, checks that every rating lies on the release's scale, and codes
-users and movies by their sorted original ids.
+users and movies by their sorted original ids.  10M keeps the ``::`` layout of 1M
+with half stars and no user file; 20M has the CSV layout of latest-small.
 """
 
 from __future__ import annotations
@@ -53,7 +54,11 @@ _USERS_DAT = TableFormat(
 _MOVIES_DAT = TableFormat(
     (Column("item", "int64", INTEGER), Column("title", "str"), Column("genres", "str")), sep="::", encoding="latin-1"
 )
-# -------------------------------------------------------- ml-latest-small
+# ------------------------------------------------------------------ ML-10M
+_MOVIES_DAT_10M = TableFormat(
+    (Column("item", "int64", INTEGER), Column("title", "str"), Column("genres", "str")), sep="::", encoding="utf-8"
+)
+# ------------------------------------------------ ML-20M, ml-latest-small
 _RATINGS_CSV = TableFormat(
     _RATING_COLUMNS, sep=",", header=("userId", "movieId", "rating", "timestamp"), encoding="utf-8"
 )
@@ -99,10 +104,19 @@ def read_ml1m(files: DataFiles, info: DatasetInfo, positive_threshold: float) ->
     return _build(files, info, ratings, (1.0, 5.0), positive_threshold, (users, "users.dat"), (movies, "movies.dat"))
 
 
-def read_ml_latest_small(files: DataFiles, info: DatasetInfo, positive_threshold: float) -> Ratings:
-    """MovieLens latest-small: ``ratings.csv`` (half stars 0.5-5) and ``movies.csv`` titles and genres."""
+def read_ml10m(files: DataFiles, info: DatasetInfo, positive_threshold: float) -> Ratings:
+    """MovieLens 10M: ``ratings.dat`` (half stars 0.5-5, ``::`` separated) and ``movies.dat`` titles and genres."""
+    ratings = _read(files, "ratings.dat", _RATINGS_DAT)
+    _require_half_stars(ratings)
+    movies = _read(files, "movies.dat", _MOVIES_DAT_10M).frame.set_index("item")
+    return _build(files, info, ratings, (0.5, 5.0), positive_threshold, None, (movies, "movies.dat"))
+
+
+def read_ml_csv(files: DataFiles, info: DatasetInfo, positive_threshold: float) -> Ratings:
+    """MovieLens in CSV (20M, latest-small): ``ratings.csv`` (half stars 0.5-5) and ``movies.csv`` titles
+    and genres."""
     ratings = _read(files, "ratings.csv", _RATINGS_CSV)
-    _require_scale(ratings, np.arange(1.0, 11.0) / 2, "rating is not a multiple of half a star from 0.5 to 5")
+    _require_half_stars(ratings)
     movies = _read(files, "movies.csv", _MOVIES_CSV).frame.set_index("item")
     return _build(files, info, ratings, (0.5, 5.0), positive_threshold, None, (movies, "movies.csv"))
 
@@ -113,6 +127,10 @@ def _read(files: DataFiles, name: str, layout: TableFormat) -> Table:
 
 def _require_scale(ratings: Table, allowed: np.ndarray, reason: str) -> None:
     ratings.require(np.isin(ratings.frame["rating"].to_numpy(), allowed), reason)
+
+
+def _require_half_stars(ratings: Table) -> None:
+    _require_scale(ratings, np.arange(1.0, 11.0) / 2, "rating is not a multiple of half a star from 0.5 to 5")
 
 
 def _genre_names(genres: Table, source: str) -> np.ndarray:

@@ -20,7 +20,9 @@ class FileSet:
 
     Attributes:
         folder: folder name of the extracted files under the data directory.
-        pins: sha256 of every file the loader reads, keyed by file name.
+        pins: sha256 of every file the loader reads, keyed by file name; ``None`` where no
+            per-file checksum is published, so the file is read only from the official
+            archive, whose own checksum is verified (:attr:`archive_only`).
         archive: file name of the official archive, or ``None`` when there is none.
         archive_sha256: pinned sha256 of that archive.
         url_path: path of the archive below the base download URL (or a full URL for
@@ -29,10 +31,15 @@ class FileSet:
     """
 
     folder: str
-    pins: Mapping[str, str]
+    pins: Mapping[str, str | None]
     archive: str | None = None
     archive_sha256: str | None = None
     url_path: str | None = None
+
+    @property
+    def archive_only(self) -> bool:
+        """Whether some file has no pin of its own: then only the verified archive is read."""
+        return any(pin is None for pin in self.pins.values())
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,11 @@ SYNTHETIC_DESCRIPTION = (
     "simulated 1-5 star rating of a movie-like item, observed missing not at random; the complete true "
     "relevance is known"
 )
+#: the same for the presets drawn without the complete truth (recbias.synthetic.OBSERVED_ONLY)
+OBSERVED_ONLY_DESCRIPTION = (
+    "simulated 1-5 star rating of a movie-like item, observed at random given the users' activity and the "
+    "items' popularity; no complete true relevance (drawn without it, like a real dataset)"
+)
 SYNTHETIC_LICENCE = "CC0 1.0 (generated data)"
 SYNTHETIC_CITATION = (
     "The recbias authors. recbias, module recbias.synthetic; popularity follows the shifted power law "
@@ -76,12 +88,12 @@ SYNTHETIC_CITATION = (
 )
 
 
-def _simulated(name: str, title: str, paper_usage: str) -> DatasetInfo:
-    """The registry entry of a preset of :mod:`recbias.synthetic`."""
+def _simulated(name: str, title: str, paper_usage: str, truth: bool = True) -> DatasetInfo:
+    """The registry entry of a preset of :mod:`recbias.synthetic` (``truth``: with the complete truth)."""
     return DatasetInfo(
         name=name,
-        title=f"Simulated ratings with known true relevance ({title})",
-        description=SYNTHETIC_DESCRIPTION,
+        title=f"Simulated ratings {'with known true relevance' if truth else 'without the truth'} ({title})",
+        description=SYNTHETIC_DESCRIPTION if truth else OBSERVED_ONLY_DESCRIPTION,
         licence=SYNTHETIC_LICENCE,
         citation=SYNTHETIC_CITATION,
         url="(generated offline)",
@@ -107,6 +119,20 @@ DATASETS: dict[str, DatasetInfo] = {
         "MovieLens 1M shape: 6,040 users, 3,706 items",
         "The users, items, ratings and rating histogram of ML-1M, the papers' dataset, for measuring the book "
         "at the papers' scale without the archive.",
+    ),
+    "synthetic-ml10m": _simulated(
+        "synthetic-ml10m",
+        "MovieLens 10M shape: 69,878 users, 10,677 items, observed ratings only",
+        "The users, items and ratings of ML-10M, for measuring how the book's experiments scale; drawn without "
+        "the complete truth, which would not fit in memory.",
+        truth=False,
+    ),
+    "synthetic-ml20m": _simulated(
+        "synthetic-ml20m",
+        "MovieLens 20M shape: 138,493 users, 26,744 items, observed ratings only",
+        "The users, items and ratings of ML-20M, for measuring how the book's experiments scale; drawn without "
+        "the complete truth, which would not fit in memory.",
+        truth=False,
     ),
     "ml-100k": DatasetInfo(
         name="ml-100k",
@@ -173,6 +199,47 @@ DATASETS: dict[str, DatasetInfo] = {
             archive="ml-latest-small.zip",
             archive_sha256="696d65a3dfceac7c45750ad32df2c259311949efec81f0f144fdfb91ebc9e436",
             url_path="movielens/ml-latest-small.zip",
+        ),
+    ),
+    "ml-10m": DatasetInfo(
+        name="ml-10m",
+        title="MovieLens 10M (2009)",
+        description="0.5-5 star rating in half-star steps of a movie by a MovieLens user, 1995 to 2009, "
+        "with timestamp",
+        licence=_MOVIELENS_NO_REDISTRIBUTION,
+        citation=_MOVIELENS_CITATION,
+        url=f"{GROUPLENS_URL}/movielens/ml-10m.zip",
+        paper_usage="Not used by the papers; a larger MovieLens release (10 million ratings) for rerunning "
+        "chapters beyond the papers' scale.",
+        positive_threshold=5.0,
+        files=FileSet(
+            folder="ml-10M100K",
+            # GroupLens publishes the archive's checksum (md5 ce571fd55effeba0271552578f2648bd, 65,566,137 bytes),
+            # not its members': they are read from the verified archive only
+            pins={"ratings.dat": None, "movies.dat": None},
+            archive="ml-10m.zip",
+            archive_sha256="813c411ccb6122564edfe752e7f80c4dcc5aa25fa94c93622f6877a7ba252862",
+            url_path="movielens/ml-10m.zip",
+        ),
+    ),
+    "ml-20m": DatasetInfo(
+        name="ml-20m",
+        title="MovieLens 20M (2015)",
+        description="0.5-5 star rating in half-star steps of a movie by a MovieLens user, 1995 to 2015, "
+        "with timestamp",
+        licence=_MOVIELENS_NO_REDISTRIBUTION,
+        citation=_MOVIELENS_CITATION,
+        url=f"{GROUPLENS_URL}/movielens/ml-20m.zip",
+        paper_usage="Not used by the papers; the stable 20-million-rating MovieLens benchmark, for rerunning "
+        "chapters far beyond the papers' scale.",
+        positive_threshold=5.0,
+        files=FileSet(
+            folder="ml-20m",
+            # the archive's published checksum (md5 cd245b17a1ae2cc31bb14903e1204af3) covers its members
+            pins={"ratings.csv": None, "movies.csv": None},
+            archive="ml-20m.zip",
+            archive_sha256="96f243c338a8665f6bcc89c53edf6ee39162a846940de6b7c8c48aeada765ff3",
+            url_path="movielens/ml-20m.zip",
         ),
     ),
     "lastfm-2k": DatasetInfo(

@@ -5,7 +5,17 @@ Bellogín, Castells and Cantador (IRJ 2017, Table 3 and Section 6) for every use
 at once and returns them as compact :class:`~recbias.runs.Runs`.
 """
 
-from recbias.designs.build import DesignedRuns, DesignReport, build_runs, nonrelevant_pool_sizes
+from recbias.designs.build import DesignedRuns, DesignReport, RunsPlan, build_runs, nonrelevant_pool_sizes, plan_runs
 from recbias.designs.spec import GRAMMAR, DesignSpec, parse_design
 
-__all__ = ["GRAMMAR", "DesignReport", "DesignSpec", "DesignedRuns", "build_runs", "nonrelevant_pool_sizes", "parse_design"]
+__all__ = [
+    "GRAMMAR",
+    "DesignReport",
+    "DesignSpec",
+    "DesignedRuns",
+    "RunsPlan",
+    "build_runs",
+    "nonrelevant_pool_sizes",
+    "parse_design",
+    "plan_runs",
+]

@@ -21,7 +21,7 @@ from recbias.ratings import Ratings
 from recbias.runs import Runs
 from recbias.splits import remove_head
 
-__all__ = ["DesignReport", "DesignedRuns", "build_runs", "nonrelevant_pool_sizes"]
+__all__ = ["DesignReport", "DesignedRuns", "RunsPlan", "build_runs", "nonrelevant_pool_sizes", "plan_runs"]
 
 
 @dataclass(frozen=True)
@@ -161,57 +161,93 @@ def _candidate_pools(
     return by_popularity[order], offsets
 
 
-def build_runs(
+@dataclass(frozen=True, eq=False)
+class RunsPlan:
+    """Everything about the runs of a design except which non-relevant items they hold.
+
+    A plan costs a sort of the split's ratings, not the runs' entries, so it tells the size
+    of every run (and the :class:`DesignReport`) of designs far too large to hold at once;
+    :meth:`materialise` then draws (NN) or lists (AN) the non-relevant items.
+
+    Attributes:
+        spec: the design.
+        run_users: user code of each run, non-decreasing.
+        run_blocks: each run's block of :class:`~recbias.designs.sampling.AvailableItems`
+            (its user, times the pools, plus its P1R pool).
+        n_available: non-relevant candidates available to each run.
+        positive_run, rel_items, rel_values: the run, item and test rating of each relevant
+            item, runs non-decreasing and items ascending within a run.
+        n_relevant: ``n_relevant`` of each run (``|PR_test(u)|`` in AR, 1 in 1R).
+        groups: the P1R percentile of each run, else -1.
+        judged_users, judged_items: the non-relevant test ratings, by user then item.
+        available: the candidates minus each block's excluded items.
+        shared_negatives: in 1R, one sample per block reused by its runs.
+        report: what the design kept and left out.
+    """
+
+    spec: DesignSpec
+    run_users: np.ndarray
+    run_blocks: np.ndarray
+    n_available: np.ndarray
+    positive_run: np.ndarray
+    rel_items: np.ndarray
+    rel_values: np.ndarray
+    n_relevant: np.ndarray
+    groups: np.ndarray
+    judged_users: np.ndarray
+    judged_items: np.ndarray
+    available: AvailableItems
+    shared_negatives: bool
+    report: DesignReport
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Candidates ``|T_u|`` of each run: its non-relevant items (all available ones in AN,
+        ``k`` in NN(k)) plus its relevant ones."""
+        k = self.spec.n_nonrelevant
+        negatives = self.n_available if k is None else np.full(len(self.run_users), k, dtype=np.int64)
+        return negatives + np.bincount(self.positive_run, minlength=len(self.run_users))
+
+    @property
+    def n_entries(self) -> int:
+        """Candidate entries of all runs together."""
+        return int(self.sizes.sum())
+
+    def materialise(self, seed: int = 0) -> DesignedRuns:
+        """The runs themselves; NN samples with ``numpy.random.default_rng(seed)``."""
+        k = self.spec.n_nonrelevant
+        n_runs = len(self.run_users)
+        if k is None:
+            negative_offsets, negative_items = self.available.enumerate(self.run_blocks)
+        else:
+            rng = np.random.default_rng(seed)
+            if self.spec.relevant == "1R" and self.shared_negatives:
+                blocks, run_to_block = distinct(self.run_blocks)
+                ranks = sample_sorted_subsets(self.available.counts(blocks), k, rng)[run_to_block]
+            else:
+                ranks = sample_sorted_subsets(self.n_available, k, rng)
+            negative_items = self.available.items(self.run_blocks[:, None], ranks).ravel()
+            negative_offsets = np.arange(n_runs + 1, dtype=np.int64) * k
+        offsets, entries = _merge_entries(self.run_users, negative_offsets, negative_items, self.positive_run,
+                                          self.rel_items, self.rel_values, self.judged_users, self.judged_items)
+        runs = DesignedRuns.from_arrays(offsets=offsets, users=self.run_users, **entries, n_relevant=self.n_relevant,
+                                        groups=self.groups, design=self.spec.name)
+        return replace(runs, report=self.report)
+
+
+def plan_runs(
     train: Ratings,
     test: Ratings,
     design: str | DesignSpec,
     *,
-    seed: int = 0,
     threshold: float | None = None,
     n_nonrelevant: int = 100,
     shared_negatives: bool = False,
     on_shortage: str = "raise",
     keep_users_without_relevant: bool = False,
     users: np.ndarray | None = None,
-    max_entries: int = 300_000_000,
-) -> DesignedRuns:
-    """Target sets of ``design`` for every user of the split, as compact runs.
-
-    Definitions (IRJ 2017 Table 3): ``C = I`` (AI) or ``C = U_u R_test(u)`` (TI);
-    AN: ``N_u = C \\ PR_test(u) \\ R_train(u)``; NN(k): ``N_u`` a uniform random ``k``-subset of
-    that set; AR: ``T_u = PR_test(u) U N_u``, one run per user with at least one relevant test
-    item; 1R: ``T_u^r = {i_r} U N_u^r``, one run per relevant test rating ``(u, i_r)``.
-    P1R(m): 1R with ``N_u^r`` drawn from the popularity percentile of ``i_r`` (Sec. 6.1),
-    recorded in ``groups``; popularity is ``r(i)``, training plus test ratings, and the
-    percentiles cut ``C`` into ``m`` groups of near-equal size, 0 the most popular.
-    U1R/UAR: 1R/AR on a uniform split, where TI means ``C = T`` (Sec. 6.2).
-    "-x% head": the head items leave the test set and ``C`` (Sec. 6.3).
-    "-NR": the same target sets with no non-relevance judgment (the papers' 1R, Sec. 7).
-
-    Args:
-        design: a name (see :data:`recbias.designs.GRAMMAR`) or a :class:`DesignSpec`.
-        seed: seeds the NN sampling.
-        threshold: relevance threshold on test ratings; defaults to ``test.positive_threshold``.
-        n_nonrelevant: NN size for names that do not give one ("1R", "P1R(10)", "U1R").
-        shared_negatives: in 1R, draw ``N_u`` once per user (per user and percentile in P1R)
-            and reuse it in all the user's runs, the assumption of the AR/1R lemma (Eq. 2);
-            by default each run gets a fresh sample.
-        on_shortage: when a run has fewer than ``|N_u|`` non-relevant candidates, ``"raise"``
-            or ``"exclude"`` the run (its user in AR), counted in the report.
-        keep_users_without_relevant: in AR, also build runs for users whose test ratings are
-            all below the threshold (runs without relevant items).
-        users: build the runs of these user codes only; the candidates ``C`` (and the popularity
-            of P1R) still come from the whole split, so the runs are those of the full design.
-        max_entries: refuse designs whose runs would hold more candidate entries than this.
-
-    Returns:
-        :class:`DesignedRuns`: ``labels`` mark relevant items, ``grades`` hold their test
-        rating (0 elsewhere), ``judged`` marks candidates with a test rating by the user
-        (under "-NR" the relevant ones only),
-        ``n_relevant`` is ``|PR_test(u)|`` in AR and 1 in 1R (a 1R run holds exactly one
-        relevant item, so its recall is a hit and its AP the reciprocal rank, IRJ Sec. 6.4),
-        ``groups`` the P1R percentile (else -1).
-    """
+) -> RunsPlan:
+    """The :class:`RunsPlan` of ``design`` on a split; arguments as in :func:`build_runs`."""
     spec = design if isinstance(design, DesignSpec) else parse_design(design, n_nonrelevant=n_nonrelevant)
     name = spec.name
     if on_shortage not in ("raise", "exclude"):
@@ -305,36 +341,6 @@ def build_runs(
         run_users, run_blocks, groups, n_available = run_users[keep], run_blocks[keep], groups[keep], n_available[keep]
 
     n_runs = len(run_users)
-    n_negatives = n_available if k is None else np.full(n_runs, k, dtype=np.int64)
-    total = int(n_negatives.sum()) + len(rel_items)
-    if total > max_entries:
-        raise ValueError(
-            f"design {name} would hold {total:,} candidate entries, above max_entries={max_entries:,}; "
-            f"use NN with a smaller n_nonrelevant or raise max_entries"
-        )
-
-    # ------------------------------------------------------------------ negatives
-    rng = np.random.default_rng(seed)
-    if k is None:
-        negative_offsets, negative_items = available.enumerate(run_blocks)
-    else:
-        if spec.relevant == "1R" and shared_negatives:
-            blocks, run_to_block = distinct(run_blocks)
-            ranks = sample_sorted_subsets(available.counts(blocks), k, rng)[run_to_block]
-        else:
-            ranks = sample_sorted_subsets(n_available, k, rng)
-        negative_items = available.items(run_blocks[:, None], ranks).ravel()
-        negative_offsets = np.arange(n_runs + 1, dtype=np.int64) * k
-    offsets, entries = _merge_entries(
-        run_users,
-        negative_offsets,
-        negative_items,
-        positive_run,
-        rel_items,
-        rel_values,
-        judged_users=test_users[~relevant & spec.nonrelevance_judged],
-        judged_items=test_items[~relevant & spec.nonrelevance_judged],
-    )
     report = DesignReport(
         design=name,
         n_candidates=len(candidates),
@@ -346,15 +352,87 @@ def build_runs(
         head_items=len(head),
         head_test_ratings=head_test_ratings,
     )
-    runs = DesignedRuns.from_arrays(
-        offsets=offsets,
-        users=run_users,
-        **entries,
+    return RunsPlan(
+        spec=spec,
+        run_users=run_users,
+        run_blocks=run_blocks,
+        n_available=n_available,
+        positive_run=positive_run,
+        rel_items=rel_items,
+        rel_values=rel_values,
         n_relevant=n_relevant_of[run_users] if spec.relevant == "AR" else np.ones(n_runs, dtype=np.int64),
         groups=groups,
-        design=name,
+        judged_users=test_users[~relevant & spec.nonrelevance_judged],
+        judged_items=test_items[~relevant & spec.nonrelevance_judged],
+        available=available,
+        shared_negatives=shared_negatives,
+        report=report,
     )
-    return replace(runs, report=report)
+
+
+def build_runs(
+    train: Ratings,
+    test: Ratings,
+    design: str | DesignSpec,
+    *,
+    seed: int = 0,
+    threshold: float | None = None,
+    n_nonrelevant: int = 100,
+    shared_negatives: bool = False,
+    on_shortage: str = "raise",
+    keep_users_without_relevant: bool = False,
+    users: np.ndarray | None = None,
+    max_entries: int = 300_000_000,
+) -> DesignedRuns:
+    """Target sets of ``design`` for every user of the split, as compact runs.
+
+    Definitions (IRJ 2017 Table 3): ``C = I`` (AI) or ``C = U_u R_test(u)`` (TI);
+    AN: ``N_u = C \\ PR_test(u) \\ R_train(u)``; NN(k): ``N_u`` a uniform random ``k``-subset of
+    that set; AR: ``T_u = PR_test(u) U N_u``, one run per user with at least one relevant test
+    item; 1R: ``T_u^r = {i_r} U N_u^r``, one run per relevant test rating ``(u, i_r)``.
+    P1R(m): 1R with ``N_u^r`` drawn from the popularity percentile of ``i_r`` (Sec. 6.1),
+    recorded in ``groups``; popularity is ``r(i)``, training plus test ratings, and the
+    percentiles cut ``C`` into ``m`` groups of near-equal size, 0 the most popular.
+    U1R/UAR: 1R/AR on a uniform split, where TI means ``C = T`` (Sec. 6.2).
+    "-x% head": the head items leave the test set and ``C`` (Sec. 6.3).
+    "-NR": the same target sets with no non-relevance judgment (the papers' 1R, Sec. 7).
+
+    Args:
+        design: a name (see :data:`recbias.designs.GRAMMAR`) or a :class:`DesignSpec`.
+        seed: seeds the NN sampling.
+        threshold: relevance threshold on test ratings; defaults to ``test.positive_threshold``.
+        n_nonrelevant: NN size for names that do not give one ("1R", "P1R(10)", "U1R").
+        shared_negatives: in 1R, draw ``N_u`` once per user (per user and percentile in P1R)
+            and reuse it in all the user's runs, the assumption of the AR/1R lemma (Eq. 2);
+            by default each run gets a fresh sample.
+        on_shortage: when a run has fewer than ``|N_u|`` non-relevant candidates, ``"raise"``
+            or ``"exclude"`` the run (its user in AR), counted in the report.
+        keep_users_without_relevant: in AR, also build runs for users whose test ratings are
+            all below the threshold (runs without relevant items).
+        users: build the runs of these user codes only; the candidates ``C`` (and the popularity
+            of P1R) still come from the whole split, so the runs are those of the full design
+            (in AN, exactly the whole design's runs of these users; NN samples depend on the
+            runs drawn together).
+        max_entries: refuse designs whose runs would hold more candidate entries than this.
+
+    Returns:
+        :class:`DesignedRuns`: ``labels`` mark relevant items, ``grades`` hold their test
+        rating (0 elsewhere), ``judged`` marks candidates with a test rating by the user
+        (under "-NR" the relevant ones only),
+        ``n_relevant`` is ``|PR_test(u)|`` in AR and 1 in 1R (a 1R run holds exactly one
+        relevant item, so its recall is a hit and its AP the reciprocal rank, IRJ Sec. 6.4),
+        ``groups`` the P1R percentile (else -1).
+    """
+    plan = plan_runs(train, test, design, threshold=threshold, n_nonrelevant=n_nonrelevant,
+                     shared_negatives=shared_negatives, on_shortage=on_shortage,
+                     keep_users_without_relevant=keep_users_without_relevant, users=users)
+    total = plan.n_entries
+    if total > max_entries:
+        raise ValueError(
+            f"design {plan.spec.name} would hold {total:,} candidate entries, above max_entries={max_entries:,}; "
+            f"use NN with a smaller n_nonrelevant or raise max_entries"
+        )
+    return plan.materialise(seed)
 
 
 def nonrelevant_pool_sizes(

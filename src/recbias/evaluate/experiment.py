@@ -16,7 +16,11 @@ several splits of a dataset.  This module does the plumbing once:
   population of users (the size sweeps of IRJ 2017 Figs. 3 and 4);
 * :func:`run_experiment` ties them together and returns an
   :class:`Experiment`, whose ``runs`` attribute is a tidy per-run table with
-  one row per (fold, design, system, run) and one column per metric;
+  one row per (fold, design, system, run) and one column per metric; it builds,
+  scores, ranks and measures the runs one block of users at a time
+  (:mod:`recbias.evaluate.blocks`), after checking that its estimated peak memory
+  fits (:mod:`recbias.evaluate.memory`), and runs its tasks in process or on a
+  Dask cluster (:mod:`recbias.evaluate.executor`);
 * :meth:`Experiment.summary` and :meth:`Experiment.comparison` turn that table
   into means with confidence intervals and paired tests, with users as the
   independent units across runs and folds (:mod:`recbias.evaluate.statistics`).
@@ -24,6 +28,7 @@ several splits of a dataset.  This module does the plumbing once:
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,15 +38,19 @@ import numpy as np
 import pandas as pd
 
 from recbias.cache import fit_cached
-from recbias.designs import DesignSpec, build_runs, nonrelevant_pool_sizes, parse_design
+from recbias.designs import DesignSpec, build_runs, nonrelevant_pool_sizes, parse_design, plan_runs
 from recbias.evaluate import (
     DEFAULT_METRICS,
+    SCORE_BLOCK,
     Candidates,
     compare,
     evaluate_runs,
     metric_columns,
     summarize,
 )
+from recbias.evaluate import memory
+from recbias.evaluate.blocks import BLOCK_ENTRIES, RunsLayout, UserBlock, check_block_entries, user_blocks
+from recbias.evaluate.executor import Executor, InProcess, OnDask, executor
 from recbias.evaluate.statistics import Average
 from recbias.metrics import ItemPopularity, parse_metric
 from recbias.ratings import Ratings
@@ -141,6 +150,23 @@ def choose_designs(ratings: Ratings, *, target_size: int, max_an_entries: int, n
 # ------------------------------------------------------------------------------ systems
 
 
+@dataclass(frozen=True, eq=False)
+class Fitted:
+    """A fitted recommender and the seconds its fit took."""
+
+    recommender: Recommender
+    seconds: float
+
+
+def _fit_one(label: str, system: str | Recommender, train: Ratings, key_extra: Any, cache: bool, seed: int) -> Fitted:
+    """One system of :func:`fit_systems`, with the seconds its fit (or cache read) took."""
+    clock = time.perf_counter()
+    recommender = make(system, seed=seed) if isinstance(system, str) else system
+    recommender.name = label
+    recommender = fit_cached(recommender, train, key_extra) if cache else recommender.fit(train)
+    return Fitted(recommender, time.perf_counter() - clock)
+
+
 def fit_systems(
     systems: Mapping[str, str | Recommender],
     train: Ratings,
@@ -156,12 +182,8 @@ def fit_systems(
     through :func:`recbias.cache.fit_cached`, keyed by the training data, the
     recommender's parameters and ``key_extra``.
     """
-    fitted = {}
-    for label, system in systems.items():
-        recommender = make(system, seed=seed) if isinstance(system, str) else system
-        recommender.name = label
-        fitted[label] = fit_cached(recommender, train, key_extra) if cache else recommender.fit(train)
-    return fitted
+    return {label: _fit_one(label, system, train, key_extra, cache, seed).recommender
+            for label, system in systems.items()}
 
 
 # ------------------------------------------------------------------------- experiments
@@ -177,12 +199,15 @@ class Experiment:
             column per metric.  ``run`` numbers the runs within (fold, design).
         reports: one row per (fold, design): the :class:`~recbias.designs.DesignReport`
             fields, ``|PR_test|``, and the training and test sizes.
-        seconds: wall time per stage (``fit``, ``design``, ``score``, ``evaluate``).
+        seconds: time per stage (``fit``, ``design``, ``score``, ``rank``, ``metrics``), summed
+            over the tasks (over the workers' tasks on a cluster).
+        blocks: the user blocks evaluated, over all folds.
     """
 
     runs: pd.DataFrame
     reports: pd.DataFrame
     seconds: dict[str, float] = field(default_factory=dict)
+    blocks: int = 0
 
     @property
     def metrics(self) -> list[str]:
@@ -203,26 +228,138 @@ class Experiment:
         return compare(self.runs, [metric], ("dataset", "design"), average=average, systems=systems)
 
 
+STAGES = ("fit", "design", "score", "rank", "metrics")
+
+
 def _design_name(design: str | DesignSpec, n_nonrelevant: int) -> DesignSpec:
     return parse_design(design, n_nonrelevant=n_nonrelevant) if isinstance(design, str) else design
 
 
-def _fold_designs(dataset: str, fold: Fold, specs: Sequence[DesignSpec], *, seed: int, on_shortage: str,
-                  shared_negatives: bool) -> tuple[dict[str, Runs], list[dict[str, Any]]]:
-    """The runs of every design on one fold (design ``d`` sampled with :func:`fold_seed`
-    ``(seed, 1000 k + d)``) and one report row per design: what it kept and left out, ``|PR_test|``,
+@dataclass(frozen=True, eq=False)
+class DesignSource:
+    """The runs of one design on one fold: drawn whole (NN samples its runs together), or, in AN,
+    only laid out here and built block by block (a block's runs are those of the whole design).
+
+    Attributes:
+        label: the ``design`` column of the tables.
+        spec: the design, or ``None`` for ready-made runs.
+        layout: user and size of every run.
+        runs: the whole runs, or ``None`` when they are built per block.
+        report: the row of :attr:`Experiment.reports`.
+        seconds: time spent laying out (and drawing) the runs.
+    """
+
+    label: str
+    spec: DesignSpec | None
+    layout: RunsLayout
+    runs: Runs | None
+    report: dict[str, Any]
+    seconds: float = 0.0
+
+
+def _design_source(dataset: str, fold: Fold, spec: DesignSpec, index: int, *, seed: int, on_shortage: str,
+                   shared_negatives: bool) -> DesignSource:
+    """Design ``index`` of ``fold``: its plan, its runs when they are sampled (with :func:`fold_seed`
+    ``(seed, 1000 k + index)``), and its report row: what it kept and left out, ``|PR_test|``,
     candidates and the training and test sizes."""
-    runs_of_design, reports = {}, []
-    for d, spec in enumerate(specs):
-        runs = build_runs(fold.train, fold.test, spec, seed=fold_seed(seed, 1000 * fold.index + d),
-                          on_shortage=on_shortage, shared_negatives=shared_negatives)
-        runs_of_design[spec.name] = runs
-        report = runs.report
-        reports.append({"dataset": dataset, "fold": fold.index}
-                       | (vars(report) if report is not None else {"design": spec.name})
-                       | {"relevant": int(runs.labels.sum()), "candidates": len(runs.items),
-                          "train": fold.train.n_ratings, "test": fold.test.n_ratings})
-    return runs_of_design, reports
+    clock = time.perf_counter()
+    plan = plan_runs(fold.train, fold.test, spec, on_shortage=on_shortage, shared_negatives=shared_negatives)
+    runs = None if spec.n_nonrelevant is None else plan.materialise(fold_seed(seed, 1000 * fold.index + index))
+    report = {"dataset": dataset, "fold": fold.index} | vars(plan.report) | {
+        "relevant": len(plan.rel_items), "candidates": plan.n_entries,
+        "train": fold.train.n_ratings, "test": fold.test.n_ratings}
+    layout = RunsLayout(plan.run_users.astype(np.int64), plan.sizes)
+    return DesignSource(spec.name, spec, layout, runs, report, time.perf_counter() - clock)
+
+
+def _layout_of(source: DesignSource) -> tuple[RunsLayout, dict[str, Any], float]:
+    """What the driver needs of a design to cut the users into blocks (not its runs)."""
+    return source.layout, source.report, source.seconds
+
+
+def _cut(source: DesignSource, first: int, stop: int) -> Runs | None:
+    """Runs ``first .. stop - 1`` of a design drawn whole (views), ``None`` for one built per block."""
+    return None if source.runs is None else source.runs.block(first, stop)
+
+
+def _evaluate_block(
+    fold: Fold,
+    fitted: Mapping[str, Fitted],
+    designs: Sequence[tuple[str, DesignSpec | None]],
+    pieces: Sequence[Runs | None],
+    block: UserBlock,
+    *,
+    score_block: int,
+    metrics: Sequence[str],
+    ties: str,
+    seed: int,
+    item_popularity: ItemPopularity | None,
+) -> tuple[dict[tuple[str, str], pd.DataFrame], dict[str, float]]:
+    """Per-run tables ``(system, design) -> table`` of one user block, and the seconds per stage.
+
+    A design's runs are its piece (cut from runs drawn whole) or, for AN designs, built here for
+    the block's users; every system scores the candidates of all designs with one
+    :class:`~recbias.evaluate.Candidates` pass over the block's users, and each table is ranked
+    with the block's first entry in the fold's tie-break stream (:func:`fold_seed` ``(seed, k)``).
+    """
+    seconds = dict.fromkeys(STAGES[1:], 0.0)
+    clock = time.perf_counter()
+    block_runs = []
+    for (label, spec), piece, (first, stop) in zip(designs, pieces, block.runs, strict=True):
+        if piece is None:
+            piece = plan_runs(fold.train, fold.test, spec, users=block.users).materialise()
+            if piece.n_runs != stop - first:
+                raise RuntimeError(f"design {label}: block of users {block.users[0]}..{block.users[-1]} built "
+                                   f"{piece.n_runs} runs, its layout says {stop - first}")
+        block_runs.append(piece)
+    candidates = Candidates(block_runs, score_block, users=block.users)
+    seconds["design"] += time.perf_counter() - clock
+    tables, scores = {}, None
+    for system, fit in fitted.items():
+        clock = time.perf_counter()
+        scores = candidates.score(fit.recommender, out=scores)
+        seconds["score"] += time.perf_counter() - clock
+        for (label, _), runs, score, (first, _), first_entry in zip(
+                designs, block_runs, scores, block.runs, block.first_entries, strict=True):
+            tables[(system, label)] = evaluate_runs(
+                runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index), item_popularity=item_popularity,
+                first_run=first, first_entry=first_entry, seconds=seconds)
+    return tables, seconds
+
+
+def _block_tasks(
+    executor: Executor,
+    fold: Any,
+    fitted: Mapping[str, Any],
+    sources: Sequence[Any],
+    layouts: Sequence[RunsLayout],
+    designs: Sequence[tuple[str, DesignSpec | None]],
+    *,
+    n_items: int,
+    block_entries: int,
+    score_block: int,
+    **options: Any,
+) -> list[Any]:
+    """Submit the evaluation of every user block of a fold; one handle per block."""
+    handles = []
+    for block in user_blocks(layouts, n_items, block_entries, score_block):
+        pieces = [executor.submit(_cut, source, *span) for source, span in zip(sources, block.runs, strict=True)]
+        handles.append(executor.submit(_evaluate_block, fold, fitted, designs, pieces, block, score_block=score_block,
+                                       **options))
+    return handles
+
+
+def _tables(designs: Sequence[str], systems: Sequence[str], fold: Fold, dataset: str,
+            blocks: Sequence[tuple[dict[tuple[str, str], pd.DataFrame], dict[str, float]]]) -> list[pd.DataFrame]:
+    """The tables of a fold's blocks, one per (system, design) in that order, blocks in user order."""
+    tables = []
+    for system in systems:
+        for design in designs:
+            table = pd.concat([block[0][(system, design)] for block in blocks], ignore_index=True)
+            for column, value in (("system", system), ("design", design), ("fold", fold.index), ("dataset", dataset)):
+                table.insert(0, column, value)
+            tables.append(table)
+    return tables
 
 
 def run_experiment(
@@ -240,8 +377,19 @@ def run_experiment(
     n_nonrelevant: int = 100,
     on_shortage: str = "exclude",
     shared_negatives: bool = False,
+    block_entries: int = BLOCK_ENTRIES,
+    score_block: int = SCORE_BLOCK,
+    scheduler: Any = None,
+    check_memory: bool = True,
 ) -> Experiment:
     """Evaluate ``systems`` under every design on every fold.
+
+    The users with runs are evaluated in consecutive blocks of about ``block_entries``
+    candidate entries over all designs (:func:`recbias.evaluate.blocks.user_blocks`): AN designs
+    are built block by block, NN designs are drawn whole (their samples depend on all runs
+    drawn together) and cut into the same blocks, and each block is scored, ranked and measured
+    before the next, so peak memory follows the block size.  The per-run tables are those of
+    one block holding every user, whatever ``block_entries``.
 
     Args:
         ratings: the dataset (its ``positive_threshold`` defines relevance).
@@ -260,7 +408,18 @@ def run_experiment(
         ties: tie policy of :func:`recbias.evaluate.rank_runs`.
         cache: reuse fits through :mod:`recbias.cache`.
         n_nonrelevant, on_shortage, shared_negatives: passed to :func:`recbias.designs.build_runs`.
+        block_entries: candidate entries of one user block.
+        score_block: entries (users x items) of one dense score block
+            (:class:`~recbias.evaluate.Candidates`); a user block holds whole score blocks.
+        scheduler: where the tasks run (:func:`recbias.evaluate.executor.executor`): ``None``
+            (in process, unless ``$RECBIAS_SCHEDULER`` names a Dask scheduler), a scheduler
+            address, or a ``distributed.Client``.  Fits run per (fold, system), target sets per
+            (fold, design), evaluations per (fold, user block); the results are the same.
+        check_memory: in process, stop with :class:`~recbias.evaluate.memory.InsufficientMemoryError`
+            before anything is fitted when the estimated peak
+            (:func:`~recbias.evaluate.memory.estimate_experiment`) exceeds the available memory.
     """
+    block_entries = check_block_entries(block_entries)
     fold_list = (
         make_folds(ratings, method=split, folds=folds, test_ratio=test_ratio, seed=seed)
         if isinstance(folds, (int, np.integer))
@@ -270,28 +429,78 @@ def run_experiment(
     names = [spec.name for spec in specs]
     if len(set(names)) != len(names):
         raise ValueError(f"repeated designs in {names}")
-    seconds = dict.fromkeys(("fit", "design", "score", "evaluate"), 0.0)
-    tables, reports = [], []
     needs_popularity = any(parse_metric(m).needs_popularity for m in metrics)
-    for fold in fold_list:
-        popularity = ItemPopularity.from_ratings(ratings, fold.test, train=fold.train) if needs_popularity else None
-        clock = time.perf_counter()
-        fitted = fit_systems(systems, fold.train, key_extra=fold.key, cache=cache, seed=seed)
-        seconds["fit"] += time.perf_counter() - clock
-
-        clock = time.perf_counter()
-        runs_of_design, fold_reports = _fold_designs(ratings.name, fold, specs, seed=seed, on_shortage=on_shortage,
-                                                     shared_negatives=shared_negatives)
-        reports.extend(fold_reports)
-        seconds["design"] += time.perf_counter() - clock
-
-        tables.append(evaluate_fold(fold, fitted, runs_of_design, metrics, dataset=ratings.name, ties=ties, seed=seed,
-                                    item_popularity=popularity, seconds=seconds))
+    tables, reports, n_blocks = [], [], 0
+    seconds = dict.fromkeys(STAGES, 0.0)
+    with executor(scheduler) as runner:
+        available, where = _available_memory(runner)
+        if check_memory and available is not None:
+            memory.check_memory(_estimate(ratings, fold_list, specs, systems, block_entries, seed), available, where)
+        evaluations = []
+        for fold in fold_list:  # in process, one fold at a time; on a cluster, the folds overlap
+            shared = runner.scatter(fold)
+            fitted = {label: runner.submit(_fit_on_fold, label, system, shared, cache, seed)
+                      for label, system in systems.items()}
+            sources = [runner.submit(_design_source, ratings.name, shared, spec, d, seed=seed, on_shortage=on_shortage,
+                                     shared_negatives=shared_negatives) for d, spec in enumerate(specs)]
+            fold_layouts = runner.gather([runner.submit(_layout_of, source) for source in sources])
+            popularity = ItemPopularity.from_ratings(ratings, fold.test, train=fold.train) if needs_popularity else None
+            blocks = _block_tasks(runner, shared, fitted, sources, [layout for layout, _, _ in fold_layouts],
+                                  [(spec.name, spec) for spec in specs], n_items=ratings.n_items,
+                                  block_entries=block_entries, score_block=score_block, metrics=metrics, ties=ties,
+                                  seed=seed,
+                                  item_popularity=popularity if popularity is None else runner.scatter(popularity))
+            evaluations.append((fold, fold_layouts, [runner.submit(_seconds_of, fit) for fit in fitted.values()],
+                                blocks))
+        for fold, fold_layouts, fit_seconds, blocks in evaluations:
+            results = runner.gather(blocks)
+            seconds["fit"] += sum(runner.gather(fit_seconds))
+            for _, report, design_seconds in fold_layouts:
+                reports.append(report)
+                seconds["design"] += design_seconds
+            for _, block_seconds in results:
+                for stage, value in block_seconds.items():
+                    seconds[stage] += value
+            tables.extend(_tables(names, list(systems), fold, ratings.name, results))
+            n_blocks += len(results)
     runs_table = pd.concat(tables, ignore_index=True)
     for column in ("dataset", "design", "system"):
         order = list(pd.unique(runs_table[column]))
         runs_table[column] = pd.Categorical(runs_table[column], categories=order)
-    return Experiment(runs=runs_table, reports=pd.DataFrame(reports), seconds=seconds)
+    return Experiment(runs=runs_table, reports=pd.DataFrame(reports), seconds=seconds, blocks=n_blocks)
+
+
+def _fit_on_fold(label: str, system: str | Recommender, fold: Fold, cache: bool, seed: int) -> Fitted:
+    """:func:`_fit_one` on the fold's training set, keyed in the cache by the fold; a recommender
+    given unfitted is copied first, so that the fits of several folds do not overwrite one another."""
+    return _fit_one(label, system if isinstance(system, str) else copy.deepcopy(system), fold.train, fold.key,
+                    cache, seed)
+
+
+def _seconds_of(fit: Fitted) -> float:
+    return fit.seconds
+
+
+def _estimate(ratings: Ratings, folds: Sequence[Fold], specs: Sequence[DesignSpec],
+              systems: Mapping[str, str | Recommender], block_entries: int, seed: int) -> memory.MemoryEstimate:
+    """:func:`recbias.evaluate.memory.estimate_experiment` for the fold with the largest test set."""
+    fold = max(folds, key=lambda f: f.test.n_ratings)
+    liked = fold.test.positive
+    unfitted = {label: make(system, seed=seed) if isinstance(system, str) else system
+                for label, system in systems.items()}
+    return memory.estimate_experiment(
+        ratings.shape, ratings.n_ratings, fold.test.n_ratings, int(liked.sum()),
+        int(np.count_nonzero(np.bincount(fold.test.users[liked], minlength=ratings.n_users))),
+        specs, unfitted, block_entries)
+
+
+def _available_memory(runner: Executor) -> tuple[int | None, str]:
+    """The memory a task may use: what this machine has available, or the smallest memory limit
+    of the cluster's workers (``None``, no check, when they have none)."""
+    if isinstance(runner, OnDask):
+        limits = [w.get("memory_limit") or 0 for w in runner.client.scheduler_info()["workers"].values()]
+        return (min(limits) if limits and min(limits) > 0 else None), "the smallest Dask worker"
+    return memory.available_memory(), "this machine"
 
 
 def evaluate_fold(
@@ -305,36 +514,35 @@ def evaluate_fold(
     seed: int = 0,
     item_popularity: ItemPopularity | None = None,
     seconds: dict[str, float] | None = None,
+    block_entries: int = BLOCK_ENTRIES,
+    score_block: int = SCORE_BLOCK,
 ) -> pd.DataFrame:
     """Per-run table of every fitted system on every runs object of one fold.
 
     ``runs`` maps a label (the ``design`` column of the table: a design name, or any name
     of a point of a sweep, e.g. a thinned test set) to its runs.  Each system scores the
-    candidates of all runs objects with one :class:`~recbias.evaluate.Candidates` pass, so
-    a sweep of many target sets costs one scoring per (fold, system).  Ties are broken with
-    :func:`fold_seed` ``(seed, fold.index)``; ``item_popularity`` is passed to
-    :func:`recbias.evaluate.evaluate_runs`.  Columns: ``dataset`` (default: the name of the
-    fold's training set), ``fold``, ``design``, ``system``, ``run``, ``user``, ``group`` and
-    one per metric.  ``seconds``, when given, accumulates the ``score`` and ``evaluate`` times.
+    candidates of all runs objects with one :class:`~recbias.evaluate.Candidates` pass per
+    user block of about ``block_entries`` entries (one block when some runs object is not
+    listed user after user; dense score blocks of ``score_block`` entries), so a sweep of
+    many target sets costs one scoring per (fold, system).  Ties are broken with :func:`fold_seed` ``(seed, fold.index)``; ``item_popularity``
+    is passed to :func:`recbias.evaluate.evaluate_runs`.  Columns: ``dataset`` (default: the
+    name of the fold's training set), ``fold``, ``design``, ``system``, ``run``, ``user``,
+    ``group`` and one per metric.  ``seconds``, when given, accumulates the ``score``,
+    ``rank`` and ``metrics`` times.
     """
-    seconds = {} if seconds is None else seconds
-    candidates = Candidates(list(runs.values()))
-    tables = []
-    for label, recommender in fitted.items():
-        clock = time.perf_counter()
-        scores = candidates.score(recommender)
-        seconds["score"] = seconds.get("score", 0.0) + time.perf_counter() - clock
-        clock = time.perf_counter()
-        for name, design_runs, score in zip(runs, runs.values(), scores, strict=True):
-            table = evaluate_runs(design_runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index),
-                                  item_popularity=item_popularity)
-            table.insert(0, "system", label)
-            table.insert(0, "design", name)
-            table.insert(0, "fold", fold.index)
-            table.insert(0, "dataset", dataset or fold.train.name)
-            tables.append(table)
-        seconds["evaluate"] = seconds.get("evaluate", 0.0) + time.perf_counter() - clock
-    return pd.concat(tables, ignore_index=True)
+    sources = [DesignSource(label, None, RunsLayout.of(r), r, {}) for label, r in runs.items()]
+    local = InProcess()
+    fits = {label: Fitted(recommender, 0.0) for label, recommender in fitted.items()}
+    blocks = _block_tasks(local, fold, fits, sources, [source.layout for source in sources],
+                          [(label, None) for label in runs], n_items=fold.train.n_items,
+                          block_entries=block_entries, score_block=score_block, metrics=metrics, ties=ties, seed=seed,
+                          item_popularity=item_popularity)
+    if seconds is not None:
+        for _, block_seconds in blocks:
+            for stage, value in block_seconds.items():
+                if stage != "design":
+                    seconds[stage] = seconds.get(stage, 0.0) + value
+    return pd.concat(_tables(list(runs), list(fitted), fold, dataset or fold.train.name, blocks), ignore_index=True)
 
 
 # ------------------------------------------------------------------ growing target sets

@@ -47,14 +47,26 @@ def check_ties(ties: str, allowed: tuple[str, ...] = TIE_POLICIES) -> str:
 BLOCK_ENTRIES = 1 << 22
 
 
-def _tie_keys(runs: Runs, ties: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def tie_draws(seed: int, first_entry: int, count: int) -> np.ndarray:
+    """Draws ``first_entry .. first_entry + count - 1`` of the uniform stream ``default_rng(seed).random``.
+
+    The stream's generator (PCG64) is advanced past the first ``first_entry`` doubles (one
+    64-bit output each), so a block of runs cut from a larger runs object gets exactly the
+    draws the whole object would give its entries.
+    """
+    generator = np.random.default_rng(seed).bit_generator
+    generator.advance(first_entry)
+    return np.random.Generator(generator).random(count)
+
+
+def _tie_keys(runs: Runs, ties: str, seed: int, first_entry: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Primary and secondary keys that order tied candidates (smaller first), then input order.
 
-    ``"random"``: a uniform draw per candidate; ``"optimistic"``: relevant first, then higher
-    grades; ``"pessimistic"``: the reverse.
+    ``"random"``: a uniform draw per candidate (:func:`tie_draws` from ``first_entry``);
+    ``"optimistic"``: relevant first, then higher grades; ``"pessimistic"``: the reverse.
     """
     if ties == "random":
-        return np.random.default_rng(seed).random(len(runs.items)), np.zeros(len(runs.items))
+        return tie_draws(seed, first_entry, len(runs.items)), np.zeros(len(runs.items))
     sign = -1.0 if ties == "optimistic" else 1.0
     return sign * runs.labels.astype(np.float64), sign * runs.grades
 
@@ -154,11 +166,12 @@ def _checked_scores(runs: Runs, scores: np.ndarray, ties: str) -> np.ndarray:
     return scores
 
 
-def rank_runs(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: int = 0) -> Runs:
+def rank_runs(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: int = 0, first_entry: int = 0) -> Runs:
     """The same runs with the candidates of each run sorted by decreasing score.
 
     ``scores`` is aligned with ``runs.items`` (see :mod:`recbias.evaluate.scoring`); NaN scores
-    raise.  Ties between equal scores within a run are broken by ``ties``.
+    raise.  Ties between equal scores within a run are broken by ``ties``; ``first_entry`` says
+    where ``runs`` starts within a larger runs object whose random tie-break they share.
     Each run is sorted on its own (``O(N log |T_u|)``); memory is bounded by
     :data:`BLOCK_ENTRIES` padded entries at a time.  Metrics need only
     :func:`rank_positions`, which is much faster on large runs.
@@ -166,7 +179,7 @@ def rank_runs(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: 
     scores = _checked_scores(runs, scores, ties)
     if scores.size == 0:
         return runs
-    order = _order_within_runs(runs.offsets, scores, *_tie_keys(runs, ties, seed))
+    order = _order_within_runs(runs.offsets, scores, *_tie_keys(runs, ties, seed, first_entry))
     return replace(
         runs,
         items=runs.items[order],
@@ -176,14 +189,18 @@ def rank_runs(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: 
     )
 
 
-def rank_positions(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: int = 0) -> Ranking:
+def rank_positions(
+    runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: int = 0, first_entry: int = 0
+) -> Ranking:
     """Where every relevant, judged or graded candidate ranks in its run, by decreasing score.
 
     The same positions as :func:`rank_runs` with the same ``ties`` and ``seed``, counted
     rather than sorted: a candidate's position is the number of candidates of its run
     with a higher score, plus those tied with it that the tie policy puts first.  The
     top-n lists that novelty and coverage read are selected on demand (the ``n``-th
-    highest score of each run, then a sort of the candidates at or above it).
+    highest score of each run, then a sort of the candidates at or above it).  When ``runs``
+    are the entries from ``first_entry`` on of a larger runs object, their positions are those
+    of the larger object ranked with the same ``seed``.
     """
     scores = _checked_scores(runs, scores, ties)
     marked = Ranking.marked_entries(runs)
@@ -191,12 +208,12 @@ def rank_positions(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", s
     positions, tied = _count_higher_and_tied(scores, runs.offsets, marked, marked_runs)
     keys: list[np.ndarray] = []  # the tie keys, drawn once and only if some marked entry is tied
     if tied.any():
-        keys.extend(_tie_keys(runs, ties, seed))
+        keys.extend(_tie_keys(runs, ties, seed, first_entry))
         some = np.flatnonzero(tied)
         positions[some] += _count_tied_before(scores, runs.offsets, marked[some], marked_runs[some], *keys)
 
     def top_entries(n: int) -> np.ndarray:
-        primary, secondary = keys if keys else _tie_keys(runs, ties, seed)
+        primary, secondary = keys if keys else _tie_keys(runs, ties, seed, first_entry)
         entry_runs = runs.run_of_entry
         candidates = np.flatnonzero(scores >= _nth_highest(scores, runs.offsets, n)[entry_runs])
         counts = np.bincount(entry_runs[candidates], minlength=runs.n_runs)

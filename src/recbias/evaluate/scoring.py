@@ -26,6 +26,11 @@ SCORE_BLOCK = 1 << 22
 BlockReader = Callable[[np.ndarray, np.ndarray], None]
 
 
+def score_rows(n_items: int, block: int = SCORE_BLOCK) -> int:
+    """Users per dense score block of ``block`` entries over ``n_items`` items (at least one)."""
+    return max(1, block // max(1, n_items))
+
+
 def score_blocks(recommender: Recommender, users: np.ndarray, rows: int) -> Iterator[tuple[int, np.ndarray]]:
     """``(start, block)`` for consecutive chunks ``users[start:start + rows]``: the chunk's dense
     ``float64`` scores of every item, the one way every evaluation reads a recommender in blocks."""
@@ -94,7 +99,7 @@ class Candidates:
               or any(a.dtype != np.float64 for a in out)):
             raise ValueError("out must hold one float64 array per runs object, as long as its candidates")
         out = list(out)
-        step = max(1, self.block // max(1, recommender.n_items))
+        step = score_rows(recommender.n_items, self.block)
         for start, block in score_blocks(recommender, self.users, step):
             stop = start + len(block)
             for runs, order, rows, scores in zip(self.runs_list, self.run_order, self.user_rows, out, strict=True):

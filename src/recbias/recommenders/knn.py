@@ -11,8 +11,10 @@ popular items.  The rating-predicting user-kNN of Bellogín et al. (IRJ 2017,
 Section 3.3, after Cremonesi et al. 2010) is
 :class:`recbias.recommenders.RatingUserKNN`, in the papers' set.
 
-Similarities are computed in dense row blocks of bounded size and kept sparse.
-Neighbour sets ``N_k`` hold the ``k`` most similar *other* rows with positive
+Similarities are kept sparse: the ``k`` nearest rows of every row come from a
+compiled pass over the sparse products (no dense row of all similarities), the
+unbounded neighbourhoods from dense row blocks of bounded size.  Neighbour sets ``N_k`` hold the ``k`` most
+similar *other* rows with positive
 similarity; among equal similarities the lower index wins, so the sets are
 well defined and reproducible.
 """
@@ -21,8 +23,10 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 import scipy.sparse as sp
+from numba import njit, prange
 
 from recbias.ratings import Ratings
 from recbias.recommenders._pairs import BLOCK_BUDGET, dense, product_entries
@@ -33,20 +37,71 @@ from recbias.recommenders.feedback import check_feedback, feedback_matrix
 DENSE_ABOVE = 0.25
 
 
-def _top_k(block: np.ndarray, k: int) -> np.ndarray:
-    """Zero all but the ``k`` largest entries of each row (ties: lower column first).
+@njit(cache=True, nogil=True, parallel=True)
+def _nearest_rows(
+    indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, t_indptr: np.ndarray, t_indices: np.ndarray,
+    t_data: np.ndarray, squares: np.ndarray, k: int, q: float, n_chunks: int, out_columns: np.ndarray,
+    out_values: np.ndarray, out_counts: np.ndarray,
+) -> None:
+    """Row ``a``'s ``k`` nearest other rows by cosine (positive only; equal similarities: the lower
+    index first), into ``out_columns[a * k:]`` (ascending), ``out_values`` and ``out_counts[a]``.
 
-    A partition finds each row's ``k``-th largest value; entries above it are kept, and
-    of the entries equal to it the first ones in column order until ``k`` are kept.
+    The dot products ``<x_a, x_b>`` are summed over the stored entries of row ``a`` in order and,
+    for each, over the rows holding its column (``t_*``, the transpose) in order: the order of
+    scipy's sparse product, so every sum is the same float.  Rows are split into ``n_chunks``
+    consecutive chunks run in parallel, each with one dense accumulator.
     """
-    if k >= block.shape[1]:
-        return block
-    kth = -np.partition(-block, k - 1, axis=1)[:, k - 1 : k]
-    above = block > kth
-    equal = block == kth
-    room = k - above.sum(axis=1, keepdims=True)
-    keep = above | (equal & (np.cumsum(equal, axis=1) <= room))
-    return np.where(keep, block, 0.0)
+    n = indptr.shape[0] - 1
+    for chunk in prange(n_chunks):
+        total = np.zeros(n)
+        columns = np.empty(n, np.int64)
+        scores = np.empty(n)
+        for a in range(chunk * n // n_chunks, (chunk + 1) * n // n_chunks):
+            for e in range(indptr[a], indptr[a + 1]):
+                weight = data[e]
+                for f in range(t_indptr[indices[e]], t_indptr[indices[e] + 1]):
+                    total[t_indices[f]] += weight * t_data[f]
+            kept = 0
+            for b in range(n):  # a sequential scan is cheaper than marking the rows reached in the loop above
+                if total[b] != 0.0:
+                    norm = math.sqrt(squares[a] * squares[b])
+                    similarity = total[b] / norm if norm > 0 else 0.0
+                    if q != 1.0:
+                        similarity = similarity**q
+                    total[b] = 0.0
+                    if b != a and similarity > 0:  # a zero dot product has similarity 0: never kept
+                        columns[kept], scores[kept] = b, similarity
+                        kept += 1
+            if kept > k:
+                kth = -np.partition(-scores[:kept], k - 1)[k - 1]
+                above = np.nonzero(scores[:kept] > kth)[0]
+                tied = np.nonzero(scores[:kept] == kth)[0]
+                tied = tied[np.argsort(columns[tied])][: k - above.shape[0]]
+                chosen = np.concatenate((above, tied))
+            else:
+                chosen = np.arange(kept)
+            chosen = chosen[np.argsort(columns[chosen])]
+            for j in range(chosen.shape[0]):
+                out_columns[a * k + j] = columns[chosen[j]]
+                out_values[a * k + j] = scores[chosen[j]]
+            out_counts[a] = chosen.shape[0]
+
+
+def _nearest(vectors: sp.csr_matrix, squares: np.ndarray, k: int, q: float) -> sp.csr_matrix:
+    """:func:`cosine_neighbours` for a finite ``k``, by :func:`_nearest_rows`: memory ``O(n k)``,
+    time the sparse products' (no dense ``n x n`` block is formed or searched)."""
+    n = vectors.shape[0]
+    transposed = vectors.T.tocsr()
+    columns = np.zeros(n * k, dtype=np.int64)
+    values = np.zeros(n * k)
+    counts = np.zeros(n, dtype=np.int64)
+    n_chunks = max(1, min(n, 8 * numba.get_num_threads()))
+    _nearest_rows(vectors.indptr.astype(np.int64), vectors.indices.astype(np.int64), vectors.data.astype(np.float64),
+                  transposed.indptr.astype(np.int64), transposed.indices.astype(np.int32),
+                  transposed.data.astype(np.float64), squares, k, float(q), n_chunks, columns, values, counts)
+    keep = np.arange(k)[None, :] < counts[:, None]
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    return sp.csr_matrix((values.reshape(n, k)[keep], columns.reshape(n, k)[keep], indptr), shape=(n, n))
 
 
 def cosine_neighbours(vectors: sp.csr_matrix, k: int | None = None, q: float = 1.0) -> sp.csr_matrix:
@@ -60,6 +115,8 @@ def cosine_neighbours(vectors: sp.csr_matrix, k: int | None = None, q: float = 1
     """
     n = vectors.shape[0]
     squares = np.asarray(vectors.multiply(vectors).sum(axis=1), dtype=np.float64).ravel()
+    if k is not None:
+        return _nearest(vectors, squares, k, q)
     transposed = vectors.T.tocsr()
     block_rows = max(1, BLOCK_BUDGET // max(1, n))
     pieces = []
@@ -71,8 +128,6 @@ def cosine_neighbours(vectors: sp.csr_matrix, k: int | None = None, q: float = 1
         similarity[np.arange(stop - start), np.arange(start, stop)] = 0.0
         if q != 1.0:
             similarity **= q
-        if k is not None:
-            similarity = _top_k(similarity, k)
         pieces.append(sp.csr_matrix(similarity))
     return sp.vstack(pieces, format="csr") if pieces else sp.csr_matrix((0, 0))
 

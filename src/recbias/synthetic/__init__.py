@@ -26,15 +26,18 @@ Items in the far tail may have no observed rating; every user has at least
 ``min_user_ratings`` when user counts are exact.  :data:`PREFERENCE_FREE` turns
 every preference off (the papers' artificial data), and
 :func:`fit_popularity_curve` fits the popularity law to observed item counts.
-Parameters and presets: :mod:`recbias.synthetic.parameters`.
+Parameters and presets: :mod:`recbias.synthetic.parameters`.  The presets too large for
+the complete truth (:data:`OBSERVED_ONLY`, MovieLens 10M and 20M scale) draw their observed
+ratings directly (:mod:`recbias.synthetic.observed`) and have no ``true_relevance``.
 """
 
-from recbias.synthetic.parameters import MAX_PAIRS, PREFERENCE_FREE, PRESETS, resolve_parameters
+from recbias.synthetic.parameters import MAX_PAIRS, OBSERVED_ONLY, PREFERENCE_FREE, PRESETS, resolve_parameters
 from recbias.synthetic.popularity import PopularityCurve, fit_popularity_curve, popularity_curve
 from recbias.synthetic.world import World, generate, simulate
 
 __all__ = [
     "MAX_PAIRS",
+    "OBSERVED_ONLY",
     "PREFERENCE_FREE",
     "PRESETS",
     "PopularityCurve",

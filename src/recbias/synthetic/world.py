@@ -10,7 +10,8 @@ import numpy as np
 from recbias.ratings import Ratings
 from recbias.synthetic.demographics import sample_demographics
 from recbias.synthetic.observation import fit_propensity, sample_observations
-from recbias.synthetic.parameters import resolve_parameters
+from recbias.synthetic.observed import generate_observed
+from recbias.synthetic.parameters import MAX_PAIRS, OBSERVED_ONLY, resolve_parameters
 from recbias.synthetic.popularity import PopularityCurve, apportion, item_targets, popularity_curve, user_targets
 from recbias.synthetic.preferences import (
     affinity_matrix,
@@ -81,8 +82,11 @@ def simulate(*, seed: int = 0, preset: str = "synthetic", **parameters: Any) -> 
     Fully determined by ``seed`` and the parameters.  Raises ``ValueError`` naming
     the parameter for unknown names and impossible values.
     """
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"synthetic parameter 'seed' must be a non-negative integer, got {seed!r}")
+    _check_seed(seed)
+    if preset in OBSERVED_ONLY:
+        raise ValueError(f"synthetic preset {preset!r} draws observed ratings only and has no complete truth "
+                         f"(no affinity, propensity or true rating of every pair); use generate(), or a preset "
+                         f"of at most {MAX_PAIRS:,} user-item pairs")
     p = resolve_parameters(preset, **parameters)
     n_users, n_items, n_ratings = p["n_users"], p["n_items"], p["n_ratings"]
     rng = dict(zip(_STREAMS, (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(len(_STREAMS)))))
@@ -151,5 +155,15 @@ def simulate(*, seed: int = 0, preset: str = "synthetic", **parameters: Any) -> 
 
 
 def generate(*, seed: int = 0, preset: str = "synthetic", **parameters: Any) -> Ratings:
-    """The observed ratings of :func:`simulate` (same arguments), with ``true_relevance``."""
+    """The observed ratings of :func:`simulate` (same arguments), with ``true_relevance``; for the
+    presets of :data:`~recbias.synthetic.parameters.OBSERVED_ONLY`, the observed ratings of
+    :func:`recbias.synthetic.observed.generate_observed`, without it."""
+    if preset in OBSERVED_ONLY:
+        _check_seed(seed)
+        return generate_observed(resolve_parameters(preset, **parameters), seed, preset)
     return simulate(seed=seed, preset=preset, **parameters).ratings
+
+
+def _check_seed(seed: Any) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"synthetic parameter 'seed' must be a non-negative integer, got {seed!r}")
