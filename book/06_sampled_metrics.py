@@ -20,9 +20,9 @@
 # recommenders differently from its exact version even with infinitely many
 # repetitions, and as the sample shrinks every metric turns into AUC. It then builds
 # the corrections proposed in that paper, measures how much they repair, repeats the
-# paper's experiment with three recommenders on the dataset of this build, and shows
-# that the one-relevant-item (1R) design of {doc}`02_designs` is itself a sampled
-# metric.
+# paper's experiment with its own three recommenders on the dataset of this build, and
+# shows, with the papers' systems of {cite:t}`bellogin2017statistical`, that the
+# one-relevant-item (1R) design of {doc}`02_designs` is itself a sampled metric.
 
 # %% tags=["parameters"]
 dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
