@@ -421,7 +421,7 @@ glue_table("tbl-sm-systems", rr.systems_table(), left=["set", "algorithm", "sett
 study = sv.sampled_study(ratings, seed=seed, m=m, repetitions=repetitions, with_replacement=with_replacement,
                          n_tolerance=n_tolerance)
 settings = rs.settings_table(study, toy_repetitions, ratings.positive_threshold)
-glue_table("tbl-sm-settings", settings, wrap=True, left=list(settings.columns))
+glue_table("tbl-sm-settings", settings, index=True, wrap=True, left=list(settings.columns))
 colours = palette(list(study.labels.values()))
 for name, text in {**rr.study_numbers(study), **rr.grouping_numbers(study)}.items():
     say(name, text)
