@@ -20,9 +20,9 @@
 # recommenders differently from its exact version even with infinitely many
 # repetitions, and as the sample shrinks every metric turns into AUC. It then builds
 # the corrections proposed in that paper, measures how much they repair, repeats the
-# paper's experiment with three recommenders on the dataset of this build, and shows
-# that the one-relevant-item (1R) design of {doc}`02_designs` is itself a sampled
-# metric.
+# paper's experiment with its own three recommenders on the dataset of this build, and
+# shows, with the papers' systems of {cite:t}`bellogin2017statistical`, that the
+# one-relevant-item (1R) design of {doc}`02_designs` is itself a sampled metric.
 
 # %% tags=["parameters"]
 dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
@@ -422,7 +422,7 @@ glue_table("tbl-sm-systems", rr.systems_table(), left=["set", "algorithm", "sett
 study = sv.sampled_study(ratings, seed=seed, m=m, repetitions=repetitions, with_replacement=with_replacement,
                          n_tolerance=n_tolerance)
 settings = rs.settings_table(study, toy_repetitions, ratings.positive_threshold)
-glue_table("tbl-sm-settings", settings, wrap=True, left=list(settings.columns))
+glue_table("tbl-sm-settings", settings, index=True, wrap=True, left=list(settings.columns))
 colours = palette(list(study.labels.values()))
 for name, text in {**rr.study_numbers(study), **rr.grouping_numbers(study)}.items():
     say(name, text)

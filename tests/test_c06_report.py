@@ -190,14 +190,14 @@ def test_rights_table_leaves_the_uncorrected_rows_comparison_empty(study) -> Non
 def test_settings_table_names_every_departure_with_its_reason() -> None:
     paper = SimpleNamespace(dataset="ml-1m", split=sv.LEAVE_LAST_OUT, m=100, m_requested=100, repetitions=100,
                             replace=False, n_tolerance=0.05)
-    table = rs.settings_table(paper, 1000, 5.0).set_index("setting")
-    kr = table[table["paper"] == rs.KR]
+    table = rs.settings_table(paper, 1000, 5.0).droplevel(0)
+    kr = rs.settings_table(paper, 1000, 5.0).loc[rs.KR]
     assert set(kr.loc[kr["departure"] != rs.UNSTATED, "departure"]) == {rs.SAME}
     assert table.loc["relevant", "departure"] == rs.SAME and table.loc["sampling", "departure"] == rs.SAME
     assert table.loc["sampling law", "this build"] == "without replacement (hypergeometric)"
     elsewhere = SimpleNamespace(dataset="coat", split=sv.LEAVE_ONE_RANDOM_OUT, m=80, m_requested=100_000,
                                 repetitions=30, replace=True, n_tolerance=0.1)
-    table = rs.settings_table(elsewhere, 200, 4.0).set_index("setting")
+    table = rs.settings_table(elsewhere, 200, 4.0).droplevel(0)
     assert table.loc["data", "departure"] == rs.REASONS["dataset"]
     assert table.loc["held-out item", "departure"] == rs.REASONS["split"]
     assert table.loc["sampled items m", "departure"] == rs.M_SHRUNK.format(asked=100_000)
@@ -207,7 +207,7 @@ def test_settings_table_names_every_departure_with_its_reason() -> None:
     assert "within 10%" in table.loc["n of the corrections", "this build"]
     assert table.loc["1R target set", "this build"] == "TI-NN, |T_u| = 101 (100 sampled)"
     asked = SimpleNamespace(**{**vars(elsewhere), "m_requested": 80})
-    assert rs.settings_table(asked, 1000, 5.0).set_index("setting").loc["sampled items m", "departure"] == rs.M_ASKED
+    assert rs.settings_table(asked, 1000, 5.0).loc[(rs.KR, "sampled items m"), "departure"] == rs.M_ASKED
 
 
 def test_auc_numbers_never_show_a_signed_zero(study) -> None:

@@ -28,7 +28,6 @@ several splits of a dataset.  This module does the plumbing once:
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -394,7 +393,9 @@ def run_experiment(
     Args:
         ratings: the dataset (its ``positive_threshold`` defines relevance).
         designs: design names of :data:`recbias.designs.GRAMMAR` or specs.
-        systems: display label -> preset name or unfitted recommender (see :func:`fit_systems`).
+        systems: display label -> preset name or unfitted recommender (see :func:`fit_systems`); in
+            process, a recommender is fitted in place, fold after fold (it holds the last fold's
+            fit afterwards); on a cluster, copies of it are fitted on the workers.
         folds: the number of folds to draw with :func:`make_folds` (``split``, ``test_ratio``,
             ``seed``), or ready-made folds.
         metrics: metric specs of :func:`recbias.metrics.parse_metric`; those that need item
@@ -471,10 +472,8 @@ def run_experiment(
 
 
 def _fit_on_fold(label: str, system: str | Recommender, fold: Fold, cache: bool, seed: int) -> Fitted:
-    """:func:`_fit_one` on the fold's training set, keyed in the cache by the fold; a recommender
-    given unfitted is copied first, so that the fits of several folds do not overwrite one another."""
-    return _fit_one(label, system if isinstance(system, str) else copy.deepcopy(system), fold.train, fold.key,
-                    cache, seed)
+    """:func:`_fit_one` on the fold's training set, keyed in the cache by the fold."""
+    return _fit_one(label, system, fold.train, fold.key, cache, seed)
 
 
 def _seconds_of(fit: Fitted) -> float:

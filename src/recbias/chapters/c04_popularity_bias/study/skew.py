@@ -73,9 +73,9 @@ def sweep_all_relevant_design(n_items: int) -> str:
 
 
 def sweep_systems(seed: int = 0) -> dict[str, str | Recommender]:
-    """The papers' five systems, today's top-N learners, and the mean rating: an ordering by rating values
-    alone."""
-    return {**PAPERS_SET, **TOP_N_SET, "Mean rating": MeanRating(seed=seed)}
+    """The papers' five systems, the mean rating (an ordering by rating values alone), and today's top-N
+    learners, in the order the sweep shows them."""
+    return {**PAPERS_SET, "Mean rating": MeanRating(seed=seed), **TOP_N_SET}
 
 
 @dataclass(frozen=True)

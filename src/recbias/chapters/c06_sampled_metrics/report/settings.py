@@ -20,9 +20,9 @@ IRJ_THRESHOLD = 5.0
 
 SAME = "none"
 UNSTATED = "not stated by the paper; the choice of this book"
-KR = "Krichene and Rendle, Sec. 6"
-TOY = "Krichene and Rendle, Table 2"
-IRJ = "IRJ 2017, Sec. 3.3 (1R bridge)"
+TOY = "toy example (Krichene and Rendle, Table 2)"
+KR = "real data (Krichene and Rendle, Sec. 6)"
+IRJ = "1R bridge (IRJ 2017, Sec. 3.3)"
 
 REASONS = {
     "dataset": "the dataset of this build (the paper's data: --dataset ml-1m)",
@@ -38,8 +38,8 @@ def _m_reason(study: SampledStudy) -> str:
 
 
 def settings_table(study: SampledStudy, toy_repetitions: int, threshold: float) -> pd.DataFrame:
-    """One row per setting of the three experiments the page repeats: the paper's value, this build's, and the
-    departure with its reason (``none`` where they agree)."""
+    """One row per (experiment, setting) of the three experiments the page repeats: the paper's value, this
+    build's, and the departure with its reason (``none`` where they agree)."""
     departs = departures(study)
     law = "with replacement (binomial)" if study.replace else "without replacement (hypergeometric)"
     split = "each user's last event" if study.split == LEAVE_LAST_OUT else "one event per user, at random"
@@ -68,4 +68,5 @@ def settings_table(study: SampledStudy, toy_repetitions: int, threshold: float) 
          SAME if threshold == IRJ_THRESHOLD else "the positive threshold of this dataset"),
         (IRJ, "systems", "Random, Popularity, pLSA, rating-prediction MF and user-kNN", ", ".join(PAPERS_SET), SAME),
     ]
-    return pd.DataFrame(rows, columns=["paper", "setting", "paper's value", "this build", "departure"])
+    table = pd.DataFrame(rows, columns=["experiment", "setting", "paper's value", "this build", "departure"])
+    return table.set_index(["experiment", "setting"]).rename_axis([None, None])
