@@ -15,7 +15,7 @@ from recbias.chapters.c01_cranfield import figures
 from recbias.chapters.c01_cranfield import study as spread
 from recbias.judgments import Spread
 from recbias.ratings import Ratings
-from text_boxes import overlapping_texts
+from figure_text import overlapping_texts
 
 
 @pytest.fixture(scope="module")

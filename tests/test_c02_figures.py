@@ -14,7 +14,7 @@ from designs_study import two_datasets
 from recbias.bookkit.plotting import use_theme
 from recbias.chapters.c02_designs import figures
 from recbias.chapters.c02_designs.study import toy
-from text_boxes import overlapping_texts, texts
+from figure_text import drawn_texts, overlapping_texts
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -27,7 +27,7 @@ def theme_and_scratch_cache(tmp_path_factory):
 
 
 def captions(figure) -> list[str]:
-    return [t.get_text() for t in texts(figure) if t.get_text().startswith("dataset: ")]
+    return [t.get_text() for t in drawn_texts(figure) if t.get_text().startswith("dataset: ")]
 
 
 def test_the_toy_figure_shows_the_stars_above_one_row_per_target_set() -> None:

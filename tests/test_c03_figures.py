@@ -2,53 +2,23 @@
 
 from __future__ import annotations
 
-from itertools import combinations
 
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from figure_text import drawn_texts, figure_theme, overlapping_texts  # noqa: F401
 import pandas as pd
 from c03_inputs import COLOURS, N, SIZES, SYSTEMS, check_frame, lift_frame, orders, statistics
 from matplotlib.figure import Figure
-from matplotlib.text import Text
 
-from recbias.bookkit.plotting import dataset_caption, use_theme
+from recbias.bookkit.plotting import dataset_caption
 from recbias.chapters.c03_sparsity_bias import figures
 from recbias.chapters.c03_sparsity_bias.study.sweeps import AR_REMOVAL, metric_names
 
+pytestmark = pytest.mark.usefixtures("figure_theme")
+
 matplotlib.use("Agg")
-
-
-@pytest.fixture(autouse=True)
-def theme():
-    use_theme()
-    yield
-    plt.close("all")
-
-
-def drawn_texts(fig: Figure) -> list[Text]:
-    """The non-empty texts ``fig`` draws: titles, labels, legends, annotations, and the tick labels of ticks
-    inside the view (matplotlib keeps labels of ticks outside it, which it does not draw)."""
-    fig.canvas.draw()
-    ticks, shown = set(), []
-    for ax in fig.axes:
-        for axis, (low, high) in ((ax.xaxis, sorted(ax.get_xlim())), (ax.yaxis, sorted(ax.get_ylim()))):
-            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
-                labels = (tick.label1, tick.label2)
-                ticks.update(id(label) for label in labels)
-                if ax.get_visible() and low <= tick.get_loc() <= high:
-                    shown.extend(label for label in labels if label.get_visible())
-    others = [text for text in fig.findobj(Text) if id(text) not in ticks and text.get_visible()
-              and (text.axes is None or text.axes.get_visible())]
-    return [text for text in shown + others if text.get_text().strip()]
-
-
-def collisions(fig: Figure) -> list[tuple[str, str]]:
-    """Pairs of drawn texts of ``fig`` whose boxes overlap."""
-    renderer = fig.canvas.get_renderer()
-    boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in drawn_texts(fig)]
-    return [(a, b) for (a, first), (b, second) in combinations(boxes, 2) if first.overlaps(second)]
 
 
 def legend_labels(fig: Figure) -> list[str]:
@@ -63,20 +33,20 @@ def test_the_three_panels_of_fig_4() -> None:
     (ax,) = ar.axes
     assert ax.get_ylabel() == "AR P@10" and ax.get_xlabel().startswith("density of the test set")
     assert "10^{-2}" in ax.get_xlabel()  # densities up to 0.01 are shown in units of 10^-2
-    assert legend_labels(ar) == SYSTEMS and collisions(ar) == []
+    assert legend_labels(ar) == SYSTEMS and overlapping_texts(ar) == []
 
     one_r = figures.one_r_removal_figure(stats, SYSTEMS, COLOURS, N)
     dataset_caption(one_r.axes[-1], "tiny")
     assert [ax.get_title(loc="left") for ax in one_r.axes] == ["TI-NN candidates", "AI-NN candidates"]
     assert one_r.axes[0].get_ylabel() == "1R P@10" and legend_labels(one_r) == SYSTEMS
-    assert collisions(one_r) == []
+    assert overlapping_texts(one_r) == []
 
     size = figures.size_figure(stats, SYSTEMS, COLOURS, N)
     dataset_caption(size.axes[-1], "tiny")
     (ax,) = size.axes
     assert ax.get_xlabel().startswith("size of the target sets") and ax.get_ylabel() == "1R P@10"
     assert list(ax.get_xticks()) == SIZES and sorted(legend_labels(size)) == sorted([*SYSTEMS, "$1/t$"])
-    assert collisions(size) == []
+    assert overlapping_texts(size) == []
 
 
 def test_the_fitted_lines_of_the_ar_figure_follow_the_points() -> None:
@@ -96,9 +66,9 @@ def test_metrics_figure_has_a_panel_per_metric() -> None:
     assert [ax.get_title(loc="left") for ax in fig.axes] == metrics
     assert all(ax.get_xscale() == "log" and ax.get_yscale() == "log" for ax in fig.axes)
     assert [ax.get_xlabel() for ax in fig.axes[-2:]] == [r"$\delta_\mathrm{test}$ ($\times 10^{-2}$)"] * 2
-    assert legend_labels(fig) == SYSTEMS and collisions(fig) == []
+    assert legend_labels(fig) == SYSTEMS and overlapping_texts(fig) == []
     five = figures.metrics_figure(statistics(), SYSTEMS, metrics[:5], COLOURS)
-    assert [ax.get_visible() for ax in five.axes] == [True] * 5 + [False] and collisions(five) == []
+    assert [ax.get_visible() for ax in five.axes] == [True] * 5 + [False] and overlapping_texts(five) == []
 
 
 @pytest.mark.parametrize("truth", [False, True])
@@ -111,7 +81,7 @@ def test_order_figure(truth: bool) -> None:
     expected = ["AR, against the full test set", "1R, against the full test set"]
     if truth:
         expected = [expected[0], "AR, against the true order", expected[1], "1R, against the true order"]
-    assert legend_labels(fig) == expected and collisions(fig) == []
+    assert legend_labels(fig) == expected and overlapping_texts(fig) == []
     assert ax.get_ylim() == pytest.approx((-0.05, 1.05))  # zero is always shown
     wide = orders(truth)
     wide.at[2, "tau_ci"] = (-0.4, 1.0)
@@ -129,7 +99,7 @@ def test_check_figure() -> None:
     low, high = ax.get_xlim()
     # the axes run from the smallest value shown to the largest, with a margin; the zero measurement is left out
     assert low == pytest.approx(0.0015 / 1.5) and high == pytest.approx(0.011 * 1.5)
-    assert collisions(fig) == []
+    assert overlapping_texts(fig) == []
 
 
 def test_lift_figure() -> None:
@@ -138,7 +108,7 @@ def test_lift_figure() -> None:
     assert top.get_ylabel() == "P@10" and bottom.get_ylabel() == r"lift, P@10$\,/\,\rho$"
     assert [label.get_text() for label in bottom.get_xticklabels()] == ["a", "b", "a", "b"]  # AR first, then 1R
     assert {text.get_text().strip() for text in top.texts} == {"AR", "1R"}
-    assert legend_labels(fig) == SYSTEMS and collisions(fig) == []
+    assert legend_labels(fig) == SYSTEMS and overlapping_texts(fig) == []
 
 
 def test_plain_log_ticks_print_plain_numbers() -> None:
@@ -185,5 +155,5 @@ def test_metrics_figure_over_several_decades_has_no_crowded_labels() -> None:
             frame.loc[[(p, system) for p in ar], :] = np.outer(quality * decades, np.ones(frame.shape[1]))
     fig = figures.metrics_figure(stats, SYSTEMS, metric_names(N), COLOURS)
     dataset_caption(fig.axes[1], "tiny")
-    assert collisions(fig) == []
+    assert overlapping_texts(fig) == []
     assert all(len(in_view(ax)) <= figures.MAX_LOG_TICKS for ax in fig.axes)

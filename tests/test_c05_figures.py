@@ -10,19 +10,14 @@ matplotlib.use("Agg")
 import numpy as np
 import pandas as pd
 import pytest
-from figure_text import overlapping_texts, texts
+from figure_text import figure_theme, overlapping_texts, texts  # noqa: F401
 from matplotlib import pyplot as plt
 
 from recbias.bookkit.plotting import palette, use_theme
 from recbias.chapters.c05_neutralising_designs import figures, study
 from recbias.ratings import Ratings
 
-
-@pytest.fixture(autouse=True)
-def theme():
-    use_theme()
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("figure_theme")
 
 
 def curve_ratings() -> Ratings:

@@ -3,53 +3,27 @@
 
 from __future__ import annotations
 
-from itertools import combinations
 from types import SimpleNamespace
 
 import matplotlib
 import matplotlib.pyplot
 import numpy as np
 import pytest
+from figure_text import drawn_texts, figure_theme, overlapping_texts  # noqa: F401
 from matplotlib.lines import Line2D
 from matplotlib.transforms import Bbox
 
-from recbias.bookkit.plotting import dataset_caption, use_theme
+from recbias.bookkit.plotting import dataset_caption
 from recbias.chapters.c06_sampled_metrics import claims, figures
 from recbias.chapters.c06_sampled_metrics.study import sweep as sw
 from recbias.chapters.c06_sampled_metrics.study import toy as st
+
+pytestmark = pytest.mark.usefixtures("figure_theme")
 
 matplotlib.use("Agg")
 
 LABELS = {"X": "X (iALS)", "Y": "Y (item-kNN)", "Z": "Z (item-kNN)"}
 COLOURS = {"X (iALS)": "#1f77b4", "Y (item-kNN)": "#ff7f0e", "Z (item-kNN)": "#2ca02c"}
-
-
-@pytest.fixture(autouse=True)
-def theme():
-    use_theme()
-
-
-def drawn_texts(fig) -> list[matplotlib.text.Text]:
-    """The texts ``fig`` draws: titles, axis labels, the tick labels within each axis' view, legends and
-    annotations."""
-    texts = []
-    for ax in fig.axes:
-        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
-        for axis in (ax.xaxis, ax.yaxis):
-            texts += [tick.label1 for tick in axis._update_ticks()]  # the ticks matplotlib draws
-        if ax.get_legend():
-            texts += [*ax.get_legend().get_texts(), ax.get_legend().get_title()]
-    for legend in fig.legends:
-        texts += [*legend.get_texts(), legend.get_title()]
-    return [text for text in texts if text.get_visible() and text.get_text().strip()]
-
-
-def overlapping_texts(fig) -> list[tuple[str, str]]:
-    """Pairs of drawn texts of ``fig`` whose boxes intersect."""
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in drawn_texts(fig)]
-    return [(a, b) for (a, box_a), (b, box_b) in combinations(boxes, 2) if box_a.overlaps(box_b)]
 
 
 def segments_cross_box(points: np.ndarray, box: Bbox, pad: float) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import partial
-from itertools import combinations
 
 import matplotlib
 
@@ -12,51 +11,21 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
+from figure_text import drawn_texts, figure_theme, overlapping_texts  # noqa: E402, F401
 
 import c07_examples as examples  # noqa: E402
-from recbias.bookkit.plotting import dataset_caption, palette, use_theme  # noqa: E402
+from recbias.bookkit.plotting import dataset_caption, palette  # noqa: E402
 from recbias.chapters.c07_discounted_auc import figures, study  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("figure_theme")
 
 STAMP = partial(dataset_caption, dataset="toy")
 SETTING = study.Setting(Q=0.3, m=10, z=100, base=3.0)
 COLOURS = palette(list(examples.SYSTEMS) + ["user-kNN"])
 
 
-@pytest.fixture(autouse=True)
-def theme():
-    use_theme()
-    yield
-    plt.close("all")
-
-
-def hidden_tick_labels(figure: plt.Figure) -> set[int]:
-    """The tick labels matplotlib keeps but does not draw, those of ticks outside the axes' view."""
-    hidden = set()
-    for ax in figure.axes:
-        for axis, (low, high) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
-            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
-                if not min(low, high) <= tick.get_loc() <= max(low, high):
-                    hidden |= {id(tick.label1), id(tick.label2)}
-    return hidden
-
-
-def texts(figure: plt.Figure) -> list[matplotlib.text.Text]:
-    """Every text ``figure`` draws (titles, labels, tick labels, legends, annotations)."""
-    hidden = hidden_tick_labels(figure)
-    return [t for t in figure.findobj(matplotlib.text.Text)
-            if t.get_visible() and t.get_text().strip() and id(t) not in hidden]
-
-
-def assert_no_overlap(figure: plt.Figure) -> None:
-    figure.canvas.draw()
-    renderer = figure.canvas.get_renderer()
-    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts(figure)]
-    clashes = [(a, b) for (a, box_a), (b, box_b) in combinations(boxes, 2) if box_a.overlaps(box_b)]
-    assert clashes == []
-
-
 def words(figure: plt.Figure) -> set[str]:
-    return {t.get_text() for t in texts(figure)}
+    return {t.get_text() for t in drawn_texts(figure)}
 
 
 def test_the_attention_figure():
@@ -64,7 +33,7 @@ def test_the_attention_figure():
     left, right = figure.axes[:2]
     assert left.get_xlabel() == "items read, $N$" and right.get_yscale() == "log"
     assert {"$Q$ = 0.05 ($p$ = 0.741)", "$Q$ = 0.9 ($p$ = 0.990)", "dataset: toy"} <= words(figure)
-    assert_no_overlap(figure)
+    assert overlapping_texts(figure) == []
 
 
 def test_the_discount_figure():
@@ -72,7 +41,7 @@ def test_the_discount_figure():
     ax = figure.axes[0]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == list(figures.DISCOUNT_LABELS.values())
     assert ax.get_ylabel() == "weight relative to rank 1"
-    assert_no_overlap(figure)
+    assert overlapping_texts(figure) == []
 
 
 def test_the_q_figure_leaves_random_out_of_the_relative_panel():
@@ -83,7 +52,7 @@ def test_the_q_figure_leaves_random_out_of_the_relative_panel():
     assert len(left.get_lines()) == 5 and len(right.get_lines()) == 4
     assert right.get_ylabel() == "relative to the best system" and left.get_yscale() == "log"
     assert set(examples.SYSTEMS) <= words(figure)
-    assert_no_overlap(figure)
+    assert overlapping_texts(figure) == []
 
 
 def test_the_search_figure():
@@ -92,14 +61,14 @@ def test_the_search_figure():
     assert bottom.get_xlabel() == "step position $s$ (of 2,000 items)" and top.get_yscale() == "log"
     assert {"chosen $s$ = 20", "mean over segmentations", "no step ($s$ = 0)"} <= words(figure)
     assert len(bottom.get_lines()) >= 2 + 1  # two segmentations, their mean, and the marks of s
-    assert_no_overlap(figure)
+    assert overlapping_texts(figure) == []
 
 
 def test_the_instability_figure():
     figure = figures.instability_figure(examples.search(), STAMP)
     assert [ax.get_title(loc="left") for ax in figure.axes] == ["no step", "step at $s$ = 20"]
     assert [t.get_text() for t in figure.axes[0].get_yticklabels()] == ["gender", "age"]
-    assert_no_overlap(figure)
+    assert overlapping_texts(figure) == []
 
 
 @pytest.mark.parametrize("step, attributes, titles, lines", [
@@ -113,7 +82,7 @@ def test_the_new_user_figure(step, attributes, titles, lines):
     labels = {t.get_text() for t in figure.legends[0].get_texts()}
     assert labels == lines | {"MF from $k$ ratings"}
     assert panels[0].get_xlabel() == "known ratings, $k$"
-    assert_no_overlap(figure)
+    assert overlapping_texts(figure) == []
 
 
 @pytest.mark.parametrize("draw", [
@@ -125,7 +94,7 @@ def test_the_new_user_figure(step, attributes, titles, lines):
 def test_a_part_the_dataset_lacks_is_a_placeholder(draw):
     figure = draw()
     assert words(figure) == {figures.PLACEHOLDER, "dataset: toy"}
-    assert_no_overlap(figure)
+    assert overlapping_texts(figure) == []
 
 
 def test_the_overlap_check_sees_texts_on_top_of_each_other():
@@ -133,4 +102,4 @@ def test_the_overlap_check_sees_texts_on_top_of_each_other():
     ax.text(0.5, 0.5, "one label")
     ax.text(0.52, 0.5, "another label")
     with pytest.raises(AssertionError):
-        assert_no_overlap(figure)
+        assert overlapping_texts(figure) == []

@@ -11,18 +11,13 @@ from functools import partial
 import numpy as np
 import pandas as pd
 import pytest
-from figure_text import overlapping_texts, texts
+from figure_text import figure_theme, overlapping_texts, texts  # noqa: F401
 from matplotlib import pyplot as plt
 
 from recbias.bookkit.plotting import dataset_caption, use_theme
 from recbias.chapters.c08_protocol_fidelity import figures, report, study
 
-
-@pytest.fixture(autouse=True)
-def theme():
-    use_theme()
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("figure_theme")
 
 
 def fidelity_table(labels: list[str]) -> pd.DataFrame:
