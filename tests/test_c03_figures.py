@@ -7,7 +7,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from figure_text import drawn_texts, figure_theme, overlapping_texts  # noqa: F401
+from figure_text import figure_theme, overlapping_texts  # noqa: F401
 import pandas as pd
 from c03_inputs import COLOURS, N, SIZES, SYSTEMS, check_frame, lift_frame, orders, statistics
 from matplotlib.figure import Figure

@@ -8,7 +8,7 @@ from dataclasses import replace
 import matplotlib
 import matplotlib.pyplot as plt
 import pytest
-from figure_text import drawn_texts, figure_theme, overlapping_texts  # noqa: F401
+from figure_text import figure_theme, overlapping_texts  # noqa: F401
 from c04_fixtures import curves, grid, hand_sweep, mainstream, orderings, sweep
 
 from recbias.bookkit.plotting import dataset_caption, palette

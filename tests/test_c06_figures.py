@@ -9,7 +9,7 @@ import matplotlib
 import matplotlib.pyplot
 import numpy as np
 import pytest
-from figure_text import drawn_texts, figure_theme, overlapping_texts  # noqa: F401
+from figure_text import figure_theme, overlapping_texts  # noqa: F401
 from matplotlib.lines import Line2D
 from matplotlib.transforms import Bbox
 
