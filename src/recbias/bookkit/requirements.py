@@ -105,7 +105,7 @@ def world_of_its_size() -> Need:
         from recbias.synthetic.popularity import item_targets, popularity_curve, user_targets
 
         n_users, n_ratings = ratings.n_users, ratings.n_ratings
-        n_items = min(ratings.n_items, MAX_PAIRS // n_users)  # as experiments.truth.world_with_truth
+        n_items = min(ratings.n_items, MAX_PAIRS // n_users)  # as chapter 8's world_with_truth
         try:
             p = resolve_parameters("synthetic", n_users=n_users, n_items=n_items, n_ratings=n_ratings)
             item_targets(popularity_curve(n_items, n_ratings, p["alpha"], p["popularity_floor"],
@@ -143,6 +143,7 @@ NEEDS: dict[str, list[Need]] = {
                                                                "lower -p m")],
     "07_discounted_auc": [],
     "08_protocol_fidelity": [world_of_its_size()],
+    "09_audit": [users_with_ratings(10, 2)],
     "appendix_datasets": [],
 }
 
