@@ -133,6 +133,7 @@ def test_measured_values_on_a_small_study() -> None:
         rivals = [s for s in study.PAPERS_SET if s != "pLSA"]
         assert values[f"plsa_lead_{key}"] == pytest.approx(p10[(label, "pLSA")] - p10.loc[label][rivals].max())
     assert values["uar_popularity_lead"] == pytest.approx(p10[("UAR", "Popularity")] - p10[("UAR", "rating-kNN")])
+    assert values["plsa_leads"].startswith("U1R ") and ", 1R -10% head " in values["plsa_leads"]
     # every key the findings read is measured, so all of them are checked
     checked = [evaluate(finding, values, dataset="synthetic-small") for finding in claims.FINDINGS]
     assert all(record is not None for record in checked)

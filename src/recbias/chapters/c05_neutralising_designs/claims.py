@@ -158,7 +158,7 @@ def _noise(main: DatasetStudy, n_boot: int, seed: int) -> dict[str, Any]:
     for name, draws in differences.items():
         draws = draws.to_numpy()
         values |= {name: float(draws[0]), f"{name}_p": resampled_pvalue(draws[1:])}
-    values["plsa_leads"] = ", ".join(f"{label} {values['plsa_lead_' + key]:+.4f} (p = "
+    values["plsa_leads"] = ", ".join(f"{label.replace('-head', '-10% head')} {values['plsa_lead_' + key]:+.4f} (p = "
                                      f"{values['plsa_lead_' + key + '_p']:.3f})" for label, key in LEAD_KEYS.items())
     return values
 
