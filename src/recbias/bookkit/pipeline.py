@@ -39,7 +39,7 @@ import yaml
 import recbias
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
-from recbias.evaluate.executor import SCHEDULER_VARIABLE
+from recbias.executor import SCHEDULER_VARIABLE
 
 SCORECARD = "scorecard"
 BOOK_DIR = "book"
