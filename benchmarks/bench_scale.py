@@ -146,7 +146,8 @@ def main() -> None:
         if child.returncode != 0:
             raise RuntimeError(f"size {size} failed:\n{child.stderr[-3000:]}")
         rows.append(json.loads(child.stdout.strip().splitlines()[-1]))
-        print(f"{size}: drawn in {rows[-1]['draw']:.0f} s, experiment {rows[-1]['wall']:.0f} s wall", flush=True)
+        print(f"{size}: drawn in {rows[-1]['draw']:.0f} s, experiment {rows[-1]['wall']:.0f} s wall; "
+              f"{json.dumps(rows[-1])}", flush=True)  # every figure of the size, kept if a later size fails
     for kind, title in (("seconds", "wall time"), ("cpu", "CPU time (all threads)")):
         print(f"\n{title} per stage\n{table(rows, kind)}")
         flat = [sum(r[kind][s] for s in STAGES) / r["ratings"] for r in rows if r["ratings"] >= 1_000_000]
