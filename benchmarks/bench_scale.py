@@ -6,8 +6,8 @@ no fit cache) on the simulated presets of growing size: ``synthetic`` (120 thous
 ratings), ``synthetic-ml1m`` (1 million), ``synthetic-ml10m`` (10 million) and
 ``synthetic-ml20m`` (20 million).  Each size runs in a fresh process.  Printed per size:
 seconds and peak resident memory of every stage (fit, designs, scores, ranks, metrics; a
-thread samples the memory every 50 ms and reads which stage the experiment is in from its
-call stack), the user blocks, the total, and the cost per rating (total seconds over
+thread samples the memory every 50 ms and reads which stage the experiment is in, and which
+system it fits, from its call stack), the CPU seconds of each system's fit, the user blocks, the total, and the cost per rating (total seconds over
 ratings, in microseconds), in wall time and in CPU time of all the process's threads (the
 latter is what the experiment costs when other work shares the machine).  Drawing the data
 is not part of the stages.
@@ -15,7 +15,8 @@ is not part of the stages.
 Goals on two cores: cost per rating flat from 1 M to 20 M ratings (within a factor of 2),
 peak memory at most 8 GiB at 20 M.
 
-Run with ``.venv/bin/python benchmarks/bench_scale.py [--sizes 100k 1m 10m 20m]``.
+Run with ``.venv/bin/python benchmarks/bench_scale.py [--sizes 100k 1m 10m 20m]``; for long runs,
+``--one SIZE > SIZE.json`` measures one size and ``--results *.json`` prints the tables.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import psutil
 
@@ -51,18 +53,20 @@ class StageMonitor:
 
     def __init__(self, interval: float = 0.05) -> None:
         self.interval, self.peaks, self.cpu = interval, dict.fromkeys(STAGES, 0), dict.fromkeys(STAGES, 0.0)
+        self.fits: dict[str, float] = {}  # CPU seconds of each system's fit
         self.process, self.main = psutil.Process(), threading.main_thread().ident
         self.running = True
         self.thread = threading.Thread(target=self._sample, daemon=True)
 
-    def _stage(self) -> str | None:
+    def _stage(self) -> tuple[str | None, str | None]:
+        """The stage of the main thread and, while it fits, the label of the system it fits."""
         frame = sys._current_frames().get(self.main)
         while frame is not None:
             stage = STAGE_OF_FUNCTION.get(frame.f_code.co_name)
             if stage is not None:
-                return stage
+                return stage, frame.f_locals.get("label") if stage == "fit" else None
             frame = frame.f_back
-        return None
+        return None, None
 
     def _cpu_seconds(self) -> float:
         times = self.process.cpu_times()
@@ -72,10 +76,12 @@ class StageMonitor:
         used = self._cpu_seconds()
         while self.running:
             time.sleep(self.interval)
-            stage, now = self._stage(), self._cpu_seconds()
+            (stage, system), now = self._stage(), self._cpu_seconds()
             if stage is not None:
                 self.peaks[stage] = max(self.peaks[stage], self.process.memory_info().rss)
                 self.cpu[stage] += now - used
+            if system is not None:
+                self.fits[system] = self.fits.get(system, 0.0) + now - used
             used = now
 
     def __enter__(self) -> StageMonitor:
@@ -101,7 +107,7 @@ def measure(size: str) -> dict:
         wall = time.perf_counter() - clock
     return {"size": size, "dataset": ratings.name, "ratings": ratings.n_ratings, "users": ratings.n_users,
             "items": ratings.n_items, "draw": drawn, "wall": wall, "blocks": experiment.blocks,
-            "seconds": experiment.seconds, "cpu": monitor.cpu, "peaks": monitor.peaks,
+            "seconds": experiment.seconds, "cpu": monitor.cpu, "fits": monitor.fits, "peaks": monitor.peaks,
             "peak": _max_rss(),
             "runs": len(experiment.runs)}
 
@@ -135,10 +141,14 @@ def table(rows: list[dict], kind: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", choices=list(SIZES), default=list(SIZES))
-    parser.add_argument("--one", choices=list(SIZES), help=argparse.SUPPRESS)  # a child process measuring one size
+    parser.add_argument("--one", choices=list(SIZES), help="measure one size in this process, print its figures")
+    parser.add_argument("--results", nargs="+", metavar="FILE", help="print the tables of sizes measured with --one")
     args = parser.parse_args()
     if args.one:
         print(json.dumps(measure(args.one)))
+        return
+    if args.results:
+        report([json.loads(Path(name).read_text().strip().splitlines()[-1]) for name in args.results])
         return
     rows = []
     for size in args.sizes:
@@ -146,12 +156,21 @@ def main() -> None:
         if child.returncode != 0:
             raise RuntimeError(f"size {size} failed:\n{child.stderr[-3000:]}")
         rows.append(json.loads(child.stdout.strip().splitlines()[-1]))
-        print(f"{size}: drawn in {rows[-1]['draw']:.0f} s, experiment {rows[-1]['wall']:.0f} s wall", flush=True)
+        print(f"{size}: drawn in {rows[-1]['draw']:.0f} s, experiment {rows[-1]['wall']:.0f} s wall; "
+              f"{json.dumps(rows[-1])}", flush=True)  # every figure of the size, kept if a later size fails
+    report(rows)
+
+
+def report(rows: list[dict]) -> None:
+    """The tables of wall and CPU time, the ratio of costs per rating and the fits' CPU seconds."""
     for kind, title in (("seconds", "wall time"), ("cpu", "CPU time (all threads)")):
         print(f"\n{title} per stage\n{table(rows, kind)}")
         flat = [sum(r[kind][s] for s in STAGES) / r["ratings"] for r in rows if r["ratings"] >= 1_000_000]
         if len(flat) > 1:
             print(f"cost per rating from 1 M up: largest / smallest = {max(flat) / min(flat):.2f} (goal: at most 2)")
+    print("\nCPU seconds of each system's fit")
+    for row in rows:
+        print(f"{row['size']:>5} " + "  ".join(f"{system} {seconds:.1f}" for system, seconds in row["fits"].items()))
 
 
 if __name__ == "__main__":

@@ -280,8 +280,8 @@ glue_table("tbl-neutralising-sizes", report.size_table(studies), {"|C|": "{:,.0f
 # \text{index} = \frac{M_\text{Popularity} - M_\text{Random}}{\max_{s \in S} M_s - M_\text{Random}},
 # $$ (eq-nz-index)
 #
-# with $S$ = {pLSA, rating-MF, rating-kNN} for the papers' set, and the two top-N
-# learners for today's: 0 at random's level, 1 at the best personalised system's,
+# with $S = \{\text{pLSA}, \text{rating-MF}, \text{rating-kNN}\}$ for the papers' set and
+# the two top-N learners for today's: 0 at random's level, 1 at the best personalised system's,
 # negative when popularity falls below random. {numref}`fig-neutralising-index`,
 # further down, draws it for every design and metric of the chapter; the scorecard
 # counts an index below {glue:text}`random_level` as random's level.

@@ -27,8 +27,9 @@ HOLDING = {
     "bpref_below": 0, "bpref_scored": 500, "bpref_below_judged": 0, "bpref_scored_judged": 500, "one_r_runs": 100,
     "bpref_mean_judged": 1.0,
 }
-SECOND = {"second_name": "lastfm-2k", "u1r_popularity": 0.0116, "u1r_random": 0.0098, "u1r_p": 0.3,
-          "u1r_p_clause": "p = 0.300"}
+SECOND = {"second_name": "lastfm-2k", "random_level": 0.15, "second_index_u1r": 0.07, "second_u1r_room": 0.08,
+          "second_u1r_room_p": 0.01, "u1r_popularity": 0.0116, "u1r_random": 0.0098, "u1r_p": 1.3e-5,
+          "u1r_p_clause": "p = 1.3e-05"}
 LEAD = {f"plsa_lead_{key}": 0.01 for key in claims.LEAD_KEYS.values()}
 
 #: (finding, changed values, outcome): each criterion just inside and just outside its edge
@@ -55,11 +56,10 @@ EDGES = [
     ("plsa-stays-best", {"plsa_lead_p1r": 0.0}, INCONCLUSIVE),
     ("bpref-constant-1r", {"bpref_below": 1}, FAILS),
     ("bpref-constant-1r-judged", {"bpref_below_judged": 1}, FAILS),
-    ("all-positive-u1r-random", {"u1r_p": 0.05}, FAILS),
-    ("all-positive-u1r-random", {"u1r_p": 0.0500001}, HOLDS),
-    ("all-positive-u1r-random", {"u1r_p": 1.0}, HOLDS),
-    ("all-positive-u1r-random", {"u1r_p": 1e-5}, FAILS),
-    ("all-positive-u1r-random", {"u1r_p": math.nan}, FAILS),
+    ("all-positive-u1r-random", {"second_u1r_room_p": 0.05}, INCONCLUSIVE),
+    ("all-positive-u1r-random", {"second_u1r_room": -0.01}, FAILS),
+    ("all-positive-u1r-random", {"second_u1r_room": -0.01, "second_u1r_room_p": 0.3}, INCONCLUSIVE),
+    ("all-positive-u1r-random", {"u1r_p": 1.0}, HOLDS),  # the exact test of equality does not decide it
 ]
 FINDING = {finding.key: finding for finding in claims.FINDINGS + claims.ON_ALL_POSITIVE}
 
@@ -100,7 +100,9 @@ def test_the_evidence_quotes_the_measured_values_and_the_criterion() -> None:
     record = evaluate(FINDING["bpref-constant-1r"], HOLDING | {"bpref_below": 3}, dataset="x")
     assert record.outcome == FAILS and not record.departs and record.verdict == "does not hold"
     record = evaluate(FINDING["all-positive-u1r-random"], SECOND, dataset="lastfm-2k")
-    assert record.evidence.startswith("lastfm-2k: U1R P@10 0.0116 (Popularity) vs 0.0098 (Random), p = 0.300 (")
+    assert record.evidence.startswith("lastfm-2k: popularity index 0.07 under U1R against the papers' set, random "
+                                      "level 0.15, p = 0.010; P@10 0.0116 (Popularity) vs 0.0098 (Random), "
+                                      "p = 1.3e-05 for their difference (")
 
 
 def test_the_published_numbers_read_in_the_common_schema() -> None:
@@ -131,6 +133,7 @@ def test_measured_values_on_a_small_study() -> None:
         rivals = [s for s in study.PAPERS_SET if s != "pLSA"]
         assert values[f"plsa_lead_{key}"] == pytest.approx(p10[(label, "pLSA")] - p10.loc[label][rivals].max())
     assert values["uar_popularity_lead"] == pytest.approx(p10[("UAR", "Popularity")] - p10[("UAR", "rating-kNN")])
+    assert values["plsa_leads"].startswith("U1R ") and ", 1R -10% head " in values["plsa_leads"]
     # every key the findings read is measured, so all of them are checked
     checked = [evaluate(finding, values, dataset="synthetic-small") for finding in claims.FINDINGS]
     assert all(record is not None for record in checked)
@@ -142,15 +145,22 @@ def test_measured_values_on_a_small_study() -> None:
     assert set(claims.measured([small, small], indices, 4, n_boot=40)) == set(values) | set(SECOND)
 
 
-def test_the_all_positive_finding_reads_the_u1r_comparison_of_popularity_and_random() -> None:
-    users = np.arange(40)
-    rows = [{"label": "U1R", "system": system, "fold": 0, "run": u, "user": u, "group": 0, "P@10": value}
-            for u in users for system, value in (("Popularity", 0.2 + 0.01 * (u % 3)), ("Random", 0.1))]
-    rows += [{"label": "1R", "system": "Popularity", "fold": 0, "run": 0, "user": 0, "group": 0, "P@10": 1.0}]
+def test_the_all_positive_finding_reads_the_u1r_index_and_the_comparison_of_popularity_and_random() -> None:
+    rows = []
+    for u in range(40):
+        for system, value in (("Popularity", 0.2 + 0.01 * (u % 3)), ("Random", 0.1), ("pLSA", 0.9), ("rating-MF", 0.5),
+                              ("rating-kNN", 0.3)):
+            rows.append({"label": "U1R", "system": system, "fold": 0, "run": u, "user": u, "group": -1, "P@10": value})
+    rows += [{"label": "1R", "system": "Popularity", "fold": 0, "run": 0, "user": 0, "group": -1, "P@10": 1.0}]
     second = SimpleNamespace(name="positive", runs=pd.DataFrame(rows))
-    values = claims.measured_all_positive(second)
+    values = claims.measured_all_positive(second, n_boot=30, seed=1)
+    popularity = 0.2 + 0.01 * np.mean(np.arange(40) % 3)
     assert values["second_name"] == "positive"
-    assert values["u1r_popularity"] == pytest.approx(0.2 + 0.01 * np.mean(users % 3))
-    assert values["u1r_random"] == pytest.approx(0.1)
+    assert values["u1r_popularity"] == pytest.approx(popularity) and values["u1r_random"] == pytest.approx(0.1)
     assert values["u1r_p"] < 1e-10 and values["u1r_p_clause"].startswith("p ")
-    assert claims.ON_ALL_POSITIVE[0].criterion(values) == FAILS
+    # the index against pLSA, the best of the papers' set: (popularity - 0.1) / (0.9 - 0.1), about 0.14
+    assert values["second_index_u1r"] == pytest.approx((popularity - 0.1) / 0.8)
+    assert values["second_u1r_room"] == pytest.approx(0.15 - (popularity - 0.1) / 0.8)
+    # every resample's index lies in [0.125, 0.15): below the level in all 30, p = 2 / 31
+    assert values["second_u1r_room_p"] == pytest.approx(2 / 31)
+    assert claims.ON_ALL_POSITIVE[0].criterion(values) == INCONCLUSIVE  # 30 resamples cannot reach p < 0.05

@@ -73,7 +73,7 @@ def _summary(dataset: str, systems: dict[str, float]) -> pd.DataFrame:
 def test_fig8_table_lists_the_designs_in_the_papers_order() -> None:
     systems = {name: 0.1 * (k + 1) for k, name in enumerate(study.SYSTEMS)}
     table = report.fig8_table([_summary("a", systems), _summary("b", systems)])
-    assert [system for _, system in table.columns] == list(study.SYSTEMS)
+    assert [system for _, system in table.columns] == [*study.PAPERS_SET, "implicit MF", "user-kNN"]
     assert [s for s, _ in table.columns] == [study.PAPERS] * 5 + [study.TOP_N] * 2
     assert [label for _, label in table.index] == [d.replace("-head", "−10% head") for d in study.FIG8] * 2
     assert [name for name, _ in table.index] == ["a"] * 7 + ["b"] * 7

@@ -153,3 +153,4 @@ def test_the_settings_table_gives_a_reason_for_every_departure_only():
     large = report.settings_table(study.protocols(3000), splits=5, n_boot=50, level=0.05).set_index("setting")
     assert large.loc["1R target sets", "why it differs"] == "" and large.loc["splits", "why it differs"] == ""
     assert large.loc["sampled metric", "this page"].startswith("HR@10 over 1R AI-NN(100)")
+

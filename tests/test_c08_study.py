@@ -219,7 +219,7 @@ def test_the_grid_means_by_protocol_axis_and_kind():
     assert study.grid_means(grid).to_dict() == pytest.approx({"AR TI-AN P@10": 0.55, "UAR P@10": 0.75, "bpref": 0.35})
     assert study.means_by(grid, "alpha").to_dict() == pytest.approx({0.5: 0.65, 1.4: 0.45})
     assert study.means_by(grid, "selection").to_dict() == pytest.approx({0.0: 0.45, 2.0: 0.65})
-    kinds = study.family_means(grid, study.families(), 2.0)
+    kinds = study.family_means(grid[grid["selection"] == 2.0], study.families())
     assert kinds.to_dict() == pytest.approx({"standard": 0.65, "neutralising": 0.85, "incomplete judgments": 0.45})
 
 
@@ -260,3 +260,10 @@ def test_the_grid_gain_and_skew_loss_average_the_worlds_draw_by_draw():
                                [0.2 / 3, 0.5 / 3, -0.1])
     # least skew: one world, mean (0.6, 0.55, 0.55); most skew: two worlds, (0.4, 0.45, 0.35)
     np.testing.assert_allclose(study.skew_loss(grid), [0.2, 0.1, 0.2])
+
+
+def test_the_mean_tau_of_each_kind_of_protocol():
+    main = table({"UAR P@10": (0.9, 0, 1), "P1R(10) P@10": (0.7, 0, 1), "AR TI-AN P@10": (0.6, 0, 1),
+                  "1R P@10": (0.2, 0, 1), "bpref": (0.1, 0, 1)})
+    means = study.family_means(main, study.families())
+    assert means.to_dict() == pytest.approx({"neutralising": 0.8, "standard": 0.4, "incomplete judgments": 0.1})

@@ -47,7 +47,7 @@ from recbias.bookkit import results, worker
 from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE, csv_options
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
-from recbias.evaluate.executor import SCHEDULER_VARIABLE
+from recbias.executor import SCHEDULER_VARIABLE
 from recbias.paths import project_root
 from recbias.ratings import Ratings
 

@@ -20,7 +20,7 @@ several splits of a dataset.  This module does the plumbing once:
   scores, ranks and measures the runs one block of users at a time
   (:mod:`recbias.evaluate.blocks`), after checking that its estimated peak memory
   fits (:mod:`recbias.evaluate.memory`), and runs its tasks in process or on a
-  Dask cluster (:mod:`recbias.evaluate.executor`);
+  Dask cluster (:mod:`recbias.executor`);
 * :meth:`Experiment.summary` and :meth:`Experiment.comparison` turn that table
   into means with confidence intervals and paired tests, with users as the
   independent units across runs and folds (:mod:`recbias.evaluate.statistics`).
@@ -49,7 +49,7 @@ from recbias.evaluate import (
 )
 from recbias.evaluate import memory
 from recbias.evaluate.blocks import BLOCK_ENTRIES, RunsLayout, UserBlock, check_block_entries, user_blocks
-from recbias.evaluate.executor import Executor, InProcess, OnDask, executor
+from recbias.executor import Executor, InProcess, OnDask, executor
 from recbias.evaluate.statistics import Average
 from recbias.metrics import ItemPopularity, parse_metric
 from recbias.ratings import Ratings
@@ -412,7 +412,7 @@ def run_experiment(
         block_entries: candidate entries of one user block.
         score_block: entries (users x items) of one dense score block
             (:class:`~recbias.evaluate.Candidates`); a user block holds whole score blocks.
-        scheduler: where the tasks run (:func:`recbias.evaluate.executor.executor`): ``None``
+        scheduler: where the tasks run (:func:`recbias.executor.executor`): ``None``
             (in process, unless ``$RECBIAS_SCHEDULER`` names a Dask scheduler), a scheduler
             address, or a ``distributed.Client``.  Fits run per (fold, system), target sets per
             (fold, design), evaluations per (fold, user block); the results are the same.

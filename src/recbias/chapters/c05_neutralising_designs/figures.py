@@ -118,8 +118,7 @@ def index_figure(indices: pd.DataFrame) -> Figure:
     ax.set_yticks(range(len(methods)), [m.replace(" -10%", " −10%") for m in methods])
     ax.set_ylim(len(methods) - 0.5, -0.5)
     ax.set_xlabel("popularity index: 0 = Random, 1 = best personalised system of the set")
-    handles = [Line2D([], [], ls="", marker="s", color=SET_STYLES[name][0], label=name)
-               for name in dict.fromkeys(indices["set"])]
+    handles = [Patch(color=SET_STYLES[name][0], label=name) for name in dict.fromkeys(indices["set"])]
     handles += [Line2D([], [], ls="", marker=MARKERS[k], color="#555555", label=name)
                 for k, name in enumerate(datasets)]
     ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(len(handles), 4),

@@ -118,7 +118,8 @@ def fig8_table(summaries: Sequence[pd.DataFrame], metric: str = "P@10") -> pd.Da
     wide = wide.reindex(index=order, columns=list(SYSTEMS))
     wide.index = wide.index.set_levels(wide.index.levels[1].str.replace("-head", "−10% head"), level=1)
     wide.index.names = [None, None]
-    wide.columns = pd.MultiIndex.from_tuples([(PAPERS if s in PAPERS_SET else TOP_N, s) for s in wide.columns])
+    wide.columns = pd.MultiIndex.from_tuples([(PAPERS, s) if s in PAPERS_SET else (TOP_N, s.removesuffix(" (top-N)"))
+                                              for s in wide.columns])
     return wide
 
 

@@ -166,8 +166,8 @@ def measured_grid(grid: pd.DataFrame, prefix: str = "") -> dict[str, Any]:
     values: dict[str, Any] = {}
     strongest = grid["selection"].max()
     if strongest > 0:
-        by_family = family_means(grid, families(), strongest)
         cells = grid[grid["selection"] == strongest]
+        by_family = family_means(cells, families())
         values |= {"strongest": strongest, "grid_neutralising": by_family.get("neutralising", float("nan")),
                    "grid_standard": by_family.get("standard", float("nan")),
                    "grid_worlds": len(cells.groupby(["alpha", "seed"]))}
@@ -198,8 +198,8 @@ def measured_main(main: pd.DataFrame, prefix: str = "") -> dict[str, Any]:
     kinds = tau.index.map(family)
     if {"neutralising", "standard"} <= set(kinds):
         values |= _difference("main_neutralising_gain", family_gap(main, family, "neutralising", "standard"))
-        values |= {"main_neutralising": tau[kinds == "neutralising"].mean(),
-                   "main_standard": tau[kinds == "standard"].mean()}
+        means = family_means(main, family)
+        values |= {"main_neutralising": means["neutralising"], "main_standard": means["standard"]}
     standard = best_share[kinds == "standard"]
     if len(standard):
         values |= {"standard_best_share": standard.max(),

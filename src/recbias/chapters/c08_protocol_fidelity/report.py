@@ -218,3 +218,4 @@ def settings_table(protocol_list: Sequence[Protocol], *, splits: int, n_boot: in
          "a comparison counts only where it stands out of noise"),
     ]
     return pd.DataFrame(rows, columns=["setting", "this page", "the papers", "why it differs"])
+

@@ -7,7 +7,6 @@ Fidelity itself (Kendall's tau-b with the true order, with resamples of users) i
 
 from recbias.chapters.c08_protocol_fidelity.study.grid import (
     family_gain,
-    family_means,
     grid_cells,
     grid_means,
     means_by,
@@ -38,6 +37,7 @@ from recbias.chapters.c08_protocol_fidelity.study.verdicts import (
     agreement,
     apart,
     family_gap,
+    family_means,
     joined,
     leaders,
     median_margin,

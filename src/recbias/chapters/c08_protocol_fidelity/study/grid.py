@@ -61,13 +61,6 @@ def means_by(grid: pd.DataFrame, axis: str) -> pd.Series:
     return grid.groupby(axis)["tau"].mean()
 
 
-def family_means(grid: pd.DataFrame, families: Mapping[str, str], selection: float) -> pd.Series:
-    """Mean Kendall tau-b of each kind of protocol (``families``: protocol -> kind) over the cells of the grid
-    with observation bias ``selection``."""
-    cells = grid[grid["selection"] == selection]
-    return cells.assign(family=cells["protocol"].map(families)).groupby("family")["tau"].mean()
-
-
 def grid_cells(grid: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
     """Mean Kendall tau-b over the worlds of each grid cell: one row per protocol (in ``order``), one column
     per (skew, observation bias)."""

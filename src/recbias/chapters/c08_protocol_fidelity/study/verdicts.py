@@ -116,3 +116,10 @@ def family_gap(table: pd.DataFrame, families: Mapping[str, str], first: str, sec
     kinds = table["protocol"].map(families).to_numpy()
     both = np.column_stack([full, draws])
     return both[kinds == first].mean(axis=0) - both[kinds == second].mean(axis=0)
+
+
+
+def family_means(table: pd.DataFrame, families: Mapping[str, str]) -> pd.Series:
+    """Mean tau of each kind of protocol (``families``: protocol -> kind) over the rows of ``table``, a fidelity
+    table or rows of the simulation grid (there: over protocols and worlds)."""
+    return table.assign(family=table["protocol"].map(families)).groupby("family")["tau"].mean()

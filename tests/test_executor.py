@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from recbias import datasets
-from recbias.evaluate import executor as executors
+from recbias import executor as executors
 from recbias.evaluate.experiment import run_experiment
 
 SYSTEMS = {"Popularity": "popularity", "MF": "mf", "user-kNN": "user-knn", "Random": "random"}
@@ -59,7 +59,7 @@ def test_the_books_scheduler_option_reaches_every_page(tmp_path, monkeypatch) ->
     from test_book_pipeline import run, write_book
 
     monkeypatch.delenv(executors.SCHEDULER_VARIABLE, raising=False)
-    write_book(tmp_path, {"01_where": "from recbias.evaluate.executor import scheduler_from_environment\n"
+    write_book(tmp_path, {"01_where": "from recbias.executor import scheduler_from_environment\n"
                                       "print('scheduler', scheduler_from_environment())"})
     result = run(tmp_path, "--scheduler", "tcp://10.1.2.3:8786")
     assert result.returncode == 0, result.stderr

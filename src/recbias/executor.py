@@ -14,7 +14,8 @@ the evaluation of a (fold, user block).  The runner writes them once against the
 :func:`executor` picks one from a ``scheduler`` argument (an address such as
 ``"tcp://10.0.0.5:8786"``, a ``distributed.Client``, or ``None``), falling back on the
 environment variable :data:`SCHEDULER_VARIABLE` that the book's ``--scheduler`` option sets.
-``dask[distributed]`` is imported only when a scheduler is named.
+``dask[distributed]`` is imported only when a scheduler is named, and this module imports
+nothing heavy, so that the book's build can read :data:`SCHEDULER_VARIABLE` from it at once.
 """
 
 from __future__ import annotations
