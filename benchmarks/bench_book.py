@@ -34,7 +34,8 @@ from pathlib import Path
 import psutil
 
 from recbias import datasets
-from recbias.evaluate.experiment import PAPER_SYSTEMS, run_experiment
+from recbias.evaluate.experiment import run_experiment
+from recbias.recommenders import PAPERS_SET
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_FILES = ("_config.yml", "_toc.yml", "references.bib")
@@ -97,7 +98,7 @@ def stage_shares(dataset: str) -> None:
     designs = ["AI-AN", "TI-AN", "1R TI-NN(99)"]
     profile = cProfile.Profile()
     start = time.perf_counter()
-    profile.runcall(run_experiment, ratings, designs, PAPER_SYSTEMS, folds=2, cache=False,
+    profile.runcall(run_experiment, ratings, designs, PAPERS_SET, folds=2, cache=False,
                     metrics=["P@10", "nDCG@10", "Recall@10", "MAP", "MRR"])
     total = time.perf_counter() - start
     stats = pstats.Stats(profile).stats

@@ -170,7 +170,8 @@ glue_figure("fig-designs-toy", figures.toy_figure(target_sets))
 # This page therefore runs two sets of systems. **The papers' set**, on which their
 # statements are checked, holds Random, Popularity, pLSA and the two rating predictors,
 # rating-MF and rating-kNN. **Today's top-N set** keeps Random, Popularity and pLSA
-# and puts iALS and the unnormalised top-N kNN in place of the rating predictors;
+# and puts implicit MF (top-N) and the unnormalised user-kNN (top-N) in place of the
+# rating predictors;
 # each statement of the papers is checked on it a second time, to see whether it
 # carries over. Every system is fitted once per split on the training ratings and
 # scores the target sets of every design of that split, so the three systems the sets

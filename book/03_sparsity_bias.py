@@ -56,11 +56,11 @@ from recbias.chapters.c03_sparsity_bias import claims, figures
 from recbias.chapters.c03_sparsity_bias.report import readings, tables
 from recbias.chapters.c03_sparsity_bias.study import fits, lift, sweeps, theory_check
 from recbias.chapters.c03_sparsity_bias.study import world_check as world_check_module
-from recbias.chapters.c03_sparsity_bias.study.systems import PAPERS_SET
+from recbias.recommenders import PAPERS_SET
 from recbias.evaluate.experiment import choose_designs
 
 SYSTEMS, N = list(PAPERS_SET), int(cutoff)
-COLOURS = palette(SYSTEMS) | figures.RATING_COLOURS
+COLOURS = palette(SYSTEMS)
 levels = sweeps.parse_grid(removed, "removed", 0, 0.999)
 sizes = sweeps.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
 choice = choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries, n_nonrelevant=an_nonrelevant)

@@ -17,7 +17,7 @@ import pytest
 
 from recbias.bookkit import results
 from recbias.bookkit.results import ResultsError
-from recbias.bookkit.scorecard import Claim, load_claims, load_provenance
+from recbias.bookkit.scorecard import load_claims, load_provenance
 from test_book_pipeline import write_book
 
 CLAIM = {"kind": "finding", "key": "k", "label": "it holds", "source": "s", "dataset": "toy", "outcome": "holds",

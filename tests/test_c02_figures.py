@@ -59,8 +59,8 @@ def test_the_precision_figure_draws_every_panel_and_groups_the_systems_by_set() 
     assert [t.get_text() for t in figure.axes[0].get_xticklabels()] == ["AI-AN", "TI-AN", "1R\nTI-NN(49)"]
     assert figure.axes[0].get_ylabel() == "P@10"
     legend = [t.get_text() for t in figure.legends[0].get_texts()]
-    assert legend == ["both sets", "Random", "Popularity", "pLSA", "papers' set", "rating-MF", "rating-kNN",
-                      "today's top-N set", "iALS", "top-N kNN"]
+    assert legend == ["both sets", "Popularity", "pLSA", "Random", "papers' set", "rating-MF", "rating-kNN",
+                      "today's top-N set", "implicit MF (top-N)", "user-kNN (top-N)"]
     assert [t.get_fontweight() for t in figure.legends[0].get_texts()][::4][:2] == ["bold", "bold"]
     hatched = {patch.get_hatch() for patch in figure.axes[0].patches[-2 * 3:]}  # the last two systems' bars
     assert hatched == {figures.TOP_N_HATCH} and figure.axes[0].patches[0].get_hatch() is None
@@ -75,11 +75,6 @@ def test_the_legend_check_sees_a_legend_drawn_over_the_panels() -> None:
     figure.legend(loc="center")
     assert legend_overlaps_drawing(figure)
     plt.close(figure)
-
-
-def test_systems_of_one_set_only_get_their_own_colours() -> None:
-    found = figures.colours(["Random", "rating-MF", "iALS"])
-    assert found["rating-MF"] != found["iALS"] and found["Random"] == "#9e9e9e"
 
 
 def test_the_lemma_figure_draws_both_sweeps_with_their_bounds() -> None:

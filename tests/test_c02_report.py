@@ -54,12 +54,13 @@ def test_weight_values_read_a_count_by_hand() -> None:
 
 def test_settings_are_a_small_table_in_words_that_names_each_systems_set() -> None:
     settings = tables.system_settings(seed=0).set_index("system")
-    assert list(settings.index) == ["Random", "Popularity", "pLSA", "rating-MF", "rating-kNN", "iALS", "top-N kNN"]
+    assert list(settings.index) == ["Popularity", "pLSA", "Random", "rating-MF", "rating-kNN", "implicit MF (top-N)",
+                                    "user-kNN (top-N)"]
     assert settings["set"].tolist() == ["both sets"] * 3 + ["papers' set"] * 2 + ["today's top-N set"] * 2
     assert "20 aspects" in settings.loc["pLSA", "settings"] and "seed" not in settings.loc["pLSA", "settings"]
     assert settings.loc["Random", "settings"] == "–"
     assert "predicted rating" in settings.loc["rating-MF", "model"] and "Koren" in settings.loc["rating-MF", "model"]
-    assert "implicit feedback" in settings.loc["iALS", "model"] and "unnormalised" in settings.loc["top-N kNN", "model"]
+    assert "implicit feedback" in settings.loc["implicit MF (top-N)", "model"] and "unnormalised" in settings.loc["user-kNN (top-N)", "model"]
 
 
 def test_the_settings_table_gives_a_reason_for_every_departure() -> None:
@@ -101,8 +102,8 @@ def test_the_precision_table_shows_each_mean_with_its_half_width_per_system_and_
     assert cell.startswith(f"{row['mean']:.4f}<br>") and f"± {(row['ci_high'] - row['ci_low']) / 2:.4f}" in cell
     assert [c for c in table.columns if c[0] not in ("set", "system")] == study.panels
     assert list(zip(table[("set", "")], table[("system", "")], strict=True)) == [
-        ("both sets", "Random"), ("both sets", "Popularity"), ("both sets", "pLSA"), ("papers' set", "rating-MF"),
-        ("papers' set", "rating-kNN"), ("today's top-N set", "iALS"), ("today's top-N set", "top-N kNN")]
+        ("both sets", "Popularity"), ("both sets", "pLSA"), ("both sets", "Random"), ("papers' set", "rating-MF"),
+        ("papers' set", "rating-kNN"), ("today's top-N set", "implicit MF (top-N)"), ("today's top-N set", "user-kNN (top-N)")]
 
 
 def test_the_significance_table_shows_the_counts_and_the_closest_pair_of_each_set() -> None:
@@ -133,7 +134,7 @@ def test_prose_values_count_1r_runs_and_read_the_study() -> None:
     assert said["pairs_significant_papers"] == f"{study.significant_pairs(comparison.PAPERS)[0]} of 50"
     assert said["pairs_significant_top_n"] == f"{study.significant_pairs(comparison.TOP_N)[0]} of 50"
     assert said["ar_order_papers"].count(">") + said["ar_order_papers"].count("=") == 4
-    assert "iALS" in said["one_r_order_top_n"] and "rating-MF" not in said["one_r_order_top_n"]
+    assert "implicit MF (top-N)" in said["one_r_order_top_n"] and "rating-MF" not in said["one_r_order_top_n"]
     assert said["popularity_span"].startswith("Across the designs and datasets of this page, the P@10 of Popularity")
     assert (said["paper_pop_ar"], said["paper_pop_ar_lastfm"]) == ("0.08", "0.35")
     table = tables.metric_table(study)
@@ -291,7 +292,7 @@ def test_the_orders_table_sets_every_design_against_the_truth_of_its_set() -> No
         assert orders.loc[(name, "synthetic-small", "TI-AN"), "pairs in true order"] == f"{round(share * 10)} of 10"
         assert orders.loc[(name, "synthetic-small", "true P@10"), "order, best first"].startswith(mine.true.idxmax())
         assert orders.loc[(name, "other", "TI-NN(100)"), "τ"] == "–"
-    assert "iALS" not in orders.loc[("papers' set", "other", "TI-NN(100)"), "order, best first"]
+    assert "implicit MF (top-N)" not in orders.loc[("papers' set", "other", "TI-NN(100)"), "order, best first"]
     text = prose.truth_text(check, "synthetic-small")
     assert text.startswith("In the papers' set the true order is **") and "In today's top-N set the true order" in text
 

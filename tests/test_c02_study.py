@@ -141,7 +141,7 @@ def test_orders_and_pairs_read_the_measured_means() -> None:
     assert forward == -backward and p == q
     assert forward == pytest.approx(values["pLSA"] - values["rating-MF"])
     papers = study.measured("synthetic-small", "TI-AN", comparison.PAPERS)
-    assert list(papers) == ["Random", "Popularity", "pLSA", "rating-MF", "rating-kNN"]
+    assert list(papers) == ["Popularity", "pLSA", "Random", "rating-MF", "rating-kNN"]
     assert set(study.order("synthetic-small", "TI-AN", comparison.TOP_N)) == set(comparison.TOP_N_SET)
     with pytest.raises(ValueError, match="unknown set of systems 'mine'"):
         study.members("mine")
@@ -150,7 +150,7 @@ def test_orders_and_pairs_read_the_measured_means() -> None:
 def test_every_system_belongs_to_the_papers_set_todays_or_both() -> None:
     assert [comparison.set_of(s) for s in comparison.SYSTEMS] == ["both"] * 3 + [comparison.PAPERS] * 2 + [
         comparison.TOP_N] * 2
-    assert comparison.PAPERS_SET["rating-MF"] == "rating-mf" and comparison.TOP_N_SET["iALS"] == "mf"
+    assert comparison.PAPERS_SET["rating-MF"] == "rating-mf" and comparison.TOP_N_SET["implicit MF (top-N)"] == "mf"
     with pytest.raises(ValueError, match="in neither set"):
         comparison.set_of("item-kNN")
 

@@ -11,7 +11,7 @@ import pytest
 from c04_fixtures import curves, grid, hand_sweep, mainstream, orderings, sweep
 
 from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, PUBLISHED_COLUMNS
-from recbias.bookkit.scorecard import DEPARTS, NOT_COMPARABLE
+from recbias.bookkit.scorecard import NOT_COMPARABLE
 from recbias.chapters.c04_popularity_bias import claims
 from recbias.chapters.c04_popularity_bias.study import PERSONALISED
 

@@ -16,7 +16,7 @@ from recbias.chapters.c04_popularity_bias.report import phrases
 from recbias.chapters.c04_popularity_bias.study import PERSONALISED
 from recbias.text import fmt_ci, fmt_p_clause
 
-SYSTEMS = ("Popularity", "pLSA", "rating-MF", "rating-kNN", "MF (iALS, top-N)", "user-kNN (top-N)", "Random",
+SYSTEMS = ("Popularity", "pLSA", "rating-MF", "rating-kNN", "implicit MF (top-N)", "user-kNN (top-N)", "Random",
            "Mean rating")
 AT_RANDOM = {0.0: (0.01, 0.009, 0.011), 1.0: (0.01, 0.009, 0.011), 2.0: (0.01, 0.009, 0.011)}
 POPULARITY = {0.0: (0.008, 0.007, 0.009), 1.0: (0.04, 0.03, 0.05), 2.0: (0.08, 0.07, 0.09)}
@@ -119,15 +119,15 @@ def test_sweep_phrases_on_the_papers_shape() -> None:
 
 def test_sweep_phrases_on_a_smaller_world_with_climbers() -> None:
     above = {0.0: (0.01, 0.009, 0.011), 1.0: (0.03, 0.02, 0.04), 2.0: (0.06, 0.0101, 0.07)}
-    glued = report.sweep_phrases(sweep_with("synthetic-small", **{"MF (iALS, top-N)": above}), small())
+    glued = report.sweep_phrases(sweep_with("synthetic-small", **{"implicit MF (top-N)": above}), small())
     assert glued["sweep-shape"] == "200 users, 300 items and 5,000 ratings, fewer than MovieLens 1M"
     assert glued["sweep-ar-design"] == "TI-NN(150)"
-    assert glued["sweep-climbers"] == "MF (iALS, top-N) climbs with it, although no user prefers any item to another."
-    assert glued["top-n-verdict"] == "MF (iALS, top-N) climbs above random with the skew"
-    assert glued["climbing"] == "Here MF (iALS, top-N) climbs with the skew on data without any preference"
-    both = report.sweep_phrases(sweep_with(**{"MF (iALS, top-N)": above, "user-kNN (top-N)": above,
+    assert glued["sweep-climbers"] == "implicit MF (top-N) climbs with it, although no user prefers any item to another."
+    assert glued["top-n-verdict"] == "implicit MF (top-N) climbs above random with the skew"
+    assert glued["climbing"] == "Here implicit MF (top-N) climbs with the skew on data without any preference"
+    both = report.sweep_phrases(sweep_with(**{"implicit MF (top-N)": above, "user-kNN (top-N)": above,
                                               "pLSA": above}), small())
-    assert both["sweep-climbers"].startswith("pLSA, MF (iALS, top-N) and user-kNN (top-N) climb with it")
+    assert both["sweep-climbers"].startswith("pLSA, implicit MF (top-N) and user-kNN (top-N) climb with it")
 
 
 def test_a_rating_predictor_below_random_is_said_with_its_reason() -> None:

@@ -13,7 +13,7 @@ import pytest
 from figure_text import figure_theme, overlapping_texts, texts  # noqa: F401
 from matplotlib import pyplot as plt
 
-from recbias.bookkit.plotting import palette, use_theme
+from recbias.bookkit.plotting import palette
 from recbias.chapters.c05_neutralising_designs import figures, study
 from recbias.ratings import Ratings
 
@@ -74,7 +74,7 @@ def test_the_fig8_figure_has_a_panel_per_dataset_and_a_bar_per_system_and_design
     assert [t.get_text() for t in fig.legends[0].get_texts()] == list(study.SYSTEMS)
     # today's top-N learners are hatched, the papers' set is not
     hatched = {patch.get_hatch() for patch, system in zip(fig.legends[0].get_patches(), study.SYSTEMS, strict=True)
-               if system in study.TOP_N_SET}
+               if system in study.TOP_N_LEARNERS}
     assert hatched == {figures.TOP_N_HATCH}
     assert {patch.get_hatch() for patch in fig.legends[0].get_patches()[:len(study.PAPERS_SET)]} == {None}
     assert overlapping_texts(fig) == []

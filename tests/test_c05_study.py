@@ -98,7 +98,7 @@ def test_positive_only_keeps_the_positive_ratings() -> None:
 def test_study_runs_every_design_and_matches_random_precision() -> None:
     small = small_study()
     assert set(study.FIG8) | {"AR TI-AN", "1R -NR"} == set(small.runs["label"])
-    assert set(small.runs["system"]) == set(study.SYSTEMS) == set(study.PAPERS_SET) | set(study.TOP_N_SET)
+    assert set(small.runs["system"]) == set(study.SYSTEMS) == set(study.PAPERS_SET) | set(study.TOP_N_LEARNERS)
     assert small.designs["1R -NR"] == small.designs["1R"] + " -NR"
     summary = study.fig8_summary(small, ["P@10"]).set_index(["label", "system"])["mean"]
     # AR TI-NN is matched to UAR: random precision of the same order (both sigma delta with the same t)

@@ -12,9 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from figure_text import figure_theme, overlapping_texts, texts  # noqa: F401
-from matplotlib import pyplot as plt
 
-from recbias.bookkit.plotting import dataset_caption, use_theme
+from recbias.bookkit.plotting import dataset_caption
 from recbias.chapters.c08_protocol_fidelity import figures, report, study
 
 pytestmark = pytest.mark.usefixtures("figure_theme")

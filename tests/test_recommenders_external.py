@@ -152,9 +152,9 @@ def test_a_bad_class_is_refused_clearly(spec: str, message: str) -> None:
 
 def test_systems_are_parsed_into_labels(prepared: Path) -> None:
     systems = parse_systems(f"mf, popularity, {EXAMPLE}:ItemMean, {prepared / 'mine'}")
-    assert list(systems) == ["MF", "Popularity", "ItemMean", "mine"]
+    assert list(systems) == ["implicit MF (top-N)", "Popularity", "ItemMean", "mine"]
     assert isinstance(systems["mine"], ScoreFile)
-    with pytest.raises(ValueError, match="two systems are called 'MF'"):
+    with pytest.raises(ValueError, match="two systems are called 'implicit MF \\(top-N\\)'"):
         parse_systems("mf,mf")
     with pytest.raises(ValueError, match="unknown system 'nonsense'"):
         parse_systems("nonsense")

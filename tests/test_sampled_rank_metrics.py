@@ -6,7 +6,7 @@ import pytrec_eval
 
 from recbias.metrics import parse_metric
 from recbias.runs import Runs
-from recbias.sampled import RANK_FAMILIES, RankMetric, metric_vector, rank_metric
+from recbias.sampled import RANK_FAMILIES, metric_vector, rank_metric
 
 N_SMALL = 25
 

@@ -6,14 +6,19 @@ import matplotlib.pyplot as plt
 import seaborn as sns
 from matplotlib.legend import Legend
 
-#: Fixed colours, keyed by the display names of ``recommenders.make``, so a
-#: recommender looks the same in every chapter.
+#: Fixed colours, keyed by the labels of :mod:`recbias.recommenders.sets` and the display names of
+#: ``recommenders.make``, so a recommender looks the same in every chapter: the papers' MF and kNN in
+#: full green and orange, today's top-N MF and kNN in the light shades of the same hues.
 RECOMMENDER_COLOURS: dict[str, str] = {
     "Random": "#9e9e9e",
     "Popularity": "#d62728",
     "pLSA": "#1f77b4",
-    "MF": "#2ca02c",
-    "user-kNN": "#ff7f0e",
+    "rating-MF": "#2ca02c",
+    "rating-kNN": "#ff7f0e",
+    "implicit MF (top-N)": "#98df8a",
+    "user-kNN (top-N)": "#ffbb78",
+    "MF": "#98df8a",
+    "user-kNN": "#ffbb78",
     "item-kNN": "#9467bd",
     "X (iALS)": "#2ca02c",
     "Y (item-kNN)": "#9467bd",

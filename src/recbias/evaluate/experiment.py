@@ -61,7 +61,6 @@ __all__ = [
     "DesignChoice",
     "an_entries",
     "choose_designs",
-    "PAPER_SYSTEMS",
     "Experiment",
     "evaluate_fold",
     "fit_systems",
@@ -70,14 +69,6 @@ __all__ = [
     "run_experiment",
 ]
 
-#: The five systems of IRJ 2017 Section 3.3, display label -> :func:`recbias.recommenders.make` preset.
-PAPER_SYSTEMS: dict[str, str] = {
-    "Popularity": "popularity",
-    "pLSA": "plsa",
-    "MF": "mf",
-    "user-kNN": "user-knn",
-    "Random": "random",
-}
 
 # ------------------------------------------------------------------------------ designs
 

@@ -10,7 +10,7 @@ Every recommender is fitted with ``fit(train)`` and scores any ``(user, item)``
 pairs of the training code space (higher is better).  Users without training
 ratings get the neutral score 0 for every item from the personalised models;
 the non-personalised baselines score them like anybody else.  ``make(name)``
-builds one from a named preset.
+builds one from a named preset; :mod:`recbias.recommenders.sets` names the two sets.
 """
 
 from recbias.recommenders.als import ALS, IALS, hkv_from_krichene_rendle
@@ -23,13 +23,17 @@ from recbias.recommenders.plsa import PLSA
 from recbias.recommenders.rating_knn import RatingUserKNN
 from recbias.recommenders.rating_mf import RatingMF
 from recbias.recommenders.segments import SegmentPopularity, attribute_levels
+from recbias.recommenders.sets import PAPERS_PERSONALISED, PAPERS_SET, RATING_PREDICTORS, TOP_N_LEARNERS, TOP_N_SET
 
 __all__ = [
     "ALS",
     "IALS",
     "HeldOutPopularity",
+    "PAPERS_PERSONALISED",
+    "PAPERS_SET",
     "PLSA",
     "PRESETS",
+    "RATING_PREDICTORS",
     "ItemKNN",
     "MeanRating",
     "Popularity",
@@ -39,6 +43,8 @@ __all__ = [
     "RatingUserKNN",
     "Recommender",
     "SegmentPopularity",
+    "TOP_N_LEARNERS",
+    "TOP_N_SET",
     "UserKNN",
     "attribute_levels",
     "cosine_neighbours",

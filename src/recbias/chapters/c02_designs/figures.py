@@ -1,9 +1,9 @@
 """The chapter's figures: the toy target sets (IRJ Fig. 1), the comparison's precision (IRJ Fig. 2) and the
 lemma's band (IRJ Fig. 3).
 
-Colours of the systems are the book's (:func:`recbias.bookkit.plotting.palette`), with the MF and kNN of
-the papers' set in the book's MF and kNN colours and today's top-N MF and kNN in light shades of them,
-hatched (:data:`SET_COLOURS`); the legend groups the systems by set.  Every panel carries the name of its
+Colours of the systems are the book's (:func:`recbias.bookkit.plotting.palette`): the MF and kNN of
+the papers' set in green and orange, today's top-N MF and kNN in light shades of them, hatched
+(:data:`TOP_N_HATCH`); the legend groups the systems by set.  Every panel carries the name of its
 dataset (:func:`recbias.bookkit.plotting.dataset_caption`).
 """
 
@@ -29,17 +29,10 @@ from recbias.chapters.c02_designs.study.toy import TOY_ITEMS, TOY_USERS, ToyTarg
 _RELEVANT, _NONRELEVANT, _TRAINED = "#1a7f37", "#8fb8de", "#dddddd"
 #: the caption of the toy figure's panels
 TOY_CAPTION = "hand-made toy"
-#: colours of the systems that only one set has
-SET_COLOURS = {"rating-MF": "#2ca02c", "rating-kNN": "#ff7f0e", "iALS": "#98df8a", "top-N kNN": "#ffbb78"}
 #: hatching of the bars of the systems only today's top-N set has
 TOP_N_HATCH = "///"
 #: the legend's heading of each group of systems (:func:`~.study.comparison.set_of`)
 GROUPS = {"both": "both sets", PAPERS: "papers' set", TOP_N: "today's top-N set"}
-
-
-def colours(systems: Sequence[str]) -> dict[str, str]:
-    """The colour of each system: :data:`SET_COLOURS`, else the book's palette."""
-    return {**palette(list(systems)), **{s: SET_COLOURS[s] for s in systems if s in SET_COLOURS}}
 
 
 def set_legend(figure: Figure, handles: dict[str, Artist]) -> Legend:
@@ -121,7 +114,7 @@ def precision_figure(study: DesignStudy) -> Figure:
     """Mean P@10 of every system under every design, one panel per dataset, with the 95% intervals of
     :attr:`~.study.comparison.DesignStudy.summary` (users as the unit) as error bars; the bars of today's
     top-N MF and kNN hatched, the legend grouped by set (:func:`set_legend`)."""
-    colour = colours(study.systems)
+    colour = palette(list(study.systems))
     by_dataset = list(study.summary.groupby("dataset", sort=False))
     figure, axes = plt.subplots(1, len(by_dataset), figsize=(8.6, 4.4), squeeze=False,
                                 gridspec_kw={"width_ratios": [part["design"].nunique() for _, part in by_dataset]})
@@ -146,7 +139,7 @@ def lemma_figure(sweep: pd.DataFrame, dataset: str) -> Figure:
     """1R P@10 between its AR bounds (IRJ 2017 Eq. 2) along the two sweeps of
     :func:`~.study.lemma.lemma_sweep`, one panel per sweep."""
     systems = list(dict.fromkeys(sweep["system"]))
-    colour = colours(systems)
+    colour = palette(list(systems))
     parts = list(sweep.groupby("sweep", sort=False))
     figure, axes = plt.subplots(1, len(parts), figsize=(7.0, 4.3), squeeze=False, sharey=True)
     for ax, (name, part) in zip(axes[0], parts, strict=True):

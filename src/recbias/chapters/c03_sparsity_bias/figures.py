@@ -35,8 +35,6 @@ from recbias.text import fmt_pct
 DENSITY_LABEL = r"density of the test set, $\delta_\mathrm{test}$"
 
 
-#: colours of the papers' rating predictors, which the book's palette does not know: those of the MF and kNN they stand for
-RATING_COLOURS = {"rating-MF": "#2ca02c", "rating-kNN": "#ff7f0e"}
 
 #: the most labelled ticks a log axis of a small panel gets
 MAX_LOG_TICKS = 5

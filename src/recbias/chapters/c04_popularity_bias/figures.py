@@ -14,7 +14,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormat
 
 from recbias.chapters.c04_popularity_bias.study.orderings import OrderingStudy
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, N, PERSONALISED
-from recbias.chapters.c04_popularity_bias.study.skew import EXACT, IN_EXPECTATION, TOP_N_SET, SkewSweep
+from recbias.chapters.c04_popularity_bias.study.skew import EXACT, IN_EXPECTATION, TOP_N_LEARNERS, SkewSweep
 from recbias.chapters.c04_popularity_bias.study.truth import popularity_over
 
 #: line style of each measure of the measured-vs-true grid
@@ -65,7 +65,7 @@ def _systems_panel(ax: plt.Axes, sweep: SkewSweep, design: str, colours: Mapping
     top-N learners dotted, the mean rating dashed."""
     for system in sweep.precision["system"].unique():
         mean = sweep.series(system, design=design)
-        style = "--" if system == "Mean rating" else ":" if system in TOP_N_SET else "-"
+        style = "--" if system == "Mean rating" else ":" if system in TOP_N_LEARNERS else "-"
         ax.plot(mean.index, mean.to_numpy(), marker="o", ms=5, lw=1.6, ls=style, color=colours[system],
                 label=system)
     ax.set(xlabel=r"skew $\alpha$", ylabel=f"P@{N}")

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from recbias.chapters.c05_neutralising_designs.study import FAMILIES, FIG8, FIG9, PAPERS, TOP_N, TOP_N_SET, UniformPlan
+from recbias.chapters.c05_neutralising_designs.study import FAMILIES, FIG8, FIG9, PAPERS, TOP_N, TOP_N_LEARNERS, UniformPlan
 
 #: width of every figure of the chapter (inches): the text column at the book's resolution
 WIDTH = 7.5
@@ -72,13 +72,13 @@ def fig8_figure(summaries: Sequence[pd.DataFrame], colours: Mapping[str, str], m
         for j, system in enumerate(names):
             cells = part.loc[[(d, system) for d in labels]]
             x = np.arange(len(labels)) + (j - (len(names) - 1) / 2) * width
-            ax.bar(x, cells["mean"], width, color=colours[system], hatch=TOP_N_HATCH if system in TOP_N_SET else None,
+            ax.bar(x, cells["mean"], width, color=colours[system], hatch=TOP_N_HATCH if system in TOP_N_LEARNERS else None,
                    edgecolor="white", linewidth=0, capsize=1.5, error_kw={"elinewidth": 0.8},
                    yerr=[cells["mean"] - cells["ci_low"], cells["ci_high"] - cells["mean"]])
         ax.set_xticks(range(len(labels)), [d.replace("-head", "−10%\nhead") for d in labels])
         ax.set_ylabel(metric)
         ax.set_title(f"dataset: {summary['dataset'].iloc[0]}", loc="left")
-    handles = [Patch(facecolor=colours[s], hatch=TOP_N_HATCH if s in TOP_N_SET else None, edgecolor="white", label=s)
+    handles = [Patch(facecolor=colours[s], hatch=TOP_N_HATCH if s in TOP_N_LEARNERS else None, edgecolor="white", label=s)
                for s in names]
     fig.legend(handles=handles, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 1.0), handlelength=1.6,
                columnspacing=1.2)

@@ -16,7 +16,7 @@ from recbias.chapters.c05_neutralising_designs.study import (
     PAPERS_SET,
     SYSTEMS,
     TOP_N,
-    TOP_N_SET,
+    TOP_N_LEARNERS,
     DatasetStudy,
     UniformPlan,
     index_of,
@@ -287,7 +287,7 @@ def settings_table(studies: Sequence[DatasetStudy], *, target_size: int, percent
         ("1R judgments", f"{designs['1R -NR']} (none) for bpref and infAP; our {designs['1R']} (the user's low "
          "ratings of sampled items judged) beside it", "none in 1R",
          "ours shows what the judgments would change"),
-        ("systems", f"the papers' set: {and_list(list(PAPERS_SET))}; today's {and_list(list(TOP_N_SET))} beside it",
+        ("systems", f"the papers' set: {and_list(list(PAPERS_SET))}; today's {and_list(list(TOP_N_LEARNERS))} beside it",
          "MF, kNN (both predicting ratings), pLSA, Popularity, Random",
          "today's learners show whether the readings carry over to them"),
         ("settings of the systems", "the presets of `recbias.recommenders.make`", "not given",

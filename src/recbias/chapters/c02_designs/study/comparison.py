@@ -2,8 +2,8 @@
 
 Two sets of systems under the AI and TI AR designs and 1R TI-NN on coin-flip splits of the page's dataset,
 and under AR TI-NN and 1R TI-NN on one split of a second dataset (:func:`design_study`): **the papers'
-set** (:data:`PAPERS_SET`: random, popularity, pLSA and the rating predictors MF and user-kNN that rank
-items by predicted rating) and **today's top-N set** (:data:`TOP_N_SET`: the same three with implicit ALS
+set** (:data:`recbias.recommenders.sets.PAPERS_SET`: random, popularity, pLSA and the rating predictors MF and user-kNN that rank
+items by predicted rating) and **today's top-N set** (:data:`~recbias.recommenders.sets.TOP_N_SET`: the same three with implicit ALS
 and the unnormalised top-N user-kNN, which learn which items get rated, in place of the rating
 predictors).  Both share one fit of each system per split.  Also: the weight of heavy users in 1R
 precision (:func:`relevant_weight`), the 1R ceiling (:func:`one_r_ceiling`), the paired tests of every
@@ -27,6 +27,7 @@ from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs, mean_confidence_interval
 from recbias.evaluate.experiment import DesignChoice, Experiment, choose_designs, run_experiment
 from recbias.ratings import Ratings
+from recbias.recommenders import PAPERS_SET, RATING_PREDICTORS, TOP_N_LEARNERS, TOP_N_SET
 from recbias.splits import Fold, make_folds
 
 #: cut-off of P@n throughout, as in the papers
@@ -39,18 +40,12 @@ ALPHA = 1e-3
 LEVEL = 0.05
 #: the two sets of systems
 PAPERS, TOP_N = "papers'", "today's top-N"
-#: the papers' set (IRJ 2017 Sec. 3.3): display label -> :func:`recbias.recommenders.make` preset; its MF
-#: (Koren et al. 2009) and kNN (Cremonesi et al. 2010) predict ratings and rank items by the prediction
-PAPERS_SET = {"Random": "random", "Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf",
-              "rating-kNN": "rating-user-knn"}
-#: today's top-N set: implicit ALS (Hu et al. 2008) and unnormalised user-kNN in place of the rating predictors
-TOP_N_SET = {"Random": "random", "Popularity": "popularity", "pLSA": "plsa", "iALS": "mf", "top-N kNN": "user-knn"}
 #: every system of the comparison: those of both sets, then the papers' MF and kNN, then today's
-SYSTEMS = {**PAPERS_SET, **TOP_N_SET}
+SYSTEMS = {label: preset for label, preset in PAPERS_SET.items() if label in TOP_N_SET} | PAPERS_SET | TOP_N_SET
 #: set -> the labels of its systems
 SETS = {PAPERS: tuple(PAPERS_SET), TOP_N: tuple(TOP_N_SET)}
 #: set -> the labels of its MF and its user-kNN
-ROLES = {PAPERS: ("rating-MF", "rating-kNN"), TOP_N: ("iALS", "top-N kNN")}
+ROLES = {PAPERS: RATING_PREDICTORS, TOP_N: tuple(TOP_N_LEARNERS)}
 
 
 def set_of(system: str) -> str:

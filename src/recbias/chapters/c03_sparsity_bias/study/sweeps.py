@@ -17,7 +17,6 @@ import pandas as pd
 from recbias.designs import build_runs
 from recbias.evaluate import true_quality
 from recbias.evaluate.experiment import (
-    PAPER_SYSTEMS,
     evaluate_fold,
     fit_systems,
     growing_target_sets,
@@ -25,6 +24,7 @@ from recbias.evaluate.experiment import (
 )
 from recbias.metrics import parse_metric
 from recbias.ratings import Ratings
+from recbias.recommenders import PAPERS_SET
 from recbias.runs import Runs
 from recbias.splits import Fold, fold_seed, make_folds, remove_test_ratings
 from recbias.theory import relevance_ratio, relevance_ratios, target_size
@@ -198,7 +198,7 @@ def _fold_truth(fitted: Mapping, fold: Fold, ratings: Ratings, n: int, followed:
 
 def sparsity_sweep(
     ratings: Ratings,
-    systems: Mapping[str, str] = PAPER_SYSTEMS,
+    systems: Mapping[str, str] = PAPERS_SET,
     *,
     ar: str = "TI-AN",
     folds: int = 2,

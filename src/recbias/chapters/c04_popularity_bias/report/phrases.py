@@ -24,7 +24,7 @@ from recbias.chapters.c04_popularity_bias.study.skew import (
     PAPERS_PRESET,
     PLSA_TOLERANCE,
     RATING_PREDICTORS,
-    TOP_N_SET,
+    TOP_N_LEARNERS,
     SkewSweep,
     climbing,
     expectation_gap,
@@ -176,7 +176,7 @@ def sweep_phrases(sweep: SkewSweep, ratings: Ratings) -> dict[str, str]:
     shape = PRESETS[sweep.preset]
     top, at = sweep.top, {s: sweep.series(s)[sweep.top] for s in ("Popularity", "Random")}
     ar = {s: sweep.series(s, design=sweep.all_relevant)[top] for s in ("Popularity", "Random")}
-    climbers, top_n = climbing(sweep), climbing(sweep, tuple(TOP_N_SET))
+    climbers, top_n = climbing(sweep), climbing(sweep, tuple(TOP_N_LEARNERS))
     return {
         "sweep-shape": f"{shape['n_users']:,} users, {shape['n_items']:,} items and {shape['n_ratings']:,} ratings"
                        + (", as MovieLens 1M" if sweep.preset == PAPERS_PRESET else ", fewer than MovieLens 1M"),

@@ -11,7 +11,7 @@ from recbias.chapters.c04_popularity_bias.study.skew import (
     IN_EXPECTATION,
     PAPERS_SET,
     SWEEP_METRICS,
-    TOP_N_SET,
+    TOP_N_LEARNERS,
     SkewSweep,
     skew_sweep,
     sweep_systems,
@@ -19,6 +19,6 @@ from recbias.chapters.c04_popularity_bias.study.skew import (
 from recbias.chapters.c04_popularity_bias.study.truth import mainstream_study, observation_grid
 
 __all__ = ["EXACT", "IN_EXPECTATION", "METRIC", "N", "PAPERS_SET", "PERSONALISED", "SHRINKAGE", "SWEEP_METRICS",
-           "TOP_N_SET", "OrderingStudy", "SkewSweep",
+           "TOP_N_LEARNERS", "OrderingStudy", "SkewSweep",
            "mainstream_study", "observation_grid", "ordering_study", "positive_ratio_curves", "ratio_trends",
            "real_datasets", "skew_sweep", "sweep_systems"]

@@ -2,7 +2,8 @@
 
 One world per exponent ``alpha`` of the shifted power law, with ML-1M's numbers of users, items and
 ratings and rating values drawn independently of user and item (:func:`skew_sweep`): the papers' five
-systems (:data:`PAPERS_SET`), today's top-N learners beside them (:data:`TOP_N_SET`) and the mean rating
+systems (:data:`recbias.recommenders.sets.PAPERS_SET`), today's top-N learners beside them
+(:data:`~recbias.recommenders.sets.TOP_N_LEARNERS`) and the mean rating
 under 1R and AR on the metrics of Sec. 5.2, and popularity's measured precision against its exact
 expectation.
 """
@@ -19,14 +20,20 @@ from recbias import judgments
 from recbias.chapters.c04_popularity_bias.study.setup import (
     METRIC,
     N,
-    PERSONALISED,
     one_relevant_design,
     precision_summary,
 )
 from recbias.evaluate import compare, summarize
 from recbias.evaluate.experiment import run_experiment
 from recbias.ratings import Ratings
-from recbias.recommenders import MeanRating, Recommender
+from recbias.recommenders import (
+    PAPERS_PERSONALISED,
+    PAPERS_SET,
+    RATING_PREDICTORS,
+    TOP_N_LEARNERS,
+    MeanRating,
+    Recommender,
+)
 from recbias.splits import make_folds
 from recbias.synthetic import PREFERENCE_FREE, PRESETS, fit_popularity_curve, generate, simulate
 from recbias.theory import expected_popularity_precision_1r, relevant_training_shift
@@ -48,19 +55,8 @@ _COUNT_MODES = {EXACT: "items", IN_EXPECTATION: "users"}
 #: how far pLSA's 1R precision may stray from popularity's, relatively, and still follow it
 PLSA_TOLERANCE = 0.15
 
-#: the papers' five systems (IRJ 2017 Sec. 3.3): MF and kNN predict rating values and rank by the prediction
-PAPERS_SET: dict[str, str] = {"Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf",
-                              "rating-kNN": "rating-user-knn", "Random": "random"}
-
-#: today's top-N learners, shown beside the papers' set: implicit ALS and the unnormalised user-kNN, both
-#: fitted on which pairs are rated
-TOP_N_SET: dict[str, str] = {"MF (iALS, top-N)": "mf", PERSONALISED: "user-knn"}
-
-#: the papers' systems they found near random on preference-free worlds
-RATING_PREDICTORS = ("rating-MF", "rating-kNN")
-
 #: the systems that learn from the ratings, whose 1R precision may climb with the skew
-PERSONALISED_SYSTEMS = ("pLSA", *RATING_PREDICTORS, *TOP_N_SET)
+PERSONALISED_SYSTEMS = (*PAPERS_PERSONALISED, *TOP_N_LEARNERS)
 
 #: the metrics of the sweep: P@n and the others the papers report the same effect on (Sec. 5.2)
 SWEEP_METRICS = (METRIC, f"Recall@{N}", f"nDCG@{N}", "AP", "RR")
@@ -75,7 +71,7 @@ def sweep_all_relevant_design(n_items: int) -> str:
 def sweep_systems(seed: int = 0) -> dict[str, str | Recommender]:
     """The papers' five systems, the mean rating (an ordering by rating values alone), and today's top-N
     learners, in the order the sweep shows them."""
-    return {**PAPERS_SET, "Mean rating": MeanRating(seed=seed), **TOP_N_SET}
+    return {**PAPERS_SET, "Mean rating": MeanRating(seed=seed), **TOP_N_LEARNERS}
 
 
 @dataclass(frozen=True)
@@ -208,9 +204,9 @@ def _exact_world(alpha: float, designs: list[str], *, preset: str, seed: int, te
     del world  # the dense arrays of the world are not needed any more
     folds = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)
     setup = {"folds": folds, "metrics": list(SWEEP_METRICS), "seed": seed, "cache": cache}
-    every_design = {label: system for label, system in sweep_systems(seed).items() if label not in TOP_N_SET}
+    every_design = {label: system for label, system in sweep_systems(seed).items() if label not in TOP_N_LEARNERS}
     runs = pd.concat([run_experiment(ratings, designs, every_design, **setup).runs,
-                      run_experiment(ratings, designs[:1], TOP_N_SET, **setup).runs], ignore_index=True)
+                      run_experiment(ratings, designs[:1], TOP_N_LEARNERS, **setup).runs], ignore_index=True)
     spread = judgments.from_ratings(ratings, threshold=ratings.scale[0])
     one = runs[runs["design"] == designs[0]]
     return (precision_summary(runs, ("design", "system")).assign(alpha=alpha),

@@ -21,7 +21,7 @@ from recbias.chapters.c05_neutralising_designs.study.designs import (
     POWERS,
     SYSTEMS,
     TOP_N,
-    TOP_N_SET,
+    TOP_N_LEARNERS,
     DatasetStudy,
     bpref_below_one,
     design_summary,
@@ -49,7 +49,7 @@ from recbias.chapters.c05_neutralising_designs.study.plan import (
 from recbias.chapters.c05_neutralising_designs.study.residual import lift_prediction, residual_lift
 
 __all__ = ["AVAILABLE", "FAMILIES", "FIG8", "FIG9", "GAMMAS", "INDEX_ROWS", "NEUTRALISING", "PAPERS", "PAPERS_SET",
-           "PERSONALISED", "POWERS", "SYSTEMS", "TOP_N", "TOP_N_SET", "DatasetStudy", "UniformPlan", "bpref_below_one",
+           "PERSONALISED", "POWERS", "SYSTEMS", "TOP_N", "TOP_N_LEARNERS", "DatasetStudy", "UniformPlan", "bpref_below_one",
            "design_summary", "fig8_summary", "index_draws", "index_of", "index_table", "lead_draws", "lift_prediction",
            "mean_draws", "one_relevant_size", "p1r_left_out", "popularity_index", "positive_only",
            "positive_ratio_curve", "residual_lift", "second_status", "split_profiles", "study_dataset",

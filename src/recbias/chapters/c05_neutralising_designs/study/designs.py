@@ -10,8 +10,8 @@ AR TI-AN, with the metrics of the papers' Fig. 9 and the later IPS and SNIPS est
 coin-flip folds, with the papers' 1R beside ours: "1R -NR" has the same kind of target sets and no
 non-relevance judgment (IRJ Sec. 7), where our "1R" keeps the low ratings of the user's sampled items.
 
-Both measure the papers' five systems (:data:`PAPERS_SET`) and, beside them, two of today's top-N
-learners (:data:`TOP_N_SET`).
+Both measure the papers' five systems (:data:`recbias.recommenders.sets.PAPERS_SET`) and, beside them,
+today's top-N learners (:data:`~recbias.recommenders.sets.TOP_N_LEARNERS`).
 """
 
 from __future__ import annotations
@@ -26,21 +26,16 @@ from recbias.chapters.c05_neutralising_designs.study.plan import UniformPlan
 from recbias.evaluate import summarize
 from recbias.evaluate.experiment import Experiment, run_experiment
 from recbias.ratings import Ratings
+from recbias.recommenders import PAPERS_PERSONALISED, PAPERS_SET, TOP_N_LEARNERS
 from recbias.splits import Fold
 
 #: cut-off of every top-n metric, as in the papers
 N = 10
-#: the papers' five systems (IRJ 2017 Sec. 3.3), label -> preset: their MF and kNN predict ratings
-PAPERS_SET = {"Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf", "rating-kNN": "rating-user-knn",
-              "Random": "random"}
-#: today's top-N learners shown beside them: implicit ALS and the unnormalised user-kNN, which learn which
-#: items get rated
-TOP_N_SET = {"implicit MF (top-N)": "mf", "user-kNN (top-N)": "user-knn"}
 #: every system the chapter measures, the papers' set first
-SYSTEMS = PAPERS_SET | TOP_N_SET
+SYSTEMS = PAPERS_SET | TOP_N_LEARNERS
 #: the name of each set of systems, and its personalised systems (those a popularity index reads)
 PAPERS, TOP_N = "the papers' set", "today's top-N set"
-PERSONALISED = {PAPERS: ("pLSA", "rating-MF", "rating-kNN"), TOP_N: tuple(TOP_N_SET)}
+PERSONALISED = {PAPERS: PAPERS_PERSONALISED, TOP_N: tuple(TOP_N_LEARNERS)}
 #: the designs of the papers' Fig. 8, in their order
 FIG8 = ("1R", "U1R", "P1R", "AR", "UAR", "AI-UAR", "1R -head")
 #: the designs of Fig. 8 that neutralise popularity

@@ -22,17 +22,12 @@ from recbias.designs import build_runs
 from recbias.evaluate import PoolRanks, paired_tests, pool_ranks, rank_positions, relevant_ranks, score_runs
 from recbias.evaluate.experiment import fit_systems
 from recbias.ratings import Ratings
-from recbias.recommenders import Recommender
+from recbias.recommenders import PAPERS_PERSONALISED, PAPERS_SET, Recommender
 from recbias.runs import Runs
 from recbias.splits import make_folds
 
-#: the papers' set of IRJ 2017 (Sec. 3.3), display label -> preset of :func:`recbias.recommenders.make`; its MF
-#: and kNN predict ratings and rank items by the predicted rating
-PAPERS_SET = {"Random": "random", "Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf",
-              "rating-kNN": "rating-user-knn"}
-
 #: the personalised systems of the papers' set
-PERSONALISED = ("pLSA", "rating-MF", "rating-kNN")
+PERSONALISED = PAPERS_PERSONALISED
 
 BRIDGE_METHODS = ("sampled", "rank estimate", "CLS", "BV 0.1", "BV 0.01")
 

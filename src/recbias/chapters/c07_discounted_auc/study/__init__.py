@@ -22,7 +22,7 @@ enough ratings, complete relevance); :class:`Capabilities` says which.
 
 from recbias.chapters.c07_discounted_auc.study.attention import attention_curves, attention_summary, discount_curves
 from recbias.chapters.c07_discounted_auc.study.new_users import NewUserStudy, new_user_study, system_presets
-from recbias.chapters.c07_discounted_auc.study.scored import PAPERS_SET, SYSTEMS, TOP_N_SET, SystemStudy, system_study
+from recbias.chapters.c07_discounted_auc.study.scored import PAPERS_SET, SYSTEMS, SystemStudy, system_study
 from recbias.chapters.c07_discounted_auc.study.setting import Capabilities, Setting, capabilities, judged_at
 from recbias.chapters.c07_discounted_auc.study.short_head import (
     SensitivitySearch,
@@ -44,7 +44,6 @@ from recbias.chapters.c07_discounted_auc.study.truth import truth_agreement
 __all__ = [
     "PAPERS_SET",
     "SYSTEMS",
-    "TOP_N_SET",
     "Capabilities",
     "MishitVerdict",
     "NewUserStudy",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c07_discounted_auc.study.scored import SYSTEMS, Scored, liked_only
+from recbias.chapters.c07_discounted_auc.study.scored import Scored, liked_only
 from recbias.chapters.c07_discounted_auc.study.setting import DEMOGRAPHICS, MIN_TEST, Setting, feasible_known
 from recbias.designs import build_runs
 from recbias.evaluate import bootstrap_counts
@@ -85,16 +85,15 @@ def crossing(curve: np.ndarray, line: np.ndarray, known: Sequence[int]) -> np.nd
 
 
 def system_presets(text: str) -> dict[str, str]:
-    """``"mf, rating-mf"`` -> ``{"MF (iALS, top-N)": "mf", "rating-MF": "rating-mf"}``: label -> preset of
-    :func:`recbias.recommenders.make`, labelled as in the chapter's :data:`SYSTEMS` (the preset's display
-    name otherwise); unknown presets raise ``ValueError``."""
+    """``"mf, rating-mf"`` -> ``{"implicit MF (top-N)": "mf", "rating-MF": "rating-mf"}``: label -> preset of
+    :func:`recbias.recommenders.make`, each labelled with its preset's display name; unknown presets raise
+    ``ValueError``."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in RECOMMENDER_PRESETS]
     if not names or unknown:
         raise ValueError(f"unknown recommender preset(s) {unknown or text!r}; "
                          f"choose from {', '.join(RECOMMENDER_PRESETS)}")
-    labels = {preset: label for label, preset in SYSTEMS.items()}
-    return {labels.get(name, RECOMMENDER_PRESETS[name][1]): name for name in names}
+    return {RECOMMENDER_PRESETS[name][1]: name for name in names}
 
 
 @dataclass

@@ -14,7 +14,7 @@ from recbias.evaluate import Candidates, rank_positions
 from recbias.evaluate.experiment import fit_systems
 from recbias.metrics import ItemPopularity, compute_metrics, short_head
 from recbias.ratings import Ratings
-from recbias.recommenders import Recommender
+from recbias.recommenders import PAPERS_SET, TOP_N_LEARNERS, Recommender
 from recbias.runs import Ranking, Runs
 from recbias.splits import Fold, make_folds
 
@@ -101,13 +101,8 @@ class SystemStudy:
     scored: Scored
 
 
-#: the papers' five systems (IRJ 2017 Sec. 3.3), whose MF and kNN predict ratings
-PAPERS_SET: dict[str, str] = {"Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf",
-                              "rating-kNN": "rating-user-knn", "Random": "random"}
-#: today's top-N learners, shown beside the papers' set and labelled as such
-TOP_N_SET: dict[str, str] = {"MF (iALS, top-N)": "mf", "user-kNN (top-N)": "user-knn"}
 #: the systems of the chapter: the papers' set, then today's top-N learners
-SYSTEMS: dict[str, str] = PAPERS_SET | TOP_N_SET
+SYSTEMS: dict[str, str] = PAPERS_SET | TOP_N_LEARNERS
 
 
 def system_study(

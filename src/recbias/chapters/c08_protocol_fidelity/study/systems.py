@@ -10,11 +10,8 @@ both.
 from __future__ import annotations
 
 from recbias.evaluate.fidelity import system_field
-from recbias.recommenders import Recommender, make
+from recbias.recommenders import PAPERS_SET, Recommender, make
 
-#: the papers' five systems, label -> preset of :func:`recbias.recommenders.make`
-PAPERS_SET = {"Random": "random", "Popularity": "popularity", "pLSA": "plsa", "rating-MF": "rating-mf",
-              "rating-kNN": "rating-user-knn"}
 #: the names of the two sets
 FIELD, PAPERS = "today's field", "the papers' set"
 SYSTEM_SETS = (FIELD, PAPERS)
