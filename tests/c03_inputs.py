@@ -76,19 +76,23 @@ def orders(truth: bool = False) -> pd.DataFrame:
 
 def elasticities(scale_ratios: float = 1.0) -> pd.DataFrame:
     """Elasticities of A and B whose ratios to P@10 are 0.0625 (recall), 0.25 (MAP), 0.3125 (nDCG), 0.375
-    (nDCG@10) and 0.875 (MRR), times ``scale_ratios``; Random's P@10 barely moves."""
+    (nDCG@10) and 0.875 (MRR), times ``scale_ratios``; Random's P@10 barely moves.  The resamples' slopes
+    (``draws``) vary by ±5% around each value, P@10's against the others', so each ratio's interval spans
+    about ±10% of it."""
+    spread = np.concatenate([[0.0], np.linspace(-0.05, 0.05, 40)])
     rows = []
     for system, scale in (("A", 1.0), ("B", 1.2)):
         for metric, e in (("P@10", 0.8), ("Recall@10", 0.05), ("MAP", 0.2), ("nDCG", 0.25), ("nDCG@10", 0.3),
                           ("MRR", 0.7)):
             e = e if metric == "P@10" else e * scale_ratios
+            draws = e * scale * (1 + (spread if metric == "P@10" else -spread))
             rows.append({"metric": metric, "users": "with relevant", "system": system, "elasticity": e * scale,
-                         "ci": (e * scale - 0.1, e * scale + 0.1), "r2": 0.9})
+                         "ci": (e * scale - 0.1, e * scale + 0.1), "r2": 0.9, "draws": draws})
         for metric in ("P@10", "MRR"):
             rows.append({"metric": metric, "users": "all", "system": system, "elasticity": 1.4 * scale,
-                         "ci": (1.3 * scale, 1.5 * scale), "r2": 0.9})
+                         "ci": (1.3 * scale, 1.5 * scale), "r2": 0.9, "draws": 1.4 * scale * (1 + spread)})
     rows.append({"metric": "P@10", "users": "with relevant", "system": "Random", "elasticity": 0.01,
-                 "ci": (-0.5, 0.5), "r2": 0.1})
+                 "ci": (-0.5, 0.5), "r2": 0.1, "draws": 0.01 + 10 * spread})
     return pd.DataFrame(rows)
 
 

@@ -81,7 +81,9 @@ def test_elasticity_and_metric_claims_tables() -> None:
     claims = tables.metric_claims_table(elasticities(), 10, "tiny")
     assert claims["verdict"].tolist() == ["holds", "holds", "does not hold", "holds"]
     assert claims["statement"].tolist()[2] == "nDCG@10 is clearly sensitive, with a slope slightly flatter than P@10's"
-    assert claims["evidence"].tolist()[0] == "elasticity over P@10's: 0.06 (criterion: -0.2 ≤ ratio ≤ 0.2)"
+    assert claims["evidence"].tolist()[0] == ("elasticity over P@10's: 0.06 (95% intervals from 0.06 up to 0.07) "
+                                              "(criterion: every 95% interval of the ratio within [-0.2, 0.2] "
+                                              "(inconclusive when one straddles an end))")
 
 
 def test_order_table_shows_the_truth_only_when_there_is_one() -> None:

@@ -53,8 +53,12 @@ EDGES = [
                                               "movielens_p": np.array([0.05, 1e-9])}, FAILS),
     ("one-relevant-overstates-popularity", {"overstated": np.array([True, True])}, HOLDS),
     ("one-relevant-overstates-popularity", {"overstated": np.array([True, False])}, FAILS),
-    ("popularity-serves-the-mainstream", {"mainstream_apart": True}, HOLDS),
-    ("popularity-serves-the-mainstream", {"mainstream_apart": False}, FAILS),
+    ("popularity-serves-the-mainstream", {"most_mainstream_low": 0.031, "most_mainstream_high": 0.04,
+                                          "least_mainstream_low": 0.02, "least_mainstream_high": 0.03}, HOLDS),
+    ("popularity-serves-the-mainstream", {"most_mainstream_low": 0.03, "most_mainstream_high": 0.04,
+                                          "least_mainstream_low": 0.02, "least_mainstream_high": 0.03}, INCONCLUSIVE),
+    ("popularity-serves-the-mainstream", {"most_mainstream_low": 0.01, "most_mainstream_high": 0.019,
+                                          "least_mainstream_low": 0.02, "least_mainstream_high": 0.03}, FAILS),
 ]
 
 
@@ -131,11 +135,12 @@ def _mainstream_table(least: tuple[float, float], most: tuple[float, float]) -> 
     return pd.DataFrame(rows)
 
 
-@pytest.mark.parametrize("most, apart", [((0.2001, 0.3), True), ((0.2, 0.3), False)])
-def test_the_mainstream_finding_reads_intervals_apart(most, apart, measured) -> None:
+@pytest.mark.parametrize("most, outcome", [((0.2001, 0.3), HOLDS), ((0.2, 0.3), INCONCLUSIVE),
+                                           ((0.05, 0.0999), FAILS)])
+def test_the_mainstream_finding_reads_intervals_apart(most, outcome, measured) -> None:
     values = measured | claims.mainstream_values(_mainstream_table((0.1, 0.2), most))
     (claim,) = claims.register([FINDINGS["popularity-serves-the-mainstream"]], values, dataset="d")
-    assert claim.outcome == (HOLDS if apart else FAILS)
+    assert claim.outcome == outcome
     assert claim.evidence.startswith(f"most mainstream fifth {(most[0] + most[1]) / 2:.3f} [{most[0]:.3f}, "
                                      f"{most[1]:.3f}], least 0.150 [0.100, 0.200]")
 

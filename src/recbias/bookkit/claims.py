@@ -107,6 +107,38 @@ def between(name: str, low: float, high: float, *, what: str | None = None,
                                       & ((a < high) if open_high else (a <= high))))
 
 
+def interval_between(low_name: str, high_name: str, low: float, high: float, *, what: str) -> Criterion:
+    """A range decided only beyond noise, on 95% intervals ``[values[low_name], values[high_name]]`` (one per
+    system, for arrays): holds when every interval lies within ``[low, high]``, fails when any lies wholly
+    outside it, and is inconclusive otherwise (an interval that straddles a bound cannot tell)."""
+
+    def test(values: Mapping[str, Any]) -> str:
+        lows, highs = np.asarray(values[low_name], dtype=float), np.asarray(values[high_name], dtype=float)
+        if lows.size == 0 or lows.shape != highs.shape:
+            raise ValueError("a criterion was given no measured interval to test")
+        if np.any((highs < low) | (lows > high)):
+            return FAILS
+        return HOLDS if np.all((lows >= low) & (highs <= high)) else INCONCLUSIVE
+
+    words = "every 95% interval of {} within [{}, {}] (inconclusive when one straddles an end)"
+    return Criterion(words.format(what, _fmt(low), _fmt(high)), (low_name, high_name), test)
+
+
+def intervals_apart(name: str, other: str, *, what: str, than: str) -> Criterion:
+    """Two 95% intervals, ``[values[name + "_low"], values[name + "_high"]]`` and ``other``'s: holds when the
+    first lies wholly above the second, fails when it lies wholly below, inconclusive when they overlap."""
+
+    def test(values: Mapping[str, Any]) -> str:
+        low, high = float(values[f"{name}_low"]), float(values[f"{name}_high"])
+        other_low, other_high = float(values[f"{other}_low"]), float(values[f"{other}_high"])
+        if low > other_high:
+            return HOLDS
+        return FAILS if high < other_low else INCONCLUSIVE
+
+    return Criterion(f"{what}'s 95% interval above {than}'s (inconclusive when they overlap)",
+                     (f"{name}_low", f"{name}_high", f"{other}_low", f"{other}_high"), test)
+
+
 def is_true(name: str, words: str) -> Criterion:
     """``values[name]`` is true (every element of it, for an array); ``words`` says what that means."""
     return Criterion(words, (name,), lambda v: _every(v[name], lambda a: a != 0))

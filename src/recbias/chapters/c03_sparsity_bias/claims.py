@@ -16,11 +16,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, Criterion, Finding, all_of, at_least, at_most, between, is_true
+from recbias.bookkit.claims import (
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    Criterion,
+    Finding,
+    all_of,
+    at_least,
+    at_most,
+    interval_between,
+    is_true,
+)
 from recbias.chapters.c03_sparsity_bias.study.fits import (
     ORDER_CHANGED,
     ORDER_KEPT,
     ORDER_TOO_WIDE,
+    elasticity_ratio,
     fits_of,
     order_verdict,
 )
@@ -55,23 +67,6 @@ class Span(np.ndarray):
         return fmt_span(float(np.min(self)), float(np.max(self)), "{:" + spec + "}")
 
 
-def interval_within(low: str, high: str, bound: float, *, what: str) -> Criterion:
-    """Three outcomes on 95% intervals ``[values[low], values[high]]`` (one per system): holds when every
-    interval lies within ``[-bound, bound]``, fails when any lies wholly outside it, inconclusive otherwise
-    (an interval that straddles a bound cannot tell)."""
-
-    def test(values: Mapping[str, Any]) -> str:
-        lows, highs = np.asarray(values[low], dtype=float), np.asarray(values[high], dtype=float)
-        if lows.size == 0 or lows.shape != highs.shape:
-            raise ValueError("a criterion was given no measured interval to test")
-        if np.any((highs < -bound) | (lows > bound)):
-            return FAILS
-        return HOLDS if np.all((lows >= -bound) & (highs <= bound)) else INCONCLUSIVE
-
-    words = "holds if every system's 95% interval of {} lies within ±{}, fails if one lies outside, inconclusive otherwise"
-    return Criterion(words.format(what, fmt_pct(bound, 0)), (low, high), test)
-
-
 #: the bound on the 1R change from the full test set to the sparsest fitted level under which 1R P@n counts as
 #: not depending on the amount of test ratings (ours: the papers give no number)
 ONE_R_BOUND = 0.1
@@ -94,19 +89,26 @@ def order_kept_everywhere() -> Criterion:
 
 
 #: the papers' statements on other metrics than precision (Sec. 4.2), each checked on the ratio of the
-#: metric's elasticity to that of P@n over the same users (criteria ours: the papers give no numbers)
+#: metric's elasticity to that of P@n over the same users, with its 95% interval over the same resamples of
+#: users (criteria ours: the papers give no numbers)
+RATIO_EVIDENCE = ("elasticity over P@{{n}}'s: {{{name}:.2f}} (95% intervals from {{{name}_low:.2f}} up to "
+                  "{{{name}_high:.2f}})")
+
+
+def _ratio_finding(key: str, statement: str, name: str, low: float, high: float) -> Finding:
+    """A statement on a metric's elasticity relative to P@n's, decided on the ratios' intervals."""
+    return Finding(key, statement, SOURCE, "tbl-sparsity-metric-claims",
+                   interval_between(f"{name}_low", f"{name}_high", low, high, what="the ratio"),
+                   RATIO_EVIDENCE.format(name=name))
+
+
 METRIC_FINDINGS = [
-    Finding("recall-insensitive", "Recall@{n} is nearly insensitive to the density", SOURCE,
-            "tbl-sparsity-metric-claims", between("recall_ratio", -0.2, 0.2, what="ratio"),
-            "elasticity over P@{n}'s: {recall_ratio:.2f}"),
-    Finding("map-ndcg-slightly-sensitive", "MAP and nDCG (no cut-off) are slightly sensitive", SOURCE,
-            "tbl-sparsity-metric-claims", between("map_ndcg_ratio", 0, 0.5, open_low=True, what="ratio"),
-            "elasticity over P@{n}'s: {map_ndcg_ratio:.2f}"),
-    Finding("ndcg-at-n-sensitive", "nDCG@{n} is clearly sensitive, with a slope slightly flatter than P@{n}'s",
-            SOURCE, "tbl-sparsity-metric-claims", between("ndcg_at_n_ratio", 0.5, 1, open_high=True, what="ratio"),
-            "elasticity over P@{n}'s: {ndcg_at_n_ratio:.2f}"),
-    Finding("mrr-like-precision", "MRR follows the density as P@{n} does", SOURCE, "tbl-sparsity-metric-claims",
-            between("mrr_ratio", 0.5, 1.5, what="ratio"), "elasticity over P@{n}'s: {mrr_ratio:.2f}"),
+    _ratio_finding("recall-insensitive", "Recall@{n} is nearly insensitive to the density", "recall_ratio", -0.2, 0.2),
+    _ratio_finding("map-ndcg-slightly-sensitive", "MAP and nDCG (no cut-off) are slightly sensitive", "map_ndcg_ratio",
+                   0.0, 0.5),
+    _ratio_finding("ndcg-at-n-sensitive", "nDCG@{n} is clearly sensitive, with a slope slightly flatter than P@{n}'s",
+                   "ndcg_at_n_ratio", 0.5, 1.0),
+    _ratio_finding("mrr-like-precision", "MRR follows the density as P@{n} does", "mrr_ratio", 0.5, 1.5),
 ]
 
 #: every statement of Section 4 the page checks
@@ -121,7 +123,8 @@ FINDINGS = [
             "R² of the line in δ: {ar_r2:.3f}"),
     Finding("1r-precision-independent-of-density", "1R P@{n} (TI-NN) does not depend on the amount of test ratings",
             SOURCE, "fig-sparsity-one-r",
-            interval_within("one_r_change_low", "one_r_change_high", ONE_R_BOUND, what="the TI-NN change"),
+            interval_between("one_r_change_low", "one_r_change_high", -ONE_R_BOUND, ONE_R_BOUND,
+                             what="the TI-NN change"),
             "fitted change from the full test set to {fit_max_removed:.0%} removed, systems but Random: "
             "{one_r_change:+.0%} with TI-NN candidates (95% intervals from {one_r_change_low:+.0%} up to "
             "{one_r_change_high:+.0%}), {one_r_ai_change:+.0%} with AI-NN",
@@ -129,7 +132,7 @@ FINDINGS = [
     Finding("1r-precision-independent-of-density-ml1m",
             "1R P@{n} (TI-NN) does not depend on the amount of test ratings, on a world of MovieLens 1M's shape",
             SOURCE, "tbl-sparsity-one-r-world",
-            interval_within("world_change_low", "world_change_high", ONE_R_BOUND, what="the change"),
+            interval_between("world_change_low", "world_change_high", -ONE_R_BOUND, ONE_R_BOUND, what="the change"),
             "on {world}, change from the full test set to {world_removed:.0%} removed, systems but Random: "
             "{world_change:+.0%} (95% intervals from {world_change_low:+.0%} up to {world_change_high:+.0%}); "
             "TI pool {world_pool_full:,} to {world_pool_thinned:,} items",
@@ -202,17 +205,19 @@ METRIC_RATIOS = {"recall_ratio": ("Recall@{n}",), "map_ndcg_ratio": ("MAP", "nDC
 
 def metric_ratios(elasticities: pd.DataFrame, n: int) -> dict[str, Any]:
     """For each statement on other metrics, the ratios ``e_M / e_P`` of the metrics' elasticities to that of
-    P@n, both over the users with a relevant test item, for every system but Random (statements without any
-    ratio are left out); and ``n``."""
-    among = elasticities[elasticities["users"] == "with relevant"].set_index(["metric", "system"])["elasticity"]
+    P@n, both over the users with a relevant test item, for every system but Random, with their 95% intervals
+    (``<name>_low``, ``<name>_high``; :func:`~.study.fits.elasticity_ratio`); statements without any ratio are
+    left out; and ``n``."""
+    among = elasticities[elasticities["users"] == "with relevant"].set_index(["metric", "system"])["draws"]
     precision = f"P@{n}"
     systems = [s for s in personalised(list(dict.fromkeys(elasticities["system"]))) if (precision, s) in among.index]
     values: dict[str, Any] = {"n": n}
     for name, metrics in METRIC_RATIOS.items():
-        ratios = [among[(m, s)] / among[(precision, s)] for m in (m.format(n=n) for m in metrics) for s in systems
-                  if (m, s) in among.index]
+        ratios = [elasticity_ratio(among[(m, s)], among[(precision, s)]) for m in (m.format(n=n) for m in metrics)
+                  for s in systems if (m, s) in among.index]
         if ratios:
-            values[name] = Span(ratios)
+            point, low, high = (Span(column) for column in zip(*ratios, strict=True))
+            values |= {name: point, f"{name}_low": low, f"{name}_high": high}
     return values
 
 

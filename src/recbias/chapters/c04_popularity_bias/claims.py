@@ -15,7 +15,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import Finding, Number, all_of, at_least, at_most, beyond_noise, between, is_true
+from recbias.bookkit.claims import (
+    Finding,
+    Number,
+    all_of,
+    at_least,
+    at_most,
+    beyond_noise,
+    between,
+    intervals_apart,
+    is_true,
+)
 from recbias.bookkit.claims import published, register
 from recbias.bookkit.scorecard import Claim
 from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy
@@ -29,7 +39,7 @@ from recbias.chapters.c04_popularity_bias.study.skew import (
     SkewSweep,
     plsa_gap,
 )
-from recbias.chapters.c04_popularity_bias.study.truth import RISES, direction, overstated, popularity_over
+from recbias.chapters.c04_popularity_bias.study.truth import overstated, popularity_over
 from recbias.text import fmt_p_clause
 
 #: where the papers state what this chapter checks
@@ -107,8 +117,8 @@ FINDINGS = [
     Finding("popularity-serves-the-mainstream",
             "popularity's per-user precision is higher for the most mainstream users than for the least mainstream "
             "(intervals apart)", SOURCE, "fig-popularity-mainstream",
-            is_true("mainstream_apart", "the most mainstream fifth's 95% interval above the least mainstream "
-                    "fifth's"),
+            intervals_apart("most_mainstream", "least_mainstream", what="the most mainstream fifth",
+                            than="the least mainstream fifth"),
             "most mainstream fifth {most_mainstream:.3f} [{most_mainstream_low:.3f}, {most_mainstream_high:.3f}], "
             "least {least_mainstream:.3f} [{least_mainstream_low:.3f}, {least_mainstream_high:.3f}]"),
 ]
@@ -250,8 +260,7 @@ def mainstream_values(mainstream: pd.DataFrame) -> dict[str, Any]:
     """Popularity's measured precision on the least and the most mainstream group of users."""
     measured = mainstream[(mainstream["measure"] == "measured") & (mainstream["system"] == "Popularity")]
     least, most = measured.iloc[0], measured.iloc[-1]
-    return {"mainstream_apart": direction(least, most) == RISES,
-            "most_mainstream": most["mean"], "most_mainstream_low": most["ci_low"],
+    return {"most_mainstream": most["mean"], "most_mainstream_low": most["ci_low"],
             "most_mainstream_high": most["ci_high"], "least_mainstream": least["mean"],
             "least_mainstream_low": least["ci_low"], "least_mainstream_high": least["ci_high"]}
 

@@ -105,6 +105,15 @@ def sweep_draws(stats: SweepStatistics, sweep: str, metric: str, system: str,
     return levels["x"].to_numpy(), stats.density.reindex(levels["point"]).to_numpy(), values
 
 
+def elasticity_ratio(numerator: np.ndarray, denominator: np.ndarray) -> tuple[float, float, float]:
+    """``e_M / e_P`` of two elasticities' draws on the same resamples of users (:func:`elasticities`): the full
+    sample's ratio and its 95% percentile interval.  A denominator near zero widens the interval, as it should."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.asarray(numerator, dtype=float) / np.asarray(denominator, dtype=float)
+    low, high = draw_interval(np.where(np.isfinite(ratio), ratio, np.nan))
+    return float(ratio[0]), low, high
+
+
 def draw_interval(draws: np.ndarray) -> tuple[float, float]:
     """The 95% percentile interval of the resamples (``draws[1:]``; ``draws[0]`` is the full sample)."""
     low, high = percentile_interval(draws[1:])
@@ -167,7 +176,9 @@ def elasticities(stats: SweepStatistics, systems: Sequence[str], metrics: Sequen
     insensitive to it.  Fitted by least squares on the log-log points of the sweep, against the
     density of the population of the full test set.  P@n and RR appear twice: over that
     population (``users = "all"``) and over the users who still have a relevant item
-    (``"with relevant"``), the only users the other metrics are defined for.
+    (``"with relevant"``), the only users the other metrics are defined for.  ``draws`` keeps the
+    slope of every resample (``draws[0]`` the full sample), so that ratios of two metrics' elasticities
+    get their intervals from the same resamples of users (:func:`elasticity_ratio`).
     """
     rows = []
     variants = [(m, parse_metric(m).name in ZERO_WITHOUT_RELEVANT) for m in metrics]
@@ -181,7 +192,7 @@ def elasticities(stats: SweepStatistics, systems: Sequence[str], metrics: Sequen
             with np.errstate(divide="ignore", invalid="ignore"):
                 slope, _, r2 = line_fit(np.log(density), np.log(values))
             rows.append({"metric": metric, "users": "all" if population else "with relevant", "system": system,
-                         "elasticity": slope[0], "ci": draw_interval(slope), "r2": r2[0]})
+                         "elasticity": slope[0], "ci": draw_interval(slope), "r2": r2[0], "draws": slope})
     return pd.DataFrame(rows)
 
 
