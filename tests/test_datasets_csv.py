@@ -17,7 +17,8 @@ def write(tmp_path, text: str, name: str = "ratings.csv") -> str:
 def test_explicit_ratings_with_timestamps(tmp_path):
     name = write(tmp_path, "user,item,rating,timestamp\n9,10,4,100\n10,2,5,200\n9,2,2.5,300\n")
     ratings = datasets.load(name)
-    assert ratings.name == name
+    assert ratings.name == "csv:ratings.csv"  # the file's name: the reader's directories stay off the page
+    assert str(tmp_path) not in ratings.description
     assert ratings.user_ids.tolist() == [9, 10]  # numeric order, not "10" < "9"
     assert ratings.item_ids.tolist() == [2, 10]
     assert ratings.users.tolist() == [0, 1, 0] and ratings.items.tolist() == [1, 0, 0]

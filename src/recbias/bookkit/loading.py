@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 from recbias.ratings import Ratings
@@ -36,8 +35,3 @@ def load_dataset(dataset: str, seed: int = 0) -> Ratings:
     from recbias import datasets
 
     return datasets.load(dataset, **load_options(dataset, seed))
-
-
-def dataset_label(dataset: str) -> str:
-    """How the book names a dataset to its readers: a CSV file by its file name, not its full path."""
-    return f"csv:{Path(dataset.removeprefix('csv:')).name}" if dataset.startswith("csv:") else dataset

@@ -6,7 +6,7 @@ import pandas as pd
 from IPython.display import HTML, Markdown, display
 from myst_nb import glue
 
-from recbias.bookkit.loading import dataset_label, load_dataset
+from recbias.bookkit.loading import load_dataset
 from recbias.bookkit.plotting import use_theme
 from recbias.evaluate.experiment import DesignChoice
 from recbias.ratings import Ratings
@@ -17,7 +17,7 @@ __all__ = ["card_html", "load_dataset", "open_dataset", "say", "show_text"]
 def card_html(ratings: Ratings) -> str:
     """The dataset card as a two-column HTML table."""
     card = ratings.card()
-    frame = pd.DataFrame({"": card.index, dataset_label(ratings.name): card.to_numpy()})
+    frame = pd.DataFrame({"": card.index, ratings.name: card.to_numpy()})
     return frame.to_html(index=False, classes="dataset-card", border=0)
 
 

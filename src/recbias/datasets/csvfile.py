@@ -46,13 +46,20 @@ _CANONICAL_INTEGER = r"0|[1-9]\d*"
 DUPLICATE_POLICIES = ("error", "last", "mean")
 
 
+def dataset_label(name: str) -> str:
+    """How the book names a dataset to its readers: ``csv:PATH`` by the file's name, never its directories
+    (which would be long, and would leak the reader's folders into a page they share); others by their name."""
+    return f"csv:{Path(name.removeprefix('csv:')).name}" if name.startswith("csv:") else name
+
+
 def csv_info(name: str) -> DatasetInfo:
-    """Static facts for ``csv:PATH`` (nothing is read)."""
+    """Static facts for ``csv:PATH`` (nothing is read); the dataset is named by :func:`dataset_label`, and
+    ``url`` keeps the full path."""
     path = name.removeprefix("csv:")
     return DatasetInfo(
-        name=name,
-        title=f"Ratings from {path}",
-        description=f"rating from the user file {path}",
+        name=dataset_label(name),
+        title=f"Ratings from {Path(path).name}",
+        description=f"rating from the user file {Path(path).name}",
         licence="Unknown to recbias: as set by the provider of the file.",
         citation="",
         url=path,
@@ -91,7 +98,7 @@ def read_csv_ratings(name: str, positive_threshold: float | None = None, duplica
         timestamps=frame["timestamp"].to_numpy() if "timestamp" in header else None,
         scale=scale,
         positive_threshold=default_threshold if positive_threshold is None else positive_threshold,
-        description=f"{'implicit feedback (value 1)' if implicit else 'rating'} from {path}",
+        description=f"{'implicit feedback (value 1)' if implicit else 'rating'} from {path.name}",
     )
 
 
