@@ -43,8 +43,8 @@ def test_parameters_are_injected_and_a_failing_chapter_names_itself(tmp_path):
     executed = json.loads((tmp_path / "book" / "01_fine.ipynb").read_text())
     outputs = [o.get("text", "") for c in executed["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
     assert "synthetic-small 7 3\n" in "".join("".join(t) for t in outputs)
-    hidden = [c for c in executed["cells"] if "parameters" in c["metadata"].get("tags", [])]
-    assert hidden and all("remove-cell" in c["metadata"]["tags"] for c in hidden)
+    tagged = [c for c in executed["cells"] if {"parameters", "injected-parameters"} & set(c["metadata"].get("tags", []))]
+    assert len(tagged) == 2 and all("remove-cell" in c["metadata"]["tags"] for c in tagged)  # the box lists them
 
 
 def test_unknown_parameter_chapter_and_dataset_are_refused(tmp_path):

@@ -33,6 +33,8 @@ from jupyter_client.manager import AsyncKernelManager
 from papermill.exceptions import PapermillExecutionError
 
 PARAMETERS_TAG = "parameters"
+#: the tag papermill gives the cell it inserts with the values of the build's parameters
+INJECTED_TAG = "injected-parameters"
 SPEC_FILE = "spec.json"
 FAILURE_FILE = "failure.json"
 #: exit status of a worker whose page failed (any other non-zero status is a fault of the worker itself)
@@ -108,11 +110,13 @@ def provenance_markdown(record: dict[str, Any]) -> str:
     )
 
 
-def hide_default_parameters(notebook: Any) -> None:
-    """Remove the defaults cell from the page; papermill's injected cell shows the values used."""
+def hide_parameter_cells(notebook: Any) -> None:
+    """Remove the defaults cell and papermill's injected cell from the page: the box "How this page was
+    built" (:func:`provenance_markdown`) lists the values used, and each page's "Try it" section how to
+    change them."""
     for cell in notebook.cells:
-        tags = cell.get("metadata", {}).get("tags", [])
-        if PARAMETERS_TAG in tags and "remove-cell" not in tags:
+        tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+        if (PARAMETERS_TAG in tags or INJECTED_TAG in tags) and "remove-cell" not in tags:
             tags.append("remove-cell")
 
 
@@ -133,7 +137,7 @@ def execute_page(spec: dict[str, Any], staging: Path) -> None:
     finally:
         source_notebook.unlink(missing_ok=True)
     notebook = nbformat.read(executed, as_version=4)
-    hide_default_parameters(notebook)
+    hide_parameter_cells(notebook)
     box = nbformat.v4.new_markdown_cell(provenance_markdown(spec["record"] | {"parameters": spec["parameters"]}))
     box["id"] = "provenance"  # a fixed id: identical builds give identical notebooks
     notebook.cells.insert(1 if notebook.cells and notebook.cells[0].cell_type == "markdown" else 0, box)
