@@ -24,7 +24,7 @@ dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
 seed = 0  # random seed of the splits, samples and tie-breaks, int in [0, 4294967295]
 systems = "mf, item-knn"  # systems to audit, comma-separated: preset names, module:Class, or score directories
 test_ratio = 0.2  # share of ratings held out by the random split, float in (0, 1)
-compare_all = True  # profile the other datasets available locally beside this one
+compare_all = True  # profile the other real datasets available locally beside this one
 summary = ""  # path of a JSON summary of the audit to write, or empty for none
 
 # %% tags=["remove-input"]

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from recbias import datasets
+from recbias import datasets, synthetic
 from recbias.chapters.c09_audit.study import measure, profile, protocols, readings
 
 
@@ -62,3 +62,9 @@ def test_the_popularity_share_and_the_orders_on_a_hand_made_table() -> None:
     assert tau.loc["X", "Y"] == pytest.approx(1 / 3)
     flips = readings.flipped_pairs(means)
     assert sorted(zip(flips["first"], flips["second"])) == [("A", "B"), ("Popularity", "B")]
+
+
+def test_the_profile_compares_with_real_datasets_only() -> None:
+    others = profile.real_datasets(besides="ml-100k")
+    assert "ml-100k" not in others and not set(others) & set(synthetic.PRESETS)
+    assert all(datasets.available(name) for name in others)
