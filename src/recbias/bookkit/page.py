@@ -1,4 +1,4 @@
-"""What every chapter does first: load its dataset, apply the theme, show the card."""
+"""What every chapter does first: load its dataset, apply the theme, say which data the page reads."""
 
 from __future__ import annotations
 
@@ -6,12 +6,13 @@ import pandas as pd
 from IPython.display import HTML, Markdown, display
 from myst_nb import glue
 
+from recbias import datasets
 from recbias.bookkit.loading import load_dataset
 from recbias.bookkit.plotting import use_theme
 from recbias.evaluate.experiment import DesignChoice
 from recbias.ratings import Ratings
 
-__all__ = ["card_html", "load_dataset", "open_dataset", "say", "show_text"]
+__all__ = ["card_html", "card_summary", "load_dataset", "open_dataset", "say", "show_text"]
 
 
 def card_html(ratings: Ratings) -> str:
@@ -21,11 +22,26 @@ def card_html(ratings: Ratings) -> str:
     return frame.to_html(index=False, classes="dataset-card", border=0)
 
 
+def card_summary(ratings: Ratings) -> str:
+    """The dataset card in one Markdown paragraph: its size, scale and what it holds beside the ratings; the
+    full card of a registered dataset (what a rating is, licence, citation) is linked in the datasets appendix."""
+    card = ratings.card()
+    extras = [f"{row}: {card[row]}" for row in ("timestamps", "user attributes") if row in card.index]
+    text = (f"**Dataset {ratings.name}**: {card['users']} users, {card['items']} items, {card['ratings']} ratings "
+            f"(density {card['density']}); rating scale {card['rating scale']}; positive when "
+            f"{card['positive threshold']}: {card['positive ratings']} of the ratings")
+    text += "; " + "; ".join(extras) + "." if extras else "."
+    if ratings.name in datasets.names():
+        text += f" What a rating is, the licence and the citation: [datasets appendix](appendix_datasets.html#{ratings.name})."
+    return text
+
+
 def open_dataset(dataset: str, seed: int = 0) -> Ratings:
-    """Load the chapter's dataset, set the book's figure theme and display the dataset card."""
+    """Load the chapter's dataset, set the book's figure theme and show the dataset in one paragraph
+    (:func:`card_summary`; the appendix keeps the full cards)."""
     ratings = load_dataset(dataset, seed)
     use_theme()
-    display(HTML(card_html(ratings)))
+    display(Markdown(card_summary(ratings)))
     return ratings
 
 
