@@ -8,11 +8,12 @@ import math
 
 import pandas as pd
 import pytest
-
 from designs_study import one_dataset, two_datasets
+
 from recbias.bookkit.scorecard import FINDING, NUMBER, Claim
 from recbias.chapters.c02_designs.report import prose, tables
 from recbias.chapters.c02_designs.study import comparison, toy, truth
+from recbias.text import TARGET_SIZE_HTML
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -272,7 +273,7 @@ def test_lemma_table_has_a_readable_setting_per_point() -> None:
         ("removed test ratings", 0.2, "a", 0.1, 0.2, 0.3), ("target size", 1000.0, "a", 0.1, 0.2, 0.3),
     ])
     table = tables.lemma_table(sweep)
-    assert table[("setting", "")].tolist() == ["20% removed", f"{tables.SIZE} = 1,000"]
+    assert table[("setting", "")].tolist() == ["20% removed", f"{TARGET_SIZE_HTML} = 1,000"]
     assert [table[("a", c)].tolist() for c in ("lower", "1R P@10", "upper")] == [["0.1000"] * 2, ["0.2000"] * 2, ["0.3000"] * 2]
     assert table[("runs", "")].tolist() == ["100", "100"]
 

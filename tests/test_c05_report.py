@@ -7,11 +7,12 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from neutralising_world import small_study
 
 from recbias.bookkit.claims import evaluate
 from recbias.chapters.c05_neutralising_designs import claims, report, study
 from recbias.chapters.c05_neutralising_designs.study import UniformPlan
-from neutralising_world import small_study
+from recbias.text import TARGET_SIZE_HTML
 
 SAME = UniformPlan(0.2, 0.2, 0.31, 0.2, 891, 27, 0.2005, 891, 27, 2000)
 LOWERED = UniformPlan(0.2, 0.14, 0.1432, 0.2, 503, 26, 0.1425, 502, 28, 17388)
@@ -205,7 +206,7 @@ def test_the_settings_table_names_every_departure_and_only_departures() -> None:
     why = table.set_index("setting")["why it differs"]
     assert why["P1R percentiles"] == "the page's `percentiles`" and why["head removed"] == ""
     assert why["1R target sets"] == "the page's `target_size`" and why["splits"] == "the page's `folds` and `test_ratio`"
-    assert table.set_index("setting").loc["1R target sets", "this page"] == "|T_u^r| = 30"
+    assert table.set_index("setting").loc["1R target sets", "this page"] == f"{TARGET_SIZE_HTML} = 30"
     assert "second dataset" not in set(table["setting"])
     both = report.settings_table([small, small], target_size=30, percentiles=10, head=0.2, level=0.05, n_boot=50)
     assert both.set_index("setting").loc["head removed", "why it differs"] == "the page's `head`"

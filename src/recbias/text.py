@@ -7,6 +7,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+#: the size of a 1R target set, |T_u^r|, as HTML table cells write it
+TARGET_SIZE_HTML = "|<i>T</i><sub><i>u</i></sub><sup><i>r</i></sup>|"
+
 
 def fmt_p(p: float) -> str:
     """A p-value as prose shows it: three decimals, scientific below 0.001."""

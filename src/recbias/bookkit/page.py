@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
-from IPython.display import HTML, Markdown, display
+from IPython.display import Markdown, display
 from myst_nb import glue
 
 from recbias import datasets

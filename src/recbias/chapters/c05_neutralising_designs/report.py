@@ -22,7 +22,7 @@ from recbias.chapters.c05_neutralising_designs.study import (
     index_of,
     p1r_left_out,
 )
-from recbias.text import and_list, fmt_count, fmt_number, fmt_pct, fmt_pm
+from recbias.text import TARGET_SIZE_HTML, and_list, fmt_count, fmt_number, fmt_pct, fmt_pm
 
 #: the rating predictors of the papers' set, set against popularity by :func:`rating_predictors_text`
 RATING_PREDICTORS = ("rating-MF", "rating-kNN")
@@ -276,8 +276,8 @@ def settings_table(studies: Sequence[DatasetStudy], *, target_size: int, percent
         ("uniform split", f"σ = {plan.used:g}, ε = {plan.min_train_ratio:g}", "σ = 0.2, ε = 0.2",
          "" if (plan.used, plan.min_train_ratio) == (0.2, 0.2) else
          "the popularity curve holds no larger σ" if plan.used < plan.requested else "the page's `min_train_ratio`"),
-        ("1R target sets", f"|T_u^r| = {size}", "|T_u^r| = 100", "" if size == 100 else
-         "a percentile holds fewer than 2 |T_u^r| items" if size < target_size else "the page's `target_size`"),
+        ("1R target sets", f"{TARGET_SIZE_HTML} = {size}", f"{TARGET_SIZE_HTML} = 100", "" if size == 100 else
+         f"a percentile holds fewer than 2 {TARGET_SIZE_HTML} items" if size < target_size else "the page's `target_size`"),
         ("P1R percentiles", f"m = {percentiles}", "m = 10", "" if percentiles == 10 else "the page's `percentiles`"),
         ("head removed", f"{head:.0%} most popular items", "10%", "" if head == 0.1 else "the page's `head`"),
         ("AR of Fig. 8", designs["AR"], "TI-NN(1,700), matched to UAR's random precision",

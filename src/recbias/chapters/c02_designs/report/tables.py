@@ -26,7 +26,7 @@ from recbias.chapters.c02_designs.study.comparison import (
 from recbias.chapters.c02_designs.study.lemma import REMOVAL
 from recbias.chapters.c02_designs.study.truth import TruthCheck
 from recbias.recommenders import make
-from recbias.text import fmt_number, fmt_p_html, fmt_signed, fmt_yes, order_text
+from recbias.text import TARGET_SIZE_HTML, fmt_number, fmt_p_html, fmt_signed, fmt_yes, order_text
 
 #: recommender class -> what the model is, in words
 MODELS = {
@@ -56,8 +56,6 @@ SETTING_WORDS = {
     "feedback": lambda v: "rating values as input" if v == "values" else f"{v} input",
     "positive_only": lambda v: "positive ratings only" if v else "every rating counts",
 }
-#: |T_u^r| in HTML, as tables write the size of a 1R target set
-SIZE = "|<i>T</i><sub><i>u</i></sub><sup><i>r</i></sup>|"
 #: columns of :func:`orders_table`
 ORDER, TOP = "order, best first", f"P@{N} of the first"
 #: columns of :func:`orders_table` that compare a design's order with the true one
@@ -180,7 +178,7 @@ def metric_table(study: DesignStudy) -> pd.DataFrame:
 def lemma_table(sweep: pd.DataFrame) -> pd.DataFrame:
     """One row per point of the sweeps: its ``setting``, ``runs`` and ``users``, and for each system the lower
     bound, 1R P@10 and the upper bound (columns ``(system, "lower" | "1R P@10" | "upper")``), as text."""
-    points = sweep.assign(setting=[f"{x:.0%} removed" if s == REMOVAL else f"{SIZE} = {x:,.0f}"
+    points = sweep.assign(setting=[f"{x:.0%} removed" if s == REMOVAL else f"{TARGET_SIZE_HTML} = {x:,.0f}"
                                    for s, x in zip(sweep["sweep"], sweep["x"], strict=True)])
     for column in ("lower", "value", "upper"):
         points[column] = [fmt_number(v, 4) for v in points[column]]

@@ -18,7 +18,7 @@ from recbias.chapters.c04_popularity_bias.study.skew import (
 )
 from recbias.chapters.c04_popularity_bias.study.truth import popularity_over
 from recbias.synthetic import PRESETS
-from recbias.text import fmt_ci, fmt_number, fmt_p, fmt_pct
+from recbias.text import TARGET_SIZE_HTML, fmt_ci, fmt_number, fmt_p, fmt_pct
 
 #: the trend of the share of positive ratings along popularity, in words
 TREND_WORDS = {GROWS: "grows with popularity", FALLS: "falls with popularity", NO_TREND: "shows no clear trend"}
@@ -107,7 +107,7 @@ def sweep_settings_table(sweep: SkewSweep) -> pd.DataFrame:
          "time: each world of this size takes tens of seconds to fit and score; sweep_alphas takes the nine"),
         ("splits", "5 random 80/20 splits", f"1 random {1 - sweep.test_ratio:.0%}/{sweep.test_ratio:.0%} split "
          "per world", "time; one split per world already separates the systems from random at every α shown"),
-        ("1R target set |T_u^r|", "100", f"{sweep.target_size}", "–" if sweep.target_size == 100 else
+        (f"1R target set {TARGET_SIZE_HTML}", "100", f"{sweep.target_size}", "–" if sweep.target_size == 100 else
          "the target_size parameter"),
         ("MF and kNN", "rating predictors (Koren et al. 2009; Cremonesi et al. 2010)",
          "rating-MF and rating-kNN; today's top-N MF and user-kNN shown beside them, labelled, in 1R only",
