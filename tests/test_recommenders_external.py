@@ -113,15 +113,19 @@ def test_a_trec_line_with_missing_fields_is_named(tmp_path: Path) -> None:
         read_scores(tmp_path / "coin.trec")
 
 
-def test_parquet_is_refused_clearly_without_a_parquet_engine(tmp_path: Path) -> None:
-    pytest.importorskip("pandas")
-    try:
-        import pyarrow  # noqa: F401
-        pytest.skip("a Parquet engine is installed")
-    except ImportError:
-        pass
-    (tmp_path / "coin.parquet").write_bytes(b"PAR1")
-    with pytest.raises(ValueError, match="Parquet needs pyarrow or fastparquet"):
+def test_a_parquet_file_serves_the_same_scores(ratings: Ratings, prepared: Path) -> None:
+    fold = scoring_folds(ratings, seed=1)["coin"]
+    (prepared / "columnar").mkdir()
+    pd.read_csv(prepared / "mine" / "coin.csv").to_parquet(prepared / "columnar" / "coin.parquet", index=False)
+    users = np.unique(fold.test.users)
+    from_parquet = ScoreFile(prepared / "columnar").fit(fold.train).score_users(users)
+    from_csv = ScoreFile(prepared / "mine").fit(fold.train).score_users(users)
+    assert np.array_equal(from_parquet, from_csv)
+
+
+def test_a_file_that_is_not_parquet_is_named(tmp_path: Path) -> None:
+    (tmp_path / "coin.parquet").write_bytes(b"PAR1 but not really")
+    with pytest.raises(ValueError, match=r"coin.parquet: not a readable Parquet file"):
         read_scores(tmp_path / "coin.parquet")
 
 

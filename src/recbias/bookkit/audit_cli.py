@@ -82,7 +82,7 @@ def prepare(args: argparse.Namespace) -> int:
     manifest = prepare_scoring(ratings, args.out, seed=args.seed, test_ratio=args.test_ratio)
     for split, entry in manifest["splits"].items():
         print(f"{split}: {entry['candidates']:,} candidates in {Path(args.out) / split / 'candidates.csv'}; "
-              f"write their scores to <DIR>/{split}.csv (user,item,score) or <DIR>/{split}.trec")
+              f"write their scores to <DIR>/{split}.csv or .parquet (user,item,score) or <DIR>/{split}.trec")
     print(f"Then: python -m recbias audit --ratings {args.ratings} --scores <DIR> (DIR inside {args.out})")
     return 0
 

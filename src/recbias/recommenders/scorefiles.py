@@ -4,9 +4,8 @@
 ratings and every candidate a protocol can ask about: each test user paired with every item the
 user did not rate in training (the full catalogue contains every sampled target set).  Another
 program scores those pairs; :class:`ScoreFile` is the recommender that serves its scores.  Scores
-are read from CSV (``user,item,score``) or from a TREC run (``qid Q0 docno rank score tag``, the
-query being the user and the document the item); Parquet needs pyarrow or fastparquet, which the
-pinned environment does not hold, and is refused with a clear error.
+are read from CSV or Parquet (columns ``user``, ``item``, ``score``) or from a TREC run
+(``qid Q0 docno rank score tag``, the query being the user and the document the item).
 """
 
 from __future__ import annotations
@@ -92,7 +91,8 @@ def _examples(values: list) -> str:
 def read_scores(path: str | Path) -> pd.DataFrame:
     """The ``user``, ``item`` (original ids, as text) and ``score`` columns of a score file.
 
-    CSV needs a header with ``user``, ``item`` and ``score``; a TREC run has six whitespace-separated
+    CSV needs a header with ``user``, ``item`` and ``score`` (Parquet, columns of those names); a TREC run has
+    six whitespace-separated
     fields per line.  Missing or non-numeric scores and repeated (user, item) pairs raise ``ValueError``
     naming the file, the count and the first lines.
     """
@@ -100,9 +100,8 @@ def read_scores(path: str | Path) -> pd.DataFrame:
     if path.suffix == ".parquet":
         try:
             frame = pd.read_parquet(path)
-        except ImportError:
-            raise ValueError(f"{path}: reading Parquet needs pyarrow or fastparquet, which the pinned environment "
-                             "does not include; write the scores as CSV (user,item,score) or a TREC run") from None
+        except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
+            raise ValueError(f"{path}: not a readable Parquet file ({error})") from None
     elif path.suffix == ".csv":
         frame = pd.read_csv(path, dtype=str, skipinitialspace=True)
     elif path.suffix in (".trec", ".run"):
