@@ -180,6 +180,8 @@ show_table(flips, left=list(flips.columns), wrap=True)
 #
 # The audited data and the simulated world that stands in for it. Gini, α and top-10% share describe
 # the item counts as in {numref}`tbl-audit-profile`; the world's are measured on the ratings it drew.
+# The exponent and the shift of the fitted curve trade off against each other, so the two α can differ
+# where the Gini coefficients and top-10% shares agree.
 # ```
 #
 # ```{glue:figure} tbl-audit-fidelity

@@ -60,8 +60,8 @@ def test_the_recommendation_in_words_gives_its_reason() -> None:
     stand_in = StandInFidelity("data-shaped world", {}, table(), systems=["a", "b", "c"])
     advice = recommend.recommend(stand_in.table, PLAN)
     text = report.recommendation_text(advice, stand_in, PLAN)
-    assert text.startswith("On the data-shaped world, *sampled, corrected* orders the 3 systems closest to their true "
-                           "order (τ = 0.90).")
+    assert text.startswith("On the data-shaped world, *sampled, corrected* comes closest to the true order of the 3 "
+                           "systems (τ = 0.90).")
     assert "do not tell *AR* from it at the 5% level; *UAR* is clearly behind." in text
     assert text.endswith("**Report *AR***: it is as faithful as *sampled, corrected* within noise and, unlike it, "
                          "needs no correction.")
@@ -73,6 +73,9 @@ def test_the_recommendation_in_words_gives_its_reason() -> None:
     assert ("No other protocol is clearly behind it: the paired resamples of users do not tell *UAR* from it at the "
             "5% level.") in text
     assert text.endswith("it is the most faithful here and needs no correction.")
+    shared = StandInFidelity("w", {}, table().assign(rank=pd.array([1, 1, 3], dtype="Int64")), systems=["a", "b"])
+    assert report.recommendation_text(tied, shared, PLAN).startswith(
+        "On the w, *sampled, corrected* and *AR* tie for closest to the true order of the 2 systems")
     refused = StandInFidelity("x-shaped world", {}, pd.DataFrame(), refused="the positive ratio is 1")
     assert report.recommendation_text(None, refused, PLAN).startswith(
         "No world could be drawn in the shape of this data (the positive ratio is 1)")

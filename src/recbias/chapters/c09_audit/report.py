@@ -144,8 +144,9 @@ def recommendation_text(recommendation: Recommendation | None, fidelity: StandIn
     tau = fidelity.table.set_index("protocol")["tau"]
     best, others, behind = recommendation.best, recommendation.tied[1:], recommendation.behind
     level = fmt_pct(recommendation.level, 0)
-    text = (f"On the {fidelity.world}, {_named([best])} orders the {len(fidelity.systems)} systems closest to their "
-            f"true order (τ = {fmt_number(tau[best], 2)}). ")
+    firsts = fidelity.table.loc[fidelity.table["rank"] == 1, "protocol"].tolist()
+    text = (f"On the {fidelity.world}, {_named(firsts)} {'comes' if len(firsts) == 1 else 'tie for'} closest to "
+            f"the true order of the {len(fidelity.systems)} systems (τ = {fmt_number(tau[best], 2)}). ")
     if not behind:
         text += (f"No other protocol is clearly behind it: the paired resamples of users do not tell {_named(others)} "
                  f"from it at the {level} level. " if others else "")
