@@ -225,7 +225,7 @@ say("leaders", report.leaders_words(leading, len(main)))
 
 # %% tags=["remove-cell"]
 papers_main = study.protocol_fidelity(world, seed=seed, splits=split_seeds, n_boot=bootstrap,
-                                      system_set=study.PAPERS)[0]
+                                      systems=partial(study.systems_of, study.PAPERS))[0]
 glue_table("tbl-truth-papers", report.comparison_table(main, papers_main, study.SYSTEM_SETS), "{:.2f}",
            left=["protocol"])
 for name, table in (("field", main), ("papers", papers_main)):
@@ -400,6 +400,5 @@ glue_table("tbl-truth-advice", report.recommendations(main, on_second, grid), wr
 #   `python -m recbias.bookkit --chapters 8 -p split_seeds 5 -p bootstrap 1000`.
 # - Widen the grid of worlds: `-p grid_alphas "0.5, 1, 1.4" -p grid_selections "0, 1, 2.5"
 #   -p grid_seeds 3`.
-# - Measure your own protocol: add a `Protocol` to
-#   `recbias.chapters.c08_protocol_fidelity.study.protocols` and its fidelity appears in
-#   every table of this chapter.
+# - Measure your own protocol: add a `Protocol` to `recbias.protocol_study.protocols`
+#   and its fidelity appears in every table of this chapter.

@@ -103,7 +103,7 @@ def test_the_needs_count_what_they_say(tmp_path):
 @pytest.mark.parametrize(("n_users", "n_items", "per_user"), [(10, 101, 40), (60, 100, 25), (300, 200, 25)])
 def test_the_world_of_its_size_is_accepted_exactly_when_the_generator_accepts_it(tmp_path, n_users, n_items,
                                                                                   per_user):
-    from recbias.chapters.c08_protocol_fidelity.study.truths import world_with_truth
+    from recbias.synthetic import world_with_truth
 
     ratings = datasets.load(f"csv:{write_csv(tmp_path / 'r.csv', n_users, n_items, per_user, ratings=True)}")
     try:

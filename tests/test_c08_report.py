@@ -10,7 +10,7 @@ import pytest
 
 from recbias import datasets
 from recbias.chapters.c08_protocol_fidelity import report, study
-from recbias.chapters.c08_protocol_fidelity.study import truths
+from recbias.synthetic import stand_in
 from recbias.ratings import Ratings
 
 
@@ -30,7 +30,7 @@ def test_the_world_note_says_what_stands_in_for_a_dataset_without_truth(world, m
     assert report.world_note(world, world) == ""
     note = report.world_note(plain, study.world_with_truth(plain))
     assert "of the same size" in note and note.startswith("The dataset of this build, plain, has no ground truth")
-    monkeypatch.setattr(truths, "MAX_PAIRS", plain.n_users * (plain.n_items - 7))
+    monkeypatch.setattr(stand_in, "MAX_PAIRS", plain.n_users * (plain.n_items - 7))
     note = report.world_note(plain, study.world_with_truth(plain))
     assert f"but {plain.n_items - 7:,} of its {plain.n_items:,} items" in note
 

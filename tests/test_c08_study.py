@@ -1,9 +1,8 @@
-"""Chapter 8's computation: random-item runs, the stand-in world, the protocols, a small study, the grid and
-what the fidelity tables say side by side."""
+"""Chapter 8's computation: the second truth, the two sets of systems, the grid and what the fidelity tables
+say side by side.  The protocols, their measurement and the stand-in world are tested with the core
+(tests/test_protocol_study.py, tests/test_synthetic_stand_in.py)."""
 
 from __future__ import annotations
-
-import dataclasses
 
 import numpy as np
 import pandas as pd
@@ -11,12 +10,7 @@ import pytest
 
 from recbias import datasets
 from recbias.chapters.c08_protocol_fidelity import study
-from recbias.chapters.c08_protocol_fidelity.study import truths
-from recbias.evaluate.fidelity import TruthStudy
 from recbias.ratings import Ratings
-from recbias.recommenders import make
-from recbias.runs import Runs
-from recbias.splits import make_folds
 
 
 @pytest.fixture(scope="module")
@@ -27,47 +21,6 @@ def world() -> Ratings:
 # ---------------------------------------------------------------------------- truths
 
 
-def test_random_item_runs_leave_out_training_pairs_and_judge_by_threshold():
-    train = Ratings.from_codes(np.array([0, 1]), np.array([2, 0]), np.array([5.0, 3.0]), (2, 4), positive_threshold=4)
-    unbiased = Ratings.from_codes(
-        np.array([0, 0, 0, 1, 1]), np.array([2, 3, 1, 0, 3]), np.array([1.0, 4.0, 2.0, 5.0, 5.0]), (2, 4), positive_threshold=4
-    )
-    runs = study.random_item_runs(train, unbiased)
-    assert runs.users.tolist() == [0, 1]
-    assert runs.items.tolist() == [1, 3, 3]  # (0, 2) and (1, 0) were rated in training
-    assert runs.labels.tolist() == [False, True, True]
-    assert runs.grades.tolist() == [0.0, 4.0, 5.0] and runs.judged.all()
-
-
-def test_random_item_values_leave_ndcg_undefined_for_users_without_a_relevant_item():
-    runs = Runs.from_arrays(offsets=np.array([0, 2, 4]), users=np.array([0, 1]), items=np.array([0, 1, 0, 1]),
-                            labels=np.array([False, False, True, False]), grades=np.array([0.0, 0.0, 5.0, 0.0]),
-                            judged=np.ones(4, dtype=bool), design="random items")
-    values = study.random_item_values(runs, {"good": np.array([0.0, 1.0, 1.0, 0.0]),
-                                             "bad": np.array([1.0, 0.0, 0.0, 1.0])}, n=1)
-    assert values["P@1"].loc[1].tolist() == [1.0, 0.0] and values["P@1"].loc[0].tolist() == [0.0, 0.0]
-    assert values["nDCG@1"].loc[1].tolist() == [1.0, 0.0] and values["nDCG@1"].loc[0].isna().all()
-
-
-def test_a_dataset_without_truth_is_refused_by_name_and_replaced_by_a_world_of_its_size(world):
-    plain = dataclasses.replace(world, name="plain", true_relevance=None)
-    with pytest.raises(ValueError, match="'plain' has no ground truth"):
-        study.truth_study(plain)
-    stand_in = study.world_with_truth(plain)
-    assert stand_in.true_relevance is not None and stand_in.name == "plain-sized world"
-    assert (stand_in.n_users, stand_in.n_items, stand_in.n_ratings) == (plain.n_users, plain.n_items, plain.n_ratings)
-    assert study.world_with_truth(world) is world
-
-
-def test_a_catalogue_too_large_for_complete_matrices_is_cut_to_what_fits(world, monkeypatch):
-    plain = dataclasses.replace(world, name="wide", true_relevance=None)
-    fits = plain.n_users * (plain.n_items - 7)
-    monkeypatch.setattr(truths, "MAX_PAIRS", fits)
-    stand_in = study.world_with_truth(plain)
-    shape = (stand_in.n_users, stand_in.n_items, stand_in.n_ratings)
-    assert shape == (plain.n_users, plain.n_items - 7, plain.n_ratings)
-
-
 def test_the_second_truth_is_skipped_missing_or_the_default_world(world):
     assert study.second_truth("", world) is None
     assert study.second_truth("csv:/no/such/ratings.csv", world) is None
@@ -75,68 +28,7 @@ def test_the_second_truth_is_skipped_missing_or_the_default_world(world):
     assert default.name == "synthetic" and default.true_relevance is not None
 
 
-def test_the_headline_truth_is_ndcg_at_5_on_random_items_and_the_first_truth_otherwise():
-    frame = pd.DataFrame({"a": [0.1]})
-    on_world = TruthStudy(protocols={}, truth={"P@10": frame, "nDCG@10": frame}, systems=["a"], dataset="w", seed=0)
-    assert study.headline_truth(on_world) == "P@10"
-    on_coat = dataclasses.replace(on_world, truth={"P@5": frame, "nDCG@5": frame})
-    assert study.headline_truth(on_coat) == "nDCG@5"
-
-
-# ------------------------------------------------------------------------- protocols
-
-
-def test_one_r_target_sets_fit_the_catalogue():
-    assert {p.design for p in study.protocols(3706) if p.label == "1R P@10"} == {"1R TI-NN(99)"}
-    assert {p.design for p in study.protocols(300) if p.label == "1R P@10"} == {"1R TI-NN(15)"}
-    assert {p.design for p in study.protocols(100) if p.label == "1R P@10"} == {"1R TI-NN(9)"}
-    sampled = {p.label: p.design for p in study.protocols(300) if p.family == "sampled"}
-    assert set(sampled.values()) == {"1R AI-NN(100)"}
-    assert {p.metric for p in study.protocols(300) if p.label.endswith("short head off")} == {"bAUC@100(Q=0.3,m=10,s=6)"}
-
-
-def test_every_protocol_has_a_kind_and_a_unique_label():
-    labels = [p.label for p in study.protocols(1000)]
-    assert len(set(labels)) == len(labels) == 18
-    assert set(study.families()) == set(labels)
-    assert {p.label for p in study.protocols(1000) if p.split == "uniform"} == {"U1R P@10", "UAR P@10", "AI-UAR P@10"}
-
-
-def brute_force_precision(model, train: Ratings, truth: np.ndarray, n: int = 10) -> np.ndarray:
-    """Each user's true P@n of ``model``: its n best items outside her training ratings (ties to the lower item
-    code), one user at a time."""
-    rated = train.matrix("binary").toarray().astype(bool)
-    scores = model.score_users(np.arange(train.n_users))
-    out = np.empty(train.n_users)
-    for user in range(train.n_users):
-        candidates = np.flatnonzero(~rated[user])
-        order = candidates[np.argsort(-scores[user, candidates], kind="stable")][:n]
-        out[user] = truth[user, order].mean()
-    return out
-
-
-def test_a_small_study_sets_each_protocol_against_the_truth_of_the_fits_it_scored(world):
-    systems = {"Random": make("random"), "Popularity": make("popularity"), "MF": make("mf")}
-    small = study.truth_study(world, systems=systems, cache=False)
-    assert set(small.protocols) == {p.label for p in study.protocols(world.n_items)}
-    means = small.means()
-    assert list(means.index) == ["Random", "Popularity", "MF"]
-    assert means.notna().all().all()
-    # on the truth, the personalised system beats random by a wide margin
-    assert means.loc["MF", "truth: P@10"] > 2 * means.loc["Random", "truth: P@10"]
-    # the uniform protocols scored the fits on the uniform split: their truth is those fits', read over every
-    # item outside the uniform training set (a brute-force oracle for Popularity)
-    uniform = {p.label for p in study.protocols(world.n_items) if p.split == "uniform"}
-    assert set(small.truth_of) == uniform
-    fold = make_folds(world, method="uniform", folds=1, test_ratio=0.2, seed=0)[0]
-    expected = brute_force_precision(make("popularity").fit(fold.train), fold.train, world.true_relevance)
-    own = small.truth_of["UAR P@10"]["P@10"]["Popularity"]
-    np.testing.assert_allclose(own.sort_index().to_numpy(), expected)
-    coin = make_folds(world, folds=1, test_ratio=0.2, seed=0)[0]
-    np.testing.assert_allclose(small.truth["P@10"]["Popularity"].sort_index().to_numpy(),
-                               brute_force_precision(make("popularity").fit(coin.train), coin.train,
-                                                     world.true_relevance))
-    assert not np.allclose(own.sort_index().to_numpy(), small.truth["P@10"]["Popularity"].sort_index().to_numpy())
+# --------------------------------------------------------------------------- systems
 
 
 def test_the_two_sets_of_systems():
@@ -157,16 +49,6 @@ def table(taus: dict[str, tuple[float, float, float]], behind: dict[str, float] 
     rows = [{"protocol": p, "tau": t, "tau_low": lo, "tau_high": hi, "behind_best": (behind or {}).get(p, 0.0)}
             for p, (t, lo, hi) in taus.items()]
     return pd.DataFrame(rows).sort_values("tau", ascending=False, ignore_index=True)
-
-
-def test_leaders_are_the_protocols_not_clearly_behind_the_most_faithful():
-    main = table({"a": (0.9, 0.8, 1.0), "b": (0.8, 0.7, 0.9), "c": (0.5, 0.4, 0.6), "d": (0.4, 0.3, 0.5)}).assign(
-        tau_draws=[np.full(39, 0.9), np.r_[np.full(36, 0.8), np.full(3, 0.95)], np.r_[np.full(38, 0.5), 1.0],
-                   np.full(39, 0.4)])
-    # b is above a in 3 of 39 resamples: p = 2 (3 + 1) / 40 = 0.2; c in 1: p = 2 (1 + 1) / 40 = 0.1 -- both kept;
-    # d never: p = 2 / 40 = 0.05, not below the level either
-    assert study.leaders(main) == ["a", "b", "c", "d"]
-    assert study.leaders(main.assign(tau_draws=[np.full(79, 0.9)] + [np.full(79, 0.5)] * 3)) == ["a"]  # p = 0.025
 
 
 def test_two_truths_part_only_where_each_tau_is_outside_the_others_interval():

@@ -7,10 +7,10 @@ from recbias.chapters.c09_audit import claims
 
 
 def test_the_finding_holds_when_ar_gives_popularity_the_larger_share() -> None:
-    share = pd.DataFrame({"popularity index": [0.8, 0.3, 0.5]}, index=["AR P@10", "P1R P@10", "UAR P@10"])
+    share = pd.DataFrame({"popularity index": [0.8, 0.3, 0.5]}, index=["AR TI-AN P@10", "P1R(10) P@10", "UAR P@10"])
     values = claims.measured(share)
     assert values == {"ar_index": 0.8, "neutralising_index": 0.5}
     assert claims.FINDINGS[0].criterion(values) == HOLDS
     assert claims.FINDINGS[0].criterion({"ar_index": 0.4, "neutralising_index": 0.5}) == FAILS
-    assert claims.measured(share.loc[["AR P@10"]]) == {}
+    assert claims.measured(share.loc[["AR TI-AN P@10"]]) == {}
     assert published(claims.PUBLISHED) == []

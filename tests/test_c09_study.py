@@ -1,13 +1,20 @@
-"""Chapter 9's study: the profile, the measurements and the readings, against hand-worked values."""
+"""Chapter 9's study: the profile, the measurements, the readings and the recommendation, against hand-worked
+values, and the recommendation against chapter 8's fidelity on worlds whose truth is known."""
 
 from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from recbias import datasets, synthetic
-from recbias.chapters.c09_audit.study import measure, profile, protocols, readings
+from recbias import datasets, protocol_study, synthetic
+from recbias.chapters.c08_protocol_fidelity import study as chapter8
+from recbias.chapters.c09_audit.study import measure, profile, protocols, readings, recommend
+from recbias.protocol_study import Protocol
+from recbias.synthetic import generate
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +33,23 @@ def test_every_protocol_measures_every_system_with_intervals_around_the_mean(mea
     assert result.means().shape == (len(result.relevant_share), 3)
 
 
+def test_the_audit_measures_eight_of_the_fidelity_protocols_each_explained_by_a_page() -> None:
+    plan = protocols.audit_protocols(1682)
+    core = {p.label: p for p in protocol_study.protocols(1682)}
+    assert [p.label for p in plan] == list(protocols.EXPLAINED_IN) and all(p == core[p.label] for p in plan)
+    book = Path(__file__).resolve().parents[1] / "book"
+    assert all((book / f"{page}.py").exists() for page in protocols.EXPLAINED_IN.values())
+    assert protocols.NEUTRALISING == ("P1R(10) P@10", "U1R P@10", "UAR P@10")
+    assert [p.label for p in plan if p.correction is not None] == ["sampled HR@10, corrected (BV 0.1)"]
+
+
+def test_only_the_protocols_measured_are_kept(measured) -> None:
+    _, plan, result = measured
+    assert [p.label for p in result.kept(plan)] == list(result.relevant_share.index)
+    narrowed = measure.Measured(result.experiment, result.relevant_share.drop("U1R P@10"), result.splits)
+    assert "U1R P@10" not in [p.label for p in narrowed.kept(plan)] and len(narrowed.kept(plan)) == len(plan) - 1
+
+
 def test_the_one_relevant_share_is_one_over_the_target_size(measured) -> None:
     ratings, plan, result = measured
     k = next(p for p in plan if p.label == "1R P@10").design.split("(")[1].rstrip(")")
@@ -35,8 +59,8 @@ def test_the_one_relevant_share_is_one_over_the_target_size(measured) -> None:
 def test_mean_of_the_per_run_table_is_the_summary(measured) -> None:
     _, _, result = measured
     runs = result.experiment.runs
-    part = runs[(runs["design"] == "AR P@10") & (runs["system"] == "MF")]
-    row = result.summary().query("protocol == 'AR P@10' and system == 'MF'")
+    part = runs[(runs["design"] == "AR TI-AN P@10") & (runs["system"] == "MF")]
+    row = result.summary().query("protocol == 'AR TI-AN P@10' and system == 'MF'")
     assert row["mean"].iloc[0] == pytest.approx(part["value"].mean())
 
 
@@ -47,6 +71,7 @@ def test_the_profile_matches_hand_counts() -> None:
     assert row["density"] == pytest.approx(ratings.n_ratings / (ratings.n_users * ratings.n_items))
     top = np.sort(counts)[::-1][: ratings.n_items // 10].sum() / counts.sum()
     assert row["top-10% share"] == pytest.approx(top)
+    assert row["positive ratio"] == pytest.approx(np.mean(ratings.values >= ratings.positive_threshold))
     assert row["fitted α"] > 0
 
 
@@ -68,3 +93,108 @@ def test_the_profile_compares_with_real_datasets_only() -> None:
     others = profile.real_datasets(besides="ml-100k")
     assert "ml-100k" not in others and not set(others) & set(synthetic.PRESETS)
     assert all(datasets.available(name) for name in others)
+
+
+# --------------------------------------------------------------------- which protocol to report
+
+
+def fidelity_table(draws: dict[str, tuple[float, np.ndarray]]) -> pd.DataFrame:
+    """A fidelity table, most faithful first: protocol -> (tau on the full sample, tau on each resample)."""
+    return pd.DataFrame([{"protocol": p, "tau": tau, "tau_draws": d} for p, (tau, d) in draws.items()])
+
+
+def plan_of(labels, corrected=()) -> list[Protocol]:
+    return [Protocol(label, "TI-AN", "P@10", "coin", "standard", "BV 0.1" if label in corrected else None)
+            for label in labels]
+
+
+def test_the_recommendation_keeps_the_best_and_its_ties_and_leaves_out_the_clearly_worse() -> None:
+    # 39 resamples; p = 2 (k + 1) / 40 with k the resamples on the smaller side of zero
+    table = fidelity_table({
+        "best": (0.9, np.full(39, 0.9)),
+        "tie": (0.85, np.r_[np.full(35, 0.8), np.full(4, 0.95)]),     # above best in 4: p = 0.25, within noise
+        "edge": (0.6, np.r_[np.full(38, 0.6), 0.95]),                 # above in 1: p = 0.1, within noise at 5%
+        "worse": (0.5, np.full(39, 0.5)),                             # never above: p = 0.05, not below 5% either
+    })
+    advice = recommend.recommend(table, plan_of(table["protocol"]))
+    assert advice.best == advice.protocol == "best"
+    assert advice.tied == ["best", "tie", "edge", "worse"] and advice.behind == []
+    strict = recommend.recommend(table, plan_of(table["protocol"]), level=0.2)
+    assert strict.tied == ["best", "tie"] and strict.behind == ["edge", "worse"]  # p 0.1 and 0.05 < 0.2
+    many = fidelity_table({"best": (0.9, np.full(79, 0.9)), "worse": (0.5, np.full(79, 0.5))})
+    assert recommend.recommend(many, plan_of(["best", "worse"])).tied == ["best"]  # p = 2 / 80 = 0.025
+
+
+def test_among_ties_the_recommendation_prefers_a_protocol_without_correction() -> None:
+    table = fidelity_table({"corrected": (0.9, np.full(39, 0.9)),
+                            "plain": (0.85, np.r_[np.full(35, 0.8), np.full(4, 0.95)]),
+                            "behind": (0.2, np.full(39, 0.2))})
+    advice = recommend.recommend(table, plan_of(table["protocol"], corrected={"corrected"}))
+    assert (advice.best, advice.protocol) == ("corrected", "plain")
+    # a protocol without correction clearly behind is not preferred to the corrected best
+    alone = table[table["protocol"] != "plain"].reset_index(drop=True).assign(
+        tau_draws=[np.full(79, 0.9), np.full(79, 0.2)])
+    advice = recommend.recommend(alone, plan_of(["corrected", "behind"], corrected={"corrected"}))
+    assert advice.protocol == "corrected" and advice.tied == ["corrected"]
+
+
+def test_no_recommendation_without_a_defined_fidelity() -> None:
+    assert recommend.recommend(fidelity_table({}).reindex(columns=["protocol", "tau", "tau_draws"]), []) is None
+    undefined = fidelity_table({"a": (np.nan, np.full(9, np.nan))})
+    assert recommend.recommend(undefined, plan_of(["a"])) is None
+
+
+def test_the_reversals_of_one_protocol_on_a_hand_made_table() -> None:
+    means = pd.DataFrame({"Random": [0.1, 0.1, 0.1], "Popularity": [0.5, 0.2, 0.5], "A": [0.9, 0.6, 0.4],
+                          "B": [0.3, 0.7, 0.3]}, index=["X", "Y", "Z"])
+    # X: A > Pop > B > Rnd; Y reverses (A, B) and (Pop, B); Z reverses (A, Pop)
+    found = readings.reversals(means, "X")
+    assert sorted(zip(found["above"], found["below"], found["reversed under"])) == [
+        ("A", "B", ["Y"]), ("A", "Popularity", ["Z"]), ("Popularity", "B", ["Y"])]
+    tied = means.assign(B=[0.9, 0.7, 0.3])  # X ties A and B: not an order X gives
+    assert ("A", "B") not in set(zip(*[readings.reversals(tied, "X")[c] for c in ("above", "below")]))
+
+
+def test_the_caveats_of_the_recommended_protocol() -> None:
+    means = pd.DataFrame({"Random": [0.1, 0.1, 0.1], "Popularity": [0.5, 0.2, 0.5], "A": [0.9, 0.6, 0.4]},
+                         index=["AR TI-AN P@10", "UAR P@10", "P1R(10) P@10"])
+    share, tau = readings.popularity_share(means), readings.tau_matrix(means)
+    stand_in = recommend.StandInFidelity("w", {}, pd.DataFrame({"protocol": ["UAR P@10", "AR TI-AN P@10",
+                                                                             "P1R(10) P@10"]}))
+    advice = recommend.Recommendation("AR TI-AN P@10", "AR TI-AN P@10", ["AR TI-AN P@10"], [], 0.05)
+    found = recommend.caveats(advice, means, tau, share, stand_in)
+    # AR: A > Pop > Rnd, as under UAR; P1R puts Pop above A
+    pairs = found.reversed_pairs
+    assert list(zip(pairs["above"], pairs["below"], pairs["reversed under"])) == [("A", "Popularity", ["P1R(10) P@10"])]
+    assert found.popularity_index == pytest.approx((0.5 - 0.1) / (0.9 - 0.1))
+    assert found.lifts == {"A": pytest.approx(0.9 / 0.5)}
+    assert found.companion == "UAR P@10"  # the most faithful neutralising protocol on the stand-in world
+    assert found.furthest == ("P1R(10) P@10", pytest.approx(1 / 3))  # 3 pairs, 1 reversed: (2 - 1) / 3
+    neutral = recommend.Recommendation("UAR P@10", "UAR P@10", ["UAR P@10"], [], 0.05)
+    assert recommend.caveats(neutral, means, tau, share, stand_in).companion is None
+    assert recommend.caveats(None, means, tau, share, stand_in) is None
+
+
+def test_data_without_non_positive_ratings_gets_no_world_and_no_recommendation() -> None:
+    data = datasets.load("synthetic-small", seed=1)
+    liked = dataclasses.replace(data, name="liked", true_relevance=None, positive_threshold=1.0)
+    plan = protocols.audit_protocols(liked.n_items)
+    found = recommend.stand_in_fidelity(liked, plan)
+    assert found.table.empty and "positive ratio is 1" in found.refused and found.world == ""
+    assert recommend.recommend(found.table, plan) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("world", [dict(preset="synthetic-small", seed=0),
+                                   dict(preset="synthetic-small", alpha=0.8, selection=2.5, seed=0)],
+                         ids=["default-small", "flat-strongly-selected"])
+def test_the_recommended_protocol_is_among_the_most_faithful_of_chapter_8_on_a_world_with_known_truth(world):
+    """The audit sees the world's ratings without their truth and recommends a protocol from its stand-in world;
+    chapter 8 measures every one of its protocols against the world's own truth, with its field of systems:
+    the recommended protocol is one the paired resamples do not tell from chapter 8's most faithful."""
+    truth = generate(**world)
+    audited = dataclasses.replace(truth, name="audited", true_relevance=None)
+    plan = protocols.audit_protocols(audited.n_items)
+    advice = recommend.recommend(recommend.stand_in_fidelity(audited, plan).table, plan)
+    main, _ = chapter8.protocol_fidelity(truth)
+    assert advice.protocol in chapter8.leaders(main)

@@ -24,7 +24,7 @@ FAST_PARAMETERS: dict[str, dict] = {
     "07_discounted_auc": {"bootstrap": 30, "max_known": 10, "new_user_groups": 2},
     "08_protocol_fidelity": {"split_seeds": 1, "bootstrap": 30, "second_dataset": "", "grid_alphas": "0.5",
                              "grid_selections": "0, 2"},
-    "09_audit": {"systems": "mf, examples/item_mean.py:ItemMean", "compare_all": False},
+    "09_audit": {"systems": "mf, examples/item_mean.py:ItemMean", "compare_all": False, "bootstrap": 30},
     "appendix_datasets": {},
 }
 

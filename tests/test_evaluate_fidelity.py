@@ -70,3 +70,14 @@ def test_the_paired_pvalue_of_two_protocols_reads_their_differences_on_the_same_
     assert fidelity.paired_pvalue(table, "a", "b") == pytest.approx(2 * 1 / 5)  # a above b in all four
     # a - c: 0.1, -0.1, 0.1, 0.0: one below zero and one at zero, so 2 on the smaller side
     assert fidelity.paired_pvalue(table, "a", "c") == pytest.approx(min(1.0, 2 * 3 / 5))
+
+
+def test_leaders_are_the_protocols_not_clearly_behind_the_most_faithful():
+    main = pd.DataFrame({"protocol": list("abcd"), "tau": [0.9, 0.8, 0.5, 0.4]}).assign(
+        tau_draws=[np.full(39, 0.9), np.r_[np.full(36, 0.8), np.full(3, 0.95)], np.r_[np.full(38, 0.5), 1.0],
+                   np.full(39, 0.4)])
+    # b is above a in 3 of 39 resamples: p = 2 (3 + 1) / 40 = 0.2; c in 1: p = 2 (1 + 1) / 40 = 0.1 -- both kept;
+    # d never: p = 2 / 40 = 0.05, not below the level either
+    assert fidelity.leaders(main) == ["a", "b", "c", "d"]
+    assert fidelity.leaders(main.assign(tau_draws=[np.full(79, 0.9)] + [np.full(79, 0.5)] * 3)) == ["a"]  # p = 0.025
+    assert fidelity.leaders(main, level=0.15) == ["a", "b"]  # b's p = 0.2 stays, c's 0.1 and d's 0.05 do not

@@ -100,14 +100,14 @@ def world_of_its_size() -> Need:
     def accepted(ratings: Ratings, parameters: Parameters) -> int:
         if ratings.true_relevance is not None or ratings.unbiased_test is not None:
             return 1
-        from recbias.synthetic import MAX_PAIRS
+        from recbias.synthetic import world_size
         from recbias.synthetic.parameters import resolve_parameters
         from recbias.synthetic.popularity import item_targets, popularity_curve, user_targets
 
-        n_users, n_ratings = ratings.n_users, ratings.n_ratings
-        n_items = min(ratings.n_items, MAX_PAIRS // n_users)  # as chapter 8's world_with_truth
+        size = world_size(ratings)
+        n_users, n_items, n_ratings = size["n_users"], size["n_items"], size["n_ratings"]
         try:
-            p = resolve_parameters("synthetic", n_users=n_users, n_items=n_items, n_ratings=n_ratings)
+            p = resolve_parameters("synthetic", **size)
             item_targets(popularity_curve(n_items, n_ratings, p["alpha"], p["popularity_floor"],
                                           p["popularity_shift"]), n_items, n_users)
             user_targets(n_users, n_items, n_ratings, p["min_user_ratings"], p["activity_shape"])

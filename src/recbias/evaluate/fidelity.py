@@ -10,7 +10,8 @@
   first (:func:`recbias.evaluate.order_agreement`), with percentile intervals over users
   resampled with replacement, the sampling unit (a user's runs are averaged first); each
   protocol against the truth of the fits it scored;
-* :func:`higher_share` and :func:`paired_pvalue`: two protocols compared on the same resamples;
+* :func:`higher_share` and :func:`paired_pvalue`: two protocols compared on the same resamples, and
+  :func:`leaders`, the protocols not clearly behind the most faithful one;
 * :func:`fidelity_over_seeds`: the same over several splits.
 """
 
@@ -30,8 +31,11 @@ from recbias.splits import fold_seed
 from recbias.ratings import Ratings
 from recbias.recommenders import PopularityBlend, Recommender, make
 
-__all__ = ["BLEND_WEIGHTS", "FIELD", "TruthStudy", "fidelity", "fidelity_over_seeds", "fit_field", "higher_share",
-           "paired_pvalue", "system_field"]
+__all__ = ["BLEND_WEIGHTS", "FIELD", "LEVEL", "TruthStudy", "fidelity", "fidelity_over_seeds", "fit_field",
+           "higher_share", "leaders", "paired_pvalue", "system_field"]
+
+#: the significance level of a comparison of two protocols, two-sided over paired user resamples
+LEVEL = 0.05
 
 #: label -> (preset of :func:`recbias.recommenders.make`, parameters); blends are added by :func:`system_field`
 FIELD: dict[str, tuple[str, dict]] = {
@@ -204,3 +208,11 @@ def paired_pvalue(table: pd.DataFrame, first: str, second: str) -> float:
     of :func:`fidelity` or :func:`fidelity_over_seeds`."""
     draws = table.set_index("protocol")["tau_draws"]
     return resampled_pvalue(np.asarray(draws[first]) - np.asarray(draws[second]))
+
+
+def leaders(table: pd.DataFrame, level: float = LEVEL) -> list[str]:
+    """The protocols not clearly behind the most faithful one (the first row of ``table``, a fidelity table
+    with ``tau_draws``, most faithful first): those whose tau the paired user resamples do not tell from its
+    own at ``level`` (:func:`paired_pvalue`), the most faithful one first."""
+    best = table["protocol"].iloc[0]
+    return [best] + [p for p in table["protocol"].iloc[1:] if paired_pvalue(table, best, p) >= level]

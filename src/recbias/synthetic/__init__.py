@@ -25,7 +25,9 @@ latent tastes, the popularity curve).  The generative story:
 Items in the far tail may have no observed rating; every user has at least
 ``min_user_ratings`` when user counts are exact.  :data:`PREFERENCE_FREE` turns
 every preference off (the papers' artificial data), and
-:func:`fit_popularity_curve` fits the popularity law to observed item counts.
+:func:`fit_popularity_curve` fits the popularity law to observed item counts, and
+:mod:`recbias.synthetic.stand_in` draws worlds of a dataset's size or shape (:func:`world_with_truth`,
+:func:`stand_in_world`).
 Parameters and presets: :mod:`recbias.synthetic.parameters`.  The presets too large for
 the complete truth (:data:`OBSERVED_ONLY`, MovieLens 10M and 20M scale) draw their observed
 ratings directly (:mod:`recbias.synthetic.observed`) and have no ``true_relevance``.
@@ -34,6 +36,7 @@ ratings directly (:mod:`recbias.synthetic.observed`) and have no ``true_relevanc
 from recbias.synthetic.parameters import MAX_PAIRS, OBSERVED_ONLY, PREFERENCE_FREE, PRESETS, resolve_parameters
 from recbias.synthetic.popularity import PopularityCurve, fit_popularity_curve, popularity_curve
 from recbias.synthetic.world import World, generate, simulate
+from recbias.synthetic.stand_in import shape_of, stand_in_world, world_size, world_with_truth
 
 __all__ = [
     "MAX_PAIRS",
@@ -46,5 +49,9 @@ __all__ = [
     "generate",
     "popularity_curve",
     "resolve_parameters",
+    "shape_of",
     "simulate",
+    "stand_in_world",
+    "world_size",
+    "world_with_truth",
 ]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from recbias.bookkit.claims import Finding, above
-from recbias.chapters.c09_audit.study.protocols import NEUTRALISING
+from recbias.chapters.c09_audit.study.protocols import AR, NEUTRALISING
 
 #: the chapter reproduces no published number: the header of the common schema only
 PUBLISHED = Path(__file__).with_name("published.csv")
@@ -27,6 +27,6 @@ def measured(share: pd.DataFrame) -> dict[str, float]:
     """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.readings.popularity_share`."""
     index = share["popularity index"]
     neutral = [p for p in NEUTRALISING if p in index.index]
-    if "AR P@10" not in index.index or not neutral:
+    if AR not in index.index or not neutral:
         return {}
-    return {"ar_index": float(index["AR P@10"]), "neutralising_index": float(index[neutral].max())}
+    return {"ar_index": float(index[AR]), "neutralising_index": float(index[neutral].max())}

@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c08_protocol_fidelity.study.measure import truth_study
 from recbias.chapters.c08_protocol_fidelity.study.systems import FIELD, systems_of
 from recbias.evaluate.fidelity import fidelity
+from recbias.protocol_study import truth_study
 from recbias.synthetic import generate
 
 
@@ -34,7 +34,7 @@ def simulation_grid(
 
     Each cell generates a world of ``preset`` (``world`` overrides its sizes) with that
     ``alpha`` and ``selection`` strength for every seed, runs
-    :func:`~recbias.chapters.c08_protocol_fidelity.study.measure.truth_study` on the systems of
+    :func:`recbias.protocol_study.truth_study` on the systems of
     ``system_set`` (:func:`.systems.systems_of`) and :func:`recbias.evaluate.fidelity.fidelity`
     (``n_boot`` resamples of users).  Returns one row per (alpha, selection, seed, protocol), with
     its ``tau_draws``.

@@ -1,7 +1,8 @@
-"""What the fidelity tables say when set side by side: the protocols resampling cannot tell from the most
-faithful one, where two truths part, how alike they rank the protocols, which protocols stay in the
-better half on every truth, and the paired resamples behind comparisons of kinds of protocols
-(:func:`family_gap`) or of one protocol with the median one (:func:`median_margin`)."""
+"""What the fidelity tables say when set side by side: where two truths part, how alike they rank the
+protocols, which protocols stay in the better half on every truth, and the paired resamples behind
+comparisons of kinds of protocols (:func:`family_gap`) or of one protocol with the median one
+(:func:`median_margin`).  The protocols resampling cannot tell from the most faithful one are
+:func:`recbias.evaluate.fidelity.leaders`, at the level :data:`recbias.evaluate.fidelity.LEVEL`."""
 
 from __future__ import annotations
 
@@ -12,20 +13,9 @@ import numpy as np
 import pandas as pd
 
 from recbias.chapters.c08_protocol_fidelity.study.grid import grid_means
-from recbias.evaluate.fidelity import paired_pvalue
 
-#: the significance level of every comparison of the chapter, two-sided over paired user resamples
-LEVEL = 0.05
 #: the verdicts of :func:`verdicts`, in the order the page lists them
 VERDICTS = ("better", "mixed", "worse")
-
-
-def leaders(main: pd.DataFrame) -> list[str]:
-    """The protocols not clearly behind the most faithful one (the first row of ``main``, a fidelity table with
-    ``tau_draws``): those whose tau the paired user resamples do not tell from its own at :data:`LEVEL`
-    (:func:`recbias.evaluate.fidelity.paired_pvalue`), the most faithful one first."""
-    best = main["protocol"].iloc[0]
-    return [best] + [p for p in main["protocol"].iloc[1:] if paired_pvalue(main, best, p) >= LEVEL]
 
 
 def joined(main: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:

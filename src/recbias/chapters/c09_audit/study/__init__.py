@@ -1,1 +1,2 @@
-"""Computation of the audit page: protocols, measurement, the data's bias profile and the readings."""
+"""Computation of the audit page: protocols, measurement, the data's bias profile, the readings and which
+protocol to report (its fidelity on a stand-in world and its caveats)."""

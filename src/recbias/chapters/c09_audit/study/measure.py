@@ -2,7 +2,8 @@
 
 Each split of :func:`recbias.recommenders.scorefiles.scoring_folds` is measured once: its systems are
 fitted (presets through the fit cache, outside systems afresh, since their code or files may change),
-the runs of every design are drawn, every system scores them in one pass
+the runs of every design and the draw of the corrected sampled metric are drawn as a fidelity study
+draws them (:func:`recbias.protocol_study.fold_runs`), every system scores the runs in one pass
 (:func:`recbias.evaluate.experiment.evaluate_fold`), and the corrected sampled metric reads its own draw.
 The result is one tidy per-run table, summarised with the user as the unit
 (:meth:`recbias.evaluate.experiment.Experiment.summary`).
@@ -10,22 +11,20 @@ The result is one tidy per-run table, summarised with the user as the unit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c09_audit.study.protocols import AuditProtocol
-from recbias.designs import build_runs, parse_design
 from recbias.evaluate import Candidates
 from recbias.evaluate.experiment import Experiment, evaluate_fold, fit_systems
 from recbias.metrics import ItemPopularity
+from recbias.protocol_study import Protocol, fold_runs
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
 from recbias.recommenders.scorefiles import scoring_folds
-from recbias.sampled import corrected_sample
-from recbias.splits import Fold, fold_seed
+from recbias.splits import Fold
 
 VALUE = "value"
 
@@ -46,6 +45,10 @@ class Measured:
         table = self.experiment.summary([VALUE])
         return table.rename(columns={"design": "protocol"}).drop(columns=["dataset", "metric"])
 
+    def kept(self, plan: Sequence[Protocol]) -> list[Protocol]:
+        """The protocols of ``plan`` measured here (a uniform protocol is left out without a uniform split)."""
+        return [p for p in plan if p.label in self.relevant_share.index]
+
     def means(self) -> pd.DataFrame:
         """Protocol x system means."""
         table = self.summary()
@@ -62,7 +65,7 @@ def fit_split(systems: Mapping[str, str | Recommender], fold: Fold, seed: int) -
     return {label: fitted[label] for label in systems}
 
 
-def _tidy(table: pd.DataFrame, protocol: AuditProtocol) -> pd.DataFrame:
+def _tidy(table: pd.DataFrame, protocol: Protocol) -> pd.DataFrame:
     part = table[table["design"] == protocol.design]
     out = part[["dataset", "fold", "system", "run", "user", "group"]].copy()
     out.insert(2, "design", protocol.label)
@@ -70,33 +73,29 @@ def _tidy(table: pd.DataFrame, protocol: AuditProtocol) -> pd.DataFrame:
     return out
 
 
-def measure_split(plan: list[AuditProtocol], fold: Fold, systems: Mapping[str, str | Recommender], ratings: Ratings,
+def measure_split(plan: list[Protocol], fold: Fold, systems: Mapping[str, str | Recommender], ratings: Ratings,
                   seed: int) -> tuple[list[pd.DataFrame], dict[str, float]]:
     """Per-run tables of the protocols of ``plan`` on one split, and each protocol's share of relevant candidates."""
     fitted = fit_split(systems, fold, seed)
-    plain = [p for p in plan if p.correction is None]
-    designs = list(dict.fromkeys(p.design for p in plain))
-    runs = {d: build_runs(fold.train, fold.test, d, seed=fold_seed(seed, k), on_shortage="exclude")
-            for k, d in enumerate(designs)}
+    drawn = fold_runs(plan, fold, ratings, seed)
+    runs = dict(zip(drawn.designs, drawn.runs, strict=True))
     popularity = ItemPopularity.from_ratings(ratings, fold.test, train=fold.train)
-    metrics = list(dict.fromkeys(p.metric for p in plain))
+    metrics = list(dict.fromkeys(p.metric for p in drawn.plain))
     table = evaluate_fold(fold, fitted, runs, metrics, dataset=ratings.name, seed=seed, item_popularity=popularity)
-    tables = [_tidy(table, p) for p in plain]
-    shares = {p.label: float(runs[p.design].labels.mean()) for p in plain}
-    for p in (p for p in plan if p.correction is not None):
-        sample = corrected_sample(fold.train, fold.test, metric=p.metric, method=p.correction,
-                                  m=parse_design(p.design).n_nonrelevant, seed=fold_seed(seed, len(designs)))
+    tables = [_tidy(table, p) for p in drawn.plain]
+    shares = {p.label: float(runs[p.design].labels.mean()) for p in drawn.plain}
+    for label, sample in drawn.samples.items():
         candidates = Candidates([sample.runs])
-        for label, recommender in fitted.items():
-            values = sample.values(label, candidates.score(recommender)[0])
-            tables.append(pd.DataFrame({"dataset": ratings.name, "fold": fold.index, "design": p.label,
-                                        "system": label, "run": np.arange(len(values)), "user": values["user"],
+        for system, recommender in fitted.items():
+            values = sample.values(system, candidates.score(recommender)[0])
+            tables.append(pd.DataFrame({"dataset": ratings.name, "fold": fold.index, "design": label,
+                                        "system": system, "run": np.arange(len(values)), "user": values["user"],
                                         "group": 0, VALUE: values["value"]}))
-        shares[p.label] = float(sample.runs.labels.mean())
+        shares[label] = float(sample.runs.labels.mean())
     return tables, shares
 
 
-def measure(ratings: Ratings, plan: list[AuditProtocol], systems: Mapping[str, str | Recommender], *, seed: int = 0,
+def measure(ratings: Ratings, plan: list[Protocol], systems: Mapping[str, str | Recommender], *, seed: int = 0,
             test_ratio: float = 0.2, progress: Callable[[str], None] | None = None) -> Measured:
     """Every protocol of ``plan`` for every system; protocols of a split that does not exist are left out
     (no uniform test profile at ``test_ratio``).  ``progress`` is called with the name of each split measured."""

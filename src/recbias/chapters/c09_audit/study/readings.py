@@ -42,3 +42,18 @@ def flipped_pairs(means: pd.DataFrame) -> pd.DataFrame:
             rows.append({"first": a, "second": b, "first above under": ", ".join(above),
                          "second above under": ", ".join(below)})
     return pd.DataFrame(rows, columns=["first", "second", "first above under", "second above under"])
+
+
+def reversals(means: pd.DataFrame, protocol: str) -> pd.DataFrame:
+    """Every pair of systems that ``protocol`` orders and some other protocol orders the other way: ``above`` and
+    ``below`` as ``protocol`` orders them, and the protocols that reverse them (``reversed under``, a list)."""
+    rows = []
+    for a, b in itertools.combinations(means.columns, 2):
+        here = means.loc[protocol, a] - means.loc[protocol, b]
+        if here == 0 or pd.isna(here):
+            continue
+        above, below = (a, b) if here > 0 else (b, a)
+        others = means.index[means[below] > means[above]].tolist()
+        if others:
+            rows.append({"above": above, "below": below, "reversed under": others})
+    return pd.DataFrame(rows, columns=["above", "below", "reversed under"])

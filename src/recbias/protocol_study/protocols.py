@@ -1,4 +1,5 @@
-"""The offline protocols under test: a design on a split, read with one metric."""
+"""The offline protocols whose fidelity to a truth is measured (chapters 8 and 9): a design on a split, read
+with one metric."""
 
 from __future__ import annotations
 

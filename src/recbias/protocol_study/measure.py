@@ -1,30 +1,30 @@
-"""Every protocol and the truth measured on one split of a dataset, for the whole field of systems.
+"""Every protocol and the truth measured on one split of a dataset, for a whole field of systems.
 
 :func:`truth_study` fits the field on a coin-flip split and on a uniform split and measures every
-protocol of :func:`~recbias.chapters.c08_protocol_fidelity.study.protocols.protocols` on the split it
+protocol of :func:`~recbias.protocol_study.protocols.protocols` (or of a plan given) on the split it
 names; on each split it also reads the truth of the fits made there, so that every protocol is set
 against the truth of the very models it scored.  A split is measured in two phases: its runs
 are drawn once (:func:`fold_runs`), then every system scores them once, system after system
-(:func:`measure_fold`).
+(:func:`measure_fold`).  :func:`protocol_fidelity` is the whole study over several splits, read as
+the fidelity of every protocol (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c08_protocol_fidelity.study.protocols import Protocol, protocols
-from recbias.chapters.c08_protocol_fidelity.study.systems import FIELD, systems_of
-from recbias.chapters.c08_protocol_fidelity.study.truths import headline_truth, random_item_runs, random_item_values
 from recbias.designs import build_runs, parse_design
 from recbias.evaluate import Candidates, evaluate_runs
 from recbias.evaluate.complete import TrueQuality
 from recbias.evaluate.fidelity import TruthStudy, fidelity_over_seeds, fit_field, system_field
 from recbias.metrics.popularity import ItemPopularity
+from recbias.protocol_study.protocols import Protocol, protocols
+from recbias.protocol_study.random_items import random_item_runs, random_item_values
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
 from recbias.runs import Runs
@@ -45,7 +45,7 @@ class FoldRuns:
         samples: protocol label -> the draw of a corrected sampled metric
             (:func:`recbias.sampled.corrected_sample`).
         complete: the complete relevance of a simulated world, when the split reads a truth there.
-        random_items: the random-item runs of Coat (:func:`.truths.random_item_runs`), when the split
+        random_items: the random-item runs of Coat (:func:`.random_items.random_item_runs`), when the split
             reads a truth there.
     """
 
@@ -141,6 +141,7 @@ def truth_study(
     systems: Mapping[str, Recommender] | None = None,
     sampled_m: int = 100,
     cache: bool = True,
+    plan: Sequence[Protocol] | None = None,
 ) -> TruthStudy:
     """Fit the field on a coin-flip split and a uniform split of ``ratings`` and measure everything.
 
@@ -152,7 +153,8 @@ def truth_study(
     training set) or ``ratings.unbiased_test`` (Coat: each fit ranks the user's random items); a
     dataset with neither raises ``ValueError``.  The coin-flip fits give the study's ``truth``, the
     uniform fits the truth of the uniform protocols (``truth_of``).  The uniform protocols are left
-    out when no uniform split exists at ``test_ratio``.
+    out when no uniform split exists at ``test_ratio``.  ``plan`` restricts the study to those protocols
+    (default: every protocol of :func:`~recbias.protocol_study.protocols.protocols` for the catalogue).
     """
     if ratings.true_relevance is None and ratings.unbiased_test is None:
         raise ValueError(
@@ -161,7 +163,7 @@ def truth_study(
         )
     field = dict(systems) if systems is not None else system_field(seed)
     unfitted = copy.deepcopy(field)  # the uniform split's fits, apart from the coin-flip split's
-    plan = protocols(ratings.n_items, sampled_m)
+    plan = list(plan) if plan is not None else protocols(ratings.n_items, sampled_m)
     coin = make_folds(ratings, folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
     coin_fit = fit_field(field, coin.train, key_extra=coin.key, cache=cache, seed=seed)
     values, truth = measure_fold([p for p in plan if p.split == "coin"], coin_fit, coin, ratings, seed, truth=True)
@@ -181,12 +183,21 @@ def truth_study(
                       split=split, truth_of=truth_of)
 
 
+def headline_truth(study: TruthStudy) -> str:
+    """The truth systems are ordered by: precision at 10 on a world's complete relevance, and on random items
+    (Coat) nDCG at 5 with the ratings as gains, which reads more of the 16 ratings a user gives there than
+    binary precision does."""
+    return "nDCG@5" if "nDCG@5" in study.truth else next(iter(study.truth))
+
+
 def protocol_fidelity(ratings: Ratings, *, seed: int = 0, splits: int = 1, n_boot: int = 200,
-                      system_set: str = FIELD) -> tuple[pd.DataFrame, str]:
-    """:func:`truth_study` of the systems of ``system_set`` (:func:`.systems.systems_of`) on the first
-    ``splits`` coin-flip splits of ``ratings`` and the fidelity of every protocol to the chapter's truth
-    (:func:`.truths.headline_truth`) over those splits (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`,
+                      systems: Callable[[int], Mapping[str, Recommender]] = system_field,
+                      plan: Sequence[Protocol] | None = None, cache: bool = True) -> tuple[pd.DataFrame, str]:
+    """:func:`truth_study` of the systems ``systems(seed)`` (today's field by default) on the first ``splits``
+    coin-flip splits of ``ratings`` and the fidelity of every protocol of ``plan`` to the headline truth
+    (:func:`headline_truth`) over those splits (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`,
     most faithful first), with the truth's name."""
-    studies = [truth_study(ratings, seed=seed, split=s, systems=systems_of(system_set, seed)) for s in range(splits)]
+    studies = [truth_study(ratings, seed=seed, split=s, systems=systems(seed), plan=plan, cache=cache)
+               for s in range(splits)]
     truth_metric = headline_truth(studies[0])
     return fidelity_over_seeds(studies, truth_metric, n_boot=n_boot), truth_metric
