@@ -152,17 +152,16 @@ def test_claims_follow_the_measured_orders_of_each_set() -> None:
 def test_the_disagreement_names_the_pairs_reversed_beyond_noise() -> None:
     study = two_datasets()
     rows = study.comparisons
-    flip = (rows["dataset"] == "other") & (rows["design"] == "1R TI-NN(49)") & (rows["system_a"] == "Random")
-    flip &= rows["system_b"] == "Popularity"
-    ar = (rows["dataset"] == "other") & (rows["design"] == "TI-NN(100)") & (rows["system_a"] == "Random")
-    ar &= rows["system_b"] == "Popularity"
-    assert (rows.loc[ar, "difference"] < 0).all() and (rows.loc[ar, "wilcoxon_pvalue"] < 0.05).all()
+    pair = (rows["dataset"] == "other") & (rows["system_a"] == "Popularity") & (rows["system_b"] == "Random")
+    flip, ar = pair & (rows["design"] == "1R TI-NN(49)"), pair & (rows["design"] == "TI-NN(100)")
+    assert flip.sum() == 1 and ar.sum() == 1
+    assert (rows.loc[ar, "difference"] > 0).all() and (rows.loc[ar, "wilcoxon_pvalue"] < 0.05).all()
     forced = rows.copy()
-    forced.loc[flip, ["difference", "wilcoxon_pvalue"]] = [0.5, 1e-6]  # 1R now puts Random above Popularity
+    forced.loc[flip, ["difference", "wilcoxon_pvalue"]] = [-0.5, 1e-6]  # 1R now puts Random above Popularity
     flipped = dataclasses.replace(study)
     flipped.comparisons = forced  # the cached paired tests of a copy of the study
     values = claims.measured(flipped)
-    assert "Random vs Popularity" in values["second_reversed_pairs"] and values["second_reversed"] >= 1
+    assert "Popularity vs Random" in values["second_reversed_pairs"] and values["second_reversed"] >= 1
     (checked, _) = register(claims.SECOND_FINDINGS[2:], values, dataset="other")
     assert checked.outcome == HOLDS and "reversed beyond noise: " in checked.evidence
 
