@@ -41,7 +41,7 @@ def check_frame() -> pd.DataFrame:
         "z": [0.75, -0.67, 1.0, -0.2, -2.5], "z_theory": [1.25, -0.67, 1.0, -0.2, -2.5]})
 
 
-def density_fits(ar_r2=(0.999, 0.9996, 0.5), intercept_ci=((-0.001, -0.0005),) * 3,
+def density_fits(ar_r2=(0.999, 0.9996, 0.5), scatter=(0.9, 1.1, 3.0), intercept_ci=((-0.001, -0.0005),) * 3,
                  one_r=(-0.25, -0.18, 0.3), one_r_ai=(-0.02, -0.01, 0.4), random_slope_ci=(0.7, 1.6)) -> pd.DataFrame:
     """Fitted lines of systems A, B and Random along the three removal sweeps."""
     rows = []
@@ -50,7 +50,7 @@ def density_fits(ar_r2=(0.999, 0.9996, 0.5), intercept_ci=((-0.001, -0.0005),) *
             slope = 1.1 if system == "Random" else 14.0 + 18 * k
             rows.append({"sweep": sweep, "system": system, "slope": slope,
                          "slope_ci": random_slope_ci if system == "Random" else (slope - 1, slope + 1),
-                         "intercept": -0.0007, "intercept_ci": intercept_ci[k], "r2": ar_r2[k], "full": 0.05,
+                         "intercept": -0.0007, "intercept_ci": intercept_ci[k], "r2": ar_r2[k], "scatter": scatter[k], "full": 0.05,
                          "sparsest": 0.005, "change": change, "change_ci": (change - 0.05, change + 0.05)})
     return pd.DataFrame(rows)
 

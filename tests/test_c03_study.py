@@ -336,3 +336,16 @@ def test_one_r_change_is_the_ratio_of_two_direct_evaluations(small: Ratings) -> 
     assert world["pool_thinned"].iloc[0] < world["pool_full"].iloc[0]  # the TI pool shrinks on a small catalogue
     with pytest.raises(ValueError, match="removed must lie in"):
         world_check.one_r_removal_change(small, SYSTEMS, removed=0.0)
+
+
+def test_the_scatter_about_a_line_is_measured_in_units_of_the_points_noise() -> None:
+    rng = np.random.default_rng(0)
+    x = np.linspace(0.01, 0.05, 9)
+    noise = 0.002
+    draws = (2 * x)[:, None] + rng.normal(0, noise, (9, 2001))  # column 0 is the full sample
+    slope, intercept, _ = fits.line_fit(x, draws[:, 0])
+    on_a_line = fits.scatter_over_noise(x, draws, float(slope), float(intercept))
+    assert 0.5 < on_a_line < 1.5  # a line up to noise: about 1
+    bent = draws + (40 * (x - 0.03) ** 2 / 0.0004 * noise)[:, None]  # a parabola several noise units deep
+    slope, intercept, _ = fits.line_fit(x, bent[:, 0])
+    assert fits.scatter_over_noise(x, bent, float(slope), float(intercept)) > 2

@@ -71,6 +71,30 @@ class Span(np.ndarray):
 #: not depending on the amount of test ratings (ours: the papers give no number)
 ONE_R_BOUND = 0.1
 
+#: the R² at which AR P@n counts as a line in the density, and the scatter about the line (in units of the
+#: points' own sampling noise, :func:`.study.fits.scatter_over_noise`) beyond which a lower R² is decided
+LINE_R2, SCATTER_BEYOND_NOISE = 0.95, 2.0
+
+
+def linear_up_to_noise() -> Criterion:
+    """Three outcomes on the AR fits of the systems but Random: holds when every R² reaches :data:`LINE_R2`,
+    fails when a system below it strays from its line by more than :data:`SCATTER_BEYOND_NOISE` times the
+    points' noise, inconclusive when every system below it stays within that (the noise hides the line)."""
+
+    def test(values: Mapping[str, Any]) -> str:
+        r2, scatter = np.asarray(values["ar_r2"], dtype=float), np.asarray(values["ar_scatter"], dtype=float)
+        if r2.size == 0 or r2.shape != scatter.shape:
+            raise ValueError("a criterion was given no fitted line to test")
+        below = r2 < LINE_R2
+        if not below.any():
+            return HOLDS
+        return FAILS if np.any(scatter[below] > SCATTER_BEYOND_NOISE) else INCONCLUSIVE
+
+    words = ("R² of every system but Random at least {:g}; a lower R² fails only where the points stray from the "
+             "line by more than {:g} times their sampling noise, and is inconclusive otherwise")
+    return Criterion(words.format(LINE_R2, SCATTER_BEYOND_NOISE), ("ar_r2", "ar_scatter"), test)
+
+
 def order_kept_everywhere() -> Criterion:
     """Three outcomes on the levels up to :data:`FIT_MAX_REMOVED` (:func:`.study.fits.order_verdict`): holds when the
     order is kept at every level, fails when it changed at one, inconclusive when an interval is too wide to tell."""
@@ -119,8 +143,8 @@ FINDINGS = [
             "{check_within:.0%} of {check_configurations} configurations within the 95% simulation band; "
             "largest |z| = {check_max_z:.1f}"),
     Finding("ar-precision-linear-in-density", "AR P@{n} of every system decreases linearly with the relevance density",
-            SOURCE, "fig-sparsity-ar", at_least("ar_r2", 0.95, what="R² of every system but Random"),
-            "R² of the line in δ: {ar_r2:.3f}"),
+            SOURCE, "fig-sparsity-ar", linear_up_to_noise(),
+            "R² of the line in δ: {ar_r2:.3f}; scatter about it {ar_scatter:.1f} times the points' sampling noise"),
     Finding("1r-precision-independent-of-density", "1R P@{n} (TI-NN) does not depend on the amount of test ratings",
             SOURCE, "fig-sparsity-one-r",
             interval_between("one_r_change_low", "one_r_change_high", -ONE_R_BOUND, ONE_R_BOUND,
@@ -171,7 +195,7 @@ def fit_values(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, Any]:
     systems = personalised(density["system"].unique()) if len(density) else []
     ar, one_r, one_r_ai = (fits_of(density, s, systems) for s in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
     if len(ar):
-        values["ar_r2"] = Span(ar["r2"])
+        values |= {"ar_r2": Span(ar["r2"]), "ar_scatter": Span(ar["scatter"])}
     if len(one_r):
         low, high = zip(*one_r["change_ci"], strict=True)
         values |= {"one_r_change": Span(one_r["change"]), "one_r_change_low": Span(low),

@@ -122,11 +122,13 @@ def ar_phrases(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, str]:
     """The reading of the AR removal sweep: the verdict, the loss, R², slopes, Random's slope and the intercepts."""
     ar, random = fits_of(density, AR_REMOVAL, _systems(density)), fits_of(density, AR_REMOVAL, ["Random"])
     below = [high < 0 for _, high in ar["intercept_ci"]] if len(ar) else []
-    linear = holds("ar-precision-linear-in-density", fit_values(density, sizes))
+    linear = outcome("ar-precision-linear-in-density", fit_values(density, sizes))
     return {
-        "ar_headline": ("AR precision is a line in the density." if linear else
-                        "AR precision follows the density, but not along a straight line for every system."
-                        if len(ar) else "Too few removal levels had AR runs to fit a line on this dataset."),
+        "ar_headline": ("Too few removal levels had AR runs to fit a line on this dataset." if not len(ar) else
+                        "AR precision is a line in the density." if linear == HOLDS else
+                        "AR precision follows the density; for the weakest systems the sampling noise hides "
+                        "whether it does so along a line." if linear == INCONCLUSIVE else
+                        "AR precision follows the density, but not along a straight line for every system."),
         "ar_loss": _ar_loss(density),
         "ar_r2": format(Span(ar["r2"] if len(ar) else []), ".3f"),
         "ar_slopes": format(Span(ar["slope"] if len(ar) else []), ".1f"),

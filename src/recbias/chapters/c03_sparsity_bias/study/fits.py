@@ -120,6 +120,18 @@ def draw_interval(draws: np.ndarray) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def scatter_over_noise(x: np.ndarray, values: np.ndarray, slope: float, intercept: float) -> float:
+    """How far the points stray from their fitted line, in units of their own sampling noise:
+    ``sqrt(mean_i (y_i - a - b x_i)^2 / mean_i se_i^2)``, with ``y_i = values[i, 0]`` (full sample) and ``se_i``
+    the standard deviation of ``values[i, 1:]`` over the resamples of users.  About 1 when a line explains
+    the points up to noise (a little less, as the fit absorbs two degrees of freedom); well above 1 when the
+    points bend away from any line.  A low R² with a scatter near 1 means the noise hides the line, not that
+    there is none."""
+    residuals = values[:, 0] - (intercept + slope * x)
+    noise = values[:, 1:].var(axis=1, ddof=1).mean()
+    return float(np.sqrt(np.mean(residuals**2) / noise)) if noise > 0 else float("inf")
+
+
 def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
     """``metric = a + b delta`` along the AR and the 1R removal sweeps, per system (IRJ Fig. 4, left and centre).
 
@@ -127,6 +139,7 @@ def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) ->
     levels up to :data:`FIT_MAX_REMOVED`.
 
     Columns: ``sweep``, ``system``, ``slope`` and ``intercept`` with 95% bootstrap intervals, ``r2``,
+    ``scatter`` (:func:`scatter_over_noise`),
     the metric at the full test set (``full``) and at the sparsest level (``sparsest``) and
     ``change``, the fitted relative change from the densest to the sparsest level,
     ``b (delta_min - delta_max) / (a + b delta_max)``.
@@ -141,6 +154,7 @@ def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) ->
             change = slope * (density.min(axis=0) - density.max(axis=0)) / (intercept + slope * density.max(axis=0))
             rows.append({"sweep": sweep, "system": system, "slope": slope[0], "slope_ci": draw_interval(slope),
                          "intercept": intercept[0], "intercept_ci": draw_interval(intercept), "r2": r2[0],
+                         "scatter": scatter_over_noise(density[:, 0], values, slope[0], intercept[0]),
                          "full": values[0, 0], "sparsest": values[-1, 0], "change": change[0],
                          "change_ci": draw_interval(change)})
     return pd.DataFrame(rows)
