@@ -132,16 +132,18 @@ def test_sweep_phrases() -> None:
     assert (phrases["n"], phrases["fit_max_removed"], phrases["size_sample"]) == ("10", "90%", " of the first split")
 
 
-@pytest.mark.parametrize("r2, intercepts, slope_ci, headline, negative, reading", [
-    ((0.95, 0.96, 0.1), ((-1, -0.001),) * 3, (0.7, 1.0), "AR precision is a line in the density.", "all 2",
-     "in line with"),
-    ((0.9499, 0.96, 0.1), ((-1, 0.0),) * 3, (1.01, 2), "AR precision follows the density, but not along a straight "
-     "line for every system.", "none of the 2", "away from"),
-    ((0.99, 0.99, 0.1), ((-1, -0.001), (-1, 0.001), (-1, 0.0)), (0.9, 1.1), "AR precision is a line in the density.",
-     "1 of the 2", "in line with"),
+@pytest.mark.parametrize("r2, scatter, intercepts, slope_ci, headline, negative, reading", [
+    ((0.95, 0.96, 0.1), (9.0, 9.0, 9.0), ((-1, -0.001),) * 3, (0.7, 1.0), "AR precision is a line in the density.",
+     "all 2", "in line with"),
+    ((0.9499, 0.96, 0.1), (2.5, 1.0, 1.0), ((-1, 0.0),) * 3, (1.01, 2), "AR precision follows the density, but not "
+     "along a straight line for every system.", "none of the 2", "away from"),
+    ((0.9499, 0.96, 0.1), (1.2, 1.0, 1.0), ((-1, 0.0),) * 3, (1.01, 2), "AR precision follows the density; for the "
+     "weakest systems the sampling noise hides whether it does so along a line.", "none of the 2", "away from"),
+    ((0.99, 0.99, 0.1), (1.0, 1.0, 1.0), ((-1, -0.001), (-1, 0.001), (-1, 0.0)), (0.9, 1.1),
+     "AR precision is a line in the density.", "1 of the 2", "in line with"),
 ])
-def test_ar_phrases(r2, intercepts, slope_ci, headline, negative, reading) -> None:
-    fits = density_fits(ar_r2=r2, intercept_ci=intercepts, random_slope_ci=slope_ci)
+def test_ar_phrases(r2, scatter, intercepts, slope_ci, headline, negative, reading) -> None:
+    fits = density_fits(ar_r2=r2, scatter=scatter, intercept_ci=intercepts, random_slope_ci=slope_ci)
     phrases = readings.ar_phrases(fits, size_fits())
     assert (phrases["ar_headline"], phrases["ar_negative_intercepts"], phrases["ar_random_reading"]) == \
         (headline, negative, reading)
