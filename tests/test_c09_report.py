@@ -118,3 +118,18 @@ def test_the_caveats_in_words() -> None:
     assert lines[0] == "- No other protocol reverses an order of two systems that *UAR* gives on your data."
     assert len(lines) == 2 and lines[1].endswith("lift over Popularity: none audited.")
     assert report.caveats_text(None) == ""
+
+
+def test_the_profile_table_has_a_column_per_dataset_and_links_each_number_to_its_chapter() -> None:
+    profiles = pd.DataFrame([{"dataset": "mine", "users": 1500, "items": 2000, "ratings": 120000, "density": 0.04,
+                              "Gini": 0.5444, "fitted α": 1.46, "top-10% share": 0.4281, "positive ratio": 0.2121,
+                              "positive head/tail": float("nan")},
+                             {"dataset": "ml-100k", "users": 943, "items": 1682, "ratings": 100000, "density": 0.063,
+                              "Gini": 0.629, "fitted α": 5.0, "top-10% share": 0.427, "positive ratio": 0.212,
+                              "positive head/tail": 2.5}])
+    table = report.profile_table(profiles).set_index("number")
+    assert list(table.columns) == ["<b>mine</b> (audited)", "ml-100k", "explained in"]
+    assert table.loc["users", "<b>mine</b> (audited)"] == "1,500" and table.loc["density", "ml-100k"] == "0.0630"
+    assert table.loc["positive head/tail", "<b>mine</b> (audited)"] == "–"
+    assert table.loc["Gini", "explained in"] == '<a href="04_popularity_bias.html">chapter 4</a>'
+    assert table.loc["users", "explained in"] == ""

@@ -26,15 +26,20 @@ def doc_link(page: str) -> str:
     return f'<a href="{page}.html">chapter {int(page[:2])}</a>'
 
 
-def explained_by() -> pd.DataFrame:
-    """Each number of the profile with the chapter that explains it."""
-    return pd.DataFrame({"number": list(EXPLAINED_BY), "explained in": [doc_link(p) for p in EXPLAINED_BY.values()]})
+#: how each number of the profile is written
+PROFILE_FORMATS = {"users": "{:,}", "items": "{:,}", "ratings": "{:,}", "density": "{:.4f}", "Gini": "{:.3f}",
+                   "fitted α": "{:.2f}", "top-10% share": "{:.3f}", "positive ratio": "{:.3f}",
+                   "positive head/tail": "{:.2f}"}
 
 
 def profile_table(profiles: pd.DataFrame) -> pd.DataFrame:
-    """The profiles, the audited dataset first and marked."""
-    table = profiles.copy()
-    table.loc[0, "dataset"] = f"<b>{table.loc[0, 'dataset']}</b> (audited)"
+    """The profiles with one row per number and one column per dataset, the audited one first and in bold,
+    and the chapter that explains each number last (narrow enough for the page however many datasets)."""
+    columns = [f"<b>{name}</b> (audited)" if k == 0 else name for k, name in enumerate(profiles["dataset"])]
+    rows = {number: [fmt.format(v) if pd.notna(v) else "–" for v in profiles[number]]
+            for number, fmt in PROFILE_FORMATS.items() if number in profiles.columns}
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=columns).rename_axis("number").reset_index()
+    table["explained in"] = [doc_link(EXPLAINED_BY[n]) if n in EXPLAINED_BY else "" for n in table["number"]]
     return table
 
 
