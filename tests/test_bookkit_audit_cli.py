@@ -1,5 +1,7 @@
 """The audit command's arguments: datasets by name or file, systems by name, class or score directory."""
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -29,3 +31,17 @@ def test_prepare_writes_the_candidates(tmp_path: Path, capsys) -> None:
     assert audit_cli.main(["prepare", "--ratings", "synthetic-small", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "coin" / "candidates.csv").exists() and (tmp_path / "manifest.json").exists()
     assert "candidates" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_audit_command_executes_the_page_and_writes_its_summary(tmp_path: Path, capsys) -> None:
+    """End to end, in a copy of the book: the page runs with the command's parameters and its summary is written."""
+    repository = Path(__file__).resolve().parents[1]
+    for name in ("_config.yml", "_toc.yml"):
+        shutil.copy(repository / name, tmp_path / name)
+    shutil.copytree(repository / "book", tmp_path / "book", ignore=shutil.ignore_patterns("*.ipynb"))
+    code = audit_cli.main(["audit", "--ratings", "synthetic-small", "--system", "popularity", "--test-ratio", "0.25",
+                           "--alone", "--no-html", "--root", str(tmp_path)])
+    assert code == 0
+    summary = json.loads((tmp_path / "_build" / "audit" / "summary.json").read_text())
+    assert summary and "summary.json" in capsys.readouterr().out

@@ -15,10 +15,9 @@ from pathlib import Path
 from tqdm import tqdm
 
 from recbias.bookkit import pipeline
+from recbias.paths import project_root
 
 PAGE = "09_audit"
-#: the repository holding the book, when the package is installed from a checkout
-DEFAULT_ROOT = Path(__file__).resolve().parents[3]
 
 
 def dataset_name(ratings: str) -> str:
@@ -47,18 +46,24 @@ def system_specs(systems: list[str], scores: list[str]) -> str:
 
 
 def audit(args: argparse.Namespace) -> int:
+    """Check the dataset and the parameters, execute the audit page alone (then the scorecard), render it."""
     root = args.root.resolve()
     summary = root / "_build" / "audit" / "summary.json"
     dataset = dataset_name(args.ratings)
-    extra = {"systems": system_specs(args.system, args.scores), "test_ratio": args.test_ratio,
-             "compare_all": not args.alone, "summary": str(summary)}
+    # the page's parameters as the build's -p option passes them: text, read by each parameter's declared type
+    extra = {"systems": system_specs(args.system, args.scores), "test_ratio": str(args.test_ratio),
+             "compare_all": str(not args.alone), "summary": str(summary)}
+    for variable, folder in (("RECBIAS_DATA_DIR", "raw"), ("RECBIAS_CACHE_DIR", "cache")):
+        os.environ.setdefault(variable, str(project_root(root) / "data" / folder))  # the book being audited
     # a class named module:Class is imported from where the command runs
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path.cwd()), os.environ.get("PYTHONPATH")]))
     steps = ["check", "execute"] + ([] if args.no_html else ["render"])
     with tqdm(total=len(steps), desc="audit", unit="step") as bar:
         pages = pipeline.select(pipeline.notebook_pages(root), [PAGE])
         pipeline.validate(pages, dataset, args.seed, extra)
-        pipeline.check_dataset(dataset)
+        pipeline.set_csv_options(dataset, None, None)
+        ratings = pipeline.check_dataset(dataset, args.seed)
+        pipeline.check_requirements(pages, ratings, dataset, args.seed, extra)
         bar.update()
         bar.set_postfix_str("executing the audit page")
         pipeline.execute(root, pages, dataset, args.seed, extra, jobs=1)
@@ -101,7 +106,8 @@ def parser() -> argparse.ArgumentParser:
                                help="a preset name (mf, item-knn, ...) or module:Class (repeatable)")
     audit_command.add_argument("--scores", action="append", default=[],
                                help="a directory of score files for the prepared candidates (repeatable)")
-    audit_command.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="repository root holding _toc.yml")
+    audit_command.add_argument("--root", type=Path, default=Path.cwd(),
+                               help="the book's root, holding _toc.yml (default: the current directory)")
     audit_command.add_argument("--alone", action="store_true", help="do not profile the other local datasets")
     audit_command.add_argument("--no-html", action="store_true", help="execute and summarise only")
     prepare_command.add_argument("--out", type=Path, required=True, help="directory to write the candidates to")
