@@ -107,15 +107,15 @@ def test_the_caveats_in_words() -> None:
     pairs = pd.DataFrame({"above": ["A"], "below": ["Popularity"], "reversed under": [["P1R", "UAR"]]})
     found = Caveats("AR", pairs, ("P1R", 1 / 3), 0.5, {"A": 1.8, "B": 1.1}, "UAR")
     lines = report.caveats_text(found).split("\n")
-    assert lines[0] == ("- On your data, other protocols reverse 1 order of two systems that *AR* gives: A above "
-                        "Popularity (reversed under *P1R* and *UAR*). Report both orders of these pairs.")
+    assert lines[0] == ("- On your data, other protocols reverse *AR*'s order of 1 pair of systems: A above "
+                        "Popularity (reversed under *P1R* and *UAR*). Report both orders of this pair.")
     assert lines[1] == "- Of the other protocols, *P1R* orders your systems least like *AR* does (τ = 0.33)."
     assert lines[2].startswith("- Under *AR*, Popularity reaches 50% of the way from Random to the best audited "
                                "system; lift over Popularity: A 1.80× and B 1.10×. Report beside it the lift over "
                                "Popularity under *UAR*")
     calm = Caveats("UAR", pairs.iloc[:0], None, 0.1, {}, None)
     lines = report.caveats_text(calm).split("\n")
-    assert lines[0] == "- No other protocol reverses an order of two systems that *UAR* gives on your data."
+    assert lines[0] == "- No other protocol reverses *UAR*'s order of any pair of systems on your data."
     assert len(lines) == 2 and lines[1].endswith("lift over Popularity: none audited.")
     assert report.caveats_text(None) == ""
 

@@ -179,12 +179,13 @@ def caveats_text(caveats: Caveats | None) -> str:
     chosen, pairs = caveats.protocol, caveats.reversed_pairs
     items = []
     if pairs.empty:
-        items.append(f"No other protocol reverses an order of two systems that {_named([chosen])} gives on your data.")
+        items.append(f"No other protocol reverses {_named([chosen])}'s order of any pair of systems on your data.")
     else:
         listed = "; ".join(f"{a} above {b} (reversed under {_named(others)})" for a, b, others in
                            zip(pairs["above"], pairs["below"], pairs["reversed under"], strict=True))
-        items.append(f"On your data, other protocols reverse {fmt_count(len(pairs), 'order', 'orders')} of two "
-                     f"systems that {_named([chosen])} gives: {listed}. Report both orders of these pairs.")
+        items.append(f"On your data, other protocols reverse {_named([chosen])}'s order of "
+                     f"{fmt_count(len(pairs), 'pair', 'pairs')} of systems: {listed}. Report both orders of "
+                     f"{'this pair' if len(pairs) == 1 else 'these pairs'}.")
     if caveats.furthest is not None:
         other, tau = caveats.furthest
         items.append(f"Of the other protocols, {_named([other])} orders your systems least like {_named([chosen])} "
