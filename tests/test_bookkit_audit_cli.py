@@ -1,13 +1,16 @@
 """The audit command's arguments: datasets by name or file, systems by name, class or score directory."""
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from recbias.bookkit import audit_cli
+from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE
 from recbias.bookkit.pipeline import BuildError
+from recbias.paths import data_dir
 
 
 def test_a_file_becomes_an_absolute_csv_dataset_and_a_name_stays(tmp_path: Path, monkeypatch) -> None:
@@ -34,8 +37,13 @@ def test_prepare_writes_the_candidates(tmp_path: Path, capsys) -> None:
 
 
 @pytest.mark.slow
-def test_the_audit_command_executes_the_page_and_writes_its_summary(tmp_path: Path, capsys) -> None:
+def test_the_audit_command_executes_the_page_and_writes_its_summary(tmp_path: Path, capsys, monkeypatch) -> None:
     """End to end, in a copy of the book: the page runs with the command's parameters and its summary is written."""
+    # the command sets these for the process it runs in; monkeypatch gives them back to the other tests afterwards
+    monkeypatch.setenv("RECBIAS_DATA_DIR", str(data_dir()))
+    monkeypatch.setenv("RECBIAS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv(CSV_OPTIONS_VARIABLE, "{}")
     repository = Path(__file__).resolve().parents[1]
     for name in ("_config.yml", "_toc.yml"):
         shutil.copy(repository / name, tmp_path / name)
