@@ -90,9 +90,12 @@ def test_the_popularity_share_and_the_orders_on_a_hand_made_table() -> None:
 
 
 def test_the_profile_compares_with_real_datasets_only() -> None:
-    others = profile.real_datasets(besides="ml-100k")
+    others = datasets.available_real(besides="ml-100k")
     assert "ml-100k" not in others and not set(others) & set(synthetic.PRESETS)
     assert all(datasets.available(name) for name in others)
+    loaded = []
+    profile.profiles(datasets.load("synthetic-small"), load=lambda name: loaded.append(name) or datasets.load(name))
+    assert loaded == datasets.available_real(besides="synthetic-small")
 
 
 # --------------------------------------------------------------------- which protocol to report

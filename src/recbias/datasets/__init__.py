@@ -8,7 +8,7 @@ download and always checked against pinned sha256 values (see
 :mod:`recbias.datasets.fetch` and ``data/README.md``).
 """
 
-from recbias.datasets.api import DEFAULT, available, info, load, load_qrels, names, qrels_names
+from recbias.datasets.api import DEFAULT, available, available_real, info, load, load_qrels, names, qrels_names
 from recbias.datasets.errors import (
     ChecksumError,
     CorruptArchiveError,
@@ -29,6 +29,7 @@ __all__ = [
     "MissingFileError",
     "OfflineError",
     "available",
+    "available_real",
     "info",
     "load",
     "load_qrels",

@@ -59,6 +59,12 @@ def info(name: str = DEFAULT) -> DatasetInfo:
     raise ValueError(_unknown_name(name, [*DATASETS, *QRELS]))
 
 
+def available_real(besides: str = "") -> list[str]:
+    """The registered datasets of real ratings whose files are on this machine, in registry order, but
+    ``besides`` (the simulated worlds are left out: they imitate the shapes of the real ones)."""
+    return [name for name in DATASETS if name not in _SYNTHETIC and name != besides and available(name)]
+
+
 def available(name: str = DEFAULT) -> bool:
     """Whether ``name`` loads without the network right now (a verified local copy exists)."""
     facts = info(name)

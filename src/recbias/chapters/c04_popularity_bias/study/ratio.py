@@ -14,7 +14,6 @@ from scipy import stats
 
 from recbias import datasets, judgments
 from recbias.ratings import Ratings
-from recbias.synthetic import PRESETS
 
 #: the direction of the share of positive ratings along popularity, from the rank correlation
 GROWS, FALLS, NO_TREND = "grows", "falls", "no trend"
@@ -25,8 +24,7 @@ TREND_LEVEL = 0.05
 
 def real_datasets(here: Ratings) -> list[Ratings]:
     """``here`` and every other registered real dataset available on this machine (simulated presets left out)."""
-    others = [n for n in datasets.names() if n not in PRESETS and n != here.name and datasets.available(n)]
-    return [here, *(datasets.load(n) for n in others)]
+    return [here, *(datasets.load(n) for n in datasets.available_real(besides=here.name))]
 
 
 def positive_ratio_curves(collections: Sequence[Ratings], segments: int = 100) -> pd.DataFrame:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from recbias import datasets, judgments, synthetic
+from recbias import datasets, judgments
 from recbias.ratings import Ratings
 from recbias.synthetic import fit_popularity_curve
 
@@ -36,18 +36,11 @@ def bias_profile(ratings: Ratings) -> dict[str, float | int | str]:
             "positive head/tail": ratio[0] / ratio[-1] if ratio[-1] > 0 else float("nan")}
 
 
-def real_datasets(besides: str) -> list[str]:
-    """The registered datasets of real ratings available locally, but ``besides``: the simulated worlds are
-    left out (their shapes are those of the real datasets they imitate, and the largest take minutes to
-    generate)."""
-    return [name for name in datasets.names()
-            if name != besides and name not in synthetic.PRESETS and datasets.available(name)]
-
-
 def profiles(ratings: Ratings, *, others: bool = True,
              load: Callable[[str], Ratings] = datasets.load) -> pd.DataFrame:
-    """The profile of ``ratings`` and, with ``others``, of every other dataset of :func:`real_datasets`."""
+    """The profile of ``ratings`` and, with ``others``, of every other real dataset at hand
+    (:func:`recbias.datasets.available_real`: the simulated presets, up to 20 M ratings, are not drawn)."""
     rows = [bias_profile(ratings)]
     if others:
-        rows += [bias_profile(load(name)) for name in real_datasets(ratings.name)]
+        rows += [bias_profile(load(name)) for name in datasets.available_real(besides=ratings.name)]
     return pd.DataFrame(rows)
