@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from recbias.recommenders import RatingMF, RatingUserKNN
+from recbias.recommenders import RatingMF, RatingUserKNN, rating_knn
 from test_datasets_support import real_data_dir
 from test_recommenders_support import load_ml100k, low_rank_world, make_ratings
 
@@ -179,9 +179,13 @@ def knn_world(seed: int):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("k", [1, 2, 3, 6, None])
-def test_rating_knn_matches_brute_force(seed, k):
+@pytest.mark.parametrize("kept", [True, False], ids=["predicted-at-fit", "predicted-when-scored"])
+def test_rating_knn_matches_brute_force(seed, k, kept, monkeypatch):
+    if not kept:
+        monkeypatch.setattr(rating_knn, "PREDICT_ALL_BUDGET", 0)
     matrix, train = knn_world(seed)
     model = RatingUserKNN(k=k).fit(train)
+    assert (model.predictions_ is not None) == kept
     expected = brute_rating_knn(matrix, k)
     np.testing.assert_allclose(model.score_users(np.arange(train.n_users)), expected, rtol=1e-12, atol=1e-12)
     users, items = np.divmod(np.arange(train.n_users * train.n_items), train.n_items)
