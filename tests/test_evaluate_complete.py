@@ -119,11 +119,19 @@ def test_true_quality_read_from_the_blocks_of_other_runs_equals_its_own_pass(wor
 
 
 @pytest.mark.parametrize("k", [1, 3, 10, 40])
-def test_top_columns_are_the_stable_sort_with_ties(k: int) -> None:
+@pytest.mark.parametrize("shuffled", [False, True], ids=["ties-to-lower-column", "ties-in-given-order"])
+def test_top_columns_are_the_stable_sort_with_ties(k: int, shuffled: bool) -> None:
     rng = np.random.default_rng(k)
     scores = rng.integers(0, 6, size=(50, 40)).astype(float)  # many ties
     scores[::7, :5] = -np.inf
-    expected = np.argsort(-scores, axis=1, kind="stable")[:, :k]
-    np.testing.assert_array_equal(top_columns(scores, k), expected)
+    excluded = rng.random(scores.shape) < 0.3
+    excluded[3] = True  # a row with nothing left: every column scores -inf
+    order = rng.permutation(40) if shuffled else np.arange(40)
+    masked = np.where(excluded, -np.inf, scores)[:, order]
+    expected = order[np.argsort(-masked, axis=1, kind="stable")[:, :k]]
+    np.testing.assert_array_equal(top_columns(scores, k, excluded=excluded, order=order if shuffled else None),
+                                  expected)
     with pytest.raises(ValueError, match="k must lie"):
         top_columns(scores, 41)
+    with pytest.raises(ValueError, match="excluded has shape"):
+        top_columns(scores, k, excluded=excluded[:, :3])

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from numba import njit, prange
 
 from recbias.evaluate.scoring import SCORE_BLOCK, BlockReader, score_blocks
 from recbias.ratings import Ratings
@@ -25,26 +26,49 @@ from recbias.recommenders.base import Recommender
 __all__ = ["TrueQuality", "top_columns", "true_quality"]
 
 
-def top_columns(scores: np.ndarray, k: int) -> np.ndarray:
-    """Per row, the columns of the ``k`` highest scores, best first, ties to the lower column.
+@njit(cache=True, nogil=True, parallel=True)
+def _top_columns(scores: np.ndarray, excluded: np.ndarray, order: np.ndarray, k: int, out: np.ndarray) -> None:
+    """``out[r]``: the ``k`` columns of row ``r`` with the highest scores, best first, an excluded column
+    scoring ``-inf``; of equal scores, the column met first in ``order`` goes first (one pass, insertion
+    into the ``k`` kept)."""
+    for r in prange(scores.shape[0]):
+        values = np.empty(k)
+        kept = 0
+        for column in order:
+            value = -np.inf if excluded[r, column] else scores[r, column]
+            if kept == k and not value > values[k - 1]:
+                continue
+            slot = kept if kept < k else k - 1
+            while slot > 0 and values[slot - 1] < value:
+                values[slot], out[r, slot] = values[slot - 1], out[r, slot - 1]
+                slot -= 1
+            values[slot], out[r, slot] = value, column
+            kept = min(kept + 1, k)
 
-    The same as ``np.argsort(-scores, axis=1, kind="stable")[:, :k]``, found by a partition
-    (each row's ``k``-th highest score) and a sort of the ``k`` columns it keeps, instead of a
-    sort of every column.  ``NaN`` scores are not allowed.
+
+def top_columns(scores: np.ndarray, k: int, *, excluded: np.ndarray | None = None,
+                order: np.ndarray | None = None) -> np.ndarray:
+    """Per row, the columns of the ``k`` highest scores, best first.
+
+    The same as ``np.argsort(-scores, axis=1, kind="stable")[:, :k]`` with the columns of
+    ``excluded`` (a boolean array like ``scores``) scored ``-inf``, and equal scores going to the
+    column that comes first in ``order`` (a permutation of the columns; default: the lower
+    column), found in one compiled pass over each row instead of a sort.  ``NaN`` scores are not
+    allowed.
     """
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = np.ascontiguousarray(scores, dtype=np.float64)
     rows, width = scores.shape
     if not 1 <= k <= width:
         raise ValueError(f"k must lie in [1, {width}], got {k}")
-    if k == width:
-        return np.argsort(-scores, axis=1, kind="stable")
-    kth = -np.partition(-scores, k - 1, axis=1)[:, k - 1 : k]
-    above = scores > kth
-    tied = scores == kth
-    keep = above | (tied & (np.cumsum(tied, axis=1) <= k - above.sum(axis=1, keepdims=True)))
-    columns = np.nonzero(keep)[1].reshape(rows, k)  # ascending within each row
-    best_first = np.argsort(-np.take_along_axis(scores, columns, axis=1), axis=1, kind="stable")
-    return np.take_along_axis(columns, best_first, axis=1)
+    excluded = np.zeros((rows, width), dtype=bool) if excluded is None else np.ascontiguousarray(excluded, dtype=bool)
+    if excluded.shape != scores.shape:
+        raise ValueError(f"excluded has shape {excluded.shape}, the scores {scores.shape}")
+    order = np.arange(width) if order is None else np.asarray(order, dtype=np.int64)
+    if order.shape != (width,):
+        raise ValueError(f"order must hold the {width} columns, got shape {order.shape}")
+    out = np.empty((rows, k), dtype=np.int64)
+    _top_columns(scores, excluded, order, int(k), out)
+    return out
 
 
 class TrueQuality:
@@ -84,7 +108,6 @@ class TrueQuality:
         self.users = np.arange(train.n_users) if users is None else np.unique(np.asarray(users, dtype=np.int64))
         self.hits: dict[str, np.ndarray] = {}
         self.read: dict[str, np.ndarray] = {}
-        self._scores = np.empty((0, train.n_items))  # reused from block to block: no new memory per block
 
     def reader(self, label: str) -> BlockReader:
         """What reads the score blocks of system ``label``: the hits of each user's top items outside training."""
@@ -95,17 +118,9 @@ class TrueQuality:
             rows = np.minimum(np.searchsorted(self.users, users), len(self.users) - 1)
             mine = self.users[rows] == users
             chunk, rows = users[mine], rows[mine]
-            scores, rated = (block if mine.all() else block[mine]), self.rated[chunk]
-            if self.order is not None:
-                scores, rated = scores[:, self.order], rated[:, self.order]
-            if len(self._scores) < len(chunk):
-                self._scores = np.empty((len(chunk), scores.shape[1]))
-            kept = self._scores[: len(chunk)]
-            np.copyto(kept, scores)
-            kept[rated] = -np.inf  # an item rated in training is never recommended
-            top = top_columns(kept, self.depth)
-            if self.order is not None:
-                top = self.order[top]
+            # an item rated in training is never recommended; ties go to the item met first in self.order
+            top = top_columns(block if mine.all() else block[mine], self.depth, excluded=self.rated[chunk],
+                              order=self.order)
             hits[rows] = self.truth[chunk[:, None], top] & ~self.rated[chunk[:, None], top]
             read[rows] = True
 
