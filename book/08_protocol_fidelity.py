@@ -165,7 +165,8 @@ glue_table("tbl-truth-settings", report.settings_table(study.protocols(world.n_i
 # ```
 
 # %% tags=["remove-cell"]
-main, truth_metric = study.protocol_fidelity(world, seed=seed, splits=split_seeds, n_boot=bootstrap)
+by_set = study.fidelity_by_set(world, study.system_sets(seed), seed=seed, splits=split_seeds, n_boot=bootstrap)
+main, truth_metric = by_set[study.FIELD]
 leading = study.leaders(main)
 glue_table("tbl-truth-main", report.fidelity_table(main, split_seeds), {"pairs in the true order": "{:.2f}"},
            left=["protocol"])
@@ -224,8 +225,7 @@ say("leaders", report.leaders_words(leading, len(main)))
 # ```
 
 # %% tags=["remove-cell"]
-papers_main = study.protocol_fidelity(world, seed=seed, splits=split_seeds, n_boot=bootstrap,
-                                      systems=partial(study.systems_of, study.PAPERS))[0]
+papers_main = by_set[study.PAPERS][0]
 glue_table("tbl-truth-papers", report.comparison_table(main, papers_main, study.SYSTEM_SETS), "{:.2f}",
            left=["protocol"])
 for name, table in (("field", main), ("papers", papers_main)):
@@ -293,8 +293,8 @@ show_text(disagreement)
 alphas = [float(a) for a in grid_alphas.split(",")]
 selections = [float(s) for s in grid_selections.split(",")]
 worlds = dict(seeds=range(seed, seed + grid_seeds), n_users=600, n_items=600, n_ratings=24_000, n_boot=bootstrap)
-grid = study.simulation_grid(alphas, selections, **worlds)
-papers_grid = study.simulation_grid(alphas, selections, system_set=study.PAPERS, **worlds)
+grids = study.simulation_grid(alphas, selections, **worlds)
+grid, papers_grid = grids[study.FIELD], grids[study.PAPERS]
 glue_figure("fig-truth-grid", figures.grid_figure(report.grid_table(study.grid_cells(grid, main["protocol"])),
                                                   partial(dataset_caption, dataset=claims.GRID)))
 say("grid-trend", report.grid_trend(study.means_by(grid, "selection")))

@@ -131,3 +131,23 @@ def test_a_plan_restricts_the_study_to_its_protocols(world, small):
     # AR over the test items draws nothing at random: the same values as in the full study
     pd.testing.assert_frame_equal(part.protocols["AR TI-AN P@10"], small.protocols["AR TI-AN P@10"])
     pd.testing.assert_frame_equal(part.truth["P@10"], small.truth["P@10"])
+
+
+def test_sets_measured_together_have_the_fidelity_of_each_set_measured_alone(world):
+    sets = {"first": {"Random": make("random"), "Popularity": make("popularity"), "MF": make("mf")},
+            "second": {"Popularity": make("popularity"), "pLSA": make("plsa"), "item-kNN": make("item-knn")}}
+    together = study.fidelity_by_set(world, sets, splits=2, n_boot=50, cache=False)
+    assert list(together) == ["first", "second"]
+    for name, systems in sets.items():
+        alone, metric = study.protocol_fidelity(world, splits=2, n_boot=50, cache=False,
+                                                systems=lambda seed, systems=systems: systems)
+        assert together[name][1] == metric
+        pd.testing.assert_frame_equal(together[name][0].drop(columns="tau_draws"), alone.drop(columns="tau_draws"))
+        for got, expected in zip(together[name][0]["tau_draws"], alone["tau_draws"], strict=True):
+            np.testing.assert_array_equal(got, expected)
+
+
+def test_two_sets_may_not_give_one_label_to_two_systems(world):
+    sets = {"first": {"MF": make("mf")}, "second": {"MF": make("mf", factors=4)}}
+    with pytest.raises(ValueError, match="different systems 'MF'"):
+        study.fidelity_by_set(world, sets, cache=False)

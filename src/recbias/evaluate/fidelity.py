@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -108,6 +108,13 @@ class TruthStudy:
     split: int = 0
     truth_of: dict[str, dict[str, pd.DataFrame]] = field(default_factory=dict)
 
+    def among(self, systems: Sequence[str]) -> TruthStudy:
+        """The same study read on the systems ``systems`` only (every frame keeps its columns; each reader
+        selects :attr:`systems`)."""
+        unknown = [s for s in systems if s not in self.systems]
+        if unknown:
+            raise ValueError(f"{', '.join(map(repr, unknown))} not among the study's systems ({', '.join(self.systems)})")
+        return replace(self, systems=list(systems))
 
     def means(self) -> pd.DataFrame:
         """Mean over users of every protocol and truth metric: rows systems, columns measures."""

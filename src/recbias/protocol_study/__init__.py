@@ -10,14 +10,16 @@ without a truth is :mod:`recbias.synthetic.stand_in`.
 
 from recbias.protocol_study.measure import (
     FoldRuns,
+    fidelity_by_set,
     fold_runs,
     headline_truth,
     measure_fold,
+    merge_sets,
     protocol_fidelity,
     truth_study,
 )
 from recbias.protocol_study.protocols import Protocol, families, protocols
 from recbias.protocol_study.random_items import random_item_runs, random_item_values
 
-__all__ = ["FoldRuns", "Protocol", "families", "fold_runs", "headline_truth", "measure_fold", "protocol_fidelity",
+__all__ = ["FoldRuns", "Protocol", "families", "fidelity_by_set", "fold_runs", "headline_truth", "measure_fold", "merge_sets", "protocol_fidelity",
            "protocols", "random_item_runs", "random_item_values", "truth_study"]

@@ -27,6 +27,7 @@ from recbias.protocol_study.protocols import Protocol, protocols
 from recbias.protocol_study.random_items import random_item_runs, random_item_values
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
+from recbias.cache import recommender_params
 from recbias.runs import Runs
 from recbias.sampled import CorrectedSample, corrected_sample
 from recbias.splits import Fold, fold_seed, make_folds
@@ -197,7 +198,33 @@ def protocol_fidelity(ratings: Ratings, *, seed: int = 0, splits: int = 1, n_boo
     coin-flip splits of ``ratings`` and the fidelity of every protocol of ``plan`` to the headline truth
     (:func:`headline_truth`) over those splits (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`,
     most faithful first), with the truth's name."""
-    studies = [truth_study(ratings, seed=seed, split=s, systems=systems(seed), plan=plan, cache=cache)
-               for s in range(splits)]
+    (found,) = fidelity_by_set(ratings, {"systems": systems(seed)}, seed=seed, splits=splits, n_boot=n_boot,
+                               plan=plan, cache=cache).values()
+    return found
+
+
+def merge_sets(sets: Mapping[str, Mapping[str, Recommender]]) -> dict[str, Recommender]:
+    """Every system of the sets (name -> label -> system), each label once, in order of appearance; a label
+    that two sets give to systems of different classes or parameters raises ``ValueError``."""
+    every: dict[str, Recommender] = {}
+    for systems in sets.values():
+        for label, system in systems.items():
+            known = every.setdefault(label, system)
+            if type(known) is not type(system) or recommender_params(known) != recommender_params(system):
+                raise ValueError(f"two sets name different systems {label!r}: {known!r} and {system!r}")
+    return every
+
+
+def fidelity_by_set(ratings: Ratings, sets: Mapping[str, Mapping[str, Recommender]], *, seed: int = 0,
+                    splits: int = 1, n_boot: int = 200, plan: Sequence[Protocol] | None = None,
+                    cache: bool = True) -> dict[str, tuple[pd.DataFrame, str]]:
+    """:func:`protocol_fidelity` of each set of systems (name -> label -> unfitted system), from one
+    :func:`truth_study` per split of every system of every set: a label in several sets names one system,
+    fitted and measured once.  Each set's fidelity is the same as from a study of that set alone (every
+    system scores the same runs; the resamples of users do not depend on the systems)."""
+    every = merge_sets(sets)
+    studies = [truth_study(ratings, seed=seed, split=s, systems=every, plan=plan, cache=cache) for s in range(splits)]
     truth_metric = headline_truth(studies[0])
-    return fidelity_over_seeds(studies, truth_metric, n_boot=n_boot), truth_metric
+    return {name: (fidelity_over_seeds([study.among(list(systems)) for study in studies], truth_metric,
+                                       n_boot=n_boot), truth_metric)
+            for name, systems in sets.items()}

@@ -15,7 +15,14 @@ from recbias.chapters.c08_protocol_fidelity.study.grid import (
     simulation_grid,
     skew_loss,
 )
-from recbias.chapters.c08_protocol_fidelity.study.systems import FIELD, PAPERS, PAPERS_SET, SYSTEM_SETS, systems_of
+from recbias.chapters.c08_protocol_fidelity.study.systems import (
+    FIELD,
+    PAPERS,
+    PAPERS_SET,
+    SYSTEM_SETS,
+    system_sets,
+    systems_of,
+)
 from recbias.chapters.c08_protocol_fidelity.study.truths import second_truth
 from recbias.chapters.c08_protocol_fidelity.study.verdicts import (
     VERDICTS,
@@ -29,11 +36,11 @@ from recbias.chapters.c08_protocol_fidelity.study.verdicts import (
     verdicts,
 )
 from recbias.evaluate.fidelity import LEVEL, fidelity_over_seeds, leaders, system_field
-from recbias.protocol_study import Protocol, families, protocol_fidelity, protocols
+from recbias.protocol_study import Protocol, families, fidelity_by_set, protocol_fidelity, protocols
 from recbias.synthetic import world_with_truth
 
 __all__ = ["FIELD", "LEVEL", "PAPERS", "PAPERS_SET", "SYSTEM_SETS", "VERDICTS", "Agreement", "Protocol", "agreement",
-           "apart", "families", "family_gain", "family_gap", "family_means", "fidelity_over_seeds", "grid_cells",
+           "apart", "families", "family_gain", "family_gap", "family_means", "fidelity_by_set", "fidelity_over_seeds", "grid_cells",
            "grid_means", "joined", "leaders", "means_by", "median_margin", "protocol_fidelity", "protocols",
-           "second_truth", "simulation_grid", "skew_loss", "system_field", "systems_of", "verdicts",
+           "second_truth", "simulation_grid", "skew_loss", "system_field", "system_sets", "systems_of", "verdicts",
            "world_with_truth"]

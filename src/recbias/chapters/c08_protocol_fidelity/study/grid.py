@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c08_protocol_fidelity.study.systems import FIELD, systems_of
+from recbias.chapters.c08_protocol_fidelity.study.systems import SYSTEM_SETS, systems_of
 from recbias.evaluate.fidelity import fidelity
-from recbias.protocol_study import truth_study
+from recbias.protocol_study import merge_sets, truth_study
 from recbias.synthetic import generate
 
 
@@ -26,28 +26,31 @@ def simulation_grid(
     preset: str = "synthetic-small",
     truth_metric: str = "P@10",
     cache: bool = True,
-    system_set: str = FIELD,
+    system_sets: Sequence[str] = SYSTEM_SETS,
     n_boot: int = 50,
     **world: float,
-) -> pd.DataFrame:
-    """Fidelity of every protocol over a grid of popularity skew ``alpha`` and observation bias.
+) -> dict[str, pd.DataFrame]:
+    """Fidelity of every protocol over a grid of popularity skew ``alpha`` and observation bias, for each
+    set of systems of ``system_sets`` (:func:`.systems.systems_of`).
 
     Each cell generates a world of ``preset`` (``world`` overrides its sizes) with that
-    ``alpha`` and ``selection`` strength for every seed, runs
-    :func:`recbias.protocol_study.truth_study` on the systems of
-    ``system_set`` (:func:`.systems.systems_of`) and :func:`recbias.evaluate.fidelity.fidelity`
-    (``n_boot`` resamples of users).  Returns one row per (alpha, selection, seed, protocol), with
-    its ``tau_draws``.
+    ``alpha`` and ``selection`` strength for every seed, runs one
+    :func:`recbias.protocol_study.truth_study` on the systems of every set together (a system two sets
+    share is measured once, :func:`recbias.protocol_study.merge_sets`) and
+    :func:`recbias.evaluate.fidelity.fidelity` on each set (``n_boot`` resamples of users).  Returns, per
+    set, one row per (alpha, selection, seed, protocol), with its ``tau_draws``.
     """
-    rows = []
+    rows: dict[str, list[pd.DataFrame]] = {name: [] for name in system_sets}
     for alpha in alphas:
         for selection in selections:
             for seed in seeds:
                 ratings = generate(preset=preset, alpha=float(alpha), selection=float(selection), seed=seed, **world)
-                study = truth_study(ratings, seed=seed, cache=cache, systems=systems_of(system_set, seed))
-                table = fidelity(study, truth_metric, n_boot=n_boot, seed=seed)
-                rows.append(table.assign(alpha=float(alpha), selection=float(selection), seed=seed))
-    return pd.concat(rows, ignore_index=True)
+                sets = {name: systems_of(name, seed) for name in system_sets}
+                study = truth_study(ratings, seed=seed, cache=cache, systems=merge_sets(sets))
+                for name, systems in sets.items():
+                    table = fidelity(study.among(list(systems)), truth_metric, n_boot=n_boot, seed=seed)
+                    rows[name].append(table.assign(alpha=float(alpha), selection=float(selection), seed=seed))
+    return {name: pd.concat(tables, ignore_index=True) for name, tables in rows.items()}
 
 
 def grid_means(grid: pd.DataFrame) -> pd.Series:

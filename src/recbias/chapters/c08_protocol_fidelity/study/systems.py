@@ -24,3 +24,8 @@ def systems_of(name: str, seed: int = 0) -> dict[str, Recommender]:
     if name == PAPERS:
         return {label: make(preset, seed=seed) for label, preset in PAPERS_SET.items()}
     raise ValueError(f"unknown set of systems {name!r}; use one of {', '.join(SYSTEM_SETS)}")
+
+
+def system_sets(seed: int = 0) -> dict[str, dict[str, Recommender]]:
+    """Both sets (:data:`SYSTEM_SETS`), name -> unfitted systems, seeded with ``seed``."""
+    return {name: systems_of(name, seed) for name in SYSTEM_SETS}
