@@ -179,17 +179,18 @@ def code_fingerprint(cls: type) -> str:
 def _read_entry(path: Path) -> tuple[dict[str, Any], Recommender]:
     """The header (key, code fingerprint) and the unpickled fit of a verified entry; ``ValueError`` if damaged."""
     blob = path.read_bytes()
-    if not blob.startswith(_MAGIC) or b"\n" not in blob[len(_MAGIC):]:
+    end = blob.find(b"\n", len(_MAGIC))
+    if not blob.startswith(_MAGIC) or end < 0:
         raise ValueError(f"{path}: not a fit cache entry of this version (bad header)")
-    line, rest = blob[len(_MAGIC):].split(b"\n", 1)
     try:
-        header = json.loads(line)
+        header = json.loads(blob[len(_MAGIC):end])
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise ValueError(f"{path}: not a fit cache entry (unreadable header)") from None
     if not isinstance(header, dict) or not {"key", "code"} <= set(header):
         raise ValueError(f"{path}: not a fit cache entry (header without key and code)")
-    payload = rest[_DIGEST_SIZE:]
-    if len(rest) < _DIGEST_SIZE or hashlib.sha256(payload).digest() != rest[:_DIGEST_SIZE]:
+    body = memoryview(blob)[end + 1:]  # digest, then payload: read in place, never copied
+    payload = body[_DIGEST_SIZE:]
+    if len(body) < _DIGEST_SIZE or hashlib.sha256(payload).digest() != body[:_DIGEST_SIZE]:
         raise ValueError(f"{path}: payload does not match its checksum (truncated or damaged)")
     return header, pickle.loads(payload)
 
@@ -207,7 +208,8 @@ def _write_entry(path: Path, header: dict[str, Any], recommender: Recommender) -
     try:
         with open(temporary, "xb") as stream:
             stream.write(_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n")
-            stream.write(hashlib.sha256(payload).digest() + payload)
+            stream.write(hashlib.sha256(payload).digest())
+            stream.write(payload)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)
