@@ -69,6 +69,14 @@ def _check(table: pd.DataFrame, metrics: Sequence[str], average: str, by: Sequen
         raise ValueError(f"columns {missing} not in the per-run table (columns: {list(table.columns)})")
 
 
+def _codes(labels: np.ndarray | None, size: int, *, each: bool) -> np.ndarray:
+    """0-based codes of ``labels`` in sorted order; without labels, every value its own code (``each``) or
+    all one code."""
+    if labels is None:
+        return np.arange(size) if each else np.zeros(size, dtype=np.int64)
+    return np.unique(np.asarray(labels), return_inverse=True)[1].reshape(-1)
+
+
 def _clustered_mean(
     values: np.ndarray, clusters: np.ndarray | None, groups: np.ndarray | None = None
 ) -> tuple[float, float, int]:
@@ -77,12 +85,16 @@ def _clustered_mean(
 
     Each value is its own cluster when ``clusters`` is None; the standard error is then s / sqrt(n).
     """
-    _, group = np.unique(np.zeros(values.size, dtype=np.int64) if groups is None else groups, return_inverse=True)
+    return _coded_mean(values, _codes(clusters, values.size, each=True), _codes(groups, values.size, each=False))
+
+
+def _coded_mean(values: np.ndarray, cluster: np.ndarray, group: np.ndarray) -> tuple[float, float, int]:
+    """:func:`_clustered_mean` with clusters and groups given as 0-based codes (:func:`_codes`), so that
+    several columns of the same units are read without sorting the labels again."""
     sizes = np.bincount(group)
     group_means = np.bincount(group, weights=values) / sizes
     weights = 1.0 / (len(sizes) * sizes[group])
     mean = float(group_means.mean())
-    _, cluster = np.unique(np.arange(values.size) if clusters is None else clusters, return_inverse=True)
     g = int(cluster.max()) + 1
     if g < 2:
         return mean, np.nan, g
@@ -100,12 +112,19 @@ def mean_confidence_interval(
     Without clusters and groups, mean +- t_{(1+c)/2, n-1} s / sqrt(n).  NaN bounds with fewer
     than two units (clusters).
     """
+    values = np.asarray(values, dtype=np.float64)
+    return _coded_interval(values, confidence, _codes(clusters, values.size, each=True),
+                           _codes(groups, values.size, each=False))
+
+
+def _coded_interval(values: np.ndarray, confidence: float, cluster: np.ndarray,
+                    group: np.ndarray) -> tuple[float, float, float]:
+    """:func:`mean_confidence_interval` with clusters and groups given as codes (:func:`_codes`)."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
-    values = np.asarray(values, dtype=np.float64)
     if values.size == 0:
         return np.nan, np.nan, np.nan
-    mean, se, g = _clustered_mean(values, clusters, None if groups is None else np.asarray(groups))
+    mean, se, g = _coded_mean(values, cluster, group)
     if g < 2:
         return mean, np.nan, np.nan
     half = stats.t.ppf((1 + confidence) / 2, g - 1) * se
@@ -192,10 +211,12 @@ def summarize(
     for keys, group in table.groupby(by, observed=True, sort=False) if by else [((), table)]:
         keys = keys if isinstance(keys, tuple) else (keys,)
         units = averaging_units(group, metrics, average)
-        clusters = units["user"].to_numpy() if average != "user" else None
-        groups = units["group"].to_numpy() if average == "group" else None
+        # the units' clusters and groups, coded once for all the metrics
+        clusters = _codes(units["user"].to_numpy() if average != "user" else None, len(units), each=True)
+        groups = _codes(units["group"].to_numpy() if average == "group" else None, len(units), each=False)
         for metric in metrics:
-            mean, low, high = mean_confidence_interval(units[metric].to_numpy(), confidence, clusters, groups)
+            values = units[metric].to_numpy().astype(np.float64)
+            mean, low, high = _coded_interval(values, confidence, clusters, groups)
             rows.append(dict(zip(by, keys, strict=True)) | {
                 "metric": metric, "mean": mean, "ci_low": low, "ci_high": high,
                 "users": group["user"].nunique(), "runs": len(group), "average": average,
