@@ -156,20 +156,24 @@ def paired_tests(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None = Non
     both statistics are 0 and both p-values 1.
     """
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return _coded_paired_tests(a, b, None if clusters is None else _codes(clusters, len(a), each=True))
+
+
+def _coded_paired_tests(a: np.ndarray, b: np.ndarray, cluster: np.ndarray | None) -> dict[str, float]:
+    """:func:`paired_tests` with the clusters given as codes (:func:`_codes`)."""
     if len(a) < 2:
         raise ValueError("paired tests need at least two paired units")
     if np.all(a == b):
         return {"t_statistic": 0.0, "t_pvalue": 1.0, "wilcoxon_statistic": 0.0, "wilcoxon_pvalue": 1.0}
-    if clusters is None:
+    if cluster is None:
         t, w = stats.ttest_rel(a, b), stats.wilcoxon(a, b)
         return {"t_statistic": float(t.statistic), "t_pvalue": float(t.pvalue),
                 "wilcoxon_statistic": float(w.statistic), "wilcoxon_pvalue": float(w.pvalue)}
     difference = a - b
-    mean, se, g = _clustered_mean(difference, clusters)
+    mean, se, g = _coded_mean(difference, cluster, np.zeros(len(difference), dtype=np.int64))
     if g < 2:
         raise ValueError("paired tests need at least two users")
     t_statistic = mean / se if se > 0 else np.copysign(np.inf, mean)
-    _, cluster = np.unique(clusters, return_inverse=True)
     sums = np.bincount(cluster, weights=difference, minlength=g)
     w = stats.wilcoxon(sums) if np.any(sums != 0) else None
     return {
@@ -255,20 +259,23 @@ def compare(
     for keys, group in table.groupby(list(by), observed=True, sort=False) if by else [((), table)]:
         keys = keys if isinstance(keys, tuple) else (keys,)
         units = {s: averaging_units(group[group["system"] == s], metrics, average) for s in names}
+        # each system's runs clustered by user, coded once for all its pairs and metrics
+        codes = {s: _codes(u["user"].to_numpy(), len(u), each=True) for s, u in units.items()
+                 if average == "run"}
         for first, second in pairs:
             x, y = units[first], units[second]
             if not x.index.equals(y.index):
                 raise ValueError(f"systems {first!r} and {second!r} were not evaluated on the same {average}s")
             if average == "run" and not x["user"].equals(y["user"]):
                 raise ValueError(f"systems {first!r} and {second!r} have different users for the same runs")
-            clusters = x["user"].to_numpy() if average == "run" else None
+            cluster = codes.get(first)
             for metric in metrics:
-                a, b = x[metric].to_numpy(), y[metric].to_numpy()
+                a, b = x[metric].to_numpy(dtype=np.float64), y[metric].to_numpy(dtype=np.float64)
                 rows.append(dict(zip(by, keys, strict=True)) | {
                     "system_a": first, "system_b": second, "metric": metric,
                     "mean_a": a.mean(), "mean_b": b.mean(), "difference": a.mean() - b.mean(),
-                    "users": len(np.unique(clusters)) if clusters is not None else len(a),
-                } | paired_tests(a, b, clusters))
+                    "users": (int(cluster.max()) + 1 if cluster.size else 0) if cluster is not None else len(a),
+                } | _coded_paired_tests(a, b, cluster))
     return pd.DataFrame(rows)
 
 
