@@ -2,8 +2,10 @@
 writes are atomic; an unwritable cache fits in memory."""
 
 import errno
+import multiprocessing
 import os
 import stat
+import time
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +24,16 @@ class CountingPopularity(Popularity):
 
     def _fit(self, train):
         type(self).fits += 1
+        super()._fit(train)
+
+
+class SlowPopularity(Popularity):
+    """Popularity whose fit takes a second and leaves a line in the file named by ``$RECBIAS_TEST_MARKS``."""
+
+    def _fit(self, train):
+        with open(os.environ["RECBIAS_TEST_MARKS"], "a") as marks:
+            marks.write("fit\n")
+        time.sleep(1.0)
         super()._fit(train)
 
 
@@ -46,7 +58,8 @@ def reports(tmp_path, monkeypatch):
 
 
 def entries(directory: Path) -> list[str]:
-    return sorted(path.name for path in directory.iterdir())
+    """The files of a fits directory, its directory of locks left out."""
+    return sorted(path.name for path in directory.iterdir() if path.name != cache.LOCKS)
 
 
 def test_second_fit_loads_instead_of_refitting(tmp_path, world, counting):
@@ -70,7 +83,7 @@ def test_loaded_state_goes_into_the_given_object_and_keeps_its_name(tmp_path, wo
 def test_a_damaged_entry_is_refitted_and_rewritten(tmp_path, world, counting, damage, reports):
     fits = tmp_path / "fits"
     fit_cached(counting(), world, directory=fits)
-    (path,) = fits.iterdir()
+    (path,) = fits.glob("*.pkl")
     blob = path.read_bytes()
     damaged = {
         "truncate": blob[: len(blob) // 2],
@@ -221,7 +234,7 @@ def test_outside_a_build_reports_go_to_the_log_not_to_warnings(tmp_path, world, 
     monkeypatch.delenv(cache.REPORT_VARIABLE, raising=False)
     monkeypatch.setattr(cache, "_reported", set())
     fit_cached(counting(), world, directory=tmp_path)
-    next(tmp_path.iterdir()).write_bytes(b"garbage")
+    next(tmp_path.glob("*.pkl")).write_bytes(b"garbage")
     fit_cached(counting(), world, directory=tmp_path)
     assert [r.levelname for r in caplog.records] == ["WARNING"] and "refitting" in caplog.records[0].message
     assert not recwarn.list
@@ -245,5 +258,20 @@ def test_entries_are_created_with_the_users_umask(tmp_path, world, counting):
         fit_cached(counting(), world, directory=tmp_path)
     finally:
         os.umask(previous)
-    (path,) = tmp_path.iterdir()
+    (path,) = tmp_path.glob("*.pkl")
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
+def test_pages_built_at_once_fit_a_shared_key_once(tmp_path, world, monkeypatch):
+    marks = tmp_path / "marks"
+    monkeypatch.setenv("RECBIAS_TEST_MARKS", str(marks))
+    fork = multiprocessing.get_context("fork")
+    builds = [fork.Process(target=fit_cached, args=(SlowPopularity(), world), kwargs={"directory": tmp_path / "fits"})
+              for _ in range(2)]
+    for build in builds:
+        build.start()
+    for build in builds:
+        build.join(60)
+    assert [build.exitcode for build in builds] == [0, 0]
+    assert marks.read_text() == "fit\n"  # the second waited for the first's fit and loaded it
+    assert entries(tmp_path / "fits") == [f"{fit_key(SlowPopularity(), world)}.pkl"]

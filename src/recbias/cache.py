@@ -32,8 +32,15 @@ import pickle
 import secrets
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows: fits are then made without locks
+    fcntl = None
 
 import numpy as np
 
@@ -52,6 +59,8 @@ _DIGEST_SIZE = 32
 REPORT_VARIABLE = "RECBIAS_CACHE_REPORT"
 #: a temporary file whose writer is unknown and that is older than this is left from a killed writer
 STALE_SECONDS = 600
+#: the directory, inside the fits directory, of the locks that let pages built at once fit each key once
+LOCKS = ".locks"
 
 R = TypeVar("R", bound=Recommender)
 _logger = logging.getLogger(__name__)
@@ -269,13 +278,38 @@ def _load(path: Path, recommender: Recommender, key: str, code: str) -> bool:
     return True
 
 
+@contextmanager
+def _fitting(folder: Path, key: str) -> Iterator[None]:
+    """Hold the lock of fit ``key`` (``fcntl.flock`` on ``LOCKS/<key>``) while it is made: a process that
+    needs a fit another one is making waits for it and then loads it, so pages built at once (the book's
+    parallel jobs) fit each key once.  Without locks (a cache that cannot be written, a platform or file
+    system without them) the fit goes ahead unlocked."""
+    handle = None
+    if fcntl is not None:
+        try:
+            (folder / LOCKS).mkdir(parents=True, exist_ok=True)
+            handle = open(folder / LOCKS / key, "a")
+        except OSError:
+            pass
+    if handle is None:
+        yield
+        return
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
+
+
 def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory: Path | str | None = None) -> R:
     """``recommender.fit(train)``, or the same fit loaded from the cache.
 
     The fitted state is loaded into ``recommender`` itself, which is returned.  A damaged
     entry, an entry under another key's name or one written by other code is refitted
     and rewritten; a cache that cannot be written keeps the fit in memory only.  Each is
-    reported once (:func:`report`).  ``directory`` overrides :func:`fits_dir`.
+    reported once (:func:`report`).  A fit that another process is making is waited for
+    and loaded (:func:`_fitting`).  ``directory`` overrides :func:`fits_dir`.
     """
     key = fit_key(recommender, train, key_extra)
     code = code_fingerprint(type(recommender))
@@ -283,9 +317,12 @@ def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory:
     path = folder / f"{key}.pkl"
     if _load(path, recommender, key, code):
         return recommender
-    recommender.fit(train)
-    try:
-        _write_entry(path, {"key": key, "code": code}, recommender)
-    except OSError as error:
-        report(f"cannot store fits in {folder} ({error.strerror or error}); fitting in memory only")
+    with _fitting(folder, key):
+        if path.exists() and _load(path, recommender, key, code):  # made meanwhile by a page built at once
+            return recommender
+        recommender.fit(train)
+        try:
+            _write_entry(path, {"key": key, "code": code}, recommender)
+        except OSError as error:
+            report(f"cannot store fits in {folder} ({error.strerror or error}); fitting in memory only")
     return recommender
