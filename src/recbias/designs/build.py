@@ -278,7 +278,8 @@ def plan_runs(
 
     train_keys, _ = _sorted_pairs(train, "training")
     test_keys, test_order = _sorted_pairs(test, "test")
-    overlap = np.intersect1d(train_keys, test_keys, assume_unique=True)
+    found = np.minimum(np.searchsorted(train_keys, test_keys), max(len(train_keys) - 1, 0))
+    overlap = test_keys[train_keys[found] == test_keys] if len(train_keys) else test_keys[:0]  # both sorted
     if len(overlap):
         raise ValueError(
             f"{len(overlap)} (user, item) pairs are in both training and test, e.g. user code "
