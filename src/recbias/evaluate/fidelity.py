@@ -113,7 +113,8 @@ class TruthStudy:
         selects :attr:`systems`)."""
         unknown = [s for s in systems if s not in self.systems]
         if unknown:
-            raise ValueError(f"{', '.join(map(repr, unknown))} not among the study's systems ({', '.join(self.systems)})")
+            raise ValueError(f"{', '.join(map(repr, unknown))} not among the study's systems "
+                             f"({', '.join(self.systems)})")
         return replace(self, systems=list(systems))
 
     def means(self) -> pd.DataFrame:

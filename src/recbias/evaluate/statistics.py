@@ -219,8 +219,7 @@ def summarize(
         clusters = _codes(units["user"].to_numpy() if average != "user" else None, len(units), each=True)
         groups = _codes(units["group"].to_numpy() if average == "group" else None, len(units), each=False)
         for metric in metrics:
-            values = units[metric].to_numpy().astype(np.float64)
-            mean, low, high = _coded_interval(values, confidence, clusters, groups)
+            mean, low, high = _coded_interval(units[metric].to_numpy(dtype=np.float64), confidence, clusters, groups)
             rows.append(dict(zip(by, keys, strict=True)) | {
                 "metric": metric, "mean": mean, "ci_low": low, "ci_high": high,
                 "users": group["user"].nunique(), "runs": len(group), "average": average,
@@ -274,7 +273,7 @@ def compare(
                 rows.append(dict(zip(by, keys, strict=True)) | {
                     "system_a": first, "system_b": second, "metric": metric,
                     "mean_a": a.mean(), "mean_b": b.mean(), "difference": a.mean() - b.mean(),
-                    "users": (int(cluster.max()) + 1 if cluster.size else 0) if cluster is not None else len(a),
+                    "users": len(a) if cluster is None else int(cluster.max(initial=-1)) + 1,
                 } | _coded_paired_tests(a, b, cluster))
     return pd.DataFrame(rows)
 

@@ -40,7 +40,7 @@ from recbias.protocol_study import Protocol, families, fidelity_by_set, protocol
 from recbias.synthetic import world_with_truth
 
 __all__ = ["FIELD", "LEVEL", "PAPERS", "PAPERS_SET", "SYSTEM_SETS", "VERDICTS", "Agreement", "Protocol", "agreement",
-           "apart", "families", "family_gain", "family_gap", "family_means", "fidelity_by_set", "fidelity_over_seeds", "grid_cells",
-           "grid_means", "joined", "leaders", "means_by", "median_margin", "protocol_fidelity", "protocols",
-           "second_truth", "simulation_grid", "skew_loss", "system_field", "system_sets", "systems_of", "verdicts",
-           "world_with_truth"]
+           "apart", "families", "family_gain", "family_gap", "family_means", "fidelity_by_set",
+           "fidelity_over_seeds", "grid_cells", "grid_means", "joined", "leaders", "means_by", "median_margin",
+           "protocol_fidelity", "protocols", "second_truth", "simulation_grid", "skew_loss", "system_field",
+           "system_sets", "systems_of", "verdicts", "world_with_truth"]

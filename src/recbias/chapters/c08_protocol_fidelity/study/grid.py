@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c08_protocol_fidelity.study.systems import SYSTEM_SETS, systems_of
+from recbias.chapters.c08_protocol_fidelity.study.systems import SYSTEM_SETS, system_sets
 from recbias.evaluate.fidelity import fidelity
 from recbias.protocol_study import merge_sets, truth_study
 from recbias.synthetic import generate
@@ -26,12 +26,12 @@ def simulation_grid(
     preset: str = "synthetic-small",
     truth_metric: str = "P@10",
     cache: bool = True,
-    system_sets: Sequence[str] = SYSTEM_SETS,
+    sets: Sequence[str] = SYSTEM_SETS,
     n_boot: int = 50,
     **world: float,
 ) -> dict[str, pd.DataFrame]:
     """Fidelity of every protocol over a grid of popularity skew ``alpha`` and observation bias, for each
-    set of systems of ``system_sets`` (:func:`.systems.systems_of`).
+    set of systems named in ``sets`` (:func:`.systems.system_sets`).
 
     Each cell generates a world of ``preset`` (``world`` overrides its sizes) with that
     ``alpha`` and ``selection`` strength for every seed, runs one
@@ -40,14 +40,14 @@ def simulation_grid(
     :func:`recbias.evaluate.fidelity.fidelity` on each set (``n_boot`` resamples of users).  Returns, per
     set, one row per (alpha, selection, seed, protocol), with its ``tau_draws``.
     """
-    rows: dict[str, list[pd.DataFrame]] = {name: [] for name in system_sets}
+    rows: dict[str, list[pd.DataFrame]] = {name: [] for name in sets}
     for alpha in alphas:
         for selection in selections:
             for seed in seeds:
                 ratings = generate(preset=preset, alpha=float(alpha), selection=float(selection), seed=seed, **world)
-                sets = {name: systems_of(name, seed) for name in system_sets}
-                study = truth_study(ratings, seed=seed, cache=cache, systems=merge_sets(sets))
-                for name, systems in sets.items():
+                chosen = system_sets(seed, sets)
+                study = truth_study(ratings, seed=seed, cache=cache, systems=merge_sets(chosen))
+                for name, systems in chosen.items():
                     table = fidelity(study.among(list(systems)), truth_metric, n_boot=n_boot, seed=seed)
                     rows[name].append(table.assign(alpha=float(alpha), selection=float(selection), seed=seed))
     return {name: pd.concat(tables, ignore_index=True) for name, tables in rows.items()}

@@ -9,6 +9,8 @@ both.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from recbias.evaluate.fidelity import system_field
 from recbias.recommenders import PAPERS_SET, Recommender, make
 
@@ -26,6 +28,6 @@ def systems_of(name: str, seed: int = 0) -> dict[str, Recommender]:
     raise ValueError(f"unknown set of systems {name!r}; use one of {', '.join(SYSTEM_SETS)}")
 
 
-def system_sets(seed: int = 0) -> dict[str, dict[str, Recommender]]:
-    """Both sets (:data:`SYSTEM_SETS`), name -> unfitted systems, seeded with ``seed``."""
-    return {name: systems_of(name, seed) for name in SYSTEM_SETS}
+def system_sets(seed: int = 0, names: Sequence[str] = SYSTEM_SETS) -> dict[str, dict[str, Recommender]]:
+    """The sets ``names`` (default: both, :data:`SYSTEM_SETS`), name -> unfitted systems, seeded with ``seed``."""
+    return {name: systems_of(name, seed) for name in names}
