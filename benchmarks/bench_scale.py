@@ -13,7 +13,11 @@ latter is what the experiment costs when other work shares the machine).  Drawin
 is not part of the stages.
 
 Goals on two cores: cost per rating flat from 1 M to 20 M ratings (within a factor of 2),
-peak memory at most 8 GiB at 20 M.
+peak memory at most 8 GiB at 20 M.  The AN designs rank every item a user has not rated, so
+their candidates grow with users x items, faster than the ratings on sparser data.  Beside the
+cost per rating the benchmark therefore prints each cost per the unit its work follows: each
+fit's CPU time per rating, and the evaluation's (design, score, rank, metrics) CPU time per
+ranked candidate (one candidate entry of one design, ranked by one system).
 
 Run with ``.venv/bin/python benchmarks/bench_scale.py [--sizes 100k 1m 10m 20m]``; for long runs,
 ``--one SIZE > SIZE.json`` measures one size and ``--results *.json`` prints the tables.
@@ -108,8 +112,8 @@ def measure(size: str) -> dict:
     return {"size": size, "dataset": ratings.name, "ratings": ratings.n_ratings, "users": ratings.n_users,
             "items": ratings.n_items, "draw": drawn, "wall": wall, "blocks": experiment.blocks,
             "seconds": experiment.seconds, "cpu": monitor.cpu, "fits": monitor.fits, "peaks": monitor.peaks,
-            "peak": _max_rss(),
-            "runs": len(experiment.runs)}
+            "peak": _max_rss(), "runs": len(experiment.runs),
+            "candidates": int(experiment.reports["candidates"].sum())}
 
 
 def _max_rss() -> int:
@@ -135,6 +139,26 @@ def table(rows: list[dict], kind: str) -> str:
             + f" {total:9.1f} {total / row['ratings'] * 1e6:9.2f}"
             + ("".join(f" {row['peaks'][s] / 2**30:11.2f}" for s in STAGES) + f" {row['peak'] / 2**30:8.2f}"
                if wall else ""))
+    return "\n".join(lines)
+
+
+#: the stages whose work follows the candidates, not the ratings
+EVALUATION = ("design", "score", "rank", "metrics")
+
+
+def unit_costs(rows: list[dict]) -> str:
+    """One line per size: the candidate entries of every design, the evaluation's CPU nanoseconds per
+    ranked candidate, and each fit's CPU microseconds per rating of the data."""
+    systems = list(SYSTEMS)
+    lines = [f"{'size':>5} {'candidates':>14} {'ns/ranked candidate':>20} "
+             + " ".join(f"{s + ' us/rating':>18}" for s in systems)]
+    for row in rows:
+        if "candidates" not in row:
+            continue
+        evaluation = sum(row["cpu"][s] for s in EVALUATION)
+        per_candidate = evaluation / (row["candidates"] * len(systems)) * 1e9
+        lines.append(f"{row['size']:>5} {row['candidates']:>14,} {per_candidate:20.1f} "
+                     + " ".join(f"{row['fits'].get(s, 0.0) / row['ratings'] * 1e6:18.2f}" for s in systems))
     return "\n".join(lines)
 
 
@@ -168,6 +192,7 @@ def report(rows: list[dict]) -> None:
         flat = [sum(r[kind][s] for s in STAGES) / r["ratings"] for r in rows if r["ratings"] >= 1_000_000]
         if len(flat) > 1:
             print(f"cost per rating from 1 M up: largest / smallest = {max(flat) / min(flat):.2f} (goal: at most 2)")
+    print(f"\nCPU cost per unit of work\n{unit_costs(rows)}")
     print("\nCPU seconds of each system's fit")
     for row in rows:
         print(f"{row['size']:>5} " + "  ".join(f"{system} {seconds:.1f}" for system, seconds in row["fits"].items()))

@@ -14,6 +14,7 @@ import pytest
 from recbias import cache
 from recbias.cache import fit_cached, fit_key, fits_dir
 from recbias.recommenders import ItemKNN, Popularity, make
+from recbias.recommenders.factory import PRESETS
 from test_recommenders_support import low_rank_world
 
 
@@ -121,12 +122,45 @@ def test_key_follows_data_parameters_class_and_extra(world):
         fit_key(Popularity(), world),
         fit_key(Popularity(positive_only=True), world),
         fit_key(Popularity(), world.subset(np.arange(1, world.n_ratings))),
-        fit_key(Popularity(), world.with_threshold(3)),
+        fit_key(Popularity(positive_only=True), world.with_threshold(3)),
         fit_key(CountingPopularity(), world),
         fit_key(Popularity(), world, key_extra={"split": "fold-1"}),
         fit_key(Popularity(seed=1), world),
     }
     assert len(keys) == 7
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_fit_blind_to_the_positive_threshold_is_shared_between_thresholds(world, preset):
+    """A recommender that says its fit does not read the threshold fits the same on both thresholds (so the
+    cache may share the fit, under one key); one that reads it gets a key per threshold."""
+    other = world.with_threshold(2)
+    assert other.positive_threshold != world.positive_threshold
+    shared = fit_key(make(preset), world) == fit_key(make(preset), other)
+    assert shared is not make(preset).uses_positive_threshold()
+    if shared:
+        users = np.arange(world.n_users)
+        assert np.array_equal(make(preset).fit(world).score_users(users), make(preset).fit(other).score_users(users))
+
+
+POSITIVE_FITS = [("popularity", {"positive_only": True}), ("plsa", {"feedback": "positive"}),
+                 ("mf", {"feedback": "positive"}), ("user-knn", {"feedback": "positive"})]
+
+
+@pytest.mark.parametrize(("preset", "params"), POSITIVE_FITS)
+def test_a_fit_on_positive_ratings_reads_the_threshold(world, preset, params):
+    assert make(preset, **params).uses_positive_threshold()
+    users = np.arange(world.n_users)
+    low, high = (make(preset, **params).fit(r).score_users(users) for r in (world.with_threshold(2), world))
+    assert not np.array_equal(low, high)
+
+
+def test_a_rating_predictor_fitted_at_one_threshold_loads_at_another(tmp_path, world, monkeypatch):
+    fitted = fit_cached(make("rating-mf"), world, directory=tmp_path)
+    monkeypatch.setattr(type(fitted), "_fit", lambda self, train: pytest.fail("refitted instead of loaded"))
+    loaded = fit_cached(make("rating-mf"), world.with_threshold(2), directory=tmp_path)
+    assert np.array_equal(loaded.score_users(np.arange(5)), fitted.score_users(np.arange(5)))
+    assert len(entries(tmp_path)) == 1
 
 
 def test_a_new_layout_of_fitted_state_retires_old_entries(world, monkeypatch):

@@ -1,7 +1,8 @@
 """On-disk cache of fitted recommenders.
 
 A fit is stored under a key that hashes everything it depends on: the
-training data content (code space, ratings, positive threshold), the
+training data content (code space, ratings, and the positive threshold when
+the recommender reads it: :meth:`Recommender.uses_positive_threshold`), the
 recommender's class and constructor parameters, the package version and an
 optional caller-chosen ``key_extra`` (e.g. dataset name and split).  A book
 rebuild therefore loads every fit it has made before.
@@ -92,10 +93,11 @@ def report(message: str) -> None:
     _logger.warning(message)
 
 
-def ratings_digest(ratings: Ratings) -> str:
-    """sha256 over the shape, positive threshold, user and item codes and values."""
+def ratings_digest(ratings: Ratings, threshold: bool = True) -> str:
+    """sha256 over the shape, the positive threshold (unless ``threshold`` is false), user and item codes
+    and values."""
     digest = hashlib.sha256()
-    digest.update(repr((ratings.shape, float(ratings.positive_threshold))).encode())
+    digest.update(repr((ratings.shape, float(ratings.positive_threshold) if threshold else None)).encode())
     for column, dtype in ((ratings.users, np.int64), (ratings.items, np.int64), (ratings.values, np.float64)):
         digest.update(np.ascontiguousarray(column, dtype=dtype).tobytes())
     return digest.hexdigest()
@@ -118,7 +120,7 @@ def fit_key(recommender: Recommender, train: Ratings, key_extra: Any = None) -> 
         "layout": FIT_LAYOUT,
         "class": f"{cls.__module__}.{cls.__qualname__}",
         "params": recommender_params(recommender),
-        "data": ratings_digest(train),
+        "data": ratings_digest(train, recommender.uses_positive_threshold()),
         "extra": key_extra,
     }
     text = json.dumps(description, sort_keys=True, default=repr)

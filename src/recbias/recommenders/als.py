@@ -34,7 +34,7 @@ from recbias.ratings import Ratings
 from recbias.recommenders._pairs import pairwise_dot
 from recbias.recommenders._progress import progress_bar
 from recbias.recommenders.base import Recommender
-from recbias.recommenders.feedback import check_feedback, feedback_matrix
+from recbias.recommenders.feedback import check_feedback, feedback_matrix, uses_threshold
 
 
 @dataclass(frozen=True)
@@ -175,6 +175,9 @@ class ALS(_FactorModel):
             raise ValueError(f"{self.name}: alpha and regularization must be >= 0, got {alpha}, {regularization}")
         self.feedback = check_feedback(self.name, feedback)
 
+    def uses_positive_threshold(self) -> bool:
+        return uses_threshold(self.feedback)
+
     def _fit(self, train: Ratings) -> None:
         preferences = feedback_matrix(self.name, train, self.feedback)
         self.user_factors_, self.item_factors_ = self._fit_hkv(preferences, self.alpha, self.regularization)
@@ -227,6 +230,9 @@ class IALS(_FactorModel):
     ) -> None:
         super().__init__(factors, regularization, alpha, iterations, seed)
         self.mapping = hkv_from_krichene_rendle(alpha, regularization)
+
+    def uses_positive_threshold(self) -> bool:
+        return False
 
     def _fit(self, train: Ratings) -> None:
         preferences = feedback_matrix(self.name, train, "binary")

@@ -37,6 +37,12 @@ class Recommender(ABC):
     @abstractmethod
     def _fit(self, train: Ratings) -> None: ...
 
+    def uses_positive_threshold(self) -> bool:
+        """Whether the fit reads which training ratings are positive.  A fit that does not is the same
+        for rating sets that differ only in their positive threshold, and the fit cache shares it
+        between them (:func:`recbias.cache.fit_key`); a recommender that does not say is taken to read it."""
+        return True
+
     @abstractmethod
     def score_users(self, users: np.ndarray) -> np.ndarray:
         """Dense ``len(users) x n_items`` block of scores."""

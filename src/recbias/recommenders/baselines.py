@@ -49,6 +49,9 @@ class Random(Recommender):
 
     name = "Random"
 
+    def uses_positive_threshold(self) -> bool:
+        return False
+
     def _fit(self, train: Ratings) -> None:
         if not isinstance(self.seed, (int, np.integer)):
             raise TypeError(f"{self.name}: seed must be an integer, got {self.seed!r}")
@@ -99,6 +102,9 @@ class Popularity(ItemScores):
         super().__init__(seed=seed)
         self.positive_only = positive_only
 
+    def uses_positive_threshold(self) -> bool:
+        return self.positive_only
+
     def _item_scores(self, train: Ratings) -> np.ndarray:
         return train.item_counts(positive_only=self.positive_only)
 
@@ -117,6 +123,9 @@ class MeanRating(ItemScores):
         if not shrinkage >= 0:
             raise ValueError(f"MeanRating: shrinkage must be non-negative, got {shrinkage!r}")
         self.shrinkage = float(shrinkage)
+
+    def uses_positive_threshold(self) -> bool:
+        return False
 
     def _item_scores(self, train: Ratings) -> np.ndarray:
         counts = train.item_counts().astype(np.float64)

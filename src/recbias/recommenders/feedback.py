@@ -17,6 +17,11 @@ def check_feedback(owner: str, feedback: str) -> str:
     return feedback
 
 
+def uses_threshold(feedback: str) -> bool:
+    """Whether a training matrix of kind ``feedback`` depends on the positive threshold (only ``positive`` does)."""
+    return feedback == "positive"
+
+
 def feedback_matrix(owner: str, train: Ratings, feedback: str) -> sp.csr_matrix:
     """The ``n_users x n_items`` training matrix of the requested kind (a private copy).
 

@@ -31,7 +31,7 @@ from numba import njit, prange
 from recbias.ratings import Ratings
 from recbias.recommenders._pairs import BLOCK_BUDGET, dense, product_entries
 from recbias.recommenders.base import Recommender
-from recbias.recommenders.feedback import check_feedback, feedback_matrix
+from recbias.recommenders.feedback import check_feedback, feedback_matrix, uses_threshold
 
 #: similarity matrices denser than this are stored as dense arrays
 DENSE_ABOVE = 0.25
@@ -182,6 +182,9 @@ class UserKNN(_NeighbourModel):
         self.k = _neighbour_count(self.name, "k", k)
         self.feedback = check_feedback(self.name, feedback)
 
+    def uses_positive_threshold(self) -> bool:
+        return uses_threshold(self.feedback)
+
     def _fit(self, train: Ratings) -> None:
         ratings = feedback_matrix(self.name, train, self.feedback)
         self.left_ = cosine_neighbours(ratings, self.k)
@@ -212,6 +215,9 @@ class ItemKNN(_NeighbourModel):
         self.q = q
         self.k = _neighbour_count(self.name, "k", k)
         self.k_prime = _neighbour_count(self.name, "k_prime", k_prime)
+
+    def uses_positive_threshold(self) -> bool:
+        return False
 
     def _fit(self, train: Ratings) -> None:
         rated = feedback_matrix(self.name, train, "binary")

@@ -20,7 +20,7 @@ from recbias.ratings import Ratings
 from recbias.recommenders._pairs import pairwise_dot
 from recbias.recommenders._progress import progress_bar
 from recbias.recommenders.base import Recommender
-from recbias.recommenders.feedback import check_feedback, feedback_matrix
+from recbias.recommenders.feedback import check_feedback, feedback_matrix, uses_threshold
 
 
 def _normalise(matrix: np.ndarray, axis: int) -> np.ndarray:
@@ -73,6 +73,9 @@ class PLSA(Recommender):
         self.tol = tol
         self.beta = beta
         self.feedback = check_feedback(self.name, feedback)
+
+    def uses_positive_threshold(self) -> bool:
+        return uses_threshold(self.feedback)
 
     def _fit(self, train: Ratings) -> None:
         counts = feedback_matrix(self.name, train, self.feedback)

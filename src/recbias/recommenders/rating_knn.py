@@ -113,6 +113,9 @@ class RatingUserKNN(Recommender):
         super().__init__(seed=seed)
         self.k = _neighbour_count(self.name, "k", k)
 
+    def uses_positive_threshold(self) -> bool:
+        return False
+
     def _fit(self, train: Ratings) -> None:
         ratings = rating_values(self.name, train)
         counts = np.diff(ratings.indptr)

@@ -95,6 +95,9 @@ class RatingMF(Recommender):
         self.regularization = float(regularization)
         self.iterations = int(iterations)
 
+    def uses_positive_threshold(self) -> bool:
+        return False
+
     def _fit(self, train: Ratings) -> None:
         by_user = rating_values(self.name, train)
         by_item = by_user.T.tocsr()
