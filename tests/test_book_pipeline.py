@@ -211,3 +211,14 @@ def test_a_text_parameter_keeps_the_text_as_typed(tmp_path):
                                    'alphas = "0.5, 1.4"  # comma-separated skews\nfolds = 5  # splits, int in [1, 20]\n')
     values = page_parameters(Page("p", tmp_path / "p.py"), "synthetic-small", 3, {"alphas": "0.5", "folds": "2"})
     assert values == {"dataset": "synthetic-small", "seed": 3, "alphas": "0.5", "folds": 2}
+
+
+def test_pages_built_at_once_share_the_cores_and_reuse_freed_memory():
+    from recbias.bookkit.pipeline import ALLOCATOR, THREAD_VARIABLES, page_environment
+
+    assert "NUMBA_NUM_THREADS" in THREAD_VARIABLES
+    for jobs, cores, threads in ((2, 2, "1"), (1, 4, "4"), (2, 8, "4"), (8, 2, "1")):
+        environment = page_environment(jobs, cores)
+        assert {environment[variable] for variable in THREAD_VARIABLES} == {threads}
+        assert environment.items() >= ALLOCATOR.items()
+    assert ALLOCATOR["MALLOC_MMAP_MAX_"] == "0" and int(ALLOCATOR["MALLOC_TRIM_THRESHOLD_"]) == 2**30

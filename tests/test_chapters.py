@@ -9,6 +9,8 @@ import jupytext
 import papermill
 import pytest
 
+from recbias.bookkit.pipeline import page_environment
+
 ROOT = Path(__file__).resolve().parents[1]
 GLUE_REFERENCE = re.compile(r"\{glue:text\}`([^`:]+)(?::[^`]*)?`")
 
@@ -39,8 +41,8 @@ def test_every_notebook_page_has_smoke_parameters():
 def test_page_executes_and_glues_what_its_prose_quotes(page, tmp_path, monkeypatch):
     for variable in ("RECBIAS_RESULTS_DIR", "RECBIAS_CHAPTER"):  # keep the scorecard of real builds untouched
         monkeypatch.delenv(variable, raising=False)
-    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # as the book pipeline does
-        monkeypatch.setenv(variable, "1")
+    for variable, value in page_environment(jobs=2, cores=2).items():  # as the book pipeline does
+        monkeypatch.setenv(variable, value)
     chapter = ROOT / "book" / f"{page}.py"
     source = tmp_path / f"{page}.ipynb"
     jupytext.write(jupytext.read(chapter), source)

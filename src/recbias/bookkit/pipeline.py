@@ -54,7 +54,12 @@ from recbias.ratings import Ratings
 SCORECARD = "scorecard"
 CRANFIELD = "01_cranfield"
 PARAMETERS_TAG = "parameters"
-THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+#: the thread counts of the libraries the pages compute with (BLAS, OpenMP, numba's parallel loops)
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+#: glibc's allocator in every page: large arrays come from the heap rather than from fresh memory maps, whose
+#: pages the kernel would fault in and zero again at every allocation, and up to 1 GiB of freed memory is kept
+#: for the next one (other C libraries ignore these variables)
+ALLOCATOR = {"MALLOC_MMAP_MAX_": "0", "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
 #: a build's private scratch directory is ``_build/.work-<build id>``; its owner file names the build's process
 WORK_PREFIX = ".work-"
 OWNER_FILE = "owner.json"
@@ -63,6 +68,13 @@ CACHE_REPORT_FILE = "cache-report.txt"
 #: where, in a page's staging directory, the kernel records the page's claims (``RECBIAS_RESULTS_DIR``)
 RAW_CLAIMS = "raw-claims"
 POLL_SECONDS = 0.1
+
+
+def page_environment(jobs: int, cores: int | None = None) -> dict[str, str]:
+    """The variables every page's process gets: each library's threads, so that ``jobs`` pages at once
+    share the ``cores`` (default: the machine's) without oversubscribing them, and :data:`ALLOCATOR`."""
+    threads = str(max(1, (cores or os.cpu_count() or 1) // max(1, jobs)))
+    return {**dict.fromkeys(THREAD_VARIABLES, threads), **ALLOCATOR}
 
 
 class BuildError(RuntimeError):
@@ -451,9 +463,8 @@ def execute(
     remove_stale(root)
     build_id = results.new_build_id()
     work = root / "_build" / f"{WORK_PREFIX}{build_id}"
-    threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
     build = Build(root, build_id, work, provenance(root, dataset, seed, build_id),
-                  {REPORT_VARIABLE: str(work / CACHE_REPORT_FILE), **{v: threads for v in THREAD_VARIABLES}})
+                  {REPORT_VARIABLE: str(work / CACHE_REPORT_FILE), **page_environment(jobs)})
     timings: dict[str, float] = {}
     try:
         try:
