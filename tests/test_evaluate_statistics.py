@@ -278,3 +278,18 @@ def test_the_resampled_pvalue_counts_the_draws_on_the_smaller_side_of_zero():
     assert resampled_pvalue(np.array([-1.0, 1.0] * 50)) == 1.0  # balanced: capped at 1
     assert resampled_pvalue(np.array([np.nan, 1.0, 2.0])) == pytest.approx(2 / 3)  # NaN draws are left out
     assert np.isnan(resampled_pvalue(np.array([np.nan])))
+
+
+@pytest.mark.parametrize("average", ["user", "run", "group"])
+def test_columns_a_summary_does_not_read_change_nothing(average) -> None:
+    rng = np.random.default_rng(4)
+    users = list(np.tile(rng.integers(0, 12, 30), 3))  # the same runs of the same users for each system
+    base = table(users, **{"P@10": list(rng.random(90)), "MAP": list(rng.random(90))})
+    base = base.assign(run=np.tile(np.arange(30), 3), system=np.repeat(["a", "b", "c"], 30),
+                       group=np.tile(rng.integers(0, 3, 30), 3))
+    wide = base.assign(note="unread", other=rng.random(90), design=pd.Categorical(["x"] * 90))
+    pd.testing.assert_frame_equal(summarize(wide, ["P@10"], ("system",), average),
+                                  summarize(base, ["P@10"], ("system",), average))
+    if average != "group":
+        pd.testing.assert_frame_equal(compare(wide, ["P@10"], baseline="a", average=average),
+                                      compare(base, ["P@10"], baseline="a", average=average))
