@@ -16,8 +16,10 @@ Goals on two cores: cost per rating flat from 1 M to 20 M ratings (within a fact
 peak memory at most 8 GiB at 20 M.  The AN designs rank every item a user has not rated, so
 their candidates grow with users x items, faster than the ratings on sparser data.  Beside the
 cost per rating the benchmark therefore prints each cost per the unit its work follows: each
-fit's CPU time per rating, and the evaluation's (design, score, rank, metrics) CPU time per
-ranked candidate (one candidate entry of one design, ranked by one system).
+fit's CPU time per rating, the evaluation's (design, score, rank, metrics) CPU time per ranked
+candidate (one candidate entry of one design, ranked by one system), and the user-kNN fit's per
+co-rating pair (two users who rated one item: an exact neighbour search compares every such pair,
+and their number grows with the square of the ratings of popular items).
 
 Run with ``.venv/bin/python benchmarks/bench_scale.py [--sizes 100k 1m 10m 20m]``; for long runs,
 ``--one SIZE > SIZE.json`` measures one size and ``--results *.json`` prints the tables.
@@ -34,6 +36,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import psutil
 
 #: size label -> dataset
@@ -97,6 +100,15 @@ class StageMonitor:
         self.thread.join()
 
 
+def co_rating_pairs(ratings) -> int:
+    """``sum_i n_i^2`` over the items of the experiment's training ratings (``n_i`` of item ``i``): the
+    pairs of users who rated one item, which an exact neighbour search of users compares."""
+    from recbias.splits import make_folds
+
+    counts = make_folds(ratings, folds=1, seed=0)[0].train.item_counts().astype(np.int64)
+    return int(counts @ counts)
+
+
 def measure(size: str) -> dict:
     """Run the experiment on one size in this process; its figures."""
     from recbias import datasets
@@ -113,7 +125,7 @@ def measure(size: str) -> dict:
             "items": ratings.n_items, "draw": drawn, "wall": wall, "blocks": experiment.blocks,
             "seconds": experiment.seconds, "cpu": monitor.cpu, "fits": monitor.fits, "peaks": monitor.peaks,
             "peak": _max_rss(), "runs": len(experiment.runs),
-            "candidates": int(experiment.reports["candidates"].sum())}
+            "candidates": int(experiment.reports["candidates"].sum()), "pairs": co_rating_pairs(ratings)}
 
 
 def _max_rss() -> int:
@@ -148,17 +160,20 @@ EVALUATION = ("design", "score", "rank", "metrics")
 
 def unit_costs(rows: list[dict]) -> str:
     """One line per size: the candidate entries of every design, the evaluation's CPU nanoseconds per
-    ranked candidate, and each fit's CPU microseconds per rating of the data."""
+    ranked candidate, each fit's CPU microseconds per rating of the data, and the user-kNN fit's CPU
+    nanoseconds per co-rating pair (:func:`co_rating_pairs`)."""
     systems = list(SYSTEMS)
     lines = [f"{'size':>5} {'candidates':>14} {'ns/ranked candidate':>20} "
-             + " ".join(f"{s + ' us/rating':>18}" for s in systems)]
+             + " ".join(f"{s + ' us/rating':>18}" for s in systems) + f" {'pairs':>16} {'user-kNN ns/pair':>17}"]
     for row in rows:
         if "candidates" not in row:
             continue
         evaluation = sum(row["cpu"][s] for s in EVALUATION)
         per_candidate = evaluation / (row["candidates"] * len(systems)) * 1e9
         lines.append(f"{row['size']:>5} {row['candidates']:>14,} {per_candidate:20.1f} "
-                     + " ".join(f"{row['fits'].get(s, 0.0) / row['ratings'] * 1e6:18.2f}" for s in systems))
+                     + " ".join(f"{row['fits'].get(s, 0.0) / row['ratings'] * 1e6:18.2f}" for s in systems)
+                     + (f" {row['pairs']:>16,} {row['fits'].get('user-kNN', 0.0) / row['pairs'] * 1e9:17.2f}"
+                        if "pairs" in row else ""))
     return "\n".join(lines)
 
 
