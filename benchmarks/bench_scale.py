@@ -7,9 +7,10 @@ ratings), ``synthetic-ml1m`` (1 million), ``synthetic-ml10m`` (10 million) and
 ``synthetic-ml20m`` (20 million).  Each size runs in a fresh process.  Printed per size:
 seconds and peak resident memory of every stage (fit, designs, scores, ranks, metrics; a
 thread samples the memory every 50 ms and reads which stage the experiment is in, and which
-system it fits, from its call stack), the CPU seconds of each system's fit, the user blocks, the total, and the cost per rating (total seconds over
-ratings, in microseconds), in wall time and in CPU time of all the process's threads (the
-latter is what the experiment costs when other work shares the machine).  Drawing the data
+system it fits, from its call stack), the CPU seconds of each system's fit, the user blocks,
+the total, and the cost per rating (total seconds over ratings, in microseconds), in wall time
+and in CPU time of all the process's threads (the latter is what the experiment costs when
+other work shares the machine).  Drawing the data
 is not part of the stages.
 
 Goals on two cores: cost per rating flat from 1 M to 20 M ratings (within a factor of 2),
