@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -108,6 +109,17 @@ class Runs:
         """Number of candidates ``|T_u|`` in each run."""
         return np.diff(self.offsets)
 
+    @cached_property
+    def marked_entries(self) -> np.ndarray:
+        """Flat indices of the relevant, judged or graded entries: those whose positions a :class:`Ranking`
+        records (computed once, however many systems rank these runs)."""
+        return np.flatnonzero(self.labels | self.judged | (self.grades != 0))
+
+    @cached_property
+    def run_of_marked(self) -> np.ndarray:
+        """The run of each of :attr:`marked_entries`."""
+        return np.searchsorted(self.offsets, self.marked_entries, side="right") - 1
+
     @property
     def run_of_entry(self) -> np.ndarray:
         """Run index of every flat entry (``len(items)`` values)."""
@@ -183,16 +195,10 @@ class Ranking:
     positions: np.ndarray
     top_entries: Callable[[int], np.ndarray]
 
-    @staticmethod
-    def marked_entries(runs: Runs) -> np.ndarray:
-        """Flat indices of the entries whose positions a :class:`Ranking` records."""
-        return np.flatnonzero(runs.labels | runs.judged | (runs.grades != 0))
-
     @classmethod
     def in_order(cls, runs: Runs) -> Ranking:
         """The ranking of runs whose candidates are already in rank order."""
-        marked = cls.marked_entries(runs)
-        run_of_marked = np.searchsorted(runs.offsets, marked, side="right") - 1
+        marked, run_of_marked = runs.marked_entries, runs.run_of_marked
 
         def top_entries(n: int) -> np.ndarray:
             counts = np.minimum(runs.sizes, n)

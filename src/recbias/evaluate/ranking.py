@@ -203,8 +203,7 @@ def rank_positions(
     of the larger object ranked with the same ``seed``.
     """
     scores = _checked_scores(runs, scores, ties)
-    marked = Ranking.marked_entries(runs)
-    marked_runs = np.searchsorted(runs.offsets, marked, side="right") - 1
+    marked, marked_runs = runs.marked_entries, runs.run_of_marked
     positions, tied = _count_higher_and_tied(scores, runs.offsets, marked, marked_runs)
     keys: list[np.ndarray] = []  # the tie keys, drawn once and only if some marked entry is tied
     if tied.any():

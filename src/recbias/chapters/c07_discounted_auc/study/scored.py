@@ -58,7 +58,7 @@ class Scored:
         """
         runs = self.runs if relabelled is None else relabelled
         first = self.ranking(next(iter(self.scores)))
-        if relabelled is not None and not np.array_equal(Ranking.marked_entries(relabelled), first.marked):
+        if relabelled is not None and not np.array_equal(relabelled.marked_entries, first.marked):
             raise ValueError("relabelled runs must mark the same entries as the scored runs")
         out = {}
         for label in self.scores:
