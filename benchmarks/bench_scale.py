@@ -36,9 +36,13 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import psutil
+
+if TYPE_CHECKING:
+    from recbias.ratings import Ratings
 
 #: size label -> dataset
 SIZES = {"100k": "synthetic", "1m": "synthetic-ml1m", "10m": "synthetic-ml10m", "20m": "synthetic-ml20m"}
@@ -101,12 +105,10 @@ class StageMonitor:
         self.thread.join()
 
 
-def co_rating_pairs(ratings) -> int:
-    """``sum_i n_i^2`` over the items of the experiment's training ratings (``n_i`` of item ``i``): the
-    pairs of users who rated one item, which an exact neighbour search of users compares."""
-    from recbias.splits import make_folds
-
-    counts = make_folds(ratings, folds=1, seed=0)[0].train.item_counts().astype(np.int64)
+def co_rating_pairs(train: Ratings) -> int:
+    """``sum_i n_i^2`` over the items of the training ratings ``train`` (``n_i`` of item ``i``): the pairs
+    of users who rated one item, which an exact neighbour search of users compares."""
+    counts = train.item_counts().astype(np.int64)
     return int(counts @ counts)
 
 
@@ -114,19 +116,21 @@ def measure(size: str) -> dict:
     """Run the experiment on one size in this process; its figures."""
     from recbias import datasets
     from recbias.evaluate.experiment import run_experiment
+    from recbias.splits import make_folds
 
     clock = time.perf_counter()
     ratings = datasets.load(SIZES[size], seed=0)
     drawn = time.perf_counter() - clock
     with StageMonitor() as monitor:
         clock = time.perf_counter()
-        experiment = run_experiment(ratings, DESIGNS, SYSTEMS, folds=1, metrics=METRICS, cache=False, seed=0)
+        folds = make_folds(ratings, folds=1, seed=0)  # the split run_experiment draws with folds=1
+        experiment = run_experiment(ratings, DESIGNS, SYSTEMS, folds=folds, metrics=METRICS, cache=False, seed=0)
         wall = time.perf_counter() - clock
     return {"size": size, "dataset": ratings.name, "ratings": ratings.n_ratings, "users": ratings.n_users,
             "items": ratings.n_items, "draw": drawn, "wall": wall, "blocks": experiment.blocks,
             "seconds": experiment.seconds, "cpu": monitor.cpu, "fits": monitor.fits, "peaks": monitor.peaks,
             "peak": _max_rss(), "runs": len(experiment.runs),
-            "candidates": int(experiment.reports["candidates"].sum()), "pairs": co_rating_pairs(ratings)}
+            "candidates": int(experiment.reports["candidates"].sum()), "pairs": co_rating_pairs(folds[0].train)}
 
 
 def _max_rss() -> int:

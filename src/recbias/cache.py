@@ -320,7 +320,7 @@ def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory:
     if _load(path, recommender, key, code):
         return recommender
     with _fitting(folder, key):
-        if path.exists() and _load(path, recommender, key, code):  # made meanwhile by a page built at once
+        if _load(path, recommender, key, code):  # made meanwhile by a page built at once
             return recommender
         recommender.fit(train)
         try:

@@ -371,7 +371,7 @@ def relevant_ranks(ranked: Ranking | Runs) -> np.ndarray:
     ranking = ranked if isinstance(ranked, Ranking) else Ranking.in_order(ranked)
     runs = ranking.runs
     relevant = runs.labels[ranking.marked]
-    run_of = np.searchsorted(runs.offsets, ranking.marked[relevant], side="right") - 1
+    run_of = runs.run_of_marked[relevant]
     if len(run_of) != runs.n_runs or np.any(run_of != np.arange(runs.n_runs)):
         raise ValueError("every run must hold exactly one relevant item")
     return ranking.positions[relevant] + 1

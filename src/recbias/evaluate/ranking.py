@@ -203,13 +203,13 @@ def rank_positions(
     of the larger object ranked with the same ``seed``.
     """
     scores = _checked_scores(runs, scores, ties)
-    marked, marked_runs = runs.marked_entries, runs.run_of_marked
-    positions, tied = _count_higher_and_tied(scores, runs.offsets, marked, marked_runs)
+    marked, run_of_marked = runs.marked_entries, runs.run_of_marked
+    positions, tied = _count_higher_and_tied(scores, runs.offsets, marked, run_of_marked)
     keys: list[np.ndarray] = []  # the tie keys, drawn once and only if some marked entry is tied
     if tied.any():
         keys.extend(_tie_keys(runs, ties, seed, first_entry))
         some = np.flatnonzero(tied)
-        positions[some] += _count_tied_before(scores, runs.offsets, marked[some], marked_runs[some], *keys)
+        positions[some] += _count_tied_before(scores, runs.offsets, marked[some], run_of_marked[some], *keys)
 
     def top_entries(n: int) -> np.ndarray:
         primary, secondary = keys if keys else _tie_keys(runs, ties, seed, first_entry)

@@ -86,20 +86,11 @@ def _codes(labels: np.ndarray | None, size: int, *, each: bool) -> np.ndarray:
     return np.unique(np.asarray(labels), return_inverse=True)[1].reshape(-1)
 
 
-def _clustered_mean(
-    values: np.ndarray, clusters: np.ndarray | None, groups: np.ndarray | None = None
-) -> tuple[float, float, int]:
-    """Mean of ``values`` (the mean of the group means with ``groups``), its cluster-robust
-    standard error and the number of clusters G.
-
-    Each value is its own cluster when ``clusters`` is None; the standard error is then s / sqrt(n).
-    """
-    return _coded_mean(values, _codes(clusters, values.size, each=True), _codes(groups, values.size, each=False))
-
-
 def _coded_mean(values: np.ndarray, cluster: np.ndarray, group: np.ndarray) -> tuple[float, float, int]:
-    """:func:`_clustered_mean` with clusters and groups given as 0-based codes (:func:`_codes`), so that
-    several columns of the same units are read without sorting the labels again."""
+    """Mean of ``values`` (the mean of the group means), its cluster-robust standard error and the number
+    of clusters G, with clusters and groups given as 0-based codes (:func:`_codes`), so that several
+    columns of the same units are read without sorting the labels again.  With every value its own
+    cluster and one group, the standard error is s / sqrt(n)."""
     sizes = np.bincount(group)
     group_means = np.bincount(group, weights=values) / sizes
     weights = 1.0 / (len(sizes) * sizes[group])
