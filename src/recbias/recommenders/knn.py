@@ -29,7 +29,7 @@ import scipy.sparse as sp
 from numba import njit, prange
 
 from recbias.ratings import Ratings
-from recbias.recommenders._pairs import BLOCK_BUDGET, dense, product_entries
+from recbias.recommenders._pairs import BLOCK_BUDGET, dense_product, product_entries
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.feedback import check_feedback, feedback_matrix, uses_threshold
 
@@ -122,7 +122,7 @@ def cosine_neighbours(vectors: sp.csr_matrix, k: int | None = None, q: float = 1
     pieces = []
     for start in range(0, n, block_rows):
         stop = min(n, start + block_rows)
-        gram = dense(vectors[start:stop] @ transposed)
+        gram = dense_product(vectors, transposed, np.arange(start, stop))
         norms = np.sqrt(squares[start:stop, None] * squares[None, :])
         similarity = np.divide(gram, norms, out=np.zeros_like(gram), where=norms > 0)
         similarity[np.arange(stop - start), np.arange(start, stop)] = 0.0
@@ -156,7 +156,7 @@ class _NeighbourModel(Recommender):
 
     def score_users(self, users: np.ndarray) -> np.ndarray:
         users, _ = self._check(users)
-        return dense(self.left_[users] @ self.right_)
+        return dense_product(self.left_, self.right_, users)
 
     def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
         users, items = self._check(users, items)

@@ -30,7 +30,7 @@ import scipy.sparse as sp
 from numba import njit, prange
 
 from recbias.ratings import Ratings
-from recbias.recommenders._pairs import BLOCK_BUDGET, dense
+from recbias.recommenders._pairs import BLOCK_BUDGET, dense_product
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.feedback import rating_values
 from recbias.recommenders.knn import _neighbour_count
@@ -134,9 +134,10 @@ class RatingUserKNN(Recommender):
         whole = self.n_users * self.n_items <= PREDICT_ALL_BUDGET
         self.predictions_ = self._predict(np.arange(self.n_users)) if whole else None
 
-    def _similarity(self, users: np.ndarray) -> np.ndarray:
-        """``s_uv`` of each of ``users`` to every user (0 to itself and to users without spread)."""
-        gram = dense(self.centred_[users] @ self.centred_.T)
+    def _similarity(self, users: np.ndarray, by_item: sp.csr_matrix) -> np.ndarray:
+        """``s_uv`` of each of ``users`` to every user (0 to itself and to users without spread);
+        ``by_item`` is the transpose of the centred ratings."""
+        gram = dense_product(self.centred_, by_item, users)
         norms = np.sqrt(self.squares_[users, None] * self.squares_[None, :])
         similarity = np.divide(gram, norms, out=np.zeros_like(gram), where=norms > 0)
         similarity[np.arange(len(users)), users] = 0.0
@@ -152,10 +153,10 @@ class RatingUserKNN(Recommender):
         out = np.empty((len(users), self.n_items))
         rows = max(1, BLOCK_BUDGET // max(self.n_users, self.n_items))
         k = self.n_users if self.k is None else self.k
-        deviations = self.deviations_
+        deviations, by_item = self.deviations_, self.centred_.T.tocsr()
         for start in range(0, len(users), rows):
             chunk = users[start : start + rows]
-            _predict_rows(self._similarity(chunk), self.user_means_[chunk], deviations.indptr, deviations.indices,
+            _predict_rows(self._similarity(chunk, by_item), self.user_means_[chunk], deviations.indptr, deviations.indices,
                           deviations.data, self.items_by_rank_, k, out[start : start + rows])
         out[np.diff(deviations.indptr)[users] == 0] = 0.0
         return out
