@@ -130,6 +130,19 @@ def test_key_follows_data_parameters_class_and_extra(world):
     assert len(keys) == 7
 
 
+def test_a_ratings_digest_is_computed_once_per_object_and_follows_the_content(world, monkeypatch):
+    first = cache.ratings_digest(world)
+    hashed = []
+    sha256 = cache.hashlib.sha256
+    monkeypatch.setattr(cache.hashlib, "sha256", lambda *data: hashed.append(1) or sha256(*data))
+    assert cache.ratings_digest(world) == first and not hashed
+    assert cache.ratings_digest(world.subset(np.arange(world.n_ratings))) == first and hashed
+    assert cache.ratings_digest(world, threshold=False) != first
+    assert cache.ratings_digest(world.subset(np.arange(1, world.n_ratings))) != first
+    with pytest.raises(ValueError, match="read-only"):
+        world.values[0] += 1  # the columns cannot change under a remembered digest
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_a_fit_blind_to_the_positive_threshold_is_shared_between_thresholds(world, preset):
     """A recommender that says its fit does not read the threshold fits the same on both thresholds (so the

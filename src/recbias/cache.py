@@ -33,6 +33,7 @@ import pickle
 import secrets
 import sys
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -66,6 +67,8 @@ LOCKS = ".locks"
 R = TypeVar("R", bound=Recommender)
 _logger = logging.getLogger(__name__)
 _reported: set[str] = set()
+#: ratings object -> {threshold flag: digest}; entries go with their ratings
+_digests: weakref.WeakKeyDictionary[Ratings, dict[bool, str]] = weakref.WeakKeyDictionary()
 
 
 def fits_dir() -> Path:
@@ -95,12 +98,15 @@ def report(message: str) -> None:
 
 def ratings_digest(ratings: Ratings, threshold: bool = True) -> str:
     """sha256 over the shape, the positive threshold (unless ``threshold`` is false), user and item codes
-    and values."""
-    digest = hashlib.sha256()
-    digest.update(repr((ratings.shape, float(ratings.positive_threshold) if threshold else None)).encode())
-    for column, dtype in ((ratings.users, np.int64), (ratings.items, np.int64), (ratings.values, np.float64)):
-        digest.update(np.ascontiguousarray(column, dtype=dtype).tobytes())
-    return digest.hexdigest()
+    and values; computed once per ratings object (their columns are read-only), however many fits it keys."""
+    known = _digests.setdefault(ratings, {})
+    if threshold not in known:
+        digest = hashlib.sha256()
+        digest.update(repr((ratings.shape, float(ratings.positive_threshold) if threshold else None)).encode())
+        for column, dtype in ((ratings.users, np.int64), (ratings.items, np.int64), (ratings.values, np.float64)):
+            digest.update(np.ascontiguousarray(column, dtype=dtype).tobytes())
+        known[threshold] = digest.hexdigest()
+    return known[threshold]
 
 
 def recommender_params(recommender: Recommender) -> dict[str, Any]:
