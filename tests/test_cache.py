@@ -299,6 +299,15 @@ def test_temporaries_of_killed_writers_are_removed(tmp_path):
     assert sorted(entries(tmp_path)) == sorted([mine.name, fresh_unknown.name])
 
 
+def test_by_default_temporaries_are_removed_from_the_fits_and_the_worlds(tmp_path, monkeypatch):
+    monkeypatch.setenv("RECBIAS_CACHE_DIR", str(tmp_path))
+    dead = [folder / f".{'a' * 64}.999999999.0f0f0f0f.tmp" for folder in (cache.fits_dir(), cache.worlds_dir())]
+    for path in dead:
+        path.parent.mkdir()
+        path.write_bytes(b"partial")
+    assert sorted(cache.remove_stale_temporaries()) == sorted(dead)
+
+
 def test_entries_are_created_with_the_users_umask(tmp_path, world, counting):
     previous = os.umask(0o022)
     try:
@@ -322,3 +331,61 @@ def test_pages_built_at_once_fit_a_shared_key_once(tmp_path, world, monkeypatch)
     assert [build.exitcode for build in builds] == [0, 0]
     assert marks.read_text() == "fit\n"  # the second waited for the first's fit and loaded it
     assert entries(tmp_path / "fits") == [f"{fit_key(SlowPopularity(), world)}.pkl"]
+
+
+class CountingGenerator:
+    """A simulation that counts how often it really draws a world."""
+
+    def __init__(self):
+        self.calls = 0
+        self.__module__ = "recbias.synthetic.world"  # fingerprinted as the real simulation
+
+    def __call__(self, *, preset, seed):
+        self.calls += 1
+        return low_rank_world(n_users=20 + seed, n_items=15, seed=seed)
+
+
+class RefusingGenerator:
+    """The real simulation's module and signature, but it fails the test if asked to draw."""
+
+    __module__ = "recbias.synthetic.world"
+
+    def __call__(self, *, seed=0, preset="synthetic", **parameters):
+        pytest.fail("drew the world again")
+
+
+def test_a_world_is_drawn_once_then_loaded_read_only(tmp_path):
+    generate = CountingGenerator()
+    drawn = cache.world_cached(generate, "toy", {"seed": 1}, tmp_path)
+    loaded = cache.world_cached(generate, "toy", {"seed": 1}, tmp_path)
+    assert generate.calls == 1 and loaded is not drawn
+    for column in ("users", "items", "values", "timestamps", "true_relevance"):
+        np.testing.assert_array_equal(getattr(loaded, column), getattr(drawn, column))
+    assert not loaded.values.flags.writeable and loaded.shape == drawn.shape
+    assert cache.world_cached(generate, "toy", {"seed": 2}, tmp_path).n_users == 22 and generate.calls == 2
+    assert cache.world_cached(generate, "other", {"seed": 1}, tmp_path) is not None and generate.calls == 3
+
+
+def test_a_damaged_or_outdated_world_is_drawn_again(tmp_path, reports, monkeypatch):
+    generate = CountingGenerator()
+    cache.world_cached(generate, "toy", {"seed": 1}, tmp_path)
+    [name] = entries(tmp_path)
+    (tmp_path / name).write_bytes((tmp_path / name).read_bytes()[:-10])
+    cache.world_cached(generate, "toy", {"seed": 1}, tmp_path)
+    assert generate.calls == 2 and any("drawing the world again" in line for line in reports())
+    cache.world_cached(generate, "toy", {"seed": 1}, tmp_path)
+    assert generate.calls == 2  # rewritten whole
+    monkeypatch.setattr(cache, "modules_fingerprint", lambda *names: "other code")
+    cache.world_cached(generate, "toy", {"seed": 1}, tmp_path)
+    assert generate.calls == 3
+
+
+def test_the_synthetic_presets_load_through_the_world_cache(tmp_path, monkeypatch):
+    from recbias import datasets, synthetic
+
+    monkeypatch.setenv("RECBIAS_CACHE_DIR", str(tmp_path))
+    drawn = datasets.load("synthetic-small", seed=3)
+    monkeypatch.setattr(synthetic, "generate", RefusingGenerator())
+    loaded = datasets.load("synthetic-small", seed=3)
+    np.testing.assert_array_equal(loaded.values, drawn.values)
+    assert loaded.citation == drawn.citation and len(entries(tmp_path / "worlds")) == 1

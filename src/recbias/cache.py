@@ -1,4 +1,4 @@
-"""On-disk cache of fitted recommenders.
+"""On-disk cache of fitted recommenders and of generated worlds.
 
 A fit is stored under a key that hashes everything it depends on: the
 training data content (code space, ratings, and the positive threshold when
@@ -14,6 +14,10 @@ another key's name (copied or renamed) or written by other code is refitted, and
 so is a damaged one (each entry carries the sha256 of its payload).  Entries are
 written to a temporary file and moved into place with ``os.replace``; a cache that
 cannot be written (read-only, full disk) leaves the fits in memory.
+
+Generated worlds (the synthetic presets) are kept the same way under ``worlds/``
+(:func:`world_cached`), keyed by preset and options and checked against the
+fingerprint of the simulation's code: a page loads the world another page drew.
 
 Such events are reported once each: to the file named by ``$RECBIAS_CACHE_REPORT``
 when set (the book's build tool prints it at the terminal, never on a page), else
@@ -34,7 +38,8 @@ import secrets
 import sys
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -78,6 +83,11 @@ def fits_dir() -> Path:
     worked on (:func:`recbias.paths.cache_dir`).
     """
     return cache_dir() / "fits"
+
+
+def worlds_dir() -> Path:
+    """Where generated worlds live: ``worlds/`` under the shared cache directory."""
+    return cache_dir() / "worlds"
 
 
 def report(message: str) -> None:
@@ -173,7 +183,13 @@ def _distributions() -> dict[str, list[str]]:
 def code_fingerprint(cls: type) -> str:
     """sha256 of the code behind ``cls``: the source of the modules of its classes and of every recbias
     module they import (transitively), and the versions of the third-party packages those import."""
-    pending = [c.__module__ for c in cls.__mro__ if c.__module__ not in ("builtins", "abc")]
+    return modules_fingerprint(*(c.__module__ for c in cls.__mro__ if c.__module__ not in ("builtins", "abc")))
+
+
+def modules_fingerprint(*names: str) -> str:
+    """sha256 of the source of the modules ``names`` and of every recbias module they import
+    (transitively), and of the versions of the third-party packages those import."""
+    pending = list(names)
     seen: dict[str, bytes] = {}
     packages: set[str] = set()
     while pending:
@@ -193,8 +209,8 @@ def code_fingerprint(cls: type) -> str:
     return digest.hexdigest()
 
 
-def _read_entry(path: Path) -> tuple[dict[str, Any], Recommender]:
-    """The header (key, code fingerprint) and the unpickled fit of a verified entry; ``ValueError`` if damaged."""
+def _read_entry(path: Path) -> tuple[dict[str, Any], Any]:
+    """The header (key, code fingerprint) and the unpickled object of a verified entry; ``ValueError`` if damaged."""
     blob = path.read_bytes()
     end = blob.find(b"\n", len(_MAGIC))
     if not blob.startswith(_MAGIC) or end < 0:
@@ -217,10 +233,10 @@ def _temporary(path: Path) -> Path:
     return path.with_name(f".{path.stem}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
 
 
-def _write_entry(path: Path, header: dict[str, Any], recommender: Recommender) -> None:
+def _write_entry(path: Path, header: dict[str, Any], stored: Any) -> None:
     """Write atomically: temporary file in the same directory (the user's umask applies), then ``os.replace``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = pickle.dumps(recommender, protocol=pickle.HIGHEST_PROTOCOL)
+    payload = pickle.dumps(stored, protocol=pickle.HIGHEST_PROTOCOL)
     temporary = _temporary(path)
     try:
         with open(temporary, "xb") as stream:
@@ -250,10 +266,11 @@ def _writer_alive(temporary: Path) -> bool:
 
 
 def remove_stale_temporaries(directory: Path | str | None = None) -> list[Path]:
-    """Delete temporary files that writers killed before their rename left in the cache; returns them."""
-    folder = Path(directory) if directory is not None else fits_dir()
+    """Delete temporary files that writers killed before their rename left in ``directory`` (default: the
+    fits and the worlds directories); returns them."""
+    folders = [Path(directory)] if directory is not None else [fits_dir(), worlds_dir()]
     removed = []
-    for temporary in folder.glob(".*.tmp") if folder.is_dir() else ():
+    for temporary in (path for folder in folders if folder.is_dir() for path in folder.glob(".*.tmp")):
         try:
             if not _writer_alive(temporary):
                 temporary.unlink()
@@ -287,11 +304,11 @@ def _load(path: Path, recommender: Recommender, key: str, code: str) -> bool:
 
 
 @contextmanager
-def _fitting(folder: Path, key: str) -> Iterator[None]:
-    """Hold the lock of fit ``key`` (``fcntl.flock`` on ``LOCKS/<key>``) while it is made: a process that
-    needs a fit another one is making waits for it and then loads it, so pages built at once (the book's
-    parallel jobs) fit each key once.  Without locks (a cache that cannot be written, a platform or file
-    system without them) the fit goes ahead unlocked."""
+def _making(folder: Path, key: str) -> Iterator[None]:
+    """Hold the lock of entry ``key`` (``fcntl.flock`` on ``LOCKS/<key>``) while it is made: a process that
+    needs an entry another one is making waits for it and then loads it, so pages built at once (the book's
+    parallel jobs) make each key once.  Without locks (a cache that cannot be written, a platform or file
+    system without them) the entry is made unlocked."""
     handle = None
     if fcntl is not None:
         try:
@@ -317,7 +334,7 @@ def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory:
     entry, an entry under another key's name or one written by other code is refitted
     and rewritten; a cache that cannot be written keeps the fit in memory only.  Each is
     reported once (:func:`report`).  A fit that another process is making is waited for
-    and loaded (:func:`_fitting`).  ``directory`` overrides :func:`fits_dir`.
+    and loaded (:func:`_making`).  ``directory`` overrides :func:`fits_dir`.
     """
     key = fit_key(recommender, train, key_extra)
     code = code_fingerprint(type(recommender))
@@ -325,7 +342,7 @@ def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory:
     path = folder / f"{key}.pkl"
     if _load(path, recommender, key, code):
         return recommender
-    with _fitting(folder, key):
+    with _making(folder, key):
         if _load(path, recommender, key, code):  # made meanwhile by a page built at once
             return recommender
         recommender.fit(train)
@@ -334,3 +351,48 @@ def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory:
         except OSError as error:
             report(f"cannot store fits in {folder} ({error.strerror or error}); fitting in memory only")
     return recommender
+
+
+def _load_world(path: Path, key: str, code: str) -> Ratings | None:
+    """The world stored at ``path`` if it is sound and current (a damaged entry is reported)."""
+    try:
+        header, cached = _read_entry(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError) as error:
+        report(f"drawing the world again: {error}")
+        return None
+    if header["key"] != key or header["code"] != code or not isinstance(cached, Ratings):
+        return None
+    return replace(cached)  # validated again, and its columns read-only again (unpickled arrays are writable)
+
+
+def world_cached(generate: Callable[..., Ratings], preset: str, options: dict[str, Any],
+                 directory: Path | str | None = None) -> Ratings:
+    """``generate(preset=preset, **options)``, a world drawn by a simulation, or the same world loaded
+    from the cache.
+
+    The key hashes the preset, the options and the package version; the entry also holds the
+    fingerprint of the module that defines ``generate`` and of all it imports, so a world drawn by
+    other code is drawn again.  A world that another process is drawing is waited for and loaded.
+    ``directory`` overrides :func:`worlds_dir`.
+    """
+    text = json.dumps({"version": recbias.__version__, "preset": preset, "options": options},
+                      sort_keys=True, default=repr)
+    key = hashlib.sha256(text.encode()).hexdigest()
+    code = modules_fingerprint(generate.__module__)
+    folder = Path(directory) if directory is not None else worlds_dir()
+    path = folder / f"{key}.pkl"
+    world = _load_world(path, key, code)
+    if world is not None:
+        return world
+    with _making(folder, key):
+        world = _load_world(path, key, code)  # drawn meanwhile by a page built at once
+        if world is not None:
+            return world
+        world = generate(preset=preset, **options)
+        try:
+            _write_entry(path, {"key": key, "code": code}, world)
+        except OSError as error:
+            report(f"cannot store worlds in {folder} ({error.strerror or error}); drawing them in memory only")
+    return world

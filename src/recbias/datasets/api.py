@@ -118,18 +118,19 @@ def load_qrels(name: str, **options: Any) -> pd.DataFrame:
 
 
 def _load_synthetic(name: str, options: dict[str, Any]) -> Ratings:
-    """Delegate to :func:`recbias.synthetic.generate` with preset ``name``, and stamp its card.
+    """Delegate to :func:`recbias.synthetic.generate` with preset ``name`` (through the cache of generated
+    worlds, :func:`recbias.cache.world_cached`), and stamp its card.
 
     Valid options are the generator's named arguments and the keys of the
     preset; ``positive_threshold`` goes to the generator, so that the true
     relevance it returns uses the same threshold as the observed ratings.
     """
-    from recbias import synthetic  # imported here: the simulation is only needed for these names
+    from recbias import cache, synthetic  # imported here: the simulation is only needed for these names
 
     parameters = inspect.signature(synthetic.generate).parameters
     named = {key for key, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
     _check_options(name, options, (named | set(synthetic.PRESETS[name])) - {"preset"})
-    world = synthetic.generate(preset=name, **options)
+    world = cache.world_cached(synthetic.generate, name, options)
     facts = DATASETS[name]
     citation = f"{facts.citation} Generated with preset {name!r}, seed {options.get('seed', 0)}."
     return replace(world, licence=facts.licence, citation=citation, description=facts.description)
