@@ -39,8 +39,8 @@ import sys
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
