@@ -295,6 +295,26 @@ def test_available_items_against_brute_force() -> None:
         assert listed[offsets[r] : offsets[r + 1]].tolist() == expected
 
 
+def test_available_items_of_any_rank_matrix_match_the_enumerated_lists() -> None:
+    rng = np.random.default_rng(6)
+    n_items, n_users, n_pools = 60, 8, 2
+    pools = np.array_split(rng.permutation(n_items)[:40], n_pools)
+    pool_items = np.concatenate([np.sort(p) for p in pools])
+    pool_offsets = np.concatenate([[0], np.cumsum([len(p) for p in pools])])
+    available = AvailableItems.build(pool_items, pool_offsets, n_items, rng.integers(0, n_users, 120),
+                                     rng.integers(0, n_items, 120))
+    every = np.arange(n_users * n_pools)
+    offsets, listed = available.enumerate(every)
+    blocks = rng.choice(every[available.counts(every) > 0], (30, 7))  # blocks change along rows
+    blocks[:10] = blocks[:10, :1]  # rows of one block, as designs ask
+    ranks = rng.integers(0, 1 << 30, blocks.shape) % available.counts(blocks)
+    ranks[:5].sort(axis=1)  # ascending rows (merged) beside rows whose ranks fall (searched again)
+    expected = listed[offsets[blocks] + ranks]
+    np.testing.assert_array_equal(available.items(blocks, ranks), expected)
+    np.testing.assert_array_equal(available.items(blocks[:10, :1], ranks[:10]), expected[:10])
+    assert available.items(blocks[0, 0], ranks[0, 0]) == expected[0, 0]
+
+
 # ------------------------------------------------------------------ U and shortages
 
 
