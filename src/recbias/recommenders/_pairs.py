@@ -99,8 +99,10 @@ def _dense_rows(
         target = out[r]
         for entry in range(left_indptr[rows[r]], left_indptr[rows[r] + 1]):
             j, weight = left_indices[entry], left_data[entry]
-            for other in range(right_indptr[j], right_indptr[j + 1]):
-                target[right_indices[other]] += weight * right_data[other]
+            start, stop = right_indptr[j], right_indptr[j + 1]
+            columns, values = right_indices[start:stop], right_data[start:stop]
+            for other in range(stop - start):  # over slices: compiled tighter than indexing the whole arrays
+                target[columns[other]] += weight * values[other]
 
 
 def dense_product(left: sp.csr_matrix, right: sp.csr_matrix | np.ndarray, rows: np.ndarray) -> np.ndarray:

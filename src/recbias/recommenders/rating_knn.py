@@ -75,11 +75,12 @@ def _predict_rows(
             first, stop = indptr[v], indptr[v + 1]
             if prefix:
                 first += np.searchsorted(ranks[first:stop], prefix)
-            for entry in range(first, stop):
-                rank = ranks[entry]
+            rated, deviation = ranks[first:stop], deviations[first:stop]  # slices compile tighter than indexing
+            for entry in range(stop - first):
+                rank = rated[entry]
                 take = 1.0 if sums[rank, 0] < k else 0.0  # adding 0.0 keeps a sum bit for bit: no branch to mispredict
                 sums[rank, 0] += take
-                sums[rank, 1] += take * (weight * deviations[entry])
+                sums[rank, 1] += take * (weight * deviation[entry])
                 sums[rank, 2] += take * weight
             while prefix < n_items and sums[prefix, 0] >= k:
                 prefix += 1
@@ -156,7 +157,7 @@ class RatingUserKNN(Recommender):
         deviations, by_item = self.deviations_, self.centred_.T.tocsr()
         for start in range(0, len(users), rows):
             chunk = users[start : start + rows]
-            _predict_rows(self._similarity(chunk, by_item), self.user_means_[chunk], deviations.indptr, deviations.indices,
-                          deviations.data, self.items_by_rank_, k, out[start : start + rows])
+            _predict_rows(self._similarity(chunk, by_item), self.user_means_[chunk], deviations.indptr,
+                          deviations.indices, deviations.data, self.items_by_rank_, k, out[start : start + rows])
         out[np.diff(deviations.indptr)[users] == 0] = 0.0
         return out
