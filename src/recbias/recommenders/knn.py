@@ -58,9 +58,10 @@ def _nearest_rows(
         scores = np.empty(n)
         for a in range(chunk * n // n_chunks, (chunk + 1) * n // n_chunks):
             for e in range(indptr[a], indptr[a + 1]):
-                weight = data[e]
-                for f in range(t_indptr[indices[e]], t_indptr[indices[e] + 1]):
-                    total[t_indices[f]] += weight * t_data[f]
+                weight, start, stop = data[e], t_indptr[indices[e]], t_indptr[indices[e] + 1]
+                rows, values = t_indices[start:stop], t_data[start:stop]
+                for f in range(stop - start):  # over slices: compiled tighter than indexing the whole arrays
+                    total[rows[f]] += weight * values[f]
             kept = 0
             for b in range(n):  # a sequential scan is cheaper than marking the rows reached in the loop above
                 if total[b] != 0.0:
