@@ -280,16 +280,25 @@ def remove_stale_temporaries(directory: Path | str | None = None) -> list[Path]:
     return removed
 
 
+def _read_sound(path: Path, redo: str) -> tuple[dict[str, Any], Any] | None:
+    """The entry at ``path`` (:func:`_read_entry`); None if there is none, or if it is damaged, which is
+    reported as ``"<redo>: <why>"``."""
+    try:
+        return _read_entry(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError) as error:
+        report(f"{redo}: {error}")
+        return None
+
+
 def _load(path: Path, recommender: Recommender, key: str, code: str) -> bool:
     """Load the entry at ``path`` into ``recommender`` if it is sound and current; reports why not."""
     cls = type(recommender).__name__
-    try:
-        header, cached = _read_entry(path)
-    except FileNotFoundError:
+    entry = _read_sound(path, f"refitting {recommender.name}")
+    if entry is None:
         return False
-    except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError) as error:
-        report(f"refitting {recommender.name}: {error}")
-        return False
+    header, cached = entry
     if header["key"] != key:
         report(f"refitting {recommender.name}: {path} holds the fit stored under key {str(header['key'])[:12]} "
                "(an entry copied under another name)")
@@ -355,13 +364,10 @@ def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory:
 
 def _load_world(path: Path, key: str, code: str) -> Ratings | None:
     """The world stored at ``path`` if it is sound and current (a damaged entry is reported)."""
-    try:
-        header, cached = _read_entry(path)
-    except FileNotFoundError:
+    entry = _read_sound(path, "drawing the world again")
+    if entry is None:
         return None
-    except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError) as error:
-        report(f"drawing the world again: {error}")
-        return None
+    header, cached = entry
     if header["key"] != key or header["code"] != code or not isinstance(cached, Ratings):
         return None
     return replace(cached)  # validated again, and its columns read-only again (unpickled arrays are writable)
