@@ -380,6 +380,19 @@ def test_a_damaged_or_outdated_world_is_drawn_again(tmp_path, reports, monkeypat
     assert generate.calls == 3
 
 
+def test_an_unwritable_cache_draws_worlds_in_memory_with_one_report(tmp_path, reports, monkeypatch):
+    def unwritable(path, header, stored):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(cache, "_write_entry", unwritable)
+    generate = CountingGenerator()
+    worlds = tmp_path / "worlds"
+    first = cache.world_cached(generate, "toy", {"seed": 1}, worlds)
+    cache.world_cached(generate, "toy", {"seed": 2}, worlds)
+    assert generate.calls == 2 and first.n_users == 21
+    assert reports() == [f"cannot store worlds in {worlds} ({os.strerror(errno.EROFS)}); drawing them in memory only"]
+
+
 def test_the_synthetic_presets_load_through_the_world_cache(tmp_path, monkeypatch):
     from recbias import datasets, synthetic
 
