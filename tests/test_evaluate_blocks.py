@@ -173,6 +173,17 @@ def test_memory_estimate_follows_the_block_and_the_sampled_designs() -> None:
     assert memory.model_bytes(systems["user-kNN"], 138_000, 27_000, 16_000_000) < 2 * 2**30
 
 
+def test_the_rating_knn_estimate_covers_what_a_fit_keeps(small: Ratings) -> None:
+    from recbias.recommenders import make
+
+    fitted = make("rating-user-knn").fit(small)
+    kept = sum(value.nbytes if isinstance(value, np.ndarray) else
+               value.data.nbytes + value.indices.nbytes + value.indptr.nbytes
+               for value in vars(fitted).values() if isinstance(value, np.ndarray) or hasattr(value, "indptr"))
+    assert fitted.predictions_ is not None
+    assert kept <= memory.model_bytes(fitted, *small.shape, small.n_ratings) < 2 * kept + 4 * memory.BLOCK_BUDGET * 8
+
+
 def test_a_system_given_unfitted_is_fitted_afresh_on_every_fold(small: Ratings) -> None:
     from recbias.recommenders import make
 

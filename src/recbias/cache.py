@@ -60,7 +60,7 @@ from recbias.recommenders.factory import parameter_names
 _MAGIC = b"RECBIAS-FIT-2\n"
 #: layout of the fitted state; raised whenever a recommender's fitted attributes change, so
 #: that entries written by an older layout are refitted instead of loaded
-FIT_LAYOUT = 3
+FIT_LAYOUT = 4
 _DIGEST_SIZE = 32
 #: file that receives the cache's reports (set by the book's build tool)
 REPORT_VARIABLE = "RECBIAS_CACHE_REPORT"

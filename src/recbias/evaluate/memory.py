@@ -23,6 +23,7 @@ from recbias.recommenders.als import ALS, IALS
 from recbias.recommenders.baselines import ItemScores, Random
 from recbias.recommenders.knn import ItemKNN, UserKNN
 from recbias.recommenders.plsa import PLSA
+from recbias.recommenders.rating_knn import PREDICT_ALL_BUDGET, RatingUserKNN
 
 #: bytes per rating of a Ratings object (user and item codes, value, timestamp)
 RATING_BYTES = 4 + 4 + 8 + 8
@@ -66,7 +67,9 @@ def model_bytes(recommender: Recommender, n_users: int, n_items: int, n_ratings:
 
     Factor models keep float64 factors plus implicit's float32 copies and the confidence
     matrix; pLSA keeps its two aspect matrices and three per-rating arrays during EM;
-    user-kNN keeps ``k`` neighbours per user and the rating matrix; item-kNN its (at most
+    user-kNN keeps ``k`` neighbours per user and the rating matrix; the rating-kNN predictor three
+    copies of the ratings (centred by user and by item, deviations) and, when they fit
+    :data:`~recbias.recommenders.rating_knn.PREDICT_ALL_BUDGET`, every prediction; item-kNN its (at most
     dense) item-item weights; baselines one score per item.  Other systems count as a copy
     of the ratings.
     """
@@ -80,6 +83,9 @@ def model_bytes(recommender: Recommender, n_users: int, n_items: int, n_ratings:
     if isinstance(recommender, ItemKNN):
         neighbours = n_items if recommender.k_prime is None else min(recommender.k_prime, n_items)
         return 2 * n_items * neighbours * CSR_BYTES + n_ratings * 2 * CSR_BYTES + 4 * BLOCK_BUDGET * 8
+    if isinstance(recommender, RatingUserKNN):
+        kept = n_users * n_items * 8 if n_users * n_items <= PREDICT_ALL_BUDGET else 0
+        return n_ratings * 3 * CSR_BYTES + kept + (n_users + n_items) * 8 + 4 * BLOCK_BUDGET * 8
     if isinstance(recommender, (ItemScores, Random)):
         return n_items * 8
     return n_ratings * RATING_BYTES + (n_users + n_items) * 8

@@ -83,7 +83,7 @@ def _count_higher_and_tied(
         run = scores[offsets[target_runs[k]] : offsets[target_runs[k] + 1]]
         n_higher = 0
         n_equal = 0
-        for j in range(run.shape[0]):  # over a slice: numba vectorises it (five times the indexed loop's speed)
+        for j in range(run.shape[0]):  # over a slice: numba vectorises it (4.7 times the indexed loop's speed)
             n_higher += run[j] > score
             n_equal += run[j] == score
         higher[k] = n_higher

@@ -2,7 +2,7 @@
 
 Evaluation designs ask for scores of arbitrary ``(user, item)`` pairs.  Forming
 the whole ``n_users x n_items`` score matrix for that is wasteful, so the
-recommenders use these two kernels, which work in bounded memory:
+recommenders use two kernels that work in bounded memory:
 
 * :func:`pairwise_dot` for factor models, ``score(u, i) = <A_u, B_i>``;
 * :func:`product_entries` for neighbourhood models, the entries

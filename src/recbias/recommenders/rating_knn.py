@@ -125,6 +125,7 @@ class RatingUserKNN(Recommender):
         centred = ratings.copy()
         centred.data = counts[owner] * ratings.data - sums[owner]
         self.centred_ = centred
+        self.centred_by_item_ = centred.T.tocsr()  # the other side of every similarity product, made once
         self.squares_ = np.asarray(centred.multiply(centred).sum(axis=1), dtype=np.float64).ravel()
         self.items_by_rank_ = np.argsort(-np.bincount(ratings.indices, minlength=self.n_items), kind="stable")
         rank_of = np.empty(self.n_items, dtype=np.int64)
@@ -135,10 +136,9 @@ class RatingUserKNN(Recommender):
         whole = self.n_users * self.n_items <= PREDICT_ALL_BUDGET
         self.predictions_ = self._predict(np.arange(self.n_users)) if whole else None
 
-    def _similarity(self, users: np.ndarray, by_item: sp.csr_matrix) -> np.ndarray:
-        """``s_uv`` of each of ``users`` to every user (0 to itself and to users without spread);
-        ``by_item`` is the transpose of the centred ratings."""
-        gram = dense_product(self.centred_, by_item, users)
+    def _similarity(self, users: np.ndarray) -> np.ndarray:
+        """``s_uv`` of each of ``users`` to every user (0 to itself and to users without spread)."""
+        gram = dense_product(self.centred_, self.centred_by_item_, users)
         norms = np.sqrt(self.squares_[users, None] * self.squares_[None, :])
         similarity = np.divide(gram, norms, out=np.zeros_like(gram), where=norms > 0)
         similarity[np.arange(len(users)), users] = 0.0
@@ -154,10 +154,10 @@ class RatingUserKNN(Recommender):
         out = np.empty((len(users), self.n_items))
         rows = max(1, BLOCK_BUDGET // max(self.n_users, self.n_items))
         k = self.n_users if self.k is None else self.k
-        deviations, by_item = self.deviations_, self.centred_.T.tocsr()
+        deviations = self.deviations_
         for start in range(0, len(users), rows):
             chunk = users[start : start + rows]
-            _predict_rows(self._similarity(chunk, by_item), self.user_means_[chunk], deviations.indptr,
+            _predict_rows(self._similarity(chunk), self.user_means_[chunk], deviations.indptr,
                           deviations.indices, deviations.data, self.items_by_rank_, k, out[start : start + rows])
         out[np.diff(deviations.indptr)[users] == 0] = 0.0
         return out
