@@ -105,12 +105,29 @@ def _dense_rows(
                 target[columns[other]] += weight * values[other]
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def _dense_rows_of_array(
+    left_indptr: np.ndarray, left_indices: np.ndarray, left_data: np.ndarray, rows: np.ndarray, right: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out[r] += sum_j left[rows[r], j] * right[j]`` for a dense ``right``, one stored ``left`` entry of the
+    row after the other (scipy's order for a sparse matrix times a dense one), so the sums match bit for bit."""
+    for r in prange(rows.shape[0]):
+        target = out[r]
+        for entry in range(left_indptr[rows[r]], left_indptr[rows[r] + 1]):
+            row, weight = right[left_indices[entry]], left_data[entry]
+            for column in range(row.shape[0]):
+                target[column] += weight * row[column]
+
+
 def dense_product(left: sp.csr_matrix, right: sp.csr_matrix | np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``(left[rows] @ right)`` as a ``float64`` ndarray.
 
     With a sparse ``right`` the rows are accumulated into the dense result directly: the
     product of two sparse matrices is mostly filled when it is a similarity of users or
-    items, and building it sparse first costs several times the arithmetic.
+    items, and building it sparse first costs several times the arithmetic.  With a dense
+    ``right`` each stored ``left`` entry adds its scaled ``right`` row, as scipy does, in a
+    compiled loop that the compiler vectorises.
 
     >>> left = sp.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
     >>> dense_product(left, sp.csr_matrix(np.array([[0.0, 4.0], [5.0, 0.0]])), np.array([1, 0]))
@@ -118,10 +135,12 @@ def dense_product(left: sp.csr_matrix, right: sp.csr_matrix | np.ndarray, rows: 
            [ 0.,  4.]])
     """
     rows = np.asarray(rows, dtype=np.int64)
-    if not sp.issparse(right):
-        return np.asarray(left[rows] @ right, dtype=np.float64)
-    right = sp.csr_matrix(right)
+    data = left.data.astype(np.float64, copy=False)
     out = np.zeros((len(rows), right.shape[1]))
-    _dense_rows(left.indptr, left.indices, left.data.astype(np.float64, copy=False), rows,
-                right.indptr, right.indices, right.data.astype(np.float64, copy=False), out)
+    if not sp.issparse(right):
+        _dense_rows_of_array(left.indptr, left.indices, data, rows, np.ascontiguousarray(right, dtype=np.float64), out)
+        return out
+    right = sp.csr_matrix(right)
+    _dense_rows(left.indptr, left.indices, data, rows, right.indptr, right.indices,
+                right.data.astype(np.float64, copy=False), out)
     return out
