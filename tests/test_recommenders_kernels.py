@@ -1,7 +1,5 @@
 """The shared scoring kernels against dense products, across chunk boundaries."""
 
-import doctest
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -56,10 +54,6 @@ def test_dense_product_equals_scipys_product_bit_for_bit(right_format):
     assert got.dtype == np.float64 and got.shape == (80, 45)
     np.testing.assert_array_equal(got, expected)
     assert _pairs.dense_product(left, operand, rows[:0]).shape == (0, 45)
-
-
-def test_the_kernels_doctests_pass():
-    assert doctest.testmod(_pairs).failed == 0
 
 
 def test_progress_bars_respect_the_switch_and_the_terminal(monkeypatch):

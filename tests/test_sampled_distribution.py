@@ -176,3 +176,27 @@ def test_non_integer_ranks_raise():
 
 def test_many_samples_with_replacement_are_allowed():
     assert sampled_rank_matrix(5, 12, True).shape == (5, 13)
+
+
+def test_hypergeometric_pmf_equals_exact_binomial_coefficients_on_large_catalogues():
+    from recbias.sampled.distribution import hypergeometric_pmf
+
+    population = np.array([3705, 3705, 3705, 2293, 40000, 12, 12, 12])
+    successes = np.array([0, 1, 1800, 2292, 20000, 12, 5, 0])
+    draws = 12
+    got = hypergeometric_pmf(population, successes, draws)
+    exact = np.array([[comb(k, j) * comb(n - k, draws - j) / comb(n, draws) for j in range(draws + 1)]
+                      for n, k in zip(population.tolist(), successes.tolist())])  # exact integers, one rounding
+    np.testing.assert_allclose(got, exact, rtol=1e-9, atol=0)
+    assert np.array_equal(got == 0, exact == 0)  # zero exactly outside the support
+
+
+def test_hypergeometric_pmf_rejects_impossible_urns():
+    from recbias.sampled.distribution import hypergeometric_pmf
+
+    with pytest.raises(ValueError, match="successes <= population"):
+        hypergeometric_pmf([10], [11], 3)
+    with pytest.raises(ValueError, match="draws = 11 <= population"):
+        hypergeometric_pmf([10], [5], 11)
+    with pytest.raises(ValueError, match="2 populations for 1 success counts"):
+        hypergeometric_pmf([10, 10], [5], 3)
