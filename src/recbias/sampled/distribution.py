@@ -104,10 +104,12 @@ def hypergeometric_pmf(population: ArrayLike, successes: ArrayLike, draws: int) 
     hits = np.arange(draws + 1)[None, :]
     inside = (hits <= successes) & (draws - hits <= failures)
     log_factorial = special.gammaln(np.arange(int(population.max(initial=draws)) + 1) + 1.0)
-    whole = log_factorial[successes] + log_factorial[failures] - log_factorial[population] + log_factorial[draws] \
-        + log_factorial[population - draws]
-    log = whole - log_factorial[hits] - log_factorial[draws - hits] - log_factorial[np.where(inside, successes - hits, 0)] \
-        - log_factorial[np.where(inside, failures - draws + hits, 0)]
+    # log C(N, m)^-1 K! (N - K)!, then each entry's log (j! (K - j)! (m - j)! (N - K - m + j)!)^-1
+    whole = (log_factorial[successes] + log_factorial[failures] - log_factorial[population] + log_factorial[draws]
+             + log_factorial[population - draws])
+    log = (whole - log_factorial[hits] - log_factorial[draws - hits]
+           - log_factorial[np.where(inside, successes - hits, 0)]
+           - log_factorial[np.where(inside, failures - draws + hits, 0)])
     return np.exp(log, out=np.zeros(log.shape), where=inside)
 
 
