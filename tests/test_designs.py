@@ -489,3 +489,29 @@ def test_bpref_is_one_for_every_run_of_the_papers_1r(name: str) -> None:
                 np.testing.assert_array_equal(column, 1.0, err_msg=label)
         else:  # control: with the judgments, a relevant item ranked last loses to them
             assert values["relevant last"].min() == 0.0 and values["relevant last"].mean() < 0.9
+
+
+def test_merging_runs_equals_a_literal_merge() -> None:
+    from recbias.designs.build import _merge_entries
+
+    rng = np.random.default_rng(11)
+    n_runs, n_items = 60, 40
+    run_users = np.sort(rng.choice(25, n_runs))
+    negatives = [np.sort(rng.choice(n_items, rng.integers(0, 30), replace=False)) for _ in range(n_runs)]
+    positives = [np.sort(rng.choice(n_items, rng.integers(0, 5), replace=False)) for _ in range(n_runs)]
+    values = [rng.integers(1, 6, len(p)).astype(float) for p in positives]
+    judged = {u: np.sort(rng.choice(n_items, rng.integers(0, 8), replace=False)) for u in np.unique(run_users)}
+    judged_users = np.concatenate([np.full(len(v), u) for u, v in judged.items()])
+    judged_items = np.concatenate(list(judged.values()))
+    offsets, entries = _merge_entries(
+        run_users, np.concatenate([[0], np.cumsum([len(n) for n in negatives])]), np.concatenate(negatives),
+        np.repeat(np.arange(n_runs), [len(p) for p in positives]), np.concatenate(positives), np.concatenate(values),
+        judged_users, judged_items)
+    for r in range(n_runs):  # the literal merge: ascending items, a non-relevant copy before a relevant one
+        rows = sorted([(item, 0, 0.0, item in judged[run_users[r]]) for item in negatives[r]]
+                      + [(item, 1, value, True) for item, value in zip(positives[r], values[r])])
+        run = slice(offsets[r], offsets[r + 1])
+        assert entries["items"][run].tolist() == [row[0] for row in rows]
+        assert entries["labels"][run].tolist() == [bool(row[1]) for row in rows]
+        assert entries["grades"][run].tolist() == [row[2] for row in rows]
+        assert entries["judged"][run].tolist() == [bool(row[3]) for row in rows]
