@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 from recbias.designs import GRAMMAR, DesignSpec, build_runs, nonrelevant_pool_sizes, parse_design
+from recbias.designs.build import _merge_entries
 from recbias.designs.sampling import AvailableItems, sample_sorted_subsets
 from recbias.ratings import Ratings
 from recbias.splits import uniform_split
@@ -492,8 +493,6 @@ def test_bpref_is_one_for_every_run_of_the_papers_1r(name: str) -> None:
 
 
 def test_merging_runs_equals_a_literal_merge() -> None:
-    from recbias.designs.build import _merge_entries
-
     rng = np.random.default_rng(11)
     n_runs, n_items = 60, 40
     run_users = np.sort(rng.choice(25, n_runs))

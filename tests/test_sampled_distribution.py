@@ -13,6 +13,7 @@ from recbias.sampled import (
     simulate_common_sampled_ranks,
     simulate_sampled_ranks,
 )
+from recbias.sampled.distribution import hypergeometric_pmf
 
 
 def _enumerated_matrix(n: int, m: int, replace: bool) -> np.ndarray:
@@ -179,8 +180,6 @@ def test_many_samples_with_replacement_are_allowed():
 
 
 def test_hypergeometric_pmf_equals_exact_binomial_coefficients_on_large_catalogues():
-    from recbias.sampled.distribution import hypergeometric_pmf
-
     population = np.array([3705, 3705, 3705, 2293, 40000, 12, 12, 12])
     successes = np.array([0, 1, 1800, 2292, 20000, 12, 5, 0])
     draws = 12
@@ -192,8 +191,6 @@ def test_hypergeometric_pmf_equals_exact_binomial_coefficients_on_large_catalogu
 
 
 def test_hypergeometric_pmf_rejects_impossible_urns():
-    from recbias.sampled.distribution import hypergeometric_pmf
-
     with pytest.raises(ValueError, match="successes <= population"):
         hypergeometric_pmf([10], [11], 3)
     with pytest.raises(ValueError, match="draws = 11 <= population"):

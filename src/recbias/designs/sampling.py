@@ -104,28 +104,29 @@ def _walk_pools(
 
 @njit(cache=True, nogil=True, parallel=True)
 def _items_of_ranks(
-    pool_items: np.ndarray, pool_offsets: np.ndarray, shifted: np.ndarray, width: int, blocks: np.ndarray,
+    pool_items: np.ndarray, pool_starts: np.ndarray, shifted: np.ndarray, width: int, blocks: np.ndarray,
     ranks: np.ndarray, out: np.ndarray,
 ) -> None:
     """``out[r, c]``: the item of rank ``ranks[r, c]`` available to block ``b = blocks[r, c]`` (``blocks[r, 0]``
-    for a single column): pool position ``rank + #{keys of b in shifted <= b * width + rank}``.
+    for a single column), whose pool starts at ``pool_starts`` (same shape as ``blocks``): pool position
+    ``rank + #{keys of b in shifted <= b * width + rank}``.
 
     Along a row, while the block stays and the rank does not fall, the count continues from
     the previous one (a merge, linear in the row and the block's keys); otherwise a binary
     search finds the block's first key again.  The same counts as ``searchsorted`` per entry.
     """
-    n_pools = pool_offsets.shape[0] - 1
     along = blocks.shape[1] > 1  # else one block per row
     for r in prange(ranks.shape[0]):
         start = key = 0
         for c in range(ranks.shape[1]):
-            block = blocks[r, c if along else 0]
+            column = c if along else 0
+            block = blocks[r, column]
             if c == 0 or (along and block != blocks[r, c - 1]) or ranks[r, c] < ranks[r, c - 1]:
                 start = key = np.searchsorted(shifted, block * width)
             query = block * width + ranks[r, c]
             while key < shifted.shape[0] and shifted[key] <= query:
                 key += 1
-            out[r, c] = pool_items[pool_offsets[block % n_pools] + ranks[r, c] + key - start]
+            out[r, c] = pool_items[pool_starts[r, column] + ranks[r, c] + key - start]
 
 
 @dataclass(frozen=True, eq=False)
@@ -227,9 +228,10 @@ class AvailableItems:
         shape = np.broadcast_shapes(blocks.shape, ranks.shape)
         last = shape[-1] if shape else 1
         along = blocks.shape[-1:] == (last,)  # blocks vary along the last axis (else one per row)
-        row_blocks = np.broadcast_to(blocks, shape if along else (*shape[:-1], 1)).reshape(-1, last if along else 1)
+        row_blocks = np.ascontiguousarray(
+            np.broadcast_to(blocks, shape if along else (*shape[:-1], 1)).reshape(-1, last if along else 1))
         row_ranks = np.ascontiguousarray(np.broadcast_to(ranks, shape)).reshape(-1, last)
         out = np.empty(row_ranks.shape, dtype=np.int64)  # the width the runs are merged in
-        _items_of_ranks(self.pool_items, self.pool_offsets, self.shifted, self.width, np.ascontiguousarray(row_blocks),
-                        row_ranks, out)
+        _items_of_ranks(self.pool_items, self.pool_offsets[self.pool_of(row_blocks)], self.shifted, self.width,
+                        row_blocks, row_ranks, out)
         return out.reshape(shape)

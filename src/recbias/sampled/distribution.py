@@ -76,9 +76,8 @@ def sampled_rank_matrix(
         ranks = check_true_ranks(ranks, int(sizes.max(initial=1)))
         if np.any(ranks > sizes):
             raise ValueError("every true rank must lie in 1..n of its own catalogue")
-    above = np.arange(m + 1)[None, :]
     if replace:
-        return stats.binom.pmf(above, m, ((ranks - 1) / (sizes - 1))[:, None])
+        return stats.binom.pmf(np.arange(m + 1)[None, :], m, ((ranks - 1) / (sizes - 1))[:, None])
     return hypergeometric_pmf(sizes - 1, ranks - 1, m)
 
 
