@@ -1,11 +1,14 @@
 """The popularity blend: its end points are its two parents, and its weight moves it between them."""
 
+import pickle
+
 import numpy as np
 import pytest
 from scipy import stats
 
 from recbias.ratings import Ratings
-from recbias.recommenders import PopularityBlend, make, percentile_ranks
+from recbias.recommenders import BaseRanks, PopularityBlend, make, percentile_ranks
+from recbias.recommenders.blend import BASE_RANKS_BUDGET
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +71,29 @@ def test_a_blend_on_a_shared_base_equals_a_blend_with_its_own_fit(train):
         PopularityBlend("mf", 0.4, seed=3).fit_on(train, shared)  # another seed: another fit
     with pytest.raises(ValueError, match="base must be"):
         PopularityBlend("plsa", 0.4, seed=2).fit_on(train, shared)
+
+
+def test_blends_sharing_the_ranks_of_their_base_score_as_blends_with_their_own(train):
+    """Blends of several weights on one base rank its scores once per chunk of users, kept within the budget,
+    and score exactly as blends that rank them themselves."""
+    shared = make("mf", seed=2).fit(train)
+    chunks = [np.arange(0, 10), np.arange(10, train.n_users)]
+    for budget, kept in ((BASE_RANKS_BUDGET, 2), (10 * train.n_items, 1), (0, 0)):
+        ranks = BaseRanks(shared, budget=budget)
+        for weight in (0.25, 0.5, 0.75):
+            blend = PopularityBlend("mf", weight, seed=2).fit_on(train, shared, ranks)
+            alone = PopularityBlend("mf", weight, seed=2).fit(train)
+            for users in chunks:
+                np.testing.assert_array_equal(blend.score_users(users), alone.score_users(users))
+        assert len(ranks._kept) == kept and ranks._entries <= budget
+    assert pickle.loads(pickle.dumps(ranks))._kept == {}
+    with pytest.raises(ValueError, match="ranks must be"):
+        PopularityBlend("mf", 0.4, seed=2).fit_on(train, shared, BaseRanks(make("mf", seed=2).fit(train)))
+
+
+def test_a_kept_chunk_of_ranks_is_read_only(train):
+    ranks = BaseRanks(make("mf", seed=2).fit(train))
+    users = np.arange(5)
+    assert ranks.of(users) is ranks.of(users.astype(np.int32))  # the same chunk, whatever the integer type
+    with pytest.raises(ValueError, match="read-only"):
+        ranks.of(users)[0, 0] = 1.0

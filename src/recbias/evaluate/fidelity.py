@@ -29,7 +29,7 @@ from recbias.evaluate import bootstrap_counts, order_agreement, resampled_pvalue
 from recbias.evaluate.experiment import fit_systems
 from recbias.splits import fold_seed
 from recbias.ratings import Ratings
-from recbias.recommenders import PopularityBlend, Recommender, make
+from recbias.recommenders import BaseRanks, PopularityBlend, Recommender, make
 
 __all__ = ["BLEND_WEIGHTS", "FIELD", "LEVEL", "TruthStudy", "fidelity", "fidelity_over_seeds", "fit_field",
            "higher_share", "leaders", "paired_pvalue", "system_field"]
@@ -73,6 +73,7 @@ def fit_field(
     blends = {label: r for label, r in systems.items() if isinstance(r, PopularityBlend)}
     fitted = fit_systems({label: r for label, r in systems.items() if label not in blends}, train,
                          key_extra=key_extra, cache=cache, seed=seed)
+    ranks: dict[int, BaseRanks] = {}  # one per shared base: its blends rank its scores once
     for label, blend in blends.items():
         base = make(blend.base, seed=blend.seed)
         shared = next((r for r in fitted.values() if type(r) is type(base) and r.seed == base.seed
@@ -81,7 +82,7 @@ def fit_field(
             fitted |= fit_systems({label: blend}, train, key_extra=key_extra, cache=cache, seed=seed)
         else:
             blend.name = label
-            fitted[label] = blend.fit_on(train, shared)
+            fitted[label] = blend.fit_on(train, shared, ranks.setdefault(id(shared), BaseRanks(shared)))
     return {label: fitted[label] for label in systems}
 
 

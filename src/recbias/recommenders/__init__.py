@@ -16,7 +16,7 @@ builds one from a named preset; :mod:`recbias.recommenders.sets` names the two s
 from recbias.recommenders.als import ALS, IALS, hkv_from_krichene_rendle
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.baselines import HeldOutPopularity, MeanRating, Popularity, Random
-from recbias.recommenders.blend import PopularityBlend, percentile_ranks
+from recbias.recommenders.blend import BaseRanks, PopularityBlend, percentile_ranks
 from recbias.recommenders.factory import PRESETS, make
 from recbias.recommenders.knn import ItemKNN, UserKNN, cosine_neighbours
 from recbias.recommenders.plsa import PLSA
@@ -27,6 +27,7 @@ from recbias.recommenders.sets import PAPERS_PERSONALISED, PAPERS_SET, RATING_PR
 
 __all__ = [
     "ALS",
+    "BaseRanks",
     "IALS",
     "HeldOutPopularity",
     "PAPERS_PERSONALISED",

@@ -53,6 +53,41 @@ def percentile_ranks(scores: np.ndarray) -> np.ndarray:
     return (ranks - 1.0) / max(scores.shape[1] - 1, 1)
 
 
+#: entries (users x items) of a base's percentile ranks that :class:`BaseRanks` keeps (268 MB of float64)
+BASE_RANKS_BUDGET = 1 << 25
+
+
+class BaseRanks:
+    """The percentile ranks of a fitted base's scores, kept for the blends of several weights built on it.
+
+    Blends on one base score the same chunks of users one blend after the other, so each chunk's
+    ranks (:func:`percentile_ranks` of ``base.score_users``) are computed once and read again, up to
+    ``budget`` entries in all; chunks beyond it are ranked at every call, so memory stays bounded.
+    A copy (pickled, or sent to another process) starts empty.
+    """
+
+    def __init__(self, base: Recommender, budget: int = BASE_RANKS_BUDGET) -> None:
+        self.base = base
+        self.budget = int(budget)
+        self._kept: dict[bytes, np.ndarray] = {}
+        self._entries = 0
+
+    def of(self, users: np.ndarray) -> np.ndarray:
+        """Percentile ranks of the base's scores of ``users`` (rows) over every item (read only when kept)."""
+        key = np.ascontiguousarray(users, dtype=np.int64).tobytes()
+        ranks = self._kept.get(key)
+        if ranks is None:
+            ranks = percentile_ranks(self.base.score_users(users))
+            if self._entries + ranks.size <= self.budget:
+                ranks.flags.writeable = False
+                self._kept[key] = ranks
+                self._entries += ranks.size
+        return ranks
+
+    def __getstate__(self) -> dict:
+        return {"base": self.base, "budget": self.budget, "_kept": {}, "_entries": 0}
+
+
 class PopularityBlend(Recommender):
     """``weight`` x popularity rank + (1 - ``weight``) x the rank given by preset ``base``.
 
@@ -73,22 +108,26 @@ class PopularityBlend(Recommender):
     def _fit(self, train: Ratings) -> None:
         self._blend(train, make(self.base, seed=self.seed).fit(train))
 
-    def fit_on(self, train: Ratings, base: Recommender) -> Self:
+    def fit_on(self, train: Ratings, base: Recommender, ranks: BaseRanks | None = None) -> Self:
         """Fit on ``train`` with ``base``, a fit of preset ``self.base`` (same seed) on the same ratings,
-        in place of a fit of its own; the result is that of :meth:`fit`."""
+        in place of a fit of its own; the result is that of :meth:`fit`.  ``ranks``, the
+        :class:`BaseRanks` of ``base``, lets blends of several weights rank its scores once."""
         expected = make(self.base, seed=self.seed)
         if type(base) is not type(expected) or base.seed != self.seed or (base.n_users, base.n_items) != train.shape:
             raise ValueError(f"PopularityBlend: the base must be a {type(expected).__name__} with seed {self.seed} "
                              f"fitted on ratings of shape {train.shape}")
+        if ranks is not None and ranks.base is not base:
+            raise ValueError("PopularityBlend: ranks must be the BaseRanks of the base given")
         self.n_users, self.n_items = train.shape
-        self._blend(train, base)
+        self._blend(train, base, ranks)
         return self
 
-    def _blend(self, train: Ratings, base: Recommender) -> None:
+    def _blend(self, train: Ratings, base: Recommender, ranks: BaseRanks | None = None) -> None:
         self.base_ = base
+        self.base_ranks_ = ranks if ranks is not None else BaseRanks(base, budget=0)
         self.popularity_ = percentile_ranks(train.item_counts().astype(np.float64))[0]
 
     def score_users(self, users: np.ndarray) -> np.ndarray:
         users, _ = self._check(users)
-        personal = percentile_ranks(self.base_.score_users(users))
+        personal = self.base_ranks_.of(users)
         return self.weight * self.popularity_[None, :] + (1.0 - self.weight) * personal
