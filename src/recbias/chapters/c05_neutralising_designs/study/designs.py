@@ -24,6 +24,7 @@ import pandas as pd
 
 from recbias.chapters.c05_neutralising_designs.study.plan import UniformPlan
 from recbias.evaluate import summarize
+from recbias.evaluate.statistics import ID_COLUMNS
 from recbias.evaluate.experiment import Experiment, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import PAPERS_PERSONALISED, PAPERS_SET, TOP_N_LEARNERS
@@ -84,9 +85,13 @@ def too_big_for_all_items(ratings: Ratings, max_entries: int) -> bool:
     return users * ratings.n_items > max_entries
 
 
-def design_summary(runs: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame:
+def design_summary(runs: pd.DataFrame, metrics: Sequence[str], kept: pd.Series | None = None) -> pd.DataFrame:
     """Means and 95% intervals per (dataset, design, system), users as the units; P1R averages its
-    percentiles and every other design its runs (``average="group"``, IRJ Eq. 1 and the P1R mean)."""
+    percentiles and every other design its runs (``average="group"``, IRJ Eq. 1 and the P1R mean).
+    ``kept``, a boolean mask of the runs, summarises those only; only the columns read are copied."""
+    runs = runs[[c for c in runs.columns if c in ID_COLUMNS] + list(metrics)]
+    if kept is not None:
+        runs = runs[kept]
     return summarize(runs, list(metrics), ("dataset", "design", "system"), "group") if len(runs) else runs
 
 
@@ -156,8 +161,7 @@ def labelled(designs: dict[str, str], *experiments: Experiment) -> tuple[pd.Data
 
 def fig8_summary(study: DatasetStudy, metrics: Sequence[str] = ("P@10", "nDCG@10")) -> pd.DataFrame:
     """Means and 95% intervals of ``metrics`` per Fig. 8 design and system (P1R averages its percentiles)."""
-    runs = study.runs[study.runs["label"].isin(FIG8)]
-    table = design_summary(runs, metrics)
+    table = design_summary(study.runs, metrics, study.runs["label"].isin(FIG8))
     table.insert(0, "label", table["design"].map({v: k for k, v in study.designs.items()}))
     table["dataset"] = study.name
     return table

@@ -55,8 +55,9 @@ def popularity_index(study: DatasetStudy, rows: Sequence[tuple[str, str, str]] =
     share the best value.  Rows follow ``rows`` within each set, the sets in their order.
     """
     metrics = list(dict.fromkeys(m for _, _, m in rows))
-    runs = study.runs[study.runs["design"].isin({study.designs[label] for _, label, _ in rows})]
-    means = design_summary(runs, metrics).set_index(["design", "metric", "system"])["mean"].sort_index()
+    designs = {study.designs[label] for _, label, _ in rows}
+    means = design_summary(study.runs, metrics, study.runs["design"].isin(designs))
+    means = means.set_index(["design", "metric", "system"])["mean"].sort_index()
     out = []
     for name, systems in sets.items():
         for row, label, metric in rows:
