@@ -19,6 +19,7 @@ from recbias.evaluate import (
     score_runs,
     summarize,
 )
+from recbias.evaluate.statistics import _codes
 from recbias.runs import Runs
 
 
@@ -293,3 +294,14 @@ def test_columns_a_summary_does_not_read_change_nothing(average) -> None:
     if average != "group":
         pd.testing.assert_frame_equal(compare(wide, ["P@10"], baseline="a", average=average),
                                       compare(base, ["P@10"], baseline="a", average=average))
+
+
+@pytest.mark.parametrize("labels", [
+    np.array([5, 3, 5, 0, 3], dtype=np.int32),  # small non-negative codes, with gaps
+    np.array([10**9, 3, 10**9]),  # large codes
+    np.array([-2, 4, -2]),  # negative codes
+    np.array(["b", "a", "b"]),  # not integers
+])
+def test_unit_codes_are_the_ranks_of_the_sorted_distinct_labels(labels):
+    np.testing.assert_array_equal(_codes(labels, len(labels), each=True),
+                                  np.unique(labels, return_inverse=True)[1].reshape(-1))

@@ -83,7 +83,12 @@ def _codes(labels: np.ndarray | None, size: int, *, each: bool) -> np.ndarray:
     all one code."""
     if labels is None:
         return np.arange(size) if each else np.zeros(size, dtype=np.int64)
-    return np.unique(np.asarray(labels), return_inverse=True)[1].reshape(-1)
+    labels = np.asarray(labels)
+    if labels.dtype.kind in "iu" and labels.size and labels.min() >= 0 and labels.max() < 4 * labels.size:
+        present = np.zeros(int(labels.max()) + 1, dtype=bool)  # small non-negative codes (user codes): no sort
+        present[labels] = True
+        return (np.cumsum(present) - 1)[labels]
+    return np.unique(labels, return_inverse=True)[1].reshape(-1)
 
 
 def _coded_mean(values: np.ndarray, cluster: np.ndarray, group: np.ndarray) -> tuple[float, float, int]:
