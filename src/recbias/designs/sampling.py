@@ -175,7 +175,8 @@ class AvailableItems:
         items = np.asarray(items, dtype=np.int64)
         inside = pool_of[items] >= 0
         blocks = users[inside] * n_pools + pool_of[items[inside]]
-        excluded = np.sort(blocks * width + position_of[items[inside]])
+        # a merge sort (kind="stable") finds the sorted runs the pairs usually come in: training, then test
+        excluded = np.sort(blocks * width + position_of[items[inside]], kind="stable")
         excluded = excluded[np.concatenate([[True], excluded[1:] != excluded[:-1]])]
         block_of = excluded // width
         first = np.searchsorted(block_of, block_of, side="left")
