@@ -182,7 +182,10 @@ def lemma_bounds(runs: Runs, scores: np.ndarray, n: int) -> LemmaBounds:
     # Shared negatives: every (user, non-relevant item) pair appears in all the user's runs.
     runs_of_user = np.bincount(users)
     negative = ~runs.labels
-    keys, copies = np.unique(users[run_of_entry[negative]] * n_items + runs.items[negative], return_counts=True)
+    # np.unique's keys and counts; a merge sort finds the sorted runs the pairs come in (run after run)
+    pairs = np.sort(users[run_of_entry[negative]] * n_items + runs.items[negative], kind="stable")
+    starts = np.flatnonzero(np.diff(pairs, prepend=pairs[:1] - 1))
+    keys, copies = pairs[starts], np.diff(np.append(starts, len(pairs)))
     if np.any(copies != runs_of_user[keys // n_items]):
         raise ValueError("lemma_bounds needs the same non-relevant items in all runs of a user (shared_negatives=True)")
 
