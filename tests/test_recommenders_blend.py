@@ -78,15 +78,17 @@ def test_blends_sharing_the_ranks_of_their_base_score_as_blends_with_their_own(t
     and score exactly as blends that rank them themselves."""
     shared = make("mf", seed=2).fit(train)
     chunks = [np.arange(0, 10), np.arange(10, train.n_users)]
-    for budget, kept in ((BASE_RANKS_BUDGET, 2), (10 * train.n_items, 1), (0, 0)):
+    every_chunk, first_chunk = train.n_users * train.n_items, 10 * train.n_items
+    for budget, kept in ((BASE_RANKS_BUDGET, every_chunk), (first_chunk, first_chunk), (first_chunk - 1, 0)):
         ranks = BaseRanks(shared, budget=budget)
         for weight in (0.25, 0.5, 0.75):
             blend = PopularityBlend("mf", weight, seed=2).fit_on(train, shared, ranks)
             alone = PopularityBlend("mf", weight, seed=2).fit(train)
             for users in chunks:
                 np.testing.assert_array_equal(blend.score_users(users), alone.score_users(users))
-        assert len(ranks._kept) == kept and ranks._entries <= budget
-    assert pickle.loads(pickle.dumps(ranks))._kept == {}
+        assert ranks.entries == kept
+        copied = pickle.loads(pickle.dumps(ranks))
+        assert copied.entries == 0 and copied.of(chunks[0]) is not ranks.of(chunks[0])
     with pytest.raises(ValueError, match="ranks must be"):
         PopularityBlend("mf", 0.4, seed=2).fit_on(train, shared, BaseRanks(make("mf", seed=2).fit(train)))
 

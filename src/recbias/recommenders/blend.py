@@ -72,6 +72,11 @@ class BaseRanks:
         self._kept: dict[bytes, np.ndarray] = {}
         self._entries = 0
 
+    @property
+    def entries(self) -> int:
+        """Entries (users x items) of the ranks kept."""
+        return self._entries
+
     def of(self, users: np.ndarray) -> np.ndarray:
         """Percentile ranks of the base's scores of ``users`` (rows) over every item (read only when kept)."""
         key = np.ascontiguousarray(users, dtype=np.int64).tobytes()

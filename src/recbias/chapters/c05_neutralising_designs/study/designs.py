@@ -24,8 +24,8 @@ import pandas as pd
 
 from recbias.chapters.c05_neutralising_designs.study.plan import UniformPlan
 from recbias.evaluate import summarize
-from recbias.evaluate.statistics import ID_COLUMNS
 from recbias.evaluate.experiment import Experiment, run_experiment
+from recbias.evaluate.statistics import ID_COLUMNS
 from recbias.ratings import Ratings
 from recbias.recommenders import PAPERS_PERSONALISED, PAPERS_SET, TOP_N_LEARNERS
 from recbias.splits import Fold
