@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
+from recbias.designs.sampling import distinct
 from recbias.ratings import Ratings
 from recbias.runs import Runs
 
@@ -182,10 +183,8 @@ def lemma_bounds(runs: Runs, scores: np.ndarray, n: int) -> LemmaBounds:
     # Shared negatives: every (user, non-relevant item) pair appears in all the user's runs.
     runs_of_user = np.bincount(users)
     negative = ~runs.labels
-    # np.unique's keys and counts; a merge sort finds the sorted runs the pairs come in (run after run)
-    pairs = np.sort(users[run_of_entry[negative]] * n_items + runs.items[negative], kind="stable")
-    starts = np.flatnonzero(np.diff(pairs, prepend=pairs[:1] - 1))
-    keys, copies = pairs[starts], np.diff(np.append(starts, len(pairs)))
+    keys, copy_of = distinct(users[run_of_entry[negative]] * n_items + runs.items[negative])
+    copies = np.bincount(copy_of, minlength=len(keys))
     if np.any(copies != runs_of_user[keys // n_items]):
         raise ValueError("lemma_bounds needs the same non-relevant items in all runs of a user (shared_negatives=True)")
 

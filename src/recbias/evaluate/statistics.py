@@ -65,8 +65,8 @@ def _tidy(runs: pd.DataFrame | Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 _IDS = ("user", "group", "fold", "run", "system")
 
 
-def _narrow(table: pd.DataFrame, by: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
-    """The columns a summary reads (``by``, the ids, ``metrics``), so that grouping copies no others."""
+def narrow(table: pd.DataFrame, by: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
+    """The columns a summary reads (``by``, the ids, ``metrics``), so that grouping or filtering copies no others."""
     return table[list(dict.fromkeys([*by, *(c for c in _IDS if c in table.columns), *metrics]))]
 
 
@@ -216,7 +216,7 @@ def summarize(
     metrics = list(metrics) if metrics is not None else metric_columns(table)
     by = list(by)
     _check(table, metrics, average, by)
-    table = _narrow(table, by, metrics)
+    table = narrow(table, by, metrics)
     rows = []
     for keys, group in table.groupby(by, observed=True, sort=False) if by else [((), table)]:
         keys = keys if isinstance(keys, tuple) else (keys,)
@@ -252,7 +252,7 @@ def compare(
     table = _tidy(runs)
     metrics = list(metrics) if metrics is not None else metric_columns(table)
     _check(table, metrics, average, [*by, "system"])
-    table = _narrow(table, by, metrics)
+    table = narrow(table, by, metrics)
     if average == "group":
         raise ValueError("paired tests pair users or runs: use average='user' or 'run'")
     names = list(systems) if systems is not None else list(dict.fromkeys(table["system"]))

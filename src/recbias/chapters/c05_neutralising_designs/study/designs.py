@@ -25,7 +25,7 @@ import pandas as pd
 from recbias.chapters.c05_neutralising_designs.study.plan import UniformPlan
 from recbias.evaluate import summarize
 from recbias.evaluate.experiment import Experiment, run_experiment
-from recbias.evaluate.statistics import ID_COLUMNS
+from recbias.evaluate.statistics import narrow
 from recbias.ratings import Ratings
 from recbias.recommenders import PAPERS_PERSONALISED, PAPERS_SET, TOP_N_LEARNERS
 from recbias.splits import Fold
@@ -89,10 +89,11 @@ def design_summary(runs: pd.DataFrame, metrics: Sequence[str], kept: pd.Series |
     """Means and 95% intervals per (dataset, design, system), users as the units; P1R averages its
     percentiles and every other design its runs (``average="group"``, IRJ Eq. 1 and the P1R mean).
     ``kept``, a boolean mask of the runs, summarises those only; only the columns read are copied."""
-    runs = runs[[c for c in runs.columns if c in ID_COLUMNS] + list(metrics)]
+    by = ("dataset", "design", "system")
+    runs = narrow(runs, by, metrics)
     if kept is not None:
         runs = runs[kept]
-    return summarize(runs, list(metrics), ("dataset", "design", "system"), "group") if len(runs) else runs
+    return summarize(runs, list(metrics), by, "group") if len(runs) else runs
 
 
 def sweep_metrics(gammas: Sequence[float], powers: Sequence[float]) -> list[str]:
