@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from recbias.recommenders import ItemKNN, UserKNN, cosine_neighbours
+from recbias.recommenders import ItemKNN, UserKNN, cosine_neighbours, knn
 from test_recommenders_support import make_ratings
 
 
@@ -128,6 +128,72 @@ def test_nearest_rows_equal_scipys_product_cut_by_brute_force(seed):
             row = slice(kept.indptr[a], kept.indptr[a + 1])
             assert kept.indices[row].tolist() == expected
             assert kept.data[row].tolist() == [similarity[b] for b in expected]  # the same floats
+
+
+def exact_world(rng: np.random.Generator, n: int, m: int, top: float, step: float) -> sp.csr_matrix:
+    """Whole multiples of ``step`` up to ``top``: four columns held by most rows, the rest by few;
+    rows 0-3 equal (exact ties), row 7 empty, negative entries in row 9."""
+    share = np.where(np.arange(m) < 4, 0.8, 0.03)
+    values = np.where(rng.random((n, m)) < share, step * rng.integers(1, int(top / step) + 1, (n, m)), 0.0)
+    values[:4] = values[4]
+    values[7] = 0.0
+    values[9] = -values[9]
+    return sp.csr_matrix(values)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("top, step, dtype", [(5.0, 0.5, np.float32), (3000.0, 1.0, np.float64)])
+def test_dense_columns_give_the_same_floats_as_the_sparse_walk(monkeypatch, seed, top, step, dtype):
+    # half stars sum exactly in float32 over the dense columns; large counts need float64 there
+    vectors = exact_world(np.random.default_rng(seed), 60, 25, top, step)
+    columns, unit, chosen = knn._dense_columns(vectors)
+    counts = np.diff(vectors.tocsc().indptr)
+    assert columns.tolist() == np.flatnonzero(counts >= knn.DENSE_COLUMN_SHARE * 60).tolist()
+    assert {0, 1, 2, 3} <= set(columns.tolist()) and len(columns) < 20  # most columns stay sparse
+    assert unit == step and chosen is dtype
+    gram = (vectors @ vectors.T.tocsr()).toarray()
+    squares = np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel()
+    monkeypatch.setattr(knn, "DENSE_BLOCK_ENTRIES", 7 * 60)  # several blocks of seven rows
+    for k, q in ((1, 1.0), (3, 1.0), (5, 3.0), (70, 1.0)):
+        kept = cosine_neighbours(vectors, k=k, q=q)
+        for a in range(vectors.shape[0]):
+            similarity = {b: (gram[a, b] / math.sqrt(squares[a] * squares[b])) ** q
+                          for b in range(vectors.shape[0]) if b != a and gram[a, b] > 0}
+            expected = sorted(nearest(similarity, k))
+            row = slice(kept.indptr[a], kept.indptr[a + 1])
+            assert kept.indices[row].tolist() == expected
+            assert kept.data[row].tolist() == [similarity[b] for b in expected]
+        monkeypatch.setattr(knn, "DENSE_COLUMN_SHARE", 2.0)  # no dense column: the plain sparse walk
+        walked = cosine_neighbours(vectors, k=k, q=q)
+        monkeypatch.undo()
+        monkeypatch.setattr(knn, "DENSE_BLOCK_ENTRIES", 7 * 60)
+        assert (walked != kept).nnz == 0 and np.array_equal(walked.indices, kept.indices)
+
+
+def test_dense_columns_only_where_every_sum_is_exact():
+    rng = np.random.default_rng(0)
+    halves = exact_world(rng, 30, 10, 5.0, 0.5)
+    assert len(knn._dense_columns(halves)[0]) >= 4
+    thirds = halves.copy()
+    thirds.data = thirds.data / 3.0  # not a whole multiple of any power of two
+    assert len(knn._dense_columns(thirds)[0]) == 0
+    huge = halves.copy()
+    huge.data = huge.data * 2.0**30  # sums of squares beyond 2^53
+    assert len(knn._dense_columns(huge)[0]) == 0
+    assert len(knn._dense_columns(sp.csr_matrix((0, 3)))[0]) == 0
+
+
+def test_equal_similarities_after_the_neighbourhood_fills_keep_the_lower_index():
+    # row 0 meets rows 1..6 with similarities 1/2, 1/2, 1/4, 1/2, 1/2, 1/2 (by row): with k = 3 the
+    # first three halves fill the neighbourhood, and later halves must not replace an equal earlier one
+    vectors = np.zeros((7, 8))
+    vectors[0, :4] = 1.0
+    for row, (column, extra) in enumerate([(0, 1), (1, 1), (2, 3), (3, 1), (0, 1), (1, 1)], start=1):
+        vectors[row, column] = 1.0
+        vectors[row, 4:4 + extra] = 0.0 if extra == 1 else 1.0
+    kept = cosine_neighbours(sp.csr_matrix(vectors), k=3)
+    assert kept[0].indices.tolist() == [1, 2, 4]
+    assert kept[0].data.tolist() == [0.5, 0.5, 0.5]
 
 
 def test_item_knn_hand_example():

@@ -12,8 +12,9 @@ Section 3.3, after Cremonesi et al. 2010) is
 :class:`recbias.recommenders.RatingUserKNN`, in the papers' set.
 
 Similarities are kept sparse: the ``k`` nearest rows of every row come from a
-compiled pass over the sparse products (no dense row of all similarities), the
-unbounded neighbourhoods from dense row blocks of bounded size.  Neighbour sets ``N_k`` hold the ``k`` most
+compiled pass over blocks of rows (the sparse products, plus one dense product for
+the columns most rows hold), the unbounded neighbourhoods from dense row blocks of
+bounded size.  Neighbour sets ``N_k`` hold the ``k`` most
 similar *other* rows with positive
 similarity; among equal similarities the lower index wins, so the sets are
 well defined and reproducible.
@@ -27,6 +28,7 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 from numba import njit, prange
+from threadpoolctl import threadpool_limits
 
 from recbias.ratings import Ratings
 from recbias.recommenders._pairs import BLOCK_BUDGET, dense_product, product_entries
@@ -37,69 +39,172 @@ from recbias.recommenders.feedback import check_feedback, feedback_matrix, uses_
 DENSE_ABOVE = 0.25
 
 
+#: a column rated by at least this share of the rows has its dot products summed by a dense matrix product
+#: (:func:`_dense_columns`): measured break-even of a compiled sparse walk (about 2 ns per pair of rows
+#: sharing the column) against single-precision BLAS (about 0.025 ns per row pair and column)
+DENSE_COLUMN_SHARE = 0.1
+#: walked pairs per pair of rows that the dense columns must save to pay for copying their products
+#: into each row's sums (measured: about half a walked pair's cost)
+DENSE_MIN_GAIN = 0.5
+#: relative margin of the scan's cheap test, far above its rounding error (a few units of 1e-16), so that
+#: it never drops a row that the exact test keeps
+CUT_MARGIN = 1e-9
+#: entries of one block of dense dot products (64 MB of float32)
+DENSE_BLOCK_ENTRIES = 1 << 24
+
+
+@njit(cache=True, nogil=True)
+def _sift_down(columns: np.ndarray, scores: np.ndarray, size: int, position: int) -> None:
+    """Restore the heap ``columns[:size], scores[:size]`` below ``position``: every entry is no better
+    than its children, so the root is the worst entry (the least similar, of equals the highest index)."""
+    while True:
+        worst = position
+        for child in (2 * position + 1, 2 * position + 2):
+            if child < size and (scores[child] < scores[worst]
+                                 or (scores[child] == scores[worst] and columns[child] > columns[worst])):
+                worst = child
+        if worst == position:
+            return
+        columns[position], columns[worst] = columns[worst], columns[position]
+        scores[position], scores[worst] = scores[worst], scores[position]
+        position = worst
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _nearest_rows(
     indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, t_indptr: np.ndarray, t_indices: np.ndarray,
-    t_data: np.ndarray, squares: np.ndarray, k: int, q: float, n_chunks: int, out_columns: np.ndarray,
-    out_values: np.ndarray, out_counts: np.ndarray,
+    t_data: np.ndarray, squares: np.ndarray, inverse_roots: np.ndarray, k: int, q: float, first: int,
+    dense: np.ndarray, dense_unit: float, n_chunks: int, out_columns: np.ndarray, out_values: np.ndarray,
+    out_counts: np.ndarray,
 ) -> None:
-    """Row ``a``'s ``k`` nearest other rows by cosine (positive only; equal similarities: the lower
-    index first), into ``out_columns[a * k:]`` (ascending), ``out_values`` and ``out_counts[a]``.
+    """Rows ``a = first + r`` (``r < dense.shape[0]``): row ``a``'s ``k`` nearest other rows by cosine
+    (positive only; equal similarities: the lower index first), into ``out_columns[a * k:]`` (ascending),
+    ``out_values`` and ``out_counts[a]``.
 
-    The dot products ``<x_a, x_b>`` are summed over the stored entries of row ``a`` in order and,
-    for each, over the rows holding its column (``t_*``, the transpose) in order: the order of
-    scipy's sparse product, so every sum is the same float.  Rows are split into ``n_chunks``
-    consecutive chunks run in parallel, each with one dense accumulator.
+    The dot product ``<x_a, x_b>`` starts from ``dense_unit * dense[r, b]`` (the dense columns' share, or
+    nothing when ``dense`` has no columns) and adds, over the stored entries of row ``a`` in order and,
+    for each, over the rows holding its column (``t_*``, the transpose) in order, the sparse columns'
+    terms: without dense columns this is the order of scipy's sparse product, so every sum is the same
+    float; with them every sum is exact (:func:`_dense_columns`), so the order does not matter.  The
+    rows are split into ``n_chunks`` consecutive chunks run in parallel, each with one accumulator.
     """
     n = indptr.shape[0] - 1
+    rows_here = dense.shape[0]
     for chunk in prange(n_chunks):
-        total = np.zeros(n)
-        columns = np.empty(n, np.int64)
-        scores = np.empty(n)
-        for a in range(chunk * n // n_chunks, (chunk + 1) * n // n_chunks):
+        total = np.zeros(n)  # left at zero after each row by the scan
+        heap_columns = np.empty(k, np.int64)
+        heap_scores = np.empty(k)
+        for r in range(chunk * rows_here // n_chunks, (chunk + 1) * rows_here // n_chunks):
+            a = first + r
+            if dense.shape[1]:
+                for b in range(n):
+                    total[b] = dense[r, b] * dense_unit
             for e in range(indptr[a], indptr[a + 1]):
                 weight, start, stop = data[e], t_indptr[indices[e]], t_indptr[indices[e] + 1]
                 rows, values = t_indices[start:stop], t_data[start:stop]
                 for f in range(stop - start):  # over slices: compiled tighter than indexing the whole arrays
                     total[rows[f]] += weight * values[f]
-            kept = 0
+            kept = 0  # the k best so far, a heap (:func:`_sift_down`) once it holds k
+            cut = 0.0  # a row b can be kept only if total[b] / root[b] exceeds this (below the exact test)
             for b in range(n):  # a sequential scan is cheaper than marking the rows reached in the loop above
-                if total[b] != 0.0:
-                    norm = math.sqrt(squares[a] * squares[b])
-                    similarity = total[b] / norm if norm > 0 else 0.0
+                dot, total[b] = total[b], 0.0
+                if dot * inverse_roots[b] > cut and b != a:
+                    similarity = dot / math.sqrt(squares[a] * squares[b])
                     if q != 1.0:
                         similarity = similarity**q
-                    total[b] = 0.0
-                    if b != a and similarity > 0:  # a zero dot product has similarity 0: never kept
-                        columns[kept], scores[kept] = b, similarity
+                    if similarity <= 0.0:  # q-th powers this small round to zero: never kept
+                        continue
+                    if kept < k:
+                        heap_columns[kept], heap_scores[kept] = b, similarity
                         kept += 1
-            if kept > k:
-                kth = -np.partition(-scores[:kept], k - 1)[k - 1]
-                above = np.nonzero(scores[:kept] > kth)[0]
-                tied = np.nonzero(scores[:kept] == kth)[0]
-                tied = tied[np.argsort(columns[tied])][: k - above.shape[0]]
-                chosen = np.concatenate((above, tied))
-            else:
-                chosen = np.arange(kept)
-            chosen = chosen[np.argsort(columns[chosen])]
-            for j in range(chosen.shape[0]):
-                out_columns[a * k + j] = columns[chosen[j]]
-                out_values[a * k + j] = scores[chosen[j]]
-            out_counts[a] = chosen.shape[0]
+                        if kept == k:
+                            for position in range(k // 2 - 1, -1, -1):
+                                _sift_down(heap_columns, heap_scores, k, position)
+                    elif similarity > heap_scores[0]:  # b loses ties: its index is the highest so far
+                        heap_columns[0], heap_scores[0] = b, similarity
+                        _sift_down(heap_columns, heap_scores, k, 0)
+                    if kept == k:
+                        cut = heap_scores[0] ** (1.0 / q) * math.sqrt(squares[a]) * (1.0 - CUT_MARGIN)
+            order = np.argsort(heap_columns[:kept])
+            for j in range(kept):
+                out_columns[a * k + j] = heap_columns[order[j]]
+                out_values[a * k + j] = heap_scores[order[j]]
+            out_counts[a] = kept
+
+
+def _dense_columns(vectors: sp.csr_matrix) -> tuple[np.ndarray, float, type]:
+    """The columns whose dot products a dense product sums, the power of two ``unit`` that makes
+    every stored value a whole multiple of it, and the float type of that product.
+
+    Columns stored in at least :data:`DENSE_COLUMN_SHARE` of the rows qualify when together they save
+    at least :data:`DENSE_MIN_GAIN` (a column held by a share ``d`` of the rows saves
+    ``d^2 - DENSE_COLUMN_SHARE^2`` walked pairs per pair of rows), and only if every dot product is
+    then exact in any order: the values are whole multiples of ``unit = 2^-s`` (``s <= 10``) and every
+    row's sum of squares in units, which bounds every partial sum of the products by Cauchy-Schwarz,
+    stays within ``2^53``.  The dense share is summed in ``float32``
+    when its own bound stays within ``2^24``, else in ``float64``.  No column qualifies otherwise.
+    """
+    none = (np.zeros(0, dtype=np.int64), 1.0, np.float64)
+    counts = np.bincount(vectors.indices, minlength=vectors.shape[1])
+    columns = np.flatnonzero((counts >= DENSE_COLUMN_SHARE * vectors.shape[0]) & (counts > 0))
+    fractions = counts[columns] / max(1, vectors.shape[0])
+    if np.sum(fractions**2 - DENSE_COLUMN_SHARE**2) < DENSE_MIN_GAIN:
+        return none
+    data = vectors.data.astype(np.float64)
+    for shift in range(11):
+        scaled = data * 2.0**shift
+        if np.all(scaled == np.round(scaled)):
+            break
+    else:
+        return none
+    squares = np.bincount(np.repeat(np.arange(vectors.shape[0]), np.diff(vectors.indptr)), weights=scaled**2,
+                          minlength=vectors.shape[0])
+    if squares.max() > 2.0**53:
+        return none
+    dense_squares = np.asarray(sp.csr_matrix((scaled**2, vectors.indices, vectors.indptr), shape=vectors.shape)
+                               [:, columns].sum(axis=1)).ravel()
+    return columns, 2.0**-shift, np.float32 if dense_squares.max() <= 2.0**24 else np.float64
 
 
 def _nearest(vectors: sp.csr_matrix, squares: np.ndarray, k: int, q: float) -> sp.csr_matrix:
-    """:func:`cosine_neighbours` for a finite ``k``, by :func:`_nearest_rows`: memory ``O(n k)``,
-    time the sparse products' (no dense ``n x n`` block is formed or searched)."""
+    """:func:`cosine_neighbours` for a finite ``k``, by :func:`_nearest_rows` over blocks of rows: memory
+    ``O(n k)`` plus one block, time the sparse products' (no ``n x n`` similarity is kept or searched).
+
+    Columns held by many rows (:func:`_dense_columns`) are taken out of the sparse walk, whose cost
+    grows with the square of a column's count, and their share of a block's dot products is one dense
+    matrix product of the block's rows with every row.
+    """
     n = vectors.shape[0]
-    transposed = vectors.T.tocsr()
+    dense_columns, unit, dtype = _dense_columns(vectors)
+    is_dense = np.zeros(vectors.shape[1], dtype=bool)
+    is_dense[dense_columns] = True
+    sparse_entry = ~is_dense[vectors.indices]
+    kept_before = np.concatenate([[0], np.cumsum(sparse_entry)])  # sparse entries before each stored entry
+    walked = sp.csr_matrix((vectors.data[sparse_entry], vectors.indices[sparse_entry], kept_before[vectors.indptr]),
+                           shape=vectors.shape)
+    transposed = walked.T.tocsr()
+    dense = None
+    if len(dense_columns):  # the dense columns, in units, filled in place (no float64 copy of them)
+        position = np.zeros(vectors.shape[1], dtype=np.int64)
+        position[dense_columns] = np.arange(len(dense_columns))
+        owners = np.repeat(np.arange(n), np.diff(vectors.indptr))[~sparse_entry]
+        dense = np.zeros((n, len(dense_columns)), dtype=dtype)
+        dense[owners, position[vectors.indices[~sparse_entry]]] = vectors.data[~sparse_entry] / unit
     columns = np.zeros(n * k, dtype=np.int64)
     values = np.zeros(n * k)
     counts = np.zeros(n, dtype=np.int64)
-    n_chunks = max(1, min(n, 8 * numba.get_num_threads()))
-    _nearest_rows(vectors.indptr.astype(np.int64), vectors.indices.astype(np.int64), vectors.data.astype(np.float64),
-                  transposed.indptr.astype(np.int64), transposed.indices.astype(np.int32),
-                  transposed.data.astype(np.float64), squares, k, float(q), n_chunks, columns, values, counts)
+    block = max(1, DENSE_BLOCK_ENTRIES // max(1, n))
+    roots = np.sqrt(squares)
+    inverse_roots = np.divide(1.0, roots, out=np.zeros_like(roots), where=roots > 0)
+    arguments = (walked.indptr.astype(np.int64), walked.indices.astype(np.int64), walked.data.astype(np.float64),
+                 transposed.indptr.astype(np.int64), transposed.indices.astype(np.int32),
+                 transposed.data.astype(np.float64), squares, inverse_roots, k, float(q))
+    with threadpool_limits(1, "blas"):  # the rows' loop is parallel; BLAS threads would wait beside it
+        for first in range(0, n, block):
+            stop = min(n, first + block)
+            products = dense[first:stop] @ dense.T if dense is not None else np.zeros((stop - first, 0))
+            _nearest_rows(*arguments, first, products, unit * unit,  # products of units
+                          max(1, min(stop - first, 8 * numba.get_num_threads())), columns, values, counts)
     keep = np.arange(k)[None, :] < counts[:, None]
     indptr = np.concatenate([[0], np.cumsum(counts)])
     return sp.csr_matrix((values.reshape(n, k)[keep], columns.reshape(n, k)[keep], indptr), shape=(n, n))
