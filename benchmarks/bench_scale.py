@@ -19,8 +19,9 @@ their candidates grow with users x items, faster than the ratings on sparser dat
 cost per rating the benchmark therefore prints each cost per the unit its work follows: each
 fit's CPU time per rating, the evaluation's (design, score, rank, metrics) CPU time per ranked
 candidate (one candidate entry of one design, ranked by one system), and the user-kNN fit's per
-co-rating pair (two users who rated one item: an exact neighbour search compares every such pair,
-and their number grows with the square of the ratings of popular items).
+co-rating pair (two users who rated one item: an exact neighbour search meets every such pair, those
+through the items most users rated in one dense product per block of users, the others one by one;
+their number grows with the square of the ratings of popular items).
 
 Run with ``.venv/bin/python benchmarks/bench_scale.py [--sizes 100k 1m 10m 20m]``; for long runs,
 ``--one SIZE > SIZE.json`` measures one size and ``--results *.json`` prints the tables.
