@@ -91,7 +91,7 @@ def _nearest_rows(
     n = indptr.shape[0] - 1
     rows_here = dense.shape[0]
     for chunk in prange(n_chunks):
-        total = np.zeros(n)  # left at zero after each row by the scan
+        total = np.empty(n) if dense.shape[1] else np.zeros(n)  # set for each row, or zero after each scan
         heap_columns = np.empty(k, np.int64)
         heap_scores = np.empty(k)
         for r in range(chunk * rows_here // n_chunks, (chunk + 1) * rows_here // n_chunks):
