@@ -39,7 +39,7 @@ from recbias.recommenders.feedback import check_feedback, feedback_matrix, uses_
 DENSE_ABOVE = 0.25
 
 
-#: a column rated by at least this share of the rows has its dot products summed by a dense matrix product
+#: a column stored in at least this share of the rows has its dot products summed by a dense matrix product
 #: (:func:`_dense_columns`): measured break-even of a compiled sparse walk (about 2 ns per pair of rows
 #: sharing the column) against single-precision BLAS (about 0.025 ns per row pair and column)
 DENSE_COLUMN_SHARE = 0.1
