@@ -193,6 +193,23 @@ def test_rating_knn_matches_brute_force(seed, k, kept, monkeypatch):
     np.testing.assert_allclose(model.score(users[order], items[order]), expected.ravel()[order], rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_positive_entries_by_decreasing_value_as_a_stable_sort_orders_them(seed):
+    rng = np.random.default_rng(seed)
+    row = rng.random(3000) * 2.0 - 0.5  # negative and positive values
+    row[::5] = np.round(row[::5], 2)  # many exact ties
+    row[::11] = 0.0
+    row[:3] = [5e-324, 1e-310, 1e300]  # subnormal and huge values: every digit of the bits in play
+    positive = np.flatnonzero(row > 0)
+    expected = positive[np.argsort(-row[positive], kind="stable")]
+    assert rating_knn._positive_by_decreasing(row).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("row", [np.zeros(0), np.zeros(4), -np.ones(3), np.full(5, 0.25)])
+def test_positive_entries_by_decreasing_value_of_rows_with_few_or_equal_values(row):
+    assert rating_knn._positive_by_decreasing(row).tolist() == np.flatnonzero(row > 0).tolist()
+
+
 def test_rating_knn_by_hand_with_a_tie():
     # u0 rates items 0, 1 as 5, 1 (mean 3); u1 and u2 agree with u0 on items 0, 1 and
     # disagree on items 3, 4: both have centred cosine 1/sqrt(2) with u0, an exact tie.

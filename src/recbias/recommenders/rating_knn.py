@@ -40,6 +40,43 @@ from recbias.recommenders.knn import _neighbour_count
 PREDICT_ALL_BUDGET = 1 << 25
 
 
+#: bits of the digit of each pass of :func:`_positive_by_decreasing`'s radix sort
+DIGIT_BITS = 8
+
+
+@njit(cache=True, nogil=True)
+def _positive_by_decreasing(row: np.ndarray) -> np.ndarray:
+    """The indices of the positive entries of ``row``, by decreasing value; equal values keep
+    increasing index.  The same order as a stable sort, by a least-significant-digit radix sort.
+
+    A positive double's bits order as an unsigned integer does, so their complement orders the
+    values decreasingly.  Each pass is stable, and a pass is skipped when every key has the same
+    digit (the top digits of similarities mostly are): at most eight passes over the keys instead
+    of a comparison sort's ``log2`` of their number.
+    """
+    positive = np.flatnonzero(row > 0)
+    keys = ~row[positive].view(np.uint64)
+    order = np.arange(positive.shape[0])
+    spare = np.empty_like(order)
+    starts = np.empty(1 << DIGIT_BITS, np.int64)
+    mask = np.uint64((1 << DIGIT_BITS) - 1)
+    for shift in range(0, 64, DIGIT_BITS):
+        starts[:] = 0
+        for key in keys:
+            starts[(key >> np.uint64(shift)) & mask] += 1
+        if order.shape[0] == 0 or starts[(keys[0] >> np.uint64(shift)) & mask] == order.shape[0]:
+            continue  # every key has this digit: the pass would keep the order
+        total = 0
+        for digit in range(starts.shape[0]):
+            total, starts[digit] = total + starts[digit], total
+        for index in order:
+            digit = (keys[index] >> np.uint64(shift)) & mask
+            spare[starts[digit]] = index
+            starts[digit] += 1
+        order, spare = spare, order
+    return positive[order]
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _predict_rows(
     similarity: np.ndarray,
@@ -65,9 +102,7 @@ def _predict_rows(
     n_items = out.shape[1]
     for a in prange(similarity.shape[0]):
         row = similarity[a]
-        positive = np.flatnonzero(row > 0)
-        # a positive double's bits order as an int64 does, and integers sort faster; stable: ties keep the lower code
-        order = positive[np.argsort(-row[positive].view(np.int64), kind="mergesort")]
+        order = _positive_by_decreasing(row)
         sums = np.zeros((n_items, 3))  # by rank: neighbours taken, numerator, denominator (side by side in memory)
         prefix = 0
         for v in order:
