@@ -130,6 +130,10 @@ def test_nearest_rows_equal_scipys_product_cut_by_brute_force(seed):
             assert kept.data[row].tolist() == [similarity[b] for b in expected]  # the same floats
 
 
+def row_squares(vectors: sp.csr_matrix) -> np.ndarray:
+    return np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel()
+
+
 def exact_world(rng: np.random.Generator, n: int, m: int, top: float, step: float) -> sp.csr_matrix:
     """Whole multiples of ``step`` up to ``top``: four columns held by most rows, the rest by few;
     rows 0-3 equal (exact ties), row 7 empty, negative entries in row 9."""
@@ -146,13 +150,13 @@ def exact_world(rng: np.random.Generator, n: int, m: int, top: float, step: floa
 def test_dense_columns_give_the_same_floats_as_the_sparse_walk(monkeypatch, seed, top, step, dtype):
     # half stars sum exactly in float32 over the dense columns; large counts need float64 there
     vectors = exact_world(np.random.default_rng(seed), 60, 25, top, step)
-    columns, unit, chosen = knn._dense_columns(vectors)
+    columns, unit, chosen = knn._dense_columns(vectors, row_squares(vectors))
     counts = np.diff(vectors.tocsc().indptr)
     assert columns.tolist() == np.flatnonzero(counts >= knn.DENSE_COLUMN_SHARE * 60).tolist()
     assert {0, 1, 2, 3} <= set(columns.tolist()) and len(columns) < 20  # most columns stay sparse
     assert unit == step and chosen is dtype
     gram = (vectors @ vectors.T.tocsr()).toarray()
-    squares = np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel()
+    squares = row_squares(vectors)
     monkeypatch.setattr(knn, "DENSE_BLOCK_ENTRIES", 7 * 60)  # several blocks of seven rows
     for k, q in ((1, 1.0), (3, 1.0), (5, 3.0), (70, 1.0)):
         kept = cosine_neighbours(vectors, k=k, q=q)
@@ -163,24 +167,24 @@ def test_dense_columns_give_the_same_floats_as_the_sparse_walk(monkeypatch, seed
             row = slice(kept.indptr[a], kept.indptr[a + 1])
             assert kept.indices[row].tolist() == expected
             assert kept.data[row].tolist() == [similarity[b] for b in expected]
-        monkeypatch.setattr(knn, "DENSE_COLUMN_SHARE", 2.0)  # no dense column: the plain sparse walk
-        walked = cosine_neighbours(vectors, k=k, q=q)
-        monkeypatch.undo()
-        monkeypatch.setattr(knn, "DENSE_BLOCK_ENTRIES", 7 * 60)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(knn, "DENSE_COLUMN_SHARE", 2.0)  # no dense column: the plain sparse walk
+            walked = cosine_neighbours(vectors, k=k, q=q)
         assert (walked != kept).nnz == 0 and np.array_equal(walked.indices, kept.indices)
+        assert np.array_equal(walked.indptr, kept.indptr) and walked.data.tolist() == kept.data.tolist()
 
 
 def test_dense_columns_only_where_every_sum_is_exact():
     rng = np.random.default_rng(0)
     halves = exact_world(rng, 30, 10, 5.0, 0.5)
-    assert len(knn._dense_columns(halves)[0]) >= 4
+    assert len(knn._dense_columns(halves, row_squares(halves))[0]) >= 4
     thirds = halves.copy()
     thirds.data = thirds.data / 3.0  # not a whole multiple of any power of two
-    assert len(knn._dense_columns(thirds)[0]) == 0
+    assert len(knn._dense_columns(thirds, row_squares(thirds))[0]) == 0
     huge = halves.copy()
     huge.data = huge.data * 2.0**30  # sums of squares beyond 2^53
-    assert len(knn._dense_columns(huge)[0]) == 0
-    assert len(knn._dense_columns(sp.csr_matrix((0, 3)))[0]) == 0
+    assert len(knn._dense_columns(huge, row_squares(huge))[0]) == 0
+    assert len(knn._dense_columns(sp.csr_matrix((0, 3)), np.zeros(0))[0]) == 0
 
 
 def test_equal_similarities_after_the_neighbourhood_fills_keep_the_lower_index():

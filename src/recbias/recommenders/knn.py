@@ -132,17 +132,17 @@ def _nearest_rows(
             out_counts[a] = kept
 
 
-def _dense_columns(vectors: sp.csr_matrix) -> tuple[np.ndarray, float, type]:
+def _dense_columns(vectors: sp.csr_matrix, squares: np.ndarray) -> tuple[np.ndarray, float, type]:
     """The columns whose dot products a dense product sums, the power of two ``unit`` that makes
     every stored value a whole multiple of it, and the float type of that product.
 
     Columns stored in at least :data:`DENSE_COLUMN_SHARE` of the rows qualify when together they save
     at least :data:`DENSE_MIN_GAIN` (a column held by a share ``d`` of the rows saves
     ``d^2 - DENSE_COLUMN_SHARE^2`` walked pairs per pair of rows), and only if every dot product is
-    then exact in any order: the values are whole multiples of ``unit = 2^-s`` (``s <= 10``) and every
-    row's sum of squares in units, which bounds every partial sum of the products by Cauchy-Schwarz,
-    stays within ``2^53``.  The dense share is summed in ``float32``
-    when its own bound stays within ``2^24``, else in ``float64``.  No column qualifies otherwise.
+    then exact in any order: the values are whole multiples of ``unit = 2^-s`` (``s <= 10``) and the
+    rows' sums of squares (``squares``) stay below ``2^53`` units squared, which by Cauchy-Schwarz
+    bounds every partial sum of the products.  The dense product is in ``float32`` when that bound
+    stays below ``2^24``, else in ``float64``.  No column qualifies otherwise.
     """
     none = (np.zeros(0, dtype=np.int64), 1.0, np.float64)
     counts = np.bincount(vectors.indices, minlength=vectors.shape[1])
@@ -152,18 +152,15 @@ def _dense_columns(vectors: sp.csr_matrix) -> tuple[np.ndarray, float, type]:
         return none
     data = vectors.data.astype(np.float64)
     for shift in range(11):
-        scaled = data * 2.0**shift
-        if np.all(scaled == np.round(scaled)):
+        if np.all(data * 2.0**shift == np.round(data * 2.0**shift)):
             break
     else:
         return none
-    squares = np.bincount(np.repeat(np.arange(vectors.shape[0]), np.diff(vectors.indptr)), weights=scaled**2,
-                          minlength=vectors.shape[0])
-    if squares.max() > 2.0**53:
+    # a rounded sum of squares is at least 2^53 whenever the exact one is: the bound is safe as computed
+    bound = squares.max() * 4.0**shift
+    if bound >= 2.0**53:
         return none
-    dense_squares = np.asarray(sp.csr_matrix((scaled**2, vectors.indices, vectors.indptr), shape=vectors.shape)
-                               [:, columns].sum(axis=1)).ravel()
-    return columns, 2.0**-shift, np.float32 if dense_squares.max() <= 2.0**24 else np.float64
+    return columns, 2.0**-shift, np.float32 if bound < 2.0**24 else np.float64
 
 
 def _nearest(vectors: sp.csr_matrix, squares: np.ndarray, k: int, q: float) -> sp.csr_matrix:
@@ -175,7 +172,7 @@ def _nearest(vectors: sp.csr_matrix, squares: np.ndarray, k: int, q: float) -> s
     matrix product of the block's rows with every row.
     """
     n = vectors.shape[0]
-    dense_columns, unit, dtype = _dense_columns(vectors)
+    dense_columns, unit, dtype = _dense_columns(vectors, squares)
     is_dense = np.zeros(vectors.shape[1], dtype=bool)
     is_dense[dense_columns] = True
     sparse_entry = ~is_dense[vectors.indices]
