@@ -11,7 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from recbias.recommenders import RatingMF, RatingUserKNN, rating_knn
+from recbias.recommenders import RatingMF, RatingUserKNN, rating_knn, rating_mf
+from recbias.recommenders._lapack import POSV, SYRK
 from test_datasets_support import real_data_dir
 from test_recommenders_support import load_ml100k, low_rank_world, make_ratings
 
@@ -103,6 +104,36 @@ def test_mf_rejects_impossible_settings():
     twice = make_ratings([0, 0], [1, 1], [3, 4], n_users=2, n_items=2)
     with pytest.raises(ValueError, match="twice"):
         RatingMF().fit(twice)
+
+
+def test_each_row_solves_its_normal_equations_as_numpy_does():
+    rng = np.random.default_rng(7)
+    fixed, fixed_bias = rng.standard_normal((9, 4)), rng.standard_normal(9)
+    indptr = np.array([0, 3, 3, 9, 10])
+    indices = np.array([0, 4, 8, 1, 2, 3, 5, 6, 7, 2])
+    centred = rng.standard_normal(len(indices))
+    factors, bias = np.full((4, 4), np.nan), np.full(4, np.nan)
+    status = rating_mf._solve_rows(SYRK, POSV, indptr, indices, centred, fixed, fixed_bias, 0.3, factors, bias)
+    assert status.tolist() == [0, 0, 0, 0]
+    assert np.all(factors[1] == 0) and bias[1] == 0  # a row without ratings
+    for row in (0, 2, 3):
+        cols = indices[indptr[row] : indptr[row + 1]]
+        design = np.column_stack([fixed[cols], np.ones(len(cols))])
+        normal = design.T @ design + 0.3 * len(cols) * np.eye(5)
+        expected = np.linalg.solve(normal, design.T @ (centred[indptr[row] : indptr[row + 1]] - fixed_bias[cols]))
+        np.testing.assert_allclose(np.append(factors[row], bias[row]), expected, rtol=1e-12, atol=1e-14)
+
+
+def test_rows_whose_normal_equations_are_singular_are_reported():
+    fixed, fixed_bias = np.ones((4, 2)), np.zeros(4)  # design rows (1, 1, 1): rank one
+    indptr, indices, centred = np.array([0, 1, 5]), np.array([0, 0, 1, 2, 3]), np.arange(5.0)
+    factors, bias = np.zeros((2, 2)), np.zeros(2)
+    status = rating_mf._solve_rows(SYRK, POSV, indptr, indices, centred, fixed, fixed_bias, 0.0, factors, bias)
+    assert status[0] > 0 and status[1] > 0  # without a ridge, D'D = 11' (times 1 or 4) has no Cholesky factor
+    model = RatingMF(regularization=1e-3)
+    with pytest.raises(FloatingPointError, match=r"2 users \(user code 0 first\).*regularization \(now 0.001\)"):
+        model._check_solved("user", status)
+    model._check_solved("item", np.zeros(3, np.int32))  # all solved: silent
 
 
 def u1_split():

@@ -21,19 +21,28 @@ fixed partner is 1.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit, prange
 from threadpoolctl import threadpool_limits
 
 from recbias.ratings import Ratings
+from recbias.recommenders._lapack import POSV, SYRK
 from recbias.recommenders._pairs import pairwise_dot
 from recbias.recommenders._progress import progress_bar
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.feedback import rating_values
 
 
+#: ASCII codes of the characters the BLAS and LAPACK calls of :func:`_solve_rows` take
+UPPER, NO_TRANSPOSE = ord("U"), ord("N")
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _solve_rows(
+    syrk: Callable,
+    posv: Callable,
     indptr: np.ndarray,
     indices: np.ndarray,
     centred: np.ndarray,
@@ -42,11 +51,19 @@ def _solve_rows(
     regularization: float,
     factors: np.ndarray,
     bias: np.ndarray,
-) -> None:
+) -> np.ndarray:
     """Row ``a`` of a CSR matrix of centred ratings ``r - mu``: the minimiser ``(x_a, b_a)`` of
     ``sum_j (r_aj - mu - fixed_bias_j - b_a - <x_a, fixed_j>)^2 + regularization n_a (|x_a|^2 + b_a^2)``,
-    written to ``factors[a]`` and ``bias[a]`` (zero for a row without ratings)."""
+    written to ``factors[a]`` and ``bias[a]`` (zero for a row without ratings).
+
+    With ``D`` the row's ``n_a x (f + 1)`` design (``fixed_j`` and 1) and ``t`` its targets, the normal
+    equations ``(D'D + regularization n_a I) (x_a, b_a) = D't`` are symmetric positive definite: ``D'D``
+    by a rank-``n_a`` update of one triangle (``syrk``, :data:`recbias.recommenders._lapack.SYRK`), the
+    solution by Cholesky (``posv``, :data:`~recbias.recommenders._lapack.POSV`).  Returns LAPACK's
+    ``info`` per row (0 when solved).
+    """
     dim = fixed.shape[1] + 1
+    status = np.zeros(indptr.shape[0] - 1, np.int32)
     for row in prange(indptr.shape[0] - 1):
         start, stop = indptr[row], indptr[row + 1]
         count = stop - start
@@ -54,19 +71,28 @@ def _solve_rows(
             factors[row, :] = 0.0
             bias[row] = 0.0
             continue
-        design = np.empty((count, dim))
+        design = np.empty((count, dim))  # C order: the dim x count matrix D' to Fortran
         target = np.empty(count)
         for k in range(count):
             col = indices[start + k]
             design[k, : dim - 1] = fixed[col]
             design[k, dim - 1] = 1.0
             target[k] = centred[start + k] - fixed_bias[col]
-        gram = design.T @ design
+        gram = np.empty((dim, dim))
+        solution = design.T @ target
+        flags = np.array([UPPER, NO_TRANSPOSE], np.uint8)
+        sizes = np.array([dim, count, 1, 0], np.int32)  # n, k, right-hand sides, info
+        weights = np.array([1.0, 0.0])  # alpha, beta
+        syrk(flags[0:].ctypes, flags[1:].ctypes, sizes[0:].ctypes, sizes[1:].ctypes, weights[0:].ctypes,
+             design.ctypes, sizes[0:].ctypes, weights[1:].ctypes, gram.ctypes, sizes[0:].ctypes)
         for d in range(dim):
             gram[d, d] += regularization * count
-        solution = np.linalg.solve(gram, design.T @ target)
+        posv(flags[0:].ctypes, sizes[0:].ctypes, sizes[2:].ctypes, gram.ctypes, sizes[0:].ctypes,
+             solution.ctypes, sizes[0:].ctypes, sizes[3:].ctypes)
+        status[row] = sizes[3]
         factors[row, :] = solution[: dim - 1]
         bias[row] = solution[dim - 1]
+    return status
 
 
 class RatingMF(Recommender):
@@ -111,12 +137,22 @@ class RatingMF(Recommender):
         self.user_bias_ = np.zeros(self.n_users)
         with threadpool_limits(1, "blas"), progress_bar(self.iterations, f"fit {self.name}") as bar:
             for _ in range(self.iterations):
-                _solve_rows(by_user.indptr, by_user.indices, user_centred, self.item_factors_, self.item_bias_,
-                            self.regularization, self.user_factors_, self.user_bias_)
-                _solve_rows(by_item.indptr, by_item.indices, item_centred, self.user_factors_, self.user_bias_,
-                            self.regularization, self.item_factors_, self.item_bias_)
+                self._check_solved("user", _solve_rows(
+                    SYRK, POSV, by_user.indptr, by_user.indices, user_centred, self.item_factors_, self.item_bias_,
+                    self.regularization, self.user_factors_, self.user_bias_))
+                self._check_solved("item", _solve_rows(
+                    SYRK, POSV, by_item.indptr, by_item.indices, item_centred, self.user_factors_, self.user_bias_,
+                    self.regularization, self.item_factors_, self.item_bias_))
                 bar.update()
         self.known_users_ = np.diff(by_user.indptr) > 0
+
+    def _check_solved(self, side: str, status: np.ndarray) -> None:
+        """Raise if LAPACK could not solve the normal equations of some ``side`` (``status`` per row)."""
+        failed = np.flatnonzero(status)
+        if len(failed):
+            raise FloatingPointError(
+                f"{self.name}: the normal equations of {len(failed)} {side}s ({side} code {failed[0]} first) are not "
+                f"numerically positive definite; raise the regularization (now {self.regularization:g})")
 
     def score_users(self, users: np.ndarray) -> np.ndarray:
         users, _ = self._check(users)
