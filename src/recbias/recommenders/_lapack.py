@@ -22,6 +22,8 @@ def _routine(module: str, name: str, arguments: int) -> ctypes._CFuncPtr:
     return prototype(get_cython_function_address(f"scipy.linalg.{module}", name))
 
 
+#: ASCII codes of the flags the routines below take: the upper triangle, no transpose
+UPPER, NO_TRANSPOSE = ord("U"), ord("N")
 #: ``dsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)``: ``C = alpha A A' + beta C`` on the
 #: ``uplo`` triangle of the ``n x n`` matrix ``C``, ``A`` being ``n x k`` (``trans = 'N'``)
 SYRK = _routine("cython_blas", "dsyrk", 10)

@@ -152,7 +152,8 @@ def _dense_columns(vectors: sp.csr_matrix, squares: np.ndarray) -> tuple[np.ndar
         return none
     data = vectors.data.astype(np.float64)
     for shift in range(11):
-        if np.all(data * 2.0**shift == np.round(data * 2.0**shift)):
+        scaled = data * 2.0**shift
+        if np.all(scaled == np.round(scaled)):
             break
     else:
         return none

@@ -28,15 +28,11 @@ from numba import njit, prange
 from threadpoolctl import threadpool_limits
 
 from recbias.ratings import Ratings
-from recbias.recommenders._lapack import POSV, SYRK
+from recbias.recommenders._lapack import NO_TRANSPOSE, POSV, SYRK, UPPER
 from recbias.recommenders._pairs import pairwise_dot
 from recbias.recommenders._progress import progress_bar
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.feedback import rating_values
-
-
-#: ASCII codes of the characters the BLAS and LAPACK calls of :func:`_solve_rows` take
-UPPER, NO_TRANSPOSE = ord("U"), ord("N")
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -64,6 +60,8 @@ def _solve_rows(
     """
     dim = fixed.shape[1] + 1
     status = np.zeros(indptr.shape[0] - 1, np.int32)
+    flags = np.array([UPPER, NO_TRANSPOSE], np.uint8)  # read only: shared by every row
+    weights = np.array([1.0, 0.0])  # alpha, beta of syrk: D'D replaces the triangle
     for row in prange(indptr.shape[0] - 1):
         start, stop = indptr[row], indptr[row + 1]
         count = stop - start
@@ -80,9 +78,7 @@ def _solve_rows(
             target[k] = centred[start + k] - fixed_bias[col]
         gram = np.empty((dim, dim))
         solution = design.T @ target
-        flags = np.array([UPPER, NO_TRANSPOSE], np.uint8)
-        sizes = np.array([dim, count, 1, 0], np.int32)  # n, k, right-hand sides, info
-        weights = np.array([1.0, 0.0])  # alpha, beta
+        sizes = np.array([dim, count, 1, 0], np.int32)  # n, k, right-hand sides, info: the row's own
         syrk(flags[0:].ctypes, flags[1:].ctypes, sizes[0:].ctypes, sizes[1:].ctypes, weights[0:].ctypes,
              design.ctypes, sizes[0:].ctypes, weights[1:].ctypes, gram.ctypes, sizes[0:].ctypes)
         for d in range(dim):
