@@ -167,7 +167,7 @@ glue_table("tbl-truth-settings", report.settings_table(study.protocols(world.n_i
 # %% tags=["remove-cell"]
 by_set = study.fidelity_by_set(world, study.system_sets(seed), seed=seed, splits=split_seeds, n_boot=bootstrap)
 main, truth_metric = by_set[study.FIELD]
-leading = study.leaders(main)
+leading = study.leaders(main, study.LEVEL)
 glue_table("tbl-truth-main", report.fidelity_table(main, split_seeds), {"pairs in the true order": "{:.2f}"},
            left=["protocol"])
 glue_figure("fig-truth-main", figures.fidelity_figure(main, leading, partial(dataset_caption, dataset=world.name)))

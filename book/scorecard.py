@@ -38,11 +38,12 @@ results_dir = "_build/results"  # where the chapters of this build stored their 
 from IPython.display import HTML, Markdown, display
 
 from recbias.bookkit import scorecard as report
+from recbias.bookkit.pipeline import build_settings
 from recbias.bookkit.tables import show_table
 
 claims = report.load_claims(results_dir)
 notice = report.mixed_builds(report.load_provenance(results_dir))
-settings, changed = report.build_settings(results_dir)
+settings, changed = build_settings(results_dir)
 display(HTML(f'<div class="admonition warning"><p class="admonition-title">Mixed build</p><p>{notice}</p></div>')
         if notice else Markdown(f"All pages of this book come from one build: **{settings}**."))
 if changed:

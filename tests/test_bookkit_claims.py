@@ -116,3 +116,33 @@ def test_published_reads_the_one_schema_and_rejects_others(tmp_path):
     negative.write_text(",".join(claims.PUBLISHED_COLUMNS) + "\nk,s,1,-1,d,src,,,\n")
     with pytest.raises(ValueError, match="row 2"):
         claims.published(negative)
+
+
+def test_a_finding_says_the_sentence_of_its_outcome_with_the_measured_values():
+    finding = claims.Finding("k", "x is large", "src", "", claims.at_least("x", 1), "x = {x}",
+                             says={claims.HOLDS: "x is **{x}**, large enough.", claims.FAILS: "x is only {x}."})
+    assert claims.evaluate(finding, {"x": 2}, dataset="d").sentence == "x is **2**, large enough."
+    assert claims.evaluate(finding, {"x": 0}, dataset="d").sentence == "x is only 0."
+
+
+def test_a_finding_without_a_sentence_for_its_outcome_is_an_error():
+    finding = claims.Finding("k", "x is large", "src", "", claims.at_least("x", 1), "x = {x}",
+                             says={claims.HOLDS: "x is large."})
+    with pytest.raises(ValueError, match="'k' reached 'fails' but has no sentence"):
+        claims.evaluate(finding, {"x": 0}, dataset="d")
+    with pytest.raises(ValueError, match="unknown outcomes"):
+        claims.Finding("k", "s", "src", "", claims.at_least("x", 1), "e", says={"maybe": "?"})
+    silent = claims.Finding("k", "x is large", "src", "", claims.at_least("x", 1), "x = {x}")
+    assert claims.evaluate(silent, {"x": 0}, dataset="d").sentence == ""
+
+
+def test_a_sentence_naming_an_unmeasured_value_is_an_error_naming_the_finding():
+    finding = claims.Finding("k", "s", "src", "", claims.at_least("x", 1), "e", says={claims.HOLDS: "{y}"})
+    with pytest.raises(ValueError, match="'k': its sentence for 'holds' cannot be filled"):
+        claims.evaluate(finding, {"x": 2}, dataset="d")
+
+
+def test_the_level_is_the_one_every_criterion_reads_by_default():
+    assert claims.beyond_noise("d", "p")({"d": 1.0, "p": claims.LEVEL}) == claims.INCONCLUSIVE
+    assert claims.beyond_noise("d", "p")({"d": 1.0, "p": claims.LEVEL - 1e-9}) == claims.HOLDS
+    assert f"{claims.LEVEL:g}" in claims.POLICY

@@ -6,6 +6,7 @@ import pytest
 
 from recbias.bookkit import claims
 from recbias.bookkit import scorecard as report
+from recbias.bookkit.pipeline import build_settings
 
 
 def number(key, ours, *, paper, tolerance, dataset, paper_dataset, source="s", anchor=""):
@@ -158,8 +159,8 @@ def test_build_settings_name_the_dataset_and_seed_and_flag_changed_parameters(tm
     provenance.mkdir(parents=True)
     (provenance / "03_x.json").write_text('{"dataset": "ml-100k", "seed": 3, "parameters": '
                                           '{"dataset": "ml-100k", "seed": 3, "folds": 5}}')
-    words, changed = report.build_settings(tmp_path / "results", book)
+    words, changed = build_settings(tmp_path / "results", book)
     assert words == "dataset ml-100k, seed 3"
     assert changed == ["03_x: folds = 5 (default 2)"]
     (provenance / "03_x.json").write_text('{"dataset": "ml-100k", "seed": 3, "parameters": {"folds": 2}}')
-    assert report.build_settings(tmp_path / "results", book)[1] == []
+    assert build_settings(tmp_path / "results", book)[1] == []

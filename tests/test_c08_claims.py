@@ -174,7 +174,7 @@ def test_the_values_of_the_second_truth_read_the_weakest_leader() -> None:
     # 79 resamples: c and d are always below a (p = 2 / 80), b is above it in ten (p = 2 (10 + 1) / 80)
     main = fidelity_table({"a": 0.9, "b": 0.85, "c": 0.5, "d": 0.3}, {},
                           {"a": [0.9] * 79, "b": [0.85] * 69 + [0.95] * 10, "c": [0.5] * 79, "d": [0.3] * 79})
-    assert study.leaders(main) == ["a", "b"]
+    assert study.leaders(main, study.LEVEL) == ["a", "b"]
     draws = {"a": [0.2, 0.1, 0.3, 0.2], "b": [0.8, 0.7, 0.9, 0.8], "c": [0.6, 0.6, 0.6, 0.6], "d": [0.1, 0.2, 0.0, 0.1]}
     second = fidelity_table({"a": 0.2, "b": 0.8, "c": 0.6, "d": 0.1}, {}, draws)
     values = claims.measured_second(main, second, ("world", "coat"))

@@ -78,6 +78,6 @@ def test_leaders_are_the_protocols_not_clearly_behind_the_most_faithful():
                    np.full(39, 0.4)])
     # b is above a in 3 of 39 resamples: p = 2 (3 + 1) / 40 = 0.2; c in 1: p = 2 (1 + 1) / 40 = 0.1 -- both kept;
     # d never: p = 2 / 40 = 0.05, not below the level either
-    assert fidelity.leaders(main) == ["a", "b", "c", "d"]
-    assert fidelity.leaders(main.assign(tau_draws=[np.full(79, 0.9)] + [np.full(79, 0.5)] * 3)) == ["a"]  # p = 0.025
+    assert fidelity.leaders(main, 0.05) == ["a", "b", "c", "d"]
+    assert fidelity.leaders(main.assign(tau_draws=[np.full(79, 0.9)] + [np.full(79, 0.5)] * 3), 0.05) == ["a"]  # p = 0.025
     assert fidelity.leaders(main, level=0.15) == ["a", "b"]  # b's p = 0.2 stays, c's 0.1 and d's 0.05 do not

@@ -14,6 +14,12 @@ difference it rests on is within noise (:func:`beyond_noise`).  A finding whose 
 systems depart from the paper's says how in ``departs``; it is then never counted as a
 failure of the paper (:data:`recbias.bookkit.scorecard.DEPARTS`).
 
+A finding also carries the sentence the page prints for each outcome (``says``), so every
+data-dependent verdict in the prose comes from the finding that decides it: the page glues
+it by the finding's key (:func:`recbias.bookkit.page.say_findings`).  Every comparison of the
+book is tested at one significance level, :data:`LEVEL`, under one policy for multiple
+comparisons, :data:`POLICY`, both defined here and nowhere else.
+
 >>> criterion = at_least("r2", 0.95, what="the lowest R²")
 >>> criterion({"r2": 0.97}), criterion({"r2": 0.90}), criterion.words
 ('holds', 'fails', 'the lowest R² at least 0.95')
@@ -36,6 +42,16 @@ from recbias.bookkit.scorecard import FINDING, NUMBER, Claim, record
 HOLDS = "holds"
 FAILS = "fails"
 INCONCLUSIVE = "inconclusive"
+#: the outcomes a criterion can reach, in the order a page lists them
+OUTCOMES = (HOLDS, FAILS, INCONCLUSIVE)
+
+#: the significance level of every comparison in the book, two-sided, with the user as the unit
+LEVEL = 0.05
+#: how the book treats several comparisons at once, printed once on every page that tests any
+POLICY = (f"Every comparison is tested at the level {LEVEL:g}, two-sided, with the user as the unit. A finding "
+          "that needs several comparisons to hold at once holds only when each does (an intersection-union "
+          "test, which needs no correction); findings are not corrected for their number, so among many "
+          "findings a few may hold or fail by chance.")
 
 #: The one schema of every chapter's ``published.csv`` (lines starting with ``#`` are comments).
 PUBLISHED_COLUMNS = ("key", "statement", "value", "tolerance", "paper_dataset", "source", "anchor", "departs", "note")
@@ -144,7 +160,7 @@ def is_true(name: str, words: str) -> Criterion:
     return Criterion(words, (name,), lambda v: _every(v[name], lambda a: a != 0))
 
 
-def beyond_noise(difference: str, p_value: str, *, level: float = 0.05, what: str | None = None) -> Criterion:
+def beyond_noise(difference: str, p_value: str, *, level: float = LEVEL, what: str | None = None) -> Criterion:
     """A comparison decided only beyond noise: holds when ``values[difference] > 0`` with
     ``values[p_value] < level``, fails when it is ``< 0`` with ``p < level``, and is
     inconclusive otherwise.  The p-value must come from a test with the user as the unit
@@ -160,15 +176,98 @@ def beyond_noise(difference: str, p_value: str, *, level: float = 0.05, what: st
                      (difference, p_value), test)
 
 
-def all_of(*criteria: Criterion) -> Criterion:
-    """Holds when every criterion holds, fails when any fails, inconclusive otherwise."""
+def all_of(*criteria: Criterion, words: str | None = None) -> Criterion:
+    """Holds when every criterion holds, fails when any fails, inconclusive otherwise; ``words`` replaces the
+    criteria's own words joined by semicolons.
+
+    >>> both = all_of(at_least("a", 1), at_most("b", 2), words="a at least 1 and b at most 2")
+    >>> both({"a": 1, "b": 2}), both({"a": 1, "b": 3}), both.words
+    ('holds', 'fails', 'a at least 1 and b at most 2')
+    """
 
     def test(values: Mapping[str, Any]) -> str:
         outcomes = [criterion(values) for criterion in criteria]
         return FAILS if FAILS in outcomes else INCONCLUSIVE if INCONCLUSIVE in outcomes else HOLDS
 
     names = tuple(dict.fromkeys(name for criterion in criteria for name in criterion.names))
-    return Criterion("; ".join(criterion.words for criterion in criteria), names, test)
+    return Criterion(words or "; ".join(criterion.words for criterion in criteria), names, test)
+
+
+def every_beyond_noise(differences: Sequence[str], *, what: str, level: float = LEVEL) -> Criterion:
+    """Every ``values[d]`` above zero beyond noise, its p-value read from ``values[d + "_p"]``
+    (:func:`beyond_noise` each): holds when all are, fails when any is below zero beyond noise.
+
+    >>> lead = every_beyond_noise(["lead_a", "lead_b"], what="the lead")
+    >>> lead({"lead_a": 0.1, "lead_a_p": 0.01, "lead_b": 0.2, "lead_b_p": 0.2})
+    'inconclusive'
+    """
+    return all_of(*(beyond_noise(name, f"{name}_p", level=level) for name in differences),
+                  words=f"{what} above zero under each, p < {_fmt(level)} with the user as the unit")
+
+
+def some_of(hits: str, misses: str, total: str, *, words: str) -> Criterion:
+    """Some of ``values[total]`` comparisons go the stated way beyond noise: holds when ``values[hits]`` is at
+    least one, fails when every one goes the other way beyond noise (``values[misses] == values[total] > 0``),
+    and is inconclusive otherwise.
+
+    >>> reversed_pair = some_of("reversed", "kept", "pairs", words="a pair reversed beyond noise")
+    >>> [reversed_pair({"reversed": r, "kept": k, "pairs": 3}) for r, k in ((1, 2), (0, 3), (0, 2))]
+    ['holds', 'fails', 'inconclusive']
+    """
+
+    def test(values: Mapping[str, Any]) -> str:
+        if int(values[hits]) >= 1:
+            return HOLDS
+        return FAILS if int(values[total]) > 0 and int(values[misses]) == int(values[total]) else INCONCLUSIVE
+
+    return Criterion(words, (hits, misses, total), test)
+
+
+def none_of(hits: str, misses: str, total: str, *, words: str) -> Criterion:
+    """No comparison goes the stated way beyond noise: the opposite of :func:`some_of` (holds when every one of
+    ``values[total]`` goes the other way beyond noise, fails when ``values[hits]`` is at least one).
+
+    >>> order_kept = none_of("changed", "kept", "levels", words="no level changes the order beyond noise")
+    >>> [order_kept({"changed": c, "kept": k, "levels": 3}) for c, k in ((1, 2), (0, 3), (0, 2))]
+    ['fails', 'holds', 'inconclusive']
+    """
+    opposite = some_of(hits, misses, total, words=words)
+    flip = {HOLDS: FAILS, FAILS: HOLDS, INCONCLUSIVE: INCONCLUSIVE}
+    return Criterion(words, opposite.names, lambda values: flip[opposite(values)])
+
+
+def within_margin(farthest: str, nearest: str, margin: float, *, words: str) -> Criterion:
+    """An equivalence within ``±margin`` on 95% intervals: holds when ``values[farthest]`` (the end of any
+    interval farthest from zero) is below ``margin``, fails when ``values[nearest]`` (the largest distance from
+    zero of an interval, 0 for one that covers zero) is at least ``margin``, inconclusive otherwise.
+
+    >>> alike = within_margin("outer", "inner", 0.01, words="every interval within ±0.01")
+    >>> [alike({"outer": o, "inner": i}) for o, i in ((0.005, 0.0), (0.03, 0.02), (0.02, 0.0))]
+    ['holds', 'fails', 'inconclusive']
+    """
+
+    def test(values: Mapping[str, Any]) -> str:
+        if float(values[farthest]) < margin:
+            return HOLDS
+        return FAILS if float(values[nearest]) >= margin else INCONCLUSIVE
+
+    return Criterion(words, (farthest, nearest), test)
+
+
+def resampled_share(name: str, *, what: str, level: float = LEVEL) -> Criterion:
+    """A share of paired resamples in which the statement is true: holds at ``1 - level`` or more, fails at
+    ``level`` or less, inconclusive between.
+
+    >>> better = resampled_share("share", what="the share of resamples in which A is closer")
+    >>> [better({"share": s}) for s in (0.97, 0.03, 0.5)]
+    ['holds', 'fails', 'inconclusive']
+    """
+
+    def test(values: Mapping[str, Any]) -> str:
+        share = float(values[name])
+        return HOLDS if share >= 1 - level else FAILS if share <= level else INCONCLUSIVE
+
+    return Criterion(f"{what} at least {_fmt(1 - level)} to hold, at most {_fmt(level)} to fail", (name,), test)
 
 
 @dataclass(frozen=True)
@@ -177,6 +276,8 @@ class Finding:
 
     ``statement`` and ``evidence`` are ``str.format`` templates over the measured values;
     the evidence shown is the formatted template followed by the criterion's words.
+    ``says`` maps an outcome (:data:`OUTCOMES`) to the sentence the page prints when the
+    finding reaches it, also a template over the measured values (Markdown allowed).
     """
 
     key: str
@@ -187,10 +288,26 @@ class Finding:
     evidence: str
     departs: str = ""
     note: str = ""
+    says: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.statement or not self.evidence:
             raise ValueError(f"finding {self.key!r}: statement and evidence must be non-empty")
+        unknown = sorted(set(self.says) - set(OUTCOMES))
+        if unknown:
+            raise ValueError(f"finding {self.key!r}: says has sentences for unknown outcomes {unknown}; "
+                             f"expected some of {', '.join(OUTCOMES)}")
+
+    def sentence(self, outcome: str, values: Mapping[str, Any]) -> str:
+        """The sentence for ``outcome`` on ``values``: "" for a finding that says nothing, an error for one that
+        says something of other outcomes only."""
+        if self.says and outcome not in self.says:
+            raise ValueError(f"finding {self.key!r} reached {outcome!r} but has no sentence for it")
+        template = self.says.get(outcome, "")
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError) as error:
+            raise ValueError(f"finding {self.key!r}: its sentence for {outcome!r} cannot be filled ({error!r})") from None
 
 
 @dataclass(frozen=True)
@@ -249,10 +366,11 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
     if any(name not in values for name in claim.criterion.names):
         return None
     evidence = claim.evidence.format(**values)
+    outcome = claim.criterion(values)
     return Claim(kind=FINDING, key=claim.key, label=claim.statement.format(**values), source=claim.source,
-                 dataset=dataset, outcome=claim.criterion(values), criterion=claim.criterion.words,
+                 dataset=dataset, outcome=outcome, criterion=claim.criterion.words,
                  evidence=f"{evidence} (criterion: {claim.criterion.words})", anchor=claim.anchor,
-                 departs=claim.departs, note=claim.note)
+                 departs=claim.departs, note=claim.note, sentence=claim.sentence(outcome, values))
 
 
 def register(claims: Sequence[Finding | Number], values: Mapping[str, Any], *, dataset: str) -> list[Claim]:

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 from IPython.display import Markdown, display
 from myst_nb import glue
 
 from recbias import datasets
+from recbias.bookkit.claims import LEVEL, POLICY
 from recbias.bookkit.loading import load_dataset
+from recbias.bookkit.scorecard import FINDING, Claim
 from recbias.bookkit.plotting import use_theme
 from recbias.evaluate.experiment import DesignChoice
 from recbias.ratings import Ratings
 
-__all__ = ["card_html", "card_summary", "load_dataset", "open_dataset", "say", "show_text"]
+__all__ = ["card_html", "card_summary", "load_dataset", "open_dataset", "say", "say_findings", "show_text"]
 
 
 def card_html(ratings: Ratings) -> str:
@@ -48,6 +52,16 @@ def open_dataset(dataset: str, seed: int = 0) -> Ratings:
 def say(name: str, text: str) -> None:
     """Make ``text`` available to the prose as {glue:text}`name`, without showing it here."""
     glue(name, text, display=False)
+
+
+def say_findings(found: Sequence[Claim]) -> None:
+    """Make what each finding says of its outcome available to the prose as {glue:md}`says-<key>`, and the
+    book's significance level and multiple-comparison policy as {glue:text}`level` and {glue:md}`policy`."""
+    for claim in found:
+        if claim.kind == FINDING:
+            glue(f"says-{claim.key}", Markdown(claim.sentence), display=False)
+    glue("level", f"{LEVEL:g}", display=False)
+    glue("policy", Markdown(POLICY), display=False)
 
 
 def show_text(markdown: str) -> None:

@@ -165,6 +165,24 @@ def declared_parameters(source: Path) -> dict[str, ParameterSpec]:
         raise BuildError(f"{source}: the parameters cell must hold 'name = literal  # meaning' lines ({error})") from None
 
 
+def build_settings(results_dir: str | Path, book: Path = Path("book")) -> tuple[str, list[str]]:
+    """The dataset and seed of the build in words, and one line per parameter a page was built with that
+    differs from the default of its parameters cell (``dataset`` and ``seed`` aside)."""
+    settings, changed = set(), []
+    for path in sorted((Path(results_dir) / "provenance").glob("*.json")):
+        if path.stem == SCORECARD:
+            continue
+        record = json.loads(path.read_text())
+        settings.add((record.get("dataset"), record.get("seed")))
+        source = book / f"{path.stem}.py"
+        declared = declared_parameters(source) if source.exists() else {}
+        for name, value in (record.get("parameters") or {}).items():
+            if name in declared and name not in ("dataset", "seed") and value != declared[name].default:
+                changed.append(f"{path.stem}: {name} = {value!r} (default {declared[name].default!r})")
+    words = "; ".join(f"dataset {dataset}, seed {seed}" for dataset, seed in sorted(settings, key=str))
+    return words or "no page built yet", changed
+
+
 def validate(pages: list[Page], dataset: str, seed: Any, extra: dict[str, str]) -> None:
     """Reject unknown parameters and inadmissible values before any page runs."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:

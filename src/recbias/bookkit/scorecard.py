@@ -54,7 +54,8 @@ class Claim:
     *finding* is a qualitative statement checked on whatever dataset the page was
     built with: its ``outcome`` is ``"holds"``, ``"fails"`` or ``"inconclusive"`` (a
     difference within noise), with the measured ``evidence`` and the ``criterion`` that
-    decided it; ``departs`` says how the book's protocol or systems depart from the paper's.
+    decided it; ``departs`` says how the book's protocol or systems depart from the paper's;
+    ``sentence`` is what the page says of the outcome (:attr:`recbias.bookkit.claims.Finding.says`).
     """
 
     kind: str
@@ -73,6 +74,7 @@ class Claim:
     departs: str = ""
     chapter: str = ""
     note: str = ""
+    sentence: str = ""
 
     @property
     def comparable(self) -> bool:
@@ -268,26 +270,6 @@ def headline(claims: list[Claim]) -> pd.DataFrame:
                      "fail where the book departs": int(findings.get(DEPARTS, 0)), "not comparable": 0})
     return pd.DataFrame(rows, columns=["claims", "checked", "agree or hold", "differ or fail", "inconclusive",
                                        "fail where the book departs", "not comparable"])
-
-
-def build_settings(results_dir: str | Path, book: Path = Path("book")) -> tuple[str, list[str]]:
-    """The dataset and seed of the build in words, and one line per parameter a page was built with that
-    differs from the default of its parameters cell (``dataset`` and ``seed`` aside)."""
-    from recbias.bookkit.pipeline import declared_parameters
-
-    settings, changed = set(), []
-    for path in sorted((Path(results_dir) / "provenance").glob("*.json")):
-        if path.stem == SCORECARD_PAGE:
-            continue
-        record = json.loads(path.read_text())
-        settings.add((record.get("dataset"), record.get("seed")))
-        source = book / f"{path.stem}.py"
-        declared = declared_parameters(source) if source.exists() else {}
-        for name, value in (record.get("parameters") or {}).items():
-            if name in declared and name not in ("dataset", "seed") and value != declared[name].default:
-                changed.append(f"{path.stem}: {name} = {value!r} (default {declared[name].default!r})")
-    words = "; ".join(f"dataset {dataset}, seed {seed}" for dataset, seed in sorted(settings, key=str))
-    return words or "no page built yet", changed
 
 
 def verdict_counts(claims: list[Claim]) -> pd.Series:

@@ -31,11 +31,8 @@ from recbias.splits import fold_seed
 from recbias.ratings import Ratings
 from recbias.recommenders import BaseRanks, PopularityBlend, Recommender, make
 
-__all__ = ["BLEND_WEIGHTS", "FIELD", "LEVEL", "TruthStudy", "fidelity", "fidelity_over_seeds", "fit_field",
+__all__ = ["BLEND_WEIGHTS", "FIELD", "TruthStudy", "fidelity", "fidelity_over_seeds", "fit_field",
            "higher_share", "leaders", "paired_pvalue", "system_field"]
-
-#: the significance level of a comparison of two protocols, two-sided over paired user resamples
-LEVEL = 0.05
 
 #: label -> (preset of :func:`recbias.recommenders.make`, parameters); blends are added by :func:`system_field`
 FIELD: dict[str, tuple[str, dict]] = {
@@ -219,7 +216,7 @@ def paired_pvalue(table: pd.DataFrame, first: str, second: str) -> float:
     return resampled_pvalue(np.asarray(draws[first]) - np.asarray(draws[second]))
 
 
-def leaders(table: pd.DataFrame, level: float = LEVEL) -> list[str]:
+def leaders(table: pd.DataFrame, level: float) -> list[str]:
     """The protocols not clearly behind the most faithful one (the first row of ``table``, a fidelity table
     with ``tau_draws``, most faithful first): those whose tau the paired user resamples do not tell from its
     own at ``level`` (:func:`paired_pvalue`), the most faithful one first."""

@@ -215,7 +215,7 @@ def measured_second(main: pd.DataFrame, second: pd.DataFrame, names: tuple[str, 
     that the finding holds only when every leader is above the median beyond noise (``names``: the two
     truths)."""
     others = set(second["protocol"])
-    measured = {p: _difference("margin", median_margin(second, p)) for p in leaders(main) if p in others}
+    measured = {p: _difference("margin", median_margin(second, p)) for p in leaders(main, LEVEL) if p in others}
     rank = {FAILS: 0, INCONCLUSIVE: 1, HOLDS: 2}
     test = beyond_noise("margin", "margin_p", level=LEVEL)
     weakest = min(measured, key=lambda p: (rank[test(measured[p])], -measured[p]["margin_p"]))

@@ -35,7 +35,8 @@ from recbias.chapters.c08_protocol_fidelity.study.verdicts import (
     median_margin,
     verdicts,
 )
-from recbias.evaluate.fidelity import LEVEL, fidelity_over_seeds, leaders, system_field
+from recbias.bookkit.claims import LEVEL
+from recbias.evaluate.fidelity import fidelity_over_seeds, leaders, system_field
 from recbias.protocol_study import Protocol, families, fidelity_by_set, protocol_fidelity, protocols
 from recbias.synthetic import world_with_truth
 

@@ -2,7 +2,7 @@
 protocols, which protocols stay in the better half on every truth, and the paired resamples behind
 comparisons of kinds of protocols (:func:`family_gap`) or of one protocol with the median one
 (:func:`median_margin`).  The protocols resampling cannot tell from the most faithful one are
-:func:`recbias.evaluate.fidelity.leaders`, at the level :data:`recbias.evaluate.fidelity.LEVEL`."""
+:func:`recbias.evaluate.fidelity.leaders`, at the level :data:`recbias.bookkit.claims.LEVEL`."""
 
 from __future__ import annotations
 

@@ -22,7 +22,8 @@ import pandas as pd
 from recbias.chapters.c09_audit.study.profile import bias_profile
 from recbias.chapters.c09_audit.study.protocols import NEUTRALISING
 from recbias.chapters.c09_audit.study.readings import reversals
-from recbias.evaluate.fidelity import LEVEL, leaders, system_field
+from recbias.bookkit.claims import LEVEL
+from recbias.evaluate.fidelity import leaders, system_field
 from recbias.protocol_study import Protocol, protocol_fidelity
 from recbias.ratings import Ratings
 from recbias.synthetic import shape_of, stand_in_world
