@@ -200,3 +200,105 @@ def test_tests_mirror_the_roles_of_every_chapter(page: Path) -> None:
     number = page.stem[:2]
     missing = [role for role in ROLES if not (TESTS / f"test_c{number}_{role}.py").exists()]
     assert missing == [], f"no tests/test_c{number}_<role>.py for {missing}"
+
+
+def _long_literals(tree: ast.AST, words: int) -> list[int]:
+    """Lines of string literals (f-string parts included) of ``words`` words or more, docstrings and the
+    messages of raised errors and warnings aside: sentences written in code."""
+    exempt: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and ast.get_docstring(
+                node, clean=False) is not None:
+            exempt.add(id(node.body[0].value))
+        if isinstance(node, ast.Raise) or (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(
+                node.func, "id", "")) in {"warn", "ValueError", "TypeError", "KeyError"}):
+            exempt.update(id(child) for child in ast.walk(node))
+    return sorted({node.lineno for node in ast.walk(tree) if isinstance(node, ast.Constant) and id(node) not in exempt
+                   and isinstance(node.value, str) and len(node.value.split()) >= words})
+
+
+@pytest.mark.parametrize("page", chapter_pages(), ids=lambda p: p.stem)
+def test_report_modules_write_no_sentences(page: Path) -> None:
+    """Tables and figure data only: a data-dependent sentence is a finding's (its ``says``) or the page's."""
+    found = {module.name: lines for module in role_modules(package_of(page), "report")
+             if (lines := _long_literals(ast.parse(module.read_text()), 8))}
+    assert found == {}, f"string literals of 8 or more words in report modules, by line: {found}"
+
+
+@pytest.mark.parametrize("page", chapter_pages(), ids=lambda p: p.stem)
+def test_the_report_role_has_one_name(page: Path) -> None:
+    package = package_of(page)
+    names = {p.stem for p in (package / "report").glob("*.py")} if (package / "report").is_dir() else set()
+    study = {p.stem for p in (package / "study").glob("*.py")} if (package / "study").is_dir() else set()
+    assert names - {"__init__"} <= study | {"tables"}, (
+        f"{package.name}/report: submodules {sorted(names - study - {'__init__', 'tables'})} are named like no study "
+        "module (a report presents the study's parts under their names, or is one report.py)")
+    retired = [p.name for p in package.rglob("*.py") if p.stem in {"prose", "readings", "phrases"}]
+    assert retired == [], f"{package.name}: modules named for sentences {retired}"
+
+
+def test_criteria_are_built_only_in_bookkit() -> None:
+    built = [str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")
+             if "bookkit" not in path.parts and re.search(r"\bCriterion\(", path.read_text())]
+    assert built == [], f"Criterion(...) built outside recbias.bookkit: {built}"
+
+
+def test_the_significance_level_is_defined_once() -> None:
+    pattern = re.compile(r"\b\w*(level|LEVEL|alpha|ALPHA)\w*\s*(:\s*float\s*)?=\s*0?\.0?5\b")
+    defined = [f"{path.relative_to(PACKAGE)}:{number}" for path in PACKAGE.rglob("*.py")
+               for number, line in enumerate(path.read_text().splitlines(), start=1) if pattern.search(line)]
+    assert defined == ["bookkit/claims.py:49"], f"a significance level is defined outside bookkit.claims: {defined}"
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Module -> the modules of recbias it names in an import (``from a.b import c`` names ``a.b.c`` when that is
+    a module, else ``a.b``); a package is its ``__init__``."""
+    modules = {".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): path
+               for path in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        targets = graph.setdefault(module, set())
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names if alias.name in modules)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                for alias in node.names:
+                    named = f"{base}.{alias.name}"
+                    targets.add(named if named in modules else base)
+        targets.discard(module)
+        targets.intersection_update(modules)
+    return graph
+
+
+def test_no_two_modules_import_each_other_at_any_distance() -> None:
+    graph, index, low, stack, on_stack, cycles = module_graph(), {}, {}, [], set(), []
+
+    def connect(node: str) -> None:  # Tarjan's strongly connected components
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                connect(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    assert cycles == [], f"modules that import each other: {cycles}"
