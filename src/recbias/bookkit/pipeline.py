@@ -27,6 +27,7 @@ killed one left behind.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import datetime
 import json
 import os
@@ -47,6 +48,7 @@ from recbias.bookkit import results, worker
 from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE, csv_options
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
+from recbias.datasets.csvfile import dataset_label
 from recbias.executor import SCHEDULER_VARIABLE
 from recbias.paths import project_root
 from recbias.ratings import Ratings
@@ -62,6 +64,10 @@ THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"
 ALLOCATOR = {"MALLOC_MMAP_MAX_": "0", "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
 #: a build's private scratch directory is ``_build/.work-<build id>``; its owner file names the build's process
 WORK_PREFIX = ".work-"
+#: a render's scratch directory is ``_build/.render-<pid of the build tool>``
+RENDER_PREFIX = ".render-"
+#: Linux's renameat2 arguments for an atomic exchange of two paths
+_AT_FDCWD, _RENAME_EXCHANGE = -100, 2
 OWNER_FILE = "owner.json"
 #: the file, in a build's scratch directory, where the fit cache reports (:data:`recbias.cache.REPORT_VARIABLE`)
 CACHE_REPORT_FILE = "cache-report.txt"
@@ -300,7 +306,7 @@ def provenance(root: Path, dataset: str, seed: int, build: str) -> dict[str, Any
     else:
         data = {"generated": f"seed {seed}"}
     return {
-        "dataset": dataset,
+        "dataset": dataset_label(dataset),
         "seed": seed,
         "version": recbias.__version__,
         "commit": git("rev-parse", "--short=10", "HEAD") or "unknown",
@@ -356,6 +362,10 @@ def remove_stale(root: Path) -> None:
             live.add(work.name.removeprefix(WORK_PREFIX))
         else:
             shutil.rmtree(work, ignore_errors=True)
+    for scratch in (root / "_build").glob(f"{RENDER_PREFIX}*"):
+        pid = scratch.name.removeprefix(RENDER_PREFIX)
+        if not (pid.isdigit() and psutil.pid_exists(int(pid))):
+            shutil.rmtree(scratch, ignore_errors=True)
     results.remove_stale(root, live)
     remove_stale_temporaries()
 
@@ -387,6 +397,7 @@ def _start(build: Build, page: Page, dataset: str, seed: int, extra: dict[str, s
             process = subprocess.Popen(
                 [sys.executable, "-m", "recbias.bookkit.worker", str(staging)],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=os.environ | env,
+                preexec_fn=worker.die_with_parent,
             )
     except OSError as error:
         raise _fault(page, error) from None
@@ -576,20 +587,68 @@ def fill_missing(root: Path) -> list[Page]:
     return missing
 
 
-def render(root: Path) -> Path:
-    """Run ``jupyter-book build`` in strict mode into a fresh ``_build/html``; returns the HTML index.
+#: the log of the last HTML render, kept under ``_build/logs``
+RENDER_LOG = "render.log"
 
-    Starting afresh makes identical builds byte-identical: into an existing output directory
-    Sphinx would add checksums of the previous build's static files to the links of every page.
-    """
-    shutil.rmtree(root / "_build" / "html", ignore_errors=True)
+
+def render_command(root: Path, output: Path) -> list[str]:
+    """``jupyter-book build`` of the book at ``root`` in strict mode, writing under ``output``."""
     executable = Path(sys.executable).with_name("jupyter-book")
-    command = [str(executable), "build", str(root), "--builder", "html", "-W", "-n", "--keep-going"]
-    completed = subprocess.run(command, capture_output=True, text=True)
-    if completed.returncode != 0:
-        log = (completed.stdout + completed.stderr)[-8000:]
-        raise BuildError(f"jupyter-book build failed (exit {completed.returncode}):\n{log}")
-    return root / "_build" / "html" / "index.html"
+    return [str(executable), "build", str(root), "--path-output", str(output), "--builder", "html",
+            "-W", "-n", "--keep-going"]
+
+
+def render(root: Path) -> Path:
+    """Render the HTML book into a fresh directory and swap it for ``_build/html`` in one step; returns the index.
+
+    The site readers see stays whole until the new one is: a render that fails or is stopped leaves it as
+    it was (the render's log is kept in ``_build/logs/render.log``).  Starting afresh also makes identical
+    builds byte-identical: into an existing output directory Sphinx would add checksums of the previous
+    build's static files to the links of every page.
+    """
+    site = root / "_build" / "html"
+    scratch = root / "_build" / f"{RENDER_PREFIX}{os.getpid()}"
+    log = root / results.LOGS / RENDER_LOG
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "w") as handle:
+            process = subprocess.Popen(render_command(root, scratch), stdin=subprocess.DEVNULL, stdout=handle,
+                                       stderr=subprocess.STDOUT, preexec_fn=worker.die_with_parent)
+            try:
+                code = process.wait()
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+        rendered = scratch / "_build" / "html"
+        if code != 0 or not (rendered / "index.html").exists():
+            raise BuildError(f"jupyter-book build failed (exit {code}); the previous site is kept; "
+                             f"log in {_shown(log)}")
+        swap(rendered, site)
+    except OSError as error:
+        raise BuildError(f"rendering the HTML failed: {error.strerror or error} "
+                         f"({error.filename or site}); the previous site is kept; log in {_shown(log)}") from None
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return site / "index.html"
+
+
+def swap(new: Path, current: Path) -> None:
+    """Put directory ``new`` in place of ``current`` in one rename (Linux's ``renameat2`` exchange when
+    ``current`` exists); ``new`` then holds the old directory, or is gone."""
+    if not current.exists():
+        os.rename(new, current)
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if not hasattr(libc, "renameat2"):  # not Linux: two renames, with the old site kept until the second
+        old = new.with_name(new.name + ".old")
+        os.rename(current, old)
+        os.rename(new, current)
+        os.rename(old, new)
+        return
+    if libc.renameat2(_AT_FDCWD, os.fsencode(new), _AT_FDCWD, os.fsencode(current), _RENAME_EXCHANGE) != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, os.strerror(number), str(current))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -686,7 +745,8 @@ class Stopped(BaseException):
 
 def _interrupt(signum: int, frame: Any) -> None:
     """SIGINT and SIGTERM stop the build: its workers and kernels end, earlier pages stay."""
-    signal.signal(signum, signal.SIG_IGN)  # a second signal must not interrupt the cleanup
+    for stop in (signal.SIGTERM, signal.SIGINT):  # a second signal, of either kind, must not interrupt the cleanup
+        signal.signal(stop, signal.SIG_IGN)
     raise Stopped(signum)
 
 

@@ -8,8 +8,14 @@ worker converts the Jupytext source to a notebook, executes it with papermill in
 A cell that fails leaves the executed notebook there, the full traceback in the log and a
 ``failure.json`` saying which cell of the ``.py`` source failed and how; the exit code is then 1.
 
-The kernel dies with its worker (``PR_SET_PDEATHSIG``), so killing a build, even with SIGKILL,
-never leaves a kernel behind; SIGTERM stops the kernel first, then the worker.
+The worker dies with the build tool and the kernel with its worker (``PR_SET_PDEATHSIG``), so killing
+a build, even with SIGKILL, leaves neither behind; SIGTERM stops the kernel first, then the worker.
+Kernels talk to their worker over Unix sockets in a directory of their own, never over TCP ports,
+so kernels started together cannot pick the same port.
+
+The executed notebook is what readers download: it keeps no local path (a ``csv:PATH`` dataset is
+named by its file, :func:`recbias.datasets.csvfile.dataset_label`), no time stamp and no random cell
+id, so two builds of the same sources give the same file.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ import ctypes
 import json
 import os
 import re
+import shutil
 import signal
 import sys
+import tempfile
 import traceback
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -31,6 +39,8 @@ import papermill
 import psutil
 from jupyter_client.manager import AsyncKernelManager
 from papermill.exceptions import PapermillExecutionError
+
+from recbias.datasets.csvfile import dataset_label
 
 PARAMETERS_TAG = "parameters"
 #: the tag papermill gives the cell it inserts with the values of the build's parameters
@@ -55,7 +65,7 @@ class CellFailure:
     error: str
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In a child process before ``exec``: ask Linux to kill it when the process that started it ends."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -64,10 +74,23 @@ def _die_with_parent() -> None:
 
 
 class PageKernelManager(AsyncKernelManager):
-    """A kernel manager whose kernels end with the worker that started them."""
+    """A kernel manager whose kernels end with the worker that started them and listen on Unix sockets
+    in a fresh private directory (TCP ports chosen free and bound later can collide between kernels
+    started at the same moment)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.sockets = tempfile.mkdtemp(prefix="rbk-")  # short: a socket path has at most 107 bytes
+        self.transport = "ipc"
+        self.ip = os.path.join(self.sockets, "kernel")
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
-        await super()._async_launch_kernel(kernel_cmd, preexec_fn=_die_with_parent, **kw)
+        await super()._async_launch_kernel(kernel_cmd, preexec_fn=die_with_parent, **kw)
+
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        await super()._async_cleanup_resources(restart=restart)
+        if not restart:
+            shutil.rmtree(self.sockets, ignore_errors=True)
 
 
 def source_position(executed_index: int, parameters_index: int | None) -> int:
@@ -97,14 +120,20 @@ def parameters_index(notebook: Any) -> int | None:
     return None
 
 
+def shown_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
+    """The parameters as a page shows them: the dataset by :func:`dataset_label` (no local path)."""
+    return {name: dataset_label(value) if name == "dataset" and isinstance(value, str) else value
+            for name, value in parameters.items()}
+
+
 def provenance_markdown(record: dict[str, Any]) -> str:
     """The small box at the top of a page that says how it was built."""
     commit = record["commit"] + (" (with uncommitted changes)" if record["dirty"] else "")
-    parameters = ", ".join(f"`{k} = {v!r}`" for k, v in record["parameters"].items())
+    parameters = ", ".join(f"`{k} = {v!r}`" for k, v in shown_parameters(record["parameters"]).items())
     data = ", ".join(f"{name} `{digest}`" for name, digest in record["data"].items())
     return (
         ":::{admonition} How this page was built\n:class: dropdown note\n"
-        f"Dataset **{record['dataset']}**, seed **{record['seed']}**, recbias {record['version']}, "
+        f"Dataset **{dataset_label(record['dataset'])}**, seed **{record['seed']}**, recbias {record['version']}, "
         f"commit `{commit}`, built {record['date']}.\n\n"
         f"Parameters: {parameters}.\n\nData (sha256, first 12 digits): {data}.\n:::"
     )
@@ -118,6 +147,29 @@ def hide_parameter_cells(notebook: Any) -> None:
         tags = cell.setdefault("metadata", {}).setdefault("tags", [])
         if (PARAMETERS_TAG in tags or INJECTED_TAG in tags) and "remove-cell" not in tags:
             tags.append("remove-cell")
+
+
+#: what papermill records of a run that differs between runs or names local files
+_RUN_FIELDS = ("input_path", "output_path", "start_time", "end_time", "duration", "environment_variables")
+
+
+def reproducible(notebook: Any) -> None:
+    """Make an executed notebook the same file on every build of the same sources: cell ids by position,
+    no execution time stamps, no local paths (the dataset named by :func:`dataset_label`)."""
+    record = notebook.metadata.get("papermill", {})
+    for name in _RUN_FIELDS:
+        record.pop(name, None)
+    if "parameters" in record:
+        record["parameters"] = shown_parameters(record["parameters"])
+    for index, cell in enumerate(notebook.cells):
+        if cell.get("id") != "provenance":
+            cell["id"] = f"cell-{index}"
+        cell.metadata.pop("execution", None)
+        cell.metadata.get("papermill", {}).clear()
+        if INJECTED_TAG in cell.metadata.get("tags", []):
+            dataset = re.search(r'^dataset = "(csv:[^"]*)"$', cell.source, flags=re.M)
+            if dataset:
+                cell.source = cell.source.replace(dataset.group(0), f'dataset = "{dataset_label(dataset.group(1))}"')
 
 
 def execute_page(spec: dict[str, Any], staging: Path) -> None:
@@ -139,8 +191,9 @@ def execute_page(spec: dict[str, Any], staging: Path) -> None:
     notebook = nbformat.read(executed, as_version=4)
     hide_parameter_cells(notebook)
     box = nbformat.v4.new_markdown_cell(provenance_markdown(spec["record"] | {"parameters": spec["parameters"]}))
-    box["id"] = "provenance"  # a fixed id: identical builds give identical notebooks
+    box["id"] = "provenance"
     notebook.cells.insert(1 if notebook.cells and notebook.cells[0].cell_type == "markdown" else 0, box)
+    reproducible(notebook)
     nbformat.write(notebook, executed)
 
 
