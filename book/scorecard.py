@@ -35,17 +35,25 @@
 results_dir = "_build/results"  # where the chapters of this build stored their claims
 
 # %% tags=["remove-input"]
+from pathlib import Path
+
 from IPython.display import HTML, Markdown, display
 
 from recbias.bookkit import scorecard as report
-from recbias.bookkit.pipeline import build_settings
+from recbias.bookkit.pipeline import build_settings, unbuilt_pages
 from recbias.bookkit.tables import show_table
 
 claims = report.load_claims(results_dir)
-notice = report.mixed_builds(report.load_provenance(results_dir))
+provenance = report.load_provenance(results_dir)
+notice = report.mixed_builds(provenance)
 settings, changed = build_settings(results_dir)
+built = sorted(set(provenance["chapter"]) - {"scorecard"})
+unbuilt = unbuilt_pages(Path("."))
 display(HTML(f'<div class="admonition warning"><p class="admonition-title">Mixed build</p><p>{notice}</p></div>')
-        if notice else Markdown(f"All pages of this book come from one build: **{settings}**."))
+        if notice else Markdown(f"The {len(built)} pages built so far all come from one setting: **{settings}**."))
+if unbuilt:
+    display(HTML('<div class="admonition warning"><p class="admonition-title">Pages not built</p><p>'
+                 f"Not built yet, so absent from this scorecard: {', '.join(unbuilt)}.</p></div>"))
 if changed:
     display(HTML('<div class="admonition warning"><p class="admonition-title">Parameters changed</p><p>'
                  "Some pages were built with other values than their defaults: " + "; ".join(changed) + "</p></div>"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -290,10 +291,24 @@ def test_damaged_claims_fail_the_scorecard_instead_of_dropping_a_chapter(tmp_pat
     (tmp_path / "_toc.yml").write_text((tmp_path / "_toc.yml").read_text() + "  - file: book/scorecard\n")
     assert build(tmp_path).returncode == 0
     claims = tmp_path / results.RESULTS / "01_claims.json"
-    claims.unlink()
-    claims.write_text("{}")
+    claims.resolve().write_text("{}")  # the committed set's own file
     result = build(tmp_path, "--chapters", "2")
     assert_one_line_failure(result, "scorecard: ", f"{claims}: the claims should be a list")
+
+
+@pytest.mark.slow
+def test_deleted_results_links_are_restored_so_no_chapter_drops_off_the_scorecard(tmp_path):
+    write_book(tmp_path, {"01_claims": FINDING, "02_other": FINDING.replace("'k'", "'k2'")})
+    scorecard = Path(__file__).resolve().parents[1] / "book" / "scorecard.py"
+    (tmp_path / "book" / "scorecard.py").write_text(scorecard.read_text())
+    (tmp_path / "_toc.yml").write_text((tmp_path / "_toc.yml").read_text() + "  - file: book/scorecard\n")
+    assert build(tmp_path).returncode == 0
+    shutil.rmtree(tmp_path / results.RESULTS)
+    assert build(tmp_path, "--chapters", "2").returncode == 0
+    assert sorted(c.key for c in load_claims(tmp_path / results.RESULTS)) == ["k", "k2"]
+    shown = json.dumps([c.get("outputs", []) for c in json.loads((tmp_path / "book" / "scorecard.ipynb").read_text())
+                        ["cells"]])
+    assert "The 2 pages built so far all come from one setting" in shown and "Pages not built" not in shown
 
 
 @pytest.mark.slow

@@ -181,7 +181,8 @@ def test_an_executed_notebook_keeps_no_time_stamp_path_or_random_id():
 
 
 @pytest.mark.slow
-def test_two_builds_of_the_same_sources_give_the_same_executed_notebook(tmp_path):
+def test_two_builds_of_the_same_sources_give_the_same_executed_notebook(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the provenance box shows the build's minute
     write_book(tmp_path, {"01_page": "print(dataset, seed)"})
     notebook = tmp_path / "book" / "01_page.ipynb"
     assert build(tmp_path).returncode == 0

@@ -518,10 +518,14 @@ def execute(
 
 
 def check_results(root: Path) -> None:
-    """Before the scorecard runs: every claims and provenance file is sound and from one build per page."""
+    """Before the scorecard runs: every page with a committed set shows it through its fixed links (restored
+    where they were removed), and every claims and provenance file is sound and from one build per page."""
     from recbias.bookkit.scorecard import Claim
 
     try:
+        for page in notebook_pages(root):
+            if page.name != SCORECARD:
+                results.relink(root, page.name, page.source.with_suffix(".ipynb"))
         results.claim_records(root / results.RESULTS, Claim)
     except results.ResultsError as error:
         raise BuildError(f"scorecard: {error}") from None
@@ -551,6 +555,12 @@ def stop_children() -> None:
             child.kill()
         except psutil.NoSuchProcess:
             pass
+
+
+def unbuilt_pages(root: Path) -> list[str]:
+    """The pages of the book (the scorecard aside) that have no committed set: shown as "not built yet"."""
+    return [page.name for page in notebook_pages(root)
+            if page.name != SCORECARD and not (root / results.PAGES / page.name).is_dir()]
 
 
 def not_built_note(page: Page) -> str:

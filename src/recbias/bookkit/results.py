@@ -127,6 +127,16 @@ def commit(root: Path, page: str, staged: Path, build: str, notebook: Path) -> P
     return final
 
 
+def relink(root: Path, page: str, notebook: Path) -> bool:
+    """Restore the fixed links of ``page``'s current set where they were removed or replaced; False when the
+    page has no set (it was never built)."""
+    if not (root / PAGES / page).is_dir():
+        return False
+    for link, target in page_links(root, page, notebook).items():
+        point(link, target)
+    return True
+
+
 def keep_failure(root: Path, page: str, notebook: Path | None, log: Path) -> tuple[Path | None, Path]:
     """Move a failed page's executed notebook and log to ``_build/failed/`` and point its log link there.
 

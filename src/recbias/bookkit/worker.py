@@ -165,7 +165,7 @@ def reproducible(notebook: Any) -> None:
         if cell.get("id") != "provenance":
             cell["id"] = f"cell-{index}"
         cell.metadata.pop("execution", None)
-        cell.metadata.get("papermill", {}).clear()
+        cell.metadata.pop("papermill", None)
         if INJECTED_TAG in cell.metadata.get("tags", []):
             dataset = re.search(r'^dataset = "(csv:[^"]*)"$', cell.source, flags=re.M)
             if dataset:
