@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+import pkgutil
 import re
 from pathlib import Path
 
@@ -341,3 +344,35 @@ def test_every_module_is_imported_by_a_test() -> None:
     """A module reached only through a path string, a subprocess or another module's import has no test of
     its own."""
     assert modules_no_test_imports() == []
+
+
+#: the packages and modules whose every public function and class shows a worked example
+WITH_EXAMPLES = ("recbias.metrics", "recbias.theory", "recbias.sampled", "recbias.designs")
+
+
+def public_objects(name: str) -> dict[str, object]:
+    """``module.name`` -> function or class, for every public one of ``name`` and its modules: those its
+    ``__all__`` names, or, in a module without ``__all__``, those defined there without a leading underscore.
+    Modules whose own name starts with an underscore are private."""
+    package = importlib.import_module(name)
+    modules = [package] + [importlib.import_module(info.name) for info in pkgutil.walk_packages(
+        getattr(package, "__path__", []), f"{name}.") if not info.name.rpartition(".")[2].startswith("_")]
+    found = {}
+    for module in modules:
+        names = getattr(module, "__all__", None)
+        if names is None:
+            names = [key for key, value in vars(module).items() if not key.startswith("_")
+                     and getattr(value, "__module__", None) == module.__name__]
+        for key in names:
+            value = getattr(module, key)
+            if inspect.isfunction(value) or inspect.isclass(value):
+                found[f"{value.__module__}.{value.__qualname__}"] = value
+    return found
+
+
+@pytest.mark.parametrize("package", WITH_EXAMPLES)
+def test_every_public_function_and_class_shows_an_example(package: str) -> None:
+    objects = public_objects(package)
+    assert len(objects) > 5
+    missing = sorted(name for name, value in objects.items() if ">>>" not in (value.__doc__ or ""))
+    assert missing == [], f"no >>> example in the docstrings of {missing}"
