@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+import pkgutil
 import re
 from pathlib import Path
 
@@ -302,3 +305,74 @@ def test_no_two_modules_import_each_other_at_any_distance() -> None:
         if node not in index:
             connect(node)
     assert cycles == [], f"modules that import each other: {cycles}"
+
+
+def _imported_by_tests(modules: set[str]) -> set[str]:
+    """The modules of recbias that a file of ``tests/`` imports by name, with the packages above them."""
+    named: set[str] = set()
+    for path in TESTS.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                named.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                named.add(node.module)
+                named.update(f"{node.module}.{alias.name}" for alias in node.names)
+    found = {module for module in named if module in modules}
+    return found | {module.rsplit(".", depth)[0] for module in found for depth in range(1, module.count(".") + 1)}
+
+
+#: entry points run as ``python -m ...`` (importing them would run them); the pipeline tests run them
+ENTRY_POINTS = {"recbias.__main__", "recbias.bookkit.__main__"}
+
+
+def modules_no_test_imports() -> list[str]:
+    """Modules of recbias that no test imports, directly or through the re-exports of package ``__init__`` files."""
+    graph = module_graph()
+    packages = {".".join(path.relative_to(PACKAGE.parent).parent.parts) for path in PACKAGE.rglob("__init__.py")}
+    reached: set[str] = set()
+    frontier = list(_imported_by_tests(set(graph)))
+    while frontier:
+        module = frontier.pop()
+        if module not in reached:
+            reached.add(module)
+            if module in packages:
+                frontier.extend(graph[module])
+    return sorted(set(graph) - reached - ENTRY_POINTS)
+
+
+def test_every_module_is_imported_by_a_test() -> None:
+    """A module reached only through a path string, a subprocess or another module's import has no test of
+    its own."""
+    assert modules_no_test_imports() == []
+
+
+#: the packages and modules whose every public function and class shows a worked example
+WITH_EXAMPLES = ("recbias.metrics", "recbias.theory", "recbias.sampled", "recbias.designs")
+
+
+def public_objects(name: str) -> dict[str, object]:
+    """``module.name`` -> function or class, for every public one of ``name`` and its modules: those its
+    ``__all__`` names, or, in a module without ``__all__``, those defined there without a leading underscore.
+    Modules whose own name starts with an underscore are private."""
+    package = importlib.import_module(name)
+    modules = [package] + [importlib.import_module(info.name) for info in pkgutil.walk_packages(
+        getattr(package, "__path__", []), f"{name}.") if not info.name.rpartition(".")[2].startswith("_")]
+    found = {}
+    for module in modules:
+        names = getattr(module, "__all__", None)
+        if names is None:
+            names = [key for key, value in vars(module).items() if not key.startswith("_")
+                     and getattr(value, "__module__", None) == module.__name__]
+        for key in names:
+            value = getattr(module, key)
+            if inspect.isfunction(value) or inspect.isclass(value):
+                found[f"{value.__module__}.{value.__qualname__}"] = value
+    return found
+
+
+@pytest.mark.parametrize("package", WITH_EXAMPLES)
+def test_every_public_function_and_class_shows_an_example(package: str) -> None:
+    objects = public_objects(package)
+    assert len(objects) > 5
+    missing = sorted(name for name, value in objects.items() if ">>>" not in (value.__doc__ or ""))
+    assert missing == [], f"no >>> example in the docstrings of {missing}"

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
+from recbias.bookkit import numbering
+
 PAGE = """\
 Page
 ====
@@ -34,7 +36,7 @@ See :numref:`tbl-summary`, :numref:`fig-plot` and :numref:`tbl-real`.
 def test_glued_tables_are_numbered_as_tables(tmp_path: Path) -> None:
     source = tmp_path / "source"
     source.mkdir()
-    (source / "conf.py").write_text("extensions = ['recbias.bookkit.numbering']\nnumfig = True\n")
+    (source / "conf.py").write_text(f"extensions = ['{numbering.__name__}']\nnumfig = True\n")
     (source / "index.rst").write_text(PAGE)
     app = Sphinx(str(source), str(source), str(tmp_path / "html"), str(tmp_path / "doctrees"), "html",
                  status=None, warning=None, freshenv=True)

@@ -1,15 +1,53 @@
 """Number formatting of the book's pages: edge values read right."""
 
 import re
+from html.parser import HTMLParser
 
 import pandas as pd
 
 from recbias.bookkit import tables
 
 
+class _Rows(HTMLParser):
+    """The rows of a rendered table, each a list of (tag, text) cells."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[tuple[str, str]]] = []
+        self._cell: str | None = None
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("th", "td"):
+            self._cell = tag
+            self.rows[-1].append((tag, ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("th", "td"):
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell:
+            tag, text = self.rows[-1][-1]
+            self.rows[-1][-1] = (tag, text + data.strip())
+
+
+def rows_of(html: str) -> list[list[tuple[str, str]]]:
+    parser = _Rows()
+    parser.feed(html)
+    return parser.rows
+
+
 def test_table_html_hides_the_index_and_marks_missing_values():
-    html = tables.table_html(pd.DataFrame({"system": ["MF"], "P@10": [float("nan")]}))
-    assert "–" in html and "MF" in html
+    frame = pd.DataFrame({"system": ["MF", "Pop"], "P@10": [float("nan"), 0.2]}, index=[7, 8])
+    assert rows_of(tables.table_html(frame)) == [
+        [("th", "system"), ("th", "P@10")],
+        [("td", "MF"), ("td", "–")],
+        [("td", "Pop"), ("td", "0.200")],
+    ]
+    shown = rows_of(tables.table_html(frame, index=True))
+    assert [row[0] for row in shown[1:]] == [("th", "7"), ("th", "8")] and len(shown[0]) == 3
 
 
 def test_table_html_aligns_the_named_text_columns_left():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from recbias import datasets
+from recbias.datasets import csvfile
 from recbias.datasets.errors import DatasetError, MalformedLineError, MissingFileError
 
 
@@ -95,3 +96,11 @@ def test_duplicate_policies_keep_the_last_line_or_average(tmp_path):
     assert sorted(zip(mean["user_id"], mean["rating"], mean["timestamp"])) == [(1, 3.5, 300), (2, 3.0, 50)]
     with pytest.raises(ValueError, match="duplicates must be one of error, last, mean"):
         datasets.load(f"csv:{path}", duplicates="sum")
+
+
+def test_a_csv_dataset_is_named_by_its_file_and_keeps_its_path_for_reading(tmp_path):
+    name = f"csv:{tmp_path}/sub/my ratings.csv"
+    assert csvfile.dataset_label(name) == "csv:my ratings.csv" and csvfile.dataset_label("ml-1m") == "ml-1m"
+    info = csvfile.csv_info(name)
+    assert info.name == "csv:my ratings.csv" and info.url == f"{tmp_path}/sub/my ratings.csv"
+    assert info.positive_threshold is None  # set by the file's highest rating when it is read

@@ -8,6 +8,7 @@ import pytest
 from test_datasets_support import ML1M_FILES, isolate, ml1m_archive, pin
 
 from recbias import datasets
+from recbias.datasets import fetch, movielens, registry
 from recbias.datasets.errors import DatasetError, MalformedLineError
 
 
@@ -79,3 +80,16 @@ def test_arrays_are_read_only_and_loads_are_identical(monkeypatch, tmp_path):
         with pytest.raises(ValueError):
             array[0] = array[0]
     pd.testing.assert_frame_equal(first.user_attributes, second.user_attributes)
+
+
+def test_every_age_code_and_some_occupation_codes_read_as_the_ml1m_readme_says(monkeypatch, tmp_path):
+    ages, occupations = (1, 18, 25, 35, 45, 50, 56), (0, 4, 12, 20, 0, 13, 9)
+    users = "".join(f"{u}::F::{a}::{o}::00000\n" for u, (a, o) in enumerate(zip(ages, occupations), start=1))
+    ratings = "".join(f"{u}::10::5::978300760\n" for u in range(1, len(ages) + 1))
+    files = {**ML1M_FILES, "users.dat": users.encode(), "ratings.dat": ratings.encode()}
+    install(monkeypatch, tmp_path, files)
+    info = registry.DATASETS["ml-1m"]
+    attributes = movielens.read_ml1m(fetch.open_files(info), info, positive_threshold=4.0).user_attributes
+    assert attributes["age_band"].tolist() == ["Under 18", "18-24", "25-34", "35-44", "45-49", "50-55", "56+"]
+    assert attributes["occupation"].tolist() == ["other", "college/grad student", "programmer", "writer", "other",
+                                                 "retired", "homemaker"]

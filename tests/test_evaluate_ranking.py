@@ -9,6 +9,7 @@ import pytest
 from runs_factory import random_runs
 
 from recbias import metrics as M
+from recbias.metrics._view import RankedView
 from recbias.evaluate import rank_runs, ranking
 from recbias.runs import Runs
 
@@ -151,7 +152,7 @@ def test_counted_positions_give_the_same_metrics_as_the_full_sort(ties: str, dis
         np.testing.assert_array_equal(by_count[name], by_sort[name], err_msg=name)
     for n in (1, 3, 100):
         np.testing.assert_array_equal(M.recommendation_counts(counted, n, 80), M.recommendation_counts(sorted_runs, n, 80))
-    view = M._view.RankedView(counted)
+    view = RankedView(counted)
     np.testing.assert_array_equal(sorted_runs.items[view.relevant], view.relevant_items)
 
 

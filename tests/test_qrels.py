@@ -6,6 +6,7 @@ import pytest
 from test_datasets_support import isolate, pin
 
 from recbias import datasets
+from recbias.datasets import qrels
 from recbias.datasets.errors import ChecksumError, MalformedLineError, OfflineError
 
 # the quirks of the real cranqrel: trailing spaces except on -1 lines, one
@@ -79,3 +80,11 @@ def test_without_a_local_copy_the_judgments_are_not_available_and_the_error_says
         with pytest.raises(OfflineError) as caught:
             datasets.load_qrels(name)
         assert f"{data / folder}/" in str(caught.value) and file in str(caught.value)
+
+
+def test_the_reader_knows_two_readings_of_the_cranfield_grades_and_refuses_others(monkeypatch, tmp_path):
+    install(monkeypatch, tmp_path, "cranfield", "cranfield", "cranqrel", CRANQREL)
+    gains = {reading: qrels.read_cranfield(reading)["gain"].tolist() for reading in qrels.CRANFIELD_READINGS}
+    assert gains == {"cleverdon": [3, 0, 1, 4, 0], "ir_datasets": [2, 0, 4, 1, 0]}
+    with pytest.raises(ValueError, match="unknown Cranfield grade reading 'trec'; use one of cleverdon, ir_datasets"):
+        qrels.read_cranfield("trec")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scipy.stats import chi2_contingency, rankdata, spearmanr
 
 from recbias import datasets
+from recbias.demographics import ML1M_AGE_BANDS, ML1M_OCCUPATIONS
 from recbias.synthetic import (
     MAX_PAIRS,
     OBSERVED_ONLY,
@@ -23,6 +24,7 @@ from recbias.synthetic import (
     resolve_parameters,
     simulate,
 )
+from recbias.synthetic import demographics, timeline
 from recbias.synthetic.observation import fit_propensity, sample_observations
 from recbias.synthetic.observed import successive_sample
 from recbias.synthetic.parameters import ML100K_RATING_COUNTS
@@ -622,3 +624,33 @@ def test_observed_only_presets_say_they_have_no_truth() -> None:
     with pytest.raises(ValueError, match="exceed the in-memory limit"):
         generate(seed=0, preset="synthetic", n_users=138_493, n_items=26_744, n_ratings=20_000_263)
     assert "no complete true relevance" in datasets.info("synthetic-ml20m").description
+
+
+def test_the_ml1m_cross_table_counts_the_6040_users_over_the_ml1m_codes():
+    assert demographics.AGE_OCCUPATION_COUNTS.shape == (len(ML1M_AGE_BANDS), len(ML1M_OCCUPATIONS))
+    assert demographics.AGE_OCCUPATION_COUNTS.sum() == sum(demographics.GENDER_COUNTS) == 6040
+    assert demographics.AGE_BANDS[0] == "Under 18" and demographics.OCCUPATIONS[12] == "programmer"
+
+
+def test_simulated_users_follow_the_ml1m_margins_and_never_get_an_absent_pair():
+    n_users = 200_000
+    table, codes = demographics.sample_demographics(np.random.default_rng(0), n_users)
+    assert table["gender"].cat.codes.tolist() == codes[:, 0].tolist()
+    assert table["occupation"].cat.codes.tolist() == codes[:, 2].tolist() and table["age"].cat.ordered
+    assert abs((codes[:, 0] == 0).mean() - 1709 / 6040) < 0.005  # sd of the share: 0.001
+    counts = demographics.AGE_OCCUPATION_COUNTS
+    drawn = np.zeros(counts.size)
+    np.add.at(drawn, codes[:, 1] * counts.shape[1] + codes[:, 2], 1)
+    assert drawn[counts.ravel() == 0].sum() == 0  # e.g. no retired 18-24 year old in ML-1M, none drawn
+    assert 0.5 * np.abs(drawn / n_users - counts.ravel() / counts.sum()).sum() < 0.01
+
+
+def test_rating_times_stay_in_the_window_and_most_users_rate_within_a_day():
+    rng, n_users, per_user, start, days = np.random.default_rng(1), 4000, 50, 1_000_000, 730.0
+    users = np.repeat(np.arange(n_users), per_user)
+    times = timeline.rating_times(rng, users, n_users, start, days)
+    assert times.dtype == np.int64 and times.min() >= start and times.max() <= start + days * 86_400
+    spans = np.ptp(times.reshape(n_users, per_user), axis=1)
+    # active periods are log-normal with a median of one day: half the users rate within about a day
+    assert 0.45 < (spans < 86_400).mean() < 0.6 and (spans > 30 * 86_400).mean() > 0.05
+    assert np.array_equal(times, timeline.rating_times(np.random.default_rng(1), users, n_users, start, days))

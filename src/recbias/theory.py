@@ -63,12 +63,26 @@ def _target_sizes(runs: Runs, caller: str) -> np.ndarray:
 
 
 def target_size(runs: Runs) -> float:
-    """``t = 1 / avg(1 / |T|)`` over the runs, the "average" target set size of Table 2."""
+    """``t = 1 / avg(1 / |T|)`` over the runs, the "average" target set size of Table 2.
+
+    Two runs of 2 and 4 items: the harmonic mean is 8/3.
+
+    >>> runs = Runs.from_arrays([0, 2, 6], users=[0, 1], items=[0, 1, 0, 1, 2, 3], labels=[1, 0, 1, 0, 0, 0])
+    >>> round(target_size(runs), 3)
+    2.667
+    """
     return float(1.0 / np.mean(1.0 / _target_sizes(runs, "target_size")))
 
 
 def relevance_ratios(runs: Runs) -> np.ndarray:
-    """``rho_u = |T ∩ PR_test(u)| / |T|`` of every run, the share of relevant items in its target set."""
+    """``rho_u = |T ∩ PR_test(u)| / |T|`` of every run, the share of relevant items in its target set.
+
+    One relevant item among 2, then among 4:
+
+    >>> runs = Runs.from_arrays([0, 2, 6], users=[0, 1], items=[0, 1, 0, 1, 2, 3], labels=[1, 0, 1, 0, 0, 0])
+    >>> relevance_ratios(runs).tolist()
+    [0.5, 0.25]
+    """
     sizes = _target_sizes(runs, "relevance_ratios")
     return np.add.reduceat(runs.labels.astype(np.int64), runs.offsets[:-1]) / sizes
 
@@ -79,6 +93,10 @@ def relevance_ratio(runs: Runs) -> float:
     For a ranking drawn uniformly at random, the number of relevant items in the top ``n``
     of a run is hypergeometric with mean ``n rho_u``, so ``E[P_RND@n] = rho`` exactly for any
     ``n <= min |T|``.  In 1R every run has one relevant item and ``rho = 1 / t`` (Eq. 5).
+
+    >>> runs = Runs.from_arrays([0, 2, 6], users=[0, 1], items=[0, 1, 0, 1, 2, 3], labels=[1, 0, 1, 0, 0, 0])
+    >>> relevance_ratio(runs)  # (1/2 + 1/4) / 2
+    0.375
     """
     return float(np.mean(relevance_ratios(runs)))
 
@@ -91,6 +109,12 @@ def random_precision_sd(runs: Runs, n: int) -> float:
     for ``n <= |T_r|``; runs are ranked independently, so the mean over ``R`` runs has variance
     ``sum_r Var(P_r@n) / R^2``.  This is the simulation error of a measured random precision
     around ``rho`` (:func:`relevance_ratio`).
+
+    At ``n = 1`` the variances are ``rho (1 - rho)``: 0.25 and 0.1875; ``sqrt(0.4375) / 2``:
+
+    >>> runs = Runs.from_arrays([0, 2, 6], users=[0, 1], items=[0, 1, 0, 1, 2, 3], labels=[1, 0, 1, 0, 0, 0])
+    >>> round(random_precision_sd(runs, 1), 4)
+    0.3307
     """
     if int(n) != n or n < 1:
         raise ValueError(f"cut-off n must be a positive integer, got {n!r}")
@@ -105,7 +129,11 @@ def random_precision_sd(runs: Runs, n: int) -> float:
 
 
 def relevance_density(n_positive: int, t: float, n_users: int) -> float:
-    """``delta = |PR| / (t |U|)``, the density of known relevance in target sets (Table 2)."""
+    """``delta = |PR| / (t |U|)``, the density of known relevance in target sets (Table 2).
+
+    >>> relevance_density(n_positive=100, t=10, n_users=5)  # 100 / (10 * 5)
+    2.0
+    """
     return float(n_positive) / (_positive("t", t) * _positive("n_users", n_users))
 
 
@@ -114,12 +142,19 @@ def expected_random_precision_ar(test_ratio: float, n_positive: int, t: float, n
 
     Assumes a random split with ratio ``sigma`` (so ``E[|PR_test|] = sigma |PR|``) and target
     sets of similar size; it does not depend on the cut-off ``n``.
+
+    >>> expected_random_precision_ar(test_ratio=0.2, n_positive=100, t=10, n_users=5)  # 0.2 * 2.0
+    0.4
     """
     return _test_ratio(test_ratio) * relevance_density(n_positive, t, n_users)
 
 
 def expected_random_precision_1r(t: float) -> float:
-    """Expected P@n of random recommendation in 1R: ``1 / t`` (Eq. 5), independent of ``n``."""
+    """Expected P@n of random recommendation in 1R: ``1 / t`` (Eq. 5), independent of ``n``.
+
+    >>> expected_random_precision_1r(t=100)
+    0.01
+    """
     return 1.0 / _positive("t", t)
 
 
@@ -132,6 +167,11 @@ def expected_precision_nonpersonalised(
     ``positive_counts[k]`` (or ``positive_counts[u, k]``, one row per user) is ``|PR(i)|``,
     the number of positive ratings in the whole data of the item ranked ``k``-th; ``n`` is the
     number of columns.  Derived for a random split with ratio ``sigma`` and candidates ``C``.
+
+    Items with 10 and 5 positive ratings on top: ``0.2 * 100 / (2 * 50 * 10) * (10 + 5)``.
+
+    >>> expected_precision_nonpersonalised(0.2, n_candidates=100, t=50, n_users=10, positive_counts=[10, 5])
+    0.3
     """
     counts = np.atleast_2d(np.asarray(positive_counts, dtype=np.float64))
     if counts.ndim != 2 or counts.shape[1] == 0:
@@ -144,7 +184,12 @@ def expected_precision_nonpersonalised(
 
 @dataclass(frozen=True)
 class LemmaBounds:
-    """The two sides of Eq. 2 and the 1R precision they bound (``lower <= value <= upper``)."""
+    """The two sides of Eq. 2 and the 1R precision they bound (``lower <= value <= upper``).
+
+    >>> bounds = LemmaBounds(lower=0.25, value=0.5, upper=0.5)
+    >>> bounds.lower <= bounds.value <= bounds.upper
+    True
+    """
 
     lower: float
     value: float
@@ -168,6 +213,14 @@ def lemma_bounds(runs: Runs, scores: np.ndarray, n: int) -> LemmaBounds:
       broken by increasing item code.
 
     With a fresh sample per run the paper expects the bounds to hold approximately.
+
+    One user with relevant items 0 and 1 and shared negatives 2 and 3; scores 0.9, 0.4, 0.5, 0.3.
+    At ``n = 2`` both runs hit (value 2 / 4); in the union 0, 2, 1, 3 only item 0 is in the top 2
+    (lower 1 / 4) and both are in the top ``m_u = 3`` (upper 2 / 4):
+
+    >>> runs = Runs.from_arrays([0, 3, 6], users=[0, 0], items=[0, 2, 3, 1, 2, 3], labels=[1, 0, 0, 1, 0, 0])
+    >>> lemma_bounds(runs, np.array([0.9, 0.5, 0.3, 0.4, 0.5, 0.3]), n=2)
+    LemmaBounds(lower=0.25, value=0.5, upper=0.5)
     """
     if int(n) != n or n < 1:
         raise ValueError(f"cut-off n must be a positive integer, got {n!r}")
@@ -237,6 +290,12 @@ def nonpersonalised_bounds_1r(
     position ``r`` is in ``T_u`` with probability ``|T_u| / |C|`` and then among its top
     ``m`` when at most ``m - 1`` of the other ``|T_u| - 1`` members come from the ``r - 1``
     items above it (hypergeometric).
+
+    Two candidates with 3 and 1 positive ratings, one user whose target set holds both, 2 of them
+    relevant: the top 1 catches 3 of the 4 positives, the top ``m_u = 2`` all of them.
+
+    >>> nonpersonalised_bounds_1r([3, 1], n=1, target_sizes=[2], relevant_counts=[2])
+    (0.75, 1.0)
     """
     counts = np.asarray(positive_counts, dtype=np.float64)
     sizes = np.asarray(target_sizes, dtype=np.int64)
@@ -274,6 +333,13 @@ def relevant_training_shift(mean_count: float, count_variance: float, test_ratio
 
     negative when the counts vary less than a Poisson law (uniform popularity, ``V = 0``):
     ranking by training popularity then pushes the held-out item down (IRJ 2017 Sec. 5.2).
+
+    Equal counts push the held-out item down by ``1 - sigma``; Poisson-like counts do not:
+
+    >>> relevant_training_shift(mean_count=10, count_variance=0, test_ratio=0.2)
+    -0.8
+    >>> relevant_training_shift(mean_count=10, count_variance=10, test_ratio=0.2)
+    0.0
     """
     mu = _positive("mean_count", mean_count)
     if not count_variance >= 0:
@@ -332,6 +398,16 @@ def expected_popularity_precision_1r(
 
     The positive ratio cancels when it is the same for every item, which is why uniform
     popularity puts popularity below random (:func:`relevant_training_shift`).
+
+    Eight users rate two items each, every item twice (uniform popularity); half the ratings go to
+    test, target sets of 2.  The held-out item keeps 0 or 1 training ratings (1/2 each), a TI rival
+    0 or 1 (1/3, 2/3): P@1 = 1/2 * 1/3 * 1/2 + 1/2 * (1/3 + 2/3 * 1/2) = 5/12, below random's 1/2.
+
+    >>> users = np.repeat(np.arange(8), 2)
+    >>> ratings = Ratings.from_codes(users, (users + np.tile([0, 1], 8)) % 8, np.full(16, 5.0), (8, 8),
+    ...                              positive_threshold=5)
+    >>> round(expected_popularity_precision_1r(ratings, test_ratio=0.5, target_size=2, n=1), 4)
+    0.4167
     """
     sigma = _test_ratio(test_ratio)
     if candidates not in ("TI", "AI"):

@@ -25,7 +25,7 @@ def align(table: pd.DataFrame, source: str, ids: np.ndarray, entity: str) -> pd.
     Every id must appear exactly once in ``table``; ``source`` names the file in errors.
     """
     if not table.index.is_unique:
-        duplicated = table.index[table.index.duplicated()][0]
+        duplicated = table.index[table.index.duplicated()].tolist()[0]
         raise DatasetError(f"{source}: {entity} id {duplicated!r} appears more than once")
     missing = ~np.isin(ids, table.index.to_numpy())
     if missing.any():

@@ -37,6 +37,12 @@ class DesignReport:
         shortage_users, shortage_runs: users and runs left out because fewer than
             ``|N_u|`` non-relevant candidates were available (``on_shortage="exclude"``).
         head_items, head_test_ratings: items and test ratings removed by "-x% head".
+
+    >>> train = Ratings.from_codes([0, 1], [0, 1], [5.0, 3.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0, 0, 1], [1, 2, 3], [5.0, 2.0, 5.0], (2, 4), positive_threshold=4)
+    >>> report = build_runs(train, test, "TI-AN").report
+    >>> report.design, report.n_candidates, report.n_runs, report.users_without_relevant
+    ('TI-AN', 3, 2, 0)
     """
 
     design: str
@@ -52,7 +58,14 @@ class DesignReport:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class DesignedRuns(Runs):
-    """:class:`~recbias.runs.Runs` together with the :class:`DesignReport` of their construction."""
+    """:class:`~recbias.runs.Runs` together with the :class:`DesignReport` of their construction.
+
+    >>> train = Ratings.from_codes([0, 1], [0, 1], [5.0, 3.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0, 0, 1], [1, 2, 3], [5.0, 2.0, 5.0], (2, 4), positive_threshold=4)
+    >>> runs = build_runs(train, test, "TI-AN")
+    >>> runs.design, runs.report.n_users
+    ('TI-AN', 2)
+    """
 
     report: DesignReport | None = field(default=None, repr=False)
 
@@ -183,6 +196,16 @@ class RunsPlan:
         available: the candidates minus each block's excluded items.
         shared_negatives: in 1R, one sample per block reused by its runs.
         report: what the design kept and left out.
+
+    User 1 has a single non-relevant candidate (item 2), so her 1R TI-NN(1) run is known before any draw:
+
+    >>> train = Ratings.from_codes([0, 1], [0, 1], [5.0, 3.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0, 0, 1], [1, 2, 3], [5.0, 2.0, 5.0], (2, 4), positive_threshold=4)
+    >>> plan = plan_runs(train, test, "1R TI-NN(1)")
+    >>> plan.sizes.tolist(), plan.n_entries
+    ([2, 2], 4)
+    >>> plan.materialise(seed=0).items[2:].tolist()
+    [2, 3]
     """
 
     spec: DesignSpec
@@ -247,7 +270,13 @@ def plan_runs(
     keep_users_without_relevant: bool = False,
     users: np.ndarray | None = None,
 ) -> RunsPlan:
-    """The :class:`RunsPlan` of ``design`` on a split; arguments as in :func:`build_runs`."""
+    """The :class:`RunsPlan` of ``design`` on a split; arguments as in :func:`build_runs`.
+
+    >>> train = Ratings.from_codes([0, 1], [0, 1], [5.0, 3.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0, 0, 1], [1, 2, 3], [5.0, 2.0, 5.0], (2, 4), positive_threshold=4)
+    >>> plan_runs(train, test, "TI-AN").sizes.tolist()  # the runs of build_runs' example, not built
+    [3, 2]
+    """
     spec = design if isinstance(design, DesignSpec) else parse_design(design, n_nonrelevant=n_nonrelevant)
     name = spec.name
     if on_shortage not in ("raise", "exclude"):
@@ -423,6 +452,18 @@ def build_runs(
         ``n_relevant`` is ``|PR_test(u)|`` in AR and 1 in 1R (a 1R run holds exactly one
         relevant item, so its recall is a hit and its AP the reciprocal rank, IRJ Sec. 6.4),
         ``groups`` the P1R percentile (else -1).
+
+    User 0 rated item 0 in training and items 1 (5 stars) and 2 (2 stars) in test; user 1 rated item
+    1 in training and item 3 (5 stars) in test.  TI: ``C = {1, 2, 3}``; AN: user 0 ranks her relevant
+    item 1 with items 2 and 3, user 1 her item 3 with item 2 (item 1 she rated in training):
+
+    >>> train = Ratings.from_codes([0, 1], [0, 1], [5.0, 3.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0, 0, 1], [1, 2, 3], [5.0, 2.0, 5.0], (2, 4), positive_threshold=4)
+    >>> runs = build_runs(train, test, "TI-AN")
+    >>> runs.offsets.tolist(), runs.items.tolist(), runs.labels.tolist()
+    ([0, 3, 5], [1, 2, 3, 2, 3], [True, False, False, False, True])
+    >>> runs.judged.tolist()  # user 0's 2-star rating of item 2 judges it non-relevant
+    [True, True, False, False, True]
     """
     plan = plan_runs(train, test, design, threshold=threshold, n_nonrelevant=n_nonrelevant,
                      shared_negatives=shared_negatives, on_shortage=on_shortage,
@@ -443,6 +484,11 @@ def nonrelevant_pool_sizes(
 
     ``C`` is every item (``"AI"``) or every item with a test rating (``"TI"``).  A user's
     1R TI-NN(k) runs exist when this count is at least ``k`` (Table 3 of IRJ 2017).
+
+    >>> train = Ratings.from_codes([0, 1], [0, 1], [5.0, 3.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0, 0, 1], [1, 2, 3], [5.0, 2.0, 5.0], (2, 4), positive_threshold=4)
+    >>> nonrelevant_pool_sizes(train, test, "TI").tolist(), nonrelevant_pool_sizes(train, test, "AI").tolist()
+    ([2, 1], [2, 2])
     """
     if candidates not in ("AI", "TI"):
         raise ValueError(f"candidates must be 'AI' or 'TI', got {candidates!r}")

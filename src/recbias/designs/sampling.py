@@ -28,6 +28,10 @@ def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Same result as ``np.unique(values, return_inverse=True)`` through one stable sort,
     much faster than numpy's hash-based ``unique`` on large integer arrays.
+
+    >>> values, inverse = distinct(np.array([3, 1, 3]))
+    >>> values.tolist(), inverse.tolist()
+    ([1, 3], [1, 0, 1])
     """
     values = np.asarray(values)
     order = np.argsort(values, kind="stable")
@@ -49,6 +53,12 @@ def sample_sorted_subsets(sizes: np.ndarray, k: int, rng: np.random.Generator) -
     ``k``-subset; at most a fifth of the draws collide, so few rounds are needed.  Rows with
     ``sizes < 5k`` take the ``k`` smallest of ``sizes`` i.i.d. uniform keys (a uniform
     ``k``-subset as well), at a cost below five times the output.  Requires ``sizes >= k``.
+
+    A range of 3 gives up all its values; a range of 10 three of them, ascending:
+
+    >>> rows = sample_sorted_subsets(np.array([3, 10]), 3, np.random.default_rng(0))
+    >>> rows[0].tolist(), bool(np.all(np.diff(rows[1]) > 0) and rows[1].max() < 10)
+    ([0, 1, 2], True)
     """
     sizes = np.asarray(sizes, dtype=np.int64)
     if np.any(sizes < k):
@@ -145,6 +155,15 @@ class AvailableItems:
         pool_offsets: pool ``p`` owns ``pool_items[pool_offsets[p]:pool_offsets[p + 1]]``.
         excluded: sorted keys ``block * width + position`` of excluded candidates.
         shifted: sorted keys ``block * width + (position - rank among the block's exclusions)``.
+
+    One pool of items 0 to 4; user 0 excludes items 1 and 3:
+
+    >>> available = AvailableItems.build(np.arange(5), np.array([0, 5]), 5,
+    ...                                  users=np.array([0, 0]), items=np.array([1, 3]))
+    >>> available.counts(np.array([0, 1])).tolist(), available.enumerate(np.array([0]))[1].tolist()
+    ([3, 5], [0, 2, 4])
+    >>> available.items(np.array([0]), np.array([1])).tolist()  # user 0's second available item
+    [2]
     """
 
     pool_items: np.ndarray

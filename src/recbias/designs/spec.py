@@ -52,6 +52,9 @@ class DesignSpec:
             judged non-relevant candidates (what bpref and infAP read); ``False`` ("-NR")
             leaves every non-relevant candidate unjudged, the papers' 1R (IRJ Section 7:
             bpref is then 1 for every system).  The target sets are the same either way.
+
+    >>> DesignSpec(relevant="1R", n_nonrelevant=50).name
+    '1R TI-NN(50)'
     """
 
     relevant: str = "AR"
@@ -99,6 +102,12 @@ def parse_design(name: str, *, n_nonrelevant: int = 100) -> DesignSpec:
 
     ``n_nonrelevant`` is the NN size used when a 1R, P1R or U1R name does not give one.
     Unknown names raise ``ValueError`` quoting the grammar.
+
+    >>> spec = parse_design("1R")  # the omitted parts default to TI-NN(n_nonrelevant)
+    >>> spec.relevant, spec.candidates, spec.n_nonrelevant
+    ('1R', 'TI', 100)
+    >>> parse_design("P1R(10)").name, parse_design("UAR AI-AN -10% head").name
+    ('P1R(10) TI-NN(100)', 'UAR AI-AN -10% head')
     """
     match = _PATTERN.match(name) if isinstance(name, str) else None
     if match is None or (match["relevant"] is None and match["candidates"] is None):

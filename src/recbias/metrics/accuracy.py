@@ -32,31 +32,63 @@ APNormalisation = Literal["relevant", "cutoff", "candidates"]
 
 
 def precision(runs: Ranked, n: int) -> np.ndarray:
-    """P@n = hits@n / n (Krichene & Rendle 2020, Eq. 3; IRJ Eq. 1 inside the sum)."""
+    """P@n = hits@n / n (Krichene & Rendle 2020, Eq. 3; IRJ Eq. 1 inside the sum).
+
+    One run ranking items 10 to 13, with 11 and 13 relevant and a third relevant test item outside it:
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1], n_relevant=[3])
+    >>> precision(runs, 2).tolist()
+    [0.5]
+    """
     view, n = as_view(runs), check_cutoff(n)
     return view.hits(n) / n
 
 
 def recall(runs: Ranked, n: int) -> np.ndarray:
-    """Recall@n = hits@n / R (Krichene & Rendle 2020, Eq. 4), ``0`` when ``R = 0``."""
+    """Recall@n = hits@n / R (Krichene & Rendle 2020, Eq. 4), ``0`` when ``R = 0``.
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1], n_relevant=[3])
+    >>> recall(runs, 2).tolist()  # one hit of R = 3
+    [0.3333333333333333]
+    """
     view, n = as_view(runs), check_cutoff(n)
     return safe_divide(view.hits(n), view.n_relevant)
 
 
 def f1(runs: Ranked, n: int) -> np.ndarray:
-    """F1@n, the harmonic mean of P@n and Recall@n, which simplifies to 2 hits@n / (n + R)."""
+    """F1@n, the harmonic mean of P@n and Recall@n, which simplifies to 2 hits@n / (n + R).
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1], n_relevant=[3])
+    >>> f1(runs, 2).tolist()  # 2 * 1 / (2 + 3)
+    [0.4]
+    """
     view, n = as_view(runs), check_cutoff(n)
     return 2.0 * view.hits(n) / (n + view.n_relevant)
 
 
 def hit_rate(runs: Ranked, n: int) -> np.ndarray:
-    """HR@n = 1 if some relevant entry is in the top n, else 0 (Recall@n when R = 1)."""
+    """HR@n = 1 if some relevant entry is in the top n, else 0 (Recall@n when R = 1).
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1], n_relevant=[3])
+    >>> hit_rate(runs, 1).tolist(), hit_rate(runs, 2).tolist()
+    ([0.0], [1.0])
+    """
     view, n = as_view(runs), check_cutoff(n)
     return (view.hits(n) > 0).astype(np.float64)
 
 
 def r_precision(runs: Ranked) -> np.ndarray:
-    """R-precision = hits@R / R, precision at the depth ``R = n_relevant`` of each run."""
+    """R-precision = hits@R / R, precision at the depth ``R = n_relevant`` of each run.
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1], n_relevant=[3])
+    >>> r_precision(runs).tolist()  # one hit in the top R = 3
+    [0.3333333333333333]
+    """
     view = as_view(runs)
     depth = view.n_relevant[view.relevant_run]
     hits = view.per_run(view.relevant_run[view.relevant_position < depth])
@@ -64,7 +96,13 @@ def r_precision(runs: Ranked) -> np.ndarray:
 
 
 def reciprocal_rank(runs: Ranked, n: int | None = None) -> np.ndarray:
-    """RR = 1 / rank of the first relevant entry, ``0`` if there is none in the top n."""
+    """RR = 1 / rank of the first relevant entry, ``0`` if there is none in the top n.
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1], n_relevant=[3])
+    >>> reciprocal_rank(runs).tolist(), reciprocal_rank(runs, n=1).tolist()
+    ([0.5], [0.0])
+    """
     view, n = as_view(runs), check_cutoff(n, optional=True)
     first = (view.relevant_through == 1) & (view.relevant_position < n)
     return view.per_run(view.relevant_run[first], 1.0 / (view.relevant_position[first] + 1))
@@ -80,6 +118,13 @@ def average_precision(
     so that AP@n can reach 1 when ``R > n`` (untruncated, both agree);
     ``normalise="candidates"`` divides by the relevant candidates of the run, the
     reading of IRJ Section 6 under which AP equals RR in 1R runs.
+
+    Hits at ranks 2 and 4: ``(1/2 + 2/4) / R``.
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1], n_relevant=[3])
+    >>> average_precision(runs).tolist(), average_precision(runs, normalise="candidates").tolist()
+    ([0.3333333333333333], [0.5])
     """
     view, n = as_view(runs), check_cutoff(n, optional=True)
     denominators = {
@@ -114,6 +159,14 @@ def ndcg(runs: Ranked, n: int | None = None, gain: Gain = "linear") -> np.ndarra
     Relevant test items that are not candidates of the run do not enter the
     ideal, unlike trec_eval whose ideal ranks every judged relevant document.
     Grades must be non-negative.
+
+    Hits at ranks 2 and 4 against the ideal of the run's two relevant candidates on top:
+    ``(1/log2(3) + 1/log2(5)) / (1 + 1/log2(3))``.
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1], n_relevant=[3])
+    >>> ndcg(runs).round(4).tolist()
+    [0.6509]
     """
     view, n = as_view(runs), check_cutoff(n, optional=True)
     if view.runs.grades.size and view.runs.grades.min() < 0:
@@ -142,6 +195,13 @@ def auc(runs: Ranked) -> np.ndarray:
     relevant candidates among ``|T_u|``, AUC = sum over relevant entries of the
     non-relevant entries below it, divided by ``m (|T_u| - m)``.  With one relevant
     item at rank r this is (|T_u| - r) / (|T_u| - 1) (Eq. 7).  ``0`` without pairs.
+
+    Of the four (relevant, non-relevant) pairs only (rank 2, rank 3) is in order:
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1], n_relevant=[3])
+    >>> auc(runs).tolist()
+    [0.25]
     """
     view = as_view(runs)
     m = view.relevant_in_run

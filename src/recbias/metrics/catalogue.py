@@ -12,7 +12,15 @@ from recbias.metrics._view import Ranked, as_view, check_cutoff
 
 
 def recommendation_counts(runs: Ranked, n: int, n_items: int) -> np.ndarray:
-    """How many top-n lists contain each item code (length ``n_items``)."""
+    """How many top-n lists contain each item code (length ``n_items``).
+
+    Two runs whose top 2 are items (0, 1) and (0, 3), in a catalogue of 5:
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 3, 6], users=[0, 1], items=[0, 1, 2, 0, 3, 1], labels=[0] * 6)
+    >>> recommendation_counts(runs, 2, n_items=5).tolist()
+    [2, 1, 0, 1, 0]
+    """
     view, n = as_view(runs), check_cutoff(n)
     items, _ = view.top_items(n)
     if items.size and items.max() >= n_items:
@@ -21,7 +29,13 @@ def recommendation_counts(runs: Ranked, n: int, n_items: int) -> np.ndarray:
 
 
 def catalogue_coverage(runs: Ranked, n: int, n_items: int) -> float:
-    """Catalogue coverage@n = |union of the top-n lists| / n_items (Ge et al. 2010)."""
+    """Catalogue coverage@n = |union of the top-n lists| / n_items (Ge et al. 2010).
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 3, 6], users=[0, 1], items=[0, 1, 2, 0, 3, 1], labels=[0] * 6)
+    >>> catalogue_coverage(runs, 2, n_items=5)  # items 0, 1 and 3
+    0.6
+    """
     return float(np.count_nonzero(recommendation_counts(runs, n, n_items)) / n_items)
 
 
@@ -32,6 +46,13 @@ def gini_index(runs: Ranked, n: int, n_items: int) -> float:
     increasingly (j = 1..n_items): 0 when every item is recommended equally often,
     (n_items - 1) / n_items when a single item takes every slot.  ``0`` with no
     recommendation at all.
+
+    Counts sorted (0, 0, 1, 1, 2): ``(-4 * 0 - 2 * 0 + 0 * 1 + 2 * 1 + 4 * 2) / (5 * 4)``.
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 3, 6], users=[0, 1], items=[0, 1, 2, 0, 3, 1], labels=[0] * 6)
+    >>> gini_index(runs, 2, n_items=5)
+    0.5
     """
     counts = np.sort(recommendation_counts(runs, n, n_items)).astype(np.float64)
     total = counts.sum()

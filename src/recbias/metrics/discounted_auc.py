@@ -37,7 +37,13 @@ GAINS: tuple[str, ...] = ("binary", "rating")
 
 
 def continuation_probability(Q: float, m: int) -> float:
-    """``p = Q^(1/m)``: the probability of reading on, from the share ``Q`` of users who reach page 2 of ``m`` items."""
+    """``p = Q^(1/m)``: the probability of reading on, from the share ``Q`` of users who reach page 2 of ``m`` items.
+
+    A quarter of the users open page 2 of 2 items: each reads on with probability 1/2.
+
+    >>> continuation_probability(Q=0.25, m=2)
+    0.5
+    """
     if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
         raise ValueError(f"page size m must be a positive integer, got {m!r}")
     if not 0.0 <= Q <= 1.0:
@@ -58,7 +64,11 @@ def _check_depth(p: float, n: int, z: int | None) -> int | None:
 
 
 def attention_weights(p: float, n: int, z: int | None = None) -> np.ndarray:
-    """``w_N`` for ``N = 1..n``: ``p^(N-1) (1 - p)``, with the tail ``p^(z-1)`` at ``N = z`` and 0 beyond when truncated."""
+    """``w_N`` for ``N = 1..n``: ``p^(N-1) (1 - p)``, with the tail ``p^(z-1)`` at ``N = z`` and 0 beyond when truncated.
+
+    >>> attention_weights(0.5, 3).tolist(), attention_weights(0.5, 3, z=2).tolist()
+    ([0.5, 0.25, 0.125], [0.5, 0.5, 0.0])
+    """
     z = _check_depth(p, n, z)
     depth = np.arange(1, n + 1)
     weights = p ** (depth - 1.0) * (1.0 - p)
@@ -69,7 +79,16 @@ def attention_weights(p: float, n: int, z: int | None = None) -> np.ndarray:
 
 
 def position_discount(p: float, n: int, z: int | None = None) -> np.ndarray:
-    """``d_k = sum_{N>=k} w_N / N`` for ranks ``k = 1..n`` (see the module docstring for both closed forms)."""
+    """``d_k = sum_{N>=k} w_N / N`` for ranks ``k = 1..n`` (see the module docstring for both closed forms).
+
+    In a list of 2 read on with ``p = 1/2``: ``d_1 = 0.5 / 1 + 0.5 / 2``, ``d_2 = 0.5 / 2``; untruncated,
+    ``d_1 = ln 2``.
+
+    >>> position_discount(0.5, 3, z=2).tolist()
+    [0.75, 0.25, 0.0]
+    >>> round(float(position_discount(0.5, 1)[0]), 4)
+    0.6931
+    """
     z = _check_depth(p, n, z)
     rank = np.arange(1, n + 1)
     if z is not None:
@@ -83,7 +102,11 @@ def position_discount(p: float, n: int, z: int | None = None) -> np.ndarray:
 
 
 def short_head(rating_counts: np.ndarray, s: int) -> np.ndarray:
-    """Boolean mask of the ``s`` items with the most ratings (ties broken by lower item code), where ``sigma(i) = 0``."""
+    """Boolean mask of the ``s`` items with the most ratings (ties broken by lower item code), where ``sigma(i) = 0``.
+
+    >>> short_head(np.array([5, 9, 2, 9]), 2).tolist()
+    [False, True, False, True]
+    """
     counts = np.asarray(rating_counts)
     if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s <= counts.size:
         raise ValueError(f"the short-head size s must be an integer in [0, {counts.size}], got {s!r}")
@@ -93,7 +116,11 @@ def short_head(rating_counts: np.ndarray, s: int) -> np.ndarray:
 
 
 def check_parameters(z: int | None, *, Q: float, m: int, gain: str, base: float | None, s: int) -> float:
-    """Validate the settings of :func:`discounted_auc` before any data is read; return ``p``."""
+    """Validate the settings of :func:`discounted_auc` before any data is read; return ``p``.
+
+    >>> check_parameters(20, Q=0.25, m=2, gain="binary", base=None, s=0)
+    0.5
+    """
     p = continuation_probability(Q, m)
     _check_depth(p, 0, z)
     if gain not in GAINS:
@@ -125,6 +152,14 @@ def discounted_auc(
     ``s > 0`` zeroes the gain of the ``s`` items with the most ratings in
     ``popularity.rating_counts`` (the step ``sigma`` of Eq. 15).  The mean over runs is the
     paper's metric; non-relevant entries (mishits and unrated items) contribute nothing.
+
+    One relevant item at rank 2 of a list of 2, ``p = 1/2``: only the users who read both items see
+    it, in half of their list: ``w_2 / 2 = 0.25``.
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 3], users=[0], items=[0, 1, 2], labels=[0, 1, 0])
+    >>> discounted_auc(runs, z=2, Q=0.25, m=2).tolist()
+    [0.25]
     """
     p = check_parameters(z, Q=Q, m=m, gain=gain, base=base, s=s)
     view, length = as_view(runs), check_cutoff(z, optional=True)

@@ -27,6 +27,14 @@ def bpref(runs: Ranked) -> np.ndarray:
     number of judged non-relevant candidates of the run.  A relevant candidate with
     no judged non-relevant item above it contributes 1, so bpref = 1 in 1R runs
     whose non-relevant candidates are all unjudged (IRJ Section 7).
+
+    Relevant, judged non-relevant, relevant, judged non-relevant (``R = N = 2``): the first relevant
+    item has no judged non-relevant item above it, the second one of two.
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[0, 1, 2, 3], labels=[1, 0, 1, 0], judged=[1, 1, 1, 1])
+    >>> bpref(runs).tolist()  # (1 + (1 - 1/2)) / 2
+    [0.75]
     """
     view = as_view(runs)
     run = view.relevant_run
@@ -54,6 +62,14 @@ def infap(runs: Ranked, epsilon: float = 0.0) -> np.ndarray:
     followed.  ``epsilon=0`` (the default) drops trec_eval's smoothing: infAP then
     equals AP when every candidate is judged, and with nothing judged above rank k the
     ratio takes its limit 1/2.  ``epsilon=TREC_EVAL_INFAP_EPSILON`` reproduces trec_eval.
+
+    Relevant, judged non-relevant, unjudged, relevant: ``E[P@4] = 1/4 + 3/4 * 1/2`` from the two judged
+    items above rank 4, one relevant; AP would count the unjudged item as non-relevant (0.75).
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[0, 1, 2, 3], labels=[1, 0, 0, 1], judged=[1, 1, 0, 1])
+    >>> infap(runs).tolist()  # (1 + 0.625) / 2
+    [0.8125]
     """
     if not epsilon >= 0:
         raise ValueError(f"epsilon must be non-negative, got {epsilon!r}")

@@ -91,6 +91,16 @@ def ips_precision(
 
     IPS-P@n is unbiased for P@n on complete relevance under the module's conditions;
     SNIPS-P@n is ``|PR_test(u)| / n`` times SNIPS-Recall@n, a per-user rescaling of a recall.
+
+    Relevant items 0 and 2 with propensities 1/2 and 1/4; only item 0 is in the top 2, weighing 2:
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 3], users=[0], items=[0, 1, 2], labels=[1, 0, 1])
+    >>> propensity = np.array([0.5, 1.0, 0.25])
+    >>> ips_precision(runs, 2, propensity).tolist()  # 2 / 2
+    [1.0]
+    >>> ips_precision(runs, 2, propensity, self_normalised=True).tolist()  # R / n * 2 / (2 + 4)
+    [0.3333333333333333]
     """
     _, hits = _weighted_hits(runs, n, propensity, self_normalised, test_positive)
     return hits / n
@@ -104,6 +114,12 @@ def ips_recall(
 
     SNIPS-Recall@n estimates recall on complete relevance (a ratio estimate); IPS-Recall@n is
     ``n / R`` times IPS-P@n and estimates no recall (module docstring).
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 3], users=[0], items=[0, 1, 2], labels=[1, 0, 1])
+    >>> propensity = np.array([0.5, 1.0, 0.25])
+    >>> ips_recall(runs, 2, propensity).tolist(), ips_recall(runs, 2, propensity, self_normalised=True).tolist()
+    ([1.0], [0.3333333333333333])
     """
     view, hits = _weighted_hits(runs, n, propensity, self_normalised, test_positive)
     return safe_divide(hits, view.n_relevant)

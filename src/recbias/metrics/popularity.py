@@ -32,6 +32,12 @@ class ItemPopularity:
         outside_pairs: optional pairs of each item outside the training set (users minus the
             item's training ratings), and ``n_test`` the number of test ratings: the scale of
             those propensities.
+
+    >>> from recbias.ratings import Ratings
+    >>> ratings = Ratings.from_codes([0, 1, 1], [1, 1, 0], [5.0, 5.0, 2.0], (2, 2), positive_threshold=4)
+    >>> popularity = ItemPopularity.from_ratings(ratings)
+    >>> popularity.positive_counts.tolist(), popularity.rating_counts.tolist(), popularity.n_users
+    ([0, 2], [1, 2], 2)
     """
 
     positive_counts: np.ndarray
@@ -91,6 +97,17 @@ def stratified_recall(runs: Ranked, n: int, popularity: ItemPopularity, gamma: f
     ``popularity.test_positive`` when given, otherwise from the run's own relevant
     candidates, which is only allowed when every run holds all ``n_relevant`` items.
     ``0`` for runs without relevant items.
+
+    Items 0 and 2 are relevant, with 4 and 1 positive ratings; the top 1 holds item 0.  With
+    ``gamma = inf`` their weights are 1/4 and 1, so PSR@1 = 0.25 / 1.25; ``gamma = 0`` is recall:
+
+    >>> from recbias.runs import Runs
+    >>> popularity = ItemPopularity(positive_counts=np.array([4, 1, 1]), rating_counts=np.array([8, 2, 2]), n_users=8)
+    >>> runs = Runs.from_arrays([0, 3], users=[0], items=[0, 1, 2], labels=[1, 0, 1])
+    >>> stratified_recall(runs, 1, popularity, gamma=np.inf).tolist()
+    [0.2]
+    >>> stratified_recall(runs, 1, popularity, gamma=0).tolist()
+    [0.5]
     """
     view, n = as_view(runs), check_cutoff(n)
     weights = _stratification_weights(popularity.positive_counts, view.relevant_items, gamma)
@@ -113,7 +130,16 @@ def stratified_recall(runs: Ranked, n: int, popularity: ItemPopularity, gamma: f
 
 def novelty(runs: Ranked, n: int, popularity: ItemPopularity) -> np.ndarray:
     """Mean self-information of the top n: (1/n') sum over the top n' = min(n, |T_u|) items
-    of -log2 p(i), with p(i) = |R(i)| / n_users (Zhou et al. 2010; Vargas & Castells 2011)."""
+    of -log2 p(i), with p(i) = |R(i)| / n_users (Zhou et al. 2010; Vargas & Castells 2011).
+
+    Item 0 is rated by all 8 users (0 bits), item 1 by 2 of them (2 bits):
+
+    >>> from recbias.runs import Runs
+    >>> popularity = ItemPopularity(positive_counts=np.array([4, 1, 1]), rating_counts=np.array([8, 2, 2]), n_users=8)
+    >>> runs = Runs.from_arrays([0, 3], users=[0], items=[0, 1, 2], labels=[1, 0, 1])
+    >>> novelty(runs, 2, popularity).tolist()
+    [1.0]
+    """
     view, n = as_view(runs), check_cutoff(n)
     items, entry_runs = view.top_items(n)
     counts = np.asarray(popularity.rating_counts, dtype=np.float64)[items]

@@ -39,6 +39,11 @@ def propensity_from_counts(counts: np.ndarray, power: float, outside_pairs: np.n
     ``counts`` are the items' positive training ratings, ``outside_pairs`` their pairs
     outside the training set (users minus training ratings) and ``n_test`` the number
     of test ratings.
+
+    Shapes ``(0 + 1)^1 = 1`` and ``(3 + 1)^1 = 4`` over 10 outside pairs each: ``c = 5 / 50``.
+
+    >>> propensity_from_counts(np.array([0, 3]), power=1.0, outside_pairs=np.array([10, 10]), n_test=5).tolist()
+    [0.1, 0.4]
     """
     power = float(power)
     if not (np.isfinite(power) and power >= 0):
@@ -59,7 +64,15 @@ def propensity_from_counts(counts: np.ndarray, power: float, outside_pairs: np.n
 
 
 def popularity_propensity(train: Ratings, test: Ratings, power: float) -> np.ndarray:
-    """Propensities of every item code from ``train``'s positive counts, scaled to ``test``'s size."""
+    """Propensities of every item code from ``train``'s positive counts, scaled to ``test``'s size.
+
+    Three of four users like item 1 in training, none item 0; two test ratings: ``c = 2 / (4 * 1 + 1 * 4)``.
+
+    >>> train = Ratings.from_codes([0, 1, 2], [1, 1, 1], [5.0, 5.0, 5.0], (4, 2), positive_threshold=4)
+    >>> test = Ratings.from_codes([3, 0], [1, 0], [5.0, 5.0], (4, 2), positive_threshold=4)
+    >>> popularity_propensity(train, test, power=1.0).tolist()
+    [0.25, 1.0]
+    """
     if train.shape != test.shape:
         raise ValueError(f"train and test code spaces differ: {train.shape} vs {test.shape}")
     return propensity_from_counts(

@@ -123,7 +123,12 @@ _PATTERN = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(?:@\s*(\d+))?\s*(?:\((.*
 @dataclass(frozen=True)
 class MetricSpec:
     """A parsed metric: canonical ``name``, ``cutoff`` (``None`` = whole run), ``params``, and
-    ``label``, the text it was parsed from (the column name in per-run tables)."""
+    ``label``, the text it was parsed from (the column name in per-run tables).
+
+    >>> spec = parse_metric("nDCG@10(gain=exponential)")
+    >>> spec.name, spec.cutoff, spec.params, spec.needs_popularity
+    ('nDCG', 10, {'gain': 'exponential'}, False)
+    """
 
     label: str
     name: str
@@ -154,13 +159,23 @@ class MetricSpec:
 
 
 def valid_metric_names() -> list[str]:
-    """Canonical metric names with their cutoff rule, for error messages and docs."""
+    """Canonical metric names with their cutoff rule, for error messages and docs.
+
+    >>> valid_metric_names()[:6]
+    ['P@n', 'Recall@n', 'F1@n', 'HR@n', 'Rprec', 'RR[@n]']
+    """
     rule = {"required": "@n", "optional": "[@n]", "none": ""}
     return [f"{name}{rule[d.cutoff]}" for name, d in _DEFINITIONS.items()]
 
 
 def parse_metric(text: str) -> MetricSpec:
-    """Parse ``NAME[@n][(key=value, ...)]``; unknown names and bad parameters raise ``ValueError``."""
+    """Parse ``NAME[@n][(key=value, ...)]``; unknown names and bad parameters raise ``ValueError``.
+
+    Names are matched regardless of case; the label keeps the text as written:
+
+    >>> parse_metric("ndcg@10")
+    MetricSpec(label='ndcg@10', name='nDCG', cutoff=10, params={'gain': 'linear'})
+    """
     match = _PATTERN.match(text) if isinstance(text, str) else None
     if match is None:
         raise ValueError(f"cannot parse metric {text!r}; expected NAME[@n][(key=value, ...)]")
@@ -200,6 +215,11 @@ def compute_metrics(
     """Per-run values of every metric in ``metrics`` on a ranking (or runs in rank order), keyed by the spec text.
 
     All metrics share one :class:`RankedView`, so the index work is done once.
+
+    >>> from recbias.runs import Runs
+    >>> runs = Runs.from_arrays([0, 4], users=[0], items=[10, 11, 12, 13], labels=[0, 1, 0, 1])
+    >>> {label: values.tolist() for label, values in compute_metrics(runs, ["P@2", "RR", "AP"]).items()}
+    {'P@2': [0.5], 'RR': [0.5], 'AP': [0.5]}
     """
     specs = [parse_metric(text) for text in metrics]
     labels = [spec.label for spec in specs]

@@ -30,7 +30,16 @@ __all__ = ["CorrectedSample", "corrected_sample", "corrected_sampled_metric", "o
 def one_relevant_pool_sizes(train: Ratings, test: Ratings, runs: Runs, candidates: np.ndarray,
                             threshold: float) -> np.ndarray:
     """``n`` of every 1R run: its user's candidates not rated in training and not relevant in test, plus one
-    (IRJ 2017 Table 3: ``N_u = C \\ PR_test(u) \\ R_train(u)``)."""
+    (IRJ 2017 Table 3: ``N_u = C \\ PR_test(u) \\ R_train(u)``).
+
+    User 0 rated item 0 in training and likes item 1 in test: her pool is items 2 and 3, plus item 1.
+
+    >>> train = Ratings.from_codes([0, 1, 1], [0, 0, 1], [5.0, 5.0, 5.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0], [1], [5.0], (2, 4), positive_threshold=4)
+    >>> runs = build_runs(train, test, "1R AI-NN(2)", seed=0)
+    >>> one_relevant_pool_sizes(train, test, runs, np.ones(4, dtype=bool), threshold=4).tolist()
+    [3]
+    """
     n_users = train.n_users
     seen = np.bincount(train.users[candidates[train.items]], minlength=n_users)
     relevant = np.bincount(test.users[test.values >= threshold], minlength=n_users)
@@ -47,6 +56,15 @@ class CorrectedSample:
         bins: each run's row of ``table`` (catalogue sizes grouped within a tolerance).
         table: per bin, the corrected metric of every sampled rank ``1..m+1``.
         seed: seed of the random tie-break.
+
+    >>> train = Ratings.from_codes([0, 1, 1], [0, 0, 1], [5.0, 5.0, 5.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0], [1], [5.0], (2, 4), positive_threshold=4)
+    >>> sample = corrected_sample(train, test, metric="HR@1", method="sampled", m=2)
+    >>> sample.runs.items.tolist(), sample.table.tolist()
+    ([1, 2, 3], [[1.0, 0.0, 0.0]])
+    >>> values = sample.values("by hand", np.array([0.0, 1.0, 2.0]))  # the relevant item 1 scored lowest
+    >>> values["sampled rank"].tolist(), values["value"].tolist()
+    ([3], [0.0])
     """
 
     runs: Runs
@@ -68,7 +86,16 @@ def corrected_sample(
     candidates: str = "AI", threshold: float | None = None, n_tolerance: float = 0.05, seed: int = 0,
 ) -> CorrectedSample:
     """Draw the sampled runs of :func:`corrected_sampled_metric` and the correction of their ranks, to be
-    scored with the other runs of the same split (the arguments are those of :func:`corrected_sampled_metric`)."""
+    scored with the other runs of the same split (the arguments are those of :func:`corrected_sampled_metric`).
+
+    With ``m = n - 1 = 2`` every non-relevant item of the pool is drawn:
+
+    >>> train = Ratings.from_codes([0, 1, 1], [0, 0, 1], [5.0, 5.0, 5.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0], [1], [5.0], (2, 4), positive_threshold=4)
+    >>> sample = corrected_sample(train, test, metric="HR@1", method="sampled", m=2)
+    >>> sample.sizes.tolist(), sorted(sample.runs.items.tolist())
+    ([3], [1, 2, 3])
+    """
     if candidates not in ("AI", "TI"):
         raise ValueError(f"candidates must be 'AI' or 'TI', got {candidates!r}")
     threshold = test.positive_threshold if threshold is None else float(threshold)
@@ -101,6 +128,17 @@ def corrected_sampled_metric(
 
     Returns a tidy frame, one row per (system, run): ``system``, ``user``, ``item``, ``n``,
     ``sampled rank`` and ``value``.
+
+    Item 1, which user 0 likes in test, is rated once in training, items 2 and 3 never: popularity
+    puts it first.
+
+    >>> from recbias.recommenders import make
+    >>> train = Ratings.from_codes([0, 1, 1], [0, 0, 1], [5.0, 5.0, 5.0], (2, 4), positive_threshold=4)
+    >>> test = Ratings.from_codes([0], [1], [5.0], (2, 4), positive_threshold=4)
+    >>> systems = {"popularity": make("popularity").fit(train)}
+    >>> print(corrected_sampled_metric(systems, train, test, metric="HR@1", method="sampled", m=2).to_string())
+           system  user  item  n  sampled rank  value
+    0  popularity     0     1  3             1    1.0
     """
     sample = corrected_sample(train, test, metric=metric, method=method, m=m, candidates=candidates,
                               threshold=threshold, n_tolerance=n_tolerance, seed=seed)

@@ -26,6 +26,12 @@ def check_setting(n: int, m: int, replace: bool) -> tuple[int, int]:
 
     Needs ``n >= 2`` and ``m >= 1``; without replacement at most the ``n - 1``
     irrelevant items can be drawn, so ``m <= n - 1``.
+
+    >>> check_setting(100, 5, replace=False)
+    (100, 5)
+    >>> check_setting(3, 3, replace=False)
+    Traceback (most recent call last):
+    ValueError: sampling without replacement draws at most n - 1 = 2 irrelevant items, got m=3
     """
     n, m = operator.index(n), operator.index(m)
     if n < 2:
@@ -38,7 +44,14 @@ def check_setting(n: int, m: int, replace: bool) -> tuple[int, int]:
 
 
 def check_true_ranks(true_ranks: ArrayLike, n: int, what: str = "true ranks") -> np.ndarray:
-    """Return ``true_ranks`` as an ``int64`` array after checking they lie in ``1..n``."""
+    """Return ``true_ranks`` as an ``int64`` array after checking they lie in ``1..n``.
+
+    >>> check_true_ranks([1, 3], 3).tolist()
+    [1, 3]
+    >>> check_true_ranks([4], 3)
+    Traceback (most recent call last):
+    ValueError: true ranks must lie in 1..3, got range 4..4
+    """
     ranks = np.asarray(true_ranks)
     if ranks.size and not np.issubdtype(ranks.dtype, np.integer):
         raise TypeError(f"{what} must be integers, got dtype {ranks.dtype}")
@@ -57,6 +70,12 @@ def sampled_rank_matrix(
     ``n``: every rank ``1..n``, giving an ``n x (m + 1)`` matrix); each row sums to
     one.  Binomial probabilities come from ``scipy.stats.binom.pmf``; hypergeometric
     ones from :func:`hypergeometric_pmf`.
+
+    Three items, one irrelevant item sampled: the item at true rank 2 has one of the two irrelevant
+    items above it, drawn with probability 1/2.
+
+    >>> sampled_rank_matrix(3, 1, replace=False).tolist()
+    [[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]
     """
     sizes = np.asarray(n)
     if sizes.ndim == 0:
@@ -113,7 +132,11 @@ def hypergeometric_pmf(population: ArrayLike, successes: ArrayLike, draws: int) 
 
 
 def sampled_rank_distribution(r: int, n: int, m: int, replace: bool) -> np.ndarray:
-    """Probabilities ``p(r~ = 1..m + 1 | r)`` of the sampled rank for true rank ``r`` (Eq. 15)."""
+    """Probabilities ``p(r~ = 1..m + 1 | r)`` of the sampled rank for true rank ``r`` (Eq. 15).
+
+    >>> sampled_rank_distribution(2, n=3, m=1, replace=False).tolist()
+    [0.5, 0.5]
+    """
     return sampled_rank_matrix(n, m, replace, [operator.index(r)])[0]
 
 
@@ -125,6 +148,11 @@ def simulate_sampled_ranks(
     Each draw is ``1 +`` the number of the ``m`` sampled irrelevant items ranked
     above the relevant one: a binomial count with replacement, a hypergeometric
     one without.  Tile ``true_ranks`` to get repetitions.
+
+    The top item stays first and the last item last, whatever is drawn:
+
+    >>> simulate_sampled_ranks([1, 3], n=3, m=1, replace=False, rng=np.random.default_rng(0)).tolist()
+    [1, 2]
     """
     n, m = check_setting(n, m, replace)
     ranks = check_true_ranks(true_ranks, n)
@@ -148,6 +176,13 @@ def simulate_common_sampled_ranks(
     multinomial (with) count, generated category by category from its conditional
     hypergeometric / binomial laws.  The marginal law of each recommender's sampled
     rank is that of :func:`sampled_rank_matrix`.
+
+    A pool of three items: two that only recommender 0 ranks above the target (column ``0b01``) and
+    one that both do (``0b11``).  Drawing all three, recommender 0 has 3 above the target, recommender 1 one:
+
+    >>> simulate_common_sampled_ranks([[0, 2, 0, 1]], m=3, replace=False, repetitions=1,
+    ...                               rng=np.random.default_rng(0)).tolist()
+    [[[4, 2]]]
     """
     counts = np.asarray(patterns, dtype=np.int64)
     n_categories = counts.shape[1]

@@ -29,6 +29,10 @@ class SampledMoments:
     Attributes:
         mean: ``E[v(r~) | r]`` for each true rank, in the order given.
         variance: ``Var[v(r~) | r]`` for each true rank.
+
+    >>> moments = SampledMoments(mean=np.array([1.0, 0.5, 0.0]), variance=np.array([0.0, 0.25, 0.0]))
+    >>> moments.average, moments.average_variance  # 0.25 / 3**2
+    (0.5, 0.027777777777777776)
     """
 
     mean: np.ndarray
@@ -58,6 +62,12 @@ def estimator_moments(
     ``estimator`` is one vector of length ``m + 1``, or one row per true rank (the
     correction of each target's catalogue size, :func:`recbias.sampled.correction_tables`);
     ``n`` is one catalogue size or one per true rank.
+
+    Reporting 1 at sampled rank 1 and 0 at 2, for the item at true rank 2 of 3 (one item sampled):
+    a fair coin.
+
+    >>> estimator_moments([1.0, 0.0], true_ranks=[2], n=3, replace=False)
+    SampledMoments(mean=array([0.5]), variance=array([0.25]))
     """
     values = np.asarray(estimator, dtype=np.float64)
     if values.ndim not in (1, 2) or values.shape[-1] < 2 or not np.all(np.isfinite(values)):
@@ -89,6 +99,9 @@ def expected_sampled_hits(true_ranks: ArrayLike, n: int | ArrayLike, m: int, k: 
     The CDF of the binomial or hypergeometric count at ``k - 1``, with one ``n`` or one
     per true rank; cheap for any ``m``, where the full law of :func:`sampled_rank_matrix`
     would need ``m + 1`` columns per target.
+
+    >>> expected_sampled_hits([1, 2, 3], n=3, m=1, k=1, replace=False).tolist()
+    [1.0, 0.5, 0.0]
     """
     ranks = np.asarray(true_ranks, dtype=np.int64).ravel()
     sizes = np.broadcast_to(np.asarray(n, dtype=np.int64), ranks.shape)
@@ -107,5 +120,12 @@ def sampled_metric_moments(
 
     AUC on the sample uses ``m + 1`` items, so its mean equals the exact AUC
     (paper, Sec. 4.4.1); cutoff metrics give the CDF of Eq. 18 and AP Eq. 19.
+
+    HR@1 on the sample of 2 items is 1 at true rank 1, a fair coin at 2 and 0 at 3; the true HR@1 of
+    3 items would be 1, 0, 0:
+
+    >>> moments = sampled_metric_moments("HR@1", [1, 2, 3], n=3, m=1, replace=False)
+    >>> moments.mean.tolist(), moments.average
+    ([1.0, 0.5, 0.0], 0.5)
     """
     return estimator_moments(metric_vector(metric, operator.index(m) + 1), true_ranks, n, replace)

@@ -35,6 +35,9 @@ class RankMetric:
     Attributes:
         spec: the parsed metric (its parameters, e.g. nDCG's gain or AP's
             normaliser, make no difference with one relevant item).
+
+    >>> RankMetric(parse_metric("nDCG@2")).values([1, 2, 3], n=3).round(4).tolist()  # 1, 1/log2(3), 0
+    [1.0, 0.6309, 0.0]
     """
 
     spec: MetricSpec
@@ -94,13 +97,22 @@ class RankMetric:
 
 
 def rank_metric(metric: str | MetricSpec | RankMetric) -> RankMetric:
-    """The rank view of a metric name of :func:`recbias.metrics.parse_metric` (or of a parsed one)."""
+    """The rank view of a metric name of :func:`recbias.metrics.parse_metric` (or of a parsed one).
+
+    >>> metric = rank_metric("P@2")
+    >>> metric.name, metric.values([1, 3], n=5).tolist()
+    ('P@2', [0.5, 0.0])
+    """
     if isinstance(metric, RankMetric):
         return metric
     return RankMetric(metric if isinstance(metric, MetricSpec) else parse_metric(metric))
 
 
 def metric_vector(metric: str | MetricSpec | RankMetric, n: int) -> np.ndarray:
-    """The metric's value at every rank ``1..n`` among ``n`` items, as a length-``n`` vector."""
+    """The metric's value at every rank ``1..n`` among ``n`` items, as a length-``n`` vector.
+
+    >>> metric_vector("AUC", 3).tolist()  # (3 - r) / 2
+    [1.0, 0.5, 0.0]
+    """
     n = operator.index(n)
     return rank_metric(metric).values(np.arange(1, n + 1), n)
