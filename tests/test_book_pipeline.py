@@ -1,12 +1,14 @@
 """The book pipeline on a tiny throw-away book: parameters, failures, outputs."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
 HEADER = "# ---\n# jupyter:\n#   kernelspec:\n#     display_name: Python 3\n#     language: python\n#     name: python3\n# ---\n\n"
 
 
@@ -222,3 +224,19 @@ def test_pages_built_at_once_share_the_cores_and_reuse_freed_memory():
         assert {environment[variable] for variable in THREAD_VARIABLES} == {threads}
         assert environment.items() >= ALLOCATOR.items()
     assert ALLOCATOR["MALLOC_MMAP_MAX_"] == "0" and int(ALLOCATOR["MALLOC_TRIM_THRESHOLD_"]) == 2**30
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("second_dataset", "nosuch", "parameter second_dataset = 'nosuch' is not a dataset"),
+    ("removed", "0, -0.5", "expected comma-separated numbers, each in [0, 1)"),
+    ("removed", "0, 1", "expected comma-separated numbers, each in [0, 1)"),
+    ("removed", "0, half", "expected comma-separated numbers, each in [0, 1)"),
+    ("target_sizes", "100, 2.5", "expected comma-separated integers, each in [2, 100000]"),
+])
+def test_dataset_and_list_parameters_are_refused_before_any_page_runs(name, value, message):
+    from recbias.bookkit.pipeline import BuildError, notebook_pages, validate
+
+    with pytest.raises(BuildError, match=re.escape(message)):
+        validate(notebook_pages(ROOT), "synthetic", 0, {name: value})
+    validate(notebook_pages(ROOT), "synthetic", 0, {"second_dataset": "", "removed": "0, 0.5",
+                                                    "target_sizes": "100, 200"})

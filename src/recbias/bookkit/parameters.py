@@ -27,6 +27,9 @@ _RANGE = re.compile(
     r"\b(?P<kind>int|float)\s+in\s+(?P<open>[\[(])\s*(?P<low>[-+]?[\w.]+)\s*,\s*(?P<high>[-+]?[\w.]+)\s*(?P<close>[\])])"
 )
 _CHOICES = re.compile(r"\bone of\s+(?P<choices>[^;()]+)")
+#: a comma-separated list of numbers, e.g. "comma-separated integers, each in [2, 100000]"
+_LIST = re.compile(r"\bcomma-separated(?:\s+(?P<items>integers|numbers))?,\s+each\s+in\s+(?P<open>[\[(])\s*"
+                   r"(?P<low>[-+]?[\w.]+)\s*,\s*(?P<high>[-+]?[\w.]+)\s*(?P<close>[\])])")
 _OPTIONAL = re.compile(r"\bor None\b|\bNone (?:keeps|means|for)\b")
 _TYPES = {"int": int, "float": float}
 
@@ -49,12 +52,17 @@ class ParameterSpec:
     high_open: bool = False
     choices: tuple[str, ...] | None = None
     optional: bool = False
+    #: for a comma-separated list of numbers: "integers" or "numbers" (the range then bounds each item)
+    items: str | None = None
 
     @property
     def admissible(self) -> str:
         """The admissible values in words, e.g. ``"an int in [1, 20]"``."""
         if self.choices is not None:
             text = "one of " + ", ".join(self.choices)
+        elif self.items is not None:
+            text = (f"comma-separated {self.items}, each in {'(' if self.low_open else '['}{self.low:g}, "
+                    f"{self.high:g}{')' if self.high_open else ']'}")
         else:
             text = {int: "an int", float: "a number", bool: "true or false", str: "a string"}.get(
                 self.kind, self.kind.__name__
@@ -83,8 +91,13 @@ def parse_parameters(source: str) -> dict[str, ParameterSpec]:
         kind: type = type(default) if default is not None else str
         low = high = None
         low_open = high_open = False
-        found = _RANGE.search(meaning)
-        if found:
+        found, items = _RANGE.search(meaning), None
+        listed_numbers = _LIST.search(meaning)
+        if listed_numbers and isinstance(default, str):
+            found, items = listed_numbers, listed_numbers["items"] or "numbers"
+            low, high = _number(found["low"]), _number(found["high"])
+            low_open, high_open = found["open"] == "(", found["close"] == ")"
+        elif found:
             kind = _TYPES[found["kind"]]
             low, high = _number(found["low"]), _number(found["high"])
             low_open, high_open = found["open"] == "(", found["close"] == ")"
@@ -93,7 +106,8 @@ def parse_parameters(source: str) -> dict[str, ParameterSpec]:
         if listed:
             choices = tuple(c.strip().strip("\"'") for c in listed["choices"].split(",") if c.strip())
         optional = default is None or bool(_OPTIONAL.search(meaning))
-        specs[name] = ParameterSpec(name, default, meaning, kind, low, high, low_open, high_open, choices, optional)
+        specs[name] = ParameterSpec(name, default, meaning, kind, low, high, low_open, high_open, choices, optional,
+                                    items)
     return specs
 
 
@@ -131,7 +145,22 @@ def check_value(spec: ParameterSpec, value: Any, chapter: str) -> Any:
     value = value if isinstance(value, str) else str(value)
     if spec.choices is not None and value not in spec.choices:
         raise refuse()
+    if spec.items is not None and not _admissible_list(spec, value):
+        raise refuse()
     return value
+
+
+def _admissible_list(spec: ParameterSpec, text: str) -> bool:
+    """Whether ``text`` is a comma-separated list of numbers (integers, for ``items == "integers"``), each
+    within the spec's range."""
+    try:
+        values = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        return False
+    low_ok = all(v > spec.low if spec.low_open else v >= spec.low for v in values)
+    high_ok = all(v < spec.high if spec.high_open else v <= spec.high for v in values)
+    whole = spec.items != "integers" or all(v == int(v) for v in values)
+    return bool(values) and all(math.isfinite(v) for v in values) and low_ok and high_ok and whole
 
 
 def number_list(text: str, name: str, low: float, high: float) -> list[float]:

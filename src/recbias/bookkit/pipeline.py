@@ -219,7 +219,19 @@ def page_parameters(page: Page, dataset: str, seed: int, extra: dict[str, str]) 
                 values[name] = check_value(spec, text if spec.kind is str else parse_value(text), page.name)
             except ParameterError as error:
                 raise BuildError(str(error)) from None
+    for name, value in values.items():
+        if name != "dataset" and name.endswith("dataset") and isinstance(value, str):
+            check_dataset_name(value, f"chapter {page.name}: parameter {name}")
     return values
+
+
+def check_dataset_name(name: str, what: str) -> None:
+    """A dataset parameter names a registered dataset or ``csv:PATH`` ("" skips the part that reads it)."""
+    from recbias import datasets
+
+    if name and name not in datasets.names() and not name.startswith("csv:"):
+        raise BuildError(f"{what} = {name!r} is not a dataset; expected \"\" or one of "
+                         f"{', '.join(datasets.names())} or csv:PATH")
 
 
 #: what the parameters every page shares mean, where a page does not say
