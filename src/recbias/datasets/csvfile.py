@@ -25,6 +25,7 @@ import pandas as pd
 from recbias.datasets.assemble import build_ratings
 from recbias.datasets.errors import DatasetError, MalformedLineError, MissingFileError
 from recbias.datasets.registry import DatasetInfo
+from recbias.datasets.textcheck import check_text_file
 from recbias.datasets.tables import CSV_NONEMPTY_FIELD, DECIMAL, INTEGER, Column, TableFormat, read_table
 from recbias.ratings import Ratings
 
@@ -76,6 +77,7 @@ def read_csv_ratings(name: str, positive_threshold: float | None = None, duplica
     path = Path(info.url)
     if not path.is_file():
         raise MissingFileError(f"dataset '{name}': {path} does not exist or is not a file")
+    check_text_file(path, name)
     raw = path.read_bytes()
     header = tuple(raw.split(b"\n", 1)[0].decode("utf-8-sig", errors="replace").rstrip("\r").split(","))
     if header not in CSV_HEADERS:
