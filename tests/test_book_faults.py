@@ -208,6 +208,18 @@ def test_a_killed_worker_fails_its_page_in_one_line_without_tracebacks(tmp_path)
     assert "Traceback" not in result.stderr and "resource_tracker" not in result.stderr
     assert gone(int((tmp_path / "kernel.pid").read_text()), within=10)
     assert not (tmp_path / "book" / "01_killed.ipynb").exists()
+    kept = tmp_path / "_build" / "failed" / "01_killed.ipynb"  # what papermill saved before the kill, if anything
+    assert ("executed notebook" in result.stderr) == kept.exists()
+    assert not kept.exists() or json.loads(kept.read_text())["cells"]
+
+
+@pytest.mark.slow
+def test_a_killed_kernel_names_the_cell_it_was_running(tmp_path):
+    body = "x = 1\n\n# %%\n# the cell that kills its kernel\nimport os, signal\nos.kill(os.getpid(), signal.SIGKILL)"
+    write_book(tmp_path, {"01_dies": body})
+    result = build(tmp_path)
+    assert_one_line_failure(result, "page 01_dies failed in cell 3 of book/01_dies.py (`# the cell that kills its "
+                            "kernel`)", "DeadKernelError")
 
 
 @pytest.mark.slow

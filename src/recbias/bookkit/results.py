@@ -141,12 +141,13 @@ def keep_failure(root: Path, page: str, notebook: Path | None, log: Path) -> tup
     """Move a failed page's executed notebook and log to ``_build/failed/`` and point its log link there.
 
     The page's current set (its last good build) stays as it is.  Returns the kept notebook
-    (``None`` when the page never got that far) and log.
+    (``None`` when the page never got that far, or its worker was killed before writing it) and log.
     """
     failed = root / FAILED
     failed.mkdir(parents=True, exist_ok=True)
     kept_notebook = None
-    if notebook is not None and notebook.exists():
+    (failed / f"{page}.ipynb").unlink(missing_ok=True)  # an older failure's notebook is not this one's
+    if notebook is not None and notebook.exists() and notebook.stat().st_size > 0:  # empty: killed while writing
         kept_notebook = failed / f"{page}.ipynb"
         os.replace(notebook, kept_notebook)
     kept_log = failed / f"{page}.log"

@@ -112,6 +112,21 @@ def describe_failure(error: Any, parameters_index: int | None) -> CellFailure:
     return CellFailure(cell=cell, first_line=first_line(error.source or ""), error=exception)
 
 
+def running_cell(executed: Path) -> tuple[int | None, str]:
+    """The cell papermill was running when execution stopped without an error of the page's own (the kernel
+    died): the last cell it started, by the notebook it saves as it goes, with its number in the ``.py``
+    source and its first line; ``(None, "")`` when there is no such notebook or cell."""
+    try:
+        notebook = nbformat.read(executed, as_version=4)
+    except (OSError, ValueError):
+        return None, ""
+    started = [index for index, cell in enumerate(notebook.cells)
+               if cell.get("metadata", {}).get("papermill", {}).get("status") in ("running", "completed")]
+    if not started:
+        return None, ""
+    return source_position(started[-1], parameters_index(notebook)), first_line(notebook.cells[started[-1]].source)
+
+
 def parameters_index(notebook: Any) -> int | None:
     """Index of the cell tagged ``parameters``, if any."""
     for index, cell in enumerate(notebook.cells):
@@ -219,7 +234,8 @@ def main(argv: list[str]) -> int:
         print(_ANSI.sub("", "\n".join(error.traceback)), file=sys.stderr)
     except Exception as error:  # the kernel died, the source is unreadable, ...
         traceback.print_exc()
-        failure = CellFailure(cell=None, first_line="", error=f"{type(error).__name__}: {first_line(str(error))}")
+        cell, line = running_cell(staging / f"{spec['page']}.ipynb")
+        failure = CellFailure(cell=cell, first_line=line, error=f"{type(error).__name__}: {first_line(str(error))}")
     else:
         return 0
     (staging / FAILURE_FILE).write_text(json.dumps(asdict(failure)))
