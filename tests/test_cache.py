@@ -2,6 +2,7 @@
 writes are atomic; an unwritable cache fits in memory."""
 
 import errno
+import fcntl
 import multiprocessing
 import os
 import stat
@@ -331,6 +332,33 @@ def test_pages_built_at_once_fit_a_shared_key_once(tmp_path, world, monkeypatch)
     assert [build.exitcode for build in builds] == [0, 0]
     assert marks.read_text() == "fit\n"  # the second waited for the first's fit and loaded it
     assert entries(tmp_path / "fits") == [f"{fit_key(SlowPopularity(), world)}.pkl"]
+    assert list((tmp_path / "fits" / cache.LOCKS).iterdir()) == []  # no lock file outlives its fit
+
+
+def test_three_processes_on_one_key_fit_once_and_leave_no_lock(tmp_path, world, monkeypatch):
+    marks = tmp_path / "marks"
+    monkeypatch.setenv("RECBIAS_TEST_MARKS", str(marks))
+    fork = multiprocessing.get_context("fork")
+    builds = [fork.Process(target=fit_cached, args=(SlowPopularity(), world), kwargs={"directory": tmp_path / "fits"})
+              for _ in range(3)]
+    for build in builds:
+        build.start()
+    for build in builds:
+        build.join(60)
+    assert [build.exitcode for build in builds] == [0, 0, 0]
+    assert marks.read_text() == "fit\n"  # the waiters that held a removed lock file locked the path again
+    assert list((tmp_path / "fits" / cache.LOCKS).iterdir()) == []
+
+
+def test_lock_files_left_behind_are_removed_unless_held(tmp_path):
+    locks = tmp_path / cache.LOCKS
+    locks.mkdir()
+    (locks / "left").write_text("")
+    held = open(locks / "held", "a")
+    fcntl.flock(held, fcntl.LOCK_EX)
+    removed = cache.remove_stale_temporaries(tmp_path)
+    assert removed == [locks / "left"] and sorted(p.name for p in locks.iterdir()) == ["held"]
+    held.close()
 
 
 class CountingGenerator:

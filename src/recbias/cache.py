@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 try:
     import fcntl
@@ -267,7 +267,7 @@ def _writer_alive(temporary: Path) -> bool:
 
 def remove_stale_temporaries(directory: Path | str | None = None) -> list[Path]:
     """Delete temporary files that writers killed before their rename left in ``directory`` (default: the
-    fits and the worlds directories); returns them."""
+    fits and the worlds directories), and lock files no process holds; returns them."""
     folders = [Path(directory)] if directory is not None else [fits_dir(), worlds_dir()]
     removed = []
     for temporary in (path for folder in folders if folder.is_dir() for path in folder.glob(".*.tmp")):
@@ -277,6 +277,12 @@ def remove_stale_temporaries(directory: Path | str | None = None) -> list[Path]:
                 removed.append(temporary)
         except OSError:
             continue
+    for lock in (path for folder in folders if (folder / LOCKS).is_dir() for path in (folder / LOCKS).iterdir()):
+        handle = _lock(lock, wait=False) if fcntl is not None else None
+        if handle is not None:  # nobody is making that entry: the file is a leftover
+            with handle:
+                lock.unlink(missing_ok=True)
+            removed.append(lock)
     return removed
 
 
@@ -316,24 +322,40 @@ def _load(path: Path, recommender: Recommender, key: str, code: str) -> bool:
 def _making(folder: Path, key: str) -> Iterator[None]:
     """Hold the lock of entry ``key`` (``fcntl.flock`` on ``LOCKS/<key>``) while it is made: a process that
     needs an entry another one is making waits for it and then loads it, so pages built at once (the book's
-    parallel jobs) make each key once.  Without locks (a cache that cannot be written, a platform or file
-    system without them) the entry is made unlocked."""
-    handle = None
-    if fcntl is not None:
-        try:
-            (folder / LOCKS).mkdir(parents=True, exist_ok=True)
-            handle = open(folder / LOCKS / key, "a")
-        except OSError:
-            pass
+    parallel jobs) make each key once.  The holder removes the lock file before it lets go, so locks do not
+    pile up; a waiter that then holds a removed file opens the path again.  Without locks (a cache that
+    cannot be written, a platform or file system without them) the entry is made unlocked."""
+    handle = _lock(folder / LOCKS / key) if fcntl is not None else None
     if handle is None:
         yield
         return
     with handle:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX)
+            yield
+        finally:
+            (folder / LOCKS / key).unlink(missing_ok=True)  # while still held: see _lock
+
+
+def _lock(path: Path, *, wait: bool = True) -> IO[str] | None:
+    """An open handle holding ``fcntl.flock`` on the file now at ``path`` (made if need be); None when it cannot
+    be locked, or (``wait=False``) when another process holds it."""
+    while True:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle = open(path, "a")
         except OSError:
+            return None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return None
+        try:
+            if os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino:
+                return handle
+        except FileNotFoundError:
             pass
-        yield
+        handle.close()  # its holder removed it while this process waited: lock the path's new file
 
 
 def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory: Path | str | None = None) -> R:
