@@ -4,6 +4,7 @@ build, kernels that never collide, executed notebooks that name no local path an
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -57,6 +58,9 @@ def test_the_render_swaps_a_whole_site_in(rendered_book):
     assert (site / "index.html").exists() and (site / "book" / "01_page.html").exists()
     assert not list((rendered_book / "_build").glob(f"{pipeline.RENDER_PREFIX}*"))
     assert (rendered_book / "_build" / "logs" / pipeline.RENDER_LOG).exists()
+    local = [str(path.relative_to(site)) for path in site.rglob("*")
+             if path.is_file() and str(rendered_book).encode() in path.read_bytes()]
+    assert local == [], f"files of the site that name the build's directory: {local}"
 
 
 @pytest.mark.slow
@@ -190,3 +194,17 @@ def test_two_builds_of_the_same_sources_give_the_same_executed_notebook(tmp_path
     assert build(tmp_path).returncode == 0
     assert notebook.read_bytes() == first
     assert str(tmp_path).encode() not in first
+
+
+@pytest.mark.slow
+def test_the_provenance_covers_every_dataset_a_page_reads(tmp_path):
+    ratings = tmp_path / "mine.csv"
+    ratings.write_text("user,item\n1,2\n2,2\n")
+    write_book(tmp_path, {"01_two": f"from recbias import datasets\nsecond = datasets.load('csv:{ratings}')"})
+    assert build(tmp_path).returncode == 0
+    record = json.loads((tmp_path / "_build" / "results" / "provenance" / "01_two.json").read_text())
+    digest = hashlib.sha256(ratings.read_bytes()).hexdigest()[:12]
+    assert record["data"] == {"synthetic-small": "generated, seed 0", "mine.csv": digest}
+    box = next(c for c in json.loads((tmp_path / "book" / "01_two.ipynb").read_text())["cells"]
+               if c["id"] == "provenance")
+    assert f"mine.csv `{digest}`" in "".join(box["source"])

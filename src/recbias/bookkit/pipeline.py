@@ -48,6 +48,7 @@ from recbias.bookkit import results, worker
 from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE, csv_options
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
+from recbias.datasets import READS_VARIABLE
 from recbias.datasets.csvfile import dataset_label
 from recbias.executor import SCHEDULER_VARIABLE
 from recbias.paths import project_root
@@ -308,15 +309,7 @@ def provenance(root: Path, dataset: str, seed: int, build: str) -> dict[str, Any
         except (OSError, subprocess.CalledProcessError):
             return ""
 
-    info = datasets.info(dataset)
-    if info.files is not None:
-        data = {name: pin[:12] for name, pin in info.files.pins.items()}
-    elif dataset.startswith("csv:"):
-        from recbias.datasets.fetch import sha256_file
-
-        data = {Path(info.url).name: sha256_file(info.url)[:12]}
-    else:
-        data = {"generated": f"seed {seed}"}
+    data = datasets.digests(dataset, seed)
     return {
         "dataset": dataset_label(dataset),
         "seed": seed,
@@ -401,7 +394,8 @@ def _start(build: Build, page: Page, dataset: str, seed: int, extra: dict[str, s
     raw = staging / RAW_CLAIMS
     try:
         raw.mkdir(parents=True)
-        env = build.env | {CHAPTER_VARIABLE: page.name, RESULTS_DIR_VARIABLE: str(raw)}
+        env = build.env | {CHAPTER_VARIABLE: page.name, RESULTS_DIR_VARIABLE: str(raw),
+                           READS_VARIABLE: str(staging / worker.READS_FILE)}
         spec = {"page": page.name, "source": str(page.source), "root": str(build.root), "parameters": parameters,
                 "env": env, "record": build.record}
         results.write_json(staging / worker.SPEC_FILE, spec)
@@ -427,7 +421,10 @@ def _commit(build: Build, run: Run) -> None:
         shutil.rmtree(staging / RAW_CLAIMS)
         (staging / worker.SPEC_FILE).unlink()
         results.write_json(staging / results.CLAIMS_FILE, {"build": build.build, "page": page.name, "claims": claims})
-        results.write_json(staging / results.PROVENANCE_FILE, build.record | {"parameters": run.parameters})
+        record = json.loads((staging / worker.RECORD_FILE).read_text())  # with every dataset the page read
+        (staging / worker.RECORD_FILE).unlink()
+        (staging / worker.READS_FILE).unlink(missing_ok=True)
+        results.write_json(staging / results.PROVENANCE_FILE, record)
         results.commit(build.root, page.name, staging, build.build, page.source.with_suffix(".ipynb"))
     except OSError as error:
         raise _fault(page, error) from None

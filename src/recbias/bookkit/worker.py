@@ -40,6 +40,7 @@ import psutil
 from jupyter_client.manager import AsyncKernelManager
 from papermill.exceptions import PapermillExecutionError
 
+from recbias.datasets import digests
 from recbias.datasets.csvfile import dataset_label
 
 PARAMETERS_TAG = "parameters"
@@ -47,6 +48,10 @@ PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
 SPEC_FILE = "spec.json"
 FAILURE_FILE = "failure.json"
+#: the datasets the page loaded, one name a line (:data:`recbias.datasets.READS_VARIABLE`)
+READS_FILE = "reads.txt"
+#: how the page was built, as its box says it: the build's record with the page's parameters and data
+RECORD_FILE = "record.json"
 #: exit status of a worker whose page failed (any other non-zero status is a fault of the worker itself)
 PAGE_FAILED = 1
 _PR_SET_PDEATHSIG = 1
@@ -187,6 +192,16 @@ def reproducible(notebook: Any) -> None:
                 cell.source = cell.source.replace(dataset.group(0), f'dataset = "{dataset_label(dataset.group(1))}"')
 
 
+def page_record(spec: dict[str, Any], reads: Path) -> dict[str, Any]:
+    """The build's record with the page's parameters and the digests of every dataset the page read
+    (:func:`recbias.datasets.digests`), the build's dataset first."""
+    names = dict.fromkeys(reads.read_text().split()) if reads.exists() else {}
+    data = dict(spec["record"]["data"])
+    for name in names:
+        data |= digests(name, spec["record"]["seed"])
+    return spec["record"] | {"parameters": spec["parameters"], "data": data}
+
+
 def execute_page(spec: dict[str, Any], staging: Path) -> None:
     """Execute the page of ``spec`` into ``staging``; raises ``PapermillExecutionError`` when a cell fails."""
 
@@ -205,7 +220,9 @@ def execute_page(spec: dict[str, Any], staging: Path) -> None:
         source_notebook.unlink(missing_ok=True)
     notebook = nbformat.read(executed, as_version=4)
     hide_parameter_cells(notebook)
-    box = nbformat.v4.new_markdown_cell(provenance_markdown(spec["record"] | {"parameters": spec["parameters"]}))
+    record = page_record(spec, staging / READS_FILE)
+    (staging / RECORD_FILE).write_text(json.dumps(record, indent=1))
+    box = nbformat.v4.new_markdown_cell(provenance_markdown(record))
     box["id"] = "provenance"
     notebook.cells.insert(1 if notebook.cells and notebook.cells[0].cell_type == "markdown" else 0, box)
     reproducible(notebook)

@@ -8,7 +8,18 @@ download and always checked against pinned sha256 values (see
 :mod:`recbias.datasets.fetch` and ``data/README.md``).
 """
 
-from recbias.datasets.api import DEFAULT, available, available_real, info, load, load_qrels, names, qrels_names
+from recbias.datasets.api import (
+    DEFAULT,
+    READS_VARIABLE,
+    available,
+    available_real,
+    digests,
+    info,
+    load,
+    load_qrels,
+    names,
+    qrels_names,
+)
 from recbias.datasets.errors import (
     ChecksumError,
     CorruptArchiveError,
@@ -21,6 +32,7 @@ from recbias.datasets.registry import DatasetInfo
 
 __all__ = [
     "DEFAULT",
+    "READS_VARIABLE",
     "ChecksumError",
     "CorruptArchiveError",
     "DatasetError",
@@ -30,6 +42,7 @@ __all__ = [
     "OfflineError",
     "available",
     "available_real",
+    "digests",
     "info",
     "load",
     "load_qrels",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
 from dataclasses import replace
 from collections.abc import Callable
 from numbers import Real
@@ -15,12 +16,15 @@ import pandas as pd
 from recbias.datasets import coat, lastfm, movielens, qrels
 from recbias.datasets.csvfile import csv_info, read_csv_ratings
 from recbias.datasets.errors import DatasetError
-from recbias.datasets.fetch import DataFiles, locate, open_files
+from recbias.datasets.fetch import DataFiles, locate, open_files, sha256_file
 from recbias.datasets.registry import DATASETS, QRELS, DatasetInfo
 from recbias.ratings import Ratings
 
 DEFAULT = "synthetic"
 _CSV_PREFIX = "csv:"
+#: the environment variable naming a file to which every load appends the name of the dataset it read (the
+#: book's worker sets it, so a page's provenance covers every dataset the page read)
+READS_VARIABLE = "RECBIAS_DATA_READS"
 #: registry names served by the simulator (its presets); checked against it in the tests
 _SYNTHETIC = ("synthetic", "synthetic-small", "synthetic-ml1m", "synthetic-ml10m", "synthetic-ml20m")
 _READERS: dict[str, Callable[[DataFiles, DatasetInfo, float], Ratings]] = {
@@ -90,6 +94,7 @@ def load(name: str = DEFAULT, **options: Any) -> Ratings:
     (``"error"``, ``"last"`` or ``"mean"``, see :mod:`recbias.datasets.csvfile`); the synthetic presets also accept
     the parameters of :func:`recbias.synthetic.generate` (``seed``, sizes, ...).
     """
+    _note_read(name)
     if name.startswith(_CSV_PREFIX):
         _check_options(name, options, {"positive_threshold", "duplicates"})
         threshold = _threshold(name, options.get("positive_threshold"))
@@ -112,9 +117,34 @@ def load_qrels(name: str, **options: Any) -> pd.DataFrame:
     """
     if name not in _QRELS_READERS:
         raise ValueError(_unknown_name(name, list(QRELS)))
+    _note_read(name)
     reader = _QRELS_READERS[name]
     _check_options(name, options, set(inspect.signature(reader).parameters))
     return reader(**options)
+
+
+def _note_read(name: str) -> None:
+    """Append ``name`` to the file of :data:`READS_VARIABLE`, if it is set."""
+    reads = os.environ.get(READS_VARIABLE)
+    if reads:
+        with open(reads, "a") as handle:
+            handle.write(name + "\n")
+
+
+def digests(name: str, seed: int) -> dict[str, str]:
+    """What identifies the data of ``name`` without reading it again: the first 12 hex digits of the pinned
+    SHA-256 of each file of a registered dataset or collection (of the file itself for ``csv:PATH``, named by
+    its file), or the seed a simulated world is drawn with.
+
+    >>> digests("synthetic", 3)
+    {'synthetic': 'generated, seed 3'}
+    """
+    facts = info(name)
+    if facts.files is not None:
+        return {file: pin[:12] for file, pin in facts.files.pins.items()}
+    if name.startswith(_CSV_PREFIX):
+        return {Path(facts.url).name: sha256_file(facts.url)[:12]}
+    return {name: f"generated, seed {seed}"}
 
 
 def _load_synthetic(name: str, options: dict[str, Any]) -> Ratings:
