@@ -9,6 +9,9 @@ SEED ?= 0
 CHAPTERS ?=
 JOBS ?= 2
 PYTEST_ARGS ?=
+CSV_THRESHOLD ?=
+CSV_DUPLICATES ?=
+CSV_COLUMNS ?=
 
 .PHONY: book test benchmarks readme-figure clean env
 
@@ -22,7 +25,9 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $(STAMP)
 
 book: $(STAMP)
-	$(BIN)/python -m recbias.bookkit --dataset $(DATASET) --seed $(SEED) --jobs $(JOBS) $(if $(CHAPTERS),--chapters $(CHAPTERS))
+	$(BIN)/python -m recbias.bookkit --dataset $(DATASET) --seed $(SEED) --jobs $(JOBS) $(if $(CHAPTERS),--chapters $(CHAPTERS)) \
+		$(if $(CSV_THRESHOLD),--csv-threshold $(CSV_THRESHOLD)) $(if $(CSV_DUPLICATES),--csv-duplicates $(CSV_DUPLICATES)) \
+		$(if $(CSV_COLUMNS),--csv-columns $(CSV_COLUMNS))
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -83,8 +83,14 @@ def test_identical_builds_give_identical_pages_that_load_nothing_from_elsewhere(
     html = tmp_path / "_build" / "html"
     page = html / "book" / f"{CHAPTER}.html"
     before = page.read_bytes()
+    site = {path: path.read_bytes() for path in sorted(html.rglob("*")) if path.is_file()}
     assert build(tmp_path).returncode == 0
     assert page.read_bytes() == before
+    differ = sorted(str(path.relative_to(html)) for path in site if not path.is_file() or path.read_bytes() != site[path])
+    assert differ == [], f"files of the site that differ between two identical builds: {differ}"
+    assert any("_sources" in path.parts for path in site)  # the notebooks readers download are compared too
+    local = [str(path.relative_to(html)) for path, data in site.items() if str(tmp_path).encode() in data]
+    assert local == [], f"files of the site that name the build's directory: {local}"
 
     pages = sorted(html.rglob("*.html"))
     for built in pages:

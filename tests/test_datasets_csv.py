@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+import zipfile
+
 import pytest
 
 from recbias import datasets
 from recbias.datasets import csvfile
+from recbias.datasets.csvfile import parse_columns
+from test_datasets_support import real_data_dir
 from recbias.datasets.errors import DatasetError, MalformedLineError, MissingFileError
 
 
@@ -61,9 +66,9 @@ def test_missing_id_is_malformed(tmp_path):
 
 
 def test_bad_header(tmp_path):
-    expected = r"line 1: expected the header user,item or .*user,item,rating,timestamp"
+    expected = r"line 1: unknown column\(s\) 'uid', 'mid'.*the header user,item or .*user,item,rating,timestamp"
     with pytest.raises(MalformedLineError, match=expected):
-        datasets.load(write(tmp_path, "userId,movieId,rating\n1,2,3\n"))
+        datasets.load(write(tmp_path, "uid,mid,rating\n1,2,3\n"))
 
 
 def test_header_only_and_missing_file(tmp_path):
@@ -76,7 +81,7 @@ def test_header_only_and_missing_file(tmp_path):
 
 
 def test_unknown_option(tmp_path):
-    with pytest.raises(ValueError, match="unknown option.*sep.*valid options: duplicates, positive_threshold"):
+    with pytest.raises(ValueError, match="unknown option.*sep.*valid options: columns, duplicates, positive_threshold"):
         datasets.load(write(tmp_path, "user,item\n1,2\n"), sep=";")
 
 
@@ -104,3 +109,48 @@ def test_a_csv_dataset_is_named_by_its_file_and_keeps_its_path_for_reading(tmp_p
     info = csvfile.csv_info(name)
     assert info.name == "csv:my ratings.csv" and info.url == f"{tmp_path}/sub/my ratings.csv"
     assert info.positive_threshold is None  # set by the file's highest rating when it is read
+
+
+def test_movielens_own_header_loads_without_a_mapping(tmp_path):
+    path = tmp_path / "ratings.csv"
+    path.write_text("userId,movieId,rating,timestamp\n1,31,2.5,1260759144\n1,1029,3.0,1260759179\n2,31,4.0,1260759185\n")
+    ratings = datasets.load(f"csv:{path}")
+    assert ratings.n_ratings == 3 and ratings.timestamps is not None
+    assert ratings.positive_threshold == 4.0
+
+
+def test_a_mapping_names_any_header_and_ignores_the_columns_it_leaves_out(tmp_path):
+    path = tmp_path / "orders.csv"
+    path.write_text("note,customer,sku,stars\nx,a,p,5\ny,b,p,3\nz,b,q,4\n")
+    ratings = datasets.load(f"csv:{path}", columns=parse_columns("user=customer,item=sku,rating=stars"))
+    assert ratings.n_ratings == 3 and ratings.n_users == 2 and ratings.n_items == 2
+    assert sorted(ratings.values.tolist()) == [3.0, 4.0, 5.0]
+
+
+@pytest.mark.parametrize(("header", "columns", "message"), [
+    ("customer,sku", None, "unknown column(s) 'customer', 'sku'"),
+    ("user,item", {"user": "customer", "item": "item"}, "the header has no column 'customer'"),
+    ("userId,userID,movieId", None, "must name one user and one item column"),
+])
+def test_an_unreadable_header_names_the_problem(tmp_path, header, columns, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(f"{header}\n1,2,3\n")
+    with pytest.raises(MalformedLineError, match=re.escape(message)):
+        datasets.load(f"csv:{path}", **({"columns": columns} if columns else {}))
+
+
+def test_column_mappings_are_parsed_strictly():
+    assert parse_columns("user=a, item=b ,rating=c") == {"user": "a", "item": "b", "rating": "c"}
+    for bad in ("user", "who=a", "user=a,user=b", "user="):
+        with pytest.raises(ValueError, match="expected NAME=HEADER pairs"):
+            parse_columns(bad)
+
+
+@pytest.mark.realdata
+def test_ml_latest_small_ratings_csv_as_shipped_loads_as_a_csv_file(tmp_path):
+    archive = real_data_dir("ml-latest-small") / "ml-latest-small" / "ml-latest-small.zip"
+    with zipfile.ZipFile(archive) as opened:
+        path = tmp_path / "ratings.csv"
+        path.write_bytes(opened.read("ml-latest-small/ratings.csv"))
+    ratings = datasets.load(f"csv:{path}", positive_threshold=4.0)
+    assert (ratings.n_users, ratings.n_items, ratings.n_ratings) == (610, 9724, 100836)

@@ -1,7 +1,7 @@
 """How the build and its pages load a dataset: the same options everywhere.
 
 A simulated world takes the build's seed; a ``csv:PATH`` file takes the options given on the
-build tool's command line (``--csv-threshold``, ``--csv-duplicates``), which reach every page
+build tool's command line (``--csv-threshold``, ``--csv-duplicates``, ``--csv-columns``), which reach every page
 through ``$RECBIAS_CSV_OPTIONS`` (JSON); other datasets take none.
 """
 
@@ -17,7 +17,7 @@ CSV_OPTIONS_VARIABLE = "RECBIAS_CSV_OPTIONS"
 
 
 def csv_options() -> dict[str, Any]:
-    """The ``csv:PATH`` options of this build (``positive_threshold``, ``duplicates``), if any."""
+    """The ``csv:PATH`` options of this build (``positive_threshold``, ``duplicates``, ``columns``), if any."""
     return json.loads(os.environ.get(CSV_OPTIONS_VARIABLE) or "{}")
 
 

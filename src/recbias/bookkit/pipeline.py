@@ -243,7 +243,8 @@ SHARED_MEANINGS = {
 CSV_OPTIONS_HELP = (
     "csv:PATH options (any page): --csv-threshold X counts a rating >= X as positive (default: the highest "
     "rating in the file; implicit files: 1); --csv-duplicates error|last|mean says what to do with a "
-    "(user, item) pair on several lines (default: error)"
+    "(user, item) pair on several lines (default: error); --csv-columns user=...,item=...[,rating=...]"
+    "[,timestamp=...] names the header's columns (default: user,item,rating,timestamp or MovieLens's names)"
 )
 
 
@@ -686,6 +687,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="csv:PATH only: a rating >= X is positive (default: the file's highest rating)")
     parser.add_argument("--csv-duplicates", choices=DUPLICATE_POLICIES,
                         help="csv:PATH only: what to do with a (user, item) pair on several lines (default: error)")
+    parser.add_argument("--csv-columns", metavar="MAP",
+                        help="csv:PATH only: which header names the columns, e.g. user=userId,item=movieId,"
+                             "rating=rating,timestamp=timestamp (default: user,item[,rating][,timestamp] or a "
+                             "common spelling such as MovieLens's)")
     parser.add_argument("--jobs", type=int, default=2, help="chapters executed in parallel")
     parser.add_argument("--no-html", action="store_true", help="execute only, do not render HTML")
     parser.add_argument("--list", action="store_true", help="list the chapters and their parameters, then stop")
@@ -707,7 +712,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         extra = dict(args.parameter)
         validate(pages, args.dataset, args.seed, extra)
-        set_csv_options(args.dataset, args.csv_threshold, args.csv_duplicates)
+        set_csv_options(args.dataset, args.csv_threshold, args.csv_duplicates, args.csv_columns)
         ratings = check_dataset(args.dataset, args.seed)
         check_requirements(pages, ratings, args.dataset, args.seed, extra)
         for note in data_notes(pages, explicit_data_dir):
@@ -735,11 +740,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def set_csv_options(dataset: str, threshold: float | None, duplicates: str | None) -> None:
-    """Pass ``--csv-threshold`` and ``--csv-duplicates`` to this process and every page."""
-    options = {k: v for k, v in (("positive_threshold", threshold), ("duplicates", duplicates)) if v is not None}
+def set_csv_options(dataset: str, threshold: float | None, duplicates: str | None, columns: str | None = None) -> None:
+    """Pass ``--csv-threshold``, ``--csv-duplicates`` and ``--csv-columns`` to this process and every page."""
+    from recbias.datasets.csvfile import parse_columns
+
+    try:
+        mapping = parse_columns(columns) if columns else None
+    except ValueError as error:
+        raise BuildError(str(error)) from None
+    options = {k: v for k, v in (("positive_threshold", threshold), ("duplicates", duplicates), ("columns", mapping))
+               if v is not None}
     if options and not dataset.startswith("csv:"):
-        raise BuildError(f"--csv-threshold and --csv-duplicates apply to csv:PATH datasets only, not {dataset!r}")
+        raise BuildError(f"--csv-threshold, --csv-duplicates and --csv-columns apply to csv:PATH datasets only, "
+                         f"not {dataset!r}")
     os.environ[CSV_OPTIONS_VARIABLE] = json.dumps(options)
 
 

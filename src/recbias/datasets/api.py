@@ -91,14 +91,15 @@ def load(name: str = DEFAULT, **options: Any) -> Ratings:
 
     Real datasets and ``csv:PATH`` accept ``positive_threshold`` (a rating
     ``>= positive_threshold`` is relevant); ``csv:PATH`` also accepts ``duplicates``
-    (``"error"``, ``"last"`` or ``"mean"``, see :mod:`recbias.datasets.csvfile`); the synthetic presets also accept
+    (``"error"``, ``"last"`` or ``"mean"``) and ``columns`` (our column -> the header's name, see
+    :mod:`recbias.datasets.csvfile`); the synthetic presets also accept
     the parameters of :func:`recbias.synthetic.generate` (``seed``, sizes, ...).
     """
     _note_read(name)
     if name.startswith(_CSV_PREFIX):
-        _check_options(name, options, {"positive_threshold", "duplicates"})
+        _check_options(name, options, {"positive_threshold", "duplicates", "columns"})
         threshold = _threshold(name, options.get("positive_threshold"))
-        return read_csv_ratings(name, threshold, options.get("duplicates", "error"))
+        return read_csv_ratings(name, threshold, options.get("duplicates", "error"), options.get("columns"))
     if name in _SYNTHETIC:
         return _load_synthetic(name, options)
     if name not in _READERS:

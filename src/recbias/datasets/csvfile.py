@@ -9,6 +9,13 @@ is implicit feedback: every value is 1 and the positive threshold is 1.  With
 ratings, the default positive threshold is the highest rating in the file,
 the analogue of "5 stars" in the papers.
 
+The header may also use the common names of other releases, recognised without help: MovieLens's
+``userId,movieId,rating,timestamp``, Last.fm's ``userID,artistID,weight`` (play counts as ratings), or
+``user_id,item_id,...`` (:data:`HEADER_NAMES`, case aside).  Any other header is mapped with ``columns``,
+e.g. ``{"user": "customer", "item": "sku", "rating": "stars"}`` (``--csv-columns
+user=customer,item=sku,rating=stars`` on the command line, :func:`parse_columns`); columns it leaves
+unnamed are ignored.
+
 A (user, item) pair may appear once.  A repeated pair is an error naming the
 file and the lines of its first repetition, unless ``duplicates`` asks for a
 policy: ``"last"`` keeps the last line of each pair, ``"mean"`` averages the
@@ -43,6 +50,13 @@ _COLUMNS = {
     "timestamp": Column("timestamp", "int64", INTEGER),
 }
 _CANONICAL_INTEGER = r"0|[1-9]\d*"
+#: header names recognised without a mapping (compared in lower case), by the column they stand for
+HEADER_NAMES = {
+    "user": ("user", "userid", "user_id"),
+    "item": ("item", "itemid", "item_id", "movieid", "movie_id", "artistid", "artist_id"),
+    "rating": ("rating", "weight", "score"),
+    "timestamp": ("timestamp", "time", "ts"),
+}
 #: what to do with a (user, item) pair that appears on several lines
 DUPLICATE_POLICIES = ("error", "last", "mean")
 
@@ -69,8 +83,55 @@ def csv_info(name: str) -> DatasetInfo:
     )
 
 
-def read_csv_ratings(name: str, positive_threshold: float | None = None, duplicates: str = "error") -> Ratings:
-    """Load ``csv:PATH``; a malformed line or a repeated pair raises an error naming the file and lines."""
+def parse_columns(text: str) -> dict[str, str]:
+    """A column mapping written ``user=userId,item=movieId,rating=rating``: our column -> the file's header name.
+
+    >>> parse_columns("user=customer, item=sku")
+    {'user': 'customer', 'item': 'sku'}
+    """
+    mapping = {}
+    for part in filter(None, (part.strip() for part in text.split(","))):
+        ours, _, theirs = part.partition("=")
+        if ours.strip() not in _COLUMNS or not theirs.strip() or ours.strip() in mapping:
+            raise ValueError(f"csv columns {text!r}: expected NAME=HEADER pairs, each NAME once and one of "
+                             f"{', '.join(_COLUMNS)}; got {part!r}")
+        mapping[ours.strip()] = theirs.strip()
+    return mapping
+
+
+def header_columns(header: tuple[str, ...], columns: dict[str, str] | None) -> tuple[str, ...]:
+    """Our name of each column of ``header`` ("" for one to ignore): by ``columns`` when given (our column ->
+    header name), else by :data:`HEADER_NAMES`; a ValueError says what is missing or ambiguous.
+
+    >>> header_columns(("userId", "movieId", "rating", "timestamp"), None)
+    ('user', 'item', 'rating', 'timestamp')
+    >>> header_columns(("customer", "sku", "stars", "note"), {"user": "customer", "item": "sku", "rating": "stars"})
+    ('user', 'item', 'rating', '')
+    """
+    if columns is not None:
+        missing = [theirs for theirs in columns.values() if theirs not in header]
+        if missing:
+            raise ValueError(f"the header has no column {', '.join(map(repr, missing))}")
+        ours = {theirs: name for name, theirs in columns.items()}
+        named = tuple(ours.get(field, "") for field in header)
+    else:
+        alias = {spelling: name for name, spellings in HEADER_NAMES.items() for spelling in spellings}
+        named = tuple(alias.get(field.strip().lower(), "?") for field in header)
+        if "?" in named:
+            unknown = [field for field, name in zip(header, named, strict=True) if name == "?"]
+            raise ValueError(f"unknown column(s) {', '.join(map(repr, unknown))}; name the columns with "
+                             "columns (--csv-columns user=...,item=...[,rating=...][,timestamp=...])")
+    repeated = sorted({name for name in named if name and named.count(name) > 1})
+    if repeated or "user" not in named or "item" not in named:
+        raise ValueError(f"the columns must name one user and one item column, at most one rating and one "
+                         f"timestamp column; found {', '.join(n or '(ignored)' for n in named)}")
+    return named
+
+
+def read_csv_ratings(name: str, positive_threshold: float | None = None, duplicates: str = "error",
+                     columns: dict[str, str] | None = None) -> Ratings:
+    """Load ``csv:PATH``; a malformed line or a repeated pair raises an error naming the file and lines;
+    ``columns`` maps our columns to the header's names (:func:`header_columns`)."""
     if duplicates not in DUPLICATE_POLICIES:
         raise ValueError(f"dataset '{name}': duplicates must be one of {', '.join(DUPLICATE_POLICIES)}, got {duplicates!r}")
     info = csv_info(name)
@@ -80,11 +141,17 @@ def read_csv_ratings(name: str, positive_threshold: float | None = None, duplica
     check_text_file(path, name)
     raw = path.read_bytes()
     header = tuple(raw.split(b"\n", 1)[0].decode("utf-8-sig", errors="replace").rstrip("\r").split(","))
-    if header not in CSV_HEADERS:
+    try:
+        named = header_columns(header, columns)
+    except ValueError as error:
         accepted = " or ".join(",".join(h) for h in CSV_HEADERS)
-        raise MalformedLineError(name, str(path), 1, ",".join(header), f"expected the header {accepted}")
-    layout = TableFormat(tuple(_COLUMNS[c] for c in header), sep=",", header=header, encoding="utf-8-sig", quoted=True)
+        raise MalformedLineError(name, str(path), 1, ",".join(header), f"{error} (the header {accepted}, or "
+                                 "a common spelling such as userId,movieId,rating,timestamp)") from None
+    layout = TableFormat(tuple(_COLUMNS[c] if c else Column(f"_ignored{i}", "str") for i, c in enumerate(named)),
+                         sep=",", header=header, encoding="utf-8-sig", quoted=True)
     frame = read_table(raw, layout, name, str(path)).frame
+    frame = frame[[c for c in _COLUMNS if c in named]]
+    header = tuple(c for c in _COLUMNS if c in named)
     if len(frame) == 0:
         raise DatasetError(f"dataset '{name}': {path} holds a header but no ratings")
     frame = _resolve_duplicates(frame, duplicates, name, path)
