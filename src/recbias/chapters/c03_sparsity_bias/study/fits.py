@@ -210,27 +210,12 @@ def elasticities(stats: SweepStatistics, systems: Sequence[str], metrics: Sequen
     return pd.DataFrame(rows)
 
 
-#: the three readings of a level's order against the full test set's, from the 95% interval of Kendall's tau
-ORDER_KEPT, ORDER_CHANGED, ORDER_UNCLEAR = "kept", "changed", "inconclusive"
-#: a tau interval that reaches 1 but also this low (no agreement beyond chance) is too wide to tell
-ORDER_TOO_WIDE = 0.0
-
-
-def order_verdict(low: float, high: float) -> str:
-    """``"changed"`` when the 95% interval of tau stays below 1 (no resample near the full order), ``"kept"`` when it
-    reaches 1 and its lower end lies above :data:`ORDER_TOO_WIDE`, ``"inconclusive"`` otherwise (it spans both)."""
-    if high < 1.0:
-        return ORDER_CHANGED
-    return ORDER_KEPT if low > ORDER_TOO_WIDE else ORDER_UNCLEAR
-
-
 def order_stability(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
     """Kendall's tau-b of the order of systems at each removal level against the full test set's order
     (and against the true order of a simulated world), with 95% bootstrap intervals over users.
 
     One row per removal point of the AR and 1R sweeps: ``sweep``, ``x``, runs, users, ``tau``,
-    ``tau_ci``, ``verdict`` (:func:`order_verdict`), ``swapped`` (the pairs ordered against the full test set),
-    ``same_order`` (share of resamples whose order equals the full test set's),
+    ``tau_ci``, ``swapped`` (the pairs ordered against the full test set),
     ``tau_truth`` and ``tau_truth_ci`` (NaN without a truth).
     """
     rows = []
@@ -244,12 +229,10 @@ def order_stability(stats: SweepStatistics, systems: Sequence[str], metric: str)
         for _, level in levels.iterrows():
             measured = values.xs(level["point"], level="point").reindex(systems).to_numpy().T
             against_full = order_agreement(measured, full)
-            interval = draw_interval(against_full.tau)
             row = {"sweep": sweep, "x": level["x"], "runs": level["runs"], "users": level["users"],
-                   "tau": against_full.tau[0], "tau_ci": interval, "verdict": order_verdict(*interval),
+                   "tau": against_full.tau[0], "tau_ci": draw_interval(against_full.tau),
                    "swapped": discordant_pairs(dict(zip(systems, measured[0], strict=True)),
                                                dict(zip(systems, full[0], strict=True))),
-                   "same_order": float(np.mean(against_full.tau[1:] == 1.0)),
                    "tau_truth": np.nan, "tau_truth_ci": (np.nan, np.nan)}
             if truth is not None:
                 against_truth = order_agreement(measured, truth)

@@ -141,27 +141,21 @@ def random_precision_check(
 
 @dataclass(frozen=True)
 class CheckSummary:
-    """How well the closed forms predict the measured random precision.
-
-    Attributes:
-        configurations: configurations measured; ``skipped``: configurations of the grid without runs;
-            ``unshown``: configurations that measured no relevant item at all (nothing to draw on a log scale).
-        users: users measured and users with a rating.
-        within_rho, within_theory, within_theory_ar, within_theory_1r: share of configurations within the
-            95% simulation band (``|z| <= 1.96``) of ``rho``, of Eq. 4/5, of Eq. 4 alone and of Eq. 5 alone
-            (NaN when there is no configuration of the kind).
-        max_z: the largest ``|z|`` against Eq. 4/5.
-        all_users_low, all_users_high: the range of Eq. 4 with all users, over the exact ``rho``.
-    """
+    """How well the closed forms predict the measured random precision: the configurations measured, those of the
+    grid without runs (``skipped``) and those that measured no relevant item (``unshown``: nothing to draw on a log
+    scale); the users measured out of those with a rating; the share within the 95% simulation band
+    (``|z| <= 1.96``) of Eq. 4/5, of Eq. 4 alone, of Eq. 5 alone (NaN without a configuration of the kind) and of
+    ``rho``; the largest ``|z|`` against Eq. 4/5; and the range of Eq. 4 with all users over the exact ``rho``."""
 
     configurations: int
     skipped: int
     unshown: int
-    users: tuple[int, int]
+    users: int
+    users_total: int
+    within: float
+    within_ar: float
+    within_1r: float
     within_rho: float
-    within_theory: float
-    within_theory_ar: float
-    within_theory_1r: float
     max_z: float
     all_users_low: float
     all_users_high: float
@@ -176,12 +170,12 @@ def check_summary(check: pd.DataFrame) -> CheckSummary:
     ar, one_r = check[check["kind"] == "AR"], check[check["kind"] == "1R"]
     with np.errstate(divide="ignore", invalid="ignore"):
         all_users = (ar["eq4_all_users"] / ar["rho"]).to_numpy()
+    users, users_total = check.attrs.get("users", (0, 0))
     return CheckSummary(
         configurations=len(check), skipped=int(check.attrs.get("skipped", 0)),
-        unshown=int((check["measured"] <= 0).sum()), users=tuple(check.attrs.get("users", (0, 0))),
-        within_rho=_within(check["z"]), within_theory=_within(check["z_theory"]),
-        within_theory_ar=_within(ar["z_theory"]), within_theory_1r=_within(one_r["z_theory"]),
-        max_z=float(check["z_theory"].abs().max()),
+        unshown=int((check["measured"] <= 0).sum()), users=users, users_total=users_total,
+        within=_within(check["z_theory"]), within_ar=_within(ar["z_theory"]), within_1r=_within(one_r["z_theory"]),
+        within_rho=_within(check["z"]), max_z=float(check["z_theory"].abs().max()),
         all_users_low=float(np.nanmin(all_users)) if len(ar) else np.nan,
         all_users_high=float(np.nanmax(all_users)) if len(ar) else np.nan,
     )

@@ -1,15 +1,14 @@
-"""The display tables of chapter 3: each cell a formatted value, intervals on a second, smaller line."""
+"""The display tables of chapter 3 (each cell a formatted value, intervals on a second, smaller line) and the
+measured values its prose quotes, formatted (:func:`numbers`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import evaluate
-from recbias.bookkit.scorecard import findings_table
-from recbias.chapters.c03_sparsity_bias.claims import METRIC_FINDINGS, metric_ratios
 from recbias.chapters.c03_sparsity_bias.study.lift import ordered, spread_factors
 from recbias.chapters.c03_sparsity_bias.study.sweeps import (
     AR_REMOVAL,
@@ -18,16 +17,43 @@ from recbias.chapters.c03_sparsity_bias.study.sweeps import (
     ONE_R_REMOVAL,
     personalised,
 )
-from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND, CHECK_RATIOS, CHECK_REMOVED
+from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND, CHECK_RATIOS, CHECK_REMOVED, thresholds
+from recbias.chapters.c03_sparsity_bias.study.world_check import WORLD
 from recbias.ratings import Ratings
 from recbias.text import fmt_ci, fmt_count, fmt_number, fmt_pct
 
 #: the heading of a fitted change from the full test set to the sparsest fitted level
 CHANGE = f"0 to {fmt_pct(FIT_MAX_REMOVED, 0)} removed"
-
-
 #: the papers' number of coin-flip splits (IRJ 2017 Sec. 3.3)
 PAPERS_FOLDS = 5
+
+#: the measured values (:func:`.claims.measured`) the prose quotes, each with its format
+QUOTED = {
+    "dataset": "{}", "n": "{}", "fit_max_removed": "{:.0%}",
+    "check_configurations": "{:,}", "check_users": "{:,}", "check_users_total": "{:,}", "check_within": "{:.0%}",
+    "check_within_ar": "{:.0%}", "check_within_1r": "{:.0%}", "check_within_rho": "{:.0%}", "check_max_z": "{:.1f}",
+    "check_skipped": "{:,}", "check_unshown": "{:,}", "check_all_users_low": "{:.0%}", "check_all_users_high": "{:.0%}",
+    "folds": "{}", "followed": "{:,}", "rated": "{:,}", "ar_design": "{}", "one_r_design": "{}",
+    "size_low": "{:,.0f}", "size_high": "{:,.0f}", "size_users": "{:,}",
+    "ar_loss": "{:.0%}", "ar_r2": "{:.3f}", "ar_slope": "{:.1f}", "ar_random_slope": "{:.2f}",
+    "ar_random_slope_low": "{:.2f}", "ar_random_slope_high": "{:.2f}", "ar_intercept_below": "{}", "ar_systems": "{}",
+    "one_r_change": "{:+.0%}", "one_r_ai_change": "{:+.0%}", "one_r_ai_change_low": "{:+.0%}",
+    "one_r_ai_change_high": "{:+.0%}", "pool_full": "{:,.0f}", "pool_thin": "{:,.0f}", "pool_thin_level": "{:.0%}",
+    "size_random_exponent": "{:.2f}", "size_random_exponent_low": "{:.2f}", "size_random_exponent_high": "{:.2f}",
+    "size_exponent": "{:.2f}", "size_exponent_low": "{:.2f}", "size_exponent_high": "{:.2f}",
+    "elasticity_p_all": "{:.2f}", "elasticity_p_relevant": "{:.2f}", "elasticity_recall": "{:.2f}",
+    "elasticity_map": "{:.2f}", "elasticity_ndcg": "{:.2f}", "elasticity_ndcg_at_n": "{:.2f}",
+    "many_relevant": "{:.0%}", "recall_ratio": "{:.2f}", "map_ndcg_ratio": "{:.2f}", "ndcg_at_n_ratio": "{:.2f}",
+    "order_tau": "{:.2f}", "order_tau_beyond": "{:.2f}",
+    "one_r_users_full": "{:,}", "one_r_users_last": "{:,}", "one_r_last_level": "{:.0%}",
+}
+
+
+def numbers(values: Mapping[str, Any]) -> dict[str, str]:
+    """The values of :data:`QUOTED` that were measured, formatted for the prose ("n/a" when one is not a number)."""
+    quoted = {name: values[name] for name in QUOTED if name in values}
+    return {name: "n/a" if isinstance(value, float) and np.isnan(value) else QUOTED[name].format(value)
+            for name, value in quoted.items()}
 
 
 def settings_table(ratings: Ratings, systems: Sequence[str], ar: str, folds: int, test_ratio: float, n: int,
@@ -35,10 +61,10 @@ def settings_table(ratings: Ratings, systems: Sequence[str], ar: str, folds: int
                    n_boot: int, world_check: bool) -> pd.DataFrame:
     """The page's settings as a two-column table, each departure from the papers' setting with its reason."""
     fitted = fmt_pct(FIT_MAX_REMOVED, 0)
-    budget = "departs from the papers' {}, to keep the page within its time budget"
+    budget = "the papers: {}; fewer here, for time"
     splits = fmt_count(folds, "coin-flip split", "coin-flip splits")
     rows = [
-        ("systems", f"{', '.join(systems)}: the papers' five, MF and kNN predicting ratings"),
+        ("systems", f"{', '.join(systems)}: the papers' five"),
         ("splits", f"{splits}, σ = {test_ratio:g}"
                    + ("" if folds == PAPERS_FOLDS else f" ({budget.format(PAPERS_FOLDS)})")),
         ("relevant", f"a test rating ≥ {ratings.positive_threshold:g}"),
@@ -51,11 +77,11 @@ def settings_table(ratings: Ratings, systems: Sequence[str], ar: str, folds: int
         ("users followed", "all, as the papers" if sweep_users is None
          else f"at most {sweep_users:,} per sweep, sampled ({budget.format('all users')})"),
         ("theory check", f"σ ∈ {{{', '.join(f'{r:g}' for r in CHECK_RATIOS)}}} × f ∈ "
-                         f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × the positive threshold and the "
-                         "rating value below it × 5 designs"),
+                         f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × thresholds "
+                         f"{{{', '.join(f'{t:g}' for t in thresholds(ratings))}}} × 5 designs"),
         ("intervals", f"95%, bootstrap over users ({n_boot} resamples)"),
-        ("1R on an ML-1M-shaped world", "synthetic-ml1m, all users, one split, the two ends of the removal sweep "
-         "(a simulated world in place of MovieLens 1M; one split for time)" if world_check else "not measured (world_check off)"),
+        ("1R on an ML-1M-shaped world", f"{WORLD}, all users; f ∈ {{0, {fitted}}}; one split" if world_check
+         else "not measured (world_check off)"),
     ]
     return pd.DataFrame(rows, columns=["setting", "value"])
 
@@ -122,14 +148,6 @@ def elasticity_table(table: pd.DataFrame) -> pd.DataFrame:
         .rename_axis(index="metric", columns=None).reset_index()
 
 
-def metric_claims_table(elasticities: pd.DataFrame, n: int, dataset: str) -> pd.DataFrame:
-    """The papers' statements on other metrics (:data:`~.claims.METRIC_FINDINGS`) with their verdicts and the
-    measured ratios behind them, as the scorecard states them."""
-    values = metric_ratios(elasticities, n)
-    checked = [evaluate(finding, values, dataset=dataset) for finding in METRIC_FINDINGS]
-    return findings_table([claim for claim in checked if claim is not None])
-
-
 def order_table(orders: pd.DataFrame) -> pd.DataFrame:
     """Kendall's tau of each removal level against the full test set (and the truth), AR and 1R side by side,
     each tau over its interval."""
@@ -143,7 +161,7 @@ def order_table(orders: pd.DataFrame) -> pd.DataFrame:
             r = level.iloc[0]
             row[f"{label}: users"] = f"{int(r['users']):,}"
             row[f"{label}: τ, full test set"] = fmt_ci(r["tau"], r["tau_ci"], 2)
-            row[f"{label}: order"] = r["verdict"]
+            row[f"{label}: swapped"] = "<br>".join(f"{above} > {below}" for above, below in r["swapped"]) or "–"
             if np.isfinite(r["tau_truth"]):
                 row[f"{label}: τ, truth"] = fmt_ci(r["tau_truth"], r["tau_truth_ci"], 2)
         rows.append(row)
@@ -154,7 +172,7 @@ def world_table(world: pd.DataFrame | None) -> pd.DataFrame:
     """The 1R check on the ML-1M-shaped world: per system P@n at both ends, the change over its interval, the TI
     pool; a one-line note when the check was not run."""
     if world is None or not len(world):
-        return pd.DataFrame({"note": ["not measured: the page was built with world_check = False"]})
+        return pd.DataFrame({"note": ["not measured (world_check = False)"]})
     return pd.DataFrame({
         "system": world["system"],
         "P@n, full test set": [fmt_number(v, 4) for v in world["full"]],
