@@ -331,9 +331,7 @@ glue_table("tbl-sparsity-one-r-fits", report.one_r_fits_table(density_fits, size
 # items that remain are the more popular ones, which the systems rank high and a relevant item has to beat.
 # With AI-NN candidates the pool is the whole catalogue whatever the test set, and the change is
 # {glue:text}`one_r_ai_change` (95% intervals from {glue:text}`one_r_ai_change_low` up to
-# {glue:text}`one_r_ai_change_high`): a relevant test rating removed at random leaves the others as they
-# were, so 1R precision can move only because fewer users keep a relevant test rating and the average runs
-# over a changing set of users.
+# {glue:text}`one_r_ai_change_high`). {glue:md}`says-1r-ai-precision-independent-of-density`
 
 # %% tags=["remove-cell"]
 world = None

@@ -35,6 +35,12 @@ EDGES = [
                                              "one_r_change_high": Span([-0.1001, 0.1])}, FAILS),
     ("1r-precision-independent-of-density", {"one_r_change_low": Span([-0.3, 0.1001]),
                                              "one_r_change_high": Span([0.0, 0.2])}, FAILS),
+    ("1r-ai-precision-independent-of-density", {"one_r_ai_change_low": Span([-0.1, -0.05]),
+                                                "one_r_ai_change_high": Span([0.02, 0.1])}, HOLDS),
+    ("1r-ai-precision-independent-of-density", {"one_r_ai_change_low": Span([-0.1001, -0.05]),
+                                                "one_r_ai_change_high": Span([0.02, 0.1])}, INCONCLUSIVE),
+    ("1r-ai-precision-independent-of-density", {"one_r_ai_change_low": Span([-0.3, -0.05]),
+                                                "one_r_ai_change_high": Span([-0.1001, 0.1])}, FAILS),
     ("1r-precision-independent-of-density-ml1m", {"world_change_low": Span([-0.1]), "world_change_high": Span([0.1])},
      HOLDS),
     ("1r-precision-independent-of-density-ml1m", {"world_change_low": Span([-0.12]), "world_change_high": Span([0.0])},
@@ -183,6 +189,11 @@ def test_registered_evidence_reads_as_the_measurement() -> None:
     assert "1r-precision-independent-of-density-ml1m" not in outcomes  # the world check was switched off
     assert outcomes["1r-precision-independent-of-density"] == FAILS and outcomes["1r-precision-inverse-to-t"] == FAILS
     assert outcomes["order-survives-sparsity"] == HOLDS and outcomes["1r-values-comparable-across-datasets"] == HOLDS
+    # with AI-NN candidates every interval (the change ± 5%) lies within ±10%: the design, not the pool, sets 1R
+    assert outcomes["1r-ai-precision-independent-of-density"] == HOLDS
+    assert checked["1r-ai-precision-independent-of-density"].sentence.endswith(
+        "**1R precision is set by the design, as long as the candidates stay the same.**")
+    assert checked["1r-ai-precision-independent-of-density"].departs
 
 
 def test_claims_without_their_measurement_are_left_out() -> None:
