@@ -37,7 +37,7 @@ def sweep(followed=(60, 106), sizes=(23, 226)) -> Sweep:
     points = pd.DataFrame({"fold": 0, "sweep": ONE_R_REMOVAL, "x": [0.0, 0.8, 0.95], "candidates": [244, 114, 50]})
     targets = pd.DataFrame({"point": point_key(AR_REMOVAL, 0.0), "run": [0, 1, 2, 3, -1],
                             "relevant": [11.0, 10.0, 2.0, 1.0, 0.0]})
-    return Sweep(dataset="tiny", systems=SYSTEMS, metrics=[], n=N, designs=("TI-AN", "1R TI-NN(99)"),
+    return Sweep(dataset="tiny", metrics=[], n=N, designs=("TI-AN", "1R TI-NN(99)"),
                  runs=pd.DataFrame(), targets=targets, points=points, truth=None, sizes=list(sizes), size_users=54,
                  followed=followed)
 
@@ -145,5 +145,4 @@ def statistics(n_boot: int = 10) -> SweepStatistics:
         frame.index = pd.MultiIndex.from_tuples(frame.index, names=["point", "system"])
         metric[name] = frame
     dens = pd.DataFrame.from_dict({point: draws(value) for point, value in density.items()}, orient="index")
-    return SweepStatistics(levels=levels, metric=metric, among_relevant=metric, density=dens, truth=None,
-                           n_boot=n_boot)
+    return SweepStatistics(levels=levels, metric=metric, among_relevant=metric, density=dens, truth=None)

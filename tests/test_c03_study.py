@@ -176,8 +176,7 @@ def constructed(values, sweep_kind: str, xs, density, systems=("A",), n_boot: in
                 rows[(point, system)] = row
         frames[metric] = pd.DataFrame.from_dict(rows, orient="index")
         frames[metric].index = pd.MultiIndex.from_tuples(frames[metric].index, names=["point", "system"])
-    return fits.SweepStatistics(levels=levels, metric=frames, among_relevant=frames, density=dens, truth=None,
-                                n_boot=n_boot)
+    return fits.SweepStatistics(levels=levels, metric=frames, among_relevant=frames, density=dens, truth=None)
 
 
 def test_line_fit_against_numpy_polyfit() -> None:

@@ -16,29 +16,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import (
-    FAILS,
-    HOLDS,
-    INCONCLUSIVE,
-    Finding,
-    all_of,
-    at_least,
-    at_most,
-    interval_between,
-    is_true,
-    none_of,
-)
+from recbias.bookkit.claims import (FAILS, HOLDS, INCONCLUSIVE, Finding, all_of, at_least, at_most, interval_between,
+                                    is_true, none_of)
 from recbias.chapters.c03_sparsity_bias.study.fits import elasticity_ratio, fits_of
 from recbias.chapters.c03_sparsity_bias.study.lift import is_one_r, spread_factors
-from recbias.chapters.c03_sparsity_bias.study.sweeps import (
-    AR_REMOVAL,
-    FIT_MAX_REMOVED,
-    ONE_R_AI_REMOVAL,
-    ONE_R_REMOVAL,
-    Sweep,
-    personalised,
-    point_key,
-)
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL,
+                                                             ONE_R_REMOVAL, Sweep, personalised, point_key)
 from recbias.chapters.c03_sparsity_bias.study.theory_check import CheckSummary
 from recbias.text import fmt_pct, fmt_span
 
@@ -230,11 +213,6 @@ TRUTH = {True: "Against the true order of the simulated world, AR on the full te
                 "build the chapter on `synthetic` to see it."}
 
 
-def check_values(summary: CheckSummary) -> dict[str, Any]:
-    """The theory check (:class:`~.study.theory_check.CheckSummary`), each field prefixed ``check_``."""
-    return {f"check_{name}": value for name, value in asdict(summary).items()}
-
-
 def sweep_values(sweep: Sweep) -> dict[str, Any]:
     """How the sweeps were run (splits, users followed, designs, sizes), the TI pool of 1R at the full test set and
     at the sparsest fitted level, and the share of the users of the full AR test set with more than n relevant
@@ -378,7 +356,8 @@ def world_values(world: pd.DataFrame | None, name: str, removed: float) -> dict[
 def measured(summary: CheckSummary, sweep: Sweep, density: pd.DataFrame, sizes: pd.DataFrame, orders: pd.DataFrame,
              elasticities: pd.DataFrame, lift: pd.DataFrame, world: pd.DataFrame | None = None,
              world_name: str = "") -> dict[str, Any]:
-    """Every value :data:`FINDINGS` are checked on and the page quotes, in one flat mapping."""
-    return (check_values(summary) | sweep_values(sweep) | fit_values(density, sizes) | order_values(orders)
+    """Every value :data:`FINDINGS` are checked on and the page quotes, in one flat mapping (the theory check's
+    prefixed ``check_``)."""
+    return ({f"check_{name}": value for name, value in asdict(summary).items()} | sweep_values(sweep) | fit_values(density, sizes) | order_values(orders)
             | metric_ratios(elasticities, sweep.n) | lift_values(lift)
             | world_values(world, world_name, FIT_MAX_REMOVED))

@@ -1,11 +1,7 @@
-"""The figures of chapter 3, drawn from the study's results in the book's theme.
-
-Each function returns a matplotlib Figure sized for the page's text column; the page passes the
-colours of the systems and stamps the dataset.  The papers' Fig. 4 becomes three figures, one per
-sweep (:func:`ar_removal_figure`, :func:`one_r_removal_figure`, :func:`size_figure`); the theory
-check (:func:`check_figure`), the other metrics (:func:`metrics_figure`), the order of systems
-(:func:`order_figure`) and the lift over random (:func:`lift_figure`) have one each.
-"""
+"""The figures of chapter 3 in the book's theme, each sized for the page's text column (the page passes the colours
+of the systems and stamps the dataset).  The papers' Fig. 4 becomes one figure per sweep (:func:`ar_removal_figure`,
+:func:`one_r_removal_figure`, :func:`size_figure`); the theory check, the other metrics, the order of systems and
+the lift over random have one each."""
 
 from __future__ import annotations
 
@@ -20,22 +16,14 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from recbias.chapters.c03_sparsity_bias.study.fits import SweepStatistics, line_fit
 from recbias.chapters.c03_sparsity_bias.study.lift import is_one_r, ordered
-from recbias.chapters.c03_sparsity_bias.study.sweeps import (
-    AR_REMOVAL,
-    FIT_MAX_REMOVED,
-    ONE_R_AI_REMOVAL,
-    ONE_R_REMOVAL,
-    ONE_R_SIZE,
-)
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL,
+                                                             ONE_R_REMOVAL, ONE_R_SIZE)
 from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND
 from recbias.evaluate import percentile_interval
 from recbias.text import fmt_pct
 
 #: label of the density axis, before its power-of-ten unit
 DENSITY_LABEL = r"density of the test set, $\delta_\mathrm{test}$"
-
-
-
 #: the most labelled ticks a log axis of a small panel gets
 MAX_LOG_TICKS = 5
 

@@ -3,87 +3,45 @@ measured values its prose quotes, formatted (:func:`numbers`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from recbias.chapters.c03_sparsity_bias.study.lift import ordered, spread_factors
-from recbias.chapters.c03_sparsity_bias.study.sweeps import (
-    AR_REMOVAL,
-    FIT_MAX_REMOVED,
-    ONE_R_AI_REMOVAL,
-    ONE_R_REMOVAL,
-    personalised,
-)
-from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND, CHECK_RATIOS, CHECK_REMOVED, thresholds
-from recbias.chapters.c03_sparsity_bias.study.world_check import WORLD
-from recbias.ratings import Ratings
-from recbias.text import fmt_ci, fmt_count, fmt_number, fmt_pct
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL,
+                                                             ONE_R_REMOVAL, personalised)
+from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND
+from recbias.text import fmt_ci, fmt_number, fmt_pct
 
 #: the heading of a fitted change from the full test set to the sparsest fitted level
 CHANGE = f"0 to {fmt_pct(FIT_MAX_REMOVED, 0)} removed"
-#: the papers' number of coin-flip splits (IRJ 2017 Sec. 3.3)
-PAPERS_FOLDS = 5
 
-#: the measured values (:func:`.claims.measured`) the prose quotes, each with its format
+#: the measured values (:func:`.claims.measured`) the prose quotes, by format
 QUOTED = {
-    "dataset": "{}", "n": "{}", "fit_max_removed": "{:.0%}",
-    "check_configurations": "{:,}", "check_users": "{:,}", "check_users_total": "{:,}", "check_within": "{:.0%}",
-    "check_within_ar": "{:.0%}", "check_within_1r": "{:.0%}", "check_within_rho": "{:.0%}", "check_max_z": "{:.1f}",
-    "check_skipped": "{:,}", "check_unshown": "{:,}", "check_all_users_low": "{:.0%}", "check_all_users_high": "{:.0%}",
-    "folds": "{}", "followed": "{:,}", "rated": "{:,}", "ar_design": "{}", "one_r_design": "{}",
-    "size_low": "{:,.0f}", "size_high": "{:,.0f}", "size_users": "{:,}",
-    "ar_loss": "{:.0%}", "ar_r2": "{:.3f}", "ar_slope": "{:.1f}", "ar_random_slope": "{:.2f}",
-    "ar_random_slope_low": "{:.2f}", "ar_random_slope_high": "{:.2f}", "ar_intercept_below": "{}", "ar_systems": "{}",
-    "one_r_change": "{:+.0%}", "one_r_ai_change": "{:+.0%}", "one_r_ai_change_low": "{:+.0%}",
-    "one_r_ai_change_high": "{:+.0%}", "pool_full": "{:,.0f}", "pool_thin": "{:,.0f}", "pool_thin_level": "{:.0%}",
-    "size_random_exponent": "{:.2f}", "size_random_exponent_low": "{:.2f}", "size_random_exponent_high": "{:.2f}",
-    "size_exponent": "{:.2f}", "size_exponent_low": "{:.2f}", "size_exponent_high": "{:.2f}",
-    "elasticity_p_all": "{:.2f}", "elasticity_p_relevant": "{:.2f}", "elasticity_recall": "{:.2f}",
-    "elasticity_map": "{:.2f}", "elasticity_ndcg": "{:.2f}", "elasticity_ndcg_at_n": "{:.2f}",
-    "many_relevant": "{:.0%}", "recall_ratio": "{:.2f}", "map_ndcg_ratio": "{:.2f}", "ndcg_at_n_ratio": "{:.2f}",
-    "order_tau": "{:.2f}", "order_tau_beyond": "{:.2f}",
-    "one_r_users_full": "{:,}", "one_r_users_last": "{:,}", "one_r_last_level": "{:.0%}",
+    "{}": ("dataset", "n", "folds", "ar_design", "one_r_design", "ar_intercept_below", "ar_systems"),
+    "{:,}": ("check_configurations", "check_users", "check_users_total", "check_skipped", "check_unshown", "followed",
+             "rated", "size_users", "one_r_users_full", "one_r_users_last"),
+    "{:,.0f}": ("size_low", "size_high", "pool_full", "pool_thin"),
+    "{:.0%}": ("fit_max_removed", "check_within", "check_within_ar", "check_within_1r", "check_within_rho",
+               "check_all_users_low", "check_all_users_high", "ar_loss", "pool_thin_level", "many_relevant",
+               "one_r_last_level"),
+    "{:+.0%}": ("one_r_change", "one_r_ai_change", "one_r_ai_change_low", "one_r_ai_change_high"),
+    "{:.1f}": ("check_max_z", "ar_slope"),
+    "{:.2f}": ("ar_random_slope", "ar_random_slope_low", "ar_random_slope_high", "size_random_exponent",
+               "size_random_exponent_low", "size_random_exponent_high", "size_exponent", "size_exponent_low",
+               "size_exponent_high", "elasticity_p_all", "elasticity_p_relevant", "elasticity_recall",
+               "elasticity_map", "elasticity_ndcg", "elasticity_ndcg_at_n", "recall_ratio", "map_ndcg_ratio",
+               "ndcg_at_n_ratio", "order_tau", "order_tau_beyond"),
+    "{:.3f}": ("ar_r2",),
 }
 
 
 def numbers(values: Mapping[str, Any]) -> dict[str, str]:
-    """The values of :data:`QUOTED` that were measured, formatted for the prose ("n/a" when one is not a number)."""
-    quoted = {name: values[name] for name in QUOTED if name in values}
-    return {name: "n/a" if isinstance(value, float) and np.isnan(value) else QUOTED[name].format(value)
-            for name, value in quoted.items()}
-
-
-def settings_table(ratings: Ratings, systems: Sequence[str], ar: str, folds: int, test_ratio: float, n: int,
-                   removed: Sequence[float], sizes: Sequence[int], base_size: int, sweep_users: int | None,
-                   n_boot: int, world_check: bool) -> pd.DataFrame:
-    """The page's settings as a two-column table, each departure from the papers' setting with its reason."""
-    fitted = fmt_pct(FIT_MAX_REMOVED, 0)
-    budget = "the papers: {}; fewer here, for time"
-    splits = fmt_count(folds, "coin-flip split", "coin-flip splits")
-    rows = [
-        ("systems", f"{', '.join(systems)}: the papers' five"),
-        ("splits", f"{splits}, σ = {test_ratio:g}"
-                   + ("" if folds == PAPERS_FOLDS else f" ({budget.format(PAPERS_FOLDS)})")),
-        ("relevant", f"a test rating ≥ {ratings.positive_threshold:g}"),
-        ("cut-off n", f"{n}"),
-        ("AR design", ar),
-        ("1R designs", f"1R TI-NN({base_size - 1}) and 1R AI-NN({base_size - 1}): target sets of {base_size} items, "
-                       f"one relevant and {base_size - 1} sampled"),
-        ("test ratings removed, f", f"{', '.join(fmt_pct(f, 0) for f in removed)} (lines fitted up to {fitted})"),
-        ("1R target sizes asked for", ", ".join(f"{s:,}" for s in sizes)),
-        ("users followed", "all, as the papers" if sweep_users is None
-         else f"at most {sweep_users:,} per sweep, sampled ({budget.format('all users')})"),
-        ("theory check", f"σ ∈ {{{', '.join(f'{r:g}' for r in CHECK_RATIOS)}}} × f ∈ "
-                         f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × thresholds "
-                         f"{{{', '.join(f'{t:g}' for t in thresholds(ratings))}}} × 5 designs"),
-        ("intervals", f"95%, bootstrap over users ({n_boot} resamples)"),
-        ("1R on an ML-1M-shaped world", f"{WORLD}, all users; f ∈ {{0, {fitted}}}; one split" if world_check
-         else "not measured (world_check off)"),
-    ]
-    return pd.DataFrame(rows, columns=["setting", "value"])
+    """The values of :data:`QUOTED` that were measured, formatted for the prose ("n/a" for a missing number)."""
+    return {name: "n/a" if isinstance(values[name], float) and np.isnan(values[name]) else spec.format(values[name])
+            for spec, names in QUOTED.items() for name in names if name in values}
 
 
 def check_table(check: pd.DataFrame) -> pd.DataFrame:

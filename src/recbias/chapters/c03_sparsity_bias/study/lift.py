@@ -32,19 +32,9 @@ def lift_datasets(here: Ratings, seed: int, compare_all: bool) -> list[Ratings]:
     return chosen
 
 
-def lift_study(
-    collections: Sequence[Ratings],
-    systems: Mapping[str, str],
-    *,
-    max_an_entries: int,
-    an_nonrelevant: int,
-    base_size: int = 100,
-    test_ratio: float = 0.2,
-    n: int = 10,
-    n_boot: int = 200,
-    seed: int = 0,
-    cache: bool = True,
-) -> pd.DataFrame:
+def lift_study(collections: Sequence[Ratings], systems: Mapping[str, str], *, max_an_entries: int, an_nonrelevant: int,
+               base_size: int = 100, test_ratio: float = 0.2, n: int = 10, n_boot: int = 200, seed: int = 0,
+               cache: bool = True) -> pd.DataFrame:
     """P@n and its lift over random, ``P@n / rho``, of every system on every dataset and design.
 
     Fold 0 of each dataset (the split of the sweeps), the TI design of

@@ -15,13 +15,8 @@ import numpy as np
 import pandas as pd
 
 from recbias.chapters.c03_sparsity_bias.study.fits import draw_interval
-from recbias.chapters.c03_sparsity_bias.study.sweeps import (
-    FIT_MAX_REMOVED,
-    ONE_R_REMOVAL,
-    point_key,
-    removal_runs,
-    user_sample,
-)
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (FIT_MAX_REMOVED, ONE_R_REMOVAL, point_key, removal_runs,
+                                                             user_sample)
 from recbias.evaluate import UserBootstrap
 from recbias.evaluate.experiment import evaluate_fold, fit_systems
 from recbias.ratings import Ratings
@@ -31,19 +26,9 @@ from recbias.splits import fold_seed, make_folds
 WORLD = "synthetic-ml1m"
 
 
-def one_r_removal_change(
-    ratings: Ratings,
-    systems: Mapping[str, str],
-    *,
-    removed: float = FIT_MAX_REMOVED,
-    base_size: int = 100,
-    test_ratio: float = 0.2,
-    n: int = 10,
-    max_users: int | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    cache: bool = True,
-) -> pd.DataFrame:
+def one_r_removal_change(ratings: Ratings, systems: Mapping[str, str], *, removed: float = FIT_MAX_REMOVED,
+                         base_size: int = 100, test_ratio: float = 0.2, n: int = 10, max_users: int | None = None,
+                         n_boot: int = 200, seed: int = 0, cache: bool = True) -> pd.DataFrame:
     """Relative change of 1R TI-NN(``base_size - 1``) P@n when a share ``removed`` of the test ratings goes.
 
     On one coin-flip split (fold 0 of :func:`recbias.splits.make_folds`), the 1R runs of the full test
