@@ -67,7 +67,8 @@ levels = sweeps.parse_grid(removed, "removed", 0, 0.999)
 sizes = sweeps.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
 choice = choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries, n_nonrelevant=an_nonrelevant)
 for name, text in {"systems": ", ".join(SYSTEMS), "test_ratio": f"{test_ratio:g}", "target_size": f"{target_size}",
-                   "threshold": f"{ratings.positive_threshold:g}", "removed_levels": ", ".join(f"{f:.0%}" for f in levels),
+                   "threshold": f"{ratings.positive_threshold:g}",
+                   "removed_levels": ", ".join(f"{f:.0%}" for f in levels),
                    "sizes_asked": ", ".join(f"{s:,}" for s in sizes), "bootstrap": f"{bootstrap}",
                    "check_thresholds": ", ".join(f"{t:g}" for t in theory_check.thresholds(ratings)),
                    "world_check": f"{world_check}"}.items():
@@ -113,7 +114,7 @@ for name, text in {"systems": ", ".join(SYSTEMS), "test_ratio": f"{test_ratio:g}
 # | 1R designs | {glue:text}`one_r_design` and the same with AI candidates: target sets of {glue:text}`target_size` items, one relevant and the others sampled |
 # | test ratings removed, $f$ | {glue:text}`removed_levels` (lines fitted up to {glue:text}`fit_max_removed`) |
 # | 1R target sizes asked for | {glue:text}`sizes_asked` |
-# | users followed | {glue:text}`followed` of the {glue:text}`rated` users with a relevant test item, a uniform sample of at most `sweep_users` (the papers: all; sampling saves time) |
+# | users followed | {glue:text}`followed` of the {glue:text}`rated` users with a relevant test item in the first split (at most `sweep_users`, drawn at random; the papers: all) |
 # | theory check | $\sigma \in \{0.1, 0.4\}$ × $f \in \{0, 50\%, 90\%\}$ × thresholds {glue:text}`check_thresholds` × 5 designs |
 # | intervals | 95%, bootstrap over users ({glue:text}`bootstrap` resamples) |
 # | 1R on an ML-1M-shaped world | `synthetic-ml1m` in place of MovieLens 1M: all users, one split, $f \in \{0, 90\%\}$ (`world_check` = {glue:text}`world_check`) |

@@ -1,10 +1,7 @@
-"""The statements of IRJ 2017 Section 4 as findings, and the values this page checks them on and quotes.
-
-Section 4 publishes its evidence as figures without numbers, so the chapter has findings only
-(its ``published.csv`` is header-only).  :data:`FINDINGS` states each criterion once, with what the page
-says of each outcome; :func:`measured` turns the page's results into the one flat mapping they are
-checked on and the prose quotes, in which a :class:`Span` holds the values of several systems (or levels):
-every one of them is tested, and a template shows their range.
+"""The statements of IRJ 2017 Section 4 as findings (Section 4 publishes no number: ``published.csv`` is header-only),
+each with its criterion and what the page says of each outcome, and :func:`measured`, the one flat mapping of values
+they are checked on and the page quotes, in which a :class:`Span` holds the values of several systems (or levels):
+every one is tested, and a template shows their range.
 """
 
 from __future__ import annotations
@@ -32,9 +29,8 @@ PUBLISHED = Path(__file__).with_name("published.csv")
 
 
 class Span(np.ndarray):
-    """Measured values of several systems, levels or configurations, tested one by one by a criterion
-    and shown in an evidence template as their range: ``"{r2:.3f}"`` gives ``"0.999 to 1.000"``
-    (:func:`recbias.text.fmt_span`), or ``"n/a"`` when there is no value."""
+    """Values of several systems, levels or configurations, tested one by one by a criterion and shown in a template
+    as their range (:func:`recbias.text.fmt_span`): ``"{r2:.3f}"`` gives ``"0.999 to 1.000"``, or ``"n/a"``."""
 
     def __new__(cls, values: Any) -> Span:
         return np.asarray(values, dtype=float).reshape(-1).view(cls)
@@ -55,9 +51,8 @@ LINE_R2, SCATTER_BEYOND_NOISE = 0.95, 2.0
 #: chance); it changed the order when the interval stays below 1
 ORDER_TOO_WIDE = 0.0
 
-#: the papers' statements on other metrics than precision (Sec. 4.2), each checked on the ratio of the
-#: metric's elasticity to that of P@n over the same users, with its 95% interval over the same resamples of
-#: users (criteria ours: the papers give no numbers)
+#: the papers' statements on other metrics (Sec. 4.2), each checked on the ratio of the metric's elasticity to P@n's
+#: over the same users, with its 95% interval over the same resamples (criteria ours: the papers give no numbers)
 RATIO_EVIDENCE = ("elasticity over P@{{n}}'s: {{{name}:.2f}} (95% intervals from {{{name}_low:.2f}} up to "
                   "{{{name}_high:.2f}})")
 #: what the page says of a statement on another metric, by outcome
@@ -214,22 +209,19 @@ TRUTH = {True: "Against the true order of the simulated world, AR on the full te
 
 
 def sweep_values(sweep: Sweep) -> dict[str, Any]:
-    """How the sweeps were run (splits, users followed, designs, sizes), the TI pool of 1R at the full test set and
-    at the sparsest fitted level, and the share of the users of the full AR test set with more than n relevant
-    items."""
+    """How the sweeps were run, the 1R TI pool at the full test set and at the sparsest fitted level, and the share of
+    the users of the full AR test set with more than n relevant items."""
     followed, rated = sweep.followed
     points = sweep.points
-    pool = points[(points["sweep"] == ONE_R_REMOVAL) & (points["x"] <= FIT_MAX_REMOVED)].groupby("x")["candidates"]
-    pool = pool.mean()
+    one_r = points[(points["sweep"] == ONE_R_REMOVAL) & (points["x"] <= FIT_MAX_REMOVED)]
+    pool = one_r.groupby("x")["candidates"].mean() if len(one_r) else pd.Series([np.nan], index=[np.nan])
     full = sweep.targets[(sweep.targets["point"] == point_key(AR_REMOVAL, 0.0)) & (sweep.targets["run"] >= 0)]
     return {"n": sweep.n, "dataset": sweep.dataset, "fit_max_removed": FIT_MAX_REMOVED,
             "folds": int(points["fold"].nunique()), "followed": followed, "rated": rated,
             "ar_design": sweep.designs[0], "one_r_design": sweep.designs[1],
             "size_low": min(sweep.sizes, default=np.nan), "size_high": max(sweep.sizes, default=np.nan),
-            "size_users": sweep.size_users, "pool_full": pool.iloc[0] if len(pool) else np.nan,
-            "pool_thin": pool.iloc[-1] if len(pool) else np.nan,
-            "pool_thin_level": pool.index[-1] if len(pool) else np.nan,
-            "pool_kept": pool.iloc[-1] / pool.iloc[0] if len(pool) else np.nan,
+            "size_users": sweep.size_users, "pool_full": pool.iloc[0], "pool_thin": pool.iloc[-1],
+            "pool_thin_level": pool.index[-1], "pool_kept": pool.iloc[-1] / pool.iloc[0],
             "many_relevant": float((full["relevant"] > sweep.n).mean()) if len(full) else np.nan}
 
 
@@ -240,13 +232,11 @@ def _interval(name: str, intervals: pd.Series) -> dict[str, Span]:
 
 
 def fit_values(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, Any]:
-    """The fitted lines: along the AR sweep, R², the scatter about the line, how many systems but Random reach
-    :data:`LINE_R2` and how many below it stray beyond noise, the loss, slopes and intercepts below zero, and
-    Random's slope; the relative change along the 1R sweeps; the exponent of ``t`` along the size sweep (with
-    Random's apart); 95% intervals as ``<name>_low`` and ``<name>_high`` (only what was fitted)."""
+    """What was fitted: along the AR sweep, R², scatter, the systems but Random on their line (:data:`LINE_R2`) and
+    straying beyond noise, loss, slopes, intercepts below zero, Random's slope; the change along the 1R sweeps; the
+    exponent of ``t`` (Random's apart); 95% intervals as ``<name>_low`` and ``<name>_high``."""
     values: dict[str, Any] = {}
-    systems = personalised(density["system"].unique()) if len(density) else []
-    ar, one_r, one_r_ai = (fits_of(density, s, systems) for s in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
+    ar, one_r, one_r_ai = (fits_of(density, sweep) for sweep in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
     random = fits_of(density, AR_REMOVAL, ["Random"])
     if len(ar):
         below, straying = ar["r2"] < LINE_R2, ar["scatter"] > SCATTER_BEYOND_NOISE
@@ -261,7 +251,7 @@ def fit_values(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, Any]:
         values |= _interval("one_r_change", one_r["change_ci"])
     if len(one_r_ai):
         values |= _interval("one_r_ai_change", one_r_ai["change_ci"])
-    others = fits_of(sizes, None, personalised(sizes["system"].unique()) if len(sizes) else [])
+    others = fits_of(sizes, None)
     if len(others):
         values |= {"size_exponent": Span(others["exponent"])} | _interval("size_exponent", others["exponent_ci"])
     random = fits_of(sizes, None, ["Random"])
@@ -272,10 +262,8 @@ def fit_values(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, Any]:
 
 
 def order_values(orders: pd.DataFrame) -> dict[str, Any]:
-    """Kendall's tau against the full test set at the levels up to :data:`FIT_MAX_REMOVED`, with the ends of its
-    intervals and how many of those levels kept the order, changed it, or cannot tell (:data:`ORDER_TOO_WIDE`), and
-    beyond; AR's tau against the truth of a simulated world; the users with a 1R run at the full test set and at the
-    sparsest level."""
+    """Kendall's tau against the full test set up to :data:`FIT_MAX_REMOVED` (its interval ends; the levels that kept
+    the order, changed it, or cannot tell) and beyond; AR's tau against a simulated world's truth; the 1R users."""
     fitted = orders[orders["x"] <= FIT_MAX_REMOVED] if len(orders) else orders
     if not len(fitted):
         return {}
@@ -304,10 +292,9 @@ ELASTICITIES = {"elasticity_p_all": ("P@{n}", "all"), "elasticity_p_relevant": (
 
 
 def metric_ratios(elasticities: pd.DataFrame, n: int) -> dict[str, Any]:
-    """For each statement on other metrics, the ratios ``e_M / e_P`` of the metrics' elasticities to that of
-    P@n, both over the users with a relevant test item, for every system but Random, with their 95% intervals
-    (``<name>_low``, ``<name>_high``; :func:`~.study.fits.elasticity_ratio`); statements without any ratio are
-    left out; the elasticities of :data:`ELASTICITIES` of the systems but Random; and ``n``."""
+    """For each statement on other metrics, the ratios ``e_M / e_P`` of the systems but Random, both over the users
+    with a relevant test item, with their 95% intervals (:func:`~.study.fits.elasticity_ratio`); the elasticities of
+    :data:`ELASTICITIES`; and ``n``."""
     among = elasticities[elasticities["users"] == "with relevant"].set_index(["metric", "system"])["draws"]
     precision = f"P@{n}"
     systems = [s for s in personalised(list(dict.fromkeys(elasticities["system"]))) if (precision, s) in among.index]
@@ -333,12 +320,12 @@ def lift_values(lift: pd.DataFrame) -> dict[str, Any]:
         return {}
     spread = spread_factors(lift).loc[personalised(lift["system"].unique())]
     rho = lift[~is_one_r(lift["design"])].groupby("dataset", sort=False)["rho"].first()
-    return {"lift_datasets": lift["dataset"].nunique(), "spread_1r": Span(spread[("1R", "P")]),
-            "spread_ar": Span(spread[("AR", "P")]), "spread_1r_below_ar": Span(spread[("1R", "P")] < spread[("AR", "P")]),
-            "spread_ar_lift": Span(spread[("AR", "lift")]), "spread_all_lift": Span(spread[("all", "lift")]),
-            "spread_all_p": Span(spread[("all", "P")]), "rho_low": rho.min(), "rho_low_dataset": rho.idxmin(),
-            "rho_high": rho.max(), "rho_high_dataset": rho.idxmax(),
-            "one_r_t": 1 / lift.loc[is_one_r(lift["design"]), "rho"].iloc[0]}
+    one_r, ar = spread[("1R", "P")], spread[("AR", "P")]
+    return {"lift_datasets": lift["dataset"].nunique(), "spread_1r": Span(one_r), "spread_ar": Span(ar),
+            "spread_1r_below_ar": Span(one_r < ar), "spread_ar_lift": Span(spread[("AR", "lift")]),
+            "spread_all_lift": Span(spread[("all", "lift")]), "spread_all_p": Span(spread[("all", "P")]),
+            "rho_low": rho.min(), "rho_low_dataset": rho.idxmin(), "rho_high": rho.max(),
+            "rho_high_dataset": rho.idxmax(), "one_r_t": 1 / lift.loc[is_one_r(lift["design"]), "rho"].iloc[0]}
 
 
 def world_values(world: pd.DataFrame | None, name: str, removed: float) -> dict[str, Any]:
@@ -358,6 +345,6 @@ def measured(summary: CheckSummary, sweep: Sweep, density: pd.DataFrame, sizes: 
              world_name: str = "") -> dict[str, Any]:
     """Every value :data:`FINDINGS` are checked on and the page quotes, in one flat mapping (the theory check's
     prefixed ``check_``)."""
-    return ({f"check_{name}": value for name, value in asdict(summary).items()} | sweep_values(sweep) | fit_values(density, sizes) | order_values(orders)
-            | metric_ratios(elasticities, sweep.n) | lift_values(lift)
-            | world_values(world, world_name, FIT_MAX_REMOVED))
+    return ({f"check_{name}": value for name, value in asdict(summary).items()} | sweep_values(sweep)
+            | fit_values(density, sizes) | order_values(orders) | metric_ratios(elasticities, sweep.n)
+            | lift_values(lift) | world_values(world, world_name, FIT_MAX_REMOVED))

@@ -59,42 +59,34 @@ def check_table(check: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _cells(table: pd.DataFrame, value: str, digits: int = 2, fmt: str | None = None) -> dict[str, str]:
+    """System -> ``value`` over its interval (the column ``<value>_ci``), as :func:`recbias.text.fmt_ci` shows it."""
+    return {system: fmt_ci(v, ci, digits, fmt) for system, v, ci in zip(table["system"], table[value],
+                                                                        table[f"{value}_ci"], strict=True)}
+
+
 def ar_fits_table(density: pd.DataFrame) -> pd.DataFrame:
     """One row per system: the line fitted to AR P@n in the density, ``a + b delta``, with 95% intervals, its
     R² and the fitted relative change from the full test set to the sparsest fitted level."""
     ar = density[density["sweep"] == AR_REMOVAL]
-    return pd.DataFrame({
-        "system": ar["system"],
-        "slope b": [fmt_ci(r["slope"], r["slope_ci"], 1) for _, r in ar.iterrows()],
-        "intercept a": [fmt_ci(r["intercept"], r["intercept_ci"], 4) for _, r in ar.iterrows()],
-        "R²": [fmt_number(r, 3) for r in ar["r2"]],
-        f"change, {CHANGE}": [fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}") for _, r in ar.iterrows()],
-    })
+    return pd.DataFrame({"slope b": _cells(ar, "slope", 1), "intercept a": _cells(ar, "intercept", 4),
+                         "R²": dict(zip(ar["system"], (fmt_number(r, 3) for r in ar["r2"]), strict=True)),
+                         f"change, {CHANGE}": _cells(ar, "change", fmt="{:+.0%}")}).rename_axis("system").reset_index()
 
 
 def one_r_fits_table(density: pd.DataFrame, sizes: pd.DataFrame) -> pd.DataFrame:
     """One row per system: the fitted relative change of 1R P@n over the removal sweep with TI-NN and AI-NN
     candidates (a rescaled slope in the density, 0 when flat), and the exponent ``e`` of ``P@n ~ t^e`` in the
     size sweep, each with its 95% interval."""
-    rows = []
-    for system in dict.fromkeys(density["system"]):
-        row = {"system": system}
-        for sweep, label in ((ONE_R_REMOVAL, "TI-NN: change"), (ONE_R_AI_REMOVAL, "AI-NN: change")):
-            part = density[(density["sweep"] == sweep) & (density["system"] == system)]
-            if len(part):
-                r = part.iloc[0]
-                row[f"{label}, {CHANGE}"] = fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}")
-        exponent = sizes[sizes["system"] == system]
-        if len(exponent):
-            r = exponent.iloc[0]
-            row["exponent e of t"] = fmt_ci(r["exponent"], r["exponent_ci"], 2)
-        rows.append(row)
-    return pd.DataFrame(rows)
+    columns = {f"{label}: change, {CHANGE}": _cells(density[density["sweep"] == sweep], "change", fmt="{:+.0%}")
+               for sweep, label in ((ONE_R_REMOVAL, "TI-NN"), (ONE_R_AI_REMOVAL, "AI-NN"))}
+    columns["exponent e of t"] = _cells(sizes, "exponent") if len(sizes) else {}
+    return pd.DataFrame({name: cells for name, cells in columns.items() if cells},
+                        index=list(dict.fromkeys(density["system"]))).rename_axis("system").reset_index()
 
 
 def elasticity_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Elasticities of the systems other than Random as metric rows and system columns, each cell the value over
-    its interval (Random's metrics other than precision are noise around their own random level)."""
+    """Elasticities of the systems but Random (whose other metrics are noise) by metric and system, over intervals."""
     table = table[table["system"].isin(personalised(table["system"].unique()))]
     doubled = set(table.loc[table["users"] == "all", "metric"])
     labelled = table.assign(
@@ -107,8 +99,8 @@ def elasticity_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def order_table(orders: pd.DataFrame) -> pd.DataFrame:
-    """Kendall's tau of each removal level against the full test set (and the truth), AR and 1R side by side,
-    each tau over its interval."""
+    """Kendall's tau of each removal level against the full test set (and the truth) over its interval, with the
+    pairs swapped, AR and 1R side by side."""
     rows = []
     for x, part in orders.groupby("x", sort=True):
         row = {"removed": fmt_pct(x, 0)}
@@ -135,7 +127,7 @@ def world_table(world: pd.DataFrame | None) -> pd.DataFrame:
         "system": world["system"],
         "P@n, full test set": [fmt_number(v, 4) for v in world["full"]],
         f"P@n, {fmt_pct(FIT_MAX_REMOVED, 0)} removed": [fmt_number(v, 4) for v in world["thinned"]],
-        "change": [fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}") for _, r in world.iterrows()],
+        "change": list(_cells(world, "change", fmt="{:+.0%}").values()),
         "TI pool (items)": [f"{int(a):,} → {int(b):,}" for a, b in zip(world["pool_full"], world["pool_thinned"],
                                                                        strict=True)],
     })

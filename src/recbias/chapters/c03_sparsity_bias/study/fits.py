@@ -15,24 +15,19 @@ import numpy as np
 import pandas as pd
 
 from recbias.chapters.c03_sparsity_bias.study.sweeps import (AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL,
-                                                             ONE_R_REMOVAL, ONE_R_SIZE, ZERO_WITHOUT_RELEVANT, Sweep)
+                                                             ONE_R_REMOVAL, ONE_R_SIZE, ZERO_WITHOUT_RELEVANT, Sweep,
+                                                             personalised)
 from recbias.evaluate import UserBootstrap, discordant_pairs, order_agreement, percentile_interval
 from recbias.metrics import parse_metric
 
 
 @dataclass(frozen=True)
 class SweepStatistics:
-    """Means of every sweep point under a user bootstrap (column 0 = the full sample).
-
-    Attributes:
-        levels: one row per point, folds pooled: ``point``, ``sweep``, ``x`` and the mean ``users``.
-        metric: ``{metric: frame}`` indexed by (point, system); P@n and RR over the population of the full test
-            set (a user without relevant items counts 0), the others over the users they are defined for.
-        among_relevant: P@n and RR over the users who still have a relevant test item.
-        density: ``delta = avg(|PR_test(u)|) / t`` per point, the relevance density of Eq. 4 over the users of
-            the point; a 1R removal point takes that of the AR point at the same level.
-        truth: true P@n per system, or None.
-    """
+    """Means of every sweep point under a user bootstrap (column 0 = the full sample): ``levels``, one row per point
+    (``sweep``, ``x``, mean ``users``); ``metric``, ``{metric: frame}`` by (point, system), P@n and RR over the
+    population of the full test set (0 without relevant items), the others over the users they are defined for;
+    ``among_relevant``, P@n and RR over the users who still have a relevant test item; ``density``, ``avg(|PR_test(u)|)
+    / t`` per point (a 1R removal point takes the AR point's at its level); ``truth``, true P@n per system, or None."""
 
     levels: pd.DataFrame
     metric: dict[str, pd.DataFrame]
@@ -113,13 +108,9 @@ def scatter_over_noise(x: np.ndarray, values: np.ndarray, slope: float, intercep
 
 
 def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
-    """``metric = a + b delta`` along the AR and the 1R removal sweeps, per system (IRJ Fig. 4, left and centre),
-    ``delta`` the density of the AR point at the same level, levels up to :data:`FIT_MAX_REMOVED`.
-
-    Columns: ``sweep``, ``system``, ``slope`` and ``intercept`` with 95% bootstrap intervals, ``r2``, ``scatter``
-    (:func:`scatter_over_noise`) and ``change``, the fitted relative change from the densest to the sparsest
-    level, ``b (delta_min - delta_max) / (a + b delta_max)``, with its interval.
-    """
+    """``metric = a + b delta`` along the AR and 1R removal sweeps up to :data:`FIT_MAX_REMOVED`, per system (IRJ
+    Fig. 4, left and centre): ``slope`` and ``intercept`` with 95% bootstrap intervals, ``r2``, ``scatter``
+    (:func:`scatter_over_noise`), ``change``, ``b (delta_min - delta_max) / (a + b delta_max)``, and its interval."""
     rows = []
     for sweep in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL):
         for system in systems:
@@ -135,12 +126,12 @@ def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) ->
     return pd.DataFrame(rows)
 
 
-def fits_of(table: pd.DataFrame, sweep: str | None, systems: Sequence[str]) -> pd.DataFrame:
-    """The rows of a table of fits (:func:`density_fits`, or :func:`size_fits` with ``sweep`` None) for
-    ``systems``; an empty table (no level could be fitted) stays empty."""
+def fits_of(table: pd.DataFrame, sweep: str | None, systems: Sequence[str] | None = None) -> pd.DataFrame:
+    """The rows of a table of fits (:func:`density_fits`, or :func:`size_fits` with ``sweep`` None) for ``systems``
+    (by default every system but Random); an empty table (no level could be fitted) stays empty."""
     if not len(table):
         return table
-    keep = table["system"].isin(systems)
+    keep = table["system"].isin(personalised(table["system"].unique()) if systems is None else systems)
     return table[keep & (table["sweep"] == sweep)] if sweep is not None else table[keep]
 
 
@@ -159,14 +150,10 @@ def size_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd
 
 
 def elasticities(stats: SweepStatistics, systems: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
-    """``d log M / d log delta`` of each metric along the AR removal sweep, per system, with 95% bootstrap intervals:
-    1 means proportional to the density (as random P@n, Eq. 4), 0 insensitive to it.
-
-    P@n and RR appear twice: over the population of the full test set (``users = "all"``) and over the users who
-    still have a relevant item (``"with relevant"``), the only users the other metrics are defined for.  ``draws``
-    keeps the slope of every resample, so that ratios of two elasticities get their intervals from the same
-    resamples of users (:func:`elasticity_ratio`).
-    """
+    """``d log M / d log delta`` of each metric along the AR removal sweep, per system, with 95% bootstrap intervals
+    (1: proportional to the density, as random P@n; 0: insensitive).  P@n and RR appear twice: over the population of
+    the full test set (``users = "all"``) and over the users who still have a relevant item (``"with relevant"``).
+    ``draws`` keeps every resample's slope, so that ratios of elasticities get intervals (:func:`elasticity_ratio`)."""
     rows = []
     variants = [(m, parse_metric(m).name in ZERO_WITHOUT_RELEVANT) for m in metrics]
     variants += [(m, False) for m, zero in variants if zero]

@@ -57,11 +57,8 @@ def parse_grid(text: str, name: str, low: float, high: float, integer: bool = Fa
 
 
 def target_size_grid(train: Ratings, test: Ratings, sizes: Sequence[int], min_share: float = 0.5) -> list[int]:
-    """The requested 1R target sizes that half the users (``min_share``) can hold, or the grid scaled down.
-
-    When fewer than three requested sizes fit (a small catalogue), the whole grid is scaled by
-    ``largest / max(sizes)`` so that the sweep keeps its shape (ratios) and its number of points.
-    """
+    """The requested 1R target sizes that half the users (``min_share``) can hold; when fewer than three fit (a small
+    catalogue), the whole grid scaled by ``largest / max(sizes)``, keeping its ratios and its number of points."""
     largest = largest_target_size(train, test, min_share=min_share)
     kept = [int(s) for s in sizes if s <= largest]
     if len(kept) >= 3:
@@ -79,20 +76,12 @@ def user_sample(users: np.ndarray, max_users: int | None, seed: int) -> np.ndarr
 
 @dataclass(frozen=True)
 class Sweep:
-    """The runs of the three sweeps of the papers' Fig. 4, on every fold.
-
-    Attributes:
-        dataset, metrics, n: what was measured; designs: the AR and the 1R design of the removal sweeps.
-        runs: per-run table of every system (:func:`recbias.evaluate.experiment.evaluate_fold`), ``point`` naming
-            the sweep point.
-        targets: one row per run: ``fold``, ``point``, ``user``, ``relevant`` (relevant items), ``inverse_size``
-            (``1 / |T|``) and ``rho`` (their product).
-        points: one row per (fold, point): ``sweep``, ``design``, ``x`` (share of test ratings removed, or
-            ``|T_u^r|``), test ratings, candidates, runs, users, relevant items, ``t`` and ``rho``.
-        truth: the true P@n of each followed user, system and fold (simulated worlds only), or None.
-        sizes: the 1R target sizes swept; ``size_users``: users of the size sweep in fold 0.
-        followed: users followed by the removal sweeps in fold 0, and users with a relevant test item there.
-    """
+    """The runs of the three sweeps of the papers' Fig. 4, on every fold: ``runs``, the per-run table of every system
+    (:func:`recbias.evaluate.experiment.evaluate_fold`, ``point`` naming the sweep point); ``targets``, one row per
+    run with its relevant items, ``inverse_size`` (``1 / |T|``) and ``rho``; ``points``, one row per (fold, point)
+    with ``sweep``, ``x`` (share removed, or ``|T_u^r|``), test ratings, candidates, runs, users, ``t`` and ``rho``;
+    ``truth``, the true P@n of each followed user (simulated worlds only); the sizes swept and the users of the size
+    sweep, and the users followed by the removal sweeps and those with a relevant test item (fold 0)."""
 
     dataset: str
     metrics: list[str]
@@ -189,10 +178,8 @@ def sparsity_sweep(ratings: Ratings, systems: Mapping[str, str] = PAPERS_SET, *,
     * 1R on the whole test set with ``|T_u^r|`` over ``sizes`` (:func:`target_size_grid` of fold 0), one population
       of users (:func:`recbias.evaluate.experiment.growing_target_sets`).
 
-    With ``max_users``, each sweep follows a uniform sample of at most that many users (the candidates still come
-    from the whole split).  Each fold is fitted once (through the fit cache unless ``cache`` is off).  Points
-    without runs are left out.
-    """
+    With ``max_users``, each sweep follows a uniform sample of at most that many users.  Points without runs are
+    left out."""
     if 0.0 not in removed:
         raise ValueError("removed must include 0, the full test set every level is compared with")
     fold_list = make_folds(ratings, folds=folds, test_ratio=test_ratio, seed=seed)

@@ -86,16 +86,13 @@ def random_precision_check(ratings: Ratings, designs: Sequence[str], *, test_rat
                            seed: int = 0) -> pd.DataFrame:
     """Measured random P@n against its expectation over a grid of configurations.
 
-    For each test ratio ``sigma`` (fold 0 of :func:`make_folds`), positive threshold (:func:`thresholds`), share
-    ``f`` of test ratings removed and design, the target sets are ranked at random with a seed of their own, so
-    that configurations are independent draws given their target sets.  One row per configuration: the measured
-    mean P@n over runs, ``rho`` (its exact expectation, :func:`recbias.theory.relevance_ratio`), its simulation
-    standard deviation ``sd``, and the closed forms: Eq. 5 in 1R; Eq. 4, ``sigma (1 - f) |PR| / (t |U|)``, in AR,
-    with ``|U|`` the users averaged over (``theory``) and all users with a rating (``eq4_all_users``); ``z`` and
-    ``z_theory``: the deviations from ``rho`` and from the closed form in units of ``sd``.  With ``max_users``, a
-    sample of that many users with a rating is measured (and counted in ``|PR|``).  Configurations without runs or
-    with target sets shorter than ``n`` are counted in ``table.attrs["skipped"]``; ``table.attrs["users"]`` holds
-    the users measured and those with a rating.
+    For each test ratio ``sigma`` (fold 0 of :func:`make_folds`), threshold (:func:`thresholds`), share ``f`` removed
+    and design, the target sets are ranked at random with a seed of their own (independent draws).  One row per
+    configuration: the measured mean P@n, ``rho`` (its exact expectation), its simulation standard deviation ``sd``,
+    and the closed forms: Eq. 5 in 1R; Eq. 4, ``sigma (1 - f) |PR| / (t |U|)``, in AR, with ``|U|`` the users
+    averaged over (``theory``) and all users with a rating (``eq4_all_users``); ``z`` and ``z_theory`` in units of
+    ``sd``.  ``table.attrs`` holds the configurations ``skipped`` (no run, or sets shorter than ``n``) and the
+    ``users`` measured (a sample of ``max_users``) and with a rating.
     """
     sample = user_sample(np.flatnonzero(ratings.user_counts()), max_users, seed)
     rows, skipped = [], 0
@@ -114,11 +111,10 @@ def random_precision_check(ratings: Ratings, designs: Sequence[str], *, test_rat
 
 @dataclass(frozen=True)
 class CheckSummary:
-    """How well the closed forms predict the measured random precision: the configurations measured, those of the
-    grid without runs (``skipped``) and those that measured no relevant item (``unshown``: nothing to draw on a log
-    scale); the users measured out of those with a rating; the share within the 95% simulation band
-    (``|z| <= 1.96``) of Eq. 4/5, of Eq. 4 alone, of Eq. 5 alone (NaN without a configuration of the kind) and of
-    ``rho``; the largest ``|z|`` against Eq. 4/5; and the range of Eq. 4 with all users over the exact ``rho``."""
+    """How well the closed forms predict measured random precision: configurations measured, without runs
+    (``skipped``) or with no relevant item shown (``unshown``); users measured and with a rating; the share within the
+    95% band (``|z| <= 1.96``) of Eq. 4/5, of each alone (NaN without one) and of ``rho``; the largest ``|z|``; the
+    range of Eq. 4 with all users over ``rho``."""
 
     configurations: int
     skipped: int
