@@ -321,7 +321,8 @@ glue_table("tbl-sparsity-one-r-fits", report.one_r_fits_table(density_fits, size
 # {glue:text}`ar_random_slope_high`), to be set against the slope 1 of $\sigma\delta$ in
 # {eq}`eq-sparsity-eq4`. A line through the origin would make precision proportional to the density. The
 # intercept's 95% interval lies below zero for {glue:text}`ar_intercept_below` of the
-# {glue:text}`ar_systems` systems: for those, precision falls a little faster than the density. The reason is the candidate pool: thinning the test set removes the rarely rated items
+# {glue:text}`ar_systems` systems: for those, precision falls a little faster than the density. The
+# reason is the candidate pool: thinning the test set removes the rarely rated items
 # from the TI pool first, which lowers $t$ and props up the density, but the systems never ranked
 # those items near the top anyway.
 
@@ -392,8 +393,8 @@ glue_table("tbl-sparsity-one-r-world", report.world_table(world), left=["system"
 # {glue:text}`size_random_exponent_high`), to be set against the $-1$ of $1/t$ in {eq}`eq-sparsity-eq5` (a
 # line fitted to the logarithms of a few noisy means; {numref}`fig-sparsity-check` tests $1/t$ directly).
 # The other systems have exponents of {glue:text}`size_exponent`, with 95% intervals from
-# {glue:text}`size_exponent_low` up to {glue:text}`size_exponent_high`. An exponent above $-1$ means that precision falls more slowly than the
-# random baseline: a system that ranks the relevant item high keeps it in its top
+# {glue:text}`size_exponent_low` up to {glue:text}`size_exponent_high`. An exponent above $-1$ means
+# that precision falls more slowly than the random baseline: a system that ranks the relevant item high keeps it in its top
 # {glue:text}`n` even when many more sampled items are added, and its lead over random grows with $t$.
 
 # %% [markdown]

@@ -39,9 +39,9 @@ QUOTED = {
 
 
 def numbers(values: Mapping[str, Any]) -> dict[str, str]:
-    """The values of :data:`QUOTED` that were measured, formatted for the prose ("n/a" for a missing number)."""
-    return {name: "n/a" if isinstance(values[name], float) and np.isnan(values[name]) else spec.format(values[name])
-            for spec, names in QUOTED.items() for name in names if name in values}
+    """Every value of :data:`QUOTED` formatted for the prose, "n/a" for one not measured on this build."""
+    return {name: "n/a" if isinstance(value := values.get(name, np.nan), float) and np.isnan(value) else
+            spec.format(value) for spec, names in QUOTED.items() for name in names}
 
 
 def check_table(check: pd.DataFrame) -> pd.DataFrame:
