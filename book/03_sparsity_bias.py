@@ -634,7 +634,8 @@ glue_table("tbl-sparsity-findings", findings_table(checked), wrap=True, left=["s
 # - **1R fixes the range by design**: its random baseline is $1/t$ whatever the data, so
 #   choose $t$ deliberately and report it. Keep the candidate pool fixed (AI) when test
 #   data are thin, or the pool itself changes with the test data.
-# - **Which metrics are less exposed.** Here, over the users with a relevant test item, the elasticity of
+# - **Which metrics are less exposed.** A metric whose elasticity is a small part of precision's moves little
+#   with the density. Here, over the users with a relevant test item, the elasticity of
 #   Recall@{glue:text}`n` is {glue:text}`recall_ratio` times that of P@{glue:text}`n`, that of MAP and nDCG
 #   {glue:text}`map_ndcg_ratio` times and that of nDCG@{glue:text}`n` {glue:text}`ndcg_at_n_ratio` times;
 #   but these metrics can only average over users who have relevant test items: say how the others were
