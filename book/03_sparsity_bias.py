@@ -46,14 +46,16 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
+from IPython.display import Markdown
+from myst_nb import glue
+
 from recbias import datasets
 from recbias.bookkit.claims import published, register
-from recbias.bookkit.page import design_note, say, show_text
+from recbias.bookkit.page import design_note, say, say_findings, show_text
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.scorecard import findings_table
 from recbias.bookkit.tables import glue_figure, glue_table
-from recbias.chapters.c03_sparsity_bias import claims, figures
-from recbias.chapters.c03_sparsity_bias.report import readings, tables
+from recbias.chapters.c03_sparsity_bias import claims, figures, report
 from recbias.chapters.c03_sparsity_bias.study import fits, lift, sweeps, theory_check
 from recbias.chapters.c03_sparsity_bias.study import world_check as world_check_module
 from recbias.recommenders import PAPERS_SET
@@ -64,10 +66,13 @@ COLOURS = palette(SYSTEMS)
 levels = sweeps.parse_grid(removed, "removed", 0, 0.999)
 sizes = sweeps.parse_grid(target_sizes, "target_sizes", 2, 100_000, integer=True)
 choice = choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries, n_nonrelevant=an_nonrelevant)
-glue_table("tbl-sparsity-settings", tables.settings_table(ratings, SYSTEMS, choice.main_ar, folds, test_ratio, N, levels,
-                                                          sizes, target_size, sweep_users, bootstrap, world_check),
-           left=["setting", "value"])
-say("dataset_name", ratings.name)
+for name, text in {"systems": ", ".join(SYSTEMS), "test_ratio": f"{test_ratio:g}", "target_size": f"{target_size}",
+                   "threshold": f"{ratings.positive_threshold:g}",
+                   "removed_levels": ", ".join(f"{f:.0%}" for f in levels),
+                   "sizes_asked": ", ".join(f"{s:,}" for s in sizes), "bootstrap": f"{bootstrap}",
+                   "check_thresholds": ", ".join(f"{t:g}" for t in theory_check.thresholds(ratings)),
+                   "world_check": f"{world_check}"}.items():
+    say(name, text)
 
 # %% [markdown]
 # ## Notation
@@ -96,10 +101,23 @@ say("dataset_name", ratings.name)
 # |PR_\text{test}|/(t\,|\mathcal{U}|)$, is about $\sigma\delta$.
 # {numref}`tbl-sparsity-settings` lists the experiments of this page.
 #
-# ```{glue:figure} tbl-sparsity-settings
+# ```{table} The settings of this page. $\sigma$: test ratio; $f$: share of the test ratings removed after the split.
 # :name: tbl-sparsity-settings
 #
-# The settings of this page. $\sigma$: test ratio; $f$: share of the test ratings removed after the split.
+# | setting | value |
+# |---|---|
+# | systems | {glue:text}`systems`: the papers' five |
+# | splits | {glue:text}`folds` coin-flip splits, $\sigma$ = {glue:text}`test_ratio` (the papers: 5; the default 2 saves time) |
+# | relevant | a test rating ≥ {glue:text}`threshold` |
+# | cut-off $n$ | {glue:text}`n` |
+# | AR design | {glue:text}`ar_design` |
+# | 1R designs | {glue:text}`one_r_design` and the same with AI candidates: target sets of {glue:text}`target_size` items, one relevant and the others sampled |
+# | test ratings removed, $f$ | {glue:text}`removed_levels` (lines fitted up to {glue:text}`fit_max_removed`) |
+# | 1R target sizes asked for | {glue:text}`sizes_asked` |
+# | users followed | {glue:text}`followed` of the {glue:text}`rated` users with a relevant test item in the first split (at most `sweep_users`, drawn at random; the papers: all) |
+# | theory check | $\sigma \in \{0.1, 0.4\}$ × $f \in \{0, 50\%, 90\%\}$ × thresholds {glue:text}`check_thresholds` × 5 designs |
+# | intervals | 95%, bootstrap over users ({glue:text}`bootstrap` resamples) |
+# | 1R on an ML-1M-shaped world | `synthetic-ml1m` in place of MovieLens 1M: all users, one split, $f \in \{0, 90\%\}$ (`world_check` = {glue:text}`world_check`) |
 # ```
 
 # %% tags=["remove-input"]
@@ -180,9 +198,7 @@ summary = theory_check.check_summary(check)
 fig = figures.check_figure(check, N)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-check", fig)
-glue_table("tbl-sparsity-check", tables.check_table(check), left=["design"])
-for name, text in readings.check_phrases(summary).items():
-    say(name, text)
+glue_table("tbl-sparsity-check", report.check_table(check), left=["design"])
 
 # %% [markdown]
 # ## Theory against measurement
@@ -214,16 +230,17 @@ for name, text in readings.check_phrases(summary).items():
 # Measured random precision against its closed form: {eq}`eq-sparsity-eq4` for AR (blue circles), {eq}`eq-sparsity-eq5` for 1R (red squares), log scales; filled markers for TI candidates, open ones for AI. Bars: 95% simulation error. Grey diamonds: the same AR measurements against {eq}`eq-sparsity-eq4` with every user who has a rating counted in $|\mathcal{U}|$. Dashed: measured = predicted.
 # ```
 #
-# Over the {glue:text}`check_configurations` configurations on *{glue:text}`dataset_name`*{glue:text}`check_sample`,
-# {glue:text}`check_within` of the measured random precisions lie within the 95% simulation band of
-# their closed form ({glue:text}`check_within_ar` of the AR ones, {glue:text}`check_within_1r` of the 1R
-# ones), and {glue:text}`check_within_rho` within the band of the exact $\rho$; with independent draws
-# about 95% are expected. The largest deviation is {glue:text}`check_max_z` standard deviations.
-
-# %% tags=["remove-input"]
-show_text(readings.check_note(summary))
-
-# %% [markdown]
+# The check runs over the {glue:text}`check_configurations` configurations on *{glue:text}`dataset`* that had
+# runs, measured on the runs of {glue:text}`check_users` of its {glue:text}`check_users_total` users with a
+# rating (a uniform sample when there are more than `sweep_users`). Of the grid, {glue:text}`check_skipped`
+# more configurations had no run (too few test ratings or candidates left for the design) and are left out,
+# and {glue:text}`check_unshown` measured no relevant item at all in the random top lists, which the log scale
+# of the figure cannot show. {glue:text}`check_within` of the measured random precisions lie within the 95%
+# simulation band of their closed form ({glue:text}`check_within_ar` of the AR ones,
+# {glue:text}`check_within_1r` of the 1R ones), and {glue:text}`check_within_rho` within the band of the exact
+# $\rho$; with independent draws about 95% are expected. The largest deviation is {glue:text}`check_max_z`
+# standard deviations.
+#
 # ```{glue:figure} tbl-sparsity-check
 # :name: tbl-sparsity-check
 #
@@ -236,7 +253,7 @@ show_text(readings.check_note(summary))
 # $|\mathcal{U}|$ counting exactly those users; counting every user who has a rating
 # instead (the grey diamonds) lowers the prediction by the share of users who are left
 # out, which grows as test ratings become scarce; across the AR configurations it predicts
-# between {glue:text}`all_users_low` and {glue:text}`all_users_high` of the exact $\rho$.
+# between {glue:text}`check_all_users_low` and {glue:text}`check_all_users_high` of the exact $\rho$.
 # The second is the *approximation inside* {eq}`eq-sparsity-eq4`: it replaces the average
 # of $|PR_\text{test}(u)|/|T_u|$ by a ratio of averages. Under TI-AN a user with many
 # training ratings has a smaller target set and, on a random split, more relevant test
@@ -259,11 +276,8 @@ for name, draw in (("fig-sparsity-ar", figures.ar_removal_figure), ("fig-sparsit
     fig = draw(stats, SYSTEMS, COLOURS, N)
     dataset_caption(fig.axes[-1], ratings.name)
     glue_figure(name, fig)
-glue_table("tbl-sparsity-ar-fits", tables.ar_fits_table(density_fits), left=["system"])
-glue_table("tbl-sparsity-one-r-fits", tables.one_r_fits_table(density_fits, size_fits), left=["system"])
-for name, text in (readings.sweep_phrases(sweep) | readings.ar_phrases(density_fits, size_fits)
-                   | readings.one_r_phrases(sweep, density_fits, size_fits) | readings.size_phrases(size_fits)).items():
-    say(name, text)
+glue_table("tbl-sparsity-ar-fits", report.ar_fits_table(density_fits), left=["system"])
+glue_table("tbl-sparsity-one-r-fits", report.one_r_fits_table(density_fits, size_fits), left=["system"])
 
 # %% [markdown]
 # ## Precision as the test set thins: the papers' Fig. 4
@@ -273,7 +287,9 @@ for name, text in (readings.sweep_phrases(sweep) | readings.ar_phrases(density_f
 # ratings is removed at random, nested so that what is gone at 20% is also gone at 40%.
 # We repeat the experiment with the papers' five systems (random, popularity, pLSA, and the MF and
 # user-kNN that predict ratings and rank items by the predicted rating) on
-# {glue:text}`folds_text`, following {glue:text}`followed_text`. Under AR
+# {glue:text}`folds` coin-flip splits of *{glue:text}`dataset`*, following {glue:text}`followed` of the
+# {glue:text}`rated` users with a relevant test item (a uniform sample when there are more than
+# `sweep_users`). Under AR
 # ({glue:text}`ar_design`) the average runs over one population, the users with a relevant
 # test item in the full test set, as the average over $\mathcal{U}$ in
 # {eq}`eq-sparsity-eq4` does: a user who loses every relevant test item stays in it with
@@ -281,9 +297,9 @@ for name, text in (readings.sweep_phrases(sweep) | readings.ar_phrases(density_f
 # $\delta_\text{test} = |PR_\text{test}|/(t\,|\mathcal{U}|)$ over that population. Under 1R
 # ({glue:text}`one_r_design`, and the same with AI candidates) each remaining relevant
 # test rating is a run, plotted against the same density. Finally, on the full test set,
-# the 1R target sets grow from {glue:text}`size_range`; a user enters that sweep only if
-# the largest size fits her candidates, so that every size is measured on the same
-# {glue:text}`size_users` users{glue:text}`size_sample`. Bars are 95% bootstrap intervals
+# the 1R target sets grow from {glue:text}`size_low` to {glue:text}`size_high` items; a user enters that sweep
+# only if the largest size fits her candidates, so that every size is measured on the same
+# {glue:text}`size_users` users of the first split. Bars are 95% bootstrap intervals
 # over users (users resampled with all their runs, in every fold and at every level at
 # once, so that the fitted lines get intervals too). The papers' figure has three panels;
 # here they are {numref}`fig-sparsity-ar`, {numref}`fig-sparsity-one-r` and
@@ -297,15 +313,16 @@ for name, text in (readings.sweep_phrases(sweep) | readings.ar_phrases(density_f
 # ```
 
 # %% [markdown]
-# **{glue:text}`ar_headline`** From the full test set to {glue:text}`fit_max_removed` of it removed,
-# the AR P@{glue:text}`n` of every system but Random falls by {glue:text}`ar_loss`, and a straight line
-# in the test density fits them with R² of {glue:text}`ar_r2`. The slopes differ
-# ({glue:text}`ar_slopes`): each system turns density into precision at its own rate. Random
-# recommendation has slope {glue:text}`ar_random_slope`, {glue:text}`ar_random_reading` the slope 1 of
-# $\sigma\delta$ in {eq}`eq-sparsity-eq4`. A line through the origin would make precision
-# proportional to the density. The intercept is negative, with an interval below zero, for
-# {glue:text}`ar_negative_intercepts` systems: for them precision falls a little faster than the
-# density. The reason is the candidate pool: thinning the test set removes the rarely rated items
+# {glue:md}`says-ar-precision-linear-in-density` From the full test set to {glue:text}`fit_max_removed` of
+# it removed, the AR P@{glue:text}`n` of every system but Random falls by {glue:text}`ar_loss`, and a straight
+# line in the test density fits them with R² of {glue:text}`ar_r2`. The slopes differ
+# ({glue:text}`ar_slope`): each system turns density into precision at its own rate. Random
+# recommendation has slope {glue:text}`ar_random_slope` (95% interval {glue:text}`ar_random_slope_low` to
+# {glue:text}`ar_random_slope_high`), to be set against the slope 1 of $\sigma\delta$ in
+# {eq}`eq-sparsity-eq4`. A line through the origin would make precision proportional to the density. The
+# intercept's 95% interval lies below zero for {glue:text}`ar_intercept_below` of the
+# {glue:text}`ar_systems` systems: for those, precision falls a little faster than the density. The
+# reason is the candidate pool: thinning the test set removes the rarely rated items
 # from the TI pool first, which lowers $t$ and props up the density, but the systems never ranked
 # those items near the top anyway.
 
@@ -323,16 +340,16 @@ for name, text in (readings.sweep_phrases(sweep) | readings.ar_phrases(density_f
 # ```
 
 # %% [markdown]
-# **{glue:text}`one_r_headline`** With TI-NN candidates, the papers' design, the 1R
+# {glue:md}`says-1r-precision-independent-of-density` With TI-NN candidates, the papers' design, the 1R
 # P@{glue:text}`n` of the systems other than Random changes by {glue:text}`one_r_change` from the full
 # test set to {glue:text}`fit_max_removed` removed, while AR precision loses most of its value. The
 # candidate pool moves with the test set: TI draws the sampled items of a run from the items with a
 # test rating, {glue:text}`pool_full` on the full test set and {glue:text}`pool_thin` at
 # {glue:text}`pool_thin_level` removed. The rarely rated items leave the pool first, so the sampled
-# items that remain are the more popular ones, which the systems rank high: {glue:text}`one_r_ti_reading`.
+# items that remain are the more popular ones, which the systems rank high and a relevant item has to beat.
 # With AI-NN candidates the pool is the whole catalogue whatever the test set, and the change is
-# {glue:text}`one_r_ai_change`: a relevant test rating removed at random leaves the others as they
-# were, {glue:text}`one_r_ai_reading`.
+# {glue:text}`one_r_ai_change` (95% intervals from {glue:text}`one_r_ai_change_low` up to
+# {glue:text}`one_r_ai_change_high`). {glue:md}`says-1r-ai-precision-independent-of-density`
 
 # %% tags=["remove-cell"]
 world = None
@@ -340,8 +357,7 @@ if world_check:
     world_ratings = datasets.load(world_check_module.WORLD, seed=seed)
     world = world_check_module.one_r_removal_change(world_ratings, PAPERS_SET, base_size=target_size,
                                                     test_ratio=test_ratio, n=N, n_boot=bootstrap, seed=seed)
-glue_table("tbl-sparsity-one-r-world", tables.world_table(world), left=["system"])
-say("world_reading", readings.world_sentences(world, world_check_module.WORLD, ratings.name, sweep))
+glue_table("tbl-sparsity-one-r-world", report.world_table(world), left=["system"])
 
 # %% [markdown]
 # ### Why a small dataset parts from the papers
@@ -354,7 +370,9 @@ say("world_reading", readings.world_sentences(world, world_check_module.WORLD, r
 # (the full test set and {glue:text}`fit_max_removed` removed) are measured on a simulated world
 # of MovieLens 1M's shape, `synthetic-ml1m` ({numref}`tbl-sparsity-one-r-world`). The statement
 # holds there when every system's 95% interval of the change lies within ±10%, fails when one
-# lies wholly outside, and is inconclusive otherwise. {glue:text}`world_reading`
+# lies wholly outside, and is inconclusive otherwise. {glue:md}`policy`
+#
+# {glue:md}`says-1r-precision-independent-of-density-ml1m`
 #
 # ```{glue:figure} tbl-sparsity-one-r-world
 # :name: tbl-sparsity-one-r-world
@@ -370,12 +388,13 @@ say("world_reading", readings.world_sentences(world, world_check_module.WORLD, r
 # ```
 
 # %% [markdown]
-# **{glue:text}`size_headline`** Random 1R precision has exponent {glue:text}`size_random_exponent`,
-# {glue:text}`size_random_reading` the $-1$ of $1/t$ in {eq}`eq-sparsity-eq5` (a line fitted to the
-# logarithms of a few noisy means; {numref}`fig-sparsity-check` tests $1/t$ directly). The other
-# systems have exponents of {glue:text}`size_exponents`, and the interval excludes $-1$ for
-# {glue:text}`size_excluded`. An exponent above $-1$ means that precision falls more slowly than the
-# random baseline: a system that ranks the relevant item high keeps it in its top
+# {glue:md}`says-1r-precision-inverse-to-t` Random 1R precision has exponent
+# {glue:text}`size_random_exponent` (95% interval {glue:text}`size_random_exponent_low` to
+# {glue:text}`size_random_exponent_high`), to be set against the $-1$ of $1/t$ in {eq}`eq-sparsity-eq5` (a
+# line fitted to the logarithms of a few noisy means; {numref}`fig-sparsity-check` tests $1/t$ directly).
+# The other systems have exponents of {glue:text}`size_exponent`, with 95% intervals from
+# {glue:text}`size_exponent_low` up to {glue:text}`size_exponent_high`. An exponent above $-1$ means
+# that precision falls more slowly than the random baseline: a system that ranks the relevant item high keeps it in its top
 # {glue:text}`n` even when many more sampled items are added, and its lead over random grows with $t$.
 
 # %% [markdown]
@@ -394,11 +413,7 @@ elasticities = fits.elasticities(stats, SYSTEMS, sweep.metrics)
 fig = figures.metrics_figure(stats, SYSTEMS, sweep.metrics, COLOURS)
 dataset_caption(fig.axes[1], ratings.name)
 glue_figure("fig-sparsity-metrics", fig)
-glue_table("tbl-sparsity-elasticities", tables.elasticity_table(elasticities), left=["metric"])
-glue_table("tbl-sparsity-metric-claims", tables.metric_claims_table(elasticities, N, ratings.name), wrap=True,
-           left=["statement", "evidence"])
-for name, text in readings.metric_phrases(elasticities, sweep).items():
-    say(name, text)
+glue_table("tbl-sparsity-elasticities", report.elasticity_table(elasticities), left=["metric"])
 
 # %% [markdown]
 # ## Beyond precision
@@ -432,12 +447,14 @@ for name, text in readings.metric_phrases(elasticities, sweep).items():
 # Over all users of the full test set, P@{glue:text}`n` has an elasticity of
 # {glue:text}`elasticity_p_all` for the systems other than Random. Over the users who still have a
 # relevant item it is {glue:text}`elasticity_p_relevant`: the rest of the sensitivity comes from users
-# who lose every relevant test item and score 0. Recall@{glue:text}`n` {glue:text}`recall_reading`
-# ({glue:text}`elasticity_recall`), and the metrics without a cut-off, MAP and nDCG,
-# {glue:text}`map_ndcg_reading` ({glue:text}`elasticity_map` and {glue:text}`elasticity_ndcg`).
-# nDCG@{glue:text}`n` ({glue:text}`elasticity_ndcg_at_n`) {glue:text}`ndcg_at_n_reading`:
-# {glue:text}`many_relevant` of the users have more than {glue:text}`n` relevant test items on the full
-# test set, the case in which the papers expect it to follow the density.
+# who lose every relevant test item and score 0. Over those users, Recall@{glue:text}`n` has an elasticity
+# of {glue:text}`elasticity_recall`, MAP of {glue:text}`elasticity_map`, nDCG without a cut-off of
+# {glue:text}`elasticity_ndcg` and nDCG@{glue:text}`n` of {glue:text}`elasticity_ndcg_at_n`;
+# {glue:text}`many_relevant` of the users have more than {glue:text}`n` relevant test items on the full test
+# set, the case in which the papers expect nDCG@{glue:text}`n` to follow the density. Set against P@$n$ over
+# the same users and resamples ({numref}`tbl-sparsity-metric-claims`):
+# {glue:md}`says-recall-insensitive` {glue:md}`says-map-ndcg-slightly-sensitive`
+# {glue:md}`says-ndcg-at-n-sensitive` {glue:md}`says-mrr-like-precision`
 
 # %% [markdown]
 # ```{glue:figure} tbl-sparsity-metric-claims
@@ -462,10 +479,7 @@ orders = fits.order_stability(stats, SYSTEMS, f"P@{N}")
 fig = figures.order_figure(orders)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-orders", fig)
-glue_table("tbl-sparsity-orders", tables.order_table(orders))
-for name, text in readings.one_r_population_phrases(stats.levels).items():
-    say(name, text)
-say("order_truth_caption", readings.order_truth_caption(orders))
+glue_table("tbl-sparsity-orders", report.order_table(orders))
 
 # %% [markdown]
 # ## What survives sparsity
@@ -483,34 +497,34 @@ say("order_truth_caption", readings.order_truth_caption(orders))
 # ```{glue:figure} fig-sparsity-orders
 # :name: fig-sparsity-orders
 #
-# Kendall's $\tau$ between the order of systems by P@n at each removal level and the order on the full test set (solid, with 95% bootstrap bands). {glue:text}`order_truth_caption`
+# Kendall's $\tau$ between the order of systems by P@n at each removal level and the order on the full test set (solid, with 95% bootstrap bands). Dashed, on a simulated world only: τ against its true order.
 # ```
 #
 # ```{glue:figure} tbl-sparsity-orders
 # :name: tbl-sparsity-orders
 #
-# The orders behind {numref}`fig-sparsity-orders`: users evaluated at each level (AR: users with a relevant test item in the full test set; 1R: users with at least one run), and Kendall's $\tau$ with its 95% interval below.
+# The orders behind {numref}`fig-sparsity-orders`: users evaluated at each level (AR: users with a relevant test item in the full test set; 1R: users with at least one run), Kendall's $\tau$ with its 95% interval below, and the pairs of systems ordered against the full test set (the first now above the second).
 # ```
-
-# %% tags=["remove-input"]
-show_text(readings.order_sentences(orders))
-
-# %% [markdown]
+#
+# Where the interval of $\tau$ stays below 1, the order changed beyond the noise of the users; where it
+# reaches 1 with its lower end above 0, the order was kept within that noise; an interval that reaches 1 and
+# also 0 is too wide to tell. {glue:md}`says-order-survives-sparsity` Beyond {glue:text}`fit_max_removed`
+# removed, $\tau$ against the full test set is {glue:text}`order_tau_beyond`.
+#
 # In 1R a user without any relevant test rating has no run at all: {glue:text}`one_r_users_full`
 # users have runs on the full test set and {glue:text}`one_r_users_last` at
 # {glue:text}`one_r_last_level` removed, and the precision of the others is averaged as if the rest
 # did not exist, so 1R hides the thinning that AR shows.
-
-# %% tags=["remove-input"]
-show_text(readings.truth_sentence(orders, ratings.name, ratings.true_relevance is not None))
+#
+# {glue:md}`truth`
 
 # %% tags=["remove-cell"]
 collections = lift.lift_datasets(ratings, seed, compare_all)
 lifts = lift.lift_study(collections, PAPERS_SET, max_an_entries=max_an_entries, an_nonrelevant=an_nonrelevant,
                         base_size=target_size, test_ratio=test_ratio, n=N, n_boot=bootstrap, seed=seed)
 glue_figure("fig-sparsity-lift", figures.lift_figure(lifts, COLOURS, N))
-glue_table("tbl-sparsity-lift", tables.lift_table(lifts), left=["dataset, design"])
-glue_table("tbl-sparsity-spread", tables.spread_table(lifts, N), left=["system"])
+glue_table("tbl-sparsity-lift", report.lift_table(lifts), left=["dataset, design"])
+glue_table("tbl-sparsity-spread", report.spread_table(lifts, N), left=["system"])
 
 # %% [markdown]
 # ## Reading a number with its ρ
@@ -549,10 +563,8 @@ glue_table("tbl-sparsity-spread", tables.spread_table(lifts, N), left=["system"]
 # Largest over smallest value of each system's P@n and lift over random, across the datasets of {numref}`tbl-sparsity-lift` within the AR and the 1R design, and across all of them.
 # ```
 
-# %% tags=["remove-input"]
-show_text(readings.lift_sentences(lifts, N))
-
-# %% [markdown]
+# {glue:md}`says-1r-values-comparable-across-datasets`
+#
 # Random precision falls as $1/t$ and a good system's more slowly ({numref}`fig-sparsity-size`), so
 # the lift of a good system grows as $\rho$ shrinks: it says how far a system is above random
 # *within* one experiment, and is not a scale on which experiments can be compared.
@@ -574,12 +586,20 @@ show_text(readings.lift_sentences(lifts, N))
 # ```
 
 # %% tags=["remove-cell"]
-values = claims.measured(summary, density_fits, size_fits, orders, elasticities, lifts, N, world,
+values = claims.measured(summary, sweep, density_fits, size_fits, orders, elasticities, lifts, world,
                          world_check_module.WORLD)
 checked = register(claims.FINDINGS + published(claims.PUBLISHED), values, dataset=ratings.name)
+say_findings(checked)
+for finding in claims.FINDINGS:
+    if finding.key not in {claim.key for claim in checked}:
+        glue(f"says-{finding.key}", Markdown(claims.UNMEASURED.get(finding.key, claims.NOT_MEASURED)), display=False)
+glue("truth", Markdown(claims.TRUTH["truth_tau_full" in values].format(**values)), display=False)
+for name, text in report.numbers(values).items():
+    say(name, text)
+metric_keys = {finding.key for finding in claims.METRIC_FINDINGS}
+glue_table("tbl-sparsity-metric-claims", findings_table([claim for claim in checked if claim.key in metric_keys]),
+           wrap=True, left=["statement", "evidence"])
 glue_table("tbl-sparsity-findings", findings_table(checked), wrap=True, left=["statement", "evidence"])
-say("order_kept", readings.order_kept(orders))
-say("exposure", readings.exposure_sentence(elasticities, N))
 
 # %% [markdown]
 # ## Against the paper
@@ -604,8 +624,9 @@ say("exposure", readings.exposure_sentence(elasticities, N))
 #   what they recommend.
 # - **Compare systems within one experiment, not values across experiments.** Thinning the
 #   test set leaves the order of clearly different systems in place until the test data are
-#   sparse ({glue:text}`order_kept`); close systems are the first to swap, and the interval
-#   of $\tau$ says how firm an order is.
+#   sparse (here $\tau$ against the full test set is {glue:text}`order_tau` up to
+#   {glue:text}`fit_max_removed` removed and {glue:text}`order_tau_beyond` beyond, under AR and 1R); close
+#   systems are the first to swap, and the interval of $\tau$ says how firm an order is.
 # - **Report $\rho$ next to every precision.** It tells the reader where random
 #   recommendation stands. Dividing by it (the lift over random) is no cure: a good system's
 #   precision falls more slowly than $\rho$, so its lift grows as $\rho$ shrinks, and lifts
@@ -613,7 +634,12 @@ say("exposure", readings.exposure_sentence(elasticities, N))
 # - **1R fixes the range by design**: its random baseline is $1/t$ whatever the data, so
 #   choose $t$ deliberately and report it. Keep the candidate pool fixed (AI) when test
 #   data are thin, or the pool itself changes with the test data.
-# - **Which metrics are less exposed.** {glue:text}`exposure`
+# - **Which metrics are less exposed.** A metric whose elasticity is a small part of precision's moves little
+#   with the density. Here, over the users with a relevant test item, the elasticity of
+#   Recall@{glue:text}`n` is {glue:text}`recall_ratio` times that of P@{glue:text}`n`, that of MAP and nDCG
+#   {glue:text}`map_ndcg_ratio` times and that of nDCG@{glue:text}`n` {glue:text}`ndcg_at_n_ratio` times;
+#   but these metrics can only average over users who have relevant test items: say how the others were
+#   treated.
 #
 # ## Try it
 #

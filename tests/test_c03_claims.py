@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from c03_inputs import density_fits, elasticities, lift_frame, orders, size_fits, summary
+from c03_inputs import density_fits, elasticities, lift_frame, orders, size_fits, summary, sweep
 
 from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, evaluate, published, register
 from recbias.chapters.c03_sparsity_bias import claims
@@ -20,11 +20,10 @@ BY_KEY = {finding.key: finding for finding in claims.FINDINGS}
 EDGES = [
     ("random-precision-is-eq4-eq5", {"check_within": 0.9}, HOLDS),
     ("random-precision-is-eq4-eq5", {"check_within": 0.8999}, FAILS),
-    # a line holds at R² 0.95; below it, scatter beyond twice the points' noise fails, within it cannot tell
-    ("ar-precision-linear-in-density", {"ar_r2": Span([0.95, 0.999]), "ar_scatter": Span([5.0, 5.0])}, HOLDS),
-    ("ar-precision-linear-in-density", {"ar_r2": Span([0.9499, 0.999]), "ar_scatter": Span([2.001, 0.5])}, FAILS),
-    ("ar-precision-linear-in-density", {"ar_r2": Span([0.9499, 0.999]), "ar_scatter": Span([2.0, 9.0])},
-     INCONCLUSIVE),
+    # counts of systems (fit_values): every one on its line holds, one straying beyond noise fails, else cannot tell
+    ("ar-precision-linear-in-density", {"ar_straying": 0, "ar_on_line": 2, "ar_systems": 2}, HOLDS),
+    ("ar-precision-linear-in-density", {"ar_straying": 1, "ar_on_line": 1, "ar_systems": 2}, FAILS),
+    ("ar-precision-linear-in-density", {"ar_straying": 0, "ar_on_line": 1, "ar_systems": 2}, INCONCLUSIVE),
     # one interval per system: all within ±10% holds, one wholly outside fails, one straddling a bound cannot tell
     ("1r-precision-independent-of-density", {"one_r_change_low": Span([-0.1, -0.05]),
                                              "one_r_change_high": Span([0.02, 0.1])}, HOLDS),
@@ -36,6 +35,12 @@ EDGES = [
                                              "one_r_change_high": Span([-0.1001, 0.1])}, FAILS),
     ("1r-precision-independent-of-density", {"one_r_change_low": Span([-0.3, 0.1001]),
                                              "one_r_change_high": Span([0.0, 0.2])}, FAILS),
+    ("1r-ai-precision-independent-of-density", {"one_r_ai_change_low": Span([-0.1, -0.05]),
+                                                "one_r_ai_change_high": Span([0.02, 0.1])}, HOLDS),
+    ("1r-ai-precision-independent-of-density", {"one_r_ai_change_low": Span([-0.1001, -0.05]),
+                                                "one_r_ai_change_high": Span([0.02, 0.1])}, INCONCLUSIVE),
+    ("1r-ai-precision-independent-of-density", {"one_r_ai_change_low": Span([-0.3, -0.05]),
+                                                "one_r_ai_change_high": Span([-0.1001, 0.1])}, FAILS),
     ("1r-precision-independent-of-density-ml1m", {"world_change_low": Span([-0.1]), "world_change_high": Span([0.1])},
      HOLDS),
     ("1r-precision-independent-of-density-ml1m", {"world_change_low": Span([-0.12]), "world_change_high": Span([0.0])},
@@ -48,10 +53,10 @@ EDGES = [
      FAILS),
     ("1r-precision-inverse-to-t", {"size_exponent_low": Span([-1.2, -1.3]), "size_exponent_high": Span([-1.01, -0.7])},
      FAILS),
-    # a level keeps the order when tau's interval reaches 1 above 0, changes it when it stays below 1
-    ("order-survives-sparsity", {"order_tau_low": Span([0.6, 1e-9]), "order_tau_high": Span([1.0, 1.0])}, HOLDS),
-    ("order-survives-sparsity", {"order_tau_low": Span([0.6, 0.0]), "order_tau_high": Span([1.0, 1.0])}, INCONCLUSIVE),
-    ("order-survives-sparsity", {"order_tau_low": Span([0.6, -0.4]), "order_tau_high": Span([1.0, 0.999])}, FAILS),
+    # counts of levels (order_values): every one kept holds, one changed fails, one too wide to tell cannot tell
+    ("order-survives-sparsity", {"order_changed": 0, "order_kept": 3, "order_levels": 3}, HOLDS),
+    ("order-survives-sparsity", {"order_changed": 1, "order_kept": 2, "order_levels": 3}, FAILS),
+    ("order-survives-sparsity", {"order_changed": 0, "order_kept": 2, "order_levels": 3}, INCONCLUSIVE),
     # each ratio's 95% interval: within the range holds, wholly outside fails, straddling an end cannot tell
     ("recall-insensitive", {"recall_ratio_low": Span([-0.2, -0.2]), "recall_ratio_high": Span([0.2, 0.2])}, HOLDS),
     ("recall-insensitive", {"recall_ratio_low": Span([-0.201, -0.2]), "recall_ratio_high": Span([0.2, 0.2])}, INCONCLUSIVE),
@@ -92,6 +97,30 @@ def test_every_finding_is_on_the_edge_table_and_points_at_the_page() -> None:
     assert published(claims.PUBLISHED) == []  # Section 4 publishes no number
 
 
+def test_the_lines_are_counted_at_the_r2_bound_and_at_twice_the_noise() -> None:
+    # A reaches R² 0.95 exactly; B falls short and strays by exactly twice its noise (not beyond); Random is left out
+    on_edge = claims.fit_values(density_fits(ar_r2=(0.95, 0.9499, 0.1), scatter=(9.0, 2.0, 9.0)), size_fits())
+    assert (on_edge["ar_systems"], on_edge["ar_on_line"], on_edge["ar_straying"]) == (2, 1, 0)
+    beyond = claims.fit_values(density_fits(ar_r2=(0.95, 0.9499, 0.1), scatter=(9.0, 2.001, 9.0)), size_fits())
+    assert (beyond["ar_on_line"], beyond["ar_straying"]) == (1, 1)
+    verdict = BY_KEY["ar-precision-linear-in-density"].criterion
+    assert (verdict(on_edge), verdict(beyond)) == (INCONCLUSIVE, FAILS)
+    assert beyond["ar_intercept_below"] == 2 and f"{beyond['ar_loss']:.0%}" == "90% to 91%"
+    assert (beyond["ar_random_slope"], beyond["ar_random_slope_low"], beyond["ar_random_slope_high"]) == \
+        (1.1, Span([0.7]), Span([1.6]))
+
+
+def test_the_levels_are_counted_as_kept_changed_or_too_wide_at_the_ends_of_tau() -> None:
+    def counted(lows, highs):
+        frame = pd.DataFrame({"sweep": "AR, test ratings removed", "x": [0.0, 0.5, 0.9], "tau": 1.0, "users": 5,
+                              "tau_ci": list(zip(lows, highs, strict=True)), "tau_truth": np.nan})
+        values = claims.order_values(frame)
+        return values["order_kept"], values["order_changed"], values["order_unclear"], values["order_levels"]
+
+    assert counted([1.0, 1e-9, 0.5], [1.0, 1.0, 1.0]) == (3, 0, 0, 3)  # reaches 1, lower end above 0: kept
+    assert counted([1.0, 0.0, 0.5], [1.0, 1.0, 0.999]) == (1, 1, 1, 3)  # at 0: too wide; below 1: changed
+
+
 def test_a_span_is_tested_element_by_element_and_shown_as_a_range() -> None:
     assert f"{Span([0.999, 1.0, 0.9995]):.3f}" == "0.999 to 1.000"
     assert f"{Span([0.8, 0.8]):.2f}" == "0.80" and f"{Span([-0.25, -0.18]):+.0%}" == "-25% to -18%"
@@ -111,7 +140,7 @@ def test_metric_claims_apply_their_criteria() -> None:
 
 
 def test_measured_values_read_the_systems_but_random() -> None:
-    values = claims.measured(summary(), density_fits(), size_fits(), orders(), elasticities(), lift_frame(), 10)
+    values = claims.measured(summary(), sweep(), density_fits(), size_fits(), orders(), elasticities(), lift_frame())
     assert list(values["ar_r2"]) == [0.999, 0.9996] and list(values["one_r_change"]) == [-0.25, -0.18]
     assert list(values["one_r_ai_change"]) == [-0.02, -0.01]
     assert list(values["one_r_change_low"]) == pytest.approx([-0.3, -0.23])
@@ -123,10 +152,20 @@ def test_measured_values_read_the_systems_but_random() -> None:
     assert values["lift_datasets"] == 2 and list(values["spread_1r"]) == pytest.approx([1.2, 1.2])
     assert list(values["spread_ar"]) == pytest.approx([4.0, 4.0]) and list(values["spread_1r_below_ar"]) == [1, 1]
     assert (values["check_within"], values["check_configurations"], values["check_max_z"]) == (0.93, 60, 3.14)
+    assert (values["check_users"], values["check_users_total"], values["check_skipped"]) == (10, 12, 2)
+    # the sweep's bookkeeping: the TI pool at the full test set and at 80%, the last level fitted (95% is beyond)
+    assert (values["pool_full"], values["pool_thin"], values["pool_thin_level"]) == (244, 114, 0.8)
+    assert values["pool_kept"] == pytest.approx(114 / 244) and values["many_relevant"] == 0.25
+    assert (values["followed"], values["rated"], values["size_low"], values["size_high"]) == (60, 106, 23, 226)
+    assert (values["one_r_users_full"], values["one_r_users_last"], values["one_r_last_level"]) == (100, 12, 0.99)
+    assert f"{values['elasticity_p_all']:.2f}" == "1.40 to 1.68" and f"{values['elasticity_recall']:.2f}" == \
+        "0.05 to 0.06"
+    assert (values["rho_low"], values["rho_low_dataset"], values["rho_high_dataset"]) == (0.001, "a", "b")
+    assert values["one_r_t"] == pytest.approx(100) and f"{values['spread_ar_lift']:.1f}" == "2.0"
 
 
 def test_registered_evidence_reads_as_the_measurement() -> None:
-    values = claims.measured(summary(), density_fits(), size_fits(), orders(), elasticities(), lift_frame(), 10)
+    values = claims.measured(summary(), sweep(), density_fits(), size_fits(), orders(), elasticities(), lift_frame())
     checked = {claim.key: claim for claim in register(claims.FINDINGS, values, dataset="synthetic")}
     assert list(checked) == [f.key for f in claims.FINDINGS if f.key != "1r-precision-independent-of-density-ml1m"]
     assert checked["random-precision-is-eq4-eq5"].evidence.startswith(
@@ -150,23 +189,32 @@ def test_registered_evidence_reads_as_the_measurement() -> None:
     assert "1r-precision-independent-of-density-ml1m" not in outcomes  # the world check was switched off
     assert outcomes["1r-precision-independent-of-density"] == FAILS and outcomes["1r-precision-inverse-to-t"] == FAILS
     assert outcomes["order-survives-sparsity"] == HOLDS and outcomes["1r-values-comparable-across-datasets"] == HOLDS
+    # with AI-NN candidates every interval (the change ± 5%) lies within ±10%: the design, not the pool, sets 1R
+    assert outcomes["1r-ai-precision-independent-of-density"] == HOLDS
+    assert checked["1r-ai-precision-independent-of-density"].sentence.endswith(
+        "**1R precision is set by the design, as long as the candidates stay the same.**")
+    assert checked["1r-ai-precision-independent-of-density"].departs
 
 
 def test_claims_without_their_measurement_are_left_out() -> None:
     empty = pd.DataFrame(columns=["sweep", "system", "change", "r2"])
-    values = claims.measured(summary(), empty, pd.DataFrame(columns=["system", "exponent", "exponent_ci"]),
+    values = claims.measured(summary(), sweep(), empty, pd.DataFrame(columns=["system", "exponent", "exponent_ci"]),
                              pd.DataFrame(columns=["sweep", "x", "tau", "tau_ci"]), elasticities(),
-                             lift_frame(("a",)), 10)
+                             lift_frame(("a",)))
     keys = {claim.key for claim in register(claims.FINDINGS, values, dataset="d")}
     assert keys == {"random-precision-is-eq4-eq5", "recall-insensitive", "map-ndcg-slightly-sensitive",
                     "ndcg-at-n-sensitive", "mrr-like-precision"}
+    # what the page says in place of the others: the parts switched off say how to switch them on
+    assert claims.UNMEASURED["1r-precision-independent-of-density-ml1m"].startswith("The check was not run")
+    assert claims.UNMEASURED["1r-values-comparable-across-datasets"].startswith("Only this page's dataset")
+    assert set(claims.UNMEASURED) < set(BY_KEY) - keys
 
 
 def test_the_world_check_reads_the_systems_but_random_and_decides_on_their_intervals() -> None:
     world = pd.DataFrame({"system": ["A", "B", "Random"], "change": [-0.06, -0.08, 0.4],
                           "change_ci": [(-0.09, -0.03), (-0.12, -0.04), (0.1, 0.7)], "pool_full": 3700,
-                          "pool_thinned": 3500})
-    values = claims.world_values(world, "synthetic-ml1m", 0.9) | {"n": 10}
+                          "pool_thinned": 3500, "users": 5000})
+    values = claims.world_values(world, "synthetic-ml1m", 0.9) | claims.sweep_values(sweep())
     assert list(values["world_change_low"]) == [-0.09, -0.12] and list(values["world_change_high"]) == [-0.03, -0.04]
     (claim,) = register([BY_KEY["1r-precision-independent-of-density-ml1m"]], values, dataset="synthetic")
     assert claim.outcome == INCONCLUSIVE  # B's interval straddles -10%
@@ -174,3 +222,51 @@ def test_the_world_check_reads_the_systems_but_random_and_decides_on_their_inter
                                      "Random: -8% to -6% (95% intervals from -12% to -9% up to -4% to -3%); TI pool "
                                      "3,700 to 3,500 items (criterion: ")
     assert claim.departs and claims.world_values(None, "synthetic-ml1m", 0.9) == {}
+    assert claim.sentence == ("On synthetic-ml1m the 1R P@n of the systems other than Random changes by -8% to -6% "
+                              "(5,000 users followed), and the test cannot tell there: an interval straddles ±10%. "
+                              "Its TI pool keeps 95% of its items at 90% removed, against 47% on tiny.")
+
+
+#: a value of every name any finding's sentence reads, for the sentences of the outcomes not reached above
+EVERY_VALUE = claims.measured(summary(), sweep(), density_fits(), size_fits(), orders(), elasticities(), lift_frame(),
+                              pd.DataFrame({"system": ["A"], "change": [-0.05], "change_ci": [(-0.08, -0.02)],
+                                            "pool_full": 3700, "pool_thinned": 3330, "users": 5000}), "w")
+
+
+@pytest.mark.parametrize("key, outcome", sorted({(key, outcome) for key, _, outcome in EDGES}))
+def test_a_finding_that_says_something_says_it_of_every_outcome_it_reaches(key, outcome) -> None:
+    finding = BY_KEY[key]
+    if key == "random-precision-is-eq4-eq5":
+        assert finding.says == {}  # the page states its numbers instead
+        return
+    sentence = finding.sentence(outcome, EVERY_VALUE)
+    assert sentence and "{" not in sentence and sentence.rstrip("*").endswith(".")
+
+
+def test_the_sentences_name_the_outcome_they_are_printed_for() -> None:
+    says = BY_KEY["ar-precision-linear-in-density"].says
+    assert says[HOLDS] == "**AR precision is a line in the density.**"
+    assert "sampling noise hides" in says[INCONCLUSIVE] and "not along a straight line" in says[FAILS]
+    assert BY_KEY["1r-precision-independent-of-density"].says[HOLDS] == "**1R precision does not follow the test data.**"
+    order = BY_KEY["order-survives-sparsity"]
+    assert order.sentence(FAILS, EVERY_VALUE | {"order_changed": 1, "order_levels": 6}).startswith(
+        "Up to 90% removed, under AR and 1R, the order changed beyond the noise of the users at 1 of the 6 levels")
+    recall = BY_KEY["recall-insensitive"]
+    assert recall.sentence(HOLDS, EVERY_VALUE) == ("*Recall@10 is nearly insensitive to the density*, as the papers "
+                                                   "say: the elasticity over P@10's is 0.06.")
+    assert recall.sentence(FAILS, EVERY_VALUE).endswith("lies wholly outside [-0.2, 0.2].")
+    lift = BY_KEY["1r-values-comparable-across-datasets"]
+    assert "1R values are the more comparable" in lift.sentence(HOLDS, EVERY_VALUE)
+    assert "fixing t does not make 1R values more comparable" in lift.sentence(FAILS, EVERY_VALUE)
+    assert lift.sentence(HOLDS, EVERY_VALUE).startswith("Across the datasets, ρ under AR ranges from 0.0010 (a) to "
+                                                        "0.0020 (b); under 1R it is 1/100 everywhere.")
+
+
+def test_the_true_order_is_stated_on_a_simulated_world_and_its_absence_on_observed_data() -> None:
+    truth = claims.measured(summary(), sweep(), density_fits(), size_fits(), orders(truth=True), elasticities(),
+                            lift_frame())
+    assert claims.TRUTH[True].format(**truth).startswith(
+        "Against the true order of the simulated world, AR on the full test set has τ = 1.00, and τ against the truth "
+        "takes values of 0.60 to 1.00 across the levels")
+    assert "truth_tau_full" not in EVERY_VALUE
+    assert claims.TRUTH[False].format(**EVERY_VALUE).startswith("*tiny* is observed data without a complete truth")

@@ -1,49 +1,24 @@
-"""The statements of IRJ 2017 Section 4 as findings, and the values this page checks them on.
-
-Section 4 publishes its evidence as figures without numbers, so the chapter has findings only
-(its ``published.csv`` is header-only).  :data:`FINDINGS` states each criterion once;
-:func:`measured` turns the page's results into the one flat mapping they are checked on, in
-which a :class:`Span` holds the values of several systems (or levels): every one of them is
-tested, and the evidence shows their range.
+"""The statements of IRJ 2017 Section 4 as findings (Section 4 publishes no number: ``published.csv`` is header-only),
+each with its criterion and what the page says of each outcome, and :func:`measured`, the one flat mapping of values
+they are checked on and the page quotes, in which a :class:`Span` holds the values of several systems (or levels):
+every one is tested, and a template shows their range.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import (
-    FAILS,
-    HOLDS,
-    INCONCLUSIVE,
-    Criterion,
-    Finding,
-    all_of,
-    at_least,
-    at_most,
-    interval_between,
-    is_true,
-)
-from recbias.chapters.c03_sparsity_bias.study.fits import (
-    ORDER_CHANGED,
-    ORDER_KEPT,
-    ORDER_TOO_WIDE,
-    elasticity_ratio,
-    fits_of,
-    order_verdict,
-)
-from recbias.chapters.c03_sparsity_bias.study.lift import spread_factors
-from recbias.chapters.c03_sparsity_bias.study.sweeps import (
-    AR_REMOVAL,
-    FIT_MAX_REMOVED,
-    ONE_R_AI_REMOVAL,
-    ONE_R_REMOVAL,
-    personalised,
-)
+from recbias.bookkit.claims import (FAILS, HOLDS, INCONCLUSIVE, Finding, all_of, at_least, at_most, interval_between,
+                                    is_true, none_of)
+from recbias.chapters.c03_sparsity_bias.study.fits import elasticity_ratio, fits_of
+from recbias.chapters.c03_sparsity_bias.study.lift import is_one_r, spread_factors
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL,
+                                                             ONE_R_REMOVAL, Sweep, personalised, point_key)
 from recbias.chapters.c03_sparsity_bias.study.theory_check import CheckSummary
 from recbias.text import fmt_pct, fmt_span
 
@@ -54,9 +29,8 @@ PUBLISHED = Path(__file__).with_name("published.csv")
 
 
 class Span(np.ndarray):
-    """Measured values of several systems, levels or configurations, tested one by one by a criterion
-    and shown in an evidence template as their range: ``"{r2:.3f}"`` gives ``"0.999 to 1.000"``
-    (:func:`recbias.text.fmt_span`), or ``"n/a"`` when there is no value."""
+    """Values of several systems, levels or configurations, tested one by one by a criterion and shown in a template
+    as their range (:func:`recbias.text.fmt_span`): ``"{r2:.3f}"`` gives ``"0.999 to 1.000"``, or ``"n/a"``."""
 
     def __new__(cls, values: Any) -> Span:
         return np.asarray(values, dtype=float).reshape(-1).view(cls)
@@ -70,60 +44,32 @@ class Span(np.ndarray):
 #: the bound on the 1R change from the full test set to the sparsest fitted level under which 1R P@n counts as
 #: not depending on the amount of test ratings (ours: the papers give no number)
 ONE_R_BOUND = 0.1
-
 #: the R² at which AR P@n counts as a line in the density, and the scatter about the line (in units of the
 #: points' own sampling noise, :func:`.study.fits.scatter_over_noise`) beyond which a lower R² is decided
 LINE_R2, SCATTER_BEYOND_NOISE = 0.95, 2.0
+#: a level keeps the order when tau's 95% interval reaches 1 and its lower end lies above this (agreement beyond
+#: chance); it changed the order when the interval stays below 1
+ORDER_TOO_WIDE = 0.0
 
-
-def linear_up_to_noise() -> Criterion:
-    """Three outcomes on the AR fits of the systems but Random: holds when every R² reaches :data:`LINE_R2`,
-    fails when a system below it strays from its line by more than :data:`SCATTER_BEYOND_NOISE` times the
-    points' noise, inconclusive when every system below it stays within that (the noise hides the line)."""
-
-    def test(values: Mapping[str, Any]) -> str:
-        r2, scatter = np.asarray(values["ar_r2"], dtype=float), np.asarray(values["ar_scatter"], dtype=float)
-        if r2.size == 0 or r2.shape != scatter.shape:
-            raise ValueError("a criterion was given no fitted line to test")
-        below = r2 < LINE_R2
-        if not below.any():
-            return HOLDS
-        return FAILS if np.any(scatter[below] > SCATTER_BEYOND_NOISE) else INCONCLUSIVE
-
-    words = ("R² of every system but Random at least {:g}; a lower R² fails only where the points stray from the "
-             "line by more than {:g} times their sampling noise, and is inconclusive otherwise")
-    return Criterion(words.format(LINE_R2, SCATTER_BEYOND_NOISE), ("ar_r2", "ar_scatter"), test)
-
-
-def order_kept_everywhere() -> Criterion:
-    """Three outcomes on the levels up to :data:`FIT_MAX_REMOVED` (:func:`.study.fits.order_verdict`): holds when the
-    order is kept at every level, fails when it changed at one, inconclusive when an interval is too wide to tell."""
-
-    def test(values: Mapping[str, Any]) -> str:
-        verdicts = [order_verdict(low, high) for low, high in zip(values["order_tau_low"], values["order_tau_high"],
-                                                                  strict=True)]
-        if not verdicts:
-            raise ValueError("a criterion was given no measured interval to test")
-        return FAILS if ORDER_CHANGED in verdicts else HOLDS if set(verdicts) == {ORDER_KEPT} else INCONCLUSIVE
-
-    words = ("holds if τ's 95% interval reaches 1 with its lower end above {:g} at every level up to {} removed, "
-             "fails if it stays below 1 at one, inconclusive otherwise")
-    return Criterion(words.format(ORDER_TOO_WIDE, fmt_pct(FIT_MAX_REMOVED, 0)), ("order_tau_low", "order_tau_high"),
-                     test)
-
-
-#: the papers' statements on other metrics than precision (Sec. 4.2), each checked on the ratio of the
-#: metric's elasticity to that of P@n over the same users, with its 95% interval over the same resamples of
-#: users (criteria ours: the papers give no numbers)
+#: the papers' statements on other metrics (Sec. 4.2), each checked on the ratio of the metric's elasticity to P@n's
+#: over the same users, with its 95% interval over the same resamples (criteria ours: the papers give no numbers)
 RATIO_EVIDENCE = ("elasticity over P@{{n}}'s: {{{name}:.2f}} (95% intervals from {{{name}_low:.2f}} up to "
                   "{{{name}_high:.2f}})")
+#: what the page says of a statement on another metric, by outcome
+RATIO_SAYS = {HOLDS: "*{statement}*, as the papers say: the elasticity over P@{{n}}'s is {{{name}:.2f}}.",
+              FAILS: "*{statement}* does not hold here: the elasticity over P@{{n}}'s is {{{name}:.2f}}, and "
+                     "for some system the 95% interval lies wholly outside [{low:g}, {high:g}].",
+              INCONCLUSIVE: "The noise hides whether *{statement}*: the elasticity over P@{{n}}'s is "
+                            "{{{name}:.2f}}, and an interval straddles an end of [{low:g}, {high:g}]."}
 
 
 def _ratio_finding(key: str, statement: str, name: str, low: float, high: float) -> Finding:
     """A statement on a metric's elasticity relative to P@n's, decided on the ratios' intervals."""
+    says = {outcome: text.format(statement=statement, name=name, low=low, high=high)
+            for outcome, text in RATIO_SAYS.items()}
     return Finding(key, statement, SOURCE, "tbl-sparsity-metric-claims",
                    interval_between(f"{name}_low", f"{name}_high", low, high, what="the ratio"),
-                   RATIO_EVIDENCE.format(name=name))
+                   RATIO_EVIDENCE.format(name=name), says=says)
 
 
 METRIC_FINDINGS = [
@@ -135,6 +81,18 @@ METRIC_FINDINGS = [
     _ratio_finding("mrr-like-precision", "MRR follows the density as P@{n} does", "mrr_ratio", 0.5, 1.5),
 ]
 
+#: what the page says of the ML-1M-shaped world, around the words of each outcome
+WORLD_SAYS = ("On {{world}} the 1R P@n of the systems other than Random changes by {{world_change:+.0%}} "
+              "({{world_users:,}} users followed), and {}. Its TI pool keeps {{world_pool_kept:.0%}} of its items at "
+              "{{world_removed:.0%}} removed, against {{pool_kept:.0%}} on {{dataset}}.")
+#: what the page says of the spread across datasets, around the words of each outcome
+LIFT_SAYS = ("Across the datasets, ρ under AR ranges from {{rho_low:.4f}} ({{rho_low_dataset}}) to {{rho_high:.4f}} "
+             "({{rho_high_dataset}}); under 1R it is 1/{{one_r_t:.0f}} everywhere. For the systems other than Random, "
+             "AR P@{{n}} spreads by a factor of {{spread_ar:.1f}} across the datasets and 1R P@{{n}} by "
+             "{{spread_1r:.1f}}: {}. Divided by ρ, AR values spread by {{spread_ar_lift:.1f}}; across all datasets "
+             "and designs together the lift spreads by {{spread_all_lift:.1f}} against {{spread_all_p:.1f}} for "
+             "P@{{n}} itself.")
+
 #: every statement of Section 4 the page checks
 FINDINGS = [
     Finding("random-precision-is-eq4-eq5",
@@ -143,8 +101,16 @@ FINDINGS = [
             "{check_within:.0%} of {check_configurations} configurations within the 95% simulation band; "
             "largest |z| = {check_max_z:.1f}"),
     Finding("ar-precision-linear-in-density", "AR P@{n} of every system decreases linearly with the relevance density",
-            SOURCE, "fig-sparsity-ar", linear_up_to_noise(),
-            "R² of the line in δ: {ar_r2:.3f}; scatter about it {ar_scatter:.1f} times the points' sampling noise"),
+            SOURCE, "fig-sparsity-ar",
+            none_of("ar_straying", "ar_on_line", "ar_systems", words=(
+                "R² of every system but Random at least {:g}; a lower R² fails only where the points stray from the "
+                "line by more than {:g} times their sampling noise, and is inconclusive otherwise"
+            ).format(LINE_R2, SCATTER_BEYOND_NOISE)),
+            "R² of the line in δ: {ar_r2:.3f}; scatter about it {ar_scatter:.1f} times the points' sampling noise",
+            says={HOLDS: "**AR precision is a line in the density.**",
+                  FAILS: "**AR precision follows the density, but not along a straight line for every system.**",
+                  INCONCLUSIVE: "**AR precision follows the density; for the weakest systems the sampling noise "
+                                "hides whether it does so along a line.**"}),
     Finding("1r-precision-independent-of-density", "1R P@{n} (TI-NN) does not depend on the amount of test ratings",
             SOURCE, "fig-sparsity-one-r",
             interval_between("one_r_change_low", "one_r_change_high", -ONE_R_BOUND, ONE_R_BOUND,
@@ -152,7 +118,27 @@ FINDINGS = [
             "fitted change from the full test set to {fit_max_removed:.0%} removed, systems but Random: "
             "{one_r_change:+.0%} with TI-NN candidates (95% intervals from {one_r_change_low:+.0%} up to "
             "{one_r_change_high:+.0%}), {one_r_ai_change:+.0%} with AI-NN",
-            note="on a small dataset the TI pool shrinks as test ratings are removed (see the page)"),
+            note="on a small dataset the TI pool shrinks as test ratings are removed (see the page)",
+            says={HOLDS: "**1R precision does not follow the test data.**",
+                  FAILS: "**1R precision moves less than AR precision, but it moves.**",
+                  INCONCLUSIVE: "**Whether 1R precision follows the test data is within the noise here.**"}),
+    Finding("1r-ai-precision-independent-of-density",
+            "1R P@{n} with AI-NN candidates does not depend on the amount of test ratings", SOURCE,
+            "fig-sparsity-one-r",
+            interval_between("one_r_ai_change_low", "one_r_ai_change_high", -ONE_R_BOUND, ONE_R_BOUND,
+                             what="the AI-NN change"),
+            "fitted change from the full test set to {fit_max_removed:.0%} removed, systems but Random, with AI-NN "
+            "candidates: {one_r_ai_change:+.0%} (95% intervals from {one_r_ai_change_low:+.0%} up to "
+            "{one_r_ai_change_high:+.0%})",
+            departs="AI-NN candidates in place of the papers' TI-NN, to tell the design from its shrinking pool",
+            says={HOLDS: "A relevant test rating removed at random leaves the others as they were, and 1R precision, "
+                         "an average over them, stays where it was, within ±10%: **1R precision is set by the design, "
+                         "as long as the candidates stay the same.**",
+                  FAILS: "A relevant test rating removed at random leaves the others as they were, yet 1R precision "
+                         "moves beyond ±10% for some system, as fewer users keep a relevant test rating and the "
+                         "average runs over a changing set of users.",
+                  INCONCLUSIVE: "A relevant test rating removed at random leaves the others as they were; whether 1R "
+                                "precision, an average over them, stays within ±10% is within the noise here."}),
     Finding("1r-precision-independent-of-density-ml1m",
             "1R P@{n} (TI-NN) does not depend on the amount of test ratings, on a world of MovieLens 1M's shape",
             SOURCE, "tbl-sparsity-one-r-world",
@@ -160,78 +146,155 @@ FINDINGS = [
             "on {world}, change from the full test set to {world_removed:.0%} removed, systems but Random: "
             "{world_change:+.0%} (95% intervals from {world_change_low:+.0%} up to {world_change_high:+.0%}); "
             "TI pool {world_pool_full:,} to {world_pool_thinned:,} items",
-            departs="a simulated world of MovieLens 1M's shape, one split, in place of MovieLens 1M and five splits"),
+            departs="a simulated world of MovieLens 1M's shape, one split, in place of MovieLens 1M and five splits",
+            says={HOLDS: WORLD_SAYS.format("the statement holds there: every interval lies within ±10%"),
+                  FAILS: WORLD_SAYS.format("the statement fails there: an interval lies wholly outside ±10%"),
+                  INCONCLUSIVE: WORLD_SAYS.format("the test cannot tell there: an interval straddles ±10%")}),
     Finding("1r-precision-inverse-to-t", "every system's 1R P@{n} is inversely proportional to t", SOURCE,
             "fig-sparsity-size",
             all_of(at_most("size_exponent_low", -1, what="the lower end of every system's 95% interval"),
                    at_least("size_exponent_high", -1, what="its upper end")),
-            "fitted exponents {size_exponent:.2f} for the systems but Random"),
+            "fitted exponents {size_exponent:.2f} for the systems but Random",
+            says={HOLDS: "**1R precision falls as 1/t for every system.**",
+                  FAILS: "**1R precision falls with the size of the target sets, but not as 1/t for every "
+                         "system.**"}),
     Finding("order-survives-sparsity",
             "test sparsity does not change the order of systems by P@{n}, except at extreme sparsity", SOURCE,
             "fig-sparsity-orders",
-            order_kept_everywhere(),
+            none_of("order_changed", "order_kept", "order_levels", words=(
+                "holds if τ's 95% interval reaches 1 with its lower end above {:g} at every level up to {} removed, "
+                "fails if it stays below 1 at one, inconclusive otherwise"
+            ).format(ORDER_TOO_WIDE, fmt_pct(FIT_MAX_REMOVED, 0))),
             "Kendall's τ against the full test set: {order_tau:.2f} up to {fit_max_removed:.0%} removed (95% "
             "intervals from {order_tau_low:.2f} up to {order_tau_high:.2f}); {order_tau_beyond:.2f} beyond "
-            "{fit_max_removed:.0%}"),
+            "{fit_max_removed:.0%}",
+            says={HOLDS: "Up to {fit_max_removed:.0%} removed, the order is kept within the noise of the users at all "
+                         "{order_levels} levels of AR and 1R (the full test set included): the interval of τ reaches "
+                         "1 at each.",
+                  FAILS: "Up to {fit_max_removed:.0%} removed, under AR and 1R, the order changed beyond the noise of "
+                         "the users at {order_changed} of the {order_levels} levels, where the interval of τ stays "
+                         "below 1.",
+                  INCONCLUSIVE: "Up to {fit_max_removed:.0%} removed, under AR and 1R, no level changed the order "
+                                "beyond the noise of the users, but at {order_unclear} of the {order_levels} levels "
+                                "the interval of τ reaches 1 and also {order_too_wide:g} or below, too wide to tell "
+                                "whether the order was kept."}),
     *METRIC_FINDINGS,
     Finding("1r-values-comparable-across-datasets",
             "with a fixed t, 1R P@{n} varies less across datasets than AR P@{n}", SOURCE, "tbl-sparsity-spread",
             is_true("spread_1r_below_ar", "the 1R spread below the AR spread for every system but Random"),
             "largest over smallest value across {lift_datasets} datasets, systems but Random: 1R {spread_1r:.1f}, "
-            "AR {spread_ar:.1f}"),
+            "AR {spread_ar:.1f}",
+            says={HOLDS: LIFT_SAYS.format("with t fixed by the design, 1R values are the more comparable, as the "
+                                          "papers suggest"),
+                  FAILS: LIFT_SAYS.format("fixing t does not make 1R values more comparable than AR ones here")}),
 ]
 
+#: what the page says in place of a finding this build did not check, when it says more than that it could not
+UNMEASURED = {
+    "1r-precision-independent-of-density-ml1m": "The check was not run for this build (`world_check = False`); "
+                                                "build with it on to see the world of MovieLens 1M's shape.",
+    "1r-values-comparable-across-datasets": "Only this page's dataset is available to this build, so the comparison "
+                                            "across datasets is not made; build with `compare_all = True` on a "
+                                            "machine with the other datasets.",
+}
+#: what the page says in place of any other finding it could not check (too few levels or sizes had runs)
+NOT_MEASURED = "*This dataset has too few test ratings or items for this check.*"
+#: what the page says of the true order: on a simulated world, and on observed data without one
+TRUTH = {True: "Against the true order of the simulated world, AR on the full test set has τ = {truth_tau_full:.2f}, "
+               "and τ against the truth takes values of {truth_tau:.2f} across the levels: thinning adds noise to "
+               "the order of the full test set, which is itself as far from the true order as that first τ says "
+               "(τ = 1 when they agree).",
+         False: "*{dataset}* is observed data without a complete truth, so the true order is not available here; "
+                "build the chapter on `synthetic` to see it."}
 
-def check_values(summary: CheckSummary) -> dict[str, Any]:
-    """The theory check: share of configurations within the band of Eq. 4/5, their number, the largest ``|z|``."""
-    return {"check_within": summary.within_theory, "check_configurations": summary.configurations,
-            "check_max_z": summary.max_z}
+
+def sweep_values(sweep: Sweep) -> dict[str, Any]:
+    """How the sweeps were run, the 1R TI pool at the full test set and at the sparsest fitted level, and the share of
+    the users of the full AR test set with more than n relevant items."""
+    followed, rated = sweep.followed
+    points = sweep.points
+    one_r = points[(points["sweep"] == ONE_R_REMOVAL) & (points["x"] <= FIT_MAX_REMOVED)]
+    pool = one_r.groupby("x")["candidates"].mean() if len(one_r) else pd.Series([np.nan], index=[np.nan])
+    full = sweep.targets[(sweep.targets["point"] == point_key(AR_REMOVAL, 0.0)) & (sweep.targets["run"] >= 0)]
+    return {"n": sweep.n, "dataset": sweep.dataset, "fit_max_removed": FIT_MAX_REMOVED,
+            "folds": int(points["fold"].nunique()), "followed": followed, "rated": rated,
+            "ar_design": sweep.designs[0], "one_r_design": sweep.designs[1],
+            "size_low": min(sweep.sizes, default=np.nan), "size_high": max(sweep.sizes, default=np.nan),
+            "size_users": sweep.size_users, "pool_full": pool.iloc[0], "pool_thin": pool.iloc[-1],
+            "pool_thin_level": pool.index[-1], "pool_kept": pool.iloc[-1] / pool.iloc[0],
+            "many_relevant": float((full["relevant"] > sweep.n).mean()) if len(full) else np.nan}
+
+
+def _interval(name: str, intervals: pd.Series) -> dict[str, Span]:
+    """The lower and upper ends of a column of intervals as ``<name>_low`` and ``<name>_high``."""
+    low, high = zip(*intervals, strict=True)
+    return {f"{name}_low": Span(low), f"{name}_high": Span(high)}
 
 
 def fit_values(density: pd.DataFrame, sizes: pd.DataFrame) -> dict[str, Any]:
-    """The fitted lines of the systems but Random: R² along the AR sweep, the relative change along the 1R
-    sweeps, the exponent of ``t`` and its 95% interval along the size sweep (only those fitted)."""
+    """What was fitted: along the AR sweep, R², scatter, the systems but Random on their line (:data:`LINE_R2`) and
+    straying beyond noise, loss, slopes, intercepts below zero, Random's slope; the change along the 1R sweeps; the
+    exponent of ``t`` (Random's apart); 95% intervals as ``<name>_low`` and ``<name>_high``."""
     values: dict[str, Any] = {}
-    systems = personalised(density["system"].unique()) if len(density) else []
-    ar, one_r, one_r_ai = (fits_of(density, s, systems) for s in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
+    ar, one_r, one_r_ai = (fits_of(density, sweep) for sweep in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL))
+    random = fits_of(density, AR_REMOVAL, ["Random"])
     if len(ar):
-        values |= {"ar_r2": Span(ar["r2"]), "ar_scatter": Span(ar["scatter"])}
+        below, straying = ar["r2"] < LINE_R2, ar["scatter"] > SCATTER_BEYOND_NOISE
+        values |= {"ar_r2": Span(ar["r2"]), "ar_scatter": Span(ar["scatter"]), "ar_systems": len(ar),
+                   "ar_on_line": int((~below).sum()), "ar_straying": int((below & straying).sum()),
+                   "ar_loss": Span(-ar["change"]), "ar_slope": Span(ar["slope"]),
+                   "ar_intercept_below": sum(high < 0 for _, high in ar["intercept_ci"])}
+    if len(random):
+        values |= {"ar_random_slope": random["slope"].iloc[0]} | _interval("ar_random_slope", random["slope_ci"])
     if len(one_r):
-        low, high = zip(*one_r["change_ci"], strict=True)
-        values |= {"one_r_change": Span(one_r["change"]), "one_r_change_low": Span(low),
-                   "one_r_change_high": Span(high), "one_r_ai_change": Span(one_r_ai["change"])}
+        values |= {"one_r_change": Span(one_r["change"]), "one_r_ai_change": Span(one_r_ai["change"])}
+        values |= _interval("one_r_change", one_r["change_ci"])
     if len(one_r_ai):
-        low, high = zip(*one_r_ai["change_ci"], strict=True)
-        values |= {"one_r_ai_change_low": Span(low), "one_r_ai_change_high": Span(high)}
-    others = fits_of(sizes, None, personalised(sizes["system"].unique()) if len(sizes) else [])
+        values |= _interval("one_r_ai_change", one_r_ai["change_ci"])
+    others = fits_of(sizes, None)
     if len(others):
-        low, high = zip(*others["exponent_ci"], strict=True)
-        values |= {"size_exponent": Span(others["exponent"]), "size_exponent_low": Span(low),
-                   "size_exponent_high": Span(high)}
+        values |= {"size_exponent": Span(others["exponent"])} | _interval("size_exponent", others["exponent_ci"])
+    random = fits_of(sizes, None, ["Random"])
+    if len(random):
+        values |= {"size_random_exponent": random["exponent"].iloc[0]}
+        values |= _interval("size_random_exponent", random["exponent_ci"])
     return values
 
 
 def order_values(orders: pd.DataFrame) -> dict[str, Any]:
-    """Kendall's tau against the full test set at the levels up to :data:`FIT_MAX_REMOVED` (with the upper ends
-    of their intervals) and beyond."""
+    """Kendall's tau against the full test set up to :data:`FIT_MAX_REMOVED` (its interval ends; the levels that kept
+    the order, changed it, or cannot tell) and beyond; AR's tau against a simulated world's truth; the 1R users."""
     fitted = orders[orders["x"] <= FIT_MAX_REMOVED] if len(orders) else orders
     if not len(fitted):
         return {}
-    return {"order_tau": Span(fitted["tau"]), "order_tau_low": Span([low for low, _ in fitted["tau_ci"]]),
-            "order_tau_high": Span([high for _, high in fitted["tau_ci"]]),
-            "order_tau_beyond": Span(orders.loc[orders["x"] > FIT_MAX_REMOVED, "tau"])}
+    low, high = (np.array(ends) for ends in zip(*fitted["tau_ci"], strict=True))
+    changed, kept = high < 1.0, (high >= 1.0) & (low > ORDER_TOO_WIDE)
+    values = {"order_tau": Span(fitted["tau"]), "order_tau_low": Span(low), "order_tau_high": Span(high),
+              "order_tau_beyond": Span(orders.loc[orders["x"] > FIT_MAX_REMOVED, "tau"]),
+              "order_levels": len(fitted), "order_changed": int(changed.sum()), "order_kept": int(kept.sum()),
+              "order_unclear": int((~changed & ~kept).sum()), "order_too_wide": ORDER_TOO_WIDE}
+    ar, one_r = (orders[orders["sweep"] == sweep].sort_values("x") for sweep in (AR_REMOVAL, ONE_R_REMOVAL))
+    if ar["tau_truth"].notna().any():
+        values |= {"truth_tau_full": ar["tau_truth"].iloc[0], "truth_tau": Span(ar["tau_truth"].dropna())}
+    if len(one_r):
+        values |= {"one_r_users_full": one_r["users"].iloc[0], "one_r_users_last": one_r["users"].iloc[-1],
+                   "one_r_last_level": one_r["x"].iloc[-1]}
+    return values
 
 
 #: the metrics of each statement of :data:`METRIC_FINDINGS`, by measured value
 METRIC_RATIOS = {"recall_ratio": ("Recall@{n}",), "map_ndcg_ratio": ("MAP", "nDCG"),
                  "ndcg_at_n_ratio": ("nDCG@{n}",), "mrr_ratio": ("MRR",)}
+#: the elasticities the page quotes: value name -> (metric, users)
+ELASTICITIES = {"elasticity_p_all": ("P@{n}", "all"), "elasticity_p_relevant": ("P@{n}", "with relevant"),
+                "elasticity_recall": ("Recall@{n}", "with relevant"), "elasticity_map": ("MAP", "with relevant"),
+                "elasticity_ndcg": ("nDCG", "with relevant"), "elasticity_ndcg_at_n": ("nDCG@{n}", "with relevant")}
 
 
 def metric_ratios(elasticities: pd.DataFrame, n: int) -> dict[str, Any]:
-    """For each statement on other metrics, the ratios ``e_M / e_P`` of the metrics' elasticities to that of
-    P@n, both over the users with a relevant test item, for every system but Random, with their 95% intervals
-    (``<name>_low``, ``<name>_high``; :func:`~.study.fits.elasticity_ratio`); statements without any ratio are
-    left out; and ``n``."""
+    """For each statement on other metrics, the ratios ``e_M / e_P`` of the systems but Random, both over the users
+    with a relevant test item, with their 95% intervals (:func:`~.study.fits.elasticity_ratio`); the elasticities of
+    :data:`ELASTICITIES`; and ``n``."""
     among = elasticities[elasticities["users"] == "with relevant"].set_index(["metric", "system"])["draws"]
     precision = f"P@{n}"
     systems = [s for s in personalised(list(dict.fromkeys(elasticities["system"]))) if (precision, s) in among.index]
@@ -242,36 +305,46 @@ def metric_ratios(elasticities: pd.DataFrame, n: int) -> dict[str, Any]:
         if ratios:
             point, low, high = (Span(column) for column in zip(*ratios, strict=True))
             values |= {name: point, f"{name}_low": low, f"{name}_high": high}
+    personal = elasticities[elasticities["system"].isin(personalised(elasticities["system"].unique()))]
+    by_metric = personal.groupby(["metric", "users"], sort=False)["elasticity"]
+    for name, (metric, users) in ELASTICITIES.items():
+        if (metric.format(n=n), users) in by_metric.groups:
+            values[name] = Span(by_metric.get_group((metric.format(n=n), users)))
     return values
 
 
 def lift_values(lift: pd.DataFrame) -> dict[str, Any]:
-    """How far the systems but Random spread across datasets, under 1R and under AR (largest over smallest
-    P@n), when the lift study has more than one dataset."""
+    """How far the systems but Random spread across datasets, under 1R and under AR (largest over smallest P@n and
+    lift), and the range of ``rho`` under AR, when the lift study has more than one dataset."""
     if lift["dataset"].nunique() < 2:
         return {}
     spread = spread_factors(lift).loc[personalised(lift["system"].unique())]
-    return {"lift_datasets": lift["dataset"].nunique(), "spread_1r": Span(spread[("1R", "P")]),
-            "spread_ar": Span(spread[("AR", "P")]),
-            "spread_1r_below_ar": Span(spread[("1R", "P")] < spread[("AR", "P")])}
+    rho = lift[~is_one_r(lift["design"])].groupby("dataset", sort=False)["rho"].first()
+    one_r, ar = spread[("1R", "P")], spread[("AR", "P")]
+    return {"lift_datasets": lift["dataset"].nunique(), "spread_1r": Span(one_r), "spread_ar": Span(ar),
+            "spread_1r_below_ar": Span(one_r < ar), "spread_ar_lift": Span(spread[("AR", "lift")]),
+            "spread_all_lift": Span(spread[("all", "lift")]), "spread_all_p": Span(spread[("all", "P")]),
+            "rho_low": rho.min(), "rho_low_dataset": rho.idxmin(), "rho_high": rho.max(),
+            "rho_high_dataset": rho.idxmax(), "one_r_t": 1 / lift.loc[is_one_r(lift["design"]), "rho"].iloc[0]}
 
 
 def world_values(world: pd.DataFrame | None, name: str, removed: float) -> dict[str, Any]:
     """The 1R change on the world of MovieLens 1M's shape (:mod:`.study.world_check`) for the systems but Random,
-    with its interval ends and the TI pool; nothing when the check was switched off."""
+    with its interval ends, the users followed and the TI pool; nothing when the check was switched off."""
     if world is None or not len(world):
         return {}
     rows = world[world["system"].isin(personalised(world["system"].tolist()))]
-    low, high = zip(*rows["change_ci"], strict=True)
+    full, thinned = int(world["pool_full"].iloc[0]), int(world["pool_thinned"].iloc[0])
     return {"world": name, "world_removed": removed, "world_change": Span(rows["change"]),
-            "world_change_low": Span(low), "world_change_high": Span(high),
-            "world_pool_full": int(world["pool_full"].iloc[0]), "world_pool_thinned": int(world["pool_thinned"].iloc[0])}
+            "world_users": int(world["users"].iloc[0]), "world_pool_full": full, "world_pool_thinned": thinned,
+            "world_pool_kept": thinned / full} | _interval("world_change", rows["change_ci"])
 
 
-def measured(summary: CheckSummary, density: pd.DataFrame, sizes: pd.DataFrame, orders: pd.DataFrame,
-             elasticities: pd.DataFrame, lift: pd.DataFrame, n: int, world: pd.DataFrame | None = None,
+def measured(summary: CheckSummary, sweep: Sweep, density: pd.DataFrame, sizes: pd.DataFrame, orders: pd.DataFrame,
+             elasticities: pd.DataFrame, lift: pd.DataFrame, world: pd.DataFrame | None = None,
              world_name: str = "") -> dict[str, Any]:
-    """Every value :data:`FINDINGS` are checked on, in one flat mapping."""
-    return ({"fit_max_removed": FIT_MAX_REMOVED} | check_values(summary) | fit_values(density, sizes)
-            | order_values(orders) | metric_ratios(elasticities, n) | lift_values(lift)
-            | world_values(world, world_name, FIT_MAX_REMOVED))
+    """Every value :data:`FINDINGS` are checked on and the page quotes, in one flat mapping (the theory check's
+    prefixed ``check_``)."""
+    return ({f"check_{name}": value for name, value in asdict(summary).items()} | sweep_values(sweep)
+            | fit_values(density, sizes) | order_values(orders) | metric_ratios(elasticities, sweep.n)
+            | lift_values(lift) | world_values(world, world_name, FIT_MAX_REMOVED))

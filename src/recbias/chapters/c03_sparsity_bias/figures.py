@@ -1,11 +1,7 @@
-"""The figures of chapter 3, drawn from the study's results in the book's theme.
-
-Each function returns a matplotlib Figure sized for the page's text column; the page passes the
-colours of the systems and stamps the dataset.  The papers' Fig. 4 becomes three figures, one per
-sweep (:func:`ar_removal_figure`, :func:`one_r_removal_figure`, :func:`size_figure`); the theory
-check (:func:`check_figure`), the other metrics (:func:`metrics_figure`), the order of systems
-(:func:`order_figure`) and the lift over random (:func:`lift_figure`) have one each.
-"""
+"""The figures of chapter 3 in the book's theme, each sized for the page's text column (the page passes the colours
+of the systems and stamps the dataset).  The papers' Fig. 4 becomes one figure per sweep (:func:`ar_removal_figure`,
+:func:`one_r_removal_figure`, :func:`size_figure`); the theory check, the other metrics, the order of systems and
+the lift over random have one each."""
 
 from __future__ import annotations
 
@@ -20,30 +16,21 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from recbias.chapters.c03_sparsity_bias.study.fits import SweepStatistics, line_fit
 from recbias.chapters.c03_sparsity_bias.study.lift import is_one_r, ordered
-from recbias.chapters.c03_sparsity_bias.study.sweeps import (
-    AR_REMOVAL,
-    FIT_MAX_REMOVED,
-    ONE_R_AI_REMOVAL,
-    ONE_R_REMOVAL,
-    ONE_R_SIZE,
-)
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL,
+                                                             ONE_R_REMOVAL, ONE_R_SIZE)
 from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND
 from recbias.evaluate import percentile_interval
 from recbias.text import fmt_pct
 
 #: label of the density axis, before its power-of-ten unit
 DENSITY_LABEL = r"density of the test set, $\delta_\mathrm{test}$"
-
-
-
 #: the most labelled ticks a log axis of a small panel gets
 MAX_LOG_TICKS = 5
 
 
 class SparseLogLocator(LogLocator):
-    """Ticks at 1, 2 and 5 times the powers of ten, thinned to 1 and 3, then to the powers of ten, then to every
-    other power, until at most ``max_ticks`` lie in the view (so that the labels of a small panel do not crowd); on a
-    view too short for two of the 1-2-5 ticks, at every integer multiple of the powers of ten instead."""
+    """Ticks at 1, 2 and 5 times the powers of ten, thinned to 1 and 3, to the powers of ten, then to every other
+    power until at most ``max_ticks`` lie in the view; on a view too short for two 1-2-5 ticks, every multiple."""
 
     def __init__(self, max_ticks: int = MAX_LOG_TICKS) -> None:
         super().__init__(subs=(1.0, 2.0, 5.0))
@@ -131,9 +118,6 @@ def one_r_removal_figure(stats: SweepStatistics, systems: Sequence[str], colours
         _removal_panel(ax, stats, sweep, systems, colours, f"P@{n}", unit, fit_lines=False)
         ax.set_title(title, loc="left")
     axes[0].set_ylabel(f"1R P@{n}")
-    top = max(_removal_series(stats, sweep, system, f"P@{n}")[3].max() for sweep in (ONE_R_REMOVAL, ONE_R_AI_REMOVAL)
-              for system in systems if (stats.levels["sweep"] == sweep).any())
-    axes[0].set_ylim(0, 1.08 * top)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=len(labels), handletextpad=0.3, columnspacing=1.0)
     fig.tight_layout(rect=(0, 0.08, 1, 1))
@@ -169,8 +153,7 @@ def size_figure(stats: SweepStatistics, systems: Sequence[str], colours: Mapping
 
 def metrics_figure(stats: SweepStatistics, systems: Sequence[str], metrics: Sequence[str],
                    colours: Mapping[str, str]) -> Figure:
-    """Every metric along the AR removal sweep against the density, log-log, one panel per metric
-    (P@n and RR over all users of the full test set, the others over users with a relevant item)."""
+    """Every metric along the AR removal sweep against the density, log-log, one panel per metric."""
     rows = (len(metrics) + 1) // 2
     fig, axes = plt.subplots(rows, 2, figsize=(7.2, 2.5 * rows + 0.6), sharex=True)
     part = stats.levels[(stats.levels["sweep"] == AR_REMOVAL) & (stats.levels["x"] <= FIT_MAX_REMOVED)].sort_values("x")
@@ -195,9 +178,8 @@ def metrics_figure(stats: SweepStatistics, systems: Sequence[str], metrics: Sequ
 
 
 def order_figure(orders: pd.DataFrame) -> Figure:
-    """Kendall's tau against the full test set's order (solid) and against the true order (dashed) at each
-    removal level, AR and 1R, with 95% bootstrap bands; the 1R points are shifted a little to the right so
-    that equal values of the two designs stay visible."""
+    """Kendall's tau against the full test set's order (solid) and the true order (dashed) at each removal level, AR
+    and 1R (shifted a little to the right, so that equal values stay visible), with 95% bootstrap bands."""
     fig, ax = plt.subplots(figsize=(7.2, 4.2))
     for (sweep, colour), shift in zip(((AR_REMOVAL, "#1f77b4"), (ONE_R_REMOVAL, "#d62728")), (-0.06, 0.06),
                                       strict=True):
@@ -220,9 +202,8 @@ def order_figure(orders: pd.DataFrame) -> Figure:
 
 
 def check_figure(check: pd.DataFrame, n: int) -> Figure:
-    """Measured random P@n against Eq. 4 (AR) and Eq. 5 (1R), log-log, with 95% simulation bars (cut at the
-    bottom of the axis when they reach zero) and the identity line; grey diamonds: Eq. 4 with every user who
-    has a rating in place of the users averaged over."""
+    """Measured random P@n against Eq. 4 (AR) and Eq. 5 (1R), log-log, with 95% simulation bars (cut at the axis)
+    and the identity line; grey diamonds: Eq. 4 with every user who has a rating in place of those averaged."""
     fig, ax = plt.subplots(figsize=(7.2, 6.6))
     shown = check[check["measured"] > 0]
     ar = shown[shown["kind"] == "AR"]
@@ -250,8 +231,7 @@ def check_figure(check: pd.DataFrame, n: int) -> Figure:
 
 
 def lift_figure(lift: pd.DataFrame, colours: Mapping[str, str], n: int) -> Figure:
-    """P@n (top) and lift over random (bottom) of every system on every dataset, AR designs on the left of the
-    dotted line and 1R on the right, log scales, with 95% bootstrap intervals."""
+    """P@n (top) and lift over random (bottom) of each system on each dataset, AR left of the dotted line, 1R right."""
     rows = ordered(lift)
     configurations = list(dict.fromkeys(zip(rows["dataset"], rows["design"], strict=True)))
     fig, axes = plt.subplots(2, 1, figsize=(7.2, 6.8), sharex=True)

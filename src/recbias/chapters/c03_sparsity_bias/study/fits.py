@@ -1,10 +1,9 @@
 """Bootstrap statistics of the sweeps of the papers' Fig. 4 and the lines fitted to them (IRJ 2017 Sec. 4.2).
 
-Every point of a :class:`~.sweeps.Sweep` is averaged under one user bootstrap
-(:func:`sweep_statistics`), so that the fitted lines in the density (:func:`density_fits`), the
-power laws in the target size (:func:`size_fits`), the elasticities of every metric
-(:func:`elasticities`) and Kendall's tau of the order of systems (:func:`order_stability`) all
-get percentile intervals over users.
+Every point of a :class:`~.sweeps.Sweep` is averaged under one user bootstrap (:func:`sweep_statistics`), so that
+the lines in the density (:func:`density_fits`), the power laws in the target size (:func:`size_fits`), the
+elasticities (:func:`elasticities`) and Kendall's tau of the order of systems (:func:`order_stability`) all get
+percentile intervals over users.
 """
 
 from __future__ import annotations
@@ -15,43 +14,26 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c03_sparsity_bias.study.sweeps import (
-    AR_REMOVAL,
-    FIT_MAX_REMOVED,
-    ONE_R_AI_REMOVAL,
-    ONE_R_REMOVAL,
-    ONE_R_SIZE,
-    ZERO_WITHOUT_RELEVANT,
-    Sweep,
-)
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL,
+                                                             ONE_R_REMOVAL, ONE_R_SIZE, ZERO_WITHOUT_RELEVANT, Sweep,
+                                                             personalised)
 from recbias.evaluate import UserBootstrap, discordant_pairs, order_agreement, percentile_interval
 from recbias.metrics import parse_metric
 
 
 @dataclass(frozen=True)
 class SweepStatistics:
-    """Means of every sweep point under a user bootstrap (column 0 = the full sample).
-
-    Attributes:
-        levels: one row per point (folds pooled): ``point``, ``sweep``, ``x``, ``design``, runs,
-            users, relevant items, ``t`` and ``rho`` summed or averaged over folds.
-        metric: ``{metric: frame}``, each indexed by (point, system), columns 0..n_boot; P@n and
-            RR over the population of the full test set (a user without relevant items counts 0),
-            the other metrics over the users for whom they are defined.
-        among_relevant: P@n and RR over the users who still have a relevant test item.
-        density: ``delta = avg(|PR_test(u)|) / t`` per point (index ``point``), the relevance
-            density of Eq. 4 over the users of the point; 1R removal points take the density of
-            the AR point at the same level.
-        truth: true P@n per system (index ``system``), or None.
-        n_boot: the number of resamples.
-    """
+    """Means of every sweep point under a user bootstrap (column 0 = the full sample): ``levels``, one row per point
+    (``sweep``, ``x``, mean ``users``); ``metric``, ``{metric: frame}`` by (point, system), P@n and RR over the
+    population of the full test set (0 without relevant items), the others over the users they are defined for;
+    ``among_relevant``, P@n and RR over the users who still have a relevant test item; ``density``, ``avg(|PR_test(u)|)
+    / t`` per point (a 1R removal point takes the AR point's at its level); ``truth``, true P@n per system, or None."""
 
     levels: pd.DataFrame
     metric: dict[str, pd.DataFrame]
     among_relevant: dict[str, pd.DataFrame]
     density: pd.DataFrame
     truth: pd.DataFrame | None
-    n_boot: int
 
 
 def sweep_statistics(sweep: Sweep, n_boot: int = 200, seed: int = 0) -> SweepStatistics:
@@ -66,25 +48,20 @@ def sweep_statistics(sweep: Sweep, n_boot: int = 200, seed: int = 0) -> SweepSta
     relevant = boot.means(sweep.targets, "relevant", ("point",))
     inverse = boot.means(sweep.targets, "inverse_size", ("point",))
     density = relevant * inverse
-    levels = sweep.points.groupby("point", sort=False).agg(
-        sweep=("sweep", "first"), x=("x", "first"), design=("design", "first"), runs=("runs", "sum"),
-        users=("users", "mean"), relevant=("relevant", "sum"), t=("t", "mean"), rho=("rho", "mean")).reset_index()
+    levels = sweep.points.groupby("point", sort=False).agg(sweep=("sweep", "first"), x=("x", "first"),
+                                                           users=("users", "mean")).reset_index()
     levels["users"] = levels["users"].round().astype(int)
     ar = levels[levels["sweep"] == AR_REMOVAL].set_index("x")["point"]
     for _, row in levels[levels["sweep"].isin([ONE_R_REMOVAL, ONE_R_AI_REMOVAL])].iterrows():
         if row["x"] in ar.index:
             density.loc[row["point"]] = density.loc[ar[row["x"]]]
     truth = boot.means(sweep.truth, f"P@{sweep.n}", ("system",)) if sweep.truth is not None else None
-    return SweepStatistics(levels=levels, metric=metric, among_relevant=among_relevant, density=density,
-                           truth=truth, n_boot=n_boot)
+    return SweepStatistics(levels=levels, metric=metric, among_relevant=among_relevant, density=density, truth=truth)
 
 
 def line_fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Least-squares ``y = a + b x`` along axis 0 (points), for every column (draw): ``b``, ``a``, ``R^2``.
-
-    ``b = sum(dx dy) / sum(dx^2)`` and ``a = mean(y) - b mean(x)`` with ``dx = x - mean(x)``,
-    ``dy = y - mean(y)``; ``R^2 = 1 - sum((dy - b dx)^2) / sum(dy^2)``.
-    """
+    """Least-squares ``y = a + b x`` along axis 0 (points), for every column (draw): ``b``, ``a`` and
+    ``R^2 = 1 - sum((dy - b dx)^2) / sum(dy^2)``, with ``dx``, ``dy`` the deviations from the means."""
     dx, dy = x - x.mean(axis=0), y - y.mean(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         slope = (dx * dy).sum(axis=0) / (dx**2).sum(axis=0)
@@ -123,27 +100,17 @@ def draw_interval(draws: np.ndarray) -> tuple[float, float]:
 def scatter_over_noise(x: np.ndarray, values: np.ndarray, slope: float, intercept: float) -> float:
     """How far the points stray from their fitted line, in units of their own sampling noise:
     ``sqrt(mean_i (y_i - a - b x_i)^2 / mean_i se_i^2)``, with ``y_i = values[i, 0]`` (full sample) and ``se_i``
-    the standard deviation of ``values[i, 1:]`` over the resamples of users.  About 1 when a line explains
-    the points up to noise (a little less, as the fit absorbs two degrees of freedom); well above 1 when the
-    points bend away from any line.  A low R² with a scatter near 1 means the noise hides the line, not that
-    there is none."""
+    the standard deviation of ``values[i, 1:]`` over the resamples.  About 1 when a line explains the points up to
+    noise; well above 1 when they bend away from any line (a low R² with a scatter near 1: noise hides the line)."""
     residuals = values[:, 0] - (intercept + slope * x)
     noise = values[:, 1:].var(axis=1, ddof=1).mean()
     return float(np.sqrt(np.mean(residuals**2) / noise)) if noise > 0 else float("inf")
 
 
 def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
-    """``metric = a + b delta`` along the AR and the 1R removal sweeps, per system (IRJ Fig. 4, left and centre).
-
-    ``delta`` is the density of the AR point at the same level (:class:`SweepStatistics`);
-    levels up to :data:`FIT_MAX_REMOVED`.
-
-    Columns: ``sweep``, ``system``, ``slope`` and ``intercept`` with 95% bootstrap intervals, ``r2``,
-    ``scatter`` (:func:`scatter_over_noise`),
-    the metric at the full test set (``full``) and at the sparsest level (``sparsest``) and
-    ``change``, the fitted relative change from the densest to the sparsest level,
-    ``b (delta_min - delta_max) / (a + b delta_max)``.
-    """
+    """``metric = a + b delta`` along the AR and 1R removal sweeps up to :data:`FIT_MAX_REMOVED`, per system (IRJ
+    Fig. 4, left and centre): ``slope`` and ``intercept`` with 95% bootstrap intervals, ``r2``, ``scatter``
+    (:func:`scatter_over_noise`), ``change``, ``b (delta_min - delta_max) / (a + b delta_max)``, and its interval."""
     rows = []
     for sweep in (AR_REMOVAL, ONE_R_REMOVAL, ONE_R_AI_REMOVAL):
         for system in systems:
@@ -155,17 +122,16 @@ def density_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) ->
             rows.append({"sweep": sweep, "system": system, "slope": slope[0], "slope_ci": draw_interval(slope),
                          "intercept": intercept[0], "intercept_ci": draw_interval(intercept), "r2": r2[0],
                          "scatter": scatter_over_noise(density[:, 0], values, slope[0], intercept[0]),
-                         "full": values[0, 0], "sparsest": values[-1, 0], "change": change[0],
-                         "change_ci": draw_interval(change)})
+                         "change": change[0], "change_ci": draw_interval(change)})
     return pd.DataFrame(rows)
 
 
-def fits_of(table: pd.DataFrame, sweep: str | None, systems: Sequence[str]) -> pd.DataFrame:
-    """The rows of a table of fits (:func:`density_fits`, or :func:`size_fits` with ``sweep`` None) for
-    ``systems``; an empty table (no level could be fitted) stays empty."""
+def fits_of(table: pd.DataFrame, sweep: str | None, systems: Sequence[str] | None = None) -> pd.DataFrame:
+    """The rows of a table of fits (:func:`density_fits`, or :func:`size_fits` with ``sweep`` None) for ``systems``
+    (by default every system but Random); an empty table (no level could be fitted) stays empty."""
     if not len(table):
         return table
-    keep = table["system"].isin(systems)
+    keep = table["system"].isin(personalised(table["system"].unique()) if systems is None else systems)
     return table[keep & (table["sweep"] == sweep)] if sweep is not None else table[keep]
 
 
@@ -184,16 +150,10 @@ def size_fits(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd
 
 
 def elasticities(stats: SweepStatistics, systems: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
-    """``d log M / d log delta`` of each metric along the AR removal sweep, per system, with 95% bootstrap intervals.
-
-    1 means proportional to the density (as P@n of random recommendation, Eq. 4); 0 means
-    insensitive to it.  Fitted by least squares on the log-log points of the sweep, against the
-    density of the population of the full test set.  P@n and RR appear twice: over that
-    population (``users = "all"``) and over the users who still have a relevant item
-    (``"with relevant"``), the only users the other metrics are defined for.  ``draws`` keeps the
-    slope of every resample (``draws[0]`` the full sample), so that ratios of two metrics' elasticities
-    get their intervals from the same resamples of users (:func:`elasticity_ratio`).
-    """
+    """``d log M / d log delta`` of each metric along the AR removal sweep, per system, with 95% bootstrap intervals
+    (1: proportional to the density, as random P@n; 0: insensitive).  P@n and RR appear twice: over the population of
+    the full test set (``users = "all"``) and over the users who still have a relevant item (``"with relevant"``).
+    ``draws`` keeps every resample's slope, so that ratios of elasticities get intervals (:func:`elasticity_ratio`)."""
     rows = []
     variants = [(m, parse_metric(m).name in ZERO_WITHOUT_RELEVANT) for m in metrics]
     variants += [(m, False) for m, zero in variants if zero]
@@ -210,29 +170,11 @@ def elasticities(stats: SweepStatistics, systems: Sequence[str], metrics: Sequen
     return pd.DataFrame(rows)
 
 
-#: the three readings of a level's order against the full test set's, from the 95% interval of Kendall's tau
-ORDER_KEPT, ORDER_CHANGED, ORDER_UNCLEAR = "kept", "changed", "inconclusive"
-#: a tau interval that reaches 1 but also this low (no agreement beyond chance) is too wide to tell
-ORDER_TOO_WIDE = 0.0
-
-
-def order_verdict(low: float, high: float) -> str:
-    """``"changed"`` when the 95% interval of tau stays below 1 (no resample near the full order), ``"kept"`` when it
-    reaches 1 and its lower end lies above :data:`ORDER_TOO_WIDE`, ``"inconclusive"`` otherwise (it spans both)."""
-    if high < 1.0:
-        return ORDER_CHANGED
-    return ORDER_KEPT if low > ORDER_TOO_WIDE else ORDER_UNCLEAR
-
-
 def order_stability(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
-    """Kendall's tau-b of the order of systems at each removal level against the full test set's order
-    (and against the true order of a simulated world), with 95% bootstrap intervals over users.
-
-    One row per removal point of the AR and 1R sweeps: ``sweep``, ``x``, runs, users, ``tau``,
-    ``tau_ci``, ``verdict`` (:func:`order_verdict`), ``swapped`` (the pairs ordered against the full test set),
-    ``same_order`` (share of resamples whose order equals the full test set's),
-    ``tau_truth`` and ``tau_truth_ci`` (NaN without a truth).
-    """
+    """Kendall's tau-b of the order of systems at each removal level against the full test set's order (and the
+    true order of a simulated world), with 95% bootstrap intervals over users.  One row per removal point of the AR
+    and 1R sweeps: ``sweep``, ``x``, ``users``, ``tau``, ``tau_ci``, ``swapped`` (the pairs ordered against the full
+    test set, the one now above first), ``tau_truth`` and ``tau_truth_ci`` (NaN without a truth)."""
     rows = []
     values = stats.metric[metric]
     for sweep in (AR_REMOVAL, ONE_R_REMOVAL):
@@ -244,12 +186,10 @@ def order_stability(stats: SweepStatistics, systems: Sequence[str], metric: str)
         for _, level in levels.iterrows():
             measured = values.xs(level["point"], level="point").reindex(systems).to_numpy().T
             against_full = order_agreement(measured, full)
-            interval = draw_interval(against_full.tau)
-            row = {"sweep": sweep, "x": level["x"], "runs": level["runs"], "users": level["users"],
-                   "tau": against_full.tau[0], "tau_ci": interval, "verdict": order_verdict(*interval),
+            row = {"sweep": sweep, "x": level["x"], "users": level["users"],
+                   "tau": against_full.tau[0], "tau_ci": draw_interval(against_full.tau),
                    "swapped": discordant_pairs(dict(zip(systems, measured[0], strict=True)),
                                                dict(zip(systems, full[0], strict=True))),
-                   "same_order": float(np.mean(against_full.tau[1:] == 1.0)),
                    "tau_truth": np.nan, "tau_truth_ci": (np.nan, np.nan)}
             if truth is not None:
                 against_truth = order_agreement(measured, truth)

@@ -1,8 +1,5 @@
-"""P@n next to its lift over random, ``P@n / rho``, across datasets and designs (IRJ 2017 Sec. 4.3).
-
-The five systems under the AR and the 1R design on the first split of every available dataset
-(:func:`lift_study`), and how far each system's values spread across datasets and designs
-(:func:`spread_factors`).
+"""P@n next to its lift over random, ``P@n / rho``, on the first split of every available dataset under the AR and
+the 1R design (:func:`lift_study`, IRJ 2017 Sec. 4.3), and how far each system's values spread (:func:`spread_factors`).
 """
 
 from __future__ import annotations
@@ -32,27 +29,13 @@ def lift_datasets(here: Ratings, seed: int, compare_all: bool) -> list[Ratings]:
     return chosen
 
 
-def lift_study(
-    collections: Sequence[Ratings],
-    systems: Mapping[str, str],
-    *,
-    max_an_entries: int,
-    an_nonrelevant: int,
-    base_size: int = 100,
-    test_ratio: float = 0.2,
-    n: int = 10,
-    n_boot: int = 200,
-    seed: int = 0,
-    cache: bool = True,
-) -> pd.DataFrame:
-    """P@n and its lift over random, ``P@n / rho``, of every system on every dataset and design.
-
-    Fold 0 of each dataset (the split of the sweeps), the TI design of
-    :func:`recbias.evaluate.experiment.choose_designs` (AN, or NN on large catalogues) and
-    1R TI-NN(``base_size - 1``).  The lift is the ratio of the mean P@n to the mean ``rho`` of the
-    same runs (both over runs, as IRJ Eq. 1); its interval comes from a bootstrap over users.
-    Columns: ``dataset``, ``design``, ``system``, ``P``, ``P_ci``, ``rho``, ``lift``, ``lift_ci``.
-    """
+def lift_study(collections: Sequence[Ratings], systems: Mapping[str, str], *, max_an_entries: int, an_nonrelevant: int,
+               base_size: int = 100, test_ratio: float = 0.2, n: int = 10, n_boot: int = 200, seed: int = 0,
+               cache: bool = True) -> pd.DataFrame:
+    """P@n and its lift over random, ``P@n / rho`` (means over the same runs), of every system on fold 0 of every
+    dataset, under the TI design of :func:`recbias.evaluate.experiment.choose_designs` and 1R TI-NN(``base_size -
+    1``), with intervals from a bootstrap over users.  Columns: ``dataset``, ``design``, ``system``, ``P``, ``P_ci``,
+    ``rho``, ``lift``, ``lift_ci``."""
     rows = []
     for ratings in collections:
         (fold,) = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)

@@ -1,9 +1,6 @@
-"""The sweeps of the papers' Fig. 4, measured on every fold (IRJ 2017 Sec. 4.2).
-
-The five systems while a share of the test ratings is removed at random (AR, and 1R with TI and
-AI candidates) and while the 1R target sets grow, every metric of :func:`metric_names` on the
-same runs (:func:`sparsity_sweep`), with the parsing of the page's grids and the choice of
-target sizes a catalogue can hold.
+"""The sweeps of the papers' Fig. 4, measured on every fold (IRJ 2017 Sec. 4.2): the five systems while a share of
+the test ratings is removed at random (AR, and 1R with TI and AI candidates) and while the 1R target sets grow, every
+metric of :func:`metric_names` on the same runs (:func:`sparsity_sweep`).
 """
 
 from __future__ import annotations
@@ -16,12 +13,7 @@ import pandas as pd
 
 from recbias.designs import build_runs
 from recbias.evaluate import true_quality
-from recbias.evaluate.experiment import (
-    evaluate_fold,
-    fit_systems,
-    growing_target_sets,
-    largest_target_size,
-)
+from recbias.evaluate.experiment import evaluate_fold, fit_systems, growing_target_sets, largest_target_size
 from recbias.metrics import parse_metric
 from recbias.ratings import Ratings
 from recbias.recommenders import PAPERS_SET
@@ -65,11 +57,8 @@ def parse_grid(text: str, name: str, low: float, high: float, integer: bool = Fa
 
 
 def target_size_grid(train: Ratings, test: Ratings, sizes: Sequence[int], min_share: float = 0.5) -> list[int]:
-    """The requested 1R target sizes that half the users (``min_share``) can hold, or the grid scaled down.
-
-    When fewer than three requested sizes fit (a small catalogue), the whole grid is scaled by
-    ``largest / max(sizes)`` so that the sweep keeps its shape (ratios) and its number of points.
-    """
+    """The requested 1R target sizes that half the users (``min_share``) can hold; when fewer than three fit (a small
+    catalogue), the whole grid scaled by ``largest / max(sizes)``, keeping its ratios and its number of points."""
     largest = largest_target_size(train, test, min_share=min_share)
     kept = [int(s) for s in sizes if s <= largest]
     if len(kept) >= 3:
@@ -87,27 +76,14 @@ def user_sample(users: np.ndarray, max_users: int | None, seed: int) -> np.ndarr
 
 @dataclass(frozen=True)
 class Sweep:
-    """The runs of the three sweeps of the papers' Fig. 4, on every fold.
-
-    Attributes:
-        dataset, systems, metrics, n: what was measured.
-        designs: the AR and the 1R design of the removal sweeps.
-        runs: per-run table of every system (:func:`recbias.evaluate.experiment.evaluate_fold`), with
-            ``point`` naming the sweep point (the ``design`` column of the runner).
-        targets: one row per run (whatever the system): ``fold``, ``point``, ``user``, ``relevant``
-            (relevant items), ``inverse_size`` (``1 / |T|``) and ``rho`` (their product).
-        points: one row per (fold, point): ``sweep``, ``design``, ``x`` (share of test ratings
-            removed, or ``|T_u^r|``), test ratings, candidates, runs, users, relevant items,
-            ``t`` and ``rho``.
-        truth: per user and system, the true P@n of each fold (simulated worlds only), for the users
-            the removal sweeps follow.
-        sizes: the 1R target sizes swept; ``size_users``: users of the size sweep in fold 0.
-        followed: users followed by the removal sweeps in fold 0, and users with a relevant test
-            item there (more than the first when ``max_users`` sampled them).
-    """
+    """The runs of the three sweeps of the papers' Fig. 4, on every fold: ``runs``, the per-run table of every system
+    (:func:`recbias.evaluate.experiment.evaluate_fold`, ``point`` naming the sweep point); ``targets``, one row per
+    run with its relevant items, ``inverse_size`` (``1 / |T|``) and ``rho``; ``points``, one row per (fold, point)
+    with ``sweep``, ``x`` (share removed, or ``|T_u^r|``), test ratings, candidates, runs, users, ``t`` and ``rho``;
+    ``truth``, the true P@n of each followed user (simulated worlds only); the sizes swept and the users of the size
+    sweep, and the users followed by the removal sweeps and those with a relevant test item (fold 0)."""
 
     dataset: str
-    systems: list[str]
     metrics: list[str]
     n: int
     designs: tuple[str, str]
@@ -139,19 +115,6 @@ def _point(fold: Fold, sweep: str, x: float, test: Ratings, runs: Runs) -> dict:
             "t": target_size(runs), "rho": relevance_ratio(runs)}
 
 
-def _population_rows(fold: Fold, key: str, users: np.ndarray, systems: Sequence[str],
-                     metrics: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Runs and targets of the population users an AR point has lost: P@n and RR 0, other metrics
-    undefined (NaN), no relevant item, size unknown."""
-    zero = {m: 0.0 if parse_metric(m).name in ZERO_WITHOUT_RELEVANT else np.nan for m in metrics}
-    runs = pd.DataFrame({"dataset": fold.train.name, "fold": fold.index, "point": key,
-                         "system": np.repeat(list(systems), len(users)), "run": -1,
-                         "user": np.tile(users, len(systems)), "group": -1} | zero)
-    targets = pd.DataFrame({"fold": fold.index, "point": key, "run": -1, "user": users, "relevant": 0.0,
-                            "inverse_size": np.nan, "rho": 0.0})
-    return runs, targets
-
-
 def removal_runs(fold: Fold, designs: Sequence[tuple[str, str]], removed: Sequence[float], followed: np.ndarray,
                   seed: int) -> tuple[dict[str, Runs], list[dict]]:
     """Phase 1 of a fold: the runs of every removal sweep (``(sweep, design)`` pairs) at every level,
@@ -179,13 +142,19 @@ def _size_runs(fold: Fold, grid: Sequence[int], max_users: int | None, seed: int
 
 def _padding(fold: Fold, runs: Mapping[str, Runs], removed: Sequence[float], systems: Sequence[str],
              metrics: Sequence[str]) -> list[tuple[pd.DataFrame, pd.DataFrame]]:
-    """Phase 3 of a fold: the rows that keep the population of the full AR test set at every level."""
+    """Phase 3 of a fold: the runs and targets that keep the population of the full AR test set at every level,
+    for the users a level has lost: P@n and RR 0, other metrics undefined (NaN), no relevant item, size unknown."""
     population = np.unique(runs[point_key(AR_REMOVAL, 0.0)].users)
+    zero = {m: 0.0 if parse_metric(m).name in ZERO_WITHOUT_RELEVANT else np.nan for m in metrics}
     padding = []
     for fraction in removed[1:]:
         key = point_key(AR_REMOVAL, fraction)
         lost = np.setdiff1d(population, runs[key].users if key in runs else [])
-        padding.append(_population_rows(fold, key, lost, systems, metrics))
+        padding.append((pd.DataFrame({"dataset": fold.train.name, "fold": fold.index, "point": key,
+                                      "system": np.repeat(list(systems), len(lost)), "run": -1,
+                                      "user": np.tile(lost, len(systems)), "group": -1} | zero),
+                        pd.DataFrame({"fold": fold.index, "point": key, "run": -1, "user": lost, "relevant": 0.0,
+                                      "inverse_size": np.nan, "rho": 0.0})))
     return padding
 
 
@@ -196,37 +165,21 @@ def _fold_truth(fitted: Mapping, fold: Fold, ratings: Ratings, n: int, followed:
             .assign(fold=fold.index))
 
 
-def sparsity_sweep(
-    ratings: Ratings,
-    systems: Mapping[str, str] = PAPERS_SET,
-    *,
-    ar: str = "TI-AN",
-    folds: int = 2,
-    test_ratio: float = 0.2,
-    removed: Sequence[float] = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9),
-    sizes: Sequence[int] = (100, 200, 500, 1000),
-    base_size: int = 100,
-    n: int = 10,
-    max_users: int | None = None,
-    seed: int = 0,
-    cache: bool = True,
-) -> Sweep:
+def sparsity_sweep(ratings: Ratings, systems: Mapping[str, str] = PAPERS_SET, *, ar: str = "TI-AN", folds: int = 2,
+                   test_ratio: float = 0.2, removed: Sequence[float] = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9),
+                   sizes: Sequence[int] = (100, 200, 500, 1000), base_size: int = 100, n: int = 10,
+                   max_users: int | None = None, seed: int = 0, cache: bool = True) -> Sweep:
     """The systems under the three sweeps of IRJ 2017 Fig. 4, on ``folds`` coin-flip splits.
 
-    * AR (design ``ar``), 1R TI-NN(``base_size - 1``) and 1R AI-NN(``base_size - 1``) while a
-      share ``removed`` of the test ratings is dropped (:func:`recbias.splits.remove_test_ratings`,
-      nested within a fold).  AR precision averages over one population, the users of the full
-      test set (Eq. 4 averages over a fixed ``U``): a user who has lost every relevant test item
-      counts with P@n = RR = 0, while recall, AP and nDCG, undefined for her, leave her out;
-    * 1R on the whole test set with ``|T_u^r|`` over ``sizes`` (:func:`target_size_grid` of
-      fold 0), one population of users (:func:`recbias.evaluate.experiment.growing_target_sets`).
+    * AR (design ``ar``), 1R TI-NN(``base_size - 1``) and 1R AI-NN(``base_size - 1``) while a share ``removed`` of
+      the test ratings is dropped (:func:`recbias.splits.remove_test_ratings`, nested within a fold).  AR precision
+      averages over one population, the users of the full test set (as Eq. 4 over a fixed ``U``): a user who has
+      lost every relevant test item counts with P@n = RR = 0, while recall, AP and nDCG leave her out;
+    * 1R on the whole test set with ``|T_u^r|`` over ``sizes`` (:func:`target_size_grid` of fold 0), one population
+      of users (:func:`recbias.evaluate.experiment.growing_target_sets`).
 
-    With ``max_users``, each sweep follows a uniform sample of at most that many users: those
-    with a relevant test item on the full test set for the removal sweeps, those who can hold
-    the largest size for the size sweep (the candidates ``C`` still come from the whole split).
-    Each fold is fitted once (through the fit cache unless ``cache`` is off) and each system
-    scores all points of a fold in one pass.  Points without runs are left out.
-    """
+    With ``max_users``, each sweep follows a uniform sample of at most that many users.  Points without runs are
+    left out."""
     if 0.0 not in removed:
         raise ValueError("removed must include 0, the full test set every level is compared with")
     fold_list = make_folds(ratings, folds=folds, test_ratio=test_ratio, seed=seed)
@@ -254,7 +207,7 @@ def sparsity_sweep(
         if ratings.true_relevance is not None:
             truth.append(_fold_truth(fitted, fold, ratings, n, followed, seed))
     return Sweep(
-        dataset=ratings.name, systems=list(systems), metrics=metrics, n=n, designs=(ar, one_r),
+        dataset=ratings.name, metrics=metrics, n=n, designs=(ar, one_r),
         runs=pd.concat(tables, ignore_index=True), targets=pd.concat(targets, ignore_index=True),
         points=pd.DataFrame(points), truth=pd.concat(truth, ignore_index=True) if truth else None,
         sizes=grid, size_users=size_users, followed=followed_users,

@@ -1,9 +1,7 @@
-"""The closed forms of random precision against measurement (IRJ 2017 Sec. 4.1, Eq. 4 and 5).
-
-Random recommendation is measured over a grid of test ratios, removed test ratings, positive
-thresholds and designs, and set against Eq. 4 (AR, ``sigma delta``) and Eq. 5 (1R, ``1 / t``)
-and against the exact relevance ratio ``rho`` of the target sets, with the simulation error
-of a random order (:func:`random_precision_check`, summed up by :func:`check_summary`).
+"""The closed forms of random precision against measurement (IRJ 2017 Sec. 4.1, Eq. 4 and 5): random recommendation
+over a grid of test ratios, removed test ratings, thresholds and designs, set against Eq. 4 (AR, ``sigma delta``),
+Eq. 5 (1R, ``1 / t``) and the exact relevance ratio ``rho``, with the simulation error of a random order
+(:func:`random_precision_check`, summed up by :func:`check_summary`).
 """
 
 from __future__ import annotations
@@ -21,13 +19,8 @@ from recbias.evaluate.experiment import DesignChoice
 from recbias.ratings import Ratings
 from recbias.runs import Runs
 from recbias.splits import fold_seed, make_folds, remove_test_ratings
-from recbias.theory import (
-    expected_random_precision_1r,
-    expected_random_precision_ar,
-    random_precision_sd,
-    relevance_ratio,
-    target_size,
-)
+from recbias.theory import (expected_random_precision_1r, expected_random_precision_ar, random_precision_sd,
+                            relevance_ratio, target_size)
 
 #: the test ratios and removed shares of the theory check (crossed with designs and thresholds)
 CHECK_RATIOS = (0.1, 0.4)
@@ -50,12 +43,12 @@ def check_designs(choice: DesignChoice) -> list[str]:
 
 
 def _configurations(ratings: Ratings, sigma: float, designs: Sequence[str], removed: Sequence[float],
-                    sample: np.ndarray, n: int, seed: int) -> tuple[dict[tuple, Runs], dict[tuple, dict], int]:
+                    sample: np.ndarray, n: int, seed: int) -> tuple[list[tuple[Runs, dict]], int]:
     """The target sets of one test ratio: one runs object per (threshold, removed share, design) with its
     settings, and the number of configurations left out (no run, or target sets shorter than ``n``)."""
     (fold,) = make_folds(ratings, folds=1, test_ratio=sigma, seed=seed)
     sampled = np.isin(ratings.users, sample)
-    runs, settings, skipped = {}, {}, 0
+    configurations, skipped = [], 0
     for threshold in thresholds(ratings):
         n_positive = int(np.count_nonzero(sampled & (ratings.values >= threshold)))
         for k, fraction in enumerate(removed):
@@ -66,11 +59,9 @@ def _configurations(ratings: Ratings, sigma: float, designs: Sequence[str], remo
                 if built.n_runs == 0 or built.sizes.min() < n:
                     skipped += 1
                     continue
-                key = (design, sigma, fraction, threshold)
-                runs[key] = built
-                settings[key] = {"design": design, "test ratio": sigma, "removed": fraction,
-                                 "threshold": threshold, "positives": n_positive}
-    return runs, settings, skipped
+                configurations.append((built, {"design": design, "test ratio": sigma, "removed": fraction,
+                                               "threshold": threshold, "positives": n_positive}))
+    return configurations, skipped
 
 
 def _measurement(built: Runs, setting: dict, n: int, users_in_sample: int, seed: int) -> dict:
@@ -82,55 +73,34 @@ def _measurement(built: Runs, setting: dict, n: int, users_in_sample: int, seed:
     one_r = built.design.startswith("1R")
     share = setting["test ratio"] * (1 - setting["removed"])
     return setting | {
-        "kind": "1R" if one_r else "AR",
-        "users": users,
-        "runs": built.n_runs,
-        "t": t,
-        "measured": measured,
-        "rho": relevance_ratio(built),
-        "sd": random_precision_sd(built, n),
+        "kind": "1R" if one_r else "AR", "users": users, "runs": built.n_runs, "t": t, "measured": measured,
+        "rho": relevance_ratio(built), "sd": random_precision_sd(built, n),
         "theory": expected_random_precision_1r(t) if one_r
         else expected_random_precision_ar(share, setting["positives"], t, users),
-        "eq4_all_users": np.nan if one_r
-        else expected_random_precision_ar(share, setting["positives"], t, users_in_sample),
-    }
+        "eq4_all_users": np.nan if one_r else expected_random_precision_ar(share, setting["positives"], t,
+                                                                           users_in_sample)}
 
 
-def random_precision_check(
-    ratings: Ratings,
-    designs: Sequence[str],
-    *,
-    test_ratios: Sequence[float] = CHECK_RATIOS,
-    removed: Sequence[float] = CHECK_REMOVED,
-    n: int = 10,
-    max_users: int | None = None,
-    seed: int = 0,
-) -> pd.DataFrame:
+def random_precision_check(ratings: Ratings, designs: Sequence[str], *, test_ratios: Sequence[float] = CHECK_RATIOS,
+                           removed: Sequence[float] = CHECK_REMOVED, n: int = 10, max_users: int | None = None,
+                           seed: int = 0) -> pd.DataFrame:
     """Measured random P@n against its expectation over a grid of configurations.
 
-    For each test ratio ``sigma`` (one coin-flip split, fold 0 of :func:`make_folds`), each
-    positive threshold (:func:`thresholds`), each share ``f`` of test ratings removed and each
-    design, the target sets are ranked uniformly at random, with a seed of the configuration's
-    own, so that configurations are independent draws given their target sets.  One row per
-    configuration: the measured mean P@n over runs (IRJ Eq. 1 in 1R), ``rho`` (its exact
-    expectation given the target sets, :func:`recbias.theory.relevance_ratio`), its simulation
-    standard deviation ``sd`` (:func:`recbias.theory.random_precision_sd`), and the closed forms:
-    Eq. 5, ``1 / t``, in 1R; Eq. 4, ``sigma (1 - f) |PR| / (t |U|)``, in AR, with ``|U|`` the users
-    averaged over (``theory``) and all users with a rating (``eq4_all_users``); ``z`` and
-    ``z_theory`` are the deviations from ``rho`` and from the closed form in units of ``sd``.
-    With ``max_users``, the runs of a sample of that many users with a rating (the same in every
-    configuration) are measured, and ``|PR|`` and the users with a rating are counted on the
-    sample.  Configurations without runs, or with target sets shorter than ``n``, are left out
-    and counted in ``table.attrs["skipped"]``; ``table.attrs["users"]`` holds the users measured
-    and the users with a rating.
+    For each test ratio ``sigma`` (fold 0 of :func:`make_folds`), threshold (:func:`thresholds`), share ``f`` removed
+    and design, the target sets are ranked at random with a seed of their own (independent draws).  One row per
+    configuration: the measured mean P@n, ``rho`` (its exact expectation), its simulation standard deviation ``sd``,
+    and the closed forms: Eq. 5 in 1R; Eq. 4, ``sigma (1 - f) |PR| / (t |U|)``, in AR, with ``|U|`` the users
+    averaged over (``theory``) and all users with a rating (``eq4_all_users``); ``z`` and ``z_theory`` in units of
+    ``sd``.  ``table.attrs`` holds the configurations ``skipped`` (no run, or sets shorter than ``n``) and the
+    ``users`` measured (a sample of ``max_users``) and with a rating.
     """
     sample = user_sample(np.flatnonzero(ratings.user_counts()), max_users, seed)
     rows, skipped = [], 0
     for sigma in test_ratios:
-        runs, settings, left_out = _configurations(ratings, sigma, designs, removed, sample, n, seed)
+        configurations, left_out = _configurations(ratings, sigma, designs, removed, sample, n, seed)
         skipped += left_out
-        for key, built in runs.items():
-            rows.append(_measurement(built, settings[key], n, len(sample), fold_seed(seed, len(rows))))
+        for built, setting in configurations:
+            rows.append(_measurement(built, setting, n, len(sample), fold_seed(seed, len(rows))))
     table = pd.DataFrame(rows)
     table["z"] = (table["measured"] - table["rho"]) / table["sd"]
     table["z_theory"] = (table["measured"] - table["theory"]) / table["sd"]
@@ -141,27 +111,20 @@ def random_precision_check(
 
 @dataclass(frozen=True)
 class CheckSummary:
-    """How well the closed forms predict the measured random precision.
-
-    Attributes:
-        configurations: configurations measured; ``skipped``: configurations of the grid without runs;
-            ``unshown``: configurations that measured no relevant item at all (nothing to draw on a log scale).
-        users: users measured and users with a rating.
-        within_rho, within_theory, within_theory_ar, within_theory_1r: share of configurations within the
-            95% simulation band (``|z| <= 1.96``) of ``rho``, of Eq. 4/5, of Eq. 4 alone and of Eq. 5 alone
-            (NaN when there is no configuration of the kind).
-        max_z: the largest ``|z|`` against Eq. 4/5.
-        all_users_low, all_users_high: the range of Eq. 4 with all users, over the exact ``rho``.
-    """
+    """How well the closed forms predict measured random precision: configurations measured, without runs
+    (``skipped``) or with no relevant item shown (``unshown``); users measured and with a rating; the share within the
+    95% band (``|z| <= 1.96``) of Eq. 4/5, of each alone (NaN without one) and of ``rho``; the largest ``|z|``; the
+    range of Eq. 4 with all users over ``rho``."""
 
     configurations: int
     skipped: int
     unshown: int
-    users: tuple[int, int]
+    users: int
+    users_total: int
+    within: float
+    within_ar: float
+    within_1r: float
     within_rho: float
-    within_theory: float
-    within_theory_ar: float
-    within_theory_1r: float
     max_z: float
     all_users_low: float
     all_users_high: float
@@ -176,12 +139,12 @@ def check_summary(check: pd.DataFrame) -> CheckSummary:
     ar, one_r = check[check["kind"] == "AR"], check[check["kind"] == "1R"]
     with np.errstate(divide="ignore", invalid="ignore"):
         all_users = (ar["eq4_all_users"] / ar["rho"]).to_numpy()
+    users, users_total = check.attrs.get("users", (0, 0))
     return CheckSummary(
         configurations=len(check), skipped=int(check.attrs.get("skipped", 0)),
-        unshown=int((check["measured"] <= 0).sum()), users=tuple(check.attrs.get("users", (0, 0))),
-        within_rho=_within(check["z"]), within_theory=_within(check["z_theory"]),
-        within_theory_ar=_within(ar["z_theory"]), within_theory_1r=_within(one_r["z_theory"]),
-        max_z=float(check["z_theory"].abs().max()),
+        unshown=int((check["measured"] <= 0).sum()), users=users, users_total=users_total,
+        within=_within(check["z_theory"]), within_ar=_within(ar["z_theory"]), within_1r=_within(one_r["z_theory"]),
+        within_rho=_within(check["z"]), max_z=float(check["z_theory"].abs().max()),
         all_users_low=float(np.nanmin(all_users)) if len(ar) else np.nan,
         all_users_high=float(np.nanmax(all_users)) if len(ar) else np.nan,
     )

@@ -1,10 +1,8 @@
 """The papers' 1R statement on a world of MovieLens 1M's shape (IRJ 2017 Sec. 4.2, Fig. 4 centre).
 
-"1R precision does not depend on the amount of test ratings" was observed on MovieLens 1M. On a
-small catalogue the TI candidate pool (the items with a test rating) shrinks as test ratings are
-removed, and the sampled items that remain are the popular ones; on ML-1M's 1M ratings nearly every
-item keeps a test rating.  :func:`one_r_removal_change` measures the change of 1R P@n from the full
-test set to a thinned one on such a world, with an interval from a bootstrap over users.
+"1R precision does not depend on the amount of test ratings" was observed on MovieLens 1M, whose million ratings
+leave nearly every item with a test rating, while on a small catalogue the TI candidate pool shrinks as test ratings
+are removed.  :func:`one_r_removal_change` measures the change of 1R P@n on such a world.
 """
 
 from __future__ import annotations
@@ -15,13 +13,8 @@ import numpy as np
 import pandas as pd
 
 from recbias.chapters.c03_sparsity_bias.study.fits import draw_interval
-from recbias.chapters.c03_sparsity_bias.study.sweeps import (
-    FIT_MAX_REMOVED,
-    ONE_R_REMOVAL,
-    point_key,
-    removal_runs,
-    user_sample,
-)
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (FIT_MAX_REMOVED, ONE_R_REMOVAL, point_key, removal_runs,
+                                                             user_sample)
 from recbias.evaluate import UserBootstrap
 from recbias.evaluate.experiment import evaluate_fold, fit_systems
 from recbias.ratings import Ratings
@@ -31,29 +24,15 @@ from recbias.splits import fold_seed, make_folds
 WORLD = "synthetic-ml1m"
 
 
-def one_r_removal_change(
-    ratings: Ratings,
-    systems: Mapping[str, str],
-    *,
-    removed: float = FIT_MAX_REMOVED,
-    base_size: int = 100,
-    test_ratio: float = 0.2,
-    n: int = 10,
-    max_users: int | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    cache: bool = True,
-) -> pd.DataFrame:
-    """Relative change of 1R TI-NN(``base_size - 1``) P@n when a share ``removed`` of the test ratings goes.
+def one_r_removal_change(ratings: Ratings, systems: Mapping[str, str], *, removed: float = FIT_MAX_REMOVED,
+                         base_size: int = 100, test_ratio: float = 0.2, n: int = 10, max_users: int | None = None,
+                         n_boot: int = 200, seed: int = 0, cache: bool = True) -> pd.DataFrame:
+    """Relative change of 1R TI-NN(``base_size - 1``) P@n, ``P_removed / P_full - 1``, when a share ``removed`` of
+    the test ratings goes, on fold 0 of :func:`recbias.splits.make_folds`, with a 95% interval from one bootstrap
+    over users shared by both means (with ``max_users``, a uniform sample of the users with a relevant test item).
 
-    On one coin-flip split (fold 0 of :func:`recbias.splits.make_folds`), the 1R runs of the full test
-    set and of the thinned one (:func:`recbias.splits.remove_test_ratings`) are scored by every system;
-    the change is ``P_removed / P_full - 1``, each P@n the mean over runs (IRJ Eq. 1), with a 95%
-    percentile interval from one bootstrap over users shared by both means.  With ``max_users``, a
-    uniform sample of that many users with a relevant test item is followed.
-
-    Columns: ``system``, ``full``, ``thinned``, ``change``, ``change_ci``, ``users`` (followed),
-    ``pool_full`` and ``pool_thinned`` (TI candidates: items with a test rating).
+    Columns: ``system``, ``full``, ``thinned``, ``change``, ``change_ci``, ``users`` (followed), ``pool_full`` and
+    ``pool_thinned`` (TI candidates: items with a test rating).
     """
     if not 0 < removed < 1:
         raise ValueError(f"removed must lie in (0, 1), got {removed}")

@@ -1,63 +1,47 @@
-"""The display tables of chapter 3: each cell a formatted value, intervals on a second, smaller line."""
+"""The display tables of chapter 3 (each cell a formatted value, intervals on a second, smaller line) and the
+measured values its prose quotes, formatted (:func:`numbers`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import evaluate
-from recbias.bookkit.scorecard import findings_table
-from recbias.chapters.c03_sparsity_bias.claims import METRIC_FINDINGS, metric_ratios
 from recbias.chapters.c03_sparsity_bias.study.lift import ordered, spread_factors
-from recbias.chapters.c03_sparsity_bias.study.sweeps import (
-    AR_REMOVAL,
-    FIT_MAX_REMOVED,
-    ONE_R_AI_REMOVAL,
-    ONE_R_REMOVAL,
-    personalised,
-)
-from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND, CHECK_RATIOS, CHECK_REMOVED
-from recbias.ratings import Ratings
-from recbias.text import fmt_ci, fmt_count, fmt_number, fmt_pct
+from recbias.chapters.c03_sparsity_bias.study.sweeps import (AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL,
+                                                             ONE_R_REMOVAL, personalised)
+from recbias.chapters.c03_sparsity_bias.study.theory_check import BAND
+from recbias.text import fmt_ci, fmt_number, fmt_pct
 
 #: the heading of a fitted change from the full test set to the sparsest fitted level
 CHANGE = f"0 to {fmt_pct(FIT_MAX_REMOVED, 0)} removed"
 
+#: the measured values (:func:`.claims.measured`) the prose quotes, by format
+QUOTED = {
+    "{}": ("dataset", "n", "folds", "ar_design", "one_r_design", "ar_intercept_below", "ar_systems"),
+    "{:,}": ("check_configurations", "check_users", "check_users_total", "check_skipped", "check_unshown", "followed",
+             "rated", "size_users", "one_r_users_full", "one_r_users_last"),
+    "{:,.0f}": ("size_low", "size_high", "pool_full", "pool_thin"),
+    "{:.0%}": ("fit_max_removed", "check_within", "check_within_ar", "check_within_1r", "check_within_rho",
+               "check_all_users_low", "check_all_users_high", "ar_loss", "pool_thin_level", "many_relevant",
+               "one_r_last_level"),
+    "{:+.0%}": ("one_r_change", "one_r_ai_change", "one_r_ai_change_low", "one_r_ai_change_high"),
+    "{:.1f}": ("check_max_z", "ar_slope"),
+    "{:.2f}": ("ar_random_slope", "ar_random_slope_low", "ar_random_slope_high", "size_random_exponent",
+               "size_random_exponent_low", "size_random_exponent_high", "size_exponent", "size_exponent_low",
+               "size_exponent_high", "elasticity_p_all", "elasticity_p_relevant", "elasticity_recall",
+               "elasticity_map", "elasticity_ndcg", "elasticity_ndcg_at_n", "recall_ratio", "map_ndcg_ratio",
+               "ndcg_at_n_ratio", "order_tau", "order_tau_beyond"),
+    "{:.3f}": ("ar_r2",),
+}
 
-#: the papers' number of coin-flip splits (IRJ 2017 Sec. 3.3)
-PAPERS_FOLDS = 5
 
-
-def settings_table(ratings: Ratings, systems: Sequence[str], ar: str, folds: int, test_ratio: float, n: int,
-                   removed: Sequence[float], sizes: Sequence[int], base_size: int, sweep_users: int | None,
-                   n_boot: int, world_check: bool) -> pd.DataFrame:
-    """The page's settings as a two-column table, each departure from the papers' setting with its reason."""
-    fitted = fmt_pct(FIT_MAX_REMOVED, 0)
-    budget = "departs from the papers' {}, to keep the page within its time budget"
-    splits = fmt_count(folds, "coin-flip split", "coin-flip splits")
-    rows = [
-        ("systems", f"{', '.join(systems)}: the papers' five, MF and kNN predicting ratings"),
-        ("splits", f"{splits}, σ = {test_ratio:g}"
-                   + ("" if folds == PAPERS_FOLDS else f" ({budget.format(PAPERS_FOLDS)})")),
-        ("relevant", f"a test rating ≥ {ratings.positive_threshold:g}"),
-        ("cut-off n", f"{n}"),
-        ("AR design", ar),
-        ("1R designs", f"1R TI-NN({base_size - 1}) and 1R AI-NN({base_size - 1}): target sets of {base_size} items, "
-                       f"one relevant and {base_size - 1} sampled"),
-        ("test ratings removed, f", f"{', '.join(fmt_pct(f, 0) for f in removed)} (lines fitted up to {fitted})"),
-        ("1R target sizes asked for", ", ".join(f"{s:,}" for s in sizes)),
-        ("users followed", "all, as the papers" if sweep_users is None
-         else f"at most {sweep_users:,} per sweep, sampled ({budget.format('all users')})"),
-        ("theory check", f"σ ∈ {{{', '.join(f'{r:g}' for r in CHECK_RATIOS)}}} × f ∈ "
-                         f"{{{', '.join(fmt_pct(f, 0) for f in CHECK_REMOVED)}}} × the positive threshold and the "
-                         "rating value below it × 5 designs"),
-        ("intervals", f"95%, bootstrap over users ({n_boot} resamples)"),
-        ("1R on an ML-1M-shaped world", "synthetic-ml1m, all users, one split, the two ends of the removal sweep "
-         "(a simulated world in place of MovieLens 1M; one split for time)" if world_check else "not measured (world_check off)"),
-    ]
-    return pd.DataFrame(rows, columns=["setting", "value"])
+def numbers(values: Mapping[str, Any]) -> dict[str, str]:
+    """Every value of :data:`QUOTED` formatted for the prose, "n/a" for one not measured on this build."""
+    return {name: "n/a" if isinstance(value := values.get(name, np.nan), float) and np.isnan(value) else
+            spec.format(value) for spec, names in QUOTED.items() for name in names}
 
 
 def check_table(check: pd.DataFrame) -> pd.DataFrame:
@@ -75,42 +59,34 @@ def check_table(check: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _cells(table: pd.DataFrame, value: str, digits: int = 2, fmt: str | None = None) -> dict[str, str]:
+    """System -> ``value`` over its interval (the column ``<value>_ci``), as :func:`recbias.text.fmt_ci` shows it."""
+    return {system: fmt_ci(v, ci, digits, fmt) for system, v, ci in zip(table["system"], table[value],
+                                                                        table[f"{value}_ci"], strict=True)}
+
+
 def ar_fits_table(density: pd.DataFrame) -> pd.DataFrame:
     """One row per system: the line fitted to AR P@n in the density, ``a + b delta``, with 95% intervals, its
     R² and the fitted relative change from the full test set to the sparsest fitted level."""
     ar = density[density["sweep"] == AR_REMOVAL]
-    return pd.DataFrame({
-        "system": ar["system"],
-        "slope b": [fmt_ci(r["slope"], r["slope_ci"], 1) for _, r in ar.iterrows()],
-        "intercept a": [fmt_ci(r["intercept"], r["intercept_ci"], 4) for _, r in ar.iterrows()],
-        "R²": [fmt_number(r, 3) for r in ar["r2"]],
-        f"change, {CHANGE}": [fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}") for _, r in ar.iterrows()],
-    })
+    return pd.DataFrame({"slope b": _cells(ar, "slope", 1), "intercept a": _cells(ar, "intercept", 4),
+                         "R²": dict(zip(ar["system"], (fmt_number(r, 3) for r in ar["r2"]), strict=True)),
+                         f"change, {CHANGE}": _cells(ar, "change", fmt="{:+.0%}")}).rename_axis("system").reset_index()
 
 
 def one_r_fits_table(density: pd.DataFrame, sizes: pd.DataFrame) -> pd.DataFrame:
     """One row per system: the fitted relative change of 1R P@n over the removal sweep with TI-NN and AI-NN
     candidates (a rescaled slope in the density, 0 when flat), and the exponent ``e`` of ``P@n ~ t^e`` in the
     size sweep, each with its 95% interval."""
-    rows = []
-    for system in dict.fromkeys(density["system"]):
-        row = {"system": system}
-        for sweep, label in ((ONE_R_REMOVAL, "TI-NN: change"), (ONE_R_AI_REMOVAL, "AI-NN: change")):
-            part = density[(density["sweep"] == sweep) & (density["system"] == system)]
-            if len(part):
-                r = part.iloc[0]
-                row[f"{label}, {CHANGE}"] = fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}")
-        exponent = sizes[sizes["system"] == system]
-        if len(exponent):
-            r = exponent.iloc[0]
-            row["exponent e of t"] = fmt_ci(r["exponent"], r["exponent_ci"], 2)
-        rows.append(row)
-    return pd.DataFrame(rows)
+    columns = {f"{label}: change, {CHANGE}": _cells(density[density["sweep"] == sweep], "change", fmt="{:+.0%}")
+               for sweep, label in ((ONE_R_REMOVAL, "TI-NN"), (ONE_R_AI_REMOVAL, "AI-NN"))}
+    columns["exponent e of t"] = _cells(sizes, "exponent") if len(sizes) else {}
+    return pd.DataFrame({name: cells for name, cells in columns.items() if cells},
+                        index=list(dict.fromkeys(density["system"]))).rename_axis("system").reset_index()
 
 
 def elasticity_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Elasticities of the systems other than Random as metric rows and system columns, each cell the value over
-    its interval (Random's metrics other than precision are noise around their own random level)."""
+    """Elasticities of the systems but Random (whose other metrics are noise) by metric and system, over intervals."""
     table = table[table["system"].isin(personalised(table["system"].unique()))]
     doubled = set(table.loc[table["users"] == "all", "metric"])
     labelled = table.assign(
@@ -122,17 +98,9 @@ def elasticity_table(table: pd.DataFrame) -> pd.DataFrame:
         .rename_axis(index="metric", columns=None).reset_index()
 
 
-def metric_claims_table(elasticities: pd.DataFrame, n: int, dataset: str) -> pd.DataFrame:
-    """The papers' statements on other metrics (:data:`~.claims.METRIC_FINDINGS`) with their verdicts and the
-    measured ratios behind them, as the scorecard states them."""
-    values = metric_ratios(elasticities, n)
-    checked = [evaluate(finding, values, dataset=dataset) for finding in METRIC_FINDINGS]
-    return findings_table([claim for claim in checked if claim is not None])
-
-
 def order_table(orders: pd.DataFrame) -> pd.DataFrame:
-    """Kendall's tau of each removal level against the full test set (and the truth), AR and 1R side by side,
-    each tau over its interval."""
+    """Kendall's tau of each removal level against the full test set (and the truth) over its interval, with the
+    pairs swapped, AR and 1R side by side."""
     rows = []
     for x, part in orders.groupby("x", sort=True):
         row = {"removed": fmt_pct(x, 0)}
@@ -143,7 +111,7 @@ def order_table(orders: pd.DataFrame) -> pd.DataFrame:
             r = level.iloc[0]
             row[f"{label}: users"] = f"{int(r['users']):,}"
             row[f"{label}: τ, full test set"] = fmt_ci(r["tau"], r["tau_ci"], 2)
-            row[f"{label}: order"] = r["verdict"]
+            row[f"{label}: swapped"] = "<br>".join(f"{above} > {below}" for above, below in r["swapped"]) or "–"
             if np.isfinite(r["tau_truth"]):
                 row[f"{label}: τ, truth"] = fmt_ci(r["tau_truth"], r["tau_truth_ci"], 2)
         rows.append(row)
@@ -154,12 +122,12 @@ def world_table(world: pd.DataFrame | None) -> pd.DataFrame:
     """The 1R check on the ML-1M-shaped world: per system P@n at both ends, the change over its interval, the TI
     pool; a one-line note when the check was not run."""
     if world is None or not len(world):
-        return pd.DataFrame({"note": ["not measured: the page was built with world_check = False"]})
+        return pd.DataFrame({"note": ["not measured (world_check = False)"]})
     return pd.DataFrame({
         "system": world["system"],
         "P@n, full test set": [fmt_number(v, 4) for v in world["full"]],
         f"P@n, {fmt_pct(FIT_MAX_REMOVED, 0)} removed": [fmt_number(v, 4) for v in world["thinned"]],
-        "change": [fmt_ci(r["change"], r["change_ci"], fmt="{:+.0%}") for _, r in world.iterrows()],
+        "change": list(_cells(world, "change", fmt="{:+.0%}").values()),
         "TI pool (items)": [f"{int(a):,} → {int(b):,}" for a, b in zip(world["pool_full"], world["pool_thinned"],
                                                                        strict=True)],
     })
