@@ -18,7 +18,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from recbias.chapters.c05_neutralising_designs.study import FAMILIES, FIG8, FIG9, PAPERS, TOP_N, TOP_N_LEARNERS, UniformPlan
+from recbias.chapters.c05_neutralising_designs.study import (
+    FAMILIES, FIG8, FIG9, PAPERS, TOP_N, TOP_N_LEARNERS, UniformPlan,
+)
 
 #: width of every figure of the chapter (inches): the text column at the book's resolution
 WIDTH = 7.5

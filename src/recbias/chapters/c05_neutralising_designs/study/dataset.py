@@ -43,22 +43,10 @@ def positive_only(ratings: Ratings) -> Ratings:
     return ratings.subset(ratings.positive)
 
 
-def study_dataset(
-    ratings: Ratings,
-    *,
-    folds: int = 5,
-    test_ratio: float = 0.2,
-    min_train_ratio: float = 0.2,
-    target_size: int = 100,
-    percentiles: int = 10,
-    head: float = 0.1,
-    gammas: Sequence[float] = GAMMAS,
-    powers: Sequence[float] = POWERS,
-    max_entries: int = 25_000_000,
-    nonrelevant: int = 2500,
-    seed: int = 0,
-    note: str = "",
-) -> DatasetStudy:
+def study_dataset(ratings: Ratings, *, folds: int = 5, test_ratio: float = 0.2, min_train_ratio: float = 0.2,
+                  target_size: int = 100, percentiles: int = 10, head: float = 0.1, gammas: Sequence[float] = GAMMAS,
+                  powers: Sequence[float] = POWERS, max_entries: int = 25_000_000, nonrelevant: int = 2500,
+                  seed: int = 0) -> DatasetStudy:
     """The papers' Figs. 8 and 9 on one dataset, with IPS/SNIPS and stratified-recall sweeps.
 
     Uniform folds (:func:`recbias.splits.make_folds` ``method="uniform"``) carry U1R, UAR (TI-AN) and
@@ -88,8 +76,7 @@ def study_dataset(
     p10 = design_summary(runs, ["P@10"]).set_index(["design", "system"])["mean"]
     lift = residual_lift(ratings, plan, {"AR TI-AN": coin_folds[0], "UAR": uniform_fold, "U1R": uniform_fold},
                          designs, p10, test_ratio=test_ratio, seed=seed)
-    seconds = {k: sum(e.seconds[k] for e in (uniform, *coin)) for k in uniform.seconds}
-    return DatasetStudy(ratings.name, plan, designs, runs, reports, lift, seconds, note)
+    return DatasetStudy(ratings.name, plan, designs, runs, reports, lift)
 
 
 def study_datasets(ratings: Ratings, second: Ratings | None, *, folds: int, second_folds: int,

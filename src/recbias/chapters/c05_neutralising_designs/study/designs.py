@@ -39,8 +39,6 @@ PAPERS, TOP_N = "the papers' set", "today's top-N set"
 PERSONALISED = {PAPERS: PAPERS_PERSONALISED, TOP_N: tuple(TOP_N_LEARNERS)}
 #: the designs of the papers' Fig. 8, in their order
 FIG8 = ("1R", "U1R", "P1R", "AR", "UAR", "AI-UAR", "1R -head")
-#: the designs of Fig. 8 that neutralise popularity
-NEUTRALISING = ("U1R", "P1R", "UAR", "AI-UAR", "1R -head")
 #: the exponents of stratified recall (``gamma``) and of the propensities (``beta``) the chapter sweeps
 GAMMAS = (0.0, 0.5, 1.0, 2.0, 4.0, np.inf)
 POWERS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -58,8 +56,6 @@ class DatasetStudy:
         runs: per-run table of both experiments, with a ``label`` column.
         reports: per (fold, design) sizes of both experiments.
         lift: predicted and measured advantage of popularity over random (P@10 ratio).
-        seconds: wall time per stage.
-        note: how the dataset was prepared (e.g. only positive ratings kept).
     """
 
     name: str
@@ -68,8 +64,6 @@ class DatasetStudy:
     runs: pd.DataFrame
     reports: pd.DataFrame
     lift: pd.DataFrame
-    seconds: dict[str, float]
-    note: str = ""
 
 
 def one_relevant_size(ratings: Ratings, target_size: int, percentiles: int) -> int:

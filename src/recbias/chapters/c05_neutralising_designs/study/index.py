@@ -6,7 +6,10 @@ level) or 1 (the best personalised system's) under one design and metric.  :func
 computes it for the designs of the papers' Fig. 8 and the metrics of their Fig. 9 (bpref, infAP,
 stratified recall, 1R under the papers' protocol without non-relevance judgments) with the later IPS
 and SNIPS estimators, and :func:`sweep_index` over the exponent of stratified recall and of the
-propensities.
+propensities.  :func:`mean_draws`, :func:`index_draws` and :func:`lead_draws` give the same on resamples
+of users (:class:`recbias.evaluate.statistics.UserBootstrap`): every design and system is averaged again on
+the same draws, so two designs (on different splits of the same users) or two systems are compared draw by
+draw, and :func:`recbias.evaluate.resampled_pvalue` turns the draws of a difference into a p-value.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import pandas as pd
 
 from recbias.chapters.c05_neutralising_designs.study.designs import PAPERS, PERSONALISED, DatasetStudy, design_summary
 from recbias.evaluate.popularity_index import popularity_index as index_value
+from recbias.evaluate.statistics import UserBootstrap
 
 #: the metric and design behind every row of the popularity-index figure: (row, design label, metric)
 INDEX_ROWS: tuple[tuple[str, str, str], ...] = (
@@ -103,3 +107,33 @@ def index_of(indices: pd.DataFrame, dataset: str, method: str, system_set: str =
     systems of ``system_set``; NaN when absent."""
     rows = indices[(indices["dataset"] == dataset) & (indices["method"] == method) & (indices["set"] == system_set)]
     return float(rows["index"].iloc[0]) if len(rows) else np.nan
+
+
+def mean_draws(study: DatasetStudy, metric: str = "P@10", *, n_boot: int = 200, seed: int = 0) -> pd.DataFrame:
+    """Mean ``metric`` per (design label, system): column 0 the full sample, columns ``1..n_boot`` the user
+    resamples.  P1R averages its percentiles and every other design its runs, as :func:`.designs.design_summary`
+    does (a single group is its run average)."""
+    boot = UserBootstrap(study.runs["user"].to_numpy(), n_boot, seed)
+    cells = boot.means(study.runs, metric, ["label", "system", "group"], average="run")
+    return cells.groupby(level=["label", "system"], sort=False, observed=True).mean()
+
+
+def index_draws(means: pd.DataFrame, labels: Sequence[str], personalised: Sequence[str]) -> pd.DataFrame:
+    """The popularity index ``(M_pop - M_rnd) / (max_s M_s - M_rnd)`` of each design label (rows) in every
+    column of ``means`` (:func:`mean_draws`), ``s`` over ``personalised``."""
+    rows = {}
+    for label in labels:
+        cell = means.loc[label]
+        random = cell.loc["Random"].to_numpy()
+        best = cell.loc[list(personalised)].to_numpy().max(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rows[label] = (cell.loc["Popularity"].to_numpy() - random) / (best - random)
+    return pd.DataFrame(rows, index=means.columns).T
+
+
+def lead_draws(means: pd.DataFrame, labels: Sequence[str], leader: str, rivals: Sequence[str]) -> pd.DataFrame:
+    """``leader``'s mean minus the best of ``rivals`` under each design label (rows), in every column of
+    ``means``."""
+    return pd.DataFrame({label: means.loc[(label, leader)].to_numpy()
+                         - means.loc[label].loc[list(rivals)].to_numpy().max(axis=0) for label in labels},
+                        index=means.columns).T
