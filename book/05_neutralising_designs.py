@@ -165,7 +165,8 @@ options = dict(test_ratio=test_ratio, min_train_ratio=min_train_ratio, target_si
 # %% tags=["remove-cell"]
 status = study.second_status(second_dataset, dataset)
 second_ratings = study.positive_only(load_dataset(second_dataset, seed)) if status == study.AVAILABLE else None
-studies = study.study_datasets(ratings, second_ratings, folds=folds, second_folds=second_folds, **options)
+studies = [study.study_dataset(data, folds=n, **options)
+           for data, n in ((ratings, folds), (second_ratings, second_folds)) if data is not None]
 main = studies[0]
 glue_table("tbl-neutralising-plan", report.plan_table([(s.name, s.plan) for s in studies]),
            {"σ asked": "{:g}", "largest σ": "{:.3f}", "σ used": "{:g}", "ε": "{:g}", "held out": "{:.1%}",
@@ -333,8 +334,8 @@ glue_table("tbl-neutralising-sizes", report.size_table(studies), {"|C|": "{:,.0f
 # {glue:text}`level`, and is inconclusive otherwise. {glue:md}`policy`
 
 # %% tags=["remove-cell"]
-indices = study.index_table(studies)
-sweeps = study.sweep_table(studies, study.GAMMAS, study.POWERS)
+indices = study.popularity_index(studies)
+sweeps = study.sweep_index(studies, study.GAMMAS, study.POWERS)
 values = claims.measured(studies, indices, percentiles, n_boot=bootstrap, seed=seed)
 findings = register(claims.FINDINGS, values, dataset=main.name)
 findings += register(claims.ON_ALL_POSITIVE, values, dataset=studies[-1].name)

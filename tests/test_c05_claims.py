@@ -115,7 +115,7 @@ def test_the_published_numbers_read_in_the_common_schema() -> None:
 
 def test_measured_values_on_a_small_study() -> None:
     small = small_study()
-    indices = study.popularity_index(small)
+    indices = study.popularity_index([small])
     values = claims.measured([small], indices, 4, n_boot=40, seed=5)
     index = indices[indices["set"] == study.PAPERS].set_index("method")["index"]
     assert values["index_p1r"] == index["P1R, P@10"] and values["index_head"] == index["1R -10% head, P@10"]

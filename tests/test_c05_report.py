@@ -61,7 +61,7 @@ def test_size_table_orders_designs_as_fig8_and_averages_over_splits() -> None:
 
 
 def _lift(ar: tuple[float, float, float], uar: tuple[float, float, float]) -> SimpleNamespace:
-    rows = [{"design": d, "weight of the paper": w, "predicted (paper)": p, "predicted (training excluded)": e,
+    rows = [{"design": d, "item weight": w, "predicted": p, "predicted, training excluded": e,
              "measured": m} for d, w, (p, e, m) in (("AR TI-AN", "|PR(i)|", ar), ("UAR", "|PR(i)| / |R(i)|", uar))]
     return SimpleNamespace(name="world", lift=pd.DataFrame(rows))
 

@@ -1,12 +1,10 @@
 """Chapter 5's findings (IRJ 2017 Sec. 6.3 and 7, thesis Sec. 4.6) as data, and the values they are checked on.
 
 :func:`measured` turns the studies of the page into one mapping of values: :data:`FINDINGS` are checked on
-those of the page's dataset, :data:`ON_ALL_POSITIVE` on those of the second dataset (reduced to its positive
-ratings), and the numbers the papers publish for MovieLens 1M (:data:`PUBLISHED`) against the page's uniform
-split and percentiles.  The findings about popularity read the papers' set of systems (their rating
-predictors and pLSA); a comparison holds or fails only beyond resampling noise, users as the unit
-(:data:`recbias.bookkit.claims.LEVEL`), and is inconclusive otherwise.  A finding the page quotes says its
-outcome in words (``says``); :data:`SECOND_NOTES` are the page's sentences about its second dataset.
+those of the page's dataset, :data:`ON_ALL_POSITIVE` on those of the second dataset (its positive ratings),
+the papers' numbers for MovieLens 1M (:data:`PUBLISHED`) on the page's uniform split and percentiles.  The
+findings about popularity read the papers' set of systems; :data:`SECOND_NOTES` are the page's sentences
+about its second dataset.
 """
 
 from __future__ import annotations
@@ -20,8 +18,7 @@ import pandas as pd
 
 from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, Finding, at_most, beyond_noise, every_beyond_noise
 from recbias.chapters.c05_neutralising_designs.study import (
-    INDEX_ROWS, PAPERS, PAPERS_SET, PERSONALISED, DatasetStudy, bpref_below_one, index_draws, index_of, lead_draws,
-    mean_draws,
+    INDEX_ROWS, PAPERS, PAPERS_SET, PERSONALISED, DatasetStudy, bpref_below_one, index_draws, lead_draws, mean_draws,
 )
 from recbias.evaluate import compare, resampled_pvalue
 from recbias.text import fmt_p_clause
@@ -134,22 +131,18 @@ ON_ALL_POSITIVE = [
 
 def measured(studies: Sequence[DatasetStudy], indices: pd.DataFrame, percentiles: int, *, n_boot: int = 200,
              seed: int = 0) -> dict[str, Any]:
-    """The values every claim of the chapter is checked on: those of the page's dataset (the first study,
-    :func:`measured_main`, with ``n_boot`` user resamples) and, when there is a second study, those of
-    :data:`ON_ALL_POSITIVE` (:func:`measured_all_positive`)."""
+    """The values every claim is checked on: :func:`measured_main` of the page's dataset (the first study) and,
+    when there is a second study, :func:`measured_all_positive` of it."""
     second = measured_all_positive(studies[1], n_boot=n_boot, seed=seed) if len(studies) > 1 else {}
     return measured_main(studies[0], indices, percentiles, n_boot=n_boot, seed=seed) | second
 
 
 def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *, n_boot: int = 200,
                   seed: int = 0) -> dict[str, Any]:
-    """The values :data:`FINDINGS` and the published numbers are checked on, from the page's dataset: its
-    popularity indices against the papers' set (:data:`INDEX_NAMES`, :data:`INCOMPLETE_NAMES`); the differences
-    the findings compare (each design's room below the random level, the index differences between designs,
-    pLSA's lead under every neutralising design and popularity's over the papers' kNN under UAR), each with its
-    p-value over ``n_boot`` user resamples (``*_p``, :func:`recbias.evaluate.resampled_pvalue`); the runs with
-    bpref below 1 in the papers' 1R and in ours; and the uniform split's ``|T|`` and ``eta`` and the items per
-    percentile under the published numbers' keys."""
+    """The values :data:`FINDINGS` and the published numbers are checked on: the page's dataset's popularity
+    indices against the papers' set; the differences the findings compare, each with its p-value over
+    ``n_boot`` user resamples (``*_p``); the runs with bpref below 1 in the papers' 1R and in ours; and the
+    uniform split's ``|T|`` and ``eta`` and the items per percentile under the published numbers' keys."""
     means = mean_draws(main, "P@10", n_boot=n_boot, seed=seed)
     index = index_draws(means, list(INDEX_LABELS.values()), PERSONALISED[PAPERS])
     index.index = list(INDEX_LABELS)
@@ -163,7 +156,8 @@ def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *
     }
     lead = lead_draws(means, list(LEAD_KEYS), "pLSA", [s for s in PAPERS_SET if s != "pLSA"])
     differences |= {f"plsa_lead_{key}": lead.loc[label] for label, key in LEAD_KEYS.items()}
-    values = {name: index_of(indices, main.name, row) for name, row in (INDEX_NAMES | INCOMPLETE_NAMES).items()}
+    papers = indices[(indices["dataset"] == main.name) & (indices["set"] == PAPERS)].set_index("method")["index"]
+    values = {name: float(papers.get(row, np.nan)) for name, row in (INDEX_NAMES | INCOMPLETE_NAMES).items()}
     for name, draws in differences.items():
         values |= {name: float(draws.iloc[0]), f"{name}_p": resampled_pvalue(draws.to_numpy()[1:])}
     values["plsa_leads"] = ", ".join(f"{label.replace('-head', '-10% head')} {values['plsa_lead_' + key]:+.4f} (p = "
@@ -183,10 +177,9 @@ def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *
 
 
 def measured_all_positive(second: DatasetStudy, *, n_boot: int = 200, seed: int = 0) -> dict[str, Any]:
-    """The values of :data:`ON_ALL_POSITIVE`: popularity's index under U1R on the second dataset against the
-    papers' set and its room below the random level, with the p-value over ``n_boot`` user resamples, and U1R
-    P@10 of Popularity and Random with the p-value of their paired comparison (runs paired, users as
-    clusters)."""
+    """The values of :data:`ON_ALL_POSITIVE`: popularity's index under U1R against the papers' set, its room below
+    the random level with its p-value over ``n_boot`` user resamples, and U1R P@10 of Popularity and Random
+    with the p-value of their paired comparison (users as clusters)."""
     u1r = second.runs[(second.runs["label"] == "U1R") & second.runs["system"].isin(["Popularity", "Random"])]
     test = compare(u1r, ["P@10"], systems=["Popularity", "Random"], average="run").iloc[0]
     index = index_draws(mean_draws(second, "P@10", n_boot=n_boot, seed=seed), ["U1R"], PERSONALISED[PAPERS])

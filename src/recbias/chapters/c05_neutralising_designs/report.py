@@ -13,10 +13,6 @@ from recbias.chapters.c05_neutralising_designs.study import (
 )
 from recbias.text import fmt_pm
 
-#: the rating predictors of the papers' set, set against popularity by :func:`predictors_table`
-RATING_PREDICTORS = ("rating-MF", "rating-kNN")
-
-
 def plan_table(plans: Sequence[tuple[str, UniformPlan]]) -> pd.DataFrame:
     """One row per dataset: the test ratio asked, the largest a uniform split can hold and the one used,
     ``eps``, ``|T|`` and its share of the rated items, ``eta`` and the share held out under the paper's rule,
@@ -57,11 +53,11 @@ def size_table(studies: Sequence[DatasetStudy]) -> pd.DataFrame:
              .agg(splits=("fold", "nunique"), **{"|C|": ("n_candidates", "mean"), "runs": ("n_runs", "mean"),
                   "|T_u|": ("target size", "mean"), "left out": ("shortage_runs", "mean")})
              .reset_index())
-    rank = {label: k for k, label in enumerate((*FIG8, "AR TI-AN"))}
-    table = table.assign(rank=table["label"].map(rank), order=table["dataset"].map(
-        {name: k for k, name in enumerate(dict.fromkeys(table["dataset"]))}))
-    table = table.sort_values(["order", "rank"], kind="stable").drop(columns=["order", "rank", "label"])
+    table["label"] = pd.Categorical(table["label"], [*FIG8, "AR TI-AN"])
+    table["dataset"] = pd.Categorical(table["dataset"], list(dict.fromkeys(table["dataset"])))
+    table = table.sort_values(["dataset", "label"], kind="stable").drop(columns="label")
     return table.set_index(["dataset", "design"]).rename_axis([None, None])
+
 
 def p10_index_table(indices: pd.DataFrame) -> pd.DataFrame:
     """Popularity's index under P@10, one row per dataset and set of systems that sets the scale, one column
@@ -75,14 +71,13 @@ def p10_index_table(indices: pd.DataFrame) -> pd.DataFrame:
 
 def predictors_table(summaries: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """How many of the papers' two rating predictors popularity's P@10 exceeds, one row per dataset and one
-    column per design of Fig. 8 (``summaries``: :func:`recbias.chapters.c05_neutralising_designs.study.fig8_summary`
-    of each dataset)."""
+    column per design of Fig. 8 (``summaries``: :func:`.study.fig8_summary` of each dataset)."""
     rows = {}
     for summary in summaries:
         p10 = summary[summary["metric"] == "P@10"].set_index(["label", "system"])["mean"]
         rows[summary["dataset"].iloc[0]] = {
             label.replace("-head", "−10% head"): sum(p10[(label, "Popularity")] > p10[(label, system)]
-                                                     for system in RATING_PREDICTORS)
+                                                     for system in ("rating-MF", "rating-kNN"))
             for label in FIG8 if (label, "Popularity") in p10.index}
     return pd.DataFrame.from_dict(rows, orient="index")
 
@@ -91,10 +86,8 @@ def lift_table(studies: Sequence[DatasetStudy]) -> pd.DataFrame:
     """Popularity's P@10 over random's per dataset and split: the item weight of Eq. 3, its two
     predictions and the measured ratio."""
     table = pd.concat([s.lift.assign(dataset=s.name) for s in studies], ignore_index=True)
-    table["design"] = table["design"].map({"AR TI-AN": "AR", "UAR": "UAR", "U1R": "U1R"})
-    return table.set_index(["dataset", "design"]).rename_axis([None, None]).rename(columns={
-        "weight of the paper": "item weight", "predicted (paper)": "predicted",
-        "predicted (training excluded)": "predicted, training excluded"})
+    table["design"] = table["design"].replace({"AR TI-AN": "AR"})
+    return table.set_index(["dataset", "design"]).rename_axis([None, None])
 
 
 def fig9_table(indices: pd.DataFrame) -> pd.DataFrame:
