@@ -1,11 +1,11 @@
 """The chapter's claims: the papers' statements on how relevance spreads, and their published numbers.
 
-IRJ 2017 Sec. 5.3 (and the thesis, Table 4.1) contrast rating datasets with IR collections: the
-most-liked item reaches a large share of users, likes concentrate on few items, few items are liked by
-one user only, and one fixed list of popular items scores well.  Each statement is a :class:`Finding`
-that compares the page's dataset with the IR collections; Sec. 5.2 prints a few spread statistics
-(``published.csv``), recomputed from the columns of :attr:`~.study.SpreadStudy.stats` named in
-:data:`STATISTIC`.  :data:`TRUTH` and :data:`NO_WORLD` are the page's sentences about its simulated world.
+IRJ 2017 Sec. 5.3 (and the thesis, Table 4.1) contrast rating datasets with IR collections: the most-liked item
+reaches a large share of users, likes concentrate on few items, few items are liked by one user only, and one fixed
+list of popular items scores well.  Each statement is a :class:`Finding` that compares the page's dataset with the
+IR collections; Sec. 5.2 prints a few spread statistics (``published.csv``), recomputed from the columns of
+:attr:`~.study.SpreadStudy.stats` named in :data:`STATISTIC`.  :data:`TRUTH` and :data:`NO_WORLD` are the page's
+sentences about its simulated world.
 """
 
 from __future__ import annotations

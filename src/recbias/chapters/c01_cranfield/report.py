@@ -57,10 +57,6 @@ def threshold_effect_table(study: SpreadStudy) -> pd.DataFrame:
         "gini change": "Gini change"}).rename_axis(None)
 
 
-def _shown(value: float, column: str) -> str:
-    return f"{value:,.0f}" if column == "max positives per document" else fmt_pct(value)
-
-
 def published_table(study: SpreadStudy) -> pd.DataFrame:
     """Each published statistic next to ours on every collection of this build that it applies to
     (:data:`~.claims.COMPARED_ON`; "–" where none does); the published side is written on the first of
@@ -68,12 +64,13 @@ def published_table(study: SpreadStudy) -> pd.DataFrame:
     rows = []
     for number in NUMBERS:
         column = STATISTIC[number.key]
+        shown = "{:,.0f}".format if column == "max positives per document" else fmt_pct
         found = [c for c in COMPARED_ON[number.key] if c in study.stats.index] or [None]
         for k, collection in enumerate(found):
             rows.append({
                 "published statistic": number.statement if k == 0 else "",
-                "published": _shown(number.value, column) if k == 0 else "",
+                "published": shown(number.value) if k == 0 else "",
                 "ours on": "–" if collection is None else study.stats.loc[collection, "label"],
-                "ours": "–" if collection is None else _shown(study.stats.loc[collection, column], column),
+                "ours": "–" if collection is None else shown(study.stats.loc[collection, column]),
             })
     return pd.DataFrame(rows)

@@ -1,10 +1,10 @@
 """How positive judgments spread over documents, in IR collections and in rating datasets.
 
-:func:`spread_study` loads the IR judgments (Cranfield, TREC-8) and the rating datasets available, and
-measures for each collection the statistics of :func:`recbias.judgments.summary`: the share of documents
-relevant to a single query ``s_1``, the reach of the top document, the Gini coefficient and the precision
-of one fixed list shown to everybody (IRJ 2017 Sec. 5.3; Bellogín 2012, Table 4.1), with the sweep of
-each rating dataset's positive threshold (:func:`recbias.judgments.threshold_sweep`).
+:func:`spread_study` loads the IR judgments (Cranfield, TREC-8) and the rating datasets available, and measures for
+each collection the statistics of :func:`recbias.judgments.summary`: the share of documents relevant to a single
+query ``s_1``, the reach of the top document, the Gini coefficient and the precision of one fixed list shown to
+everybody (IRJ 2017 Sec. 5.3; Bellogín 2012, Table 4.1), with the sweep of each rating dataset's positive threshold
+(:func:`recbias.judgments.threshold_sweep`).
 """
 
 from __future__ import annotations
@@ -81,9 +81,8 @@ class SpreadStudy:
 
     @property
     def truth(self) -> dict[str, Any] | None:
-        """What the first simulated world shows of observed against true relevance: its name (``world``), the
-        share of truly relevant pairs rated positive (``coverage``), and the top reach and the Gini coefficient
-        of both (``true_reach``, ``observed_reach``, ``true_gini``, ``observed_gini``); None without a world."""
+        """The first simulated world's name (``world``), the share of its truly relevant pairs rated positive
+        (``coverage``), and the top reach and Gini of both (``true_*``, ``observed_*``); None without a world."""
         if self.world is None:
             return None
         observed, truth = self.stats.loc[self.world.name], self.stats.loc[f"{self.world.name}{TRUTH}"]
@@ -100,10 +99,9 @@ class SpreadStudy:
 
     @property
     def threshold_effect(self) -> pd.DataFrame:
-        """What each rating dataset's own threshold does against the loosest one (every rating positive),
-        one row per collection: its ``threshold`` and ``positive share`` of ratings, the top reach and the
-        Gini coefficient at both (``loose reach``, ``own reach``, ``loose gini``, ``own gini``), the
-        relative drop of the reach ``1 - own/loose`` and the absolute change of the Gini coefficient."""
+        """What each rating dataset's own threshold does against the loosest (every rating positive), one row per
+        collection: ``threshold``, ``positive share`` of ratings, ``loose reach``, ``own reach``, ``loose gini``,
+        ``own gini``, the ``reach drop`` ``1 - own/loose`` and the absolute ``gini change``."""
         own = self.sweeps[self.sweeps["default"]].set_index("collection")
         loose = self.sweeps.groupby("collection", sort=False).first().reindex(own.index)
         return pd.DataFrame({
