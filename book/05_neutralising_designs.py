@@ -367,9 +367,9 @@ glue_table("tbl-neutralising-predictors", report.predictors_table(summaries), in
 #
 # The papers' rating predictors show the bias from the other side. They rank by predicted
 # rating, so popularity helps them little, and a design that rewards popularity can rank
-# them below it. {numref}`tbl-neutralising-predictors` counts, under each design, the
-# rating predictors whose P@10 popularity's exceeds: 2 puts popularity above both, 1
-# between them and 0 below both. Today's top-N learners, trained on which items get
+# them below it. {numref}`tbl-neutralising-predictors` counts, under each design, how
+# many of the two rating predictors popularity's P@10 exceeds: 2 puts popularity above
+# both, 1 between them and 0 below both. Today's top-N learners, trained on which items get
 # rated, pick up popularity themselves; {numref}`tbl-neutralising-p10-index` and
 # {numref}`fig-neutralising-index` give the index with them as the scale too. The
 # findings read the papers' set, as the papers did.
