@@ -382,12 +382,14 @@ glue_table("tbl-cranfield-published", report.published_table(study), wrap=True,
 # collection has no head of documents shared by many queries. The scorecard lists these
 # entries as *not comparable*, because the collections differ.
 #
-# MovieLens 1M and the paper's Last.fm sample can be compared only where they are on the
-# machine that builds the page. Otherwise {numref}`tbl-cranfield-published` sets the
-# published value against the releases at hand: the other MovieLens releases come from
-# different periods and user populations, so only the order of magnitude can be expected
-# to match, and the HetRec Last.fm release lists few artists per user, nearly all of them
-# counted as positive ({numref}`tbl-cranfield-sizes` gives both for every dataset loaded).
+# MovieLens 1M can be set against its published value only where it is on the machine
+# that builds the page, and the paper's Last.fm sample is not registered here. Otherwise
+# {numref}`tbl-cranfield-published` sets each published value against the releases at
+# hand. The other MovieLens releases come from different periods and user populations,
+# so only the order of magnitude can be expected to match. The HetRec Last.fm release
+# lists at most 50 artists per user, nearly all of them counted as positive:
+# {numref}`tbl-cranfield-sizes` gives its judgments per query and the share of them that
+# are positive.
 #
 # Two differences between the datasets are the likely reasons for the Last.fm gap. The
 # paper's sample {cite:p}`celma2010music` holds the complete listening histories of its
