@@ -39,6 +39,7 @@ from recbias.bookkit.page import say, show_text
 from recbias.bookkit.scorecard import findings_table
 from recbias.bookkit.tables import glue_figure, glue_table
 from recbias.chapters.c01_cranfield import claims, figures, report, study as spread
+from recbias.text import and_list, fmt_number, fmt_pct, fmt_span
 
 # %% [markdown]
 # ## How an IR test collection is built
@@ -167,26 +168,62 @@ from recbias.chapters.c01_cranfield import claims, figures, report, study as spr
 # simulated world, whose complete true relevance we also know. This page's dataset is
 # marked in the tables and drawn with a thicker line in the figures.
 # {numref}`tbl-cranfield-settings` sets the collections and statistics of this page
-# against the papers', with the reason for every departure.
+# against the papers', with the reason for every departure. An IR collection whose
+# judgment files are not on the machine that built this page is read from the summary
+# that ships with the package, derived from the same pinned files. Rating datasets whose
+# files are not on that machine are left out (here: {glue:text}`skipped`); the appendix
+# on datasets says where to put their files. With `compare_all = False` the page shows
+# only its own dataset besides the IR collections.
 #
-# ```{glue:figure} tbl-cranfield-settings
+# ```{table} The page's setting next to the papers' (IRJ 2017 Sec. 5.2-5.3); the last column gives the reason wherever the page departs from them.
 # :name: tbl-cranfield-settings
 #
-# The page's setting next to the papers' (IRJ 2017 Sec. 5.2-5.3); the last column gives
-# the reason wherever the page departs from them.
+# | setting | this page | the papers | why it differs |
+# |---|---|---|---|
+# | IR collections | {glue:text}`ir_names`; read from the shipped summary: {glue:text}`shipped` | 30 TREC tracks appended, 703 queries | the papers' aggregate is not registered here |
+# | rating datasets | {glue:text}`rated_names` | Netflix, MovieLens 1M, Last.fm (about 1,000 users) | those on this machine; not here: {glue:text}`skipped` |
+# | simulated worlds | {glue:text}`worlds` | none | a world whose complete relevance is known shows what the judgments miss |
+# | positive rating | {glue:text}`thresholds` | 5 stars (MovieLens, Netflix), more than 2 plays (Last.fm) | |
+# | statistics | the papers', with the Gini coefficient, the head share and the fixed-list P@{glue:text}`cutoff` | documents relevant to one query, max positives per document, reach of the top item | the added statistics summarise the curves of Fig. 5 in one number each |
 # ```
 
 # %% tags=["remove-cell"]
 study = spread.spread_study(ratings, seed, cutoff, compare_all)
-for name, text in report.prose_values(study).items():
-    say(name, text)
+values = claims.measured(study)
+stats, rated, effect = study.stats, study.rated, study.threshold_effect
+own = effect.loc[study.here]
+say("here", study.here)
+say("cutoff", f"{cutoff}")
+say("ir_head", fmt_pct(values["ir_head_share"]))
+say("ir_reach", fmt_pct(values["ir_top_reach"]))
+say("ir_fixed", fmt_number(values["ir_fixed_list"]))
+say("rated_head", fmt_span(study.head_share[rated.index].min(), study.head_share[rated.index].max(), "{:.1%}"))
+say("rated_reach", fmt_span(rated["top reach"].min(), rated["top reach"].max(), "{:.1%}"))
+say("here_gini", fmt_number(values["gini"], 2))
+say("here_fixed", fmt_number(values["fixed_list"]))
+for name, collection in (("cranfield", "cranfield"), ("trec", spread.TREC)):
+    say(f"{name}_single", fmt_pct(stats.loc[collection, "share relevant to one query"]))
+    say(f"{name}_max", f"{stats.loc[collection, 'max positives per document']}")
+    say(f"{name}_queries", f"{stats.loc[collection, 'queries']:,}")
+say("trec_reach", fmt_pct(stats.loc[spread.TREC, "top reach"]))
+for name in ("loose reach", "own reach", "positive share"):
+    say(name.replace(" ", "_"), fmt_pct(own[name]))
+for name in ("loose gini", "own gini"):
+    say(name.replace(" ", "_"), fmt_number(own[name], 2))
+say("own_threshold", f"{own['threshold']:g}")
+say("reach_drop", fmt_span(effect["reach drop"].min(), effect["reach drop"].max(), "{:.1%}"))
+say("gini_change", fmt_number(effect["gini change"].max(), 2))
+say("ir_names", and_list([spread.IR_NAMES[c] for c in study.ir.index]))
+say("shipped", and_list([spread.IR_NAMES[c] for c in study.shipped]) if study.shipped else "none")
+say("rated_names", ", ".join(r.name for r in study.ratings if r.true_relevance is None) or "none")
+say("skipped", ", ".join(study.skipped) or "none")
+say("worlds", ", ".join(r.name for r in study.ratings if r.true_relevance is not None) or "none")
+say("thresholds", ", ".join(f"≥ {r.positive_threshold:g} on {r.name}" for r in study.ratings))
 
 # %% tags=["remove-input"]
-show_text(report.availability_note(study, compare_all))
-glue_table("tbl-cranfield-settings", report.settings_table(study), wrap=True,
-           left=["setting", "this page", "the papers", "why it differs"])
-glue_table("tbl-cranfield-sizes", report.size_table(study), {"per query": "{:.1f}", **dict.fromkeys(
-    ["queries", "judgments", "relevant documents", "positive judgments"], "{:,}")}, left=["collection"])
+glue_table("tbl-cranfield-sizes", report.size_table(study), {
+    "per query": "{:.1f}", "judged per query": "{:.1f}", "positive share": "{:.1%}",
+    **dict.fromkeys(["queries", "judgments", "relevant documents", "positive judgments"], "{:,}")}, left=["collection"])
 headers = report.SPREAD_HEADERS
 glue_table("tbl-cranfield-spread", report.spread_table(study), {
     headers["share relevant to one query"]: "{:.1%}", headers["max positives per document"]: "{:,}",
@@ -196,8 +233,9 @@ glue_table("tbl-cranfield-spread", report.spread_table(study), {
 # %% [markdown]
 # {numref}`tbl-cranfield-sizes` gives the size of each collection: its queries (users),
 # all its judgments (ratings; every user-item pair for the true relevance of a
-# simulated world), the documents (items) with at least one positive judgment, the
-# positive judgments, and their mean number per query (user).
+# simulated world) and their mean number per query, the documents (items) with at least
+# one positive judgment, the positive judgments, their share of all judgments, and their
+# mean number per query (user).
 # {numref}`tbl-cranfield-spread` gives the statistics of {eq}`eq-single-query-share` to
 # {eq}`eq-fixed-list`, and the share of all positive judgments held by the tenth of the
 # documents most often judged relevant, $F(\lfloor m/10 \rfloor)$ in {eq}`eq-cumulative-share`.
@@ -206,8 +244,10 @@ glue_table("tbl-cranfield-spread", report.spread_table(study), {
 # :name: tbl-cranfield-sizes
 #
 # Size of each collection. For the rating datasets, queries are users, documents are
-# items and judgments are ratings; "relevant documents" counts the documents with at
-# least one positive judgment, and "per query" the mean positive judgments per query.
+# items and judgments are ratings; "judged per query" is the mean number of judgments per
+# query, "relevant documents" counts the documents with at least one positive judgment,
+# "positive share" is the share of the judgments that are positive, and "per query" the
+# mean positive judgments per query.
 # The page's own dataset is marked.
 # ```
 #
@@ -259,7 +299,8 @@ glue_figure("fig-cranfield-spread", figures.spread_figure(study))
 # fixed list of an IR collection.
 #
 # The share of documents relevant to a single query, {eq}`eq-single-query-share`, is
-# the least telling of the statistics. It is {glue:text}`single_query_ir`. Cranfield is
+# the least telling of the statistics. It is {glue:text}`cranfield_single` on Cranfield
+# and {glue:text}`trec_single` on TREC-8. Cranfield is
 # a small collection of {glue:text}`cranfield_queries` queries on one narrow field, so
 # its queries overlap more: one document is relevant to {glue:text}`cranfield_max` of
 # them. But a rating dataset can also have many items liked by a single user, because
@@ -274,7 +315,6 @@ glue_figure("fig-cranfield-spread", figures.spread_figure(study))
 # with those of the other chapters.
 
 # %% tags=["remove-cell"]
-values = claims.measured(study)
 found = register(claims.FINDINGS, values, dataset=ratings.name)
 register(claims.RATING_NUMBERS, values, dataset=ratings.name)
 register(claims.TREC_NUMBERS, values, dataset=spread.TREC)
@@ -296,7 +336,7 @@ glue_table("tbl-cranfield-findings", findings_table(found), wrap=True, left=["st
 # because it knows which items each user would truly like.
 
 # %% tags=["remove-input"]
-show_text(report.truth_text(study))
+show_text(claims.TRUTH.format(**study.truth) if study.truth else claims.NO_WORLD)
 
 # %% [markdown]
 # Incompleteness is therefore not a small correction, as it is for a deep TREC pool:
@@ -331,7 +371,7 @@ glue_table("tbl-cranfield-published", report.published_table(study), wrap=True,
 #
 # TREC-8 alone has {glue:text}`trec_single` of its relevant documents relevant to a
 # single topic, and at most {glue:text}`trec_max` positive judgments on one document
-# ({glue:text}`trec_reach` of its {glue:text}`trec_topics` topics).
+# ({glue:text}`trec_reach` of its {glue:text}`trec_queries` topics).
 #
 # One track of 50 topics, chosen to differ from one another, rarely has a document
 # relevant to two of them. Appending 30 tracks brings together topics from tracks that
@@ -341,11 +381,16 @@ glue_table("tbl-cranfield-published", report.published_table(study), wrap=True,
 # number of queries, both maxima are small, and the conclusion does not change: an IR
 # collection has no head of documents shared by many queries. The scorecard lists these
 # entries as *not comparable*, because the collections differ.
-
-# %% tags=["remove-input"]
-show_text(report.dataset_notes(study))
-
-# %% [markdown]
+#
+# MovieLens 1M can be set against its published value only where it is on the machine
+# that builds the page, and the paper's Last.fm sample is not registered here. Otherwise
+# {numref}`tbl-cranfield-published` sets each published value against the releases at
+# hand. The other MovieLens releases come from different periods and user populations,
+# so only the order of magnitude can be expected to match. The HetRec Last.fm release
+# lists at most 50 artists per user, nearly all of them counted as positive:
+# {numref}`tbl-cranfield-sizes` gives its judgments per query and the share of them that
+# are positive.
+#
 # Two differences between the datasets are the likely reasons for the Last.fm gap. The
 # paper's sample {cite:p}`celma2010music` holds the complete listening histories of its
 # users, aggregated by artist, so any artist that a user played more than twice counts
@@ -378,14 +423,31 @@ show_text(report.dataset_notes(study))
 
 # %% tags=["remove-cell"]
 glue_figure("fig-cranfield-threshold", figures.threshold_figure(study))
+glue_table("tbl-cranfield-effect", report.threshold_effect_table(study), {
+    "threshold": "{:g}", "share of ratings positive": "{:.1%}", "reach₁, all positive": "{:.1%}", "reach₁": "{:.1%}",
+    "Gini, all positive": "{:.2f}", "Gini": "{:.2f}", "reach₁ drop": "{:.1%}", "Gini change": "{:.2f}"}, index=True)
 
 # %% [markdown]
 # On {glue:text}`here`, counting every rating as positive makes the most-liked item
 # liked by {glue:text}`loose_reach` of the users. The dataset's own threshold
-# ({glue:text}`own_threshold`, which keeps {glue:text}`own_share` of the ratings) brings
+# ({glue:text}`own_threshold`, which keeps {glue:text}`positive_share` of the ratings) brings
 # this down to {glue:text}`own_reach`, while the Gini coefficient goes from
-# {glue:text}`loose_gini` to {glue:text}`own_gini`. {glue:text}`threshold_effect`
-# {glue:text}`lastfm_threshold`
+# {glue:text}`loose_gini` to {glue:text}`own_gini`. Across the rating datasets of this
+# page, moving from "every rating is positive" to each dataset's own threshold lowers the
+# reach of the top item by {glue:text}`reach_drop` of its value and changes the Gini
+# coefficient by at most {glue:text}`gini_change` ({numref}`tbl-cranfield-effect` gives
+# each dataset). Where Last.fm 2K is among them, its own play-count threshold still
+# counts most of its rows as positive, because the release lists only each user's
+# favourite artists.
+#
+# ```{glue:figure} tbl-cranfield-effect
+# :name: tbl-cranfield-effect
+#
+# What each rating dataset's own positive threshold does against counting every rating
+# as positive: the threshold, the share of ratings it counts as positive, the reach of
+# the most-liked item and the Gini coefficient at both, the relative drop of the reach
+# and the change of the Gini coefficient.
+# ```
 #
 # A stricter threshold thins the head, since fewer users rate even the most popular
 # item highly enough. How far the Gini coefficient moves with it tells where the

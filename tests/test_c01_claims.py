@@ -86,7 +86,11 @@ def test_published_numbers_come_from_the_data_file_and_apply_where_they_should(s
     assert here["top-item-reach/movielens-1m"].verdict == "not comparable"
 
 
-def test_published_values_are_quoted_from_the_data_file() -> None:
-    assert claims.published_value("top-item-reach/movielens-1m") == 0.327
-    with pytest.raises(KeyError, match="no published number 'fig9'"):
-        claims.published_value("fig9")
+def test_the_truth_sentence_quotes_the_worlds_statistics(study: spread.SpreadStudy) -> None:
+    truth = study.truth
+    text = claims.TRUTH.format(**truth)
+    assert text.startswith(f"In the simulated world `synthetic-small`, only {truth['coverage']:.1%} of the truly ")
+    assert f"liked by {truth['true_reach']:.1%} of them" in text and f"reaches {truth['observed_reach']:.1%}." in text
+    assert text.endswith(f"is {truth['true_gini']:.2f} for the true relevance and {truth['observed_gini']:.2f} for "
+                         "the observed likes.")
+    assert "`compare_all` is off" in claims.NO_WORLD

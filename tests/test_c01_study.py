@@ -7,6 +7,7 @@ import pytest
 
 from recbias import datasets, judgments
 from recbias.chapters.c01_cranfield import study as spread
+from recbias.ratings import Ratings
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +23,18 @@ def test_the_study_holds_the_ir_collections_the_page_and_its_truth(study: spread
     assert study.skipped == []  # compare_all=False: no other rating dataset is looked for
     assert set(study.shipped) <= {"cranfield", "trec8-adhoc"}
     assert study.world is study.ratings[0] and study.mine.equals(study.stats.loc["synthetic-small"])
+
+
+def test_the_truth_sets_the_worlds_observed_likes_against_its_true_relevance(study: spread.SpreadStudy) -> None:
+    world, truth = study.ratings[0], study.truth
+    assert truth["world"] == "synthetic-small"
+    assert truth["coverage"] == judgments.truth_coverage(world) and 0 < truth["coverage"] < 1
+    true_stats, observed = study.stats.loc[f"synthetic-small{spread.TRUTH}"], study.stats.loc["synthetic-small"]
+    assert (truth["true_reach"], truth["true_gini"]) == (true_stats["top reach"], true_stats["gini"])
+    assert (truth["observed_reach"], truth["observed_gini"]) == (observed["top reach"], observed["gini"])
+    plain = Ratings.from_codes(np.array([0, 1]), np.array([0, 0]), np.array([5.0, 5.0]), (2, 1), positive_threshold=5,
+                               name="plain")
+    assert spread.collect([], [plain]).truth is None  # no simulated world: nothing to say of its truth
 
 
 def test_head_share_is_read_off_the_cumulative_curve(study: spread.SpreadStudy) -> None:

@@ -17,7 +17,7 @@ from recbias.chapters.c05_neutralising_designs import claims, study
 #: values under which every finding of the page's dataset holds
 HOLDING = {
     "index_1r": 0.81, "index_p1r": -0.04, "index_u1r": 0.1, "index_ar": 0.42, "index_uar": 0.19,
-    "index_ai_uar": 0.27, "index_head": 0.66, "random_level": 0.15,
+    "index_ai_uar": 0.27, "index_head": 0.66, "random_bound": 0.15,
     "p1r_room": 0.19, "p1r_room_p": 0.01, "u1r_room": 0.05, "u1r_room_p": 0.02, "uar_drop": 0.23, "uar_drop_p": 0.01,
     "ai_uar_excess": 0.08, "ai_uar_excess_p": 0.03, "head_excess": 0.56, "head_excess_p": 0.01,
     "uar_popularity_lead": 0.002, "uar_popularity_lead_p": 0.04, "uar_popularity": 0.03, "uar_knn": 0.028,
@@ -25,9 +25,9 @@ HOLDING = {
     **{f"plsa_lead_{key}_p": 0.01 for key in claims.LEAD_KEYS.values()},
     "plsa_leads": "U1R +0.0100 (p = 0.010)",
     "bpref_below": 0, "bpref_scored": 500, "bpref_below_judged": 0, "bpref_scored_judged": 500, "one_r_runs": 100,
-    "bpref_mean_judged": 1.0,
+    "bpref_mean_judged": 1.0, "bpref_share_judged": 0.0,
 }
-SECOND = {"second_name": "lastfm-2k", "random_level": 0.15, "second_index_u1r": 0.07, "second_u1r_room": 0.08,
+SECOND = {"second_name": "lastfm-2k", "random_bound": 0.15, "second_index_u1r": 0.07, "second_u1r_room": 0.08,
           "second_u1r_room_p": 0.01, "u1r_popularity": 0.0116, "u1r_random": 0.0098, "u1r_p": 1.3e-5,
           "u1r_p_clause": "p = 1.3e-05"}
 LEAD = {f"plsa_lead_{key}": 0.01 for key in claims.LEAD_KEYS.values()}
@@ -115,16 +115,16 @@ def test_the_published_numbers_read_in_the_common_schema() -> None:
 
 def test_measured_values_on_a_small_study() -> None:
     small = small_study()
-    indices = study.popularity_index(small)
+    indices = study.popularity_index([small])
     values = claims.measured([small], indices, 4, n_boot=40, seed=5)
     index = indices[indices["set"] == study.PAPERS].set_index("method")["index"]
     assert values["index_p1r"] == index["P1R, P@10"] and values["index_head"] == index["1R -10% head, P@10"]
-    assert values["index_ar"] == index["AR, P@10"]
+    assert values["index_ar"] == index["AR, P@10"] and values["index_infap"] == index["AR, infAP"]
     # the differences the findings read are those of the indices on the full sample
     assert values["uar_drop"] == pytest.approx(index["AR, P@10"] - index["UAR, P@10"])
     assert values["head_excess"] == pytest.approx(index["1R -10% head, P@10"]
                                                   - max(index["P1R, P@10"], index["U1R, P@10"]))
-    assert values["p1r_room"] == pytest.approx(claims.RANDOM_LEVEL - index["P1R, P@10"])
+    assert values["p1r_room"] == pytest.approx(claims.RANDOM_INDEX_BOUND - index["P1R, P@10"])
     # ... and their p-values lie between the smallest 40 resamples allow and 1
     p_values = [v for k, v in values.items() if k.endswith("_p")]
     assert len(p_values) == 11 and all(2 / 41 - 1e-12 <= p <= 1 for p in p_values)
@@ -164,3 +164,52 @@ def test_the_all_positive_finding_reads_the_u1r_index_and_the_comparison_of_popu
     # every resample's index lies in [0.125, 0.15): below the level in all 30, p = 2 / 31
     assert values["second_u1r_room_p"] == pytest.approx(2 / 31)
     assert claims.ON_ALL_POSITIVE[0].criterion(values) == INCONCLUSIVE  # 30 resamples cannot reach p < 0.05
+
+
+#: (finding, changed values, outcome, the sentence the page prints): every outcome of every finding that speaks
+SAYS = [
+    ("p1r-random-level", {}, HOLDS, "Under P1R it falls to -0.04, random's level."),
+    ("p1r-random-level", {"p1r_room": -0.1}, FAILS, "Under P1R it is -0.04, above random's level."),
+    ("p1r-random-level", {"p1r_room_p": 0.2}, INCONCLUSIVE,
+     "Under P1R it is -0.04, too close to the random level to tell beyond noise."),
+    ("u1r-random-level", {}, HOLDS, "Under U1R it falls to 0.10, random's level."),
+    ("u1r-random-level", {"u1r_room": -0.1}, FAILS, "Under U1R it is 0.10, above random's level."),
+    ("u1r-random-level", {"u1r_room_p": 0.2}, INCONCLUSIVE,
+     "Under U1R it is 0.10, too close to the random level to tell beyond noise."),
+    ("uar-reduces", {}, HOLDS, "UAR lowers it, from 0.42 in AR to 0.19."),
+    ("uar-reduces", {"uar_drop": -0.2}, FAILS, "UAR raises it, from 0.42 in AR to 0.19."),
+    ("uar-reduces", {"uar_drop_p": 0.5}, INCONCLUSIVE,
+     "UAR does not clearly lower it: 0.42 in AR, 0.19 under UAR, a difference within noise."),
+    ("head-less-effective", {}, HOLDS, "Removing the head leaves more of it than either, 0.66."),
+    ("head-less-effective", {"head_excess": -0.1}, FAILS,
+     "Removing the head leaves less of it than the larger of the two, 0.66."),
+    ("head-less-effective", {"head_excess_p": 0.3}, INCONCLUSIVE,
+     "Removing the head leaves 0.66, too close to the larger of the two to tell beyond noise."),
+    ("bpref-constant-1r-judged", {}, HOLDS,
+     "On this page no such item is ranked above the relevant one, so 1R bpref is 1 throughout."),
+    ("bpref-constant-1r-judged", {"bpref_below_judged": 3, "bpref_scored_judged": 40, "bpref_share_judged": 0.075},
+     FAILS, "On this page such an item is ranked above the relevant one in 3 of the 40 scored 1R runs (7.50%), "
+     "which sets their bpref to 0."),
+]
+
+
+@pytest.mark.parametrize(("key", "changed", "outcome", "sentence"), SAYS, ids=[f"{k}-{o}" for k, _, o, _ in SAYS])
+def test_each_finding_the_page_quotes_says_its_outcome(key: str, changed: dict, outcome: str, sentence: str) -> None:
+    record = evaluate(FINDING[key], HOLDING | changed, dataset="toy")
+    assert (record.outcome, record.sentence) == (outcome, sentence)
+
+
+def test_the_findings_that_speak_say_every_outcome_their_criterion_reaches() -> None:
+    speaking = {finding.key: set(finding.says) for finding in claims.FINDINGS if finding.says}
+    assert {key for key, *_ in SAYS} == set(speaking)
+    assert speaking.pop("bpref-constant-1r-judged") == {HOLDS, FAILS}  # at_most is never inconclusive
+    assert all(outcomes == {HOLDS, FAILS, INCONCLUSIVE} for outcomes in speaking.values())
+
+
+def test_the_second_note_names_the_dataset_for_every_status() -> None:
+    note = {status: template.format(requested="coat", name="lastfm-2k")
+            for status, template in claims.SECOND_NOTES.items()}
+    assert set(note) == {study.dataset.SKIPPED, study.dataset.SAME, study.dataset.UNAVAILABLE, study.AVAILABLE}
+    assert "`second_dataset` is empty" in note["skipped"] and "*coat*, is this page's own" in note["same"]
+    assert "*coat*, is not available" in note["unavailable"]
+    assert note["available"].startswith("The second dataset is lastfm-2k, reduced to its positive ratings")

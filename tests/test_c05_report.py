@@ -1,4 +1,4 @@
-"""Chapter 5's tables and sentences, with their values, at the edges where their wording changes."""
+"""Chapter 5's tables: their rows, columns and values, built from hand-made studies and summaries."""
 
 from __future__ import annotations
 
@@ -7,26 +7,12 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
-from neutralising_world import small_study
 
-from recbias.bookkit.claims import evaluate
-from recbias.chapters.c05_neutralising_designs import claims, report, study
+from recbias.chapters.c05_neutralising_designs import report, study
 from recbias.chapters.c05_neutralising_designs.study import UniformPlan
-from recbias.text import TARGET_SIZE_HTML
 
 SAME = UniformPlan(0.2, 0.2, 0.31, 0.2, 891, 27, 0.2005, 891, 27, 2000)
 LOWERED = UniformPlan(0.2, 0.14, 0.1432, 0.2, 503, 26, 0.1425, 502, 28, 17388)
-
-
-def test_plan_text_reads_right_when_sigma_is_lowered_and_when_the_floor_rule_agrees() -> None:
-    text = report.plan_text(SAME, "world")
-    assert text == ("On world, $T$ holds the 891 most popular of the 2,000 rated items (44.5%), each with "
-                    "$\\eta = 27$ test ratings; the floor rule draws the same split.")
-    text = report.plan_text(LOWERED, "curve")
-    assert "at most $\\sigma = 0.143$" in text and "$\\sigma = 0.14$" in text and "keeps 1 item fewer" in text
-    assert text.startswith("On curve, a test ratio of 0.2 is out of reach")
-    assert "finds no split" in report.plan_text(UniformPlan(0.2, 0.2, 0.2, 0.2, 10, 5, 0.2, 0, 0, 50), "x")
-    assert "keeps 40 items fewer" in report.plan_text(UniformPlan(0.2, 0.2, 0.3, 0.2, 50, 5, 0.2, 10, 6, 90), "x")
 
 
 def test_plan_table_has_one_row_per_dataset_with_both_rules() -> None:
@@ -36,32 +22,9 @@ def test_plan_table_has_one_row_per_dataset_with_both_rules() -> None:
     assert (row["σ asked"], row["σ used"], row["|T|"], row["η"], row["|T| (floor)"], row["η (floor)"]) == \
         (0.2, 0.14, 503, 26, 502, 28)
     assert row["held out"] == pytest.approx(0.1425) and row["rated items"] == 17388
-
-
-def test_the_second_note_names_the_dataset_for_every_status() -> None:
-    studies = [SimpleNamespace(name="main"), SimpleNamespace(name="lastfm-2k")]
-    assert "`second_dataset` is empty" in report.second_note("skipped", "", studies[:1])
-    assert "*main*, is this page's own dataset" in report.second_note("same", "main", studies[:1])
-    assert "*coat*, is not available" in report.second_note("unavailable", "coat", studies[:1])
-    assert report.second_note("available", "lastfm-2k", studies).startswith("The second dataset is lastfm-2k, reduced")
-
-
-def test_the_index_words_follow_the_findings_and_the_head_sentence_its_three_cases() -> None:
-    values = {"index_1r": 0.8, "index_p1r": -0.04, "index_u1r": 0.3, "random_level": 0.15, "p1r_room": 0.19,
-              "p1r_room_p": 0.01, "u1r_room": -0.15, "u1r_room_p": 0.01}
-    finding = {f.key: f for f in claims.FINDINGS}
-    assert report.LEVEL[evaluate(finding["p1r-random-level"], values, dataset="x").outcome] == "random's level"
-    assert report.LEVEL[evaluate(finding["u1r-random-level"], values, dataset="x").outcome] == "above random's level"
-    doubtful = evaluate(finding["u1r-random-level"], values | {"u1r_room_p": 0.3}, dataset="x").outcome
-    assert report.LEVEL[doubtful].startswith("too close to the random level")
-    assert report.LOWERS[finding["uar-reduces"].criterion({"uar_drop": 0.2, "uar_drop_p": 0.01})] == "lowers"
-    assert report.LOWERS[finding["uar-reduces"].criterion({"uar_drop": -0.1, "uar_drop_p": 0.01})] == "does not lower"
-    assert report.LOWERS[finding["uar-reduces"].criterion({"uar_drop": 0.2, "uar_drop_p": 0.2})] == \
-        "does not clearly lower"
-    assert report.head_sentence(0.6, -0.04, 0.3) == "Removing the head leaves more of it than either, 0.60."
-    assert report.head_sentence(0.3, -0.04, 0.3) == "Removing the head leaves more of it than either, 0.30."
-    assert report.head_sentence(0.1, -0.04, 0.3) == "Removing the head, at 0.10, falls between the two."
-    assert report.head_sentence(-0.1, -0.04, 0.3) == "Removing the head does better than both here, to -0.10."
+    assert row["largest σ"] == 0.1432 and row["of the items"] == pytest.approx(503 / 17388)
+    assert list(table.columns) == ["dataset", "rated items", "σ asked", "largest σ", "σ used", "ε", "|T|",
+                                   "of the items", "η", "held out", "|T| (floor)", "η (floor)"]
 
 
 def _summary(dataset: str, systems: dict[str, float]) -> pd.DataFrame:
@@ -96,26 +59,12 @@ def test_size_table_orders_designs_as_fig8_and_averages_over_splits() -> None:
     assert table.loc[("toy", "TI-AN"), "|T_u|"] == 110
 
 
-def test_the_p1r_shortage_sentence_counts_runs_or_says_none() -> None:
-    some = SimpleNamespace(name="a", reports=pd.DataFrame({"label": "P1R", "shortage_runs": [10, 30], "n_runs": [980, 980]}))
-    none = SimpleNamespace(name="b", reports=pd.DataFrame({"label": "P1R", "shortage_runs": [0, 0.4], "n_runs": [50, 50]}))
-    assert report.shortage_text([some, none]) == "Here P1R leaves out 20 of 1,000 runs per split (2.0%) on a, and none on b."
-
 
 def _lift(ar: tuple[float, float, float], uar: tuple[float, float, float]) -> SimpleNamespace:
-    rows = [{"design": d, "weight of the paper": w, "predicted (paper)": p, "predicted (training excluded)": e,
+    rows = [{"design": d, "item weight": w, "predicted": p, "predicted, training excluded": e,
              "measured": m} for d, w, (p, e, m) in (("AR TI-AN", "|PR(i)|", ar), ("UAR", "|PR(i)| / |R(i)|", uar))]
     return SimpleNamespace(name="world", lift=pd.DataFrame(rows))
 
-
-def test_residual_text_follows_which_prediction_is_closer() -> None:
-    both = report.residual_text(_lift((9.0, 10.0, 11.0), (1.2, 1.5, 1.9)))
-    assert both.startswith("On world the uniform split cuts popularity's P@10 from 11.0 times random's (AR) to 1.90")
-    assert "On both splits the training exclusion brings" in both and "another source" in both
-    one = report.residual_text(_lift((9.0, 14.0, 11.0), (1.2, 1.5, 1.4)))
-    assert "Only on the uniform split does" in one and "another source" not in one and one.endswith("measurement.")
-    assert "On neither split does" in report.residual_text(_lift((11.0, 14.0, 11.0), (1.4, 1.5, 1.4)))
-    assert "Only on the random split does" in report.residual_text(_lift((9.0, 10.0, 11.0), (1.4, 1.3, 1.4)))
 
 
 def test_lift_table_names_the_splits_and_the_columns() -> None:
@@ -131,33 +80,19 @@ def _indices(values: dict[str, float], name: str = "world") -> pd.DataFrame:
                          for s in (study.PAPERS, study.TOP_N) for m, v in values.items()])
 
 
-BASE = {"1R, P@10": 0.8, "P1R, P@10": -0.04, "U1R, P@10": 0.3, "AR, P@10": 0.4, "UAR, P@10": 0.2,
-        "1R -10% head, P@10": 0.6}
+BASE = {"AR, P@10": 0.4, "1R, P@10": 0.8, "1R -10% head, P@10": 0.6, "P1R, P@10": -0.04, "U1R, P@10": 0.3,
+        "UAR, P@10": 0.2}
 
 
-def test_the_incomplete_judgment_sentences_read_right_at_their_edges() -> None:
-    raised = report.incomplete_text(_indices(BASE | {"AR, bpref": np.nan, "AR, infAP": 0.5}))
-    assert "infAP raises it to 0.50" in raised and "gives no index" in raised and "it does not come" in raised
-    lowered = report.incomplete_text(_indices(BASE | {"AR, bpref": 0.3, "AR, infAP": -0.1}))
-    assert "bpref and infAP both lower it, to 0.30 and -0.10" in lowered and "infAP comes as close" in lowered
-    assert lowered.startswith("On world, AR P@10 puts popularity at 0.40;") and lowered.endswith("(-0.04).")
-    mixed = report.incomplete_text(_indices(BASE | {"AR, bpref": 0.5, "AR, infAP": -0.2}))
-    assert "bpref raises it to 0.50, while infAP lowers it to -0.20" in mixed
-    both = report.incomplete_text(_indices(BASE | {"AR, bpref": -0.05, "AR, infAP": -0.2}))
-    assert "bpref and infAP come as close" in both
-    neither = report.incomplete_text(_indices(BASE | {"AR, bpref": 0.3, "AR, infAP": 0.2}))
-    assert "neither comes as close" in neither
-    assert report.incomplete_text(_indices(BASE | {"AR, bpref": np.nan, "AR, infAP": np.nan})) == ""
-
-
-def test_sweep_text_names_the_estimators_that_move_popularity_most_and_least() -> None:
-    rows = [{"dataset": "world", "family": f, "beta": b, "index": 0.5 - drop * b}
-            for f, drop in (("PSR", 0.1), ("IPS-P", 0.6), ("SNIPS-P", 0.3)) for b in (0.0, 0.5, 1.0)]
-    text = report.sweep_text(pd.DataFrame(rows))
-    assert "every estimator lowers" in text and "IPS-P@10 moves it furthest, from 0.50 to -0.10" in text
-    assert "stratified recall least" in text
-    rising = [row | {"index": 0.5 + 0.2 * row["beta"]} if row["family"] == "PSR" else row for row in rows]
-    assert "2 of the 3 estimators lower popularity's index" in report.sweep_text(pd.DataFrame(rising))
+def test_the_p10_index_table_has_a_row_per_dataset_and_set_and_a_column_per_design() -> None:
+    indices = pd.concat([_indices(BASE), _indices(BASE | {"AR, P@10": 0.7}, "other")], ignore_index=True)
+    indices["metric"] = "P@10"
+    incomplete = _indices({"AR, bpref": 0.1}).assign(metric="bpref")  # another metric: left out
+    table = report.p10_index_table(pd.concat([indices, incomplete], ignore_index=True))
+    assert list(table.columns) == ["AR", "1R", "1R −10% head", "P1R", "U1R", "UAR"]
+    assert list(table.index) == [(name, s) for name in ("world", "other") for s in (study.PAPERS, study.TOP_N)]
+    assert table.loc[("world", study.PAPERS), "P1R"] == -0.04 and table.loc[("world", study.TOP_N), "P1R"] == 8.96
+    assert table.loc[("other", study.PAPERS), "AR"] == 0.7 and table.loc[("world", study.PAPERS), "AR"] == 0.4
 
 
 def test_fig9_table_names_the_best_system_below_its_value() -> None:
@@ -175,48 +110,34 @@ def test_fig9_table_names_the_best_system_below_its_value() -> None:
     assert table.loc[("w", "bpref", "AR"), "best personalised"] == "0.6123<br><small>rating-MF</small>"
 
 
-def test_bpref_text_reads_right_when_no_run_drops_below_one() -> None:
-    assert "1R bpref is 1 throughout" in report.bpref_text(0, 400)
-    text = report.bpref_text(3, 40)
-    assert "in 3 of the 40 scored 1R runs (7.50%)" in text and text.endswith("which sets their bpref to 0.")
-
-
 def _p10(values: dict[str, dict[str, float]]) -> pd.DataFrame:
     """A Fig. 8 summary of one dataset: label -> system -> mean P@10."""
     return pd.DataFrame([{"dataset": "world", "label": label, "system": system, "metric": "P@10", "mean": mean}
                          for label, systems in values.items() for system, mean in systems.items()])
 
 
-def test_the_rating_predictors_sentence_groups_the_designs_by_how_many_of_them_popularity_beats() -> None:
+def test_the_predictors_table_counts_the_rating_predictors_popularity_beats() -> None:
     summary = _p10({"1R": {"Popularity": 0.06, "rating-MF": 0.05, "rating-kNN": 0.04},
                     "P1R": {"Popularity": 0.01, "rating-MF": 0.03, "rating-kNN": 0.02},
                     "U1R": {"Popularity": 0.02, "rating-MF": 0.03, "rating-kNN": 0.02},  # a tie is not above
                     "1R -head": {"Popularity": 0.04, "rating-MF": 0.05, "rating-kNN": 0.03}})
-    assert report.rating_predictors_text(summary) == (
-        "On world, popularity's P@10 is above both rating predictors' under 1R; between the two under 1R −10% head; "
-        "below both under U1R and P1R.")
-    below = _p10({"UAR": {"Popularity": 0.01, "rating-MF": 0.03, "rating-kNN": 0.02}})
-    assert report.rating_predictors_text(below) == "On world, popularity's P@10 is below both under UAR."
+    other = _p10({"UAR": {"Popularity": 0.05, "rating-MF": 0.03, "rating-kNN": 0.02}}).assign(dataset="other")
+    table = report.predictors_table([summary, other])
+    assert list(table.index) == ["world", "other"]
+    assert list(table.columns) == ["1R", "U1R", "P1R", "1R −10% head", "UAR"]  # the order of Fig. 8
+    assert table.loc["world"].tolist()[:4] == [2, 0, 0, 1] and np.isnan(table.loc["world", "UAR"])
+    assert table.loc["other", "UAR"] == 2
 
 
-def test_the_settings_table_names_every_departure_and_only_departures() -> None:
-    small = small_study()
-    table = report.settings_table([small], target_size=30, percentiles=4, head=0.1, level=0.05, n_boot=50)
-    assert list(table.columns) == ["setting", "this page", "the papers", "why it differs"]
-    why = table.set_index("setting")["why it differs"]
-    assert why["P1R percentiles"] == "the page's `percentiles`" and why["head removed"] == ""
-    assert why["1R target sets"] == "the page's `target_size`" and why["splits"] == "the page's `folds` and `test_ratio`"
-    assert table.set_index("setting").loc["1R target sets", "this page"] == f"{TARGET_SIZE_HTML} = 30"
-    assert "second dataset" not in set(table["setting"])
-    both = report.settings_table([small, small], target_size=30, percentiles=10, head=0.2, level=0.05, n_boot=50)
-    assert both.set_index("setting").loc["head removed", "why it differs"] == "the page's `head`"
-    assert {"second dataset", "its splits"} <= set(both["setting"])
-
-
-def test_the_reference_sentence_gives_the_index_with_each_set_as_the_scale() -> None:
-    rows = [{"dataset": name, "set": s, "method": m, "index": v + (0.5 if s == study.TOP_N else 0) + k}
-            for k, name in enumerate(("one", "two")) for s in (study.PAPERS, study.TOP_N)
-            for m, v in (("1R, P@10", 0.7), ("P1R, P@10", 0.04), ("U1R, P@10", 0.3))]
-    text = report.reference_text(pd.DataFrame(rows))
-    assert text.startswith("On one, with today's top-N learners as the scale, popularity's index is 1.20, 0.54 and "
-                           "0.80 in 1R, P1R and U1R; with the papers' set it is 0.70, 0.04 and 0.30. On two, ")
+def test_the_sweep_ends_table_gives_each_estimator_at_its_smallest_and_largest_exponent() -> None:
+    rows = [{"dataset": name, "family": f, "beta": b, "index": 0.5 - drop * b + shift}
+            for name, shift in (("world", 0.0), ("other", 1.0))
+            for f, drop in (("SNIPS-P", 0.3), ("PSR", 0.1), ("IPS-P", 0.6)) for b in (1.0, 0.0, 0.5)]
+    table = report.sweep_ends_table(pd.DataFrame(rows))
+    assert list(table.columns) == ["smallest exponent", "largest exponent", "change"]
+    assert list(table.index) == [(name, label) for name in ("world", "other")
+                                 for label in ("stratified recall", "IPS-P@10", "SNIPS-P@10")]
+    row = table.loc[("world", "IPS-P@10")]
+    assert (row["smallest exponent"], row["largest exponent"]) == (0.5, pytest.approx(-0.1))
+    assert row["change"] == pytest.approx(-0.6) and table.loc[("other", "stratified recall"), "change"] == \
+        pytest.approx(-0.1)

@@ -1,11 +1,11 @@
 """The chapter's claims: the papers' statements on how relevance spreads, and their published numbers.
 
-IRJ 2017 Sec. 5.3 (and the thesis, Table 4.1) contrast rating datasets with IR collections: the
-most-liked item reaches a large share of users, likes concentrate on few items, few items are liked by
-one user only, and one fixed list of popular items scores well.  Each statement is a :class:`Finding`
-that compares the page's dataset with the IR collections; Sec. 5.2 prints a few spread statistics
-(``published.csv``), recomputed from the columns of :attr:`~.study.SpreadStudy.stats` named in
-:data:`STATISTIC`.
+IRJ 2017 Sec. 5.3 (and the thesis, Table 4.1) contrast rating datasets with IR collections: the most-liked item
+reaches a large share of users, likes concentrate on few items, few items are liked by one user only, and one fixed
+list of popular items scores well.  Each statement is a :class:`Finding` that compares the page's dataset with the
+IR collections; Sec. 5.2 prints a few spread statistics (``published.csv``), recomputed from the columns of
+:attr:`~.study.SpreadStudy.stats` named in :data:`STATISTIC`.  :data:`TRUTH` and :data:`NO_WORLD` are the page's
+sentences about its simulated world.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from recbias.bookkit.claims import FAILS, HOLDS, Criterion, Finding, published
+from recbias.bookkit.claims import Finding, above, published
 from recbias.chapters.c01_cranfield.study import TREC, SpreadStudy
 
 #: where the papers state the findings of this chapter
@@ -45,12 +45,13 @@ COMPARED_ON = {
     "top-item-reach/lastfm": ("lastfm-2k",),
     "top-item-reach/netflix": (),
 }
-
-
-def above(name: str, other: str, *, what: str, than: str) -> Criterion:
-    """Holds when ``values[name] > values[other]``, fails otherwise (both are single measured values)."""
-    return Criterion(f"{what} above {than}", (name, other),
-                     lambda values: HOLDS if float(values[name]) > float(values[other]) else FAILS)
+#: what the page says of its simulated world (:attr:`~.study.SpreadStudy.truth`), and that it has none
+TRUTH = ("In the simulated world `{world}`, only {coverage:.1%} of the truly relevant user-item pairs appear as "
+         "positive ratings; every other relevant pair would count as a miss in an offline evaluation. The item most "
+         "users truly like is liked by {true_reach:.1%} of them, whereas the most-liked item among the observed "
+         "ratings reaches {observed_reach:.1%}. The Gini coefficient is {true_gini:.2f} for the true relevance and "
+         "{observed_gini:.2f} for the observed likes.")
+NO_WORLD = "No simulated world was loaded for this page (`compare_all` is off), so this part is skipped."
 
 
 FINDINGS = [
@@ -98,11 +99,3 @@ def measured(study: SpreadStudy) -> dict[str, Any]:
     if TREC in study.stats.index:
         values |= {n.key: study.stats.loc[TREC, STATISTIC[n.key]] for n in TREC_NUMBERS}
     return values
-
-
-def published_value(key: str) -> float:
-    """The value the papers print for the published number ``key``."""
-    found = {number.key: number.value for number in NUMBERS}
-    if key not in found:
-        raise KeyError(f"no published number {key!r}; known: {', '.join(found)}")
-    return found[key]

@@ -1,15 +1,16 @@
 """How positive judgments spread over documents, in IR collections and in rating datasets.
 
-:func:`spread_study` loads the IR judgments (Cranfield, TREC-8) and the rating datasets available, and
-measures for each collection the statistics of :func:`recbias.judgments.summary`: the share of documents
-relevant to a single query ``s_1``, the reach of the top document, the Gini coefficient and the precision
-of one fixed list shown to everybody (IRJ 2017 Sec. 5.3; Bellogín 2012, Table 4.1), with the sweep of
-each rating dataset's positive threshold (:func:`recbias.judgments.threshold_sweep`).
+:func:`spread_study` loads the IR judgments (Cranfield, TREC-8) and the rating datasets available, and measures for
+each collection the statistics of :func:`recbias.judgments.summary`: the share of documents relevant to a single
+query ``s_1``, the reach of the top document, the Gini coefficient and the precision of one fixed list shown to
+everybody (IRJ 2017 Sec. 5.3; Bellogín 2012, Table 4.1), with the sweep of each rating dataset's positive threshold
+(:func:`recbias.judgments.threshold_sweep`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -23,6 +24,8 @@ TRUTH = " (true relevance)"
 TREC = "trec8-adhoc"
 #: share of the judged-relevant documents that makes the head of :attr:`SpreadStudy.head_share`
 HEAD = 0.1
+#: how the page names the IR collections
+IR_NAMES = {"cranfield": "Cranfield", "trec8-adhoc": "TREC-8"}
 
 
 @dataclass(frozen=True)
@@ -77,18 +80,28 @@ class SpreadStudy:
         return next((r for r in self.ratings if r.true_relevance is not None), None)
 
     @property
+    def truth(self) -> dict[str, Any] | None:
+        """The first simulated world's name (``world``), the share of its truly relevant pairs rated positive
+        (``coverage``), and the top reach and Gini of both (``true_*``, ``observed_*``); None without a world."""
+        if self.world is None:
+            return None
+        observed, truth = self.stats.loc[self.world.name], self.stats.loc[f"{self.world.name}{TRUTH}"]
+        return {"world": self.world.name, "coverage": judgments.truth_coverage(self.world),
+                "true_reach": truth["top reach"], "observed_reach": observed["top reach"], "true_gini": truth["gini"],
+                "observed_gini": observed["gini"]}
+
+    @property
     def head_share(self) -> pd.Series:
         """Share of positive judgments held by the tenth of documents most often judged relevant,
         ``F(floor(m / 10))`` of the cumulative share (0 when that tenth holds no document)."""
-        head = self.curves[self.curves["rank_share"] <= HEAD]
-        return head.groupby("collection", sort=False)["cumulative_share"].max().reindex(self.stats.index, fill_value=0.0)
+        head = self.curves[self.curves["rank_share"] <= HEAD].groupby("collection", sort=False)["cumulative_share"]
+        return head.max().reindex(self.stats.index, fill_value=0.0)
 
     @property
     def threshold_effect(self) -> pd.DataFrame:
-        """What each rating dataset's own threshold does against the loosest one (every rating positive),
-        one row per collection: its ``threshold`` and ``positive share`` of ratings, the top reach and the
-        Gini coefficient at both (``loose reach``, ``own reach``, ``loose gini``, ``own gini``), the
-        relative drop of the reach ``1 - own/loose`` and the absolute change of the Gini coefficient."""
+        """What each rating dataset's own threshold does against the loosest (every rating positive), one row per
+        collection: ``threshold``, ``positive share`` of ratings, ``loose reach``, ``own reach``, ``loose gini``,
+        ``own gini``, the ``reach drop`` ``1 - own/loose`` and the absolute ``gini change``."""
         own = self.sweeps[self.sweeps["default"]].set_index("collection")
         loose = self.sweeps.groupby("collection", sort=False).first().reindex(own.index)
         return pd.DataFrame({
@@ -110,12 +123,6 @@ def _others(here: str, seed: int) -> list[Ratings]:
     return chosen
 
 
-def threshold_sweeps(rating_sets: list[Ratings], cutoff: int) -> pd.DataFrame:
-    """:func:`recbias.judgments.threshold_sweep` of every rating dataset, with its ``collection``."""
-    return pd.concat([judgments.threshold_sweep(r, n=cutoff).assign(collection=r.name) for r in rating_sets],
-                     ignore_index=True)
-
-
 def collect(ir: list[judgments.Spread], rating_sets: list[Ratings], cutoff: int = 10, *,
             skipped: list[str] | tuple[str, ...] = (), shipped: list[str] | tuple[str, ...] = ()) -> SpreadStudy:
     """The study of the IR spreads ``ir`` and the rating datasets ``rating_sets`` (the page's first), with
@@ -126,8 +133,9 @@ def collect(ir: list[judgments.Spread], rating_sets: list[Ratings], cutoff: int 
     stats = judgments.summary_table(spreads, n=cutoff).set_index("collection", drop=False)
     stats["label"] = [f"{c} (this page)" if c == here else c for c in stats["collection"]]
     curves = pd.concat([judgments.cumulative_share(s) for s in spreads], ignore_index=True)
-    return SpreadStudy(here, cutoff, list(rating_sets), stats, curves, threshold_sweeps(rating_sets, cutoff),
-                       list(skipped), list(shipped))
+    sweeps = pd.concat([judgments.threshold_sweep(r, n=cutoff).assign(collection=r.name) for r in rating_sets],
+                       ignore_index=True)
+    return SpreadStudy(here, cutoff, list(rating_sets), stats, curves, sweeps, list(skipped), list(shipped))
 
 
 def spread_study(ratings: Ratings, seed: int = 0, cutoff: int = 10, compare_all: bool = True) -> SpreadStudy:

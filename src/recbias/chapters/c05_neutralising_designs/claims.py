@@ -1,34 +1,24 @@
 """Chapter 5's findings (IRJ 2017 Sec. 6.3 and 7, thesis Sec. 4.6) as data, and the values they are checked on.
 
 :func:`measured` turns the studies of the page into one mapping of values: :data:`FINDINGS` are checked on
-those of the page's dataset, :data:`ON_ALL_POSITIVE` on those of the second dataset (reduced to its positive
-ratings), and the numbers the papers publish for MovieLens 1M (:data:`PUBLISHED`) against the page's uniform
-split and percentiles.  The findings about popularity read the papers' set of systems (their rating
-predictors and pLSA); a comparison holds or fails only beyond resampling noise, users as the unit
-(:data:`LEVEL`), and is inconclusive otherwise.
+those of the page's dataset, :data:`ON_ALL_POSITIVE` on those of the second dataset (its positive ratings),
+the papers' numbers for MovieLens 1M (:data:`PUBLISHED`) on the page's uniform split and percentiles.  The
+findings about popularity read the papers' set of systems; :data:`SECOND_NOTES` are the page's sentences
+about its second dataset.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, Criterion, Finding, at_most, beyond_noise
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, Finding, at_most, beyond_noise, every_beyond_noise
 from recbias.chapters.c05_neutralising_designs.study import (
-    PAPERS,
-    PAPERS_SET,
-    PERSONALISED,
-    INDEX_ROWS,
-    DatasetStudy,
-    bpref_below_one,
-    index_draws,
-    index_of,
-    lead_draws,
-    mean_draws,
+    INDEX_ROWS, PAPERS, PAPERS_SET, PERSONALISED, DatasetStudy, bpref_below_one, index_draws, lead_draws, mean_draws,
 )
 from recbias.evaluate import compare, resampled_pvalue
 from recbias.text import fmt_p_clause
@@ -37,71 +27,80 @@ from recbias.text import fmt_p_clause
 PUBLISHED = Path(__file__).with_name("published.csv")
 #: where the papers state the findings
 SOURCE = "IRJ 2017 Sec. 6-7; thesis Sec. 4.6"
-#: a popularity index at most this large counts as random's level
-RANDOM_LEVEL = 0.15
-#: the significance level of every comparison, two-sided over user resamples
-LEVEL = 0.05
+#: the book's bound of the popularity index: an index below it (beyond noise) counts as random's level
+RANDOM_INDEX_BOUND = 0.15
 #: measured value -> the design label of the popularity index it reads (P@10, the papers' set)
 INDEX_LABELS = {"index_1r": "1R", "index_p1r": "P1R", "index_u1r": "U1R", "index_ar": "AR TI-AN", "index_uar": "UAR",
                 "index_ai_uar": "AI-UAR", "index_head": "1R -head"}
 #: measured value -> the row of the popularity index it reads
 INDEX_NAMES = {name: next(row for row, design, metric in INDEX_ROWS if design == label and metric == "P@10")
                for name, label in INDEX_LABELS.items()}
+#: measured value -> the row of the popularity index of a metric for incomplete judgments it reads
+INCOMPLETE_NAMES = {"index_bpref": "AR, bpref", "index_infap": "AR, infAP"}
 #: the suffix of the value of pLSA's lead under each neutralising design
 LEAD_KEYS = {"U1R": "u1r", "P1R": "p1r", "UAR": "uar", "AI-UAR": "ai_uar", "1R -head": "head"}
 #: what a judged 1R run departs in from the papers' 1R
 JUDGED_1R = ("our 1R runs keep the judgment of a sampled item the user rated below the threshold, where the papers' "
              "1R has no non-relevance judgment at all")
-
-
-def _every_beyond_noise(prefix: str, keys: Sequence[str], what: str) -> Criterion:
-    """Every ``values[prefix + key]`` above zero beyond noise (its p-value ``values[prefix + key + "_p"]`` below
-    :data:`LEVEL`): holds when all are, fails when any is below zero beyond noise, inconclusive otherwise."""
-    names = tuple(name for key in keys for name in (prefix + key, prefix + key + "_p"))
-    single = [beyond_noise(prefix + key, prefix + key + "_p", level=LEVEL) for key in keys]
-
-    def test(values: Mapping[str, Any]) -> str:
-        outcomes = [criterion(values) for criterion in single]
-        return FAILS if FAILS in outcomes else INCONCLUSIVE if INCONCLUSIVE in outcomes else HOLDS
-
-    return Criterion(what + " above zero under each, p < " + f"{LEVEL:g}" + " with the user as the unit", names, test)
-
+#: what the page says about its second dataset, by :func:`recbias.chapters.c05_neutralising_designs.study.second_status`
+SECOND_NOTES = {
+    "skipped": "No second dataset was requested (`second_dataset` is empty).",
+    "same": "The second dataset, *{requested}*, is this page's own dataset: it is not repeated.",
+    "unavailable": "The second dataset, *{requested}*, is not available on the machine that built this page.",
+    "available": "The second dataset is {name}, reduced to its positive ratings so that every rating counts "
+                 "as relevant, as in the papers' Last.fm setup.",
+}
 
 FINDINGS = [
     Finding("p1r-random-level", "P1R brings popularity to the level of random, relative to the personalised systems",
             SOURCE, "fig-neutralising-index",
-            beyond_noise("p1r_room", "p1r_room_p", level=LEVEL, what="the random level minus the index under P1R"),
+            beyond_noise("p1r_room", "p1r_room_p", what="the random level minus the index under P1R"),
             "popularity index {index_p1r:.2f} under P1R (1R: {index_1r:.2f}) against the papers' set, random level "
-            "{random_level:g}; p = {p1r_room_p:.3f}"),
+            "{random_bound:g}; p = {p1r_room_p:.3f}",
+            says={HOLDS: "Under P1R it falls to {index_p1r:.2f}, random's level.",
+                  FAILS: "Under P1R it is {index_p1r:.2f}, above random's level.",
+                  INCONCLUSIVE: "Under P1R it is {index_p1r:.2f}, too close to the random level to tell beyond "
+                                "noise."}),
     Finding("u1r-random-level", "U1R brings popularity to the level of random, relative to the personalised systems",
             SOURCE, "fig-neutralising-index",
-            beyond_noise("u1r_room", "u1r_room_p", level=LEVEL, what="the random level minus the index under U1R"),
+            beyond_noise("u1r_room", "u1r_room_p", what="the random level minus the index under U1R"),
             "popularity index {index_u1r:.2f} under U1R (1R: {index_1r:.2f}) against the papers' set, random level "
-            "{random_level:g}; p = {u1r_room_p:.3f}"),
+            "{random_bound:g}; p = {u1r_room_p:.3f}",
+            says={HOLDS: "Under U1R it falls to {index_u1r:.2f}, random's level.",
+                  FAILS: "Under U1R it is {index_u1r:.2f}, above random's level.",
+                  INCONCLUSIVE: "Under U1R it is {index_u1r:.2f}, too close to the random level to tell beyond "
+                                "noise."}),
     Finding("uar-reduces", "UAR reduces popularity's advantage over AR", SOURCE, "fig-neutralising-index",
-            beyond_noise("uar_drop", "uar_drop_p", level=LEVEL, what="the index under AR minus under UAR"),
+            beyond_noise("uar_drop", "uar_drop_p", what="the index under AR minus under UAR"),
             "popularity index {index_uar:.2f} (UAR) vs {index_ar:.2f} (AR) against the papers' set; "
-            "p = {uar_drop_p:.3f}"),
+            "p = {uar_drop_p:.3f}",
+            says={HOLDS: "UAR lowers it, from {index_ar:.2f} in AR to {index_uar:.2f}.",
+                  FAILS: "UAR raises it, from {index_ar:.2f} in AR to {index_uar:.2f}.",
+                  INCONCLUSIVE: "UAR does not clearly lower it: {index_ar:.2f} in AR, {index_uar:.2f} under UAR, a "
+                                "difference within noise."}),
     Finding("uar-popularity-above-knn", "under UAR popularity stays above kNN", SOURCE, "fig-neutralising-fig8",
-            beyond_noise("uar_popularity_lead", "uar_popularity_lead_p", level=LEVEL,
+            beyond_noise("uar_popularity_lead", "uar_popularity_lead_p",
                          what="popularity's P@10 under UAR minus rating-kNN's"),
             "UAR P@10 {uar_popularity:.4f} (Popularity) vs {uar_knn:.4f} (rating-kNN, the papers' kNN); "
             "p = {uar_popularity_lead_p:.3f}"),
     Finding("ai-uar-more-bias", "AI-UAR leaves more popularity bias than TI-UAR", SOURCE, "fig-neutralising-index",
-            beyond_noise("ai_uar_excess", "ai_uar_excess_p", level=LEVEL,
-                         what="the index under AI-UAR minus under UAR"),
+            beyond_noise("ai_uar_excess", "ai_uar_excess_p", what="the index under AI-UAR minus under UAR"),
             "popularity index {index_ai_uar:.2f} (AI-UAR) vs {index_uar:.2f} (UAR) against the papers' set; "
             "p = {ai_uar_excess_p:.3f}"),
     Finding("head-less-effective", "removing the 10% head is less effective than P1R and U1R", SOURCE,
             "fig-neutralising-index",
-            beyond_noise("head_excess", "head_excess_p", level=LEVEL,
+            beyond_noise("head_excess", "head_excess_p",
                          what="the index without the head minus the larger of P1R's and U1R's"),
             "popularity index {index_head:.2f} (-10% head) vs {index_p1r:.2f} (P1R) and {index_u1r:.2f} (U1R) against "
-            "the papers' set; p = {head_excess_p:.3f}"),
+            "the papers' set; p = {head_excess_p:.3f}",
+            says={HOLDS: "Removing the head leaves more of it than either, {index_head:.2f}.",
+                  FAILS: "Removing the head leaves less of it than the larger of the two, {index_head:.2f}.",
+                  INCONCLUSIVE: "Removing the head leaves {index_head:.2f}, too close to the larger of the two to "
+                                "tell beyond noise."}),
     Finding("plsa-stays-best", "pLSA remains the best system under every neutralising design, ahead of popularity",
             SOURCE, "fig-neutralising-fig8",
-            _every_beyond_noise("plsa_lead_", list(LEAD_KEYS.values()),
-                                "pLSA's P@10 minus the best other system of the papers' set"),
+            every_beyond_noise([f"plsa_lead_{key}" for key in LEAD_KEYS.values()],
+                               what="pLSA's P@10 minus the best other system of the papers' set"),
             "pLSA's P@10 minus the best other system of the papers' set: {plsa_leads}"),
     Finding("bpref-constant-1r", "bpref is 1 for every system in 1R", SOURCE, "tbl-neutralising-fig9",
             at_most("bpref_below", 0, what="scored runs of the papers' 1R with bpref below 1"),
@@ -113,71 +112,64 @@ FINDINGS = [
             "our 1R bpref is below 1 in {bpref_below_judged:,} of the {bpref_scored_judged:,} scored runs "
             "({one_r_runs:,} runs, each scored for every system), mean {bpref_mean_judged:.3f}; those runs drew an "
             "item the user rated below the threshold",
-            departs=JUDGED_1R),
+            departs=JUDGED_1R,
+            says={FAILS: "On this page such an item is ranked above the relevant one in {bpref_below_judged:,} of the "
+                         "{bpref_scored_judged:,} scored 1R runs ({bpref_share_judged:.2%}), which sets their bpref "
+                         "to 0.",
+                  HOLDS: "On this page no such item is ranked above the relevant one, so 1R bpref is 1 throughout."}),
 ]
 #: checked on the second dataset, every rating of which is positive
 ON_ALL_POSITIVE = [
     Finding("all-positive-u1r-random", "on data where every rating is positive, U1R brings popularity to random's "
             "level", SOURCE, "fig-neutralising-fig8",
-            beyond_noise("second_u1r_room", "second_u1r_room_p", level=LEVEL,
-                         what="the random level minus the index under U1R"),
+            beyond_noise("second_u1r_room", "second_u1r_room_p", what="the random level minus the index under U1R"),
             "{second_name}: popularity index {second_index_u1r:.2f} under U1R against the papers' set, random level "
-            "{random_level:g}, p = {second_u1r_room_p:.3f}; P@10 {u1r_popularity:.4f} (Popularity) vs "
+            "{random_bound:g}, p = {second_u1r_room_p:.3f}; P@10 {u1r_popularity:.4f} (Popularity) vs "
             "{u1r_random:.4f} (Random), {u1r_p_clause} for their difference"),
 ]
 
 
 def measured(studies: Sequence[DatasetStudy], indices: pd.DataFrame, percentiles: int, *, n_boot: int = 200,
              seed: int = 0) -> dict[str, Any]:
-    """The values every claim of the chapter is checked on: those of the page's dataset (the first study,
-    :func:`measured_main`, with ``n_boot`` user resamples) and, when there is a second study, those of
-    :data:`ON_ALL_POSITIVE` (:func:`measured_all_positive`)."""
+    """The values every claim is checked on: :func:`measured_main` of the page's dataset (the first study) and,
+    when there is a second study, :func:`measured_all_positive` of it."""
     second = measured_all_positive(studies[1], n_boot=n_boot, seed=seed) if len(studies) > 1 else {}
     return measured_main(studies[0], indices, percentiles, n_boot=n_boot, seed=seed) | second
 
 
-def _noise(main: DatasetStudy, n_boot: int, seed: int) -> dict[str, Any]:
-    """The differences the comparisons read and their p-values over ``n_boot`` user resamples
-    (:func:`recbias.evaluate.resampled_pvalue`): each design's room below the random level, the index
-    differences between designs, pLSA's lead under every neutralising design and popularity's over the papers'
-    kNN under UAR (``*_p`` its p-value)."""
+def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *, n_boot: int = 200,
+                  seed: int = 0) -> dict[str, Any]:
+    """The values :data:`FINDINGS` and the published numbers are checked on: the page's dataset's popularity
+    indices against the papers' set; the differences the findings compare, each with its p-value over
+    ``n_boot`` user resamples (``*_p``); the runs with bpref below 1 in the papers' 1R and in ours; and the
+    uniform split's ``|T|`` and ``eta`` and the items per percentile under the published numbers' keys."""
     means = mean_draws(main, "P@10", n_boot=n_boot, seed=seed)
     index = index_draws(means, list(INDEX_LABELS.values()), PERSONALISED[PAPERS])
     index.index = list(INDEX_LABELS)
     differences = {
-        "p1r_room": RANDOM_LEVEL - index.loc["index_p1r"], "u1r_room": RANDOM_LEVEL - index.loc["index_u1r"],
+        "p1r_room": RANDOM_INDEX_BOUND - index.loc["index_p1r"],
+        "u1r_room": RANDOM_INDEX_BOUND - index.loc["index_u1r"],
         "uar_drop": index.loc["index_ar"] - index.loc["index_uar"],
         "ai_uar_excess": index.loc["index_ai_uar"] - index.loc["index_uar"],
         "head_excess": index.loc["index_head"] - np.maximum(index.loc["index_p1r"], index.loc["index_u1r"]),
+        "uar_popularity_lead": lead_draws(means, ["UAR"], "Popularity", ["rating-kNN"]).loc["UAR"],
     }
-    rivals = [s for s in PAPERS_SET if s != "pLSA"]
-    lead = lead_draws(means, list(LEAD_KEYS), "pLSA", rivals)
+    lead = lead_draws(means, list(LEAD_KEYS), "pLSA", [s for s in PAPERS_SET if s != "pLSA"])
     differences |= {f"plsa_lead_{key}": lead.loc[label] for label, key in LEAD_KEYS.items()}
-    differences["uar_popularity_lead"] = lead_draws(means, ["UAR"], "Popularity", ["rating-kNN"]).loc["UAR"]
-    values = {"uar_popularity": means.loc[("UAR", "Popularity"), 0], "uar_knn": means.loc[("UAR", "rating-kNN"), 0]}
+    papers = indices[(indices["dataset"] == main.name) & (indices["set"] == PAPERS)].set_index("method")["index"]
+    values = {name: float(papers.get(row, np.nan)) for name, row in (INDEX_NAMES | INCOMPLETE_NAMES).items()}
     for name, draws in differences.items():
-        draws = draws.to_numpy()
-        values |= {name: float(draws[0]), f"{name}_p": resampled_pvalue(draws[1:])}
+        values |= {name: float(draws.iloc[0]), f"{name}_p": resampled_pvalue(draws.to_numpy()[1:])}
     values["plsa_leads"] = ", ".join(f"{label.replace('-head', '-10% head')} {values['plsa_lead_' + key]:+.4f} (p = "
                                      f"{values['plsa_lead_' + key + '_p']:.3f})" for label, key in LEAD_KEYS.items())
-    return values
-
-
-def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *, n_boot: int = 200,
-                  seed: int = 0) -> dict[str, Any]:
-    """The values :data:`FINDINGS` and the published numbers are checked on, from the page's dataset: its
-    popularity indices against the papers' set (:data:`INDEX_NAMES`), the differences the findings compare
-    with their p-values over ``n_boot`` user resamples, the runs with bpref below 1 in the papers' 1R and in
-    ours, and the uniform split's ``|T|`` and ``eta`` and the items per percentile under the published
-    numbers' keys."""
-    index = {name: index_of(indices, main.name, method) for name, method in INDEX_NAMES.items()}
     one_r = main.runs[main.runs["label"] == "1R"]
     below, scored = bpref_below_one(main, "1R -NR")
     below_judged, scored_judged = bpref_below_one(main, "1R")
-    return index | _noise(main, n_boot, seed) | {
-        "random_level": RANDOM_LEVEL,
-        "bpref_below": below, "bpref_scored": scored,
+    return values | {
+        "random_bound": RANDOM_INDEX_BOUND, "uar_popularity": means.loc[("UAR", "Popularity"), 0],
+        "uar_knn": means.loc[("UAR", "rating-kNN"), 0], "bpref_below": below, "bpref_scored": scored,
         "bpref_below_judged": below_judged, "bpref_scored_judged": scored_judged,
+        "bpref_share_judged": below_judged / max(scored_judged, 1),
         "bpref_mean_judged": one_r["bpref"].mean(), "one_r_runs": len(one_r) // one_r["system"].nunique(),
         "uniform/target-size": float(main.plan.size), "uniform/eta": float(main.plan.eta),
         "p1r/percentile-size": main.plan.n_items / percentiles,
@@ -185,15 +177,15 @@ def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *
 
 
 def measured_all_positive(second: DatasetStudy, *, n_boot: int = 200, seed: int = 0) -> dict[str, Any]:
-    """The values of :data:`ON_ALL_POSITIVE`: popularity's index under U1R on the second dataset against the
-    papers' set and its room below the random level, with the p-value over ``n_boot`` user resamples, and U1R
-    P@10 of Popularity and Random with the p-value of their paired comparison (runs paired, users as
-    clusters)."""
+    """The values of :data:`ON_ALL_POSITIVE`: popularity's index under U1R against the papers' set, its room below
+    the random level with its p-value over ``n_boot`` user resamples, and U1R P@10 of Popularity and Random
+    with the p-value of their paired comparison (users as clusters)."""
     u1r = second.runs[(second.runs["label"] == "U1R") & second.runs["system"].isin(["Popularity", "Random"])]
     test = compare(u1r, ["P@10"], systems=["Popularity", "Random"], average="run").iloc[0]
     index = index_draws(mean_draws(second, "P@10", n_boot=n_boot, seed=seed), ["U1R"], PERSONALISED[PAPERS])
-    room = RANDOM_LEVEL - index.loc["U1R"].to_numpy()
-    return {"second_name": second.name, "random_level": RANDOM_LEVEL, "second_index_u1r": float(index.loc["U1R", 0]),
+    room = RANDOM_INDEX_BOUND - index.loc["U1R"].to_numpy()
+    return {"second_name": second.name, "random_bound": RANDOM_INDEX_BOUND,
+            "second_index_u1r": float(index.loc["U1R", 0]),
             "second_u1r_room": float(room[0]), "second_u1r_room_p": resampled_pvalue(room[1:]),
             "u1r_popularity": test["mean_a"], "u1r_random": test["mean_b"], "u1r_p": test["t_pvalue"],
             "u1r_p_clause": fmt_p_clause(test["t_pvalue"])}

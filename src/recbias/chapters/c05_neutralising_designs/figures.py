@@ -1,10 +1,7 @@
 """Chapter 5's figures: the two splits (the papers' Fig. 6), precision under each design (Fig. 8, the
 papers' set of systems and today's top-N learners), the positive ratio (Fig. 7), the popularity index
-of every design and metric against each set, and its sweep over the propensity exponent.
-
-Each function returns a figure sized for the page's text column, in the book's theme
-(:func:`recbias.bookkit.plotting.use_theme`, applied by the page); the colours of the systems come
-from the page (:func:`recbias.bookkit.plotting.palette`).
+of every design and metric against each set, and its sweep over the propensity exponent; each sized for
+the page's text column, in the book's theme, the systems in the page's colours.
 """
 
 from __future__ import annotations
@@ -18,7 +15,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from recbias.chapters.c05_neutralising_designs.study import FAMILIES, FIG8, FIG9, PAPERS, TOP_N, TOP_N_LEARNERS, UniformPlan
+from recbias.chapters.c05_neutralising_designs.study import (
+    FAMILIES, FIG8, FIG9, PAPERS, TOP_N, TOP_N_LEARNERS, UniformPlan,
+)
 
 #: width of every figure of the chapter (inches): the text column at the book's resolution
 WIDTH = 7.5
@@ -66,20 +65,20 @@ def fig8_figure(summaries: Sequence[pd.DataFrame], colours: Mapping[str, str], m
     names = list(colours)
     fig, axes = plt.subplots(len(summaries), 1, figsize=(WIDTH, 1.0 + 2.9 * len(summaries)), squeeze=False)
     width = 0.8 / len(names)
+    hatch = {s: TOP_N_HATCH if s in TOP_N_LEARNERS else None for s in names}
     for ax, summary in zip(axes[:, 0], summaries, strict=True):
         labels = [d for d in FIG8 if d in set(summary["label"])]
         part = summary[summary["metric"] == metric].set_index(["label", "system"])
         for j, system in enumerate(names):
             cells = part.loc[[(d, system) for d in labels]]
             x = np.arange(len(labels)) + (j - (len(names) - 1) / 2) * width
-            ax.bar(x, cells["mean"], width, color=colours[system], hatch=TOP_N_HATCH if system in TOP_N_LEARNERS else None,
+            ax.bar(x, cells["mean"], width, color=colours[system], hatch=hatch[system],
                    edgecolor="white", linewidth=0, capsize=1.5, error_kw={"elinewidth": 0.8},
                    yerr=[cells["mean"] - cells["ci_low"], cells["ci_high"] - cells["mean"]])
         ax.set_xticks(range(len(labels)), [d.replace("-head", "−10%\nhead") for d in labels])
         ax.set_ylabel(metric)
         ax.set_title(f"dataset: {summary['dataset'].iloc[0]}", loc="left")
-    handles = [Patch(facecolor=colours[s], hatch=TOP_N_HATCH if s in TOP_N_LEARNERS else None, edgecolor="white", label=s)
-               for s in names]
+    handles = [Patch(facecolor=colours[s], hatch=hatch[s], edgecolor="white", label=s) for s in names]
     fig.legend(handles=handles, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 1.0), handlelength=1.6,
                columnspacing=1.2)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.75 / fig.get_figheight()))

@@ -6,17 +6,8 @@ from collections.abc import Sequence
 
 from recbias import datasets
 from recbias.chapters.c05_neutralising_designs.study.designs import (
-    GAMMAS,
-    POWERS,
-    DatasetStudy,
-    coin_experiment,
-    design_summary,
-    labelled,
-    matched_nonrelevant,
-    one_relevant_size,
-    sweep_metrics,
-    too_big_for_all_items,
-    uniform_experiment,
+    GAMMAS, POWERS, DatasetStudy, coin_experiment, design_summary, labelled, matched_nonrelevant, one_relevant_size,
+    sweep_metrics, too_big_for_all_items, uniform_experiment,
 )
 from recbias.chapters.c05_neutralising_designs.study.plan import uniform_plan
 from recbias.chapters.c05_neutralising_designs.study.residual import residual_lift
@@ -43,31 +34,16 @@ def positive_only(ratings: Ratings) -> Ratings:
     return ratings.subset(ratings.positive)
 
 
-def study_dataset(
-    ratings: Ratings,
-    *,
-    folds: int = 5,
-    test_ratio: float = 0.2,
-    min_train_ratio: float = 0.2,
-    target_size: int = 100,
-    percentiles: int = 10,
-    head: float = 0.1,
-    gammas: Sequence[float] = GAMMAS,
-    powers: Sequence[float] = POWERS,
-    max_entries: int = 25_000_000,
-    nonrelevant: int = 2500,
-    seed: int = 0,
-    note: str = "",
-) -> DatasetStudy:
-    """The papers' Figs. 8 and 9 on one dataset, with IPS/SNIPS and stratified-recall sweeps.
+def study_dataset(ratings: Ratings, *, folds: int = 5, test_ratio: float = 0.2, min_train_ratio: float = 0.2,
+                  target_size: int = 100, percentiles: int = 10, head: float = 0.1, gammas: Sequence[float] = GAMMAS,
+                  powers: Sequence[float] = POWERS, max_entries: int = 25_000_000, nonrelevant: int = 2500,
+                  seed: int = 0) -> DatasetStudy:
+    """The papers' Figs. 8 and 9 on one dataset (:mod:`.designs`), with IPS/SNIPS and stratified-recall sweeps.
 
-    Uniform folds (:func:`recbias.splits.make_folds` ``method="uniform"``) carry U1R, UAR (TI-AN) and
-    AI-UAR; random (coin) folds carry 1R, P1R(m), "1R -x% head", AR TI-NN(k) with ``k`` the mean
-    number of non-relevant items of the UAR target sets (so both have the same random precision, the
-    papers' 1,700 on ML-1M) and AR TI-AN, on which the Fig. 9 metrics and the IPS/SNIPS estimators are
-    computed.  AN designs whose target sets would exceed ``max_entries`` entries sample ``nonrelevant``
-    items instead (NN), as the papers did on Last.fm.  The residual advantage of popularity is predicted
-    on the first fold of each kind (:func:`recbias.chapters.c05_neutralising_designs.study.residual.residual_lift`).
+    AR TI-NN(k) takes ``k`` the mean number of non-relevant items of the UAR target sets (the papers' 1,700 on
+    ML-1M); AN designs whose target sets would exceed ``max_entries`` entries sample ``nonrelevant`` items
+    instead (NN), as the papers did on Last.fm.  Popularity's residual advantage is predicted on the first
+    fold of each kind (:func:`.residual.residual_lift`).
     """
     plan = uniform_plan(ratings, test_ratio, min_train_ratio)
     size = one_relevant_size(ratings, target_size, percentiles)
@@ -88,13 +64,4 @@ def study_dataset(
     p10 = design_summary(runs, ["P@10"]).set_index(["design", "system"])["mean"]
     lift = residual_lift(ratings, plan, {"AR TI-AN": coin_folds[0], "UAR": uniform_fold, "U1R": uniform_fold},
                          designs, p10, test_ratio=test_ratio, seed=seed)
-    seconds = {k: sum(e.seconds[k] for e in (uniform, *coin)) for k in uniform.seconds}
-    return DatasetStudy(ratings.name, plan, designs, runs, reports, lift, seconds, note)
-
-
-def study_datasets(ratings: Ratings, second: Ratings | None, *, folds: int, second_folds: int,
-                   **options) -> list[DatasetStudy]:
-    """:func:`study_dataset` of the page's dataset with ``folds`` splits, then of ``second`` (if any) with
-    ``second_folds``; ``options`` are passed to both."""
-    studies = [study_dataset(ratings, folds=folds, **options)]
-    return studies + ([study_dataset(second, folds=second_folds, **options)] if second is not None else [])
+    return DatasetStudy(ratings.name, plan, designs, runs, reports, lift)

@@ -1,17 +1,9 @@
-"""The designs of the papers' Figs. 8 and 9 and the two experiments that measure them.
-
-Bellogín, Castells and Cantador (IRJ 2017, Sec. 6; thesis Sec. 4.6) neutralise the popularity
-bias with percentiles (P1R: non-relevant items drawn from the popularity percentile of the
-held-out item, the ``m`` percentile values averaged) and uniform test item profiles (U1R, UAR:
-the same number ``eta`` of test ratings for each of the ``|T|`` most popular items, with
-``C = T``).  :func:`uniform_experiment` measures U1R, UAR and AI-UAR on uniform folds,
-:func:`coin_experiment` 1R, P1R, "1R -x% head", AR TI-NN (matched to UAR's random precision) and
-AR TI-AN, with the metrics of the papers' Fig. 9 and the later IPS and SNIPS estimators, on
-coin-flip folds, with the papers' 1R beside ours: "1R -NR" has the same kind of target sets and no
-non-relevance judgment (IRJ Sec. 7), where our "1R" keeps the low ratings of the user's sampled items.
-
-Both measure the papers' five systems (:data:`recbias.recommenders.sets.PAPERS_SET`) and, beside them,
-today's top-N learners (:data:`~recbias.recommenders.sets.TOP_N_LEARNERS`).
+"""The designs of the papers' Figs. 8 and 9 (IRJ 2017 Sec. 6; thesis Sec. 4.6) and the two experiments that
+measure them on the papers' five systems (:data:`recbias.recommenders.sets.PAPERS_SET`) and, beside them, today's
+top-N learners (:data:`~recbias.recommenders.sets.TOP_N_LEARNERS`): :func:`uniform_experiment` U1R, UAR and AI-UAR
+on uniform folds, :func:`coin_experiment` 1R, P1R, "1R -x% head", AR TI-NN (matched to UAR's random precision)
+and AR TI-AN on coin-flip folds, with the papers' 1R beside ours: "1R -NR" has the same kind of target sets and
+no non-relevance judgment (IRJ Sec. 7), where our "1R" keeps the low ratings of the user's sampled items.
 """
 
 from __future__ import annotations
@@ -39,8 +31,6 @@ PAPERS, TOP_N = "the papers' set", "today's top-N set"
 PERSONALISED = {PAPERS: PAPERS_PERSONALISED, TOP_N: tuple(TOP_N_LEARNERS)}
 #: the designs of the papers' Fig. 8, in their order
 FIG8 = ("1R", "U1R", "P1R", "AR", "UAR", "AI-UAR", "1R -head")
-#: the designs of Fig. 8 that neutralise popularity
-NEUTRALISING = ("U1R", "P1R", "UAR", "AI-UAR", "1R -head")
 #: the exponents of stratified recall (``gamma``) and of the propensities (``beta``) the chapter sweeps
 GAMMAS = (0.0, 0.5, 1.0, 2.0, 4.0, np.inf)
 POWERS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -58,8 +48,6 @@ class DatasetStudy:
         runs: per-run table of both experiments, with a ``label`` column.
         reports: per (fold, design) sizes of both experiments.
         lift: predicted and measured advantage of popularity over random (P@10 ratio).
-        seconds: wall time per stage.
-        note: how the dataset was prepared (e.g. only positive ratings kept).
     """
 
     name: str
@@ -68,8 +56,6 @@ class DatasetStudy:
     runs: pd.DataFrame
     reports: pd.DataFrame
     lift: pd.DataFrame
-    seconds: dict[str, float]
-    note: str = ""
 
 
 def one_relevant_size(ratings: Ratings, target_size: int, percentiles: int) -> int:

@@ -1,12 +1,11 @@
-"""Where each design and metric puts popularity: the popularity index.
+"""Where each design and metric puts popularity: ``index = (M_pop - M_rnd) / (max_s M_s - M_rnd)``, ``s`` over
+the personalised systems of one set, is 0 at random's level and 1 at the best personalised system's.
 
-``index = (M_pop - M_rnd) / (max_s M_s - M_rnd)``, ``s`` over the personalised systems of one set
-(the papers' rating predictors and pLSA, or today's top-N learners), places popularity at 0 (random's
-level) or 1 (the best personalised system's) under one design and metric.  :func:`popularity_index`
-computes it for the designs of the papers' Fig. 8 and the metrics of their Fig. 9 (bpref, infAP,
-stratified recall, 1R under the papers' protocol without non-relevance judgments) with the later IPS
-and SNIPS estimators, and :func:`sweep_index` over the exponent of stratified recall and of the
-propensities.
+:func:`popularity_index` computes it for the designs of the papers' Fig. 8, the metrics of their Fig. 9 and the
+later IPS and SNIPS estimators, :func:`sweep_index` over the exponent of stratified recall and of the
+propensities.  :func:`mean_draws`, :func:`index_draws` and :func:`lead_draws` average every design and system
+again on the same resamples of users, so that two designs (on different splits of the same users) or two
+systems are compared draw by draw.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import pandas as pd
 
 from recbias.chapters.c05_neutralising_designs.study.designs import PAPERS, PERSONALISED, DatasetStudy, design_summary
 from recbias.evaluate.popularity_index import popularity_index as index_value
+from recbias.evaluate.statistics import UserBootstrap
 
 #: the metric and design behind every row of the popularity-index figure: (row, design label, metric)
 INDEX_ROWS: tuple[tuple[str, str, str], ...] = (
@@ -44,10 +44,10 @@ FAMILIES = {"PSR": "stratified recall", "IPS-P": "IPS-P@10", "SNIPS-P": "SNIPS-P
             "SNIPS-Recall": "SNIPS-Recall@10"}
 
 
-def popularity_index(study: DatasetStudy, rows: Sequence[tuple[str, str, str]] = INDEX_ROWS,
+def popularity_index(studies: Sequence[DatasetStudy], rows: Sequence[tuple[str, str, str]] = INDEX_ROWS,
                      sets: dict[str, tuple[str, ...]] = PERSONALISED) -> pd.DataFrame:
     """Where each design and metric puts Popularity between Random (0) and the best personalised system (1)
-    of each set of systems.
+    of each set of systems, on each study in turn.
 
     ``index = (M_pop - M_rnd) / (max_s M_s - M_rnd)`` over the personalised systems ``s`` of a set (``sets``:
     its name -> its systems, the ``set`` column); negative below random, above 1 when popularity beats every
@@ -55,12 +55,12 @@ def popularity_index(study: DatasetStudy, rows: Sequence[tuple[str, str, str]] =
     share the best value.  Rows follow ``rows`` within each set, the sets in their order.
     """
     metrics = list(dict.fromkeys(m for _, _, m in rows))
-    designs = {study.designs[label] for _, label, _ in rows}
-    means = design_summary(study.runs, metrics, study.runs["design"].isin(designs))
-    means = means.set_index(["design", "metric", "system"])["mean"].sort_index()
     out = []
-    for name, systems in sets.items():
-        for row, label, metric in rows:
+    for study in studies:
+        designs = {study.designs[label] for _, label, _ in rows}
+        means = design_summary(study.runs, metrics, study.runs["design"].isin(designs))
+        means = means.set_index(["design", "metric", "system"])["mean"].sort_index()
+        for (name, systems), (row, label, metric) in ((s, r) for s in sets.items() for r in rows):
             cell = means.loc[(study.designs[label], metric)]
             personalised = cell[list(systems)]
             best = personalised.max()
@@ -72,13 +72,14 @@ def popularity_index(study: DatasetStudy, rows: Sequence[tuple[str, str, str]] =
     return pd.DataFrame(out)
 
 
-def sweep_index(study: DatasetStudy, gammas: Sequence[float], powers: Sequence[float]) -> pd.DataFrame:
-    """The popularity index of stratified recall over ``gamma`` and of IPS/SNIPS over the power (AR TI-AN),
-    against the papers' set, with each row's ``family``, ``parameter`` and propensity exponent ``beta``."""
+def sweep_index(studies: Sequence[DatasetStudy], gammas: Sequence[float], powers: Sequence[float]) -> pd.DataFrame:
+    """The popularity index of stratified recall over ``gamma`` and of IPS/SNIPS over the power (AR TI-AN) on
+    each study, against the papers' set, with each row's ``family``, ``parameter`` and propensity exponent
+    ``beta``."""
     rows = [(f"PSR γ={g:g}", "AR TI-AN", f"PSR@10(gamma={g:g})") for g in gammas]
     rows += [(f"{e}-{m} β={b:g}", "AR TI-AN", f"{e}-{m}@10(power={b:g})")
              for e in ("IPS", "SNIPS") for m in ("P", "Recall") for b in powers]
-    table = popularity_index(study, rows, {PAPERS: PERSONALISED[PAPERS]})
+    table = popularity_index(studies, rows, {PAPERS: PERSONALISED[PAPERS]})
     table["family"] = [m.split("@")[0] for m in table["metric"]]
     table["parameter"] = [float(m.split("=")[1].rstrip(")")) for m in table["metric"]]
     # stratified recall's weight |PR(i)|^(-gamma/(gamma+1)) is a propensity weight with beta = gamma/(gamma+1)
@@ -88,18 +89,32 @@ def sweep_index(study: DatasetStudy, gammas: Sequence[float], powers: Sequence[f
     return table
 
 
-def index_table(studies: Sequence[DatasetStudy]) -> pd.DataFrame:
-    """:func:`popularity_index` of every study, one after the other."""
-    return pd.concat([popularity_index(s) for s in studies], ignore_index=True)
+
+def mean_draws(study: DatasetStudy, metric: str = "P@10", *, n_boot: int = 200, seed: int = 0) -> pd.DataFrame:
+    """Mean ``metric`` per (design label, system): column 0 the full sample, columns ``1..n_boot`` the user
+    resamples.  P1R averages its percentiles and every other design its runs, as :func:`.designs.design_summary`
+    does (a single group is its run average)."""
+    boot = UserBootstrap(study.runs["user"].to_numpy(), n_boot, seed)
+    cells = boot.means(study.runs, metric, ["label", "system", "group"], average="run")
+    return cells.groupby(level=["label", "system"], sort=False, observed=True).mean()
 
 
-def sweep_table(studies: Sequence[DatasetStudy], gammas: Sequence[float], powers: Sequence[float]) -> pd.DataFrame:
-    """:func:`sweep_index` of every study, one after the other."""
-    return pd.concat([sweep_index(s, gammas, powers) for s in studies], ignore_index=True)
+def index_draws(means: pd.DataFrame, labels: Sequence[str], personalised: Sequence[str]) -> pd.DataFrame:
+    """The popularity index ``(M_pop - M_rnd) / (max_s M_s - M_rnd)`` of each design label (rows) in every
+    column of ``means`` (:func:`mean_draws`), ``s`` over ``personalised``."""
+    rows = {}
+    for label in labels:
+        cell = means.loc[label]
+        random = cell.loc["Random"].to_numpy()
+        best = cell.loc[list(personalised)].to_numpy().max(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rows[label] = (cell.loc["Popularity"].to_numpy() - random) / (best - random)
+    return pd.DataFrame(rows, index=means.columns).T
 
 
-def index_of(indices: pd.DataFrame, dataset: str, method: str, system_set: str = PAPERS) -> float:
-    """The popularity index of ``method`` (a row name of :data:`INDEX_ROWS`) on ``dataset`` against the personalised
-    systems of ``system_set``; NaN when absent."""
-    rows = indices[(indices["dataset"] == dataset) & (indices["method"] == method) & (indices["set"] == system_set)]
-    return float(rows["index"].iloc[0]) if len(rows) else np.nan
+def lead_draws(means: pd.DataFrame, labels: Sequence[str], leader: str, rivals: Sequence[str]) -> pd.DataFrame:
+    """``leader``'s mean minus the best of ``rivals`` under each design label (rows), in every column of
+    ``means``."""
+    return pd.DataFrame({label: means.loc[(label, leader)].to_numpy()
+                         - means.loc[label].loc[list(rivals)].to_numpy().max(axis=0) for label in labels},
+                        index=means.columns).T

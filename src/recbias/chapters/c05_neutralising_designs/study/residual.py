@@ -60,13 +60,13 @@ def _weights(ratings: Ratings, plan: UniformPlan, label: str, fold: Fold, test_r
 def residual_lift(ratings: Ratings, plan: UniformPlan, folds: Mapping[str, Fold], designs: Mapping[str, str],
                   p10: pd.Series, *, test_ratio: float, seed: int) -> pd.DataFrame:
     """One row per design of :data:`WEIGHT_OF_THE_PAPER`: its item weight, the two predictions of
-    popularity's P@10 over random's on ``folds[label]`` and the measured ratio (``p10``: mean P@10 by
-    design and system)."""
+    popularity's P@10 over random's on ``folds[label]`` (the papers' reading, and with the training exclusion)
+    and the measured ratio (``p10``: mean P@10 by design and system)."""
     rows = []
     for label, weight in WEIGHT_OF_THE_PAPER.items():
         fold = folds[label]
         paper, excluded = lift_prediction(fold, designs[label], seed, _weights(ratings, plan, label, fold, test_ratio))
-        rows.append({"design": label, "weight of the paper": weight, "predicted (paper)": paper,
-                     "predicted (training excluded)": excluded,
-                     "measured": p10[(designs[label], "Popularity")] / p10[(designs[label], "Random")]})
+        measured = p10[(designs[label], "Popularity")] / p10[(designs[label], "Random")]
+        rows.append({"design": label, "item weight": weight, "predicted": paper,
+                     "predicted, training excluded": excluded, "measured": measured})
     return pd.DataFrame(rows)
