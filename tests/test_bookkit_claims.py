@@ -48,6 +48,20 @@ from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE
         (claims.interval_between("l", "h", 0, 1, what="x"), {"l": np.array([0.0, 0.2]), "h": np.array([1.01, 0.5])}, INCONCLUSIVE),
         (claims.interval_between("l", "h", 0, 1, what="x"), {"l": np.array([0.5, -2.0]), "h": np.array([2.0, -0.01])}, FAILS),
         (claims.interval_between("l", "h", 0, 1, what="x"), {"l": 1.01, "h": 3.0}, FAILS),
+        (claims.intervals_apart("a", "b", what="a", than="b"), {"a_low": 0.0, "a_high": 0.1, "b_low": 0.1, "b_high": 0.3}, INCONCLUSIVE),
+        (claims.interval_between("l", "h", 0, 1, what="x"), {"l": 0.0, "h": 1.0}, HOLDS),
+        (claims.interval_between("l", "h", 0, 1, what="x"), {"l": -1.0, "h": 0.0}, INCONCLUSIVE),
+        (claims.interval_between("l", "h", 0, 1, what="x"), {"l": 1.0, "h": 2.0}, INCONCLUSIVE),
+        (claims.interval_between("l", "h", 0, 1, what="x"), {"l": -1.0, "h": -1e-12}, FAILS),
+        (claims.equivalent("l", "h", 0.01, what="d", origin="o"), {"l": -0.0099, "h": 0.0099}, HOLDS),
+        (claims.equivalent("l", "h", 0.01, what="d", origin="o"), {"l": -0.01, "h": 0.005}, INCONCLUSIVE),
+        (claims.equivalent("l", "h", 0.01, what="d", origin="o"), {"l": -0.005, "h": 0.01}, INCONCLUSIVE),
+        (claims.equivalent("l", "h", 0.01, what="d", origin="o"), {"l": 0.01, "h": 0.02}, FAILS),
+        (claims.equivalent("l", "h", 0.01, what="d", origin="o"), {"l": 0.0099, "h": 0.02}, INCONCLUSIVE),
+        (claims.equivalent("l", "h", 0.01, what="d", origin="o"), {"l": -0.02, "h": -0.01}, FAILS),
+        (claims.equivalent("l", "h", 0.01, what="d", origin="o"), {"l": -0.02, "h": 0.02}, INCONCLUSIVE),
+        (claims.equivalent("l", "h", 0.01, what="d", origin="o"), {"l": [-0.001, 0.02], "h": [0.001, 0.03]}, FAILS),
+        (claims.measured_only("x", words="no margin"), {"x": 3.0}, claims.MEASURED),
         (claims.all_of(claims.at_least("x", 1), claims.beyond_noise("d", "p")), {"x": 2, "d": 1, "p": 0.5}, INCONCLUSIVE),
         (claims.all_of(claims.at_least("x", 1), claims.beyond_noise("d", "p")), {"x": 0, "d": 1, "p": 0.5}, FAILS),
         (claims.all_of(claims.at_least("x", 1), claims.beyond_noise("d", "p")), {"x": 1, "d": 1, "p": 0.01}, HOLDS),
@@ -146,3 +160,19 @@ def test_the_level_is_the_one_every_criterion_reads_by_default():
     assert claims.beyond_noise("d", "p")({"d": 1.0, "p": claims.LEVEL}) == claims.INCONCLUSIVE
     assert claims.beyond_noise("d", "p")({"d": 1.0, "p": claims.LEVEL - 1e-9}) == claims.HOLDS
     assert f"{claims.LEVEL:g}" in claims.POLICY
+
+
+def test_equivalence_states_its_margin_and_where_it_comes_from():
+    words = claims.equivalent("l", "h", 0.05, what="AI minus TI", origin="the resolution of the paper's Fig. 3").words
+    assert "90% interval within ±0.05" in words and "margin: the resolution of the paper's Fig. 3" in words
+
+
+def test_a_finding_says_whose_statement_it_is():
+    finding = claims.Finding("k", "s", "IRJ 2017 Eq. 2", "", claims.at_least("x", 1), "e", origin=claims.CODE)
+    assert claims.evaluate(finding, {"x": 2}, dataset="d").origin == claims.CODE
+    with pytest.raises(ValueError, match="origin 'theirs' is none of paper, book, code"):
+        claims.Finding("k", "s", "src", "", claims.at_least("x", 1), "e", origin="theirs")
+    measured = claims.Finding("m", "s", "src", "", claims.measured_only("x", words="no margin"), "x = {x}",
+                              says={claims.MEASURED: "x is {x}."})
+    record = claims.evaluate(measured, {"x": 2}, dataset="d")
+    assert (record.verdict, record.sentence) == (report.MEASURED, "x is 2.")

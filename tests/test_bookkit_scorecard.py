@@ -48,7 +48,7 @@ def test_claims_are_written_per_chapter_and_replaced_by_key(tmp_path, monkeypatc
     assert [c.verdict for c in loaded] == [report.DIFFERS, report.AGREES]
     table = report.scorecard(loaded)
     assert list(table["chapter"]) == ["02_designs", "02_designs"]
-    assert report.verdict_counts(loaded).to_dict() == {report.AGREES: 1, report.DIFFERS: 1, report.NOT_COMPARABLE: 0, report.HOLDS: 0, report.FAILS: 0, report.INCONCLUSIVE: 0, report.DEPARTS: 0}
+    assert report.verdict_counts(loaded).to_dict() == {report.AGREES: 1, report.DIFFERS: 1, report.NOT_COMPARABLE: 0, report.HOLDS: 0, report.FAILS: 0, report.INCONCLUSIVE: 0, report.MEASURED: 0, report.DEPARTS: 0}
 
 
 def test_without_a_results_dir_nothing_is_written(tmp_path, monkeypatch):
@@ -101,7 +101,8 @@ def test_summary_counts_verdicts_per_chapter_and_details_link_to_anchors(tmp_pat
     claims = report.load_claims(tmp_path)
     row = report.summary(claims).iloc[0]
     assert row["chapter"] == "03_sparsity_bias"
-    assert (row["findings hold"], row["findings fail"], row["numbers not comparable"], row["numbers agree"]) == (1, 0, 1, 0)
+    assert (row["papers' statements hold"], row["papers' statements fail"], row["numbers not comparable"],
+            row["numbers agree"]) == (1, 0, 1, 0)
     html = report.details_html(claims)
     assert 'href="03_sparsity_bias.html#fig-sparsity-1r"' in html and "0.0101 vs 0.0100" in html
 
@@ -123,7 +124,7 @@ def test_chapter_titles_come_from_the_page_heading(tmp_path) -> None:
     assert report.chapter_title("99_missing", tmp_path) == "99_missing"
 
 
-def test_headline_counts_numbers_by_where_the_paper_measured_them_and_findings_by_verdict():
+def test_headline_counts_numbers_by_where_the_paper_measured_them_and_statements_by_paper_and_origin():
     from recbias.bookkit.scorecard import Claim
     claims = [
         Claim(kind="number", key="a", label="a", source="s", dataset="ml-1m", ours=1, paper=1, tolerance=0,
@@ -134,33 +135,41 @@ def test_headline_counts_numbers_by_where_the_paper_measured_them_and_findings_b
               paper_dataset="toy"),
         Claim(kind="number", key="d", label="d", source="s", dataset="preference-free worlds of ML-1M's shape", ours=1, paper=1, tolerance=0.1,
               paper_dataset="preference-free worlds of ML-1M's shape"),
-        Claim(kind="finding", key="e", label="e", source="s", dataset="x", outcome="holds", evidence="."),
-        Claim(kind="finding", key="f", label="f", source="s", dataset="x", outcome="fails", evidence="."),
-        Claim(kind="finding", key="g", label="g", source="s", dataset="x", outcome="fails", evidence=".",
+        Claim(kind="finding", key="e", label="e", source="IRJ 2017 Sec. 4", dataset="x", outcome="holds", evidence="."),
+        Claim(kind="finding", key="f", label="f", source="IRJ 2017 Sec. 5", dataset="x", outcome="fails", evidence="."),
+        Claim(kind="finding", key="g", label="g", source="IRJ 2017 Sec. 5", dataset="x", outcome="fails", evidence=".",
               departs="other systems"),
-        Claim(kind="finding", key="h", label="h", source="s", dataset="x", outcome="inconclusive", evidence="."),
+        Claim(kind="finding", key="h", label="h", source="KDD 2020 Sec. 5", dataset="x", outcome="inconclusive",
+              evidence="."),
+        Claim(kind="finding", key="i", label="i", source="KDD 2020 Sec. 6", dataset="x", outcome="measured",
+              evidence="."),
+        Claim(kind="finding", key="j", label="j", source="recbias chapter 8", dataset="x", outcome="holds",
+              evidence=".", origin=report.BOOK),
+        Claim(kind="finding", key="k", label="k", source="IRJ 2017 Eq. 2", dataset="x", outcome="holds",
+              evidence=".", origin=report.CODE),
     ]
     table = report.headline(claims).set_index("claims")
     assert table.loc["published numbers from real data", ["checked", "agree or hold", "not comparable"]].tolist() == [1, 1, 1]
     assert table.loc["published numbers from toy examples", "differ or fail"] == 1
     assert table.loc["published numbers from simulations", "agree or hold"] == 1
-    assert table.loc["findings"].tolist()[:5] == [4, 1, 1, 1, 1]
+    irj = table.loc[f"statements of {report.PAPERS['IRJ']}"]
+    assert irj[["checked", "agree or hold", "differ or fail", "fail where the book departs"]].tolist() == [3, 1, 1, 1]
+    kdd = table.loc[f"statements of {report.PAPERS['KDD 2020']}"]
+    assert kdd[["checked", "inconclusive", "measured, no verdict"]].tolist() == [2, 1, 1]
+    assert table.loc["statements of this book (not reproductions)", "agree or hold"] == 1
+    assert table.loc["checks of our code (not reproductions)", "checked"] == 1
     details = report.chapter_details("02_designs", claims[4:])
-    assert "1 of 4 findings hold, 1 fail, 1 inconclusive, 1 fail where the book departs" in details
+    assert ("1 of 5 statements of the papers hold, 1 fail, 1 inconclusive, 1 measured, no verdict, "
+            "1 fail where the book departs, 1 statement of this book, 1 check of our code") in details
     assert "Departs: other systems" in details
+    assert details.index("<th>statement of a paper</th>") < details.index("<th>statement of this book</th>") \
+        < details.index("<th>check of our code</th>")
 
 
-def test_build_settings_name_the_dataset_and_seed_and_flag_changed_parameters(tmp_path):
-    book = tmp_path / "book"
-    book.mkdir()
-    (book / "03_x.py").write_text('# %% tags=["parameters"]\ndataset = "synthetic"  # name\n'
-                                  'seed = 0  # seed, int in [0, 10]\nfolds = 2  # folds, int in [1, 20]\n')
-    provenance = tmp_path / "results" / "provenance"
-    provenance.mkdir(parents=True)
-    (provenance / "03_x.json").write_text('{"dataset": "ml-100k", "seed": 3, "parameters": '
-                                          '{"dataset": "ml-100k", "seed": 3, "folds": 5}}')
-    words, changed = build_settings(tmp_path / "results", book)
-    assert words == "dataset ml-100k, seed 3"
-    assert changed == ["03_x: folds = 5 (default 2)"]
-    (provenance / "03_x.json").write_text('{"dataset": "ml-100k", "seed": 3, "parameters": {"folds": 2}}')
-    assert build_settings(tmp_path / "results", book)[1] == []
+def test_a_page_lists_the_papers_statements_first_and_says_whose_each_is():
+    from recbias.bookkit.scorecard import Claim
+    claims = [Claim(kind="finding", key=k, label=k, source="s", dataset="x", outcome="holds", evidence=".", origin=o)
+              for k, o in (("code", report.CODE), ("book", report.BOOK), ("paper", report.PAPER))]
+    table = report.findings_table(claims)
+    assert table["statement"].tolist() == ["paper", "book", "code"]
+    assert table["kind"].tolist() == ["statement of a paper", "statement of this book", "check of our code"]

@@ -37,13 +37,17 @@ from typing import Any
 
 import numpy as np
 
-from recbias.bookkit.scorecard import FINDING, NUMBER, Claim, record
+from recbias.bookkit.scorecard import BOOK, CODE, FINDING, NUMBER, ORIGINS, PAPER, Claim, record
 
 HOLDS = "holds"
 FAILS = "fails"
 INCONCLUSIVE = "inconclusive"
+#: the outcome of a statement shown with what was measured but no verdict: the paper's words give nothing a
+#: margin can be traced to
+MEASURED = "measured"
 #: the outcomes a criterion can reach, in the order a page lists them
-OUTCOMES = (HOLDS, FAILS, INCONCLUSIVE)
+OUTCOMES = (HOLDS, FAILS, INCONCLUSIVE, MEASURED)
+
 
 #: the significance level of every comparison in the book, two-sided, with the user as the unit
 LEVEL = 0.05
@@ -193,6 +197,41 @@ def all_of(*criteria: Criterion, words: str | None = None) -> Criterion:
     return Criterion(words or "; ".join(criterion.words for criterion in criteria), names, test)
 
 
+def equivalent(low: str, high: str, margin: float, *, what: str, origin: str) -> Criterion:
+    """Equivalence within ``±margin`` by two one-sided tests at :data:`LEVEL` each, read on the
+    ``1 - 2 LEVEL`` (90%) interval ``[values[low], values[high]]`` of a difference, the user as the unit: holds
+    when the interval lies inside ``(-margin, margin)``, fails when it lies wholly outside (at or beyond a
+    margin), and is inconclusive when it straddles a margin.  ``origin`` says where the margin comes from
+    (the resolution of the paper's figure, or a share the book justifies once); it is printed with it.
+
+    >>> close = equivalent("low", "high", 0.01, what="the difference", origin="the figure's resolution")
+    >>> [close({"low": lo, "high": hi}) for lo, hi in ((-0.005, 0.009), (0.01, 0.03), (-0.03, -0.01), (0.0, 0.02))]
+    ['holds', 'fails', 'fails', 'inconclusive']
+    """
+
+    def test(values: Mapping[str, Any]) -> str:
+        lows, highs = np.asarray(values[low], dtype=float), np.asarray(values[high], dtype=float)
+        if lows.size == 0 or lows.shape != highs.shape:
+            raise ValueError("a criterion was given no measured interval to test")
+        if np.any((lows >= margin) | (highs <= -margin)):
+            return FAILS
+        return HOLDS if np.all((lows > -margin) & (highs < margin)) else INCONCLUSIVE
+
+    level = f"{1 - 2 * LEVEL:.0%}"
+    return Criterion(f"{what}'s {level} interval within ±{_fmt(margin)} (two one-sided tests at {_fmt(LEVEL)}; "
+                     f"margin: {origin}); fails wholly beyond a margin, inconclusive across one", (low, high), test)
+
+
+def measured_only(*names: str, words: str) -> Criterion:
+    """No verdict: the statement is shown with what was measured (``names``), because the paper's words give
+    nothing a margin can be traced to; ``words`` say so.
+
+    >>> measured_only("ratio", words="slightly sensitive: no margin can be traced")({"ratio": 0.3})
+    'measured'
+    """
+    return Criterion(words, names, lambda values: MEASURED)
+
+
 def every_beyond_noise(differences: Sequence[str], *, what: str, level: float = LEVEL) -> Criterion:
     """Every ``values[d]`` above zero beyond noise, its p-value read from ``values[d + "_p"]``
     (:func:`beyond_noise` each): holds when all are, fails when any is below zero beyond noise.
@@ -277,7 +316,11 @@ class Finding:
     ``statement`` and ``evidence`` are ``str.format`` templates over the measured values;
     the evidence shown is the formatted template followed by the criterion's words.
     ``says`` maps an outcome (:data:`OUTCOMES`) to the sentence the page prints when the
-    finding reaches it, also a template over the measured values (Markdown allowed).
+    finding reaches it, also a template over the measured values (Markdown allowed).  ``origin``
+    says whose statement it is: a paper's (:data:`PAPER`, a reproduction), this book's (:data:`BOOK`: chapters 8
+    and 9 and the book's own constructs, never sourced to a paper), or a check of our code (:data:`CODE`: a
+    theorem, an identity, a definition or a ceiling, which verifies the implementation and never counts as a
+    reproduction).
     """
 
     key: str
@@ -289,10 +332,13 @@ class Finding:
     departs: str = ""
     note: str = ""
     says: Mapping[str, str] = field(default_factory=dict)
+    origin: str = PAPER
 
     def __post_init__(self) -> None:
         if not self.statement or not self.evidence:
             raise ValueError(f"finding {self.key!r}: statement and evidence must be non-empty")
+        if self.origin not in ORIGINS:
+            raise ValueError(f"finding {self.key!r}: origin {self.origin!r} is none of {', '.join(ORIGINS)}")
         unknown = sorted(set(self.says) - set(OUTCOMES))
         if unknown:
             raise ValueError(f"finding {self.key!r}: says has sentences for unknown outcomes {unknown}; "
@@ -370,7 +416,7 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
     return Claim(kind=FINDING, key=claim.key, label=claim.statement.format(**values), source=claim.source,
                  dataset=dataset, outcome=outcome, criterion=claim.criterion.words,
                  evidence=f"{evidence} (criterion: {claim.criterion.words})", anchor=claim.anchor,
-                 departs=claim.departs, note=claim.note, sentence=claim.sentence(outcome, values))
+                 departs=claim.departs, note=claim.note, sentence=claim.sentence(outcome, values), origin=claim.origin)
 
 
 def register(claims: Sequence[Finding | Number], values: Mapping[str, Any], *, dataset: str) -> list[Claim]:

@@ -38,6 +38,18 @@ INCONCLUSIVE = "inconclusive"
 #: the verdict of a finding that fails where the book's protocol or systems depart from the paper's:
 #: never counted as a failure of the paper
 DEPARTS = "fails where the book departs"
+#: the verdict of a statement shown with what was measured, without a verdict (no margin can be traced)
+MEASURED = "measured, no verdict"
+
+#: whose statement a finding is (:attr:`recbias.bookkit.claims.Finding.origin`); only a paper's counts as a
+#: reproduction
+PAPER, BOOK, CODE = "paper", "book", "code"
+ORIGINS = {PAPER: "statement of a paper", BOOK: "statement of this book", CODE: "check of our code"}
+#: the same, counted
+ORIGINS_COUNTED = {PAPER: "statements of the papers", BOOK: "statements of this book", CODE: "checks of our code"}
+#: the papers by the first words of a claim's source, with the name the scorecard gives them
+PAPERS = {"IRJ": "Bellogín, Castells and Cantador (IRJ 2017)", "KDD 2020": "Krichene and Rendle (KDD 2020)",
+          "Bobrikov": "Bobrikov, Nenova and Ignatov (2016)", "thesis": "Bellogín (thesis, 2012)"}
 
 NUMBER = "number"
 FINDING = "finding"
@@ -55,7 +67,8 @@ class Claim:
     built with: its ``outcome`` is ``"holds"``, ``"fails"`` or ``"inconclusive"`` (a
     difference within noise), with the measured ``evidence`` and the ``criterion`` that
     decided it; ``departs`` says how the book's protocol or systems depart from the paper's;
-    ``sentence`` is what the page says of the outcome (:attr:`recbias.bookkit.claims.Finding.says`).
+    ``sentence`` is what the page says of the outcome (:attr:`recbias.bookkit.claims.Finding.says`);
+    ``origin`` whose statement it is (:data:`ORIGINS`).
     """
 
     kind: str
@@ -75,6 +88,7 @@ class Claim:
     chapter: str = ""
     note: str = ""
     sentence: str = ""
+    origin: str = PAPER
 
     @property
     def comparable(self) -> bool:
@@ -85,18 +99,25 @@ class Claim:
         if self.kind == FINDING:
             if self.outcome == "fails":
                 return DEPARTS if self.departs else FAILS
-            return {"holds": HOLDS, "inconclusive": INCONCLUSIVE}[self.outcome]
+            return {"holds": HOLDS, "inconclusive": INCONCLUSIVE, "measured": MEASURED}[self.outcome]
         if not self.comparable:
             return NOT_COMPARABLE
         return AGREES if abs(self.ours - self.paper) <= self.tolerance else DIFFERS
 
 
 def findings_table(claims: Sequence[Claim], *, where: bool = False) -> pd.DataFrame:
-    """The findings a page registered, as the page shows them: statement, verdict and evidence, and with
-    ``where`` the dataset each was checked on."""
-    table = pd.DataFrame({"statement": [c.label for c in claims], "verdict": [c.verdict for c in claims],
-                          "evidence": [c.evidence for c in claims]})
-    return table.assign(**{"checked on": [c.dataset for c in claims]}) if where else table
+    """The findings a page registered, as the page shows them: statement, whose statement it is, verdict and
+    evidence (the papers' statements first, then the book's, then the checks of our code), and with ``where``
+    the dataset each was checked on."""
+    ordered = sorted(claims, key=lambda c: list(ORIGINS).index(c.origin))
+    table = pd.DataFrame({"statement": [c.label for c in ordered], "kind": [ORIGINS[c.origin] for c in ordered],
+                          "verdict": [c.verdict for c in ordered], "evidence": [c.evidence for c in ordered]})
+    return table.assign(**{"checked on": [c.dataset for c in ordered]}) if where else table
+
+
+def paper_of(claim: Claim) -> str:
+    """The paper a claim's source names (:data:`PAPERS`), or its source when it names none."""
+    return next((name for prefix, name in PAPERS.items() if claim.source.startswith(prefix)), claim.source)
 
 
 def record(claim: Claim) -> Claim:
@@ -153,15 +174,26 @@ def chapter_title(chapter: str, book: Path = Path("book")) -> str:
     return f"{int(number)}. {heading}" if number.isdigit() else heading
 
 
+#: a finding's verdicts in the order the scorecard counts them
+FINDING_VERDICTS = (HOLDS, FAILS, INCONCLUSIVE, MEASURED, DEPARTS)
+#: the words of each verdict in the scorecard's counts
+VERDICT_WORDS = {HOLDS: "hold", FAILS: "fail", INCONCLUSIVE: "inconclusive", MEASURED: "measured, no verdict",
+                 DEPARTS: "fail where the book departs", AGREES: "agree", DIFFERS: "differ",
+                 NOT_COMPARABLE: "not comparable"}
+
+
 def summary(claims: list[Claim]) -> pd.DataFrame:
-    """Per chapter: how many numbers agree, differ or are not comparable, and how many findings hold, fail,
-    are inconclusive or fail only where the book departs from the paper."""
-    verdicts = [AGREES, DIFFERS, NOT_COMPARABLE, HOLDS, FAILS, INCONCLUSIVE, DEPARTS]
-    frame = pd.DataFrame({"chapter": [c.chapter for c in claims], "verdict": [c.verdict for c in claims]})
-    table = pd.crosstab(frame["chapter"], frame["verdict"]).reindex(columns=verdicts, fill_value=0)
-    table.columns = ["numbers agree", "numbers differ", "numbers not comparable", "findings hold", "findings fail",
-                     "findings inconclusive", "findings that depart"]
-    return table.reset_index()
+    """Per chapter: how many numbers agree, differ or are not comparable, how many statements of the papers
+    hold, fail, are inconclusive, are measured without verdict or fail only where the book departs from the
+    paper, and how many statements of the book and checks of our code there are."""
+    frame = pd.DataFrame({"chapter": [c.chapter for c in claims],
+                          "column": [(f"papers' statements {VERDICT_WORDS[c.verdict]}" if c.origin == PAPER
+                                      else ORIGINS_COUNTED[c.origin]) if c.kind == FINDING
+                                     else f"numbers {VERDICT_WORDS[c.verdict]}" for c in claims]})
+    columns = ([f"numbers {VERDICT_WORDS[v]}" for v in (AGREES, DIFFERS, NOT_COMPARABLE)]
+               + [f"papers' statements {VERDICT_WORDS[v]}" for v in FINDING_VERDICTS]
+               + [ORIGINS_COUNTED[BOOK], ORIGINS_COUNTED[CODE]])
+    return pd.crosstab(frame["chapter"], frame["column"]).reindex(columns=columns, fill_value=0).reset_index()
 
 
 def _link(claim: Claim) -> str:
@@ -170,21 +202,23 @@ def _link(claim: Claim) -> str:
 
 
 def details_html(claims: list[Claim]) -> str:
-    """The claims of one chapter as two HTML tables: findings first, then numbers."""
-    findings = [c for c in claims if c.kind == FINDING]
-    numbers = [c for c in claims if c.kind == NUMBER]
+    """The claims of one chapter as HTML tables: the papers' statements, the book's statements and the checks
+    of our code apart, then the published numbers."""
     parts = []
-    if findings:
-        rows = "".join(
-            f"<tr><td>{c.label}</td><td class='{c.outcome}'>{c.verdict}</td>"
-            f"<td>{c.evidence}{f' <em>Departs: {c.departs}</em>' if c.departs else ''}</td><td>{c.dataset}</td>"
-            f"<td>{_link(c)}</td></tr>"
-            for c in findings
-        )
-        parts.append(
-            "<table class='scorecard'><tr><th>finding</th><th>verdict</th><th>evidence</th><th>checked on</th>"
-            f"<th>where</th></tr>{rows}</table>"
-        )
+    for origin, words in ORIGINS.items():
+        findings = [c for c in claims if c.kind == FINDING and c.origin == origin]
+        if findings:
+            rows = "".join(
+                f"<tr><td>{c.label}</td><td class='{c.outcome}'>{c.verdict}</td>"
+                f"<td>{c.evidence}{f' <em>Departs: {c.departs}</em>' if c.departs else ''}</td><td>{c.dataset}</td>"
+                f"<td>{_link(c)}</td></tr>"
+                for c in findings
+            )
+            parts.append(
+                f"<table class='scorecard'><tr><th>{words}</th><th>verdict</th><th>evidence</th><th>checked on</th>"
+                f"<th>where</th></tr>{rows}</table>"
+            )
+    numbers = [c for c in claims if c.kind == NUMBER]
     if numbers:
         rows = "".join(
             f"<tr><td>{c.label}</td><td>{c.paper:.4g} <small>({c.paper_dataset})</small></td>"
@@ -202,11 +236,12 @@ def details_html(claims: list[Claim]) -> str:
 def chapter_details(chapter: str, claims: list[Claim]) -> str:
     """A chapter's claims as a folded HTML section whose summary line counts its verdicts."""
     counts = summary(claims).iloc[0]
-    findings = sum(int(counts[f"findings {v}"]) for v in ("hold", "fail", "inconclusive", "that depart"))
-    parts = [f"{counts['findings hold']} of {findings} findings hold"]
-    parts += [f"{counts[column]} {words}" for column, words in (
-        ("findings fail", "fail"), ("findings inconclusive", "inconclusive"),
-        ("findings that depart", "fail where the book departs")) if counts[column]]
+    stated = {v: int(counts["papers' statements " + VERDICT_WORDS[v]]) for v in FINDING_VERDICTS}
+    parts = [f"{stated[HOLDS]} of {sum(stated.values())} statements of the papers hold"] if any(stated.values()) else []
+    parts += [f"{stated[v]} {VERDICT_WORDS[v]}" for v in FINDING_VERDICTS[1:] if stated[v]]
+    for origin in (BOOK, CODE):
+        count = int(counts[ORIGINS_COUNTED[origin]])
+        parts += [f"{count} {ORIGINS_COUNTED[origin] if count > 1 else ORIGINS[origin]}"] if count else []
     parts.append(f"{counts['numbers agree']} numbers agree, {counts['numbers differ']} differ, "
                  f"{counts['numbers not comparable']} not comparable")
     return (f"<details><summary><b>{chapter_title(chapter)}</b>: {', '.join(parts)}</summary>"
@@ -248,9 +283,22 @@ def evidence_kind(claim: Claim) -> str:
     return SIMULATION if any(word in where for word in ("world", "simulat", "artificial")) else REAL_DATA
 
 
+HEADLINE_COLUMNS = ["claims", "checked", "agree or hold", "differ or fail", "inconclusive", "measured, no verdict",
+                    "fail where the book departs", "not comparable"]
+
+
+def _finding_row(label: str, findings: list[Claim]) -> dict[str, object]:
+    counts = pd.Series([c.verdict for c in findings], dtype=object).value_counts()
+    return {"claims": label, "checked": len(findings), "agree or hold": int(counts.get(HOLDS, 0)),
+            "differ or fail": int(counts.get(FAILS, 0)), "inconclusive": int(counts.get(INCONCLUSIVE, 0)),
+            "measured, no verdict": int(counts.get(MEASURED, 0)),
+            "fail where the book departs": int(counts.get(DEPARTS, 0)), "not comparable": 0}
+
+
 def headline(claims: list[Claim]) -> pd.DataFrame:
     """The scorecard at a glance: published numbers by where the paper measured them (real data,
-    simulations, toy examples) and findings by verdict, each with its count."""
+    simulations, toy examples), the statements of each paper by verdict, then apart the statements of this
+    book and the checks of our code, which are not reproductions."""
     rows = []
     numbers = [c for c in claims if c.kind == NUMBER]
     for kind in (REAL_DATA, SIMULATION, TOY):
@@ -260,19 +308,20 @@ def headline(claims: list[Claim]) -> pd.DataFrame:
             rows.append({"claims": f"published numbers from {kind}", "checked": int(counts.get(AGREES, 0)
                                                                                     + counts.get(DIFFERS, 0)),
                          "agree or hold": int(counts.get(AGREES, 0)), "differ or fail": int(counts.get(DIFFERS, 0)),
-                         "inconclusive": 0, "fail where the book departs": 0,
+                         "inconclusive": 0, "measured, no verdict": 0, "fail where the book departs": 0,
                          "not comparable": int(counts.get(NOT_COMPARABLE, 0))})
-    findings = pd.Series([c.verdict for c in claims if c.kind == FINDING], dtype=object).value_counts()
-    if len(findings):
-        rows.append({"claims": "findings", "checked": int(findings.sum()), "agree or hold": int(findings.get(HOLDS, 0)),
-                     "differ or fail": int(findings.get(FAILS, 0)),
-                     "inconclusive": int(findings.get(INCONCLUSIVE, 0)),
-                     "fail where the book departs": int(findings.get(DEPARTS, 0)), "not comparable": 0})
-    return pd.DataFrame(rows, columns=["claims", "checked", "agree or hold", "differ or fail", "inconclusive",
-                                       "fail where the book departs", "not comparable"])
+    stated = [c for c in claims if c.kind == FINDING and c.origin == PAPER]
+    for paper in dict.fromkeys(paper_of(c) for c in stated):
+        rows.append(_finding_row(f"statements of {paper}", [c for c in stated if paper_of(c) == paper]))
+    for origin in (BOOK, CODE):
+        findings = [c for c in claims if c.kind == FINDING and c.origin == origin]
+        if findings:
+            rows.append(_finding_row(f"{ORIGINS_COUNTED[origin]} (not reproductions)", findings))
+    return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
 
 
 def verdict_counts(claims: list[Claim]) -> pd.Series:
-    """How many claims agree, differ, are not comparable, hold or do not hold."""
+    """How many claims agree, differ, are not comparable, hold, do not hold, are inconclusive, are measured
+    without verdict or fail where the book departs."""
     counts = pd.Series([c.verdict for c in claims], dtype=object).value_counts()
-    return counts.reindex([AGREES, DIFFERS, NOT_COMPARABLE, HOLDS, FAILS, INCONCLUSIVE, DEPARTS], fill_value=0)
+    return counts.reindex([AGREES, DIFFERS, NOT_COMPARABLE, *FINDING_VERDICTS], fill_value=0)
