@@ -345,6 +345,9 @@ for name in [*claims.INDEX_NAMES, *claims.INCOMPLETE_NAMES]:
 say("index_lowest", fmt_number(min(values["index_p1r"], values["index_u1r"]), 2))
 say("random_bound", f"{claims.RANDOM_INDEX_BOUND:g}")
 say("p_floor", fmt_number(2 / (bootstrap + 1), 3))
+uncapped_share, uncapped_gap = study.bpref_caps(main)
+say("bpref_uncapped_share", fmt_pct(uncapped_share))
+say("bpref_uncapped_gap", fmt_number(uncapped_gap, 3))
 left, kept = study.p1r_left_out(main)
 say("p1r_left", f"{left:,.0f}")
 say("p1r_runs", f"{left + kept:,.0f}")
@@ -456,7 +459,13 @@ say("lift_uar", fmt_number(lift["UAR"], 2))
 #
 # where rel and nrel count the relevant and the judged non-relevant items ranked above
 # $\tau(i)$ {cite:p}`buckley2004retrieval,yilmaz2006estimating`. Both ignore unjudged
-# candidates. The IRJ form of infAP multiplies the ratio by the share of the pool among
+# candidates. We compute bpref as trec_eval does, which counts at most
+# $|PR_\text{test}(u)|$ of the judged non-relevant items above $i$, so that each term stays
+# between 0 and 1; the formula as IRJ prints it, above, counts all of them. The two
+# differ only for a relevant item ranked below more than $\min(|PR_\text{test}(u)|, |NR(u)|)$
+# judged non-relevant ones: in the AR TI-AN runs of this page that changes bpref in
+# {glue:text}`bpref_uncapped_share` of the scored runs and a system's mean by at most
+# {glue:text}`bpref_uncapped_gap` (the uncapped value being the lower). The IRJ form of infAP multiplies the ratio by the share of the pool among
 # the items above $\tau(i)$; every candidate of a target set belongs to the pool here, so
 # that share is 1. In the papers' 1R a run holds one relevant item and no
 # non-relevance judgment (IRJ Section 7), so bpref is 1 for every system, and infAP

@@ -131,14 +131,16 @@ def bf_auc(run: dict) -> float:
     return div(good, pairs)
 
 
-def bf_bpref(run: dict) -> float:
-    """trec_eval's bpref: (1/R) sum over relevant of 1 - min(nonrel above, R) / min(N, R)."""
+def bf_bpref(run: dict, cap: str = "R") -> float:
+    """trec_eval's bpref: (1/R) sum over relevant of 1 - min(nonrel above, R) / min(N, R); with ``cap="none"``
+    IRJ's printed formula, without the min on the count above."""
     r = run["R"]
     n_judged_nonrelevant = sum(j and not l for j, l in zip(run["judged"], run["labels"], strict=True))
     total, above = 0.0, 0
     for label, judged in zip(run["labels"], run["judged"], strict=True):
         if label:
-            total += 1.0 if above == 0 else 1.0 - min(above, r) / min(n_judged_nonrelevant, r)
+            counted = min(above, r) if cap == "R" else above
+            total += 1.0 if above == 0 else 1.0 - counted / min(n_judged_nonrelevant, r)
         elif judged:
             above += 1
     return div(total, r)

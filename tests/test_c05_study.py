@@ -253,3 +253,10 @@ def test_index_and_lead_draws_by_hand() -> None:
     lead = study.lead_draws(means, ["A", "B"], "pLSA", ["Popularity", "rating-MF", "rating-kNN", "Random"])
     assert lead.loc["A", 0] == pytest.approx(0.3 - 0.2) and lead.loc["B", 0] == pytest.approx(0.0)
     assert index.shape == lead.shape == (2, 11)
+
+
+def test_the_caps_of_bpref_are_compared_where_they_differ():
+    runs = pd.DataFrame({"label": ["AR TI-AN"] * 4 + ["1R"], "system": ["a", "a", "b", "b", "a"],
+                         "bpref": [0.5, 0.0, 1.0, 0.8, 1.0], study.UNCAPPED_BPREF: [0.5, -2.0, 1.0, 0.8, 0.0]})
+    share, gap = study.bpref_caps(SimpleNamespace(runs=runs))
+    assert share == 0.25 and gap == 1.0  # one AR run of four; system a's mean falls from 0.25 to -0.75

@@ -59,6 +59,7 @@ CASES: list[tuple[str, Callable, Callable]] = [
     ("nDCG@5 exp", lambda r: M.ndcg(r, 5, gain="exponential"), lambda d: bf_ndcg(d, 5, "exponential")),
     ("AUC", M.auc, bf_auc),
     ("bpref", M.bpref, bf_bpref),
+    ("bpref as IRJ prints it", lambda r: M.bpref(r, cap="none"), lambda d: bf_bpref(d, cap="none")),
     ("infAP", M.infap, bf_infap),
     ("infAP eps", lambda r: M.infap(r, epsilon=1e-3), lambda d: bf_infap(d, 1e-3)),
 ]

@@ -18,32 +18,44 @@ from recbias.metrics._view import Ranked, as_view, safe_divide
 TREC_EVAL_INFAP_EPSILON = 1e-5
 
 
-def bpref(runs: Ranked) -> np.ndarray:
+#: how bpref counts the judged non-relevant items above a relevant one: at most R of them (trec_eval), or all of
+#: them (the formula as IRJ Section 7 prints it)
+BPREF_CAPS = ("R", "none")
+
+def bpref(runs: Ranked, cap: str = "R") -> np.ndarray:
     """bpref = (1/R) sum over relevant candidates r of (1 - min(N_above(r), R) / min(N, R)).
 
     Buckley & Voorhees 2004, IRJ Section 7, with trec_eval's conventions: ``N_above(r)``
     is the number of judged non-relevant candidates ranked above ``r``, capped at
     ``R`` (only the first ``R`` judged non-relevant items matter), and ``N`` is the
-    number of judged non-relevant candidates of the run.  A relevant candidate with
-    no judged non-relevant item above it contributes 1, so bpref = 1 in 1R runs
-    whose non-relevant candidates are all unjudged (IRJ Section 7).
+    number of judged non-relevant candidates of the run.  ``cap="none"`` is the formula
+    as IRJ prints it, without the cap on ``N_above(r)``: a relevant candidate below more
+    than ``min(N, R)`` judged non-relevant items then contributes less than 0.  A relevant
+    candidate with no judged non-relevant item above it contributes 1, so bpref = 1 in 1R
+    runs whose non-relevant candidates are all unjudged (IRJ Section 7).
 
     Relevant, judged non-relevant, relevant, judged non-relevant (``R = N = 2``): the first relevant
-    item has no judged non-relevant item above it, the second one of two.
+    item has no judged non-relevant item above it, the second one of two.  With one relevant item below
+    three judged non-relevant ones (``R = 1``), trec_eval counts one of them, IRJ's formula all three:
 
     >>> from recbias.runs import Runs
     >>> runs = Runs.from_arrays([0, 4], users=[0], items=[0, 1, 2, 3], labels=[1, 0, 1, 0], judged=[1, 1, 1, 1])
     >>> bpref(runs).tolist()  # (1 + (1 - 1/2)) / 2
     [0.75]
+    >>> below = Runs.from_arrays([0, 4], users=[0], items=[0, 1, 2, 3], labels=[0, 0, 0, 1], judged=[1, 1, 1, 1])
+    >>> bpref(below).tolist(), bpref(below, cap="none").tolist()  # 1 - 1/1 and 1 - 3/1
+    ([0.0], [-2.0])
     """
+    if cap not in BPREF_CAPS:
+        raise ValueError(f"bpref: cap must be one of {', '.join(BPREF_CAPS)}, got {cap!r}")
     view = as_view(runs)
     run = view.relevant_run
     judged_nonrelevant = view.judged_nonrelevant
     n_judged_nonrelevant = view.per_run(view.run_of(judged_nonrelevant))
     above = view.count_above(judged_nonrelevant, view.relevant, run)
     r = view.n_relevant[run].astype(np.float64)
-    cap = np.minimum(n_judged_nonrelevant[run], r)
-    term = 1.0 - safe_divide(np.minimum(above, r), cap)
+    counted = np.minimum(above, r) if cap == "R" else above
+    term = 1.0 - safe_divide(counted, np.minimum(n_judged_nonrelevant[run], r))
     return safe_divide(view.per_run(run, term), view.n_relevant)
 
 

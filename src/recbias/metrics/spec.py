@@ -85,7 +85,8 @@ _DEFINITIONS: dict[str, _Definition] = {
     ),
     "nDCG": _Definition(accuracy.ndcg, "optional", {"gain": _choice("linear", "exponential")}, {"gain": "linear"}),
     "AUC": _Definition(accuracy.auc, "none"),
-    "bpref": _Definition(incomplete.bpref, "none", reads_judged=True),
+    "bpref": _Definition(incomplete.bpref, "none", {"cap": _choice(*incomplete.BPREF_CAPS)}, {"cap": "R"},
+                         reads_judged=True),
     "infAP": _Definition(incomplete.infap, "none", {"epsilon": float}, {"epsilon": 0.0}, reads_judged=True),
     "PSR": _Definition(
         popularity.stratified_recall, "required", {"gamma": float}, {"gamma": 1.0}, needs_popularity=True

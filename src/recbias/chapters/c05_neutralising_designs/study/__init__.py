@@ -8,7 +8,7 @@ from recbias.chapters.c05_neutralising_designs.study.dataset import (
 )
 from recbias.chapters.c05_neutralising_designs.study.designs import (
     FIG8, GAMMAS, PAPERS, PAPERS_SET, PERSONALISED, POWERS, SYSTEMS, TOP_N, TOP_N_LEARNERS, DatasetStudy,
-    bpref_below_one, design_summary, fig8_summary, one_relevant_size, p1r_left_out,
+    UNCAPPED_BPREF, bpref_below_one, bpref_caps, design_summary, fig8_summary, one_relevant_size, p1r_left_out,
 )
 from recbias.chapters.c05_neutralising_designs.study.index import (
     FAMILIES, FIG9, INDEX_ROWS, index_draws, lead_draws, mean_draws, popularity_index, sweep_index,

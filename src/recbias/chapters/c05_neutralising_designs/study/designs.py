@@ -82,10 +82,15 @@ def design_summary(runs: pd.DataFrame, metrics: Sequence[str], kept: pd.Series |
     return summarize(runs, list(metrics), by, "group") if len(runs) else runs
 
 
+#: bpref as IRJ Section 7 prints it, every judged non-relevant item above a relevant one counted (trec_eval's
+#: bpref, the book's, counts at most R of them)
+UNCAPPED_BPREF = "bpref(cap=none)"
+
+
 def sweep_metrics(gammas: Sequence[float], powers: Sequence[float]) -> list[str]:
     """The metrics of AR TI-AN, the configuration of the papers' Fig. 9: P@10, nDCG@10, the Fig. 9 metrics at
     every ``gamma`` and the IPS and SNIPS precision and recall at every propensity ``power``."""
-    return ["P@10", "nDCG@10", "bpref", "infAP", *(f"PSR@10(gamma={g:g})" for g in gammas),
+    return ["P@10", "nDCG@10", "bpref", UNCAPPED_BPREF, "infAP", *(f"PSR@10(gamma={g:g})" for g in gammas),
             *(f"{e}-{m}@10(power={b:g})" for e in ("IPS", "SNIPS") for m in ("P", "Recall") for b in powers)]
 
 
@@ -167,3 +172,11 @@ def bpref_below_one(study: DatasetStudy, label: str = "1R") -> tuple[int, int]:
     one; the papers' "1R -NR" judges no item non-relevant, so none should."""
     bpref = study.runs.loc[study.runs["label"] == label, "bpref"]
     return int((bpref < 1).sum()), len(bpref)
+
+
+def bpref_caps(study: DatasetStudy, label: str = "AR TI-AN") -> tuple[float, float]:
+    """Where trec_eval's cap matters in ``label``: the share of scored runs whose bpref changes without it, and
+    the largest change of a system's mean bpref."""
+    runs = study.runs[study.runs["label"] == label]
+    means = runs.groupby("system", observed=True)[["bpref", UNCAPPED_BPREF]].mean()
+    return float((runs["bpref"] != runs[UNCAPPED_BPREF]).mean()), float((means["bpref"] - means[UNCAPPED_BPREF]).max())
