@@ -1,2 +1,2 @@
-"""Chapter 6's display tables, the numbers its prose quotes, and the few sentences whose structure
-depends on the data: the toy example, the real-data study, the 1R bridge and the cost."""
+"""Chapter 6's display tables and the numbers its prose quotes: the toy example, the real-data study (with its
+tests beyond noise, its sweep over the sample size and its cost) and the 1R bridge."""

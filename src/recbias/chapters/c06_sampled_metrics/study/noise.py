@@ -7,8 +7,8 @@ expectation of the user's sampled metric (:func:`reversal_tests`).  Repetitions:
 estimator orders the systems as the exact metric of these users does is a question about the
 random samples, tested over the repetitions, which every estimator reads alike (paired;
 :func:`repetition_rights`, :func:`auc_order_tests`).  A comparison is decided when both of its
-differences are beyond noise (:func:`pair_outcome`), at a level divided by the number of
-comparisons a finding reads (Bonferroni).
+differences are beyond noise with the same or opposite signs (:func:`decided`), each at the book's
+level divided by the number of comparisons a finding reads (Bonferroni); the findings read the counts.
 """
 
 from __future__ import annotations
@@ -17,24 +17,20 @@ import numpy as np
 import pandas as pd
 
 from recbias import sampled
+from recbias.bookkit.claims import LEVEL
 from recbias.chapters.c06_sampled_metrics.study.real_data import METHODS, METRICS, PAIRS, TOP_HEAVY, SampledStudy
 from recbias.evaluate import paired_tests
 
-#: a difference is beyond noise below this p-value (divided by the number of comparisons a finding reads)
-LEVEL = 0.05
 
-#: the outcomes of one comparison of two systems: the exact order kept or reversed beyond noise, or neither
-KEPT, REVERSED, WITHIN_NOISE = "kept", "reversed", "within noise"
-
-
-def pair_outcome(exact: tuple[float, float], estimate: tuple[float, float], level: float = LEVEL) -> str:
-    """:data:`KEPT` or :data:`REVERSED` when the exact and the estimated difference of a pair, each given as
-    ``(difference, p-value)``, are both beyond noise (``p < level``) with the same or opposite signs;
-    :data:`WITHIN_NOISE` otherwise (a p-value of 0 marks a difference known without noise)."""
-    (exact_difference, exact_p), (difference, p) = exact, estimate
-    if max(exact_p, p) >= level or exact_difference == 0 or difference == 0:
-        return WITHIN_NOISE
-    return KEPT if np.sign(exact_difference) == np.sign(difference) else REVERSED
+def decided(exact: np.ndarray, exact_p: np.ndarray, estimate: np.ndarray, p: np.ndarray,
+            level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Per comparison, whether the estimate keeps and whether it reverses the exact order beyond noise: both
+    differences nonzero with ``p < level`` (a p-value of 0 marks a difference known without noise), with the
+    same or with opposite signs.  A comparison that is neither is within noise."""
+    exact, estimate = np.asarray(exact, dtype=float), np.asarray(estimate, dtype=float)
+    both = (np.maximum(exact_p, p) < level) & (exact != 0) & (estimate != 0)
+    same = np.sign(exact) == np.sign(estimate)
+    return both & same, both & ~same
 
 
 def user_values(study: SampledStudy, method: str, metric: str) -> np.ndarray:
@@ -55,18 +51,19 @@ def _paired(values: np.ndarray, a: int, b: int) -> tuple[float, float]:
 
 def reversal_tests(study: SampledStudy, method: str = "sampled", level: float = LEVEL) -> pd.DataFrame:
     """Per pair of systems and top-heavy metric: the exact difference and the expected difference of
-    ``method``, each with its paired p-value over users, and the :func:`pair_outcome` at ``level`` divided by
-    the number of comparisons."""
-    comparisons = [(pair, metric) for pair in PAIRS for metric in TOP_HEAVY]
+    ``method``, each with its paired p-value over users, and whether the estimate keeps or reverses the exact
+    order beyond noise (:func:`decided` at ``level`` divided by the number of comparisons)."""
     values = {metric: (user_values(study, "exact", metric), user_values(study, method, metric)) for metric in TOP_HEAVY}
     rows = []
-    for (a, b), metric in comparisons:
-        exact, expected = (_paired(users, a, b) for users in values[metric])
-        rows.append({"pair": f"{study.names[a]} vs {study.names[b]}", "metric": metric,
-                     "exact difference": exact[0], "exact p": exact[1],
-                     "expected difference": expected[0], "expected p": expected[1],
-                     "outcome": pair_outcome(exact, expected, level / len(comparisons))})
-    return pd.DataFrame(rows)
+    for a, b in PAIRS:
+        for metric in TOP_HEAVY:
+            (exact, exact_p), (expected, expected_p) = (_paired(users, a, b) for users in values[metric])
+            rows.append({"pair": f"{study.names[a]} vs {study.names[b]}", "metric": metric, "exact difference": exact,
+                         "exact p": exact_p, "expected difference": expected, "expected p": expected_p})
+    tests = pd.DataFrame(rows)
+    kept, reversed_ = decided(tests["exact difference"], tests["exact p"], tests["expected difference"],
+                              tests["expected p"], level / len(tests))
+    return tests.assign(kept=kept, reversed=reversed_)
 
 
 def rights_per_repetition(study: SampledStudy, method: str, metrics: tuple[str, ...]) -> np.ndarray:
@@ -103,13 +100,12 @@ def repetition_rights(study: SampledStudy) -> pd.DataFrame:
 
 def auc_order_tests(study: SampledStudy, level: float = LEVEL) -> pd.DataFrame:
     """Per pair: the exact AUC difference (known without noise for these users), the mean difference of the
-    uncorrected sampled AUC over the repetitions with its paired p-value, and the :func:`pair_outcome` at
-    ``level`` divided by the number of pairs."""
+    uncorrected sampled AUC over the repetitions with its paired p-value, and whether it keeps or reverses the
+    exact order beyond noise (:func:`decided` at ``level`` divided by the number of pairs)."""
     exact, estimates = study.exact["AUC"], study.estimates[("sampled", "AUC")]
-    rows = []
-    for a, b in PAIRS:
-        difference = _paired(estimates, a, b)
-        rows.append({"pair": f"{study.names[a]} vs {study.names[b]}", "exact difference": exact[a] - exact[b],
-                     "sampled difference": difference[0], "sampled p": difference[1],
-                     "outcome": pair_outcome((exact[a] - exact[b], 0.0), difference, level / len(PAIRS))})
-    return pd.DataFrame(rows)
+    tests = pd.DataFrame([{"pair": f"{study.names[a]} vs {study.names[b]}", "exact difference": exact[a] - exact[b],
+                           **dict(zip(("sampled difference", "sampled p"), _paired(estimates, a, b)))}
+                          for a, b in PAIRS])
+    kept, reversed_ = decided(tests["exact difference"], 0.0, tests["sampled difference"], tests["sampled p"],
+                              level / len(PAIRS))
+    return tests.assign(kept=kept, reversed=reversed_)

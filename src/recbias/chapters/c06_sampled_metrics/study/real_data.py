@@ -103,6 +103,11 @@ class SampledStudy:
         """``n`` of each kept target."""
         return self.pool.sizes[self.keep]
 
+    @property
+    def law(self) -> str:
+        """The law of the count of sampled items above a held-out item (Eq. sm-law)."""
+        return "binomial (with replacement)" if self.replace else "hypergeometric (without replacement)"
+
     def mean_estimates(self, method: str, metric: str) -> np.ndarray:
         """Mean of each system's estimates over the repetitions."""
         return self.estimates[(method, metric)].mean(axis=0)
