@@ -171,15 +171,10 @@ def sampled_study(
                         estimates_of(tables, bins, draws), seconds)
 
 
-def protocol(study: SampledStudy) -> dict[str, Any]:
-    """The build's values of the settings of :data:`PAPER_PROTOCOL`."""
-    return {"dataset": study.dataset, "split": study.split, "m": study.m, "repetitions": study.repetitions}
-
-
 def departures(study: SampledStudy) -> dict[str, tuple[Any, Any]]:
     """Setting -> (the paper's value, the build's) for every setting of :data:`PAPER_PROTOCOL` the build departs
     from; empty on the paper's own protocol."""
-    ours = protocol(study)
+    ours = {"dataset": study.dataset, "split": study.split, "m": study.m, "repetitions": study.repetitions}
     return {name: (paper, ours[name]) for name, paper in PAPER_PROTOCOL.items() if ours[name] != paper}
 
 
