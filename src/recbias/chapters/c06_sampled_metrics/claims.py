@@ -191,7 +191,8 @@ def _reversal_values(study: SampledStudy) -> dict[str, Any]:
     in_means = tests[tests["exact difference"] * tests["expected difference"] < 0]
     return {"reversed_pairs": int(tests["reversed"].sum()), "kept_pairs": int(tests["kept"].sum()),
             "within_pairs": int((~tests["kept"] & ~tests["reversed"]).sum()), "top_heavy_pairs": len(tests),
-            "reversed_names": _named(tests[tests["reversed"]]), "means_reversed_names": _named(in_means), "n_users": f"{len(study.sizes):,}",
+            "reversed_names": _named(tests[tests["reversed"]]), "means_reversed_names": _named(in_means),
+            "n_users": f"{len(study.sizes):,}",
             "reversal_level": BONFERRONI.format(level=LEVEL, comparisons=len(tests))}
 
 
