@@ -736,7 +736,7 @@ for name, text in report.sweep_numbers(sweep).items():
 # ```{glue:figure} tbl-sm-bridge
 # :name: tbl-sm-bridge
 #
-# 1R precision (P@10) of the papers' set of systems of {cite:t}`bellogin2017statistical` (columns): one draw of 1R TI-NN(100), uncorrected and corrected by four estimators (± the standard deviation over draws), then the exact 1R TI-AN precision they estimate and 1R AI-AN, and how many times its exact TI-AN precision each system's uncorrected 1R precision is (a dash where the exact precision is zero).
+# 1R precision (P@10) of the papers' set of systems of {cite:t}`bellogin2017statistical` (columns): one draw of 1R TI-NN(100), uncorrected and corrected by four estimators (± the standard deviation over draws), then the exact 1R TI-AN precision they estimate and 1R AI-AN, and how many times its exact TI-AN precision each system's uncorrected 1R precision is (n/a where the exact precision is zero).
 # ```
 #
 # ```{glue:figure} tbl-sm-bridge-orders

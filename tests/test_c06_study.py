@@ -3,6 +3,7 @@ theory, the sweep over m, the bridge's pools and the reading of the corrected to
 
 from __future__ import annotations
 
+import os
 from types import SimpleNamespace
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from scipy import stats
 
 from recbias import datasets, sampled
+from recbias.bookkit.claims import LEVEL
 from recbias.chapters.c06_sampled_metrics.study import bridge as sb
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
 from recbias.chapters.c06_sampled_metrics.study import noise
@@ -163,7 +165,7 @@ def test_m_sweep_starts_where_every_cutoff_metric_is_constant(study) -> None:
     # more sampled items can only push the held-out item down: expected sampled recall falls with m
     assert np.all(np.diff(sweep.uncorrected, axis=0) <= 1e-12)
     assert sweep.uncorrected[-1].min() < 1
-    assert not sweep.capped  # the pools are smaller than the grid's cap
+    assert sweep.uncorrected_m.max() == sweep.largest_m  # the pools are smaller than the grid's cap
     for a, b in sv.PAIRS:
         uncorrected, _ = sw.consistent_from(study, sweep, a, b)
         assert uncorrected is None or uncorrected in sweep.uncorrected_m
@@ -194,22 +196,34 @@ def test_bridge_on_the_small_world(ratings) -> None:
     assert set(np.unique(bridge.per_run["TI-AN"])) <= {0.0, 0.1}
     assert (bridge.sizes >= sb.BRIDGE_SIZE + 1).all()
     assert 0 <= bridge.truth_share <= 1
-    outcomes = sb.pair_outcomes(bridge).set_index("estimator")
-    assert list(outcomes.index) == list(sb.BRIDGE_METHODS)
-    assert (outcomes[[sb.KEPT, sb.REVERSED, sb.WITHIN_NOISE]].sum(axis=1) == 10).all()  # 10 pairs of 5 systems
+    counts = sb.pair_counts(bridge).set_index("estimator")
+    assert list(counts.index) == list(sb.BRIDGE_METHODS)
+    assert (counts[["kept", "reversed", "within noise"]].sum(axis=1) == 10).all()  # 10 pairs of 5 systems
+
+
+KEPT, REVERSED, WITHIN_NOISE = (True, False), (False, True), (False, False)
 
 
 @pytest.mark.parametrize("exact, estimate, outcome", [
-    ((0.02, 0.001), (0.05, 0.049), noise.KEPT),
-    ((-0.02, 0.001), (-0.05, 0.001), noise.KEPT),
-    ((0.02, 0.001), (-0.05, 0.049), noise.REVERSED),
-    ((0.02, 0.0), (-0.05, 0.001), noise.REVERSED),  # an exact difference known without noise
-    ((0.02, 0.001), (-0.05, 0.05), noise.WITHIN_NOISE),  # the level itself is not beyond noise
-    ((0.02, 0.05), (-0.05, 0.001), noise.WITHIN_NOISE),  # nor is an exact difference within noise
-    ((0.0, 0.001), (0.05, 0.001), noise.WITHIN_NOISE),
+    ((0.02, 0.001), (0.05, 0.049), KEPT),
+    ((-0.02, 0.001), (-0.05, 0.001), KEPT),
+    ((0.02, 0.001), (-0.05, 0.049), REVERSED),
+    ((0.02, 0.0), (-0.05, 0.001), REVERSED),  # an exact difference known without noise
+    ((0.02, 0.001), (-0.05, 0.05), WITHIN_NOISE),  # the level itself is not beyond noise
+    ((0.02, 0.05), (-0.05, 0.001), WITHIN_NOISE),  # nor is an exact difference within noise
+    ((0.0, 0.001), (0.05, 0.001), WITHIN_NOISE),
+    ((0.02, 0.001), (0.0, 0.001), WITHIN_NOISE),
 ])
 def test_a_pair_is_decided_only_when_both_differences_are_beyond_noise(exact, estimate, outcome) -> None:
-    assert noise.pair_outcome(exact, estimate) == outcome
+    kept, reversed_ = noise.decided(np.array([exact[0]]), np.array([exact[1]]), np.array([estimate[0]]),
+                                    np.array([estimate[1]]))
+    assert (bool(kept[0]), bool(reversed_[0])) == outcome
+
+
+def test_decided_reads_the_books_level_by_default_and_a_lower_one_when_given() -> None:
+    args = np.array([0.02, 0.02]), np.array([0.001, 0.001]), np.array([0.05, -0.05]), np.array([0.03, 0.03])
+    assert [k.tolist() for k in noise.decided(*args)] == [[True, False], [False, True]]
+    assert [k.tolist() for k in noise.decided(*args, level=0.05 / 9)] == [[False, False], [False, False]]
 
 
 def test_user_values_are_each_users_exact_metric_and_sampled_expectation(study) -> None:
@@ -230,9 +244,10 @@ def test_reversal_tests_are_paired_t_tests_over_users_at_a_bonferroni_level(stud
     assert row["exact difference"] == pytest.approx(exact[:, 0].mean() - exact[:, 2].mean())
     assert row["exact p"] == pytest.approx(stats.ttest_rel(exact[:, 0], exact[:, 2]).pvalue)
     assert row["expected p"] == pytest.approx(stats.ttest_rel(expected[:, 0], expected[:, 2]).pvalue)
-    for (_, _), r in tests.iterrows():
-        assert r["outcome"] == noise.pair_outcome((r["exact difference"], r["exact p"]),
-                                                  (r["expected difference"], r["expected p"]), noise.LEVEL / 9)
+    kept, reversed_ = noise.decided(tests["exact difference"], tests["exact p"], tests["expected difference"],
+                                    tests["expected p"], LEVEL / 9)
+    assert tests["kept"].tolist() == kept.tolist() and tests["reversed"].tolist() == reversed_.tolist()
+    assert not (tests["kept"] & tests["reversed"]).any()
 
 
 def _repetitions_study(estimates: dict, exact: dict) -> SimpleNamespace:
@@ -253,24 +268,23 @@ def test_the_auc_order_is_kept_only_beyond_the_noise_of_the_repetitions() -> Non
     rng = np.random.default_rng(0)
     clear = np.column_stack([0.80 + rng.normal(0, 0.01, 50), 0.70 + rng.normal(0, 0.01, 50), np.full(50, 0.60)])
     study = _repetitions_study({("sampled", "AUC"): clear}, {"AUC": np.array([0.8, 0.7, 0.6])})
-    assert list(noise.auc_order_tests(study)["outcome"]) == [noise.KEPT] * 3
+    tests = noise.auc_order_tests(study)
+    assert tests["kept"].tolist() == [True] * 3 and not tests["reversed"].any()
     # Y and Z swapped in the sampled means by far more than their noise: a reversal
     swapped = clear[:, [0, 2, 1]]
-    outcomes = noise.auc_order_tests(_repetitions_study({("sampled", "AUC"): swapped},
-                                                         {"AUC": np.array([0.8, 0.7, 0.6])}))["outcome"]
-    assert list(outcomes) == [noise.KEPT, noise.KEPT, noise.REVERSED]
+    tests = noise.auc_order_tests(_repetitions_study({("sampled", "AUC"): swapped}, {"AUC": np.array([0.8, 0.7, 0.6])}))
+    assert tests["kept"].tolist() == [True, True, False] and tests["reversed"].tolist() == [False, False, True]
     # Y and Z equal on average, with noise: within it
     close = clear.copy()
     close[:, 2] = close[:, 1] + rng.normal(0, 0.01, 50)
     close[:, 2] -= close[:, 2].mean() - close[:, 1].mean() - 1e-4
-    outcome = noise.auc_order_tests(_repetitions_study({("sampled", "AUC"): close},
-                                                       {"AUC": np.array([0.8, 0.7, 0.6])}))["outcome"]
-    assert outcome.iloc[2] == noise.WITHIN_NOISE
+    tests = noise.auc_order_tests(_repetitions_study({("sampled", "AUC"): close}, {"AUC": np.array([0.8, 0.7, 0.6])}))
+    assert not tests["kept"].iloc[2] and not tests["reversed"].iloc[2]
 
 
 def test_one_sample_z_places_the_real_sample_among_the_repetitions(study) -> None:
     simulated = study.estimates[("sampled", "Recall@10")][:, 0]
-    machine = sc.Machine("cpu", 2, "1")
+    machine = "cpu, 2 logical cores, BLAS threads 1"
     at_mean = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, float(simulated.mean()), machine)
     one_sd_up = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, float(simulated.mean() + simulated.std(ddof=1)), machine)
     assert sc.one_sample_z(study, at_mean) == pytest.approx(0, abs=1e-12)
@@ -281,3 +295,10 @@ def test_best_of_three_returns_the_shortest_time_and_the_last_result() -> None:
     calls = iter(range(3))
     seconds, result = sc.best_of_three(lambda: next(calls))
     assert result == 2 and seconds >= 0
+
+
+def test_the_machine_names_its_processor_cores_and_blas_threads(monkeypatch) -> None:
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    assert sc.machine().endswith(f", {os.cpu_count()} logical cores, BLAS threads 3")
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS")
+    assert sc.machine().endswith("BLAS threads unset")
