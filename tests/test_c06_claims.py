@@ -185,7 +185,7 @@ def study() -> sv.SampledStudy:
 
 def test_a_build_measures_every_value_its_claims_read(study) -> None:
     recall = float(study.estimates[("sampled", "Recall@10")][:, 0].mean())
-    cost = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, recall, "cpu, 2 logical cores, BLAS threads 1")
+    cost = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, recall, ("cpu", 2, "1"))
     agreement = sv.agreement_counts(study)
     values = claims.measured(study, agreement, cost)
     data_numbers = [n.key for n in claims.numbers() if n.key.startswith(("table3", "table4"))]

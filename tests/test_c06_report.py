@@ -278,7 +278,7 @@ def test_bridge_tables_show_each_estimate_and_the_pairs_it_orders_beyond_noise()
 
 
 def _cost(exact: float, sampled_seconds: float) -> sc.Cost:
-    return sc.Cost(exact, sampled_seconds, 0.2, 10, 2_000_000, 50_000, 0.5, "cpu, 2 logical cores, BLAS threads 1")
+    return sc.Cost(exact, sampled_seconds, 0.2, 10, 2_000_000, 50_000, 0.5, ("cpu", 2, "1"))
 
 
 def test_cost_table_and_numbers() -> None:

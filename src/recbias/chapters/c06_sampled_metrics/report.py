@@ -289,7 +289,8 @@ def cost_numbers(study: SampledStudy, cost: Cost) -> dict[str, str]:
     """The machine, how many times as long the exact evaluation took as the sampled one and against how many
     candidates each compares, and the one real sample's Recall@10 of X against the simulated repetitions."""
     simulated = study.estimates[("sampled", "Recall@10")][:, 0]
-    return {"machine": cost.machine, "time_ratio": f"{cost.exact_seconds / cost.sampled_seconds:.1f}",
+    processor, cores, threads = cost.machine
+    return {"machine": f"{processor}, {cores} logical cores, BLAS threads {threads}", "time_ratio": f"{cost.exact_seconds / cost.sampled_seconds:.1f}",
             "n_compared_exact": f"{cost.n_compared_exact:,}", "n_compared_sampled": f"{cost.n_compared_sampled:,}",
             "t_corrections": fmt_seconds(study.correction_seconds),
             "one_sample_recall": f"{100 * cost.one_sample_recall:.2f}",
