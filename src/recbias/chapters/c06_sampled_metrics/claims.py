@@ -22,7 +22,9 @@ from recbias.bookkit.claims import (
     FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding, Number, between, beyond_noise, none_of, published, some_of,
 )
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
-from recbias.chapters.c06_sampled_metrics.study.noise import auc_order_tests, comparisons, repetition_rights, reversal_tests
+from recbias.chapters.c06_sampled_metrics.study.noise import (
+    auc_order_tests, comparisons, repetition_rights, reversal_tests,
+)
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
     METHODS, METRICS, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, departures,
 )
@@ -40,12 +42,8 @@ TOY_DATASET = "toy"
 ROUNDING = 1e-10
 
 #: how the keys of published.csv name each metric: the toy example (Tables 1-2) and ML-1M (Tables 3-4)
-KEY_METRICS = {
-    1: {"AUC": "AUC", "AP": "AP", "nDCG": "NDCG", "Recall@10": "Recall@10"},
-    2: {"AUC": "AUC", "AP": "AP", "nDCG": "NDCG", "Recall@10": "Recall@10"},
-    3: {"Recall@10": "Recall", "nDCG@10": "NDCG", "AP": "AP", "AUC": "AUC"},
-    4: {"Recall@10": "Recall", "nDCG@10": "NDCG", "AP": "AP", "AUC": "AUC"},
-}
+KEY_METRICS = {**dict.fromkeys((1, 2), {"AUC": "AUC", "AP": "AP", "nDCG": "NDCG", "Recall@10": "Recall@10"}),
+               **dict.fromkeys((3, 4), {"Recall@10": "Recall", "nDCG@10": "NDCG", "AP": "AP", "AUC": "AUC"})}
 
 
 def key(table: int, metric: str, *, recommender: str = "", pair: str = "", estimator: str = "",

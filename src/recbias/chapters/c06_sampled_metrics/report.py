@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 
 from recbias.chapters.c06_sampled_metrics.claims import key, paper
-from recbias.chapters.c06_sampled_metrics.study.bridge import BRIDGE_METHODS, BRIDGE_SIZE, PERSONALISED, Bridge, pair_counts
+from recbias.chapters.c06_sampled_metrics.study.bridge import (
+    BRIDGE_METHODS, BRIDGE_SIZE, PERSONALISED, Bridge, pair_counts,
+)
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
 from recbias.chapters.c06_sampled_metrics.study.noise import comparisons, repetition_rights, reversal_tests
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
@@ -34,7 +36,8 @@ PROTOCOLS = ((99, True), (99, False), (100, True), (100, False))
 M1_FORMATS = {"M(1)": "{:.3f}", "M(2)": "{:.3f}", "slope on AUC": "{:.3f}", "largest residual": "{:.1e}",
               **{f"E[{name}]": "{:.4f}" for name in TOY_RANKS}}
 
-BV_FORMATS = {"RMS bias": "{:.5f}", "RMS sd (one instance)": "{:.4g}", "RMS error": "{:.4g}", "largest |entry|": "{:.3g}"}
+BV_FORMATS = {"RMS bias": "{:.5f}", "RMS sd (one instance)": "{:.4g}", "RMS error": "{:.4g}",
+              "largest |entry|": "{:.3g}"}
 
 #: how the bias-variance table names the unconstrained minimal-bias vector
 MINIMAL_BIAS = "minimal bias (BV 0)"
@@ -106,8 +109,8 @@ def bias_variance_table(table: pd.DataFrame) -> pd.DataFrame:
     return table.replace({"estimator": {"BV 0": MINIMAL_BIAS}})
 
 
-def toy_corrected_table(toy: ToyStudy, corrections: ToyCorrections,
-                        methods: tuple[str, ...] = ("sampled", "rank estimate", "CLS", "BV 0.1", "BV 0.01")) -> pd.DataFrame:
+def toy_corrected_table(toy: ToyStudy, corrections: ToyCorrections, methods: tuple[str, ...] = (
+        "sampled", "rank estimate", "CLS", "BV 0.1", "BV 0.01")) -> pd.DataFrame:
     """Expected corrected AP and Recall@10 of the toy recommenders (± sd of the five-instance average), one row
     per metric and recommender."""
     rows = []
@@ -153,7 +156,8 @@ def study_numbers(study: SampledStudy) -> dict[str, str]:
     sizes = study.sizes
     error, distinct = grouping_error(study)
     return {
-        "dataset_name": study.dataset, "split": study.split, "n_targets": f"{len(sizes):,}", "n_dropped": f"{int((~study.keep).sum()):,}",
+        "dataset_name": study.dataset, "split": study.split, "n_targets": f"{len(sizes):,}",
+        "n_dropped": f"{int((~study.keep).sum()):,}",
         "n_min": f"{sizes.min():,}", "n_max": f"{sizes.max():,}", "n_median": f"{int(np.median(sizes)):,}",
         "m_used": f"{study.m}", "m_requested": f"{study.m_requested}", "sampling_law": study.law,
         "repetitions": f"{study.repetitions:,}", "n_tolerance": fmt_pct(study.n_tolerance, 0),
@@ -196,7 +200,8 @@ def auc_numbers(study: SampledStudy) -> dict[str, str]:
     widest = int(np.argmax(np.abs(gaps)))
     expected = float(np.abs(auc_expected_gaps(study)).max())
     published = paper()[key(3, "AUC", recommender="Z", estimator="sampled", statistic="mean")]
-    return {"auc_gap": f"{abs(gaps[widest]):.3f}", "auc_gap_name": study.names[widest], "auc_gap_z": fmt_signed(z[widest]),
+    return {"auc_gap": f"{abs(gaps[widest]):.3f}", "auc_gap_name": study.names[widest],
+            "auc_gap_z": fmt_signed(z[widest]),
             "auc_expected_gap": f"{100 * expected:.0e}" if expected > 0 else "0",
             "paper_auc_gap": f"{published - paper()[key(3, 'AUC', recommender='Z', estimator='exact')]:.2f}"}
 
@@ -290,7 +295,8 @@ def cost_numbers(study: SampledStudy, cost: Cost) -> dict[str, str]:
     candidates each compares, and the one real sample's Recall@10 of X against the simulated repetitions."""
     simulated = study.estimates[("sampled", "Recall@10")][:, 0]
     processor, cores, threads = cost.machine
-    return {"machine": f"{processor}, {cores} logical cores, BLAS threads {threads}", "time_ratio": f"{cost.exact_seconds / cost.sampled_seconds:.1f}",
+    return {"machine": f"{processor}, {cores} logical cores, BLAS threads {threads}",
+            "time_ratio": f"{cost.exact_seconds / cost.sampled_seconds:.1f}",
             "n_compared_exact": f"{cost.n_compared_exact:,}", "n_compared_sampled": f"{cost.n_compared_sampled:,}",
             "t_corrections": fmt_seconds(study.correction_seconds),
             "one_sample_recall": f"{100 * cost.one_sample_recall:.2f}",

@@ -108,10 +108,6 @@ class SampledStudy:
         """The law of the count of sampled items above a held-out item (Eq. sm-law)."""
         return "binomial (with replacement)" if self.replace else "hypergeometric (without replacement)"
 
-    def mean_estimates(self, method: str, metric: str) -> np.ndarray:
-        """Mean of each system's estimates over the repetitions."""
-        return self.estimates[(method, metric)].mean(axis=0)
-
 
 def leave_one_out(ratings: Ratings, seed: int) -> tuple[Ratings, Ratings, str]:
     """The paper's split: each user's most recent rating held out, or one at random without timestamps."""
