@@ -16,7 +16,6 @@ from recbias.bookkit.scorecard import AGREES
 from recbias.chapters.c06_sampled_metrics import claims
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
 from recbias.chapters.c06_sampled_metrics.study import real_data as sv
-from recbias.chapters.c06_sampled_metrics.study.noise import reversal_tests as noise_tests
 from recbias.chapters.c06_sampled_metrics.study import toy as st
 
 PAGE = Path(__file__).resolve().parents[1] / "book" / "06_sampled_metrics.py"
@@ -197,7 +196,7 @@ def test_a_build_measures_every_value_its_claims_read(study) -> None:
     assert outcomes["one-sample-matches-simulation"] == HOLDS  # the one sample sits at the simulated mean
     # sampled AUC is judged on its exact expectation, which is unbiased whatever the simulated repetitions say
     assert outcomes["sampled-auc-unbiased"] == HOLDS
-    tests = noise_tests(study)
+    tests = sv.reversal_tests(study)
     assert values["reversed_pairs"] == int(tests["reversed"].sum()) and values["kept_pairs"] == int(tests["kept"].sum())
     assert values["reversed_pairs"] + values["kept_pairs"] + values["within_pairs"] == values["top_heavy_pairs"] == 9
     assert values["correction_gain"] == pytest.approx(values["bv_right"] - values["sampled_right"])

@@ -13,7 +13,6 @@ from recbias import datasets
 from recbias.chapters.c06_sampled_metrics import claims
 from recbias.chapters.c06_sampled_metrics import report as r
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
-from recbias.chapters.c06_sampled_metrics.study import noise
 from recbias.chapters.c06_sampled_metrics.study import real_data as sv
 from recbias.chapters.c06_sampled_metrics.study import sweep as sw
 from recbias.chapters.c06_sampled_metrics.study import toy as st
@@ -143,11 +142,12 @@ def test_orders_table_reads_the_papers_reversal(study) -> None:
 
 def test_reversal_table_shows_percentage_points_and_p_values(study) -> None:
     table = r.reversal_table(study).set_index(["pair", "metric"])
-    tests = noise.reversal_tests(study).set_index(["pair", "metric"])
+    tests = sv.reversal_tests(study).set_index(["pair", "metric"])
     row, raw = table.loc[("X vs Y", "AP")], tests.loc[("X vs Y", "AP")]
     assert row["exact difference (pp)"] == f"{100 * raw['exact difference']:+.2f}"
     assert len(table) == 9
-    signs = (np.sign(tests["exact difference"]) == np.sign(tests["expected difference"])).map({True: "yes", False: "no"})
+    same = np.sign(tests["exact difference"]) == np.sign(tests["expected difference"])
+    signs = same.map({True: "yes", False: "no"})
     assert table["signs agree"].tolist() == signs.tolist()
     beyond = table["both beyond noise"] == "yes"
     assert beyond.tolist() == (tests["kept"] | tests["reversed"]).tolist()
@@ -168,8 +168,8 @@ def test_the_reversal_table_reads_a_reversal_from_hand_made_tests(monkeypatch) -
 def test_rights_table_leaves_the_uncorrected_rows_comparison_empty(study) -> None:
     table = r.rights_table(study).set_index("estimator")
     assert table.loc["sampled", "minus uncorrected"] == "" and table.loc["sampled", "p (paired over repetitions)"] == ""
-    top = noise.comparisons(study, sv.TOP_HEAVY)
-    rights = noise.repetition_rights(study).set_index("estimator")
+    top = sv.comparisons(study, sv.TOP_HEAVY)
+    rights = sv.repetition_rights(study).set_index("estimator")
     assert table.loc["CLS", f"top-heavy right (of {top})"] == f"{rights.loc['CLS', 'top-heavy right']:.2f}"
     assert table.loc["BV 0.1", "minus uncorrected"].startswith(("+", "-"))
 
@@ -256,7 +256,8 @@ def test_the_ratio_spans_the_personalised_systems_and_gives_popularity_apart() -
 
 
 def test_the_truth_shares_are_measured_only_in_a_simulated_world() -> None:
-    assert (r.bridge_numbers(_bridge())["truth_share"], r.bridge_numbers(_bridge())["pool_share"]) == ("unknown", "8.0%")
+    real = r.bridge_numbers(_bridge())
+    assert (real["truth_share"], real["pool_share"]) == ("unknown", "8.0%")
     assert r.bridge_numbers(_bridge(truth=0.123))["truth_share"] == "12.3%"
 
 

@@ -4,7 +4,7 @@ Every value of Tables 1-4 of Krichene and Rendle (KDD 2020) is a row of ``publis
 key built by :func:`key`; Tables 1-2 are set against the toy example (:func:`toy_measured`,
 registered on the dataset ``"toy"``), Tables 3-4 and the :data:`FINDINGS` against the build's
 dataset (:func:`measured`), comparable only on ML-1M.  A finding that compares systems or
-estimators is decided only beyond noise (:mod:`~recbias.chapters.c06_sampled_metrics.study.noise`);
+estimators is decided only beyond noise (:func:`~recbias.chapters.c06_sampled_metrics.study.real_data.decided`);
 one that rests on the paper's protocol says how the build departs from it (:func:`findings`).
 """
 
@@ -22,11 +22,9 @@ from recbias.bookkit.claims import (
     FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding, Number, between, beyond_noise, none_of, published, some_of,
 )
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
-from recbias.chapters.c06_sampled_metrics.study.noise import (
-    auc_order_tests, comparisons, repetition_rights, reversal_tests,
-)
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
-    METHODS, METRICS, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, departures,
+    METHODS, METRICS, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, auc_order_tests, comparisons, departures,
+    repetition_rights, reversal_tests,
 )
 from recbias.chapters.c06_sampled_metrics.study.toy import TOY_METRICS, TOY_RANKS, ToyStudy
 from recbias.text import fmt_p_clause

@@ -14,9 +14,9 @@ from recbias.chapters.c06_sampled_metrics.study.bridge import (
     BRIDGE_METHODS, BRIDGE_SIZE, PERSONALISED, Bridge, pair_counts,
 )
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
-from recbias.chapters.c06_sampled_metrics.study.noise import comparisons, repetition_rights, reversal_tests
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
-    METHODS, METRICS, PAIRS, SYSTEMS, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, grouping_error,
+    METHODS, METRICS, PAIRS, SYSTEMS, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, comparisons, grouping_error,
+    repetition_rights, reversal_tests,
 )
 from recbias.chapters.c06_sampled_metrics.study.sweep import GRID_CAP, MSweep, consistent_from
 from recbias.chapters.c06_sampled_metrics.study.toy import (

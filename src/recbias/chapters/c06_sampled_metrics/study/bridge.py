@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from recbias import sampled
-from recbias.chapters.c06_sampled_metrics.study.noise import decided
+from recbias.chapters.c06_sampled_metrics.study.real_data import decided
 from recbias.designs import build_runs
 from recbias.evaluate import PoolRanks, paired_tests, pool_ranks, rank_positions, relevant_ranks, score_runs
 from recbias.evaluate.experiment import fit_systems
@@ -132,7 +132,7 @@ def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) 
 
 def pair_counts(bridge: Bridge) -> pd.DataFrame:
     """Per estimator, how many pairs of systems it orders as the exact 1R TI-AN precision (``kept``) or against
-    it (``reversed``) beyond noise (:func:`~recbias.chapters.c06_sampled_metrics.study.noise.decided`), and how
+    it (``reversed``) beyond noise (:func:`~recbias.chapters.c06_sampled_metrics.study.real_data.decided`), and how
     many are ``within noise``: paired tests of the P@10 of the runs, clustered by user."""
     pairs = list(combinations(range(len(bridge.names)), 2))
 
