@@ -440,7 +440,7 @@ for name, text in report.study_numbers(study).items():
 
 # %% [markdown]
 # **On this build.** Split: {glue:text}`split` (leave-last-out holds out each user's
-# most recent rating; on a dataset without timestamps, leave-one-random-out holds out
+# most recent rating; leave-one-random-out, used when the dataset has no timestamps,
 # one rating per user at random). Evaluated users: {glue:text}`n_targets`; users left
 # out because their pool holds fewer than $m$ items: {glue:text}`n_dropped`. The recommenders are trained on
 # all other events, whatever their rating value (the paper binarises its data the
