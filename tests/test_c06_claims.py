@@ -15,7 +15,6 @@ from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, evaluate
 from recbias.bookkit.scorecard import AGREES
 from recbias.chapters.c06_sampled_metrics import claims
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
-from recbias.chapters.c06_sampled_metrics.study import noise
 from recbias.chapters.c06_sampled_metrics.study import real_data as sv
 from recbias.chapters.c06_sampled_metrics.study import toy as st
 
@@ -24,7 +23,8 @@ FINDINGS = {finding.key: finding for finding in claims.FINDINGS}
 
 #: values every finding reads, at which all of them hold; each case below moves one of them to an edge
 BASE = {"reversed_pairs": 1, "kept_pairs": 6, "within_pairs": 2, "top_heavy_pairs": 9,
-        "reversed_list": "reversed: X and Y on AP", "reversal_level": "each comparison at p < 0.05 / 9",
+        "reversed_names": "X and Y on AP", "means_reversed_names": "X and Y on AP", "n_users": "1,500",
+        "reversal_level": "each comparison at p < 0.05 / 9",
         "bv_right": 8.5, "sampled_right": 7.25, "right_total": 9, "correction_gain": 1.25, "correction_p": 0.01,
         "correction_p_clause": "p = 0.010", "auc_kept": 3, "auc_reversed": 0, "auc_pairs": 3,
         "auc_level": "each comparison at p < 0.05 / 3", "auc_expected_gap": 4e-13, "repetitions": 100,
@@ -57,11 +57,32 @@ def test_each_finding_decides_at_its_edges(key, changes, outcome) -> None:
     assert FINDINGS[key].criterion({**BASE, **changes}) == outcome
 
 
+@pytest.mark.parametrize("changes, outcome, says", [
+    ({}, HOLDS, "**On this build**, the uncorrected sampled metric reverses the exact order in expectation, beyond "
+                "noise, in 1 of the 9 comparisons: X and Y on AP."),
+    ({"reversed_pairs": 0, "kept_pairs": 9, "within_pairs": 0}, FAILS,
+     "**On this build**, the expected uncorrected sampled metric keeps the exact order of every pair on every "
+     "top-heavy metric, all 9 comparisons beyond noise"),
+    ({"reversed_pairs": 0, "kept_pairs": 7, "means_reversed_names": "none"}, INCONCLUSIVE,
+     "**On this build**, no comparison is reversed beyond noise, and not every one is kept beyond noise: of the 9 "
+     "comparisons, 7 are kept and 2 are within noise. Reversed by the expected uncorrected sampled metric in the "
+     "means, though not beyond the noise of the 1,500 users: none."),
+])
+def test_the_reversal_finding_says_each_outcome_in_words(changes, outcome, says) -> None:
+    claim = evaluate(FINDINGS["sampled-reverses-order"], {**BASE, **changes}, dataset="x")
+    assert claim.outcome == outcome and claim.sentence.startswith(says)
+
+
+def test_findings_that_say_something_say_it_for_every_outcome() -> None:
+    assert all(set(finding.says) in (set(), {HOLDS, FAILS, INCONCLUSIVE}) for finding in claims.FINDINGS)
+    assert FINDINGS["sampled-reverses-order"].says
+
+
 def test_the_evidence_reads_the_measured_values() -> None:
     evidence = {key: evaluate(finding, BASE, dataset="x").evidence for key, finding in FINDINGS.items()}
     assert evidence["sampled-reverses-order"].startswith(
-        "reversed: X and Y on AP; of the 9 comparisons, 6 kept and 2 within noise (each comparison at p < 0.05 / 9) "
-        "(criterion: holds when at least one pair")
+        "reversed beyond noise: X and Y on AP; of the 9 comparisons, 6 kept and 2 within noise (each comparison at "
+        "p < 0.05 / 9) (criterion: holds when at least one pair")
     assert evidence["correction-helps"].startswith("8.50 vs 7.25 of 9 comparisons right per repetition, p = 0.010 "
                                                    "(criterion: BV 0.1's mean right comparisons minus the uncorrected "
                                                    "metric's above zero, p < 0.05 paired over the repetitions)")
@@ -163,7 +184,7 @@ def study() -> sv.SampledStudy:
 
 def test_a_build_measures_every_value_its_claims_read(study) -> None:
     recall = float(study.estimates[("sampled", "Recall@10")][:, 0].mean())
-    cost = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, recall, sc.Machine("cpu", 2, "1"))
+    cost = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, recall, ("cpu", 2, "1"))
     agreement = sv.agreement_counts(study)
     values = claims.measured(study, agreement, cost)
     data_numbers = [n.key for n in claims.numbers() if n.key.startswith(("table3", "table4"))]
@@ -175,8 +196,8 @@ def test_a_build_measures_every_value_its_claims_read(study) -> None:
     assert outcomes["one-sample-matches-simulation"] == HOLDS  # the one sample sits at the simulated mean
     # sampled AUC is judged on its exact expectation, which is unbiased whatever the simulated repetitions say
     assert outcomes["sampled-auc-unbiased"] == HOLDS
-    tests = noise.reversal_tests(study)
-    assert values["reversed_pairs"] == int((tests["outcome"] == noise.REVERSED).sum())
+    tests = sv.reversal_tests(study)
+    assert values["reversed_pairs"] == int(tests["reversed"].sum()) and values["kept_pairs"] == int(tests["kept"].sum())
     assert values["reversed_pairs"] + values["kept_pairs"] + values["within_pairs"] == values["top_heavy_pairs"] == 9
     assert values["correction_gain"] == pytest.approx(values["bv_right"] - values["sampled_right"])
     assert values["auc_pairs"] == 3 and values["right_total"] <= 9

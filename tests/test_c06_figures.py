@@ -13,6 +13,7 @@ from figure_text import figure_theme, overlapping_texts  # noqa: F401
 from matplotlib.lines import Line2D
 from matplotlib.transforms import Bbox
 
+from recbias import sampled
 from recbias.bookkit.plotting import dataset_caption
 from recbias.chapters.c06_sampled_metrics import claims, figures
 from recbias.chapters.c06_sampled_metrics.study import sweep as sw
@@ -108,52 +109,75 @@ def test_metric_shapes() -> None:
     assert titles(fig) == ["all 10,000 ranks", "top 100 ranks"]
     assert fig.axes[0].get_xlabel() == "rank $r$ of the relevant item"
     assert [t.get_text() for t in fig.legends[0].get_texts()] == list(st.TOY_METRICS)
+    # each metric's line is its function of the rank: all ranks on the left, the top 100 on the right
+    for k, metric in enumerate(st.TOY_METRICS):
+        np.testing.assert_allclose(fig.axes[0].lines[k].get_ydata(), sampled.metric_vector(metric, st.TOY_N))
+        np.testing.assert_allclose(fig.axes[1].lines[k].get_ydata(), sampled.metric_vector(metric, st.TOY_N)[:100])
     assert overlapping_texts(fig) == []
     assert legends_over_lines(fig) == []
 
 
 def test_toy_m_curves() -> None:
     toy = st.toy_study(20, seed=0)
-    fig = figures.toy_m_curves(st.toy_m_curves(points=6), toy)
+    curves = st.toy_m_curves(points=6)
+    fig = figures.toy_m_curves(curves, toy)
     dataset_caption(fig.axes[-1], claims.TOY_DATASET)
     assert titles(fig) == list(st.TOY_METRICS)
     assert {ax.get_xscale() for ax in fig.axes} == {"log"}
     # a solid curve and a dotted exact line per recommender
     assert len(fig.axes[0].lines) == 2 * len(st.TOY_RANKS)
     assert fig.axes[0].lines[1].get_ydata()[0] == toy.exact.loc["A", "AUC"]
+    # the solid curve of C on AP is C's expected sampled AP over the grid of sample sizes
+    ap_c = curves[(curves["metric"] == "AP") & (curves["recommender"] == "C")]
+    np.testing.assert_allclose(fig.axes[1].lines[4].get_xdata(), ap_c["m"])
+    np.testing.assert_allclose(fig.axes[1].lines[4].get_ydata(), ap_c["expected"])
     assert overlapping_texts(fig) == []
     assert legends_over_lines(fig) == []
 
 
 def test_toy_shapes() -> None:
-    fig = figures.toy_shapes(st.toy_shape_curves(ms=(1, 10), top=50))
+    curves = st.toy_shape_curves(ms=(1, 10), top=50)
+    fig = figures.toy_shapes(curves)
     dataset_caption(fig.axes[-1], claims.TOY_DATASET)
     assert titles(fig) == list(st.TOY_METRICS)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["exact", "$m = 1$", "$m = 10$"]
+    # on the nDCG panel: the exact metric, then the expectation for m = 1 and m = 10, over the top 50 ranks
+    for line, m in zip(fig.axes[2].lines, (0, 1, 10), strict=True):
+        np.testing.assert_allclose(line.get_ydata(), curves[(curves["metric"] == "nDCG") & (curves["m"] == m)]["value"])
     assert overlapping_texts(fig) == []
     assert legends_over_lines(fig) == []
 
 
 def test_corrections() -> None:
     shown = ("sampled", "rank estimate", "CLS", "BV 1", "BV 0.1", "BV 0.01", "BV 0.001")
-    tables = {(method, "AP"): np.linspace(0.1, 0, st.FIG4_M + 1)[None, :] for method in shown}
-    moments = {method: SimpleNamespace(mean=np.linspace(1, 0, st.TOY_N)) for method in shown}
+    tables = {(method, "AP"): np.linspace(0.1 + k / 100, 0, st.FIG4_M + 1)[None, :] for k, method in enumerate(shown)}
+    moments = {method: SimpleNamespace(mean=np.linspace(1 - k / 10, 0, st.TOY_N)) for k, method in enumerate(shown)}
     fig = figures.corrections(st.ToyCorrections(tables, moments))
     dataset_caption(fig.axes[-1], claims.TOY_DATASET)
     assert titles(fig) == [f"a) vectors, $m = {st.FIG4_M}$", "b) expectation"]
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert legend[-2:] == ["uncorrected", "exact AP"] and "BV 0.1" in legend
+    # CLS is the second vector drawn (after the rank estimate): its vector on the left, its expectation on the right
+    np.testing.assert_allclose(fig.axes[0].lines[1].get_ydata(), tables[("CLS", "AP")][0])
+    np.testing.assert_allclose(fig.axes[1].lines[1].get_ydata(), moments["CLS"].mean)
+    np.testing.assert_allclose(fig.axes[1].lines[-2].get_ydata(), moments["sampled"].mean)  # uncorrected, dashed
+    np.testing.assert_allclose(fig.axes[1].lines[-1].get_ydata(), sampled.metric_vector("AP", st.TOY_N))
     assert overlapping_texts(fig) == []
     assert legends_over_lines(fig) == []
 
 
 def test_rank_histogram() -> None:
-    fig = figures.rank_histogram(fake_study(), COLOURS)
+    study = fake_study()
+    fig = figures.rank_histogram(study, COLOURS)
     dataset_caption(fig.axes[-1], "synthetic")
     ax = fig.axes[0]
     assert ax.get_xscale() == "log" and ax.get_ylabel() == "users per bin"
     assert [t.get_text() for t in fig.legends[0].get_texts()] == list(LABELS.values())
     assert fig.legends[0].get_title().get_text() == figures.KR_SYSTEMS
+    # each step outline rises to the number of users whose exact rank falls in each log bin
+    bins = np.geomspace(1, study.sizes.max() + 1, 31)
+    for k, patch in enumerate(ax.patches):
+        np.testing.assert_array_equal(patch.get_xy()[1:-1:2, 1], np.histogram(study.ranks[:, k], bins=bins)[0])
     assert overlapping_texts(fig) == []
     assert legends_over_lines(fig) == []
 
@@ -170,6 +194,8 @@ def test_m_sweep() -> None:
     # the uncorrected curve of X in percent, then the exact value of X dotted on both panels
     np.testing.assert_allclose(fig.axes[0].lines[0].get_ydata(), [100, 50, 10])
     assert fig.axes[1].lines[1].get_ydata()[0] == pytest.approx(5.0)
+    np.testing.assert_allclose(fig.axes[1].lines[0].get_ydata(), [5, 5, 5])  # BV 0.1 of X over its grid
+    np.testing.assert_allclose(fig.axes[1].lines[2].get_ydata(), [7, 7, 7])  # and of Y
     assert overlapping_texts(fig) == []
     assert legends_over_lines(fig) == []
     assert [tick.label1.get_text() for tick in fig.axes[1].xaxis._update_ticks()

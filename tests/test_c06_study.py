@@ -3,6 +3,7 @@ theory, the sweep over m, the bridge's pools and the reading of the corrected to
 
 from __future__ import annotations
 
+import os
 from types import SimpleNamespace
 
 import numpy as np
@@ -10,9 +11,9 @@ import pytest
 from scipy import stats
 
 from recbias import datasets, sampled
+from recbias.bookkit.claims import LEVEL
 from recbias.chapters.c06_sampled_metrics.study import bridge as sb
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
-from recbias.chapters.c06_sampled_metrics.study import noise
 from recbias.chapters.c06_sampled_metrics.study import real_data as sv
 from recbias.chapters.c06_sampled_metrics.study import sweep as sw
 from recbias.chapters.c06_sampled_metrics.study import toy as st
@@ -142,15 +143,15 @@ def test_agreement_counts_count_the_repetitions_that_order_each_pair_right(study
 
 
 def test_repetition_rights_sum_table_4_and_pair_each_estimator_with_the_uncorrected(study) -> None:
-    rights = noise.repetition_rights(study).set_index("estimator")
+    rights = sv.repetition_rights(study).set_index("estimator")
     table4 = sv.agreement_counts(study)
     top_heavy = table4["metric"].isin(sv.TOP_HEAVY)
     for method in sv.METHODS:  # Table 4 counts per comparison what the rights count per repetition
         assert rights.loc[method, "top-heavy right"] * REPETITIONS == pytest.approx(table4.loc[top_heavy, method].sum())
         assert rights.loc[method, "AUC right"] * REPETITIONS == pytest.approx(table4.loc[~top_heavy, method].sum())
     assert rights.loc["sampled", "difference from uncorrected"] == 0 and rights.loc["sampled", "p"] == 1
-    bv = noise.rights_per_repetition(study, "BV 0.1", sv.TOP_HEAVY)
-    baseline = noise.rights_per_repetition(study, "sampled", sv.TOP_HEAVY)
+    bv = sv.rights_per_repetition(study, "BV 0.1", sv.TOP_HEAVY)
+    baseline = sv.rights_per_repetition(study, "sampled", sv.TOP_HEAVY)
     expected_p = 1.0 if np.array_equal(bv, baseline) else stats.ttest_rel(bv, baseline).pvalue
     assert rights.loc["BV 0.1", "p"] == pytest.approx(expected_p)
 
@@ -163,7 +164,7 @@ def test_m_sweep_starts_where_every_cutoff_metric_is_constant(study) -> None:
     # more sampled items can only push the held-out item down: expected sampled recall falls with m
     assert np.all(np.diff(sweep.uncorrected, axis=0) <= 1e-12)
     assert sweep.uncorrected[-1].min() < 1
-    assert not sweep.capped  # the pools are smaller than the grid's cap
+    assert sweep.uncorrected_m.max() == sweep.largest_m  # the pools are smaller than the grid's cap
     for a, b in sv.PAIRS:
         uncorrected, _ = sw.consistent_from(study, sweep, a, b)
         assert uncorrected is None or uncorrected in sweep.uncorrected_m
@@ -194,45 +195,58 @@ def test_bridge_on_the_small_world(ratings) -> None:
     assert set(np.unique(bridge.per_run["TI-AN"])) <= {0.0, 0.1}
     assert (bridge.sizes >= sb.BRIDGE_SIZE + 1).all()
     assert 0 <= bridge.truth_share <= 1
-    outcomes = sb.pair_outcomes(bridge).set_index("estimator")
-    assert list(outcomes.index) == list(sb.BRIDGE_METHODS)
-    assert (outcomes[[sb.KEPT, sb.REVERSED, sb.WITHIN_NOISE]].sum(axis=1) == 10).all()  # 10 pairs of 5 systems
+    counts = sb.pair_counts(bridge).set_index("estimator")
+    assert list(counts.index) == list(sb.BRIDGE_METHODS)
+    assert (counts[["kept", "reversed", "within noise"]].sum(axis=1) == 10).all()  # 10 pairs of 5 systems
+
+
+KEPT, REVERSED, WITHIN_NOISE = (True, False), (False, True), (False, False)
 
 
 @pytest.mark.parametrize("exact, estimate, outcome", [
-    ((0.02, 0.001), (0.05, 0.049), noise.KEPT),
-    ((-0.02, 0.001), (-0.05, 0.001), noise.KEPT),
-    ((0.02, 0.001), (-0.05, 0.049), noise.REVERSED),
-    ((0.02, 0.0), (-0.05, 0.001), noise.REVERSED),  # an exact difference known without noise
-    ((0.02, 0.001), (-0.05, 0.05), noise.WITHIN_NOISE),  # the level itself is not beyond noise
-    ((0.02, 0.05), (-0.05, 0.001), noise.WITHIN_NOISE),  # nor is an exact difference within noise
-    ((0.0, 0.001), (0.05, 0.001), noise.WITHIN_NOISE),
+    ((0.02, 0.001), (0.05, 0.049), KEPT),
+    ((-0.02, 0.001), (-0.05, 0.001), KEPT),
+    ((0.02, 0.001), (-0.05, 0.049), REVERSED),
+    ((0.02, 0.0), (-0.05, 0.001), REVERSED),  # an exact difference known without noise
+    ((0.02, 0.001), (-0.05, 0.05), WITHIN_NOISE),  # the level itself is not beyond noise
+    ((0.02, 0.05), (-0.05, 0.001), WITHIN_NOISE),  # nor is an exact difference within noise
+    ((0.0, 0.001), (0.05, 0.001), WITHIN_NOISE),
+    ((0.02, 0.001), (0.0, 0.001), WITHIN_NOISE),
 ])
 def test_a_pair_is_decided_only_when_both_differences_are_beyond_noise(exact, estimate, outcome) -> None:
-    assert noise.pair_outcome(exact, estimate) == outcome
+    kept, reversed_ = sv.decided(np.array([exact[0]]), np.array([exact[1]]), np.array([estimate[0]]),
+                                    np.array([estimate[1]]))
+    assert (bool(kept[0]), bool(reversed_[0])) == outcome
+
+
+def test_decided_reads_the_books_level_by_default_and_a_lower_one_when_given() -> None:
+    args = np.array([0.02, 0.02]), np.array([0.001, 0.001]), np.array([0.05, -0.05]), np.array([0.03, 0.03])
+    assert [k.tolist() for k in sv.decided(*args)] == [[True, False], [False, True]]
+    assert [k.tolist() for k in sv.decided(*args, level=0.05 / 9)] == [[False, False], [False, False]]
 
 
 def test_user_values_are_each_users_exact_metric_and_sampled_expectation(study) -> None:
-    exact = noise.user_values(study, "exact", "Recall@10")
+    exact = sv.user_values(study, "exact", "Recall@10")
     np.testing.assert_array_equal(exact, (study.ranks <= 10).astype(float))
     # the expected uncorrected sampled Recall@10 is the hypergeometric CDF of the count above the held-out item
-    expected = noise.user_values(study, "sampled", "Recall@10")
+    expected = sv.user_values(study, "sampled", "Recall@10")
     for k in range(3):
         np.testing.assert_allclose(expected[:, k], stats.hypergeom.cdf(9, study.sizes - 1, study.ranks[:, k] - 1,
                                                                        study.m), atol=1e-12)
 
 
 def test_reversal_tests_are_paired_t_tests_over_users_at_a_bonferroni_level(study) -> None:
-    tests = noise.reversal_tests(study).set_index(["pair", "metric"])
+    tests = sv.reversal_tests(study).set_index(["pair", "metric"])
     assert len(tests) == 9 and set(tests.index.get_level_values("metric")) == set(sv.TOP_HEAVY)
-    exact, expected = (noise.user_values(study, method, "AP") for method in ("exact", "sampled"))
+    exact, expected = (sv.user_values(study, method, "AP") for method in ("exact", "sampled"))
     row = tests.loc[("X vs Z", "AP")]
     assert row["exact difference"] == pytest.approx(exact[:, 0].mean() - exact[:, 2].mean())
     assert row["exact p"] == pytest.approx(stats.ttest_rel(exact[:, 0], exact[:, 2]).pvalue)
     assert row["expected p"] == pytest.approx(stats.ttest_rel(expected[:, 0], expected[:, 2]).pvalue)
-    for (_, _), r in tests.iterrows():
-        assert r["outcome"] == noise.pair_outcome((r["exact difference"], r["exact p"]),
-                                                  (r["expected difference"], r["expected p"]), noise.LEVEL / 9)
+    kept, reversed_ = sv.decided(tests["exact difference"], tests["exact p"], tests["expected difference"],
+                                    tests["expected p"], LEVEL / 9)
+    assert tests["kept"].tolist() == kept.tolist() and tests["reversed"].tolist() == reversed_.tolist()
+    assert not (tests["kept"] & tests["reversed"]).any()
 
 
 def _repetitions_study(estimates: dict, exact: dict) -> SimpleNamespace:
@@ -245,32 +259,31 @@ def test_rights_per_repetition_count_strict_agreements_and_skip_exact_ties() -> 
     estimates = {("sampled", "AP"): np.array([[0.5, 0.6, 0.1], [0.5, 0.4, 0.4]])}
     study = _repetitions_study(estimates, {"AP": np.array([0.3, 0.2, 0.2])})
     # repetition 1: X < Y (wrong), X > Z (right); repetition 2: X > Y (right), X > Z (right)
-    np.testing.assert_array_equal(noise.rights_per_repetition(study, "sampled", ("AP",)), [1, 2])
-    assert noise.comparisons(study, ("AP",)) == 2
+    np.testing.assert_array_equal(sv.rights_per_repetition(study, "sampled", ("AP",)), [1, 2])
+    assert sv.comparisons(study, ("AP",)) == 2
 
 
 def test_the_auc_order_is_kept_only_beyond_the_noise_of_the_repetitions() -> None:
     rng = np.random.default_rng(0)
     clear = np.column_stack([0.80 + rng.normal(0, 0.01, 50), 0.70 + rng.normal(0, 0.01, 50), np.full(50, 0.60)])
     study = _repetitions_study({("sampled", "AUC"): clear}, {"AUC": np.array([0.8, 0.7, 0.6])})
-    assert list(noise.auc_order_tests(study)["outcome"]) == [noise.KEPT] * 3
+    tests = sv.auc_order_tests(study)
+    assert tests["kept"].tolist() == [True] * 3 and not tests["reversed"].any()
     # Y and Z swapped in the sampled means by far more than their noise: a reversal
     swapped = clear[:, [0, 2, 1]]
-    outcomes = noise.auc_order_tests(_repetitions_study({("sampled", "AUC"): swapped},
-                                                         {"AUC": np.array([0.8, 0.7, 0.6])}))["outcome"]
-    assert list(outcomes) == [noise.KEPT, noise.KEPT, noise.REVERSED]
+    tests = sv.auc_order_tests(_repetitions_study({("sampled", "AUC"): swapped}, {"AUC": np.array([0.8, 0.7, 0.6])}))
+    assert tests["kept"].tolist() == [True, True, False] and tests["reversed"].tolist() == [False, False, True]
     # Y and Z equal on average, with noise: within it
     close = clear.copy()
     close[:, 2] = close[:, 1] + rng.normal(0, 0.01, 50)
     close[:, 2] -= close[:, 2].mean() - close[:, 1].mean() - 1e-4
-    outcome = noise.auc_order_tests(_repetitions_study({("sampled", "AUC"): close},
-                                                       {"AUC": np.array([0.8, 0.7, 0.6])}))["outcome"]
-    assert outcome.iloc[2] == noise.WITHIN_NOISE
+    tests = sv.auc_order_tests(_repetitions_study({("sampled", "AUC"): close}, {"AUC": np.array([0.8, 0.7, 0.6])}))
+    assert not tests["kept"].iloc[2] and not tests["reversed"].iloc[2]
 
 
 def test_one_sample_z_places_the_real_sample_among_the_repetitions(study) -> None:
     simulated = study.estimates[("sampled", "Recall@10")][:, 0]
-    machine = sc.Machine("cpu", 2, "1")
+    machine = ("cpu", 2, "1")
     at_mean = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, float(simulated.mean()), machine)
     one_sd_up = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, float(simulated.mean() + simulated.std(ddof=1)), machine)
     assert sc.one_sample_z(study, at_mean) == pytest.approx(0, abs=1e-12)
@@ -281,3 +294,10 @@ def test_best_of_three_returns_the_shortest_time_and_the_last_result() -> None:
     calls = iter(range(3))
     seconds, result = sc.best_of_three(lambda: next(calls))
     assert result == 2 and seconds >= 0
+
+
+def test_the_machine_names_its_processor_cores_and_blas_threads(monkeypatch) -> None:
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    assert sc.machine()[1:] == (os.cpu_count(), "3")
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS")
+    assert sc.machine()[2] == "unset" and sc.machine()[0]

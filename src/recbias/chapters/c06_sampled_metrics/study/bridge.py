@@ -4,8 +4,8 @@ On the first coin-flip split of chapter 2, 1R TI-NN(100) precision ranks each re
 against 100 sampled candidates; :func:`bridge_study` corrects it with the estimators of the
 chapter and sets it against the exact 1R TI-AN precision they estimate (and 1R AI-AN), for the
 papers' set of IRJ 2017 (Sec. 3.3: Random, Popularity, pLSA, rating-prediction MF and user-kNN);
-:func:`pair_outcomes` says which pairs of systems each estimate orders as the exact precision
-does beyond noise, with the user as the unit.
+:func:`pair_counts` counts the pairs of systems each estimate orders as the exact precision does, or
+against it, beyond noise with the user as the unit.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from recbias import sampled
-from recbias.chapters.c06_sampled_metrics.study.noise import KEPT, LEVEL, REVERSED, WITHIN_NOISE, pair_outcome
+from recbias.chapters.c06_sampled_metrics.study.real_data import decided
 from recbias.designs import build_runs
 from recbias.evaluate import PoolRanks, paired_tests, pool_ranks, rank_positions, relevant_ranks, score_runs
 from recbias.evaluate.experiment import fit_systems
@@ -130,21 +130,21 @@ def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) 
     return Bridge(runs, sizes, tuple(model.name for model in models), per_run, sds, *_truth_shares(ratings, runs))
 
 
-def pair_outcomes(bridge: Bridge, level: float = LEVEL) -> pd.DataFrame:
-    """Per estimator, how many pairs of systems it orders as the exact 1R TI-AN precision beyond noise
-    (:data:`KEPT`), against it beyond noise (:data:`REVERSED`), or :data:`WITHIN_NOISE`: paired tests of the
-    P@10 of the runs, clustered by user (:func:`recbias.evaluate.paired_tests`)."""
-    users = bridge.runs.users
-
-    def tested(values: np.ndarray, a: int, b: int) -> tuple[float, float]:
-        difference = float(values[:, a].mean() - values[:, b].mean())
-        return difference, paired_tests(values[:, a], values[:, b], users)["t_pvalue"]
-
+def pair_counts(bridge: Bridge) -> pd.DataFrame:
+    """Per estimator, how many pairs of systems it orders as the exact 1R TI-AN precision (``kept``) or against
+    it (``reversed``) beyond noise (:func:`~recbias.chapters.c06_sampled_metrics.study.real_data.decided`), and how
+    many are ``within noise``: paired tests of the P@10 of the runs, clustered by user."""
     pairs = list(combinations(range(len(bridge.names)), 2))
-    exact = {pair: tested(bridge.per_run["TI-AN"], *pair) for pair in pairs}
+
+    def tested(method: str) -> np.ndarray:
+        values = bridge.per_run[method]
+        return np.array([(values[:, a].mean() - values[:, b].mean(),
+                          paired_tests(values[:, a], values[:, b], bridge.runs.users)["t_pvalue"]) for a, b in pairs])
+
+    exact = tested("TI-AN")
     rows = []
     for method in BRIDGE_METHODS:
-        outcomes = [pair_outcome(exact[pair], tested(bridge.per_run[method], *pair), level) for pair in pairs]
-        rows.append({"estimator": method, **{outcome: outcomes.count(outcome)
-                                             for outcome in (KEPT, REVERSED, WITHIN_NOISE)}})
+        kept, reversed_ = decided(exact[:, 0], exact[:, 1], *tested(method).T)
+        rows.append({"estimator": method, "kept": int(kept.sum()), "reversed": int(reversed_.sum()),
+                     "within noise": len(pairs) - int(kept.sum() + reversed_.sum())})
     return pd.DataFrame(rows)

@@ -18,16 +18,6 @@ from recbias.recommenders import make
 
 
 @dataclass(frozen=True)
-class Machine:
-    """The machine that built the page: processor name, logical cores and BLAS threads (``"unset"`` when
-    ``OPENBLAS_NUM_THREADS`` is not set)."""
-
-    processor: str
-    cores: int | None
-    blas_threads: str
-
-
-@dataclass(frozen=True)
 class Cost:
     """Seconds (best of three) of exact and sampled evaluation of X, and what they compared.
 
@@ -37,7 +27,8 @@ class Cost:
         n_exact, n_compared_exact, n_compared_sampled: held-out items ranked exactly, and
             candidates compared with them in each evaluation.
         one_sample_recall: Recall@10 of X from the one real sample drawn.
-        machine: the machine that built the page.
+        machine: the machine that built the page: processor, logical cores and BLAS threads (``"unset"``
+            when ``OPENBLAS_NUM_THREADS`` is not set).
     """
 
     exact_seconds: float
@@ -47,7 +38,7 @@ class Cost:
     n_compared_exact: int
     n_compared_sampled: int
     one_sample_recall: float
-    machine: Machine
+    machine: tuple[str, int | None, str]
 
 
 def best_of_three(function: Callable[[], object]) -> tuple[float, object]:
@@ -60,7 +51,7 @@ def best_of_three(function: Callable[[], object]) -> tuple[float, object]:
     return min(times), result
 
 
-def machine() -> Machine:
+def machine() -> tuple[str, int | None, str]:
     """Processor (from ``/proc/cpuinfo`` where there is one), logical cores and BLAS threads."""
     name = platform.processor() or platform.machine()
     try:
@@ -68,7 +59,7 @@ def machine() -> Machine:
             name = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), name)
     except OSError:
         pass
-    return Machine(name, os.cpu_count(), os.environ.get("OPENBLAS_NUM_THREADS", "unset"))
+    return name, os.cpu_count(), os.environ.get("OPENBLAS_NUM_THREADS", "unset")
 
 
 def cost_study(study: SampledStudy, seed: int = 0) -> Cost:

@@ -44,11 +44,6 @@ class MSweep:
     largest_m: int
     tolerance: float
 
-    @property
-    def capped(self) -> bool:
-        """Whether the uncorrected grid stops below the largest sample size the targets allow."""
-        return int(self.uncorrected_m.max()) < self.largest_m
-
 
 def _uncorrected(study: SampledStudy, ms: np.ndarray) -> np.ndarray:
     """``(len(ms), 3)`` expected uncorrected sampled Recall@10 (Eq. sm-expected), each target under its own law."""
