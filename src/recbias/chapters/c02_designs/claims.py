@@ -16,7 +16,7 @@ IRJ Eq. 2 and Fig. 3 state that 1R precision lies within two AR bounds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ import pandas as pd
 from recbias.bookkit.claims import (
     FAILS,
     HOLDS,
-    INCONCLUSIVE,
+    LEVEL,
     Criterion,
     Finding,
     all_of,
@@ -34,17 +34,10 @@ from recbias.bookkit.claims import (
     between,
     is_true,
     published,
+    some_of,
+    within_margin,
 )
-from recbias.chapters.c02_designs.study.comparison import (
-    ALPHA,
-    LEVEL,
-    PAPERS,
-    ROLES,
-    SETS,
-    TOP_N,
-    DesignStudy,
-    reversals,
-)
+from recbias.chapters.c02_designs.study.comparison import ALPHA, PAPERS, ROLES, SETS, TOP_N, DesignStudy, reversals
 from recbias.text import ordinal
 
 #: where the papers state the findings of the comparison
@@ -66,6 +59,45 @@ SECOND_DEPARTS = ("the papers' Last.fm sample (complete listening histories of a
                   "is not available: the check runs on the page's second dataset, by default the HetRec 2011 "
                   "release, which keeps each user's 50 most played artists and, having no timestamps, is split by "
                   "a coin flip")
+#: what became of the page's second dataset: why it was not run (:func:`~.study.comparison.second_status`)
+#: or how it was split (:func:`~.study.comparison.second_split`); ``{second}`` is its name
+SECOND_NOTES = {
+    "empty": "No second dataset was requested (`second_dataset` is empty).",
+    "same": "The second dataset, *{second}*, is the chapter's own dataset: it is not repeated.",
+    "unavailable": "The second dataset, *{second}*, is not available on the machine that built this page.",
+    "temporal": "The second dataset, *{second}*, was split once by time (the most recent ratings in test), as the "
+                "papers did on Last.fm.",
+    "coin": "The second dataset, *{second}*, was split once by a coin flip per rating: it has no timestamps, so the "
+            "temporal split of the papers cannot be reproduced on it.",
+}
+#: the lemma's band along the size sweep (:func:`~.study.lemma.band_summary` at its two ends), or why there is none
+BAND_GROWTH = ("Along the size sweep, on a fixed population of {users:,.0f} users, it goes from {small:.4f} "
+               "({small_relative:.0%}) with target sets of {small_size:,.0f} items to {big:.4f} ({big_relative:.0%}) "
+               "with {big_size:,.0f}.")
+NO_SIZE_SWEEP = "The catalogue is too small for the size sweep."
+#: set of systems -> how the sentences on the truth name it
+THE_SET = {PAPERS: "the papers' set", TOP_N: "today's top-N set"}
+#: the check against the truth in one set of systems (:func:`~.study.truth.readings`), and its widest swap
+TRUTH = "In {set} the true order is **{order}**, and {right} of the {designs} designs order the systems as the truth does."
+SWAP = ("The widest pair a design swaps is {a} and {b}: {a} is measured above {b}, although its true P@10 is "
+        "{gap:.1%} lower ({true_a:.4f} against {true_b:.4f}). A swap of systems close in truth may be noise; a "
+        "wide one means that the design itself, not only noise, moves the order, which the chapters on popularity "
+        "bias return to.")
+#: the best true precision against the best measured one
+SCALE = ("The scale differs too: the best true precision, {best:.3f}, is {ratio:.1f} times the best value any design "
+         "measures here, because most relevant items were never rated and count as failures.")
+#: why observed data get no check against a truth, in the text and in the caption of the table of orders
+NO_TRUTH = ("*{dataset}* is observed data, without the relevance of the pairs nobody rated, so the orders cannot be "
+            "checked against a truth here: the table gives the measured orders only. Build the chapter on "
+            "`synthetic` to see the check.")
+ORDERS_CAPTION = {
+    False: "The dataset {dataset} is observed data: no true order can be shown, and the orders are compared with "
+           "each other only.",
+    True: "On the simulated world {dataset}, each set's block opens with the order by true P@10 (complete "
+          "relevance, mean over users and splits), and the last three columns compare each design of that world "
+          "with it: Kendall's τ, the pairs of systems in the true order, and whether the truly best system comes "
+          "first.",
+}
 #: the largest AI-TI difference in P@10 that counts as "almost the same"
 ALIKE = 0.01
 
@@ -75,34 +107,12 @@ SECOND_NUMBERS = [number for number in NUMBERS if number.paper_dataset == "lastf
 MAIN_NUMBERS = [number for number in NUMBERS if number.paper_dataset != "lastfm-1k"]
 
 
-def disagreement(reversed_pairs: str, alike_pairs: str, pairs: str) -> Criterion:
-    """Two designs disagree on the order of some pair of systems: holds when ``values[reversed_pairs] > 0``
-    (pairs the two designs order oppositely, each beyond noise), fails when every one of ``values[pairs]``
-    pairs is ordered alike by both beyond noise (``values[alike_pairs]``), inconclusive otherwise."""
-
-    def test(values: Mapping[str, Any]) -> str:
-        if int(values[reversed_pairs]) > 0:
-            return HOLDS
-        return FAILS if int(values[alike_pairs]) == int(values[pairs]) else INCONCLUSIVE
-
-    words = ("a pair of systems that AR and 1R order oppositely, each with p < {:g} with the user as the unit "
-             "(fails when both order every pair alike beyond noise)").format(LEVEL)
-    return Criterion(words, (reversed_pairs, alike_pairs, pairs), test)
-
-
-def equivalence(outer: str, inner: str, margin: float) -> Criterion:
-    """An equivalence within ``±margin``: holds when ``values[outer]`` (the farthest end of any interval
-    from zero) is below ``margin``, fails when ``values[inner]`` (the largest distance from zero of an
-    interval, 0 for one that covers zero) is at least ``margin``, inconclusive otherwise."""
-
-    def test(values: Mapping[str, Any]) -> str:
-        if float(values[outer]) < margin:
-            return HOLDS
-        return FAILS if float(values[inner]) >= margin else INCONCLUSIVE
-
-    words = ("every system's 95% interval of AI − TI (the user as the unit) within ±{0:g} (fails when one lies "
-             "wholly beyond ±{0:g})").format(margin)
-    return Criterion(words, (outer, inner), test)
+#: the AR-1R disagreement: some pair of systems ordered oppositely by AR and 1R, each beyond noise
+DISAGREE = (f"a pair of systems that AR and 1R order oppositely, each with p < {LEVEL:g} with the user as the unit "
+            "(fails when both order every pair alike beyond noise)")
+#: the AI-TI likeness: an equivalence within ±:data:`ALIKE` on every system's 95% interval
+AI_TI_ALIKE = (f"every system's 95% interval of AI − TI (the user as the unit) within ±{ALIKE:g} (fails when one lies "
+               f"wholly beyond ±{ALIKE:g})")
 
 
 def _finding(which: str, key: str, statement: str, criterion: Callable[[str], Criterion], evidence: str,
@@ -166,7 +176,7 @@ def second_findings(which: str) -> list[Finding]:
                                         what="Popularity's AR P@10 minus the best other system's"),
                  "AR {{second_ar_design}} order: {{second_ar_order{sfx}}}", SECOND_DEPARTS),
         _finding(which, "fig2/lastfm/AR-1R-disagree", "on Last.fm, AR and 1R order some pairs of {among} differently",
-                 lambda s: disagreement(f"second_reversed{s}", f"second_alike{s}", f"second_pairs{s}"),
+                 lambda s: some_of(f"second_reversed{s}", f"second_alike{s}", f"second_pairs{s}", words=DISAGREE),
                  "AR: {{second_ar_order{sfx}}}; 1R: {{second_one_r_order{sfx}}}; reversed beyond noise: "
                  "{{second_reversed_pairs{sfx}}}; ordered alike beyond noise: {{second_alike{sfx}}} of "
                  "{{second_pairs{sfx}}} pairs", SECOND_DEPARTS),
@@ -181,7 +191,7 @@ def _interleaved(build: Callable[[str], list[Finding]]) -> list[Finding]:
 FINDINGS = [
     *_interleaved(set_findings),
     Finding("fig2/AI-TI-alike", "AI and TI candidate sets give almost the same AR precision", SOURCE, ANCHOR,
-            equivalence("ai_ti_outer", "ai_ti_inner", ALIKE),
+            within_margin("ai_ti_outer", "ai_ti_inner", ALIKE, words=AI_TI_ALIKE),
             "largest |{ai_design} − {ar_design}| P@10 gap of the papers' set: {ai_ti_gap:.4f}; its intervals reach "
             "±{ai_ti_outer:.4f}"),
 ]
@@ -192,7 +202,10 @@ LEMMA_FINDINGS = [
     Finding("fig3/lemma-holds", "1R precision lies within the lemma's AR bounds at every point of both sweeps",
             "IRJ 2017 Eq. 2, Fig. 3", "fig-designs-lemma",
             is_true("lemma_holds", "1R P@10 within its bounds at every point"),
-            "{lemma_within} of {lemma_points} points within the bounds"),
+            "{lemma_within} of {lemma_points} points within the bounds",
+            says={HOLDS: "The bounds hold on all {lemma_points} points.",
+                  FAILS: "The bounds hold on {lemma_within} of the {lemma_points} points only: a violation means the "
+                         "lemma's conditions were broken (shared non-relevant items, one order of items per user)."}),
 ]
 
 
@@ -289,11 +302,3 @@ def lemma_measured(sweep: pd.DataFrame) -> dict[str, Any]:
     """The values of :data:`LEMMA_FINDINGS`: whether each point of the sweeps lies within its bounds."""
     return {"lemma_holds": sweep["holds"].to_numpy(), "lemma_within": int(sweep["holds"].sum()),
             "lemma_points": len(sweep)}
-
-
-def published_value(key: str) -> float:
-    """The value the papers print for the published number ``key``."""
-    found = {number.key: number.value for number in NUMBERS}
-    if key not in found:
-        raise KeyError(f"no published number {key!r}; known: {', '.join(found)}")
-    return found[key]

@@ -23,21 +23,22 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from recbias import datasets
+from recbias.bookkit.claims import LEVEL
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs, mean_confidence_interval
 from recbias.evaluate.experiment import DesignChoice, Experiment, choose_designs, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import PAPERS_SET, RATING_PREDICTORS, TOP_N_LEARNERS, TOP_N_SET
 from recbias.splits import Fold, make_folds
+from recbias.text import order_text
 
 #: cut-off of P@n throughout, as in the papers
 N = 10
 #: the metrics measured on every run of the comparison
 METRICS = ("P@10", "Recall@10", "nDCG@10", "MAP", "MRR")
-#: significance level of the count of significant pairs, as in the papers ("p << 0.001")
+#: the papers' threshold of a significant pair ("p << 0.001"), which their statement on every pair reads
 ALPHA = 1e-3
-#: level at which a comparison of two systems is decided (beyond noise), as in :func:`recbias.bookkit.claims.beyond_noise`
-LEVEL = 0.05
 #: the two sets of systems
 PAPERS, TOP_N = "papers'", "today's top-N"
 #: every system of the comparison: those of both sets, then the papers' MF and kNN, then today's
@@ -81,6 +82,16 @@ def relevant_weight(test: Ratings) -> RelevantWeight:
         raise ValueError(f"{test.name}: the test set holds no relevant rating")
     top = max(1, int(np.ceil(0.1 * len(per_user))))
     return RelevantWeight(len(per_user), top, float(per_user[:top].sum() / per_user.sum()))
+
+
+def second_status(second: str, dataset: str) -> str:
+    """Why the page runs no second dataset named ``second`` beside ``dataset``: ``"empty"`` (none named),
+    ``"same"`` (the page's own), ``"unavailable"`` (not on this machine), or ``""`` when it runs it."""
+    if not second:
+        return "empty"
+    if second == dataset:
+        return "same"
+    return "" if datasets.available(second) else "unavailable"
 
 
 def second_split(ratings: Ratings) -> str:
@@ -217,6 +228,12 @@ class DesignStudy:
         return float(self.ai_ti["difference"].abs().max())
 
     @property
+    def test_share(self) -> float:
+        """The share of the page's dataset's ratings in test, over all its splits."""
+        reports = self.main.reports
+        return float(reports["test"].sum() / (reports["test"] + reports["train"]).sum())
+
+    @property
     def untested_share(self) -> float:
         """The mean share of the catalogue without a test rating in a split: the items only AI can draw."""
         reports = self.main.reports[self.main.reports["design"] == self.choice.main_ar]
@@ -304,6 +321,15 @@ def pair_tests(comparisons: pd.DataFrame) -> pd.DataFrame:
             "difference": float(hardest["difference"]), "p": float(hardest["wilcoxon_pvalue"]),
         })
     return pd.DataFrame(rows)
+
+
+def same_order_as_precision(table: pd.DataFrame) -> pd.DataFrame:
+    """Per design (rows) of a table with columns ``design``, ``system`` and :data:`METRICS`, and per metric
+    beyond P@10 (columns): whether the metric orders the systems exactly as P@10 does."""
+    rows = {design: {m: order_text(dict(zip(part["system"], part[m], strict=True)))
+                     == order_text(dict(zip(part["system"], part["P@10"], strict=True))) for m in METRICS[1:]}
+            for design, part in table.groupby("design", sort=False, observed=True)}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def design_study(

@@ -2,7 +2,8 @@
 
 When a user's 1R target sets share their non-relevant items, 1R precision lies between two AR
 quantities (:func:`recbias.theory.lemma_bounds`).  :func:`lemma_sweep` follows both sides while test
-ratings are removed and while the target sets grow; :func:`band_summary` measures the band between them.
+ratings are removed and while the target sets grow; :func:`band_summary` measures the band between them,
+:func:`band_ends` at the ends of each sweep.
 """
 
 from __future__ import annotations
@@ -134,3 +135,20 @@ def band_summary(sweep: pd.DataFrame) -> pd.DataFrame:
     return (frame.groupby(["sweep", "x"], sort=False)
             .agg(width=("width", "mean"), relative=("relative", "mean"), users=("users", "first"))
             .reset_index())
+
+
+def band_ends(sweep: pd.DataFrame) -> dict[str, float]:
+    """The band (:func:`band_summary`) at the ends of both sweeps: on the full test set (``full``,
+    ``full_relative``) and the thinnest (``thin``, ``thin_relative``, a share ``removed`` of the test ratings
+    gone); along the size sweep, when there is one, on its ``users`` at the smallest and the largest target sets
+    (``small``, ``small_relative``, ``small_size``, ``big``, ``big_relative``, ``big_size``)."""
+    bands = band_summary(sweep)
+    removal, growth = (bands[bands["sweep"] == name] for name in (REMOVAL, GROWTH))
+    full, thin = removal.iloc[0], removal.iloc[-1]
+    ends = {"full": full["width"], "full_relative": full["relative"], "thin": thin["width"],
+            "thin_relative": thin["relative"], "removed": thin["x"]}
+    if len(growth):
+        ends["users"] = int(growth["users"].iloc[0])
+        for end, row in (("small", growth.iloc[0]), ("big", growth.iloc[-1])):
+            ends |= {end: row["width"], f"{end}_relative": row["relative"], f"{end}_size": row["x"]}
+    return {name: float(value) for name, value in ends.items()}
