@@ -564,12 +564,15 @@ glue_table("tbl-designs-metrics", metrics, dict.fromkeys(comparison.METRICS, "{:
 # :name: tbl-designs-orders
 #
 # The systems of each set from best to worst by mean P@10, one row per design of each
-# dataset, with the P@10 of the first. {glue:text}`orders_caption`
+# dataset, with the P@10 of the first. On a simulated world, each set's block opens
+# with the order by true P@10 (complete relevance, mean over users and splits), and
+# three more columns compare each design of that world with it: Kendall's τ, the pairs
+# of systems in the true order, and whether the truly best system comes first. Observed
+# data have no true order: their orders are compared with each other only.
 # ```
 
 # %% tags=["remove-input"]
 check = truth.truth_check(study)
-say("orders_caption", claims.ORDERS_CAPTION[check is not None].format(dataset=ratings.name))
 glue_table("tbl-designs-orders", report.orders_table(study, check), left=["set", "dataset", "design", report.ORDER])
 if check is None:
     show_text(claims.NO_TRUTH.format(dataset=ratings.name))

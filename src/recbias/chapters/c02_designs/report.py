@@ -14,10 +14,9 @@ from recbias.chapters.c02_designs.study.comparison import (
     ALPHA,
     METRICS,
     N,
-    PAPERS,
+    SET_NAMES,
     SETS,
     SYSTEMS,
-    TOP_N,
     DesignStudy,
     set_of,
 )
@@ -26,8 +25,6 @@ from recbias.chapters.c02_designs.study.truth import TruthCheck
 from recbias.recommenders import make
 from recbias.text import TARGET_SIZE_HTML, fmt_number, fmt_p_html, fmt_signed, fmt_yes, order_text
 
-#: set of a system (:func:`~.study.comparison.set_of`) -> how tables name it
-SET_NAMES = {"both": "both sets", PAPERS: "papers' set", TOP_N: "today's top-N set"}
 #: parameter of a recommender -> how the settings table words it (parameters not listed are left out)
 SETTING_WORDS = {
     "n_aspects": lambda v: f"{v} aspects",
@@ -49,11 +46,9 @@ AGREEMENT = ("τ", "pairs in true order", "truly best first")
 
 def system_settings(systems: Mapping[str, str] = SYSTEMS, seed: int = 0) -> dict[str, str]:
     """The settings of each system's preset in words (:data:`SETTING_WORDS`), by preset; "–" for none."""
-    found = {}
-    for preset in systems.values():
-        params = recommender_params(make(preset, seed=seed))
-        found[preset] = ", ".join(SETTING_WORDS[k](v) for k, v in params.items() if k in SETTING_WORDS) or "–"
-    return found
+    params = {preset: recommender_params(make(preset, seed=seed)) for preset in systems.values()}
+    return {preset: ", ".join(SETTING_WORDS[k](v) for k, v in mine.items() if k in SETTING_WORDS) or "–"
+            for preset, mine in params.items()}
 
 
 def size_table(study: DesignStudy) -> pd.DataFrame:

@@ -1,9 +1,7 @@
-"""Each design's order of systems against the true order, on a simulated world.
-
-On a simulated world every user-item pair has a true relevance, so the true P@10 of each system (top 10
-among all items outside training, :func:`recbias.evaluate.true_quality`) orders the systems;
-:func:`truth_check` sets each design's measured order against it, and :func:`readings` finds, in each set
-of systems, the designs that order it as the truth does and the widest pair a design puts in the wrong order.
+"""Each design's order of systems against the true order, on a simulated world: there the true P@10 of each
+system (top 10 among all items outside training, :func:`recbias.evaluate.true_quality`) orders the systems,
+:func:`truth_check` sets each design's measured order against it, and :func:`readings` finds per set of systems
+the designs that order it as the truth does and the widest pair a design puts in the wrong order.
 """
 
 from __future__ import annotations
@@ -22,14 +20,8 @@ from recbias.text import order_text
 
 @dataclass(frozen=True)
 class TruthCheck:
-    """Each design's order of systems against their true order, on a simulated world.
-
-    Attributes:
-        dataset: the world.
-        true: true P@10 per system (top 10 among all items outside training, complete relevance),
-            mean over users and splits.
-        measured: measured P@10, systems x designs of the page's dataset.
-    """
+    """On the simulated world ``dataset``, the ``true`` P@10 per system (mean over users and splits) and the
+    ``measured`` P@10 (systems x designs of the page's dataset)."""
 
     dataset: str
     true: pd.Series
@@ -37,8 +29,7 @@ class TruthCheck:
 
     def among(self, systems: Sequence[str]) -> TruthCheck:
         """The same check on the systems ``systems`` only (one set of systems)."""
-        systems = list(systems)
-        return TruthCheck(self.dataset, self.true[systems], self.measured.loc[systems])
+        return TruthCheck(self.dataset, self.true[list(systems)], self.measured.loc[list(systems)])
 
     def agreement(self, design: str) -> tuple[float, float, bool]:
         """Kendall's tau-b of a design's order with the true one, the share of pairs in the true order and
