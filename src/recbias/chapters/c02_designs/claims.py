@@ -95,11 +95,11 @@ MAIN_NUMBERS = [number for number in NUMBERS if number.paper_dataset != "lastfm-
 
 
 #: the AR-1R disagreement: some pair of systems ordered oppositely by AR and 1R, each beyond noise
-DISAGREE = (f"a pair of systems that AR and 1R order oppositely, each with p < {LEVEL:g} with the user as the unit "
-            "(fails when both order every pair alike beyond noise)")
+DISAGREE = ("a pair of systems that AR and 1R order oppositely, each with p < {:g} with the user as the unit "
+            "(fails when both order every pair alike beyond noise)").format(LEVEL)
 #: the AI-TI likeness: an equivalence within ±:data:`ALIKE` on every system's 95% interval
-AI_TI_ALIKE = (f"every system's 95% interval of AI − TI (the user as the unit) within ±{ALIKE:g} (fails when "
-               f"one lies wholly beyond ±{ALIKE:g})")
+AI_TI_ALIKE = ("every system's 95% interval of AI − TI (the user as the unit) within ±{0:g} (fails when one lies "
+               "wholly beyond ±{0:g})").format(ALIKE)
 
 
 def _finding(which: str, key: str, statement: str, criterion: Callable[[str], Criterion], evidence: str,
@@ -138,10 +138,10 @@ def set_findings(which: str) -> list[Finding]:
                  "Popularity comes second under AR among {among}, ahead of two personalised systems",
                  _popularity_second, "Popularity is {{ar_popularity_place{sfx}}} under AR"),
         _finding(which, "fig2/AR/MF-above-kNN", "MF ({mf}) beats kNN ({knn}) under AR",
-                 _lead("ar_mf_over_knn", f"{mf}'s AR P@10 minus {knn}'s"),
+                 _lead("ar_mf_over_knn", "{}'s AR P@10 minus {}'s".format(mf, knn)),
                  "AR P@10: {mf} {{ar_mf{sfx}:.4f}}, {knn} {{ar_knn{sfx}:.4f}}"),
         _finding(which, "fig2/1R/MF-above-kNN", "MF ({mf}) beats kNN ({knn}) under 1R",
-                 _lead("one_r_mf_over_knn", f"{mf}'s 1R P@10 minus {knn}'s"),
+                 _lead("one_r_mf_over_knn", "{}'s 1R P@10 minus {}'s".format(mf, knn)),
                  "1R P@10: {mf} {{one_r_mf{sfx}:.4f}}, {knn} {{one_r_knn{sfx}:.4f}}"),
         _finding(which, "fig2/all-pairs-significant", "every pair of {among} differs significantly in every design",
                  lambda s: between(f"pair_p{s}", 0, ALPHA, open_high=True, what="the Wilcoxon p-value of every pair"),
