@@ -250,8 +250,10 @@ for name, text in {
     "splits_setting": f"{folds} coin-flip splits, about {study.test_share:.0%} of the ratings in test",
     "an_entries": f"{choice.an_entries:,}", "one_r_design": choice.one_r, "second_name": study.second_name or "none",
     "second_split": {"temporal": "one temporal split", "coin": "one coin-flip split"}.get(study.second_split, "–"),
-    "second_ar": study.second_ar or "–", "sweep_setting": "all" if sweep_users is None else f"at most {sweep_users:,}, sampled",
-    "weight_users": fmt_count(weight.users, "user", "users"), "weight_top": fmt_count(weight.top_users, "user", "users"),
+    "second_ar": study.second_ar or "–",
+    "sweep_setting": "all" if sweep_users is None else f"at most {sweep_users:,}, sampled",
+    "weight_users": fmt_count(weight.users, "user", "users"),
+    "weight_top": fmt_count(weight.top_users, "user", "users"),
     "weight_top_share": fmt_pct(weight.top_users / weight.users, 0), "weight_share": fmt_pct(weight.share, 0),
 }.items():
     say(name, text)
@@ -527,7 +529,9 @@ glue_table("tbl-designs-lemma", report.lemma_table(sweep), left=[("setting", "")
 metrics = report.metric_table(study)
 agree = comparison.same_order_as_precision(metrics)
 say("metrics_agree", f"{int(agree.to_numpy().sum())} of the {agree.size}")
-say("metrics_exceptions", and_list([f"{m} under {d}" for d, row in agree.iterrows() for m, same in row.items() if not same]) or "none")
+exceptions = [f"{metric} under {design}" for design, row in agree.iterrows()
+              for metric, same in row.items() if not same]
+say("metrics_exceptions", and_list(exceptions) if exceptions else "none")
 say("runs_1r", f"{study.one_r_runs:,}")
 say("splits", fmt_count(len(study.folds), "split", "splits"))
 say("map_mrr_gap", f"{study.map_mrr_gap:.1g}")
