@@ -180,7 +180,7 @@ glue_figure("fig-designs-toy", figures.toy_figure(target_sets))
 # settings, and {numref}`tbl-designs-settings` sets the page's protocol against the
 # papers', with the reason for every departure.
 #
-# ```{table} The systems of the comparison, the set each belongs to, and their settings (the presets of `recbias.recommenders.make`; the papers do not state theirs).
+# ```{table} The systems of the comparison, the set each belongs to, and their settings (the presets of the package's recommenders; the papers do not state theirs).
 # :name: tbl-designs-systems
 #
 # | system | set | model | settings |
