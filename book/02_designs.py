@@ -39,13 +39,13 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
+from recbias import datasets
 from recbias.bookkit.claims import register
 from recbias.bookkit.page import design_note, load_dataset, say, say_findings, show_text
 from recbias.bookkit.scorecard import DEPARTS, FAILS, HOLDS, INCONCLUSIVE, findings_table, verdict_counts
 from recbias.bookkit.tables import glue_figure, glue_table
 from recbias.chapters.c02_designs import claims, figures, report
 from recbias.chapters.c02_designs.study import comparison, lemma, toy, truth
-from recbias import datasets
 from recbias.text import and_list, fmt_count, fmt_number, fmt_pct, order_text
 
 # %% [markdown]
@@ -242,7 +242,7 @@ study = comparison.design_study(
 
 # %% tags=["remove-input"]
 show_text(" ".join([design_note(study.choice, ratings),
-                    claims.SECOND_NOTES[study.second_split or skipped].format(second=second_dataset)]))
+                    claims.SECOND_NOTES[study.second_split or skipped].format(second=study.second_name or second_dataset)]))
 choice, here, weight = study.choice, ratings.name, comparison.relevant_weight(study.folds[0].test)
 for name, text in {
     "here": here, "ml1m_here": "yes" if datasets.available("ml-1m") else "no",
@@ -367,10 +367,10 @@ for twin, name in ((False, "papers"), (True, "todays")):
 #
 # A statement that one system is above another is decided by the Wilcoxon test of the
 # pair, with the user as the unit: it holds or fails only when the difference is beyond
-# noise (p < {glue:text}`level`), and is inconclusive otherwise. That AR and 1R disagree holds when
-# some pair of systems is ordered one way by AR and the other way by 1R, each beyond
-# noise, and fails only when both designs order every pair alike beyond noise. That AI
-# and TI give almost the same precision is a claim of equivalence: it holds when every
+# noise (p < {glue:text}`level`), and is inconclusive otherwise. That AR and 1R
+# disagree holds when some pair of systems is ordered one way by AR and the other way
+# by 1R, each beyond noise, and fails only when both designs order every pair alike
+# beyond noise. That AI and TI give almost the same precision is a claim of equivalence: it holds when every
 # system's 95% interval of the AI − TI difference lies within ±0.01, and fails when one
 # lies wholly outside. The last column names the dataset each statement was checked
 # on; only a run on the papers' own dataset can confirm or contradict a number (see the
@@ -397,8 +397,8 @@ for twin, name in ((False, "papers"), (True, "todays")):
 # On {glue:text}`here` the largest gap between {glue:text}`ai_design` and
 # {glue:text}`ti_design` over the systems is {glue:text}`ai_ti_gap`: on average
 # {glue:text}`untested` of the items have no test rating in a split, and only AI can
-# draw them as non-relevant items. The best 1R precision, {glue:text}`best_one_r`, stays under
-# the ceiling of {glue:text}`ceiling` that a perfect ranking attains.
+# draw them as non-relevant items. The best 1R precision, {glue:text}`best_one_r`,
+# stays under the ceiling of {glue:text}`ceiling` that a perfect ranking attains.
 #
 # Three things separate our run from the papers', and they are worth keeping apart.
 # The data may differ (next paragraph). The systems of the papers' set are of the
@@ -541,10 +541,11 @@ glue_table("tbl-designs-metrics", metrics, dict.fromkeys(comparison.METRICS, "{:
 # In 1R a run holds one relevant item, so its average precision is the precision at
 # that item's rank $k$, that is $1/k$: the reciprocal rank. MAP and MRR therefore
 # coincide: over the {glue:text}`runs_1r` 1R runs of {glue:text}`splits`, the largest
-# difference between the two is {glue:text}`map_mrr_gap`. The equality rests on normalising each run by the one
-# relevant item it contains: a tool that treated a user as a single query and divided
-# by all of the user's relevant test items would report a smaller MAP, so whoever
-# reports "MAP under 1R" should say which denominator was used. The same collapse
+# difference between the two is {glue:text}`map_mrr_gap`. The equality rests on
+# normalising each run by the one relevant item it contains: a tool that treated a
+# user as a single query and divided by all of the user's relevant test items would
+# report a smaller MAP, so whoever reports "MAP under 1R" should say which denominator
+# was used. The same collapse
 # makes nDCG blind to rating grades in 1R (one gain cancels against its own ideal),
 # whereas grades count in AR. Within each design, {glue:text}`metrics_agree` other
 # metric columns of {numref}`tbl-designs-metrics` order the systems exactly as P@10
@@ -584,8 +585,8 @@ else:
     for which, found_here in truth.readings(check).items():
         show_text(" ".join([claims.TRUTH.format(set=claims.THE_SET[which], **found_here),
                             claims.SWAP.format(**found_here) if found_here["a"] else ""]))
-    best = float(check.true.max())
-    show_text(claims.SCALE.format(best=best, ratio=best / check.measured.to_numpy().max()))
+    best, best_measured = float(check.true.max()), float(check.measured.to_numpy().max())
+    show_text(claims.SCALE.format(best=best, ratio=best / best_measured) if best_measured > 0 else "")
 
 # %% [markdown]
 # The next chapter, {doc}`03_sparsity_bias`, works out how much of what users would
