@@ -583,7 +583,7 @@ if check is None:
     show_text(claims.NO_TRUTH.format(dataset=ratings.name))
 else:
     for which, found_here in truth.readings(check).items():
-        show_text(" ".join([claims.TRUTH.format(set=claims.THE_SET[which], **found_here),
+        show_text(" ".join([claims.TRUTH.format(among=claims.AMONG[which], **found_here),
                             claims.SWAP.format(**found_here) if found_here["a"] else ""]))
     best, best_measured = float(check.true.max()), float(check.measured.to_numpy().max())
     show_text(claims.SCALE.format(best=best, ratio=best / best_measured) if best_measured > 0 else "")

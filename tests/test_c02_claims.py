@@ -214,9 +214,9 @@ def test_the_truth_sentences_fill_from_the_readings_of_each_set() -> None:
     check = truth.TruthCheck("toy", pd.Series({"a": 0.30, "b": 0.29, "c": 0.10}),
                              pd.DataFrame({"x": {"a": 0.2, "b": 0.3, "c": 0.1}, "y": {"a": 0.3, "b": 0.2, "c": 0.1}}))
     (found,) = truth.readings(check, {comparison.PAPERS: ("a", "b", "c")}).values()
-    assert claims.TRUTH.format(set=claims.THE_SET[comparison.PAPERS], **found) == (
-        "In the papers' set the true order is **a > b > c**, and 1 of the 2 designs order the systems as the truth "
-        "does.")
+    assert claims.TRUTH.format(among=claims.AMONG[comparison.PAPERS], **found) == (
+        "Among the papers' five systems, the true order is **a > b > c**, and 1 of the 2 designs order the systems "
+        "as the truth does.")
     assert claims.SWAP.format(**found).startswith("The widest pair a design swaps is b and a: b is measured above "
                                                   "a, although its true P@10 is 3.3% lower (0.2900 against 0.3000).")
     assert claims.NO_TRUTH.format(dataset="ml-100k").startswith("*ml-100k* is observed data")

@@ -53,38 +53,6 @@ SECOND_DEPARTS = ("the papers' Last.fm sample (complete listening histories of a
                   "is not available: the check runs on the page's second dataset, by default the HetRec 2011 "
                   "release, which keeps each user's 50 most played artists and, having no timestamps, is split by "
                   "a coin flip")
-#: what became of the page's second dataset: why it was not run (:func:`~.study.comparison.second_status`)
-#: or how it was split (:func:`~.study.comparison.second_split`); ``{second}`` is its name
-SECOND_NOTES = {
-    "empty": "No second dataset was requested (`second_dataset` is empty).",
-    "same": "The second dataset, *{second}*, is the chapter's own dataset: it is not repeated.",
-    "unavailable": "The second dataset, *{second}*, is not available on the machine that built this page.",
-    "temporal": "The second dataset, *{second}*, was split once by time (the most recent ratings in test), as the "
-                "papers did on Last.fm.",
-    "coin": "The second dataset, *{second}*, was split once by a coin flip per rating: it has no timestamps, so the "
-            "temporal split of the papers cannot be reproduced on it.",
-}
-#: the lemma's band along the size sweep (:func:`~.study.lemma.band_summary` at its two ends), or why there is none
-BAND_GROWTH = ("Along the size sweep, on a fixed population of {users:,.0f} users, it goes from {small:.4f} "
-               "({small_relative:.0%}) with target sets of {small_size:,.0f} items to {big:.4f} ({big_relative:.0%}) "
-               "with {big_size:,.0f}.")
-NO_SIZE_SWEEP = "The catalogue is too small for the size sweep."
-#: set of systems -> how the sentences on the truth name it
-THE_SET = {PAPERS: "the papers' set", TOP_N: "today's top-N set"}
-#: the check against the truth in one set of systems (:func:`~.study.truth.readings`), and its widest swap
-TRUTH = ("In {set} the true order is **{order}**, and {right} of the {designs} designs order the systems as the "
-         "truth does.")
-SWAP = ("The widest pair a design swaps is {a} and {b}: {a} is measured above {b}, although its true P@10 is "
-        "{gap:.1%} lower ({true_a:.4f} against {true_b:.4f}). A swap of systems close in truth may be noise; a "
-        "wide one means that the design itself, not only noise, moves the order, which the chapters on popularity "
-        "bias return to.")
-#: the best true precision against the best measured one
-SCALE = ("The scale differs too: the best true precision, {best:.3f}, is {ratio:.1f} times the best value any design "
-         "measures here, because most relevant items were never rated and count as failures.")
-#: why observed data get no check against a truth
-NO_TRUTH = ("*{dataset}* is observed data, without the relevance of the pairs nobody rated, so the orders cannot be "
-            "checked against a truth here: the table gives the measured orders only. Build the chapter on "
-            "`synthetic` to see the check.")
 #: the largest AI-TI difference in P@10 that counts as "almost the same"
 ALIKE = 0.01
 
@@ -92,7 +60,6 @@ ALIKE = 0.01
 NUMBERS = published(Path(__file__).with_name("published.csv"))
 SECOND_NUMBERS = [number for number in NUMBERS if number.paper_dataset == "lastfm-1k"]
 MAIN_NUMBERS = [number for number in NUMBERS if number.paper_dataset != "lastfm-1k"]
-
 
 #: the AR-1R disagreement: some pair of systems ordered oppositely by AR and 1R, each beyond noise
 DISAGREE = ("a pair of systems that AR and 1R order oppositely, each with p < {:g} with the user as the unit "
@@ -280,3 +247,36 @@ def lemma_measured(sweep: pd.DataFrame) -> dict[str, Any]:
     """The values of :data:`LEMMA_FINDINGS`: whether each point of the sweeps lies within its bounds."""
     return {"lemma_holds": sweep["holds"].to_numpy(), "lemma_within": int(sweep["holds"].sum()),
             "lemma_points": len(sweep)}
+
+
+# The page's sentences that a condition other than a verdict picks (templates over the values named).
+#: what became of the page's second dataset: why it was not run (:func:`~.study.comparison.second_status`)
+#: or how it was split (:func:`~.study.comparison.second_split`); ``{second}`` is its name
+SECOND_NOTES = {
+    "empty": "No second dataset was requested (`second_dataset` is empty).",
+    "same": "The second dataset, *{second}*, is the chapter's own dataset: it is not repeated.",
+    "unavailable": "The second dataset, *{second}*, is not available on the machine that built this page.",
+    "temporal": "The second dataset, *{second}*, was split once by time (the most recent ratings in test), as the "
+                "papers did on Last.fm.",
+    "coin": "The second dataset, *{second}*, was split once by a coin flip per rating: it has no timestamps, so the "
+            "temporal split of the papers cannot be reproduced on it.",
+}
+#: the lemma's band along the size sweep (:func:`~.study.lemma.band_ends`), or why there is none
+BAND_GROWTH = ("Along the size sweep, on a fixed population of {users:,.0f} users, it goes from {small:.4f} "
+               "({small_relative:.0%}) with target sets of {small_size:,.0f} items to {big:.4f} ({big_relative:.0%}) "
+               "with {big_size:,.0f}.")
+NO_SIZE_SWEEP = "The catalogue is too small for the size sweep."
+#: the check against the truth in one set of systems (:func:`~.study.truth.readings`), and its widest swap
+TRUTH = ("Among {among}, the true order is **{order}**, and {right} of the {designs} designs order the systems "
+         "as the truth does.")
+SWAP = ("The widest pair a design swaps is {a} and {b}: {a} is measured above {b}, although its true P@10 is "
+        "{gap:.1%} lower ({true_a:.4f} against {true_b:.4f}). A swap of systems close in truth may be noise; a "
+        "wide one means that the design itself, not only noise, moves the order, which the chapters on popularity "
+        "bias return to.")
+#: the best true precision against the best measured one
+SCALE = ("The scale differs too: the best true precision, {best:.3f}, is {ratio:.1f} times the best value any design "
+         "measures here, because most relevant items were never rated and count as failures.")
+#: why observed data get no check against a truth
+NO_TRUTH = ("*{dataset}* is observed data, without the relevance of the pairs nobody rated, so the orders cannot be "
+            "checked against a truth here: the table gives the measured orders only. Build the chapter on "
+            "`synthetic` to see the check.")
