@@ -1,5 +1,6 @@
 """Chapter 2's claims: each finding decides at its edges (beyond noise where it compares two systems), its
-evidence is filled in from the measured values, and the published numbers are recomputed where they apply."""
+evidence and its sentences are filled in from the measured values, the published numbers are recomputed where
+they apply, and the page's templates fill from what the study gives them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from designs_study import one_dataset, two_datasets
 from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, register
 from recbias.chapters.c02_designs import claims
-from recbias.chapters.c02_designs.study import comparison
+from recbias.chapters.c02_designs.study import comparison, lemma, truth
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -74,6 +75,7 @@ def disagreeing(reversed_pairs: int, alike: int, pairs: int = 10, sfx: str = "")
     ("fig2/lastfm/AR-1R-disagree", disagreeing(1, 9), HOLDS),
     ("fig2/lastfm/AR-1R-disagree", disagreeing(0, 10), FAILS),
     ("fig2/lastfm/AR-1R-disagree", disagreeing(0, 9), INCONCLUSIVE),  # one pair undecided in a design
+    ("fig2/lastfm/AR-1R-disagree", disagreeing(0, 0, pairs=0), INCONCLUSIVE),  # no pair tested in both designs
     ("fig2/lastfm/AR-1R-disagree/todays-set", disagreeing(1, 0, sfx="_top_n"), HOLDS),
     ("fig2/lastfm/AR-1R-disagree/todays-set", disagreeing(0, 10, sfx="_top_n"), FAILS),
     ("fig3/lemma-holds", {"lemma_holds": np.array([True, True])}, HOLDS),
@@ -105,11 +107,14 @@ def test_findings_depart_only_on_todays_systems_or_on_another_lastfm() -> None:
     assert FINDINGS["fig2/AR/MF-above-kNN"].statement == "MF (rating-MF) beats kNN (rating-kNN) under AR"
 
 
-def test_the_lemma_fails_where_a_point_leaves_its_bounds() -> None:
-    sweep = pd.DataFrame({"holds": [True, False]})
-    values = claims.lemma_measured(sweep)
-    (checked,) = register(claims.LEMMA_FINDINGS, values, dataset="toy")
+def test_the_lemma_fails_where_a_point_leaves_its_bounds_and_says_so() -> None:
+    (checked,) = register(claims.LEMMA_FINDINGS, claims.lemma_measured(pd.DataFrame({"holds": [True, False]})),
+                          dataset="toy")
     assert checked.outcome == FAILS and checked.evidence.startswith("1 of 2 points within the bounds (criterion: ")
+    assert checked.sentence.startswith("The bounds hold on 1 of the 2 points only: a violation means")
+    (checked,) = register(claims.LEMMA_FINDINGS, claims.lemma_measured(pd.DataFrame({"holds": [True] * 3})),
+                          dataset="toy")
+    assert checked.outcome == HOLDS and checked.sentence == "The bounds hold on all 3 points."
 
 
 def test_claims_follow_the_measured_orders_of_each_set() -> None:
@@ -138,7 +143,7 @@ def test_claims_follow_the_measured_orders_of_each_set() -> None:
         assert values[f"tested_pairs{sfx}"] == 30
         pairs = comparison.reversals(study.set_comparisons(which), "other", "TI-NN(100)", "1R TI-NN(49)")
         assert values[f"second_pairs{sfx}"] == 10
-        assert values[f"second_reversed{sfx}"] == (pairs["outcome"] == "reversed").sum()
+        assert values[f"second_reversed{sfx}"] == pairs["reversed"].sum()
     ai_ti = study.ai_ti[study.ai_ti["system"].isin(comparison.SETS[comparison.PAPERS])]
     assert values["ai_ti_outer"] == max(ai_ti["ci_low"].abs().max(), ai_ti["ci_high"].abs().max())
     assert 0 <= values["ai_ti_inner"] <= values["ai_ti_gap"] <= values["ai_ti_outer"]
@@ -187,8 +192,31 @@ def test_without_a_second_dataset_its_claims_are_left_out() -> None:
     assert len(register(claims.FINDINGS, values, dataset="synthetic-small")) == len(claims.FINDINGS)
 
 
-def test_published_values_are_quoted_from_the_data_file() -> None:
-    assert claims.published_value("fig2/AR/Popularity/P@10") == 0.08
-    assert claims.published_value("fig2/AR-lastfm/Popularity/P@10") == 0.35
-    with pytest.raises(KeyError, match="no published number 'fig9'"):
-        claims.published_value("fig9")
+def test_the_second_note_covers_every_reason_to_skip_and_every_split() -> None:
+    reasons = {comparison.second_status(name, "synthetic") for name in ("", "synthetic", "csv:/no/such/file.csv")}
+    splits = {comparison.second_split(one_dataset().ratings), comparison.second_split(dataclasses.replace(
+        one_dataset().ratings, timestamps=None))}
+    assert set(claims.SECOND_NOTES) == reasons | splits == {"empty", "same", "unavailable", "temporal", "coin"}
+    assert claims.SECOND_NOTES["coin"].format(second="other").startswith("The second dataset, *other*, was split")
+    assert "no timestamps" in claims.SECOND_NOTES["coin"] and "no timestamps" not in claims.SECOND_NOTES["temporal"]
+
+
+def test_the_band_growth_reads_the_ends_of_the_size_sweep() -> None:
+    sweep = pd.DataFrame({"sweep": ["removed test ratings"] + ["target size"] * 2, "x": [0.0, 100.0, 1000.0],
+                          "system": "a", "lower": [0.1, 0.1, 0.01], "value": [0.2, 0.2, 0.02],
+                          "upper": [0.3, 0.3, 0.05], "runs": 100, "users": 1234, "holds": True})
+    assert claims.BAND_GROWTH.format(**lemma.band_ends(sweep)) == (
+        "Along the size sweep, on a fixed population of 1,234 users, it goes from 0.2000 (100%) with target sets "
+        "of 100 items to 0.0400 (200%) with 1,000.")
+
+
+def test_the_truth_sentences_fill_from_the_readings_of_each_set() -> None:
+    check = truth.TruthCheck("toy", pd.Series({"a": 0.30, "b": 0.29, "c": 0.10}),
+                             pd.DataFrame({"x": {"a": 0.2, "b": 0.3, "c": 0.1}, "y": {"a": 0.3, "b": 0.2, "c": 0.1}}))
+    (found,) = truth.readings(check, {comparison.PAPERS: ("a", "b", "c")}).values()
+    assert claims.TRUTH.format(among=claims.AMONG[comparison.PAPERS], **found) == (
+        "Among the papers' five systems, the true order is **a > b > c**, and 1 of the 2 designs order the systems "
+        "as the truth does.")
+    assert claims.SWAP.format(**found).startswith("The widest pair a design swaps is b and a: b is measured above "
+                                                  "a, although its true P@10 is 3.3% lower (0.2900 against 0.3000).")
+    assert claims.NO_TRUTH.format(dataset="ml-100k").startswith("*ml-100k* is observed data")

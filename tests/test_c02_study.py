@@ -4,6 +4,7 @@ orders of systems against the truth, each against hand-worked values or a direct
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pandas as pd
@@ -93,6 +94,15 @@ def test_impossible_designs_are_refused_early() -> None:
         comparison.design_study(small(), small(), folds=1, second_nonrelevant=5000)
 
 
+def test_the_second_dataset_runs_unless_it_is_missing_the_page_s_own_or_unavailable() -> None:
+    assert comparison.second_status("", "synthetic") == "empty"
+    assert comparison.second_status("ml-100k", "ml-100k") == "same"
+    assert comparison.second_status("csv:/no/such/file.csv", "synthetic") == "unavailable"
+    assert comparison.second_status("synthetic-small", "synthetic") == ""
+    with pytest.raises(ValueError, match="no-such-dataset"):
+        comparison.second_status("no-such-dataset", "synthetic")
+
+
 def test_the_second_dataset_is_split_by_time_when_it_has_timestamps() -> None:
     assert small().timestamps is not None and comparison.second_split(small()) == "temporal"
     train, _ = toy.fig1_toy()
@@ -177,7 +187,6 @@ def test_the_gaps_and_spreads_match_a_direct_computation() -> None:
     reports = study.main.reports[study.main.reports["design"] == "TI-AN"]
     assert study.untested_share == pytest.approx(1 - reports["n_candidates"].mean() / small().n_items)
     assert study.best_one_r() == max(study.measured("synthetic-small", "1R TI-NN(49)").values()) <= study.ceiling
-    assert study.best_one_r(comparison.PAPERS) <= study.best_one_r()
     popularity = [study.measured(*panel)["Popularity"] for panel in study.panels]
     assert study.spread("Popularity") == (min(popularity), max(popularity))
 
@@ -227,8 +236,25 @@ def test_reversals_need_both_designs_beyond_noise_in_opposite_ways() -> None:
         ("AR", "a", "d", 0.0, 0.001), ("1R", "a", "d", 0.1, 0.001),  # no difference under AR
         ("AR", "c", "d", 0.1, 0.001),  # tested under AR only
     ]), "d", "AR", "1R")
-    assert found.set_index(["system_a", "system_b"])["outcome"].to_dict() == {
-        ("a", "b"): "reversed", ("a", "c"): "undecided", ("b", "c"): "alike", ("a", "d"): "undecided"}
+    found = found.set_index(["system_a", "system_b"])
+    assert found["reversed"].to_dict() == {("a", "b"): True, ("a", "c"): False, ("b", "c"): False, ("a", "d"): False}
+    assert found["alike"].to_dict() == {("a", "b"): False, ("a", "c"): False, ("b", "c"): True, ("a", "d"): False}
+
+
+def metric_table(**columns: list[float]) -> pd.DataFrame:
+    frame = pd.DataFrame({"design": ["AR"] * 3 + ["1R"] * 3, "system": ["a", "b", "c"] * 2})
+    return frame.assign(**{"P@10": [3, 2, 1, 3, 2, 1]}, **{m: columns.get(m, [3, 2, 1, 3, 2, 1])
+                                                            for m in comparison.METRICS[1:]})
+
+
+def test_each_metric_is_checked_for_the_order_of_p_at_10_within_each_design() -> None:
+    agree = comparison.same_order_as_precision(metric_table())
+    assert agree.index.tolist() == ["AR", "1R"] and agree.columns.tolist() == list(comparison.METRICS[1:])
+    assert agree.to_numpy().all()
+    one_off = comparison.same_order_as_precision(metric_table(MRR=[1, 2, 3, 3, 2, 1]))
+    assert not one_off.loc["AR", "MRR"] and one_off.to_numpy().sum() == 7
+    tied = comparison.same_order_as_precision(metric_table(MAP=[3, 3, 1, 3, 2, 1]))  # a tie is another order
+    assert tied.loc["AR", "MAP"] == False and tied.loc["1R", "MAP"] == True  # noqa: E712
 
 
 def test_under_1r_map_equals_mrr_on_every_run() -> None:
@@ -279,18 +305,22 @@ def sweep_frame(rows: list[tuple[str, float, str, float, float, float]]) -> pd.D
     return frame.assign(runs=100, users=40, holds=(frame["lower"] <= frame["value"]) & (frame["value"] <= frame["upper"]))
 
 
-def test_band_summary_averages_absolute_and_relative_widths_over_systems() -> None:
+def test_the_band_is_measured_at_the_ends_of_each_sweep_averaged_over_systems() -> None:
     sweep = sweep_frame([
         ("removed test ratings", 0.0, "a", 0.1, 0.2, 0.3), ("removed test ratings", 0.0, "b", 0.2, 0.4, 0.4),
+        ("removed test ratings", 0.2, "a", 0.0, 0.5, 0.9),  # a point between the ends does not count
         ("removed test ratings", 0.5, "a", 0.1, 0.1, 0.1), ("removed test ratings", 0.5, "b", 0.3, 0.3, 0.4),
         ("target size", 100.0, "a", 0.1, 0.2, 0.2), ("target size", 100.0, "b", 0.1, 0.2, 0.2),
+        ("target size", 400.0, "a", 0.1, 0.1, 0.2), ("target size", 400.0, "b", 0.1, 0.1, 0.1),
     ])
-    bands = lemma.band_summary(sweep).set_index(["sweep", "x"])
-    assert bands.loc[("removed test ratings", 0.0), "width"] == pytest.approx((0.2 + 0.2) / 2)
-    assert bands.loc[("removed test ratings", 0.0), "relative"] == pytest.approx((0.2 / 0.2 + 0.2 / 0.4) / 2)
-    assert bands.loc[("removed test ratings", 0.5), "width"] == pytest.approx(0.05)
-    assert bands.loc[("target size", 100.0), "relative"] == pytest.approx(0.5)
-    assert list(bands.index) == [("removed test ratings", 0.0), ("removed test ratings", 0.5), ("target size", 100.0)]
+    ends = lemma.band_ends(sweep)
+    assert ends["full"] == pytest.approx((0.2 + 0.2) / 2) and ends["full_relative"] == pytest.approx((1 + 0.5) / 2)
+    assert ends["thin"] == pytest.approx(0.05) and ends["thin_relative"] == pytest.approx((0 + 0.1 / 0.3) / 2)
+    assert ends["removed"] == 0.5 and ends["users"] == 40
+    assert (ends["small"], ends["small_relative"], ends["small_size"]) == (pytest.approx(0.1), pytest.approx(0.5), 100)
+    assert (ends["big"], ends["big_relative"], ends["big_size"]) == (pytest.approx(0.05), pytest.approx(0.5), 400)
+    no_growth = lemma.band_ends(sweep[sweep["sweep"] == "removed test ratings"])
+    assert "big" not in no_growth and "users" not in no_growth and no_growth["removed"] == 0.5
 
 
 # ------------------------------------------------------------------------------ truth
@@ -316,14 +346,25 @@ def test_observed_data_have_no_truth_to_check() -> None:
 
 
 TRUE = pd.Series({"a": 0.30, "b": 0.29, "c": 0.10})
+SET = {"toy set": ("a", "b", "c")}
 
 
-@pytest.mark.parametrize("measured, right, widest, gap", [
-    ({"right": {"a": 0.3, "b": 0.2, "c": 0.1}}, 1, None, 0.0),
-    ({"right": {"a": 0.3, "b": 0.2, "c": 0.1}, "close swap": {"a": 0.2, "b": 0.3, "c": 0.1}}, 1, ("b", "a"), 0.01 / 0.3),
-    ({"far swap": {"a": 0.2, "b": 0.1, "c": 0.3}}, 0, ("c", "a"), 0.2 / 0.3),
+@pytest.mark.parametrize("measured, right, a, b, gap", [
+    ({"right": {"a": 0.3, "b": 0.2, "c": 0.1}}, 1, None, None, 0.0),
+    ({"right": {"a": 0.3, "b": 0.2, "c": 0.1}, "close swap": {"a": 0.2, "b": 0.3, "c": 0.1}}, 1, "b", "a", 0.01 / 0.3),
+    ({"far swap": {"a": 0.2, "b": 0.1, "c": 0.3}}, 0, "c", "a", 0.2 / 0.3),
 ])
-def test_swaps_find_the_widest_pair_a_design_puts_in_the_wrong_order(measured, right, widest, gap) -> None:
-    found = truth.swaps(truth.TruthCheck("toy", TRUE, pd.DataFrame(measured)))
-    assert (found.right, found.designs, found.widest) == (right, len(measured), widest)
-    assert found.gap == pytest.approx(gap) and found.close == (gap < truth.CLOSE)
+def test_readings_find_the_widest_pair_a_design_puts_in_the_wrong_order(measured, right, a, b, gap) -> None:
+    (found,) = truth.readings(truth.TruthCheck("toy", TRUE, pd.DataFrame(measured)), SET).values()
+    assert (found["order"], found["right"], found["designs"]) == ("a > b > c", right, len(measured))
+    assert (found["a"], found["b"], found["gap"]) == (a, b, pytest.approx(gap))
+    assert (found["true_a"], found["true_b"]) == ((TRUE[a], TRUE[b]) if a else (0.0, 0.0))
+
+
+def test_readings_leave_out_a_set_with_fewer_than_two_systems_of_the_check() -> None:
+    check = truth.TruthCheck("toy", TRUE, pd.DataFrame({"d": {"a": 0.3, "b": 0.2, "c": 0.1}}))
+    found = truth.readings(check, {"first": ("a", "b"), "lonely": ("c", "z")})
+    assert list(found) == ["first"] and found["first"]["order"] == "a > b"
+    both = truth.readings(truth.truth_check(two_datasets()))
+    assert list(both) == [comparison.PAPERS, comparison.TOP_N]
+    assert set(re.split(" > | = ", both[comparison.TOP_N]["order"])) == set(comparison.TOP_N_SET)

@@ -1,22 +1,16 @@
-"""The chapter's claims: what the papers state about the comparison of designs and the lemma, and the
-numbers they print (``published.csv``).
+"""The chapter's claims: the papers' statements on the comparison of designs (IRJ 2017 Sec. 3.3, Fig. 2) and
+the lemma (Eq. 2, Fig. 3), the numbers they print (``published.csv``), and the page's sentences that a condition
+other than a verdict picks, as templates.
 
-IRJ 2017 Sec. 3.3 and Fig. 2 state which system leads under AR and 1R, where popularity stands, that MF
-beats kNN, that AI and TI give nearly the same precision and that every pair of systems differs
-significantly; on Last.fm, that popularity leads under AR and that AR and 1R disagree on some pairs.  Each
-statement about systems is checked on **the papers' set** (random, popularity, pLSA and the rating
-predictors MF and kNN), and a twin finding (key ending :data:`TWIN`) says whether it carries over to
-**today's top-N set** (implicit ALS and unnormalised user-kNN in their place), which departs from the
-papers by construction.  A statement that compares two systems is decided beyond noise only
-(:func:`~recbias.bookkit.claims.beyond_noise`, Wilcoxon signed-rank tests with the user as the unit), and so
-are the AR-1R disagreement (a pair ordered oppositely by the two designs, each beyond noise) and the
-AI-TI likeness (an equivalence: every 95% interval of a system's AI - TI difference within ±:data:`ALIKE`).
-IRJ Eq. 2 and Fig. 3 state that 1R precision lies within two AR bounds.
+Each statement about systems is checked on **the papers' set**, and a twin finding (key ending :data:`TWIN`)
+says whether it carries over to **today's top-N set**, which departs from the papers by construction.  A
+comparison of two systems is decided beyond noise (Wilcoxon signed-rank tests, the user as the unit), and so
+is the AR-1R disagreement; the AI-TI likeness is an equivalence within ±:data:`ALIKE` on 95% intervals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +20,7 @@ import pandas as pd
 from recbias.bookkit.claims import (
     FAILS,
     HOLDS,
-    INCONCLUSIVE,
+    LEVEL,
     Criterion,
     Finding,
     all_of,
@@ -34,17 +28,10 @@ from recbias.bookkit.claims import (
     between,
     is_true,
     published,
+    some_of,
+    within_margin,
 )
-from recbias.chapters.c02_designs.study.comparison import (
-    ALPHA,
-    LEVEL,
-    PAPERS,
-    ROLES,
-    SETS,
-    TOP_N,
-    DesignStudy,
-    reversals,
-)
+from recbias.chapters.c02_designs.study.comparison import ALPHA, PAPERS, ROLES, SETS, TOP_N, DesignStudy, reversals
 from recbias.text import ordinal
 
 #: where the papers state the findings of the comparison
@@ -74,59 +61,34 @@ NUMBERS = published(Path(__file__).with_name("published.csv"))
 SECOND_NUMBERS = [number for number in NUMBERS if number.paper_dataset == "lastfm-1k"]
 MAIN_NUMBERS = [number for number in NUMBERS if number.paper_dataset != "lastfm-1k"]
 
-
-def disagreement(reversed_pairs: str, alike_pairs: str, pairs: str) -> Criterion:
-    """Two designs disagree on the order of some pair of systems: holds when ``values[reversed_pairs] > 0``
-    (pairs the two designs order oppositely, each beyond noise), fails when every one of ``values[pairs]``
-    pairs is ordered alike by both beyond noise (``values[alike_pairs]``), inconclusive otherwise."""
-
-    def test(values: Mapping[str, Any]) -> str:
-        if int(values[reversed_pairs]) > 0:
-            return HOLDS
-        return FAILS if int(values[alike_pairs]) == int(values[pairs]) else INCONCLUSIVE
-
-    words = ("a pair of systems that AR and 1R order oppositely, each with p < {:g} with the user as the unit "
-             "(fails when both order every pair alike beyond noise)").format(LEVEL)
-    return Criterion(words, (reversed_pairs, alike_pairs, pairs), test)
-
-
-def equivalence(outer: str, inner: str, margin: float) -> Criterion:
-    """An equivalence within ``±margin``: holds when ``values[outer]`` (the farthest end of any interval
-    from zero) is below ``margin``, fails when ``values[inner]`` (the largest distance from zero of an
-    interval, 0 for one that covers zero) is at least ``margin``, inconclusive otherwise."""
-
-    def test(values: Mapping[str, Any]) -> str:
-        if float(values[outer]) < margin:
-            return HOLDS
-        return FAILS if float(values[inner]) >= margin else INCONCLUSIVE
-
-    words = ("every system's 95% interval of AI − TI (the user as the unit) within ±{0:g} (fails when one lies "
-             "wholly beyond ±{0:g})").format(margin)
-    return Criterion(words, (outer, inner), test)
+#: the AR-1R disagreement: some pair of systems ordered oppositely by AR and 1R, each beyond noise
+DISAGREE = ("a pair of systems that AR and 1R order oppositely, each with p < {:g} with the user as the unit "
+            "(fails when both order every pair alike beyond noise)").format(LEVEL)
+#: the AI-TI likeness: an equivalence within ±:data:`ALIKE` on every system's 95% interval
+AI_TI_ALIKE = ("every system's 95% interval of AI − TI (the user as the unit) within ±{0:g} (fails when one lies "
+               "wholly beyond ±{0:g})").format(ALIKE)
 
 
 def _finding(which: str, key: str, statement: str, criterion: Callable[[str], Criterion], evidence: str,
              departs: str = "") -> Finding:
-    """A statement of the papers on the set ``which``: the papers' own key, or its :data:`TWIN` for today's set.
-
-    ``statement`` may name ``{among}``, ``{mf}`` and ``{knn}``; ``evidence`` writes the measured values it
-    quotes as ``{{name{sfx}}}``; ``criterion`` builds the test from the suffix of the set's value names.
-    """
-    mf, knn = ROLES[which]
-    sfx = SUFFIX[which]
-    departures = [departs] if departs else []
-    if which != PAPERS:
-        departures.insert(0, TODAYS_DEPARTS)
+    """A statement of the papers on the set ``which`` (its key ends :data:`TWIN` on today's set): ``statement``
+    may name ``{among}``, ``{mf}`` and ``{knn}``; ``evidence`` and ``criterion`` read the set's value names
+    (``{{name{sfx}}}`` and ``criterion(sfx)``)."""
+    (mf, knn), sfx = ROLES[which], SUFFIX[which]
+    departures = [text for text in ("" if which == PAPERS else TODAYS_DEPARTS, departs) if text]
     return Finding(key if which == PAPERS else key + TWIN, statement.format(among=AMONG[which], mf=mf, knn=knn),
                    SOURCE, ANCHOR, criterion(sfx), evidence.format(sfx=sfx, mf=mf, knn=knn),
                    departs="; ".join(departures))
 
 
+def _lead(name: str, what: str) -> Callable[[str], Criterion]:
+    """The value ``name`` of a set (with its suffix) above zero beyond noise, its p-value in ``name_p``."""
+    return lambda sfx: beyond_noise(f"{name}{sfx}", f"{name}{sfx}_p", what=what)
+
+
 def _popularity_second(sfx: str) -> Criterion:
-    return all_of(beyond_noise(f"ar_first_over_popularity{sfx}", f"ar_first_over_popularity{sfx}_p",
-                               what="the best other system's AR P@10 minus Popularity's"),
-                  beyond_noise(f"ar_popularity_over_second{sfx}", f"ar_popularity_over_second{sfx}_p",
-                               what="Popularity's AR P@10 minus the second best other system's"))
+    return all_of(_lead("ar_first_over_popularity", "the best other system's AR P@10 minus Popularity's")(sfx),
+                  _lead("ar_popularity_over_second", "Popularity's AR P@10 minus the second best other system's")(sfx))
 
 
 def set_findings(which: str) -> list[Finding]:
@@ -134,23 +96,19 @@ def set_findings(which: str) -> list[Finding]:
     mf, knn = ROLES[which]
     return [
         _finding(which, "fig2/AR/pLSA-first", "pLSA has the best AR precision of {among}",
-                 lambda s: beyond_noise(f"ar_plsa_lead{s}", f"ar_plsa_lead{s}_p",
-                                        what="pLSA's AR P@10 minus the best other system's"),
+                 _lead("ar_plsa_lead", "pLSA's AR P@10 minus the best other system's"),
                  "AR {{ar_design}} order: {{ar_order{sfx}}}"),
         _finding(which, "fig2/1R/pLSA-first", "pLSA has the best 1R precision of {among}",
-                 lambda s: beyond_noise(f"one_r_plsa_lead{s}", f"one_r_plsa_lead{s}_p",
-                                        what="pLSA's 1R P@10 minus the best other system's"),
+                 _lead("one_r_plsa_lead", "pLSA's 1R P@10 minus the best other system's"),
                  "1R order: {{one_r_order{sfx}}}"),
         _finding(which, "fig2/AR/Popularity-second",
                  "Popularity comes second under AR among {among}, ahead of two personalised systems",
                  _popularity_second, "Popularity is {{ar_popularity_place{sfx}}} under AR"),
         _finding(which, "fig2/AR/MF-above-kNN", "MF ({mf}) beats kNN ({knn}) under AR",
-                 lambda s: beyond_noise(f"ar_mf_over_knn{s}", f"ar_mf_over_knn{s}_p",
-                                        what="{}'s AR P@10 minus {}'s".format(mf, knn)),
+                 _lead("ar_mf_over_knn", "{}'s AR P@10 minus {}'s".format(mf, knn)),
                  "AR P@10: {mf} {{ar_mf{sfx}:.4f}}, {knn} {{ar_knn{sfx}:.4f}}"),
         _finding(which, "fig2/1R/MF-above-kNN", "MF ({mf}) beats kNN ({knn}) under 1R",
-                 lambda s: beyond_noise(f"one_r_mf_over_knn{s}", f"one_r_mf_over_knn{s}_p",
-                                        what="{}'s 1R P@10 minus {}'s".format(mf, knn)),
+                 _lead("one_r_mf_over_knn", "{}'s 1R P@10 minus {}'s".format(mf, knn)),
                  "1R P@10: {mf} {{one_r_mf{sfx}:.4f}}, {knn} {{one_r_knn{sfx}:.4f}}"),
         _finding(which, "fig2/all-pairs-significant", "every pair of {among} differs significantly in every design",
                  lambda s: between(f"pair_p{s}", 0, ALPHA, open_high=True, what="the Wilcoxon p-value of every pair"),
@@ -161,12 +119,12 @@ def set_findings(which: str) -> list[Finding]:
 def second_findings(which: str) -> list[Finding]:
     """The statements of the comparison on Last.fm, checked on the second dataset with the set ``which``."""
     return [
-        _finding(which, "fig2/AR-lastfm/Popularity-first", "on Last.fm, Popularity has the best AR precision of {among}",
-                 lambda s: beyond_noise(f"second_popularity_lead{s}", f"second_popularity_lead{s}_p",
-                                        what="Popularity's AR P@10 minus the best other system's"),
+        _finding(which, "fig2/AR-lastfm/Popularity-first",
+                 "on Last.fm, Popularity has the best AR precision of {among}",
+                 _lead("second_popularity_lead", "Popularity's AR P@10 minus the best other system's"),
                  "AR {{second_ar_design}} order: {{second_ar_order{sfx}}}", SECOND_DEPARTS),
         _finding(which, "fig2/lastfm/AR-1R-disagree", "on Last.fm, AR and 1R order some pairs of {among} differently",
-                 lambda s: disagreement(f"second_reversed{s}", f"second_alike{s}", f"second_pairs{s}"),
+                 lambda s: some_of(f"second_reversed{s}", f"second_alike{s}", f"second_pairs{s}", words=DISAGREE),
                  "AR: {{second_ar_order{sfx}}}; 1R: {{second_one_r_order{sfx}}}; reversed beyond noise: "
                  "{{second_reversed_pairs{sfx}}}; ordered alike beyond noise: {{second_alike{sfx}}} of "
                  "{{second_pairs{sfx}}} pairs", SECOND_DEPARTS),
@@ -181,7 +139,7 @@ def _interleaved(build: Callable[[str], list[Finding]]) -> list[Finding]:
 FINDINGS = [
     *_interleaved(set_findings),
     Finding("fig2/AI-TI-alike", "AI and TI candidate sets give almost the same AR precision", SOURCE, ANCHOR,
-            equivalence("ai_ti_outer", "ai_ti_inner", ALIKE),
+            within_margin("ai_ti_outer", "ai_ti_inner", ALIKE, words=AI_TI_ALIKE),
             "largest |{ai_design} − {ar_design}| P@10 gap of the papers' set: {ai_ti_gap:.4f}; its intervals reach "
             "±{ai_ti_outer:.4f}"),
 ]
@@ -192,7 +150,10 @@ LEMMA_FINDINGS = [
     Finding("fig3/lemma-holds", "1R precision lies within the lemma's AR bounds at every point of both sweeps",
             "IRJ 2017 Eq. 2, Fig. 3", "fig-designs-lemma",
             is_true("lemma_holds", "1R P@10 within its bounds at every point"),
-            "{lemma_within} of {lemma_points} points within the bounds"),
+            "{lemma_within} of {lemma_points} points within the bounds",
+            says={HOLDS: "The bounds hold on all {lemma_points} points.",
+                  FAILS: "The bounds hold on {lemma_within} of the {lemma_points} points only: a violation means the "
+                         "lemma's conditions were broken (shared non-relevant items, one order of items per user)."}),
 ]
 
 
@@ -220,8 +181,8 @@ def _mf_knn(study: DesignStudy, dataset: str, design: str, which: str, prefix: s
     (mf, knn), values = ROLES[which], study.measured(dataset, design)
     difference, p = study.pair(dataset, design, mf, knn)
     sfx = SUFFIX[which]
-    return {f"{prefix}_mf{sfx}": values[mf], f"{prefix}_knn{sfx}": values[knn], f"{prefix}_mf_over_knn{sfx}": difference,
-            f"{prefix}_mf_over_knn{sfx}_p": p}
+    return {f"{prefix}_mf{sfx}": values[mf], f"{prefix}_knn{sfx}": values[knn],
+            f"{prefix}_mf_over_knn{sfx}": difference, f"{prefix}_mf_over_knn{sfx}_p": p}
 
 
 def _set_values(study: DesignStudy, which: str) -> dict[str, Any]:
@@ -245,11 +206,11 @@ def _second_values(study: DesignStudy, which: str) -> dict[str, Any]:
     """The values of :func:`second_findings` for the set ``which``."""
     other, ar, one_r, sfx = study.second_name, study.second_ar, study.choice.one_r, SUFFIX[which]
     pairs = reversals(study.set_comparisons(which), other, ar, one_r)
-    flipped = pairs[pairs["outcome"] == "reversed"]
+    flipped = pairs[pairs["reversed"]]
     return {f"second_ar_order{sfx}": " > ".join(study.order(other, ar, which)),
             f"second_one_r_order{sfx}": " > ".join(study.order(other, one_r, which)),
             **_lead_values(study, other, ar, "Popularity", which, f"second_popularity_lead{sfx}"),
-            f"second_reversed{sfx}": len(flipped), f"second_alike{sfx}": int((pairs["outcome"] == "alike").sum()),
+            f"second_reversed{sfx}": len(flipped), f"second_alike{sfx}": int(pairs["alike"].sum()),
             f"second_pairs{sfx}": len(pairs),
             f"second_reversed_pairs{sfx}": ", ".join(f"{a} vs {b}" for a, b in zip(
                 flipped["system_a"], flipped["system_b"], strict=True)) or "none"}
@@ -266,19 +227,16 @@ def _ai_ti_values(study: DesignStudy) -> dict[str, float]:
 
 
 def measured(study: DesignStudy) -> dict[str, Any]:
-    """The values the comparison's claims are checked on: for each set of systems, the orders, the leads and
-    gaps they rest on with their paired p-values and the p-values of every pair on the page's dataset; the
-    AI-TI differences; on the second dataset, the orders, Popularity's lead and the pairs AR and 1R order
-    oppositely; and the published numbers' recomputations."""
+    """The values the comparison's claims are checked on: per set of systems, the orders, leads and gaps with
+    their paired p-values, on both datasets; the AI-TI differences; the published numbers' recomputations."""
     here, ar = study.ratings.name, study.choice.main_ar
-    values: dict[str, Any] = {"dataset": here, "ar_design": ar, "ai_design": study.choice.ar[0],
-                              "one_r_design": study.choice.one_r, **_ai_ti_values(study),
+    values: dict[str, Any] = {"ar_design": ar, "ai_design": study.choice.ar[0], **_ai_ti_values(study),
                               "fig2/AR/Popularity/P@10": study.measured(here, ar)["Popularity"],
                               "fig2/1R/ceiling": study.ceiling}
     for which in SETS:
         values |= _set_values(study, which)
     if study.second is not None:
-        values |= {"second_dataset": study.second_name, "second_ar_design": study.second_ar,
+        values |= {"second_ar_design": study.second_ar,
                    "fig2/AR-lastfm/Popularity/P@10": study.measured(study.second_name, study.second_ar)["Popularity"]}
         for which in SETS:
             values |= _second_values(study, which)
@@ -291,9 +249,34 @@ def lemma_measured(sweep: pd.DataFrame) -> dict[str, Any]:
             "lemma_points": len(sweep)}
 
 
-def published_value(key: str) -> float:
-    """The value the papers print for the published number ``key``."""
-    found = {number.key: number.value for number in NUMBERS}
-    if key not in found:
-        raise KeyError(f"no published number {key!r}; known: {', '.join(found)}")
-    return found[key]
+# The page's sentences that a condition other than a verdict picks (templates over the values named).
+#: what became of the page's second dataset: why it was not run (:func:`~.study.comparison.second_status`)
+#: or how it was split (:func:`~.study.comparison.second_split`); ``{second}`` is its name
+SECOND_NOTES = {
+    "empty": "No second dataset was requested (`second_dataset` is empty).",
+    "same": "The second dataset, *{second}*, is the chapter's own dataset: it is not repeated.",
+    "unavailable": "The second dataset, *{second}*, is not available on the machine that built this page.",
+    "temporal": "The second dataset, *{second}*, was split once by time (the most recent ratings in test), as the "
+                "papers did on Last.fm.",
+    "coin": "The second dataset, *{second}*, was split once by a coin flip per rating: it has no timestamps, so the "
+            "temporal split of the papers cannot be reproduced on it.",
+}
+#: the lemma's band along the size sweep (:func:`~.study.lemma.band_ends`), or why there is none
+BAND_GROWTH = ("Along the size sweep, on a fixed population of {users:,.0f} users, it goes from {small:.4f} "
+               "({small_relative:.0%}) with target sets of {small_size:,.0f} items to {big:.4f} ({big_relative:.0%}) "
+               "with {big_size:,.0f}.")
+NO_SIZE_SWEEP = "The catalogue is too small for the size sweep."
+#: the check against the truth in one set of systems (:func:`~.study.truth.readings`), and its widest swap
+TRUTH = ("Among {among}, the true order is **{order}**, and {right} of the {designs} designs order the systems "
+         "as the truth does.")
+SWAP = ("The widest pair a design swaps is {a} and {b}: {a} is measured above {b}, although its true P@10 is "
+        "{gap:.1%} lower ({true_a:.4f} against {true_b:.4f}). A swap of systems close in truth may be noise; a "
+        "wide one means that the design itself, not only noise, moves the order, which the chapters on popularity "
+        "bias return to.")
+#: the best true precision against the best measured one
+SCALE = ("The scale differs too: the best true precision, {best:.3f}, is {ratio:.1f} times the best value any design "
+         "measures here, because most relevant items were never rated and count as failures.")
+#: why observed data get no check against a truth
+NO_TRUTH = ("*{dataset}* is observed data, without the relevance of the pairs nobody rated, so the orders cannot be "
+            "checked against a truth here: the table gives the measured orders only. Build the chapter on "
+            "`synthetic` to see the check.")

@@ -1,10 +1,6 @@
 """The chapter's figures: the toy target sets (IRJ Fig. 1), the comparison's precision (IRJ Fig. 2) and the
-lemma's band (IRJ Fig. 3).
-
-Colours of the systems are the book's (:func:`recbias.bookkit.plotting.palette`): the MF and kNN of
-the papers' set in green and orange, today's top-N MF and kNN in light shades of them, hatched
-(:data:`TOP_N_HATCH`); the legend groups the systems by set.  Every panel carries the name of its
-dataset (:func:`recbias.bookkit.plotting.dataset_caption`).
+lemma's band (IRJ Fig. 3), in the book's colours; today's top-N MF and kNN hatched (:data:`TOP_N_HATCH`), the
+legend grouping the systems by set, every panel captioned with its dataset.
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
 from recbias.bookkit.plotting import dataset_caption, legend_outside, palette
-from recbias.chapters.c02_designs.study.comparison import N, PAPERS, TOP_N, DesignStudy, set_of
+from recbias.chapters.c02_designs.study.comparison import N, SET_NAMES, TOP_N, DesignStudy, set_of
 from recbias.chapters.c02_designs.study.lemma import REMOVAL
 from recbias.chapters.c02_designs.study.toy import TOY_ITEMS, TOY_USERS, ToyTargetSet, fig1_toy
 
@@ -31,8 +27,6 @@ _RELEVANT, _NONRELEVANT, _TRAINED = "#1a7f37", "#8fb8de", "#dddddd"
 TOY_CAPTION = "hand-made toy"
 #: hatching of the bars of the systems only today's top-N set has
 TOP_N_HATCH = "///"
-#: the legend's heading of each group of systems (:func:`~.study.comparison.set_of`)
-GROUPS = {"both": "both sets", PAPERS: "papers' set", TOP_N: "today's top-N set"}
 
 
 def set_legend(figure: Figure, handles: dict[str, Artist]) -> Legend:
@@ -40,18 +34,13 @@ def set_legend(figure: Figure, handles: dict[str, Artist]) -> Legend:
     (both sets, the papers', today's top-N), each group under its heading in bold; the panels are laid out
     in the width the legend leaves."""
     entries, headings = [], []
-    for group, heading in GROUPS.items():
+    for group, heading in SET_NAMES.items():
         members = [s for s in handles if set_of(s) == group]
         if members:
             headings.append(len(entries))
             entries += [(Line2D([], [], linestyle="none"), heading)] + [(handles[s], s) for s in members]
     handles_in_order, labels = (list(column) for column in zip(*entries, strict=True))
     return legend_outside(figure, handles_in_order, labels, bold=tuple(headings), handlelength=1.4, frameon=False)
-
-
-def toy_label(target: ToyTargetSet) -> str:
-    """The row label of a target set: its design, with the index of its relevant item in a 1R design."""
-    return f"{target.design}: $T_u^{target.index}$" if target.index else target.design
 
 
 def _toy_ratings_panel(ax: plt.Axes) -> None:
@@ -84,7 +73,8 @@ def _toy_sets_panel(ax: plt.Axes, target_sets: Sequence[ToyTargetSet]) -> None:
             ax.text(item, row, text, ha="center", va="center", fontsize=10.5,
                     color="white" if colour == _RELEVANT else "#222222")
     ax.set_ylim(len(target_sets) - 0.5, -0.5)
-    ax.set_yticks(range(len(target_sets)), [toy_label(t) for t in target_sets])
+    labels = [f"{t.design}: $T_u^{t.index}$" if t.index else t.design for t in target_sets]  # 1R: which relevant item
+    ax.set_yticks(range(len(target_sets)), labels)
     ax.set_title("target sets of user $u$", loc="left")
     ax.set_xlim(-0.5, len(TOY_ITEMS) - 0.5)
     ax.set_xticks(range(len(TOY_ITEMS)), [f"${i}$" for i in TOY_ITEMS])
@@ -101,11 +91,9 @@ def toy_figure(target_sets: Sequence[ToyTargetSet]) -> Figure:
     for ax in (ax_m, ax_t):
         ax.grid(False)
     dataset_caption(ax_t, TOY_CAPTION)
-    fig.legend(
-        handles=[Patch(color=_RELEVANT, label="relevant"), Patch(color=_NONRELEVANT, label="non-relevant"),
-                 Patch(color=_TRAINED, label="training item of $u$")],
-        loc="lower center", ncol=3, bbox_to_anchor=(0.5, 0.0),
-    )
+    fig.legend(handles=[Patch(color=_RELEVANT, label="relevant"), Patch(color=_NONRELEVANT, label="non-relevant"),
+                        Patch(color=_TRAINED, label="training item of $u$")],
+               loc="lower center", ncol=3, bbox_to_anchor=(0.5, 0.0))
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
 

@@ -1,17 +1,11 @@
 """The preliminary comparison of designs (IRJ 2017 Sec. 3.3 and Fig. 2).
 
-Two sets of systems under the AI and TI AR designs and 1R TI-NN on coin-flip splits of the page's dataset,
-and under AR TI-NN and 1R TI-NN on one split of a second dataset (:func:`design_study`): **the papers'
-set** (:data:`recbias.recommenders.sets.PAPERS_SET`: random, popularity, pLSA and the rating predictors MF and user-kNN that rank
-items by predicted rating) and **today's top-N set** (:data:`~recbias.recommenders.sets.TOP_N_SET`: the same three with implicit ALS
-and the unnormalised top-N user-kNN, which learn which items get rated, in place of the rating
-predictors).  Both share one fit of each system per split.  Also: the weight of heavy users in 1R
-precision (:func:`relevant_weight`), the 1R ceiling (:func:`one_r_ceiling`), the paired tests of every
-two systems of a set (:func:`pair_tests`), the AI-TI differences with their intervals and the pairs that
-two designs order in opposite ways beyond noise (:func:`reversals`).
-
-Means are the papers' run average; intervals and paired tests use the user as the independent unit
-(:meth:`recbias.evaluate.experiment.Experiment.summary` and ``comparison``).
+Two sets of systems, each fitted once per split (:func:`design_study`): **the papers' set**
+(:data:`~recbias.recommenders.sets.PAPERS_SET`: random, popularity, pLSA and the rating predictors MF and user-kNN)
+and **today's top-N set** (:data:`~recbias.recommenders.sets.TOP_N_SET`: implicit ALS and the unnormalised
+user-kNN in place of the rating predictors), under the AI and TI AR designs and 1R TI-NN on coin-flip splits of
+the page's dataset, and under AR TI-NN and 1R TI-NN on one split of a second dataset.  Means are the papers'
+run average; intervals and paired tests take the user as the unit.
 """
 
 from __future__ import annotations
@@ -23,27 +17,30 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from recbias import datasets
+from recbias.bookkit.claims import LEVEL
 from recbias.designs import build_runs
 from recbias.evaluate import evaluate_runs, mean_confidence_interval
 from recbias.evaluate.experiment import DesignChoice, Experiment, choose_designs, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import PAPERS_SET, RATING_PREDICTORS, TOP_N_LEARNERS, TOP_N_SET
 from recbias.splits import Fold, make_folds
+from recbias.text import order_text
 
 #: cut-off of P@n throughout, as in the papers
 N = 10
 #: the metrics measured on every run of the comparison
 METRICS = ("P@10", "Recall@10", "nDCG@10", "MAP", "MRR")
-#: significance level of the count of significant pairs, as in the papers ("p << 0.001")
+#: the papers' threshold of a significant pair ("p << 0.001"), which their statement on every pair reads
 ALPHA = 1e-3
-#: level at which a comparison of two systems is decided (beyond noise), as in :func:`recbias.bookkit.claims.beyond_noise`
-LEVEL = 0.05
 #: the two sets of systems
 PAPERS, TOP_N = "papers'", "today's top-N"
 #: every system of the comparison: those of both sets, then the papers' MF and kNN, then today's
 SYSTEMS = {label: preset for label, preset in PAPERS_SET.items() if label in TOP_N_SET} | PAPERS_SET | TOP_N_SET
 #: set -> the labels of its systems
 SETS = {PAPERS: tuple(PAPERS_SET), TOP_N: tuple(TOP_N_SET)}
+#: which set a system belongs to (:func:`set_of`) -> how tables and legends name it
+SET_NAMES = {"both": "both sets", PAPERS: "papers' set", TOP_N: "today's top-N set"}
 #: set -> the labels of its MF and its user-kNN
 ROLES = {PAPERS: RATING_PREDICTORS, TOP_N: tuple(TOP_N_LEARNERS)}
 
@@ -58,14 +55,8 @@ def set_of(system: str) -> str:
 
 @dataclass(frozen=True)
 class RelevantWeight:
-    """How the relevant test ratings of a split are spread over users.
-
-    Attributes:
-        users: users with at least one relevant test rating (the users of AR precision).
-        top_users: the tenth of them (at least one) with the most relevant test ratings.
-        share: the share of all relevant test ratings those users hold, i.e. their
-            weight in 1R precision (IRJ Eq. 1), against ``top_users / users`` in AR.
-    """
+    """The ``users`` with a relevant test rating (those of AR precision), the tenth of them (at least one) with
+    the most (``top_users``) and the ``share`` of those ratings they hold: their weight in 1R precision."""
 
     users: int
     top_users: int
@@ -81,6 +72,16 @@ def relevant_weight(test: Ratings) -> RelevantWeight:
         raise ValueError(f"{test.name}: the test set holds no relevant rating")
     top = max(1, int(np.ceil(0.1 * len(per_user))))
     return RelevantWeight(len(per_user), top, float(per_user[:top].sum() / per_user.sum()))
+
+
+def second_status(second: str, dataset: str) -> str:
+    """Why the page runs no second dataset named ``second`` beside ``dataset``: ``"empty"`` (none named),
+    ``"same"`` (the page's own), ``"unavailable"`` (not on this machine), or ``""`` when it runs it."""
+    if not second:
+        return "empty"
+    if second == dataset:
+        return "same"
+    return "" if datasets.available(second) else "unavailable"
 
 
 def second_split(ratings: Ratings) -> str:
@@ -99,19 +100,9 @@ def one_r_ceiling(train: Ratings, test: Ratings, design: str, *, n: int = N, see
 
 @dataclass
 class DesignStudy:
-    """The preliminary comparison of IRJ 2017 Sec. 3.3 on this page's datasets, for both sets of systems.
-
-    Attributes:
-        ratings: the page's dataset.
-        choice: its designs.
-        folds: its coin-flip splits (the first also serves the lemma and the 1R ceiling).
-        main: the experiment on ``ratings``.
-        second: the experiment on the second dataset (AR TI-NN and 1R TI-NN on one split), if run.
-        second_split: its split method (:func:`second_split`), None without it.
-        second_ar: its AR design, ``TI-NN(second_nonrelevant)``, None without it.
-        presets: display label -> preset of every system of both sets (:data:`SYSTEMS`).
-        seed: the seed of everything.
-    """
+    """The comparison on the page's dataset (``ratings``, its designs ``choice``, its ``folds``, the first of
+    which also serves the lemma and the 1R ceiling, and the experiment ``main``) and on the ``second`` dataset if
+    run (its split, :func:`second_split`, and its AR design), for every system of ``presets`` (label -> preset)."""
 
     ratings: Ratings
     choice: DesignChoice
@@ -130,11 +121,9 @@ class DesignStudy:
 
     def members(self, among: str | None = None) -> list[str]:
         """The systems of one set (:data:`SETS`) that the study ran, or all of them (``among=None``)."""
-        if among is None:
-            return self.systems
-        if among not in SETS:
+        if among is not None and among not in SETS:
             raise ValueError(f"unknown set of systems {among!r}; choose one of {', '.join(SETS)}")
-        return [s for s in self.systems if s in SETS[among]]
+        return [s for s in self.systems if among is None or s in SETS[among]]
 
     @property
     def experiments(self) -> list[Experiment]:
@@ -217,26 +206,34 @@ class DesignStudy:
         return float(self.ai_ti["difference"].abs().max())
 
     @property
+    def test_share(self) -> float:
+        """The share of the page's dataset's ratings in test, over all its splits."""
+        reports = self.main.reports
+        return float(reports["test"].sum() / (reports["test"] + reports["train"]).sum())
+
+    @property
     def untested_share(self) -> float:
         """The mean share of the catalogue without a test rating in a split: the items only AI can draw."""
         reports = self.main.reports[self.main.reports["design"] == self.choice.main_ar]
         return float(1 - reports["n_candidates"].mean() / self.ratings.n_items)
 
-    def best_one_r(self, among: str | None = None) -> float:
-        """The best mean 1R P@10 of the systems (of the set ``among``) on the page's dataset."""
-        return max(self.measured(self.ratings.name, self.choice.one_r, among).values())
+    def best_one_r(self) -> float:
+        """The best mean 1R P@10 of the systems on the page's dataset."""
+        return max(self.measured(self.ratings.name, self.choice.one_r).values())
 
     @property
     def one_r_runs(self) -> int:
         """The 1R runs of the page's dataset over all its splits."""
-        runs = self.main.runs[self.main.runs["design"] == self.choice.one_r]
-        return runs.groupby(["fold", "run"]).ngroups
+        return self._one_r.groupby(["fold", "run"]).ngroups
 
     @property
     def map_mrr_gap(self) -> float:
         """The largest ``|MAP - MRR|`` over the 1R runs of the page's dataset (zero: one relevant item per run)."""
-        runs = self.main.runs[self.main.runs["design"] == self.choice.one_r]
-        return float((runs["MAP"] - runs["MRR"]).abs().max())
+        return float((self._one_r["MAP"] - self._one_r["MRR"]).abs().max())
+
+    @property
+    def _one_r(self) -> pd.DataFrame:
+        return self.main.runs[self.main.runs["design"] == self.choice.one_r]
 
     def significant_pairs(self, among: str) -> tuple[int, int]:
         """Pairs of systems of the set ``among`` that differ at :data:`ALPHA`, and pairs tested, over every
@@ -275,11 +272,11 @@ def design_differences(runs: pd.DataFrame, first: str, second: str, systems: Seq
     return pd.DataFrame(rows)
 
 
-def reversals(comparisons: pd.DataFrame, dataset: str, first: str, second: str, *, level: float = LEVEL) -> pd.DataFrame:
+def reversals(comparisons: pd.DataFrame, dataset: str, first: str, second: str, *,
+              level: float = LEVEL) -> pd.DataFrame:
     """Every pair of systems tested under both designs ``first`` and ``second`` of ``dataset`` (rows of
-    :meth:`DesignStudy.comparisons`), with its difference and Wilcoxon p-value in each and its ``outcome``:
-    ``"reversed"`` when the two designs order the pair in opposite ways, each beyond noise (``p < level``),
-    ``"alike"`` when both order it the same way beyond noise, ``"undecided"`` otherwise."""
+    :meth:`DesignStudy.comparisons`), with its difference and Wilcoxon p-value in each, and whether the two
+    designs order it in opposite ways (``reversed``) or alike (``alike``), each beyond noise (``p < level``)."""
     here = comparisons[comparisons["dataset"] == dataset]
     keys = ["system_a", "system_b"]
     a = here[here["design"] == first].set_index(keys)[["difference", "wilcoxon_pvalue"]]
@@ -287,8 +284,7 @@ def reversals(comparisons: pd.DataFrame, dataset: str, first: str, second: str, 
     pairs = a.add_suffix("_first").join(b.add_suffix("_second"), how="inner").reset_index()
     decided = (pairs["wilcoxon_pvalue_first"] < level) & (pairs["wilcoxon_pvalue_second"] < level)
     product = np.sign(pairs["difference_first"]) * np.sign(pairs["difference_second"])
-    pairs["outcome"] = np.select([decided & (product < 0), decided & (product > 0)], ["reversed", "alike"],
-                                 "undecided")
+    pairs["reversed"], pairs["alike"] = decided & (product < 0), decided & (product > 0)
     return pairs
 
 
@@ -306,6 +302,15 @@ def pair_tests(comparisons: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def same_order_as_precision(table: pd.DataFrame) -> pd.DataFrame:
+    """Per design (rows) of a table with columns ``design``, ``system`` and :data:`METRICS`, and per metric
+    beyond P@10 (columns): whether the metric orders the systems exactly as P@10 does."""
+    rows = {design: {m: order_text(dict(zip(part["system"], part[m], strict=True)))
+                     == order_text(dict(zip(part["system"], part["P@10"], strict=True))) for m in METRICS[1:]}
+            for design, part in table.groupby("design", sort=False, observed=True)}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
 def design_study(
     ratings: Ratings,
     second: Ratings | None = None,
@@ -318,14 +323,10 @@ def design_study(
     systems: Mapping[str, str] = SYSTEMS,
     seed: int = 0,
 ) -> DesignStudy:
-    """The comparison of IRJ 2017 Sec. 3.3 and Fig. 2, for every system of ``systems`` (by default both
-    sets, :data:`SYSTEMS`), each fitted once per split.
-
-    On ``ratings``: ``folds`` coin-flip splits, the AR designs of :func:`choose_designs` and
-    1R TI-NN with target sets of ``target_size`` items, every metric of :data:`METRICS`.  On
-    ``second`` (when given): one split (:func:`second_split`), AR TI-NN(``second_nonrelevant``)
-    and the same 1R design, P@10.
-    """
+    """The comparison of IRJ 2017 Sec. 3.3 and Fig. 2 for every system of ``systems``, each fitted once per
+    split: on ``ratings``, ``folds`` coin-flip splits, the AR designs of :func:`choose_designs` and 1R TI-NN with
+    target sets of ``target_size`` items, every metric of :data:`METRICS`; on ``second`` (when given), one split
+    (:func:`second_split`), AR TI-NN(``second_nonrelevant``) and the same 1R design, P@10."""
     choice = choose_designs(ratings, target_size=target_size, max_an_entries=max_an_entries,
                             n_nonrelevant=second_nonrelevant)
     if second is not None and second_nonrelevant >= second.n_items:

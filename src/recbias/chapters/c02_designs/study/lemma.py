@@ -2,7 +2,7 @@
 
 When a user's 1R target sets share their non-relevant items, 1R precision lies between two AR
 quantities (:func:`recbias.theory.lemma_bounds`).  :func:`lemma_sweep` follows both sides while test
-ratings are removed and while the target sets grow; :func:`band_summary` measures the band between them.
+ratings are removed and while the target sets grow; :func:`band_ends` measures the band between them.
 """
 
 from __future__ import annotations
@@ -30,9 +30,7 @@ REMOVAL, GROWTH = "removed test ratings", "target size"
 
 
 def _lemma_runs(train: Ratings, test: Ratings, size: int, seed: int, users: np.ndarray | None) -> Runs:
-    runs = build_runs(
-        train, test, f"1R TI-NN({size - 1})", seed=seed, shared_negatives=True, on_shortage="exclude"
-    )
+    runs = build_runs(train, test, f"1R TI-NN({size - 1})", seed=seed, shared_negatives=True, on_shortage="exclude")
     if users is not None:
         runs = runs.subset(np.isin(runs.users, users))
     return runs
@@ -92,21 +90,12 @@ def lemma_sweep(
     min_share: float = 0.5,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """1R precision and its AR bounds (IRJ 2017 Eq. 2) along the two sweeps of their Fig. 3.
-
-    Both sweeps use 1R TI-NN target sets ``T_u^r`` of ``size`` items (``size - 1``
-    non-relevant ones) whose non-relevant items are shared by all the runs of a user,
-    the assumption of the lemma, and :func:`recbias.theory.lemma_bounds`:
-
-    * ``"removed test ratings"``: ``|T_u^r| = base_size``, a ``removed`` fraction of the
-      test ratings dropped at random (:func:`recbias.splits.remove_test_ratings`,
-      nested: what is gone at 20% is gone at 40%);
-    * ``"target size"``: the whole test set, ``|T_u^r|`` over ``target_sizes``, on the one
-      population of :func:`growth_population`.
-
-    Returns one row per (sweep, x, system): ``lower``, ``value``, ``upper``, ``runs``,
-    ``users`` and ``holds`` (``lower <= value <= upper``).
-    """
+    """1R precision and its AR bounds (IRJ 2017 Eq. 2, :func:`recbias.theory.lemma_bounds`) along the two
+    sweeps of their Fig. 3, on 1R TI-NN target sets whose non-relevant items a user's runs share (the lemma's
+    assumption): :data:`REMOVAL`, ``|T_u^r| = base_size`` with a ``removed`` fraction of the test ratings
+    dropped at random (nested: what is gone at 20% is gone at 40%), and :data:`GROWTH`, the whole test set
+    with ``|T_u^r|`` over ``target_sizes`` on the one population of :func:`growth_population`.  One row per
+    (sweep, x, system): ``lower``, ``value``, ``upper``, ``runs``, ``users``, ``holds``."""
     points = []
     for k, fraction in enumerate(removed):
         thinned = splitting.remove_test_ratings(test, fraction, seed=seed) if fraction > 0 else test
@@ -126,11 +115,20 @@ def lemma_points(study: DesignStudy, max_users: int | None = None) -> pd.DataFra
                        max_users=None if max_users is None else int(max_users), seed=study.seed)
 
 
-def band_summary(sweep: pd.DataFrame) -> pd.DataFrame:
-    """Width of the lemma's band at every point of a sweep, averaged over the systems: one row per
-    (sweep, x) with the absolute width ``upper - lower`` and the width relative to the 1R value."""
+def band_ends(sweep: pd.DataFrame) -> dict[str, float]:
+    """The band ``upper - lower`` (absolute and relative to the 1R value, averaged over the systems) at the ends
+    of both sweeps: on the full test set (``full``, ``full_relative``) and the thinnest (``thin``,
+    ``thin_relative``, a share ``removed`` of the test ratings gone); along the size sweep, if any, on its
+    ``users`` at the smallest and the largest target sets (``small``, ``small_relative``, ``small_size``, and
+    ``big`` ...)."""
     width = sweep["upper"] - sweep["lower"]
-    frame = sweep.assign(width=width, relative=width / sweep["value"])
-    return (frame.groupby(["sweep", "x"], sort=False)
-            .agg(width=("width", "mean"), relative=("relative", "mean"), users=("users", "first"))
-            .reset_index())
+    bands = (sweep.assign(width=width, relative=width / sweep["value"]).groupby(["sweep", "x"], sort=False)
+             .agg(width=("width", "mean"), relative=("relative", "mean"), users=("users", "first")).reset_index())
+    removal, growth = (bands[bands["sweep"] == name] for name in (REMOVAL, GROWTH))
+    ends, rows = {"removed": float(removal["x"].iloc[-1])}, {"full": removal.iloc[0], "thin": removal.iloc[-1]}
+    if len(growth):
+        rows |= {"small": growth.iloc[0], "big": growth.iloc[-1]}
+        ends["users"] = float(growth["users"].iloc[0])
+    for end, row in rows.items():
+        ends |= {end: float(row["width"]), f"{end}_relative": float(row["relative"]), f"{end}_size": float(row["x"])}
+    return ends

@@ -25,40 +25,24 @@ TOY_DESIGNS = ("AI-AN", "TI-AN", "AI-NN(1)", "TI-NN(1)", "1R AI-NN(1)", "1R TI-N
 
 
 def _toy_ratings(rows: Sequence[tuple[str, str, int]]) -> Ratings:
-    return Ratings(
-        name="Fig. 1 toy",
-        users=np.array([TOY_USERS.index(u) for u, _, _ in rows]),
-        items=np.array([TOY_ITEMS.index(i) for _, i, _ in rows]),
-        values=np.array([v for _, _, v in rows], dtype=float),
-        timestamps=None,
-        user_ids=np.array(TOY_USERS),
-        item_ids=np.array(TOY_ITEMS),
-        scale=(1, 5),
-        positive_threshold=4,
-        description="hand-made stars",
-    )
+    users, items, values = zip(*rows, strict=True)
+    return Ratings(name="Fig. 1 toy", users=np.array([TOY_USERS.index(u) for u in users]),
+                   items=np.array([TOY_ITEMS.index(i) for i in items]), values=np.array(values, dtype=float),
+                   timestamps=None, user_ids=np.array(TOY_USERS), item_ids=np.array(TOY_ITEMS), scale=(1, 5),
+                   positive_threshold=4, description="hand-made stars")
 
 
 def fig1_toy() -> tuple[Ratings, Ratings]:
-    """Training and test ratings of a toy matrix with the properties of IRJ 2017 Fig. 1.
-
-    User ``u`` liked ``d`` and ``e`` in the test set and rated ``f`` and ``g`` in training;
-    item ``a`` has no test rating (so it is a candidate under AI only); ``b`` and ``c`` are
-    test items of other users that ``u`` never rated.  Ratings of 4 or 5 stars are positive.
-    """
+    """Training and test ratings with the properties of IRJ 2017 Fig. 1: ``u`` liked ``d`` and ``e`` in test and
+    rated ``f`` and ``g`` in training; ``a`` has no test rating (a candidate under AI only); ``b`` and ``c`` are
+    other users' test items that ``u`` never rated.  Ratings of 4 or 5 stars are positive."""
     return _toy_ratings(TOY_TRAIN), _toy_ratings(TOY_TEST)
 
 
 @dataclass(frozen=True)
 class ToyTargetSet:
-    """One target set of user ``u`` in the toy matrix.
-
-    Attributes:
-        design: the design that built it.
-        index: the position of its relevant item among ``u``'s relevant items (1R designs), else 0.
-        items: item codes in the set.
-        relevant: the relevant items among them.
-    """
+    """One target set of user ``u``: the ``design`` that built it, the position of its relevant item among
+    ``u``'s (``index``, 1R designs; else 0), its ``items`` (codes) and the ``relevant`` ones among them."""
 
     design: str
     index: int

@@ -1,36 +1,27 @@
-"""Each design's order of systems against the true order, on a simulated world.
-
-On a simulated world every user-item pair has a true relevance, so the true P@10 of each system (top 10
-among all items outside training, :func:`recbias.evaluate.true_quality`) orders the systems;
-:func:`truth_check` sets each design's measured order against it, and :func:`swaps` finds the pairs a
-design puts in the wrong order.
+"""Each design's order of systems against the true order, on a simulated world: there the true P@10 of each
+system (top 10 among all items outside training, :func:`recbias.evaluate.true_quality`) orders the systems,
+:func:`truth_check` sets each design's measured order against it, and :func:`readings` finds per set of systems
+the designs that order it as the truth does and the widest pair a design puts in the wrong order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
-from recbias.chapters.c02_designs.study.comparison import N, DesignStudy
+from recbias.chapters.c02_designs.study.comparison import N, SETS, DesignStudy
 from recbias.evaluate import discordant_pairs, order_agreement, true_quality
 from recbias.evaluate.experiment import fit_systems
-
-#: largest relative difference of true precision under which two systems count as close
-CLOSE = 0.05
+from recbias.text import order_text
 
 
 @dataclass(frozen=True)
 class TruthCheck:
-    """Each design's order of systems against their true order, on a simulated world.
-
-    Attributes:
-        dataset: the world.
-        true: true P@10 per system (top 10 among all items outside training, complete relevance),
-            mean over users and splits.
-        measured: measured P@10, systems x designs of the page's dataset.
-    """
+    """On the simulated world ``dataset``, the ``true`` P@10 per system (mean over users and splits) and the
+    ``measured`` P@10 (systems x designs of the page's dataset)."""
 
     dataset: str
     true: pd.Series
@@ -38,8 +29,7 @@ class TruthCheck:
 
     def among(self, systems: Sequence[str]) -> TruthCheck:
         """The same check on the systems ``systems`` only (one set of systems)."""
-        systems = list(systems)
-        return TruthCheck(self.dataset, self.true[systems], self.measured.loc[systems])
+        return TruthCheck(self.dataset, self.true[list(systems)], self.measured.loc[list(systems)])
 
     def agreement(self, design: str) -> tuple[float, float, bool]:
         """Kendall's tau-b of a design's order with the true one, the share of pairs in the true order and
@@ -64,40 +54,23 @@ def truth_check(study: DesignStudy) -> TruthCheck | None:
     return TruthCheck(ratings.name, true, measured)
 
 
-@dataclass(frozen=True)
-class Swaps:
-    """The pairs of systems the designs of a :class:`TruthCheck` order against the truth.
-
-    Attributes:
-        right: designs that order every pair as the truth does.
-        designs: designs checked.
-        widest: the swapped pair ``(a, b)`` (``a`` measured above ``b``, truly below it) whose true P@10 differ
-            most relative to the larger of the two, None when no design swaps a pair.
-        gap: that relative difference, ``|true(a) - true(b)| / max(true(a), true(b))``.
-    """
-
-    right: int
-    designs: int
-    widest: tuple[str, str] | None
-    gap: float
-
-    @property
-    def close(self) -> bool:
-        """Whether every swapped pair is close in truth (relative gap below :data:`CLOSE`)."""
-        return self.gap < CLOSE
-
-
-def swaps(check: TruthCheck) -> Swaps:
-    """Which designs order the systems as the truth does, and the widest true gap of a swapped pair."""
-    true = check.true.to_dict()
-    found = {d: discordant_pairs(check.measured[d].to_dict(), true) for d in check.measured.columns}
-    wrong = {pair for pairs in found.values() for pair in pairs}
-    right = sum(not pairs for pairs in found.values())
-    if not wrong:
-        return Swaps(right, len(found), None, 0.0)
-
-    def gap(pair: tuple[str, str]) -> float:
-        return abs(true[pair[0]] - true[pair[1]]) / max(true[pair[0]], true[pair[1]])
-
-    widest = max(sorted(wrong), key=gap)  # sorted: ties go to the same pair in every run
-    return Swaps(right, len(found), widest, gap(widest))
+def readings(check: TruthCheck, sets: Mapping[str, Sequence[str]] = SETS) -> dict[str, dict[str, Any]]:
+    """Per set of ``sets`` (set -> its systems; those with fewer than two systems of the check are left out):
+    its true ``order``, the designs that order it ``right`` (every pair as the truth does) of all ``designs``,
+    and the swapped pair (``a`` measured above ``b`` by some design, truly below it) whose true P@10 differ
+    most relative to the larger, that ``gap`` and their values ``true_a`` and ``true_b``; ``a`` is None when no
+    design swaps a pair."""
+    found = {}
+    for which, members in sets.items():
+        mine = check.among([s for s in check.true.index if s in members])
+        if len(mine.true) < 2:
+            continue
+        true = mine.true.to_dict()
+        swapped = {d: discordant_pairs(mine.measured[d].to_dict(), true) for d in mine.measured.columns}
+        wrong = sorted({pair for pairs in swapped.values() for pair in pairs})  # sorted: ties go to the same pair
+        gaps = {(a, b): abs(true[a] - true[b]) / max(true[a], true[b]) for a, b in wrong}
+        a, b = max(gaps, key=gaps.__getitem__) if gaps else (None, None)
+        found[which] = {"order": order_text(true), "right": sum(not pairs for pairs in swapped.values()),
+                        "designs": len(swapped), "a": a, "b": b, "gap": gaps.get((a, b), 0.0),
+                        "true_a": true.get(a, 0.0), "true_b": true.get(b, 0.0)}
+    return found

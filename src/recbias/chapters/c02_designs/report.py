@@ -1,6 +1,6 @@
-"""Chapter 2's display tables: the systems' settings, the size and the precision of each evaluation, the
-paired tests, the metrics beyond P@10, the lemma's points, the orders of systems and the published numbers.
-Every table says which set each system belongs to: the papers' set, today's top-N set, or both."""
+"""Chapter 2's display tables: the size and the precision of each evaluation, the paired tests, the metrics
+beyond P@10, the lemma's points, the orders of systems and the published numbers, each saying which set a
+system belongs to (the papers' set, today's top-N set, or both); and the systems' settings in words."""
 
 from __future__ import annotations
 
@@ -8,18 +8,15 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from recbias import datasets
 from recbias.bookkit.scorecard import NUMBER, Claim
 from recbias.cache import recommender_params
 from recbias.chapters.c02_designs.study.comparison import (
     ALPHA,
-    LEVEL,
     METRICS,
     N,
-    PAPERS,
+    SET_NAMES,
     SETS,
     SYSTEMS,
-    TOP_N,
     DesignStudy,
     set_of,
 )
@@ -28,21 +25,6 @@ from recbias.chapters.c02_designs.study.truth import TruthCheck
 from recbias.recommenders import make
 from recbias.text import TARGET_SIZE_HTML, fmt_number, fmt_p_html, fmt_signed, fmt_yes, order_text
 
-#: recommender class -> what the model is, in words
-MODELS = {
-    "Popularity": "number of training ratings of the item, the same for every user",
-    "PLSA": "probabilistic latent semantic analysis fitted by EM (Hofmann 2004)",
-    "RatingMF": "biased matrix factorisation predicting rating values, alternating least squares (Koren et al. "
-                "2009); ranks by predicted rating",
-    "RatingUserKNN": "user-based nearest neighbours predicting ratings from mean-centred neighbours' ratings, "
-                     "cosine similarity (Cremonesi et al. 2010); ranks by predicted rating",
-    "ALS": "matrix factorisation for implicit feedback, alternating least squares (Hu et al. 2008): learns which "
-           "items get rated",
-    "UserKNN": "user-based nearest neighbours summing the neighbours' ratings, unnormalised (a top-N learner)",
-    "Random": "scores drawn uniformly at random",
-}
-#: set of a system (:func:`~.study.comparison.set_of`) -> how tables name it
-SET_NAMES = {"both": "both sets", PAPERS: "papers' set", TOP_N: "today's top-N set"}
 #: parameter of a recommender -> how the settings table words it (parameters not listed are left out)
 SETTING_WORDS = {
     "n_aspects": lambda v: f"{v} aspects",
@@ -62,53 +44,11 @@ ORDER, TOP = "order, best first", f"P@{N} of the first"
 AGREEMENT = ("τ", "pairs in true order", "truly best first")
 
 
-def system_settings(systems: Mapping[str, str] = SYSTEMS, seed: int = 0) -> pd.DataFrame:
-    """The systems of the comparison: the set each belongs to, what its model is and its settings, in words."""
-    rows = []
-    for label, preset in systems.items():
-        recommender = make(preset, seed=seed)
-        settings = [SETTING_WORDS[k](v) for k, v in recommender_params(recommender).items() if k in SETTING_WORDS]
-        rows.append({"system": label, "set": SET_NAMES[set_of(label)],
-                     "model": MODELS.get(type(recommender).__name__, type(recommender).__name__),
-                     "settings": ", ".join(settings) or "–"})
-    return pd.DataFrame(rows)
-
-
-def settings_table(study: DesignStudy, sweep_users: int | None) -> pd.DataFrame:
-    """The page's setting against the papers' (IRJ 2017 Sec. 3.3-3.4), one row per setting, with the reason
-    for every departure ("" where the page keeps the papers' setting)."""
-    here, choice, folds = study.ratings, study.choice, len(study.folds)
-    ratio = float(study.main.reports["test"].sum() / (study.main.reports["test"] + study.main.reports["train"]).sum())
-    split = f"{folds} coin-flip splits, about {ratio:.0%} of the ratings in test"
-    rows = [
-        ("dataset", here.name, "MovieLens 1M", "" if here.name == "ml-1m" else
-         "the build's dataset" + ("" if datasets.available("ml-1m") else "; MovieLens 1M is not on this machine")),
-        ("relevant", f"a test rating ≥ {here.positive_threshold:g}", "5 stars (MovieLens), more than 2 plays (Last.fm)",
-         ""),
-        ("splits", split, "5 coin-flip splits, 20% in test",
-         "" if folds == 5 and abs(ratio - 0.2) < 0.01 else "the page's <code>folds</code> and <code>test_ratio</code>"),
-        ("AR designs", " and ".join(choice.ar), "AI-AN and TI-AN", "" if not choice.sampled else
-         f"the AN target sets would hold {choice.an_entries:,} items, above <code>max_an_entries</code>"),
-        ("1R design", choice.one_r, "1R TI-NN(99)", "" if choice.target_size == 100 else "the page's <code>target_size</code>"),
-        ("systems", "the papers' set, and today's top-N set beside it", "Random, Popularity, pLSA, MF, user-kNN",
-         "today's top-N set is added to see whether the papers' statements carry over to it"),
-        ("settings of the systems", "the presets of <code>recbias.recommenders.make</code>", "not given",
-         "the papers do not state theirs"),
-        ("pairs of systems tested", f"Wilcoxon signed-rank, the user as the unit, p < {LEVEL:g} to decide a "
-         f"comparison", "Wilcoxon signed-rank (p ≪ 0.001 for every pair)",
-         "a user's runs over all splits are one unit, not many"),
-    ]
-    if study.second is not None:
-        rows += [
-            ("second dataset", study.second_name, "Last.fm, Celma's 1K users", "the papers' sample is not registered here"),
-            ("its split", "one temporal split" if study.second_split == "temporal" else "one coin-flip split",
-             "one temporal split", "" if study.second_split == "temporal" else "it has no timestamps"),
-            ("its AR design", study.second_ar, "TI-NN(2500)", "" if study.second_ar == "TI-NN(2500)" else
-             "the page's <code>second_nonrelevant</code>"),
-        ]
-    rows.append(("users of the size sweep", "all" if sweep_users is None else f"at most {sweep_users:,}, sampled",
-                 "all", "" if sweep_users is None else "bounds the cost; the lemma holds for any users"))
-    return pd.DataFrame(rows, columns=["setting", "this page", "the papers", "why it differs"])
+def system_settings(systems: Mapping[str, str] = SYSTEMS, seed: int = 0) -> dict[str, str]:
+    """The settings of each system's preset in words (:data:`SETTING_WORDS`), by preset; "–" for none."""
+    params = {preset: recommender_params(make(preset, seed=seed)) for preset in systems.values()}
+    return {preset: ", ".join(SETTING_WORDS[k](v) for k, v in mine.items() if k in SETTING_WORDS) or "–"
+            for preset, mine in params.items()}
 
 
 def size_table(study: DesignStudy) -> pd.DataFrame:
