@@ -376,3 +376,28 @@ def test_every_public_function_and_class_shows_an_example(package: str) -> None:
     assert len(objects) > 5
     missing = sorted(name for name, value in objects.items() if ">>>" not in (value.__doc__ or ""))
     assert missing == [], f"no >>> example in the docstrings of {missing}"
+
+
+def chapter_findings() -> list:
+    """Every finding a chapter's ``claims`` module holds at module level (alone, or in a list or a dict)."""
+    import importlib
+
+    from recbias.bookkit.claims import Finding
+
+    found = []
+    for package in sorted(CHAPTERS.glob("c[0-9][0-9]_*")):
+        module = importlib.import_module(f"recbias.chapters.{package.name}.claims")
+        for value in vars(module).values():
+            items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else [value]
+            found += [item for item in items if isinstance(item, Finding)]
+    return found
+
+
+def test_no_criterion_reads_a_p_value_as_evidence_of_equality() -> None:
+    """A p-value decides only "beyond noise" (``p < level``); equality is an equivalence test with a margin."""
+    pattern = re.compile(r"(^|_)p(value)?$|_p_|pvalue")
+    wrong = [finding.key for finding in chapter_findings()
+             if any(pattern.search(name) for name in finding.criterion.names)
+             and re.search(r"\bat least\b|\babove\b|≥", finding.criterion.words) and "p <" not in finding.criterion.words]
+    assert chapter_findings(), "no chapter finding was found"
+    assert wrong == [], f"criteria that read a p-value other than as p < level: {wrong}"
