@@ -17,7 +17,9 @@ def effect(ignored: Sequence[float] = (0.30, 0.40, 0.50, 0.45, 0.05),
            counted: Sequence[float] = (0.27, 0.36, 0.40, 0.42, 0.01)) -> pd.DataFrame:
     """:func:`recbias.chapters.c07_discounted_auc.study.mishit_effect` for the five systems of :data:`SYSTEMS`."""
     frame = pd.DataFrame({"system": SYSTEMS, "mishits ignored": ignored, "mishits at -1": counted})
-    return frame.assign(change=frame["mishits at -1"] / frame["mishits ignored"] - 1)
+    ranks = {f"rank {name}": frame[column].rank(ascending=False, method="min").astype(int)
+             for name, column in (("ignored", "mishits ignored"), ("at -1", "mishits at -1"))}
+    return frame.assign(change=frame["mishits at -1"] / frame["mishits ignored"] - 1, **ranks)
 
 
 def cases(m: int = 10, z: int = 100) -> pd.DataFrame:

@@ -54,9 +54,8 @@ def test_judged_at_regenerates_the_truth_and_keeps_out_of_scale_thresholds(world
     assert np.array_equal(observed, world.values >= 4)
     implicit = Ratings.from_codes(np.array([0, 1]), np.array([0, 1]), np.ones(2), (2, 2), positive_threshold=1,
                                   scale=(1.0, 1.0))
-    assert study.judged_at(implicit, 4.0) is implicit
-    assert not study.capabilities(implicit, 30, 4.0).threshold_fits
-    assert study.capabilities(implicit, 30, 1.0).threshold_fits and study.capabilities(implicit, 30, None).threshold_fits
+    assert study.judged_at(implicit, 4.0) is implicit  # above its scale: the data keep their own threshold
+    assert study.judged_at(world, None) is world
     with pytest.raises(ValueError, match="makes every rating"):
         study.judged_at(world, 1.0)
 
@@ -77,16 +76,10 @@ def test_feasible_known_leaves_ratings_for_the_test():
     assert setting.feasible_known(few, 30) == 0  # nobody has more than MIN_TEST ratings
 
 
-def test_capabilities_say_what_the_dataset_offers(world: Ratings):
-    able = study.capabilities(world, 30, 4.0)
-    assert able.segmentations == tuple(setting.segmentations(world)) and able.demographics == ("gender", "age")
-    assert able.timestamps and able.truth and able.threshold_fits and able.known == setting.feasible_known(world, 30)
-    bare = dataclasses.replace(toy_with_attributes(), user_attributes=None)
-    able = study.capabilities(bare, 30, 4.0)
-    assert able.segmentations == () and able.demographics == () and not able.timestamps and not able.truth
-    assert able.known == 0
-    coded = dataclasses.replace(toy_with_attributes(), user_attributes=pd.DataFrame({"region": ["a", "b", "a"]}))
-    assert study.capabilities(coded, 30, 4.0).demographics == ()
+def test_segmentations_leave_out_attributes_with_one_value():
+    coded = dataclasses.replace(toy_with_attributes(), user_attributes=pd.DataFrame({"region": ["a", "b", "a"],
+                                                                                     "country": ["x", "x", "x"]}))
+    assert study.segmentations(coded) == [("region",)]
 
 
 # ------------------------------------------------------------------------ the attention model
@@ -144,23 +137,24 @@ def test_mishit_runs_swap_relevance_for_negative_test_ratings(three: study.Syste
         three.scored.values(["P@5"], scored.liked_only(runs))
 
 
-@pytest.mark.parametrize("ignored, counted, reorders, system, change", [
-    ((0.5, 0.4, 0.1), (0.45, 0.30, 0.05), False, "pLSA", -0.25),  # pLSA moves most, the order stays
-    ((0.5, 0.4, 0.1), (0.25, 0.30, 0.09), True, "MF", -0.5),  # MF falls below pLSA
-])
-def test_the_mishit_verdict_reads_the_personalised_systems(ignored, counted, reorders, system, change):
-    effect = pd.DataFrame({"system": ["MF", "pLSA", "Popularity"], "mishits ignored": ignored,
-                           "mishits at -1": counted})
-    effect["change"] = effect["mishits at -1"] / effect["mishits ignored"] - 1
-    verdict = study.mishit_verdict(effect)
-    assert (verdict.reorders, verdict.system) == (reorders, system) and verdict.change == pytest.approx(change)
+def test_mishit_effect_ranks_the_systems_under_both_counts(three: study.SystemStudy):
+    effect = study.mishit_effect(three, SETTING)
+    for value, rank in (("mishits ignored", "rank ignored"), ("mishits at -1", "rank at -1")):
+        order = effect.sort_values(value, ascending=False, kind="stable")
+        assert order[rank].tolist() == sorted(order[rank]) and set(effect[rank]) <= set(range(1, len(effect) + 1))
+        assert effect.loc[effect[value].idxmax(), rank] == 1
+    np.testing.assert_allclose(effect["change"], effect["mishits at -1"] / effect["mishits ignored"] - 1)
 
 
-def test_popularity_never_counts_as_the_personalised_system_moved_most():
-    effect = pd.DataFrame({"system": ["MF", "Popularity", "Random"], "mishits ignored": [0.4, 0.3, 0.1],
-                           "mishits at -1": [0.39, 0.0, 0.0]})
-    effect["change"] = effect["mishits at -1"] / effect["mishits ignored"] - 1
-    assert study.mishit_verdict(effect).system == "MF"
+def test_equal_values_share_the_better_rank():
+    ranks = systems._ranks(pd.Series([0.3, 0.5, 0.3 + 1e-15, 0.1], index=list("ABCD")))
+    assert ranks.tolist() == [2, 1, 2, 4]
+
+
+def test_mishits_per_hit_on_the_first_page_leave_the_non_personalised_lists_out():
+    cases = pd.DataFrame({"system": ["MF", "pLSA", "Popularity", "Random"] * 2, "list": [10] * 4 + [100] * 4,
+                          "mishits per hit": [0.2, 0.3, 0.05, 0.7, 0.9, 0.9, 0.9, 0.9]})
+    assert study.mishits_per_hit(cases, 10) == (0.2, 0.3, 0.7)  # Popularity's 0.05 is not a personalised system's
 
 
 # ---------------------------------------------------------------------------- the Q sweep
@@ -225,6 +219,13 @@ def test_the_search_measures_eq_13_and_scales_it_by_resampling(three: study.Syst
     assert study.chosen_step(search) == search.chosen
     table = short_head.intervals(search)
     assert set(table["s"]) == {0, search.chosen} and set(table["segmentation"]) == {"gender", "age"}
+    summary = study.summary(search).set_index("rule")
+    assert summary["s"].tolist() == [0, search.chosen, search.literal_choice]
+    chosen = search.cells[search.cells["s"] == search.chosen]
+    row = summary.loc[short_head.CHOSEN]
+    assert row["wins"] == chosen["wins"].min() and row["segmentations"] == 2
+    assert row["contain zero"] == ((chosen["low"] <= 0) & (chosen["high"] >= 0)).sum()
+    assert row["global kept"] == pytest.approx(curve.loc[search.chosen, "global"] / curve.loc[0, "global"])
 
 
 def test_without_segments_there_is_no_search_and_no_step(three: study.SystemStudy):

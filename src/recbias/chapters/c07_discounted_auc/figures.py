@@ -17,7 +17,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from recbias.chapters.c07_discounted_auc.report.tables import list_name
+from recbias.chapters.c07_discounted_auc.report import list_name
 from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch
 from recbias.chapters.c07_discounted_auc.study import new_users
 from recbias.chapters.c07_discounted_auc.study.short_head import intervals

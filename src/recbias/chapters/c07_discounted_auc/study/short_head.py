@@ -25,6 +25,8 @@ from recbias.recommenders import SegmentPopularity
 HEAD_SHARES = (0.0, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3)
 #: the label of the global list among the segment lists
 GLOBAL = "global"
+#: the steps of :func:`summary`: none, the one chosen by sensitivity, and the one of Eq. 14 taken literally
+NO_STEP, CHOSEN, LITERAL = "no step", "sensitivity", "Eq. 14"
 
 
 def head_sizes(n_items: int, shares: Sequence[float] = HEAD_SHARES) -> list[int]:
@@ -149,6 +151,25 @@ def intervals(search: SensitivitySearch) -> pd.DataFrame:
     without the step (``s = 0``) and at the chosen step."""
     cells = search.cells[search.cells["s"].isin([0, search.chosen])]
     return cells[["segmentation", "s", "relative increase", "low", "high", "wins", "z"]].reset_index(drop=True)
+
+
+def summary(search: SensitivitySearch) -> pd.DataFrame:
+    """The search at three steps (``rule``: no step, the chosen ``s``, the ``s`` Eq. 14 alone would pick): the
+    mean relative increase and ``sensitivity``, the smallest share of resamples in which a segment list wins
+    (``wins``), how many segmentations' 95% intervals contain zero or lie below it, out of ``segmentations``
+    (NaN where the intervals are undefined), and the share of its unpenalised value the global list keeps
+    (``global kept``)."""
+    curve = search.curve.set_index("s")
+    rows = []
+    for rule, s in ((NO_STEP, 0), (CHOSEN, search.chosen), (LITERAL, search.literal_choice)):
+        cells = search.cells[search.cells["s"] == s]
+        undefined = cells["low"].isna().any()  # a resample where the global list is worth nothing
+        rows.append({"rule": rule, "s": s, "relative increase": curve.loc[s, "relative increase"],
+                     "sensitivity": curve.loc[s, "sensitivity"], "wins": cells["wins"].min(),
+                     "contain zero": np.nan if undefined else ((cells["low"] <= 0) & (cells["high"] >= 0)).sum(),
+                     "below zero": np.nan if undefined else (cells["high"] < 0).sum(), "segmentations": len(cells),
+                     "global kept": curve.loc[s, "global"] / curve.loc[0, "global"]})
+    return pd.DataFrame(rows)
 
 
 def head_shares(study: SystemStudy, setting: Setting, s: int) -> pd.DataFrame | None:

@@ -4,7 +4,6 @@ mishits is worth, the sweep over the attention ``Q``, and the systems under the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -43,32 +42,30 @@ def four_cases(study: SystemStudy, lengths: Sequence[int]) -> pd.DataFrame:
 
 def mishit_effect(study: SystemStudy, setting: Setting, systems: Sequence[str] | None = None) -> pd.DataFrame:
     """Per system (those of ``systems``, every one by default): the binary metric (mishits ignored, as in the
-    paper), the same with every mishit counted as ``-1``, and the relative change."""
+    paper), the same with every mishit counted as ``-1``, the relative change, and the system's rank under
+    each (1 the best; equal values share the better rank)."""
     metric = setting.metric(gain="binary")
     ignored = study.scored.means([metric])[metric]
     ignored = ignored if systems is None else ignored.loc[list(systems)]
     counted = ignored - study.scored.means([metric], mishit_runs(study.scored.runs))[metric].loc[ignored.index]
     return pd.DataFrame({"system": ignored.index, "mishits ignored": ignored.to_numpy(),
-                         "mishits at -1": counted.to_numpy(), "change": (counted / ignored - 1).to_numpy()})
+                         "mishits at -1": counted.to_numpy(), "change": (counted / ignored - 1).to_numpy(),
+                         "rank ignored": _ranks(ignored), "rank at -1": _ranks(counted)})
 
 
-@dataclass(frozen=True)
-class MishitVerdict:
-    """What counting mishits does: whether it reorders the systems, the personalised system whose value
-    it moves most and that move (a relative change, negative when the value falls)."""
-
-    reorders: bool
-    system: str
-    change: float
+def _ranks(values: pd.Series) -> np.ndarray:
+    """Ranks from the largest value down, values equal to 12 digits (as :func:`recbias.text.order_text` sees
+    them) sharing the better rank."""
+    level = values.map(lambda value: float(f"{value:.12g}"))
+    return level.rank(ascending=False, method="min").astype(int).to_numpy()
 
 
-def mishit_verdict(effect: pd.DataFrame) -> MishitVerdict:
-    """The :class:`MishitVerdict` of :func:`mishit_effect`."""
-    personal = effect[~effect["system"].isin(NON_PERSONALISED)]
-    by_system = effect.set_index("system")
-    reorders = order_text(by_system["mishits ignored"].to_dict()) != order_text(by_system["mishits at -1"].to_dict())
-    worst = personal.loc[personal["change"].abs().idxmax()]
-    return MishitVerdict(reorders, str(worst["system"]), float(worst["change"]))
+def mishits_per_hit(cases: pd.DataFrame, m: int) -> tuple[float, float, float]:
+    """The fewest and most mishits per hit of a personalised system in the first ``m`` items of the lists of
+    :func:`four_cases`, and those of random lists."""
+    page = cases[cases["list"] == m].set_index("system")["mishits per hit"]
+    personal = page.drop(index=[system for system in NON_PERSONALISED if system in page.index])
+    return float(personal.min()), float(personal.max()), float(page["Random"])
 
 
 def q_sweep(study: SystemStudy, setting: Setting, Qs: Sequence[float] = Q_GRID) -> pd.DataFrame:

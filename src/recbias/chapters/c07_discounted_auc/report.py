@@ -1,6 +1,6 @@
 """Chapter 7's display tables, ready to show (numbers formatted as the page prints them; a part the
-dataset lacks comes back as a one-cell "not applicable" table), and the names the page gives the
-study's metrics and lists."""
+dataset lacks comes back as an empty table, which the page glues as its note), and the names the page
+gives the study's metrics and lists."""
 
 from __future__ import annotations
 
@@ -13,22 +13,16 @@ import pandas as pd
 from recbias.bookkit.claims import Number
 from recbias.bookkit.scorecard import FINDING, Claim
 from recbias.bookkit.scorecard import findings_table as scorecard_findings
-from recbias.chapters.c07_discounted_auc.study import NewUserStudy, Setting
-from recbias.chapters.c07_discounted_auc.study import new_users, systems, truth
+from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch, Setting
+from recbias.chapters.c07_discounted_auc.study import new_users, short_head, systems, truth
 from recbias.ratings import Ratings
 from recbias.text import fmt_ci, fmt_number, fmt_pct
 
 #: the observed metrics of the truth study as the page names them (with ``{s}``, the step)
-OBSERVED = {truth.NO_STEP: "behavioural AUC without a step", truth.STEP: "behavioural AUC with the step at s = {s}"}
-
-
-#: the one-line note that stands for a table where a part of the chapter does not apply to the dataset
-NOT_APPLICABLE = "*Not computed on this dataset, which lacks what this part needs (see the note in the text).*"
-
-
-def not_applicable() -> pd.DataFrame:
-    """The empty table of a part that does not apply to the dataset (the page glues :data:`NOT_APPLICABLE`)."""
-    return pd.DataFrame()
+OBSERVED = {truth.NO_STEP: "behavioural AUC without a step", truth.STEP: "behavioural AUC, step at s = {s}"}
+#: the steps of the short-head search's summary as its table names them
+RULES = {short_head.NO_STEP: "no step", short_head.CHOSEN: "our rule: largest mean z",
+         short_head.LITERAL: "Eq. 14 taken literally"}
 
 
 def cells(values: pd.Series, spec: str) -> pd.Series:
@@ -56,7 +50,7 @@ def settings_table(setting: Setting, ratings: Ratings) -> pd.DataFrame:
     """The metric's settings on this page, with the paper's counterpart of each (the metric's name is
     given in the text, where it can break)."""
     return pd.DataFrame({
-        "setting": ["positive rating", "gain of a hit", "page size m", "share Q of users who open page 2",
+        "setting": ["positive rating", "gain of a hit", "page size m", "Q, share of users opening page 2",
                     "continuation probability p = Q<sup>1/m</sup>", "list length z"],
         "this page": [f"r ≥ {ratings.positive_threshold:g}", f"r − {setting.base:g}", f"{setting.m}",
                       f"{setting.Q:g}", fmt_number(setting.p, 3), f"{setting.z}"],
@@ -83,9 +77,13 @@ def cases_table(cases: pd.DataFrame) -> pd.DataFrame:
 
 
 def mishit_table(effect: pd.DataFrame) -> pd.DataFrame:
-    """The metric with mishits ignored and counted as minus one hit, and the relative change."""
-    return pd.DataFrame({"system": effect["system"], "mishits ignored": cells(effect["mishits ignored"], "{:.4f}"),
-                         "each mishit −1": cells(effect["mishits at -1"], "{:.4f}"),
+    """The metric with mishits ignored and counted as minus one hit, each with the system's rank in brackets,
+    and the relative change."""
+    def ranked(column: str, rank: str) -> list[str]:
+        return [f"{value:.4f} ({place})" for value, place in zip(effect[column], effect[rank], strict=True)]
+
+    return pd.DataFrame({"system": effect["system"], "mishits ignored": ranked("mishits ignored", "rank ignored"),
+                         "each mishit −1": ranked("mishits at -1", "rank at -1"),
                          "change": cells(effect["change"], "{:+.1%}")})
 
 
@@ -98,10 +96,25 @@ def q_orders_table(runs: pd.DataFrame) -> pd.DataFrame:
         f"τ with the order at Q = {last:g}": cells(runs["tau last"], "{:.2f}")})
 
 
+def search_table(search: SensitivitySearch | None, n_items: int) -> pd.DataFrame:
+    """:func:`recbias.chapters.c07_discounted_auc.study.short_head.summary` as the page shows it: one row per
+    step, ``s`` with its share of the catalogue."""
+    if search is None:
+        return pd.DataFrame()
+    rows = short_head.summary(search)
+    kept = rows["global kept"].map(lambda share: "< 0.1%" if 0 < share < 0.001 else fmt_pct(share))
+    return pd.DataFrame({
+        "step": rows["rule"].map(RULES), "s": [f"{s} ({fmt_pct(s / n_items)})" for s in rows["s"]],
+        "mean increase": rows["relative increase"].map(lambda x: fmt_pct(x, 1 if abs(x) < 0.1 else 0)),
+        "increase / sd": cells(rows["sensitivity"], "{:.1f}"), "fewest wins": cells(rows["wins"], "{:.0%}"),
+        "intervals with 0": cells(rows["contain zero"], "{:g} of " + f"{rows['segmentations'].iloc[0]}"),
+        "intervals below 0": cells(rows["below zero"], "{:g}"), "global list keeps": kept})
+
+
 def head_table(shares: pd.DataFrame | None) -> pd.DataFrame:
     """Each system's metric without and with the step, and the short head's share of the first."""
     if shares is None:
-        return not_applicable()
+        return pd.DataFrame()
     return shares.assign(**{"unpenalised": cells(shares["unpenalised"], "{:.4f}"),
                             "penalised": cells(shares["penalised"], "{:.4f}"),
                             "short-head share": cells(shares["short-head share"], "{:.1%}")})
@@ -120,7 +133,7 @@ def crossing_table(study: NewUserStudy | None) -> pd.DataFrame:
     """Per metric and system: its value with the most known ratings, the two reference lists, and from which
     ``k`` it stays above the demographic list, with the spread of that ``k`` over resampled users."""
     if study is None:
-        return not_applicable()
+        return pd.DataFrame()
     lines = study.lines.set_index(["metric", "list"])["value"]
     rows = []
     for metric in study.metrics:
@@ -136,6 +149,18 @@ def crossing_table(study: NewUserStudy | None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def heads_table(study: NewUserStudy | None) -> pd.DataFrame:
+    """How many of the step's head items each list of the new-user study shows on its first page, on average:
+    the two reference lists, and each system at the fewest and most known ratings."""
+    if study is None or not study.step:
+        return pd.DataFrame()
+    heads = study.heads
+    names = [list_name(study, name).removeprefix("the ") if np.isnan(k) else name
+             for name, k in zip(heads["list"], heads["k"], strict=True)]
+    return pd.DataFrame({"list": names, "known ratings": cells(heads["k"], "{:g}"),
+                         "head items on page 1": cells(heads["count"], "{:.1f}")})
+
+
 def ranking_table(means: pd.DataFrame, s: int) -> pd.DataFrame:
     """The systems under each metric: the mean with, in brackets, the system's rank under that metric."""
     ranks = means.rank(ascending=False, method="min").astype(int)
@@ -146,17 +171,19 @@ def ranking_table(means: pd.DataFrame, s: int) -> pd.DataFrame:
 
 
 def truth_table(agreement: pd.DataFrame | None, s: int) -> pd.DataFrame:
-    """One row per observed metric, one column per truth: Kendall's tau-b over its resampling interval,
-    and whether the truly best system comes first under that metric for any of the truths."""
+    """One row per observed metric, one column per truth: Kendall's tau-b over its resampling interval, its
+    mean over the truths, and whether the truly best system comes first under that metric for any of them."""
     if agreement is None:
-        return not_applicable()
+        return pd.DataFrame()
     taus = zip(agreement["tau"], agreement["tau_low"], agreement["tau_high"], strict=True)
     shown = agreement.assign(**{"observed metric": observed_names(agreement, s), "truth": "true " + agreement["truth"],
                                 "text": [fmt_ci(tau, (low, high)) for tau, low, high in taus]})
     table = shown.pivot(index="observed metric", columns="truth", values="text")
     table = table.loc[list(dict.fromkeys(shown["observed metric"])), list(dict.fromkeys(shown["truth"]))]
-    best = shown.groupby("observed metric", sort=False)["best"].max().map({1.0: "yes", 0.0: "no"})
-    return table.assign(**{"best system first": best}).rename_axis(None, axis=1).reset_index()
+    by_metric = shown.groupby("observed metric", sort=False)
+    best = by_metric["best"].max().map({1.0: "yes", 0.0: "no"})
+    return table.assign(**{"mean τ": by_metric["tau"].mean().map("{:.2f}".format), "best system first": best}
+                        ).rename_axis(None, axis=1).reset_index()
 
 
 def published_table(numbers: Sequence[Number], values: Mapping[str, Any]) -> pd.DataFrame:
