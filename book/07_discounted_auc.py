@@ -355,7 +355,7 @@ say("dauc-q-orders", fmt_count(orders["order"].nunique(), "order", "different or
 # %% tags=["remove-cell"]
 segments = study.segmentations(ratings)
 search = study.sensitivity_search(systems, setting, segments, n_boot=bootstrap, smoothing=smoothing, seed=seed)
-step = study.chosen_step(search)
+step = search.chosen if search else 0  # no step without segment lists
 shares = study.head_shares(systems, setting, step)
 glue_figure("fig-dauc-search", figures.search_figure(search, ratings.n_items, stamp))
 glue_figure("fig-dauc-instability", figures.instability_figure(search, stamp))

@@ -51,8 +51,8 @@ def search(sensitivity: Sequence[float] = (1.5, 4.0, 9.0, 7.0), chosen: int = 20
                          "relative increase": increase[s], "sd": 0.1, "low": low, "high": high,
                          "z": dict(zip(sizes, sensitivity, strict=True))[s], "wins": 1.0 if s == chosen else 0.9})
     curve = pd.DataFrame({"s": sizes, "relative increase": [increase[s] for s in sizes], "sensitivity": sensitivity,
-                          "global": [0.5 / (1 + s) for s in sizes], "global cv": 0.05})
-    return SensitivitySearch(pd.DataFrame(rows), curve, chosen, 500, 200)
+                          "global": [0.5 / (1 + s) for s in sizes]})
+    return SensitivitySearch(pd.DataFrame(rows), curve, chosen)
 
 
 def shares(values: Sequence[float] = (0.99, 0.67, 0.58, 0.79, 0.10)) -> pd.DataFrame:
@@ -80,7 +80,7 @@ def new_user_study(crossings: Sequence[float] = (20.0, 1.0), step: int = 40,
     heads = pd.DataFrame([{"list": name, "k": np.nan, "count": 10.0 - 1.5 * j} for j, name in enumerate(lists)]
                          + [{"list": systems[0], "k": float(k), "count": c} for k, c in ((known[0], 2.3),
                                                                                           (known[-1], 6.1))])
-    return NewUserStudy([object()] * 2, list(known), curves, lines,
+    return NewUserStudy(list(known), curves, lines,
                         pd.DataFrame(rows, columns=["system", "metric", "crossing", "low", "high", "crossed in"]),
                         attributes, metrics, step, 988, heads)
 

@@ -16,6 +16,7 @@ from recbias.chapters.c07_discounted_auc.study import new_users, scored, setting
 from recbias.evaluate import bootstrap_counts
 from recbias.metrics import position_discount
 from recbias.ratings import Ratings
+from recbias.splits import new_user_splits
 
 SETTING = study.Setting(Q=0.3, m=10, z=50, base=3.0)
 
@@ -216,7 +217,6 @@ def test_the_search_measures_eq_13_and_scales_it_by_resampling(three: study.Syst
     curve = search.curve.set_index("s")
     assert search.chosen == curve["sensitivity"].idxmax()
     assert search.literal_choice == curve["relative increase"].idxmax()
-    assert study.chosen_step(search) == search.chosen
     table = short_head.intervals(search)
     assert set(table["s"]) == {0, search.chosen} and set(table["segmentation"]) == {"gender", "age"}
     summary = study.summary(search).set_index("rule")
@@ -230,7 +230,6 @@ def test_the_search_measures_eq_13_and_scales_it_by_resampling(three: study.Syst
 
 def test_without_segments_there_is_no_search_and_no_step(three: study.SystemStudy):
     assert study.sensitivity_search(three, SETTING, []) is None
-    assert study.chosen_step(None) == 0
 
 
 def test_head_sizes_are_shares_of_the_catalogue():
@@ -262,7 +261,8 @@ def test_new_user_study_on_a_small_world(world: Ratings):
     assert set(found.lines["list"]) == {new_users.GLOBAL, new_users.DEMOGRAPHIC}
     assert found.attributes == ("gender", "age") and found.step == 5
     assert len(found.crossings) == 2 and found.headline["metric"] == new_users.STEP
-    assert found.n_users == sum(len(s.new_users) for s in found.splits)
+    groups = new_user_splits(world, 2, 6, setting.MIN_TEST, seed=3)  # the study's groups of newcomers
+    assert found.n_users == sum(len(split.new_users) for split in groups)
     assert (found.heads["count"] >= 0).all() and (found.heads["count"] <= SETTING.m).all()
     assert found.heads["k"].isna().sum() == 2 and set(found.heads["k"].dropna()) == {1.0, 6.0}
     curve = found.curves[(found.curves["metric"] == new_users.STEP)].set_index("k")["value"]

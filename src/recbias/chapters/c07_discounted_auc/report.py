@@ -30,20 +30,9 @@ def cells(values: pd.Series, spec: str) -> pd.Series:
     return values.map(lambda v: "–" if pd.isna(v) else spec.format(v))
 
 
-def metric_name(metric: str, step: int) -> str:
-    """A metric of the new-user study as the page names it: "no step", "step at s = 40"."""
-    return metric if metric == new_users.NO_STEP else f"step at s = {step}"
-
-
 def list_name(study: NewUserStudy, name: str) -> str:
     """A reference list of the new-user study as the page names it: "the global list", "the list for gender and age"."""
     return "the global list" if name == new_users.GLOBAL else f"the list for {' and '.join(study.attributes)}"
-
-
-def observed_names(agreement: pd.DataFrame, s: int) -> pd.Series:
-    """The observed metrics of :func:`recbias.chapters.c07_discounted_auc.study.truth_agreement` as the page
-    names them."""
-    return agreement["observed metric"].map(lambda name: OBSERVED.get(name, name).format(s=s))
 
 
 def settings_table(setting: Setting, ratings: Ratings) -> pd.DataFrame:
@@ -138,7 +127,7 @@ def crossing_table(study: NewUserStudy | None) -> pd.DataFrame:
     rows = []
     for metric in study.metrics:
         for system, curve in study.curves[study.curves["metric"] == metric].groupby("system", sort=False):
-            row = {"metric": metric_name(metric, study.step), "system": system,
+            row = {"metric": metric if metric == new_users.NO_STEP else f"step at s = {study.step}", "system": system,
                    f"from {study.known[-1]} ratings": f"{curve['value'].iloc[-1]:.3f}"}
             row |= {list_name(study, name).removeprefix("the "): f"{value:.3f}"
                     for name, value in lines.loc[metric].items()}
@@ -176,7 +165,8 @@ def truth_table(agreement: pd.DataFrame | None, s: int) -> pd.DataFrame:
     if agreement is None:
         return pd.DataFrame()
     taus = zip(agreement["tau"], agreement["tau_low"], agreement["tau_high"], strict=True)
-    shown = agreement.assign(**{"observed metric": observed_names(agreement, s), "truth": "true " + agreement["truth"],
+    names = agreement["observed metric"].map(lambda name: OBSERVED.get(name, name).format(s=s))
+    shown = agreement.assign(**{"observed metric": names, "truth": "true " + agreement["truth"],
                                 "text": [fmt_ci(tau, (low, high)) for tau, low, high in taus]})
     table = shown.pivot(index="observed metric", columns="truth", values="text")
     table = table.loc[list(dict.fromkeys(shown["observed metric"])), list(dict.fromkeys(shown["truth"]))]

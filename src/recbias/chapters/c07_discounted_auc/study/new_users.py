@@ -10,6 +10,7 @@ and finds from which ``k`` the system stays above the demographic list.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -39,7 +40,6 @@ class NewUserStudy:
     """Recommendations for new users from ``k`` known ratings against demographics (the paper's Fig. 4).
 
     Attributes:
-        splits: the groups of new users, each new in turn.
         known: the values of ``k``.
         curves: one row per (system, k, metric): ``value`` (mean over all new users).
         lines: one row per (reference list, metric): :data:`GLOBAL` and, with demographics,
@@ -57,7 +57,6 @@ class NewUserStudy:
             its first page.
     """
 
-    splits: list[NewUserSplit]
     known: list[int]
     curves: pd.DataFrame
     lines: pd.DataFrame
@@ -111,13 +110,8 @@ class _Plan:
     seed: int
 
 
-@dataclass
-class _Values:
-    """Per-user values gathered over the groups of new users, and head counts per list."""
-
-    references: dict[str, list[pd.DataFrame]]
-    systems: dict[tuple[str, int], list[pd.DataFrame]]
-    heads: dict[tuple[str, int | None], list[np.ndarray]]
+#: per (list, k), ``k`` None for a reference list: what each group of new users gave
+Gathered = defaultdict[tuple[str, int | None], list]
 
 
 def _plan(ratings: Ratings, setting: Setting, s: int, systems: Mapping[str, str], max_known: int, groups: int,
@@ -129,16 +123,17 @@ def _plan(ratings: Ratings, setting: Setting, s: int, systems: Mapping[str, str]
     return _Plan(dict(systems), references, known, metrics, setting, s, groups, smoothing, seed)
 
 
-def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: _Values) -> None:
-    """Add one group's per-user values to ``values``: the reference lists, then each system at every ``k``."""
+def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: Gathered, heads: Gathered) -> None:
+    """Add one group's per-user values to ``values`` and its head counts (at the fewest and most known ratings) to
+    ``heads``: the reference lists, then each system at every ``k``."""
     names, max_known, m, s, seed = list(plan.metrics.values()), plan.known[-1], plan.setting.m, plan.step, plan.seed
     runs = liked_only(build_runs(split.train(max_known), split.test, "AI-AN"))
     base_train = split.train(0)
     fitted = {label: SegmentPopularity(a, plan.smoothing).fit(base_train) for label, a in plan.references.items()}
     scored = Scored.of(fitted, base_train, runs, seed)
     for label, frame in scored.values(names).items():
-        values.references[label].append(frame)
-        values.heads.setdefault((label, None), []).append(scored.head_in_top(label, s, m))
+        values[label, None].append(frame)
+        heads[label, None].append(scored.head_in_top(label, s, m))
     key = ("new users", plan.groups, group, max_known, seed)
     base = fit_systems(plan.systems, base_train, key_extra=(*key, 0), seed=seed)
     for k in plan.known:
@@ -148,21 +143,21 @@ def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: _Values
                   for label, recommender in base.items()}
         scored = Scored.of(fitted, train, runs, seed)
         for label, frame in scored.values(names).items():
-            values.systems[label, k].append(frame)
+            values[label, k].append(frame)
             if k in (plan.known[0], plan.known[-1]):
-                values.heads.setdefault((label, k), []).append(scored.head_in_top(label, s, m))
+                heads[label, k].append(scored.head_in_top(label, s, m))
 
 
-def _summarise(plan: _Plan, values: _Values, n_boot: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def _summarise(plan: _Plan, values: Gathered, n_boot: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The curves, reference lines and crossings of :class:`NewUserStudy` from the gathered values."""
-    references = {label: pd.concat(parts) for label, parts in values.references.items()}
+    references = {label: pd.concat(values[label, None]) for label in plan.references}
     n_users = len(references[GLOBAL])
     counts = bootstrap_counts(n_users, n_boot, plan.seed) / n_users
     curves, lines, crossings = [], [], []
     for metric, name in plan.metrics.items():
         lines += [{"list": label, "metric": metric, "value": frame[name].mean()} for label, frame in references.items()]
         for label in plan.systems:
-            matrix = np.column_stack([pd.concat(values.systems[label, k])[name].to_numpy() for k in plan.known])
+            matrix = np.column_stack([pd.concat(values[label, k])[name].to_numpy() for k in plan.known])
             curves += [{"system": label, "k": k, "metric": metric, "value": v}
                        for k, v in zip(plan.known, matrix.mean(0), strict=True)]
             if DEMOGRAPHIC in references:
@@ -207,13 +202,11 @@ def new_user_study(
         return None
     plan = _plan(ratings, setting, s, system_presets("mf") if systems is None else systems, max_known, groups,
                  smoothing, seed)
-    splits = new_user_splits(ratings, groups, max_known, MIN_TEST, seed=seed)
-    values = _Values({label: [] for label in plan.references}, {(label, k): [] for label in plan.systems
-                                                                 for k in plan.known}, {})
-    for group, split in enumerate(splits):
-        _measure_group(split, group, plan, values)
+    values, heads = defaultdict(list), defaultdict(list)
+    for group, split in enumerate(new_user_splits(ratings, groups, max_known, MIN_TEST, seed=seed)):
+        _measure_group(split, group, plan, values, heads)
     curves, lines, crossings = _summarise(plan, values, n_boot)
-    heads = pd.DataFrame([{"list": label, "k": np.nan if k is None else float(k), "count": np.concatenate(parts).mean()}
-                          for (label, k), parts in values.heads.items()])
-    return NewUserStudy(splits, plan.known, curves, lines, crossings, plan.references.get(DEMOGRAPHIC, ()),
-                        plan.metrics, s, sum(len(frame) for frame in values.references[GLOBAL]), heads)
+    counts = pd.DataFrame([{"list": label, "k": np.nan if k is None else float(k),
+                            "count": np.concatenate(parts).mean()} for (label, k), parts in heads.items()])
+    return NewUserStudy(plan.known, curves, lines, crossings, plan.references.get(DEMOGRAPHIC, ()), plan.metrics, s,
+                        sum(len(frame) for frame in values[GLOBAL, None]), counts)

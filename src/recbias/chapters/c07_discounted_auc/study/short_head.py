@@ -44,17 +44,13 @@ class SensitivitySearch:
             97.5 percentiles (``sd``, ``low``, ``high``), ``z`` (increase over standard deviation) and
             the share of resamples in which the segment list wins (``wins``).
         curve: one row per ``s``: the mean relative increase over segmentations (Eq. 14), the mean
-            ``z`` (``sensitivity``, maximised here), the global list's metric and its bootstrap
-            coefficient of variation (``global cv``).
+            ``z`` (``sensitivity``, maximised here) and the global list's metric (``global``).
         chosen: the ``s`` of the largest mean ``z``.
-        n_users, n_boot: users evaluated and resamples drawn.
     """
 
     cells: pd.DataFrame
     curve: pd.DataFrame
     chosen: int
-    n_users: int
-    n_boot: int
 
     @property
     def literal_choice(self) -> int:
@@ -128,22 +124,13 @@ def sensitivity_search(
     sizes = head_sizes(study.scored.popularity.rating_counts.size) if sizes is None else list(sizes)
     values = _segment_values(study, [setting.metric(s=s) for s in sizes], segments, smoothing)
     n_users = values[GLOBAL].shape[0]
-    counts = bootstrap_counts(n_users, n_boot, seed) / n_users
     with np.errstate(divide="ignore", invalid="ignore"):
-        cells = _search_cells(values, sizes, counts)
-        curve = cells.groupby("s", sort=True).agg(**{"relative increase": ("relative increase", "mean"),
-                                                     "sensitivity": ("z", "mean")}).reset_index()
-        reference, resampled_reference = values[GLOBAL].mean(axis=0), counts @ values[GLOBAL]
-        curve["global"] = reference
-        curve["global cv"] = resampled_reference.std(axis=0, ddof=1) / reference
+        cells = _search_cells(values, sizes, bootstrap_counts(n_users, n_boot, seed) / n_users)
+    curve = cells.groupby("s", sort=True).agg(**{"relative increase": ("relative increase", "mean"),
+                                                 "sensitivity": ("z", "mean")}).reset_index()
+    curve["global"] = values[GLOBAL].mean(axis=0)
     finite = curve[np.isfinite(curve["sensitivity"])]
-    chosen = int(finite.loc[finite["sensitivity"].idxmax(), "s"])
-    return SensitivitySearch(cells, curve, chosen, n_users, n_boot)
-
-
-def chosen_step(search: SensitivitySearch | None) -> int:
-    """The step the rest of the chapter uses: the search's choice, 0 (no step) without a search."""
-    return 0 if search is None else search.chosen
+    return SensitivitySearch(cells, curve, int(finite.loc[finite["sensitivity"].idxmax(), "s"]))
 
 
 def intervals(search: SensitivitySearch) -> pd.DataFrame:
