@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch, new_users, truth
+from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch, new_users, systems, truth
 
 SYSTEMS = ("Popularity", "pLSA", "MF", "user-kNN", "Random")
 
@@ -88,10 +88,10 @@ def new_user_study(crossings: Sequence[float] = (20.0, 1.0), step: int = 40,
 def agreement(taus: dict[str, Sequence[float]] | None = None) -> pd.DataFrame:
     """:func:`recbias.chapters.c07_discounted_auc.study.truth_agreement`: Kendall's tau of each observed metric
     against the three truths (true P@10, nDCG@10, behavioural AUC)."""
-    taus = taus or {"P@10": (0.54, 0.56, 0.58), "nDCG@10": (0.60, 0.63, 0.65), truth.NO_STEP: (0.67, 0.71, 0.70),
-                    truth.STEP: (0.34, 0.38, 0.37)}
+    taus = taus or {"P@10": (0.54, 0.56, 0.58), "nDCG@10": (0.60, 0.63, 0.65), systems.NO_STEP: (0.67, 0.71, 0.70),
+                    systems.STEP: (0.34, 0.38, 0.37)}
     rows = [{"observed metric": name, "tau": tau, "tau_low": tau - 0.05, "tau_high": tau + 0.05, "pairs": 0.8,
-             "best": float(name == truth.NO_STEP), "truth": true}
+             "best": float(name == systems.NO_STEP), "truth": true}
             for j, true in enumerate(("P@10", "nDCG@10", truth.BEHAVIOURAL)) for name, values in taus.items()
             for tau in [values[j]]]
     return pd.DataFrame(rows)

@@ -10,7 +10,7 @@ import pytest
 import c07_examples as examples
 from recbias.bookkit.claims import FAILS, HOLDS, evaluate
 from recbias.chapters.c07_discounted_auc import claims
-from recbias.chapters.c07_discounted_auc.study import truth
+from recbias.chapters.c07_discounted_auc.study import systems
 
 FINDINGS = {finding.key: finding for finding in claims.FINDINGS}
 NAN = math.nan
@@ -109,7 +109,7 @@ def test_a_crossing_that_never_comes_is_worded_and_not_set_against_the_paper():
 
 
 def test_without_a_step_the_truth_has_no_stepped_metric():
-    taus = {"P@10": (0.5, 0.5, 0.5), "nDCG@10": (0.6, 0.6, 0.6), truth.NO_STEP: (0.7, 0.7, 0.7)}
+    taus = {"P@10": (0.5, 0.5, 0.5), "nDCG@10": (0.6, 0.6, 0.6), systems.NO_STEP: (0.7, 0.7, 0.7)}
     values = claims.measured(examples.effect(), None, None, None, examples.agreement(taus))
     assert "tau_step" not in values and values["tau_no_step"] == pytest.approx(0.7)
 

@@ -217,8 +217,7 @@ def test_the_search_measures_eq_13_and_scales_it_by_resampling(three: study.Syst
     curve = search.curve.set_index("s")
     assert search.chosen == curve["sensitivity"].idxmax()
     assert search.literal_choice == curve["relative increase"].idxmax()
-    table = short_head.intervals(search)
-    assert set(table["s"]) == {0, search.chosen} and set(table["segmentation"]) == {"gender", "age"}
+    assert set(search.cells["segmentation"]) == {"gender", "age"}
     summary = study.summary(search).set_index("rule")
     assert summary["s"].tolist() == [0, search.chosen, search.literal_choice]
     chosen = search.cells[search.cells["s"] == search.chosen]
@@ -300,7 +299,7 @@ def test_no_truth_agreement_without_complete_relevance(three: study.SystemStudy,
 
 def test_truth_agreement_rows_cover_every_truth_and_observed_metric(three: study.SystemStudy, world: Ratings):
     agreement = study.truth_agreement(three, world, SETTING, 5, seed=1, n_boot=20)
-    observed = [*truth.CLASSICAL, truth.NO_STEP, truth.STEP]
+    observed = [*systems.CLASSICAL, systems.NO_STEP, systems.STEP]
     assert agreement["observed metric"].tolist() == observed * 3
     assert agreement["truth"].tolist() == [name for name in ("P@10", "nDCG@10", truth.BEHAVIOURAL) for _ in observed]
     assert ((agreement["tau"] >= -1) & (agreement["tau"] <= 1)).all()

@@ -13,7 +13,7 @@ import pandas as pd
 from recbias.bookkit.claims import FAILS, HOLDS, Finding, Number, above, all_of, at_least, at_most, between
 from recbias.bookkit.claims import is_true, published
 from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch
-from recbias.chapters.c07_discounted_auc.study import truth
+from recbias.chapters.c07_discounted_auc.study import systems
 from recbias.chapters.c07_discounted_auc.study.new_users import NO_STEP
 from recbias.chapters.c07_discounted_auc.study.setting import NON_PERSONALISED
 
@@ -144,8 +144,8 @@ def _new_user_values(study: NewUserStudy, search: SensitivitySearch | None) -> d
 
 def _truth_values(agreement: pd.DataFrame) -> dict[str, Any]:
     tau = agreement.groupby("observed metric", sort=False)["tau"].mean()
-    names = {"tau_no_step": truth.NO_STEP, "tau_step": truth.STEP}
-    return {"tau_classical": tau[list(truth.CLASSICAL)].max()} | {key: tau[name] for key, name in names.items()
+    names = {"tau_no_step": systems.NO_STEP, "tau_step": systems.STEP}
+    return {"tau_classical": tau[list(systems.CLASSICAL)].max()} | {key: tau[name] for key, name in names.items()
                                                                     if name in tau.index}
 
 

@@ -14,12 +14,12 @@ from recbias.bookkit.claims import Number
 from recbias.bookkit.scorecard import FINDING, Claim
 from recbias.bookkit.scorecard import findings_table as scorecard_findings
 from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch, Setting
-from recbias.chapters.c07_discounted_auc.study import new_users, short_head, systems, truth
+from recbias.chapters.c07_discounted_auc.study import new_users, short_head, systems
 from recbias.ratings import Ratings
 from recbias.text import fmt_ci, fmt_number, fmt_pct
 
 #: the observed metrics of the truth study as the page names them (with ``{s}``, the step)
-OBSERVED = {truth.NO_STEP: "behavioural AUC without a step", truth.STEP: "behavioural AUC, step at s = {s}"}
+OBSERVED = {systems.NO_STEP: "behavioural AUC without a step", systems.STEP: "behavioural AUC, step at s = {s}"}
 #: the steps of the short-head search's summary as its table names them
 RULES = {short_head.NO_STEP: "no step", short_head.CHOSEN: "our rule: largest mean z",
          short_head.LITERAL: "Eq. 14 taken literally"}

@@ -114,15 +114,6 @@ class _Plan:
 Gathered = defaultdict[tuple[str, int | None], list]
 
 
-def _plan(ratings: Ratings, setting: Setting, s: int, systems: Mapping[str, str], max_known: int, groups: int,
-          smoothing: float, seed: int) -> _Plan:
-    metrics = {NO_STEP: setting.metric()} | ({STEP: setting.metric(s=s)} if s else {})
-    attributes = tuple(a for a in DEMOGRAPHICS if ratings.user_attributes is not None and a in ratings.user_attributes)
-    references = {GLOBAL: ()} | ({DEMOGRAPHIC: attributes} if attributes else {})
-    known = [k for k in KNOWN_GRID if k < max_known] + [max_known]
-    return _Plan(dict(systems), references, known, metrics, setting, s, groups, smoothing, seed)
-
-
 def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: Gathered, heads: Gathered) -> None:
     """Add one group's per-user values to ``values`` and its head counts (at the fewest and most known ratings) to
     ``heads``: the reference lists, then each system at every ``k``."""
@@ -200,8 +191,11 @@ def new_user_study(
     max_known = feasible_known(ratings, max_known)
     if max_known < 1:
         return None
-    plan = _plan(ratings, setting, s, system_presets("mf") if systems is None else systems, max_known, groups,
-                 smoothing, seed)
+    metrics = {NO_STEP: setting.metric()} | ({STEP: setting.metric(s=s)} if s else {})
+    attributes = tuple(a for a in DEMOGRAPHICS if ratings.user_attributes is not None and a in ratings.user_attributes)
+    plan = _Plan(dict(system_presets("mf") if systems is None else systems),
+                 {GLOBAL: ()} | ({DEMOGRAPHIC: attributes} if attributes else {}),
+                 [k for k in KNOWN_GRID if k < max_known] + [max_known], metrics, setting, s, groups, smoothing, seed)
     values, heads = defaultdict(list), defaultdict(list)
     for group, split in enumerate(new_user_splits(ratings, groups, max_known, MIN_TEST, seed=seed)):
         _measure_group(split, group, plan, values, heads)

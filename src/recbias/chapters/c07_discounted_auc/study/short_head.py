@@ -39,8 +39,8 @@ class SensitivitySearch:
     """The short-head search of Eq. 13-14 and its resampling.
 
     Attributes:
-        cells: one row per (segmentation, s): the global and segment metric (``global``,
-            ``segment``), the relative increase (Eq. 13), its bootstrap standard deviation and 2.5 and
+        cells: one row per (segmentation, s): the relative increase of the segment list over the global
+            list (Eq. 13), its bootstrap standard deviation and 2.5 and
             97.5 percentiles (``sd``, ``low``, ``high``), ``z`` (increase over standard deviation) and
             the share of resamples in which the segment list wins (``wins``).
         curve: one row per ``s``: the mean relative increase over segmentations (Eq. 14), the mean
@@ -89,8 +89,7 @@ def _search_cells(values: dict[str, np.ndarray], sizes: Sequence[int], counts: n
         for k, s in enumerate(sizes):
             undefined = not np.isfinite(spread[:, k]).all()
             rows.append({
-                "segmentation": label, "s": s, "global": reference[k], "segment": mean[k],
-                "relative increase": increase[k], "sd": np.nan if undefined else sd[k],
+                "segmentation": label, "s": s, "relative increase": increase[k], "sd": np.nan if undefined else sd[k],
                 "low": np.nan if undefined else np.quantile(spread[:, k], 0.025),
                 "high": np.nan if undefined else np.quantile(spread[:, k], 0.975),
                 "z": np.nan if undefined or sd[k] == 0 else increase[k] / sd[k],
@@ -131,13 +130,6 @@ def sensitivity_search(
     curve["global"] = values[GLOBAL].mean(axis=0)
     finite = curve[np.isfinite(curve["sensitivity"])]
     return SensitivitySearch(cells, curve, int(finite.loc[finite["sensitivity"].idxmax(), "s"]))
-
-
-def intervals(search: SensitivitySearch) -> pd.DataFrame:
-    """Each segmentation's relative increase with its 95% resampling interval, share of wins and ``z``,
-    without the step (``s = 0``) and at the chosen step."""
-    cells = search.cells[search.cells["s"].isin([0, search.chosen])]
-    return cells[["segmentation", "s", "relative increase", "low", "high", "wins", "z"]].reset_index(drop=True)
 
 
 def summary(search: SensitivitySearch) -> pd.DataFrame:

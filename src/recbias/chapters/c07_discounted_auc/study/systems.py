@@ -15,8 +15,8 @@ from recbias.text import order_text
 
 #: values of Q of the sweep (Q = 1 reads the whole list: P@z)
 Q_GRID = (0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0)
-#: the columns of :func:`ranking_means` beyond P@10 and nDCG@10
-NO_STEP, STEP = "bAUC no step", "bAUC step"
+#: the metrics the behavioural AUC is set against, and the columns of :func:`ranking_means` beyond them
+CLASSICAL, NO_STEP, STEP = ("P@10", "nDCG@10"), "bAUC no step", "bAUC step"
 
 
 def four_cases(study: SystemStudy, lengths: Sequence[int]) -> pd.DataFrame:
@@ -92,10 +92,14 @@ def order_runs(sweep: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def observed_metrics(setting: Setting, s: int) -> dict[str, str]:
+    """Label -> metric name: P@10, nDCG@10 and the metric without (:data:`NO_STEP`) and, when ``s > 0``, with
+    the step at ``s`` (:data:`STEP`)."""
+    return {name: name for name in CLASSICAL} | {NO_STEP: setting.metric()} | ({STEP: setting.metric(s=s)} if s else {})
+
+
 def ranking_means(study: SystemStudy, setting: Setting, s: int) -> pd.DataFrame:
-    """The chapter-2 systems (rows) under P@10, nDCG@10 and the metric without (:data:`NO_STEP`) and,
-    when ``s > 0``, with the step at ``s`` (:data:`STEP`)."""
-    names = {"P@10": "P@10", "nDCG@10": "nDCG@10", NO_STEP: setting.metric()} | (
-        {STEP: setting.metric(s=s)} if s else {})
+    """The chapter-2 systems (rows) under the metrics of :func:`observed_metrics`."""
+    names = observed_metrics(setting, s)
     means = study.scored.means(list(names.values()))
     return means.rename(columns={v: k for k, v in names.items()}).rename_axis("system")
