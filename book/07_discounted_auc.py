@@ -356,7 +356,8 @@ say("dauc-q-orders", fmt_count(orders["order"].nunique(), "order", "different or
 segments = study.segmentations(ratings)
 search = study.sensitivity_search(systems, setting, segments, n_boot=bootstrap, smoothing=smoothing, seed=seed)
 step = search.chosen if search else 0  # no step without segment lists
-shares = study.head_shares(systems, setting, step)
+ranking = study.ranking_means(systems, setting, step)
+shares = study.head_shares(ranking)
 glue_figure("fig-dauc-search", figures.search_figure(search, ratings.n_items, stamp))
 glue_figure("fig-dauc-instability", figures.instability_figure(search, stamp))
 glue_table("tbl-dauc-search", report.search_table(search, ratings.n_items), left=["step"],
@@ -587,7 +588,6 @@ say("dauc-min-test", f"{study.MIN_TEST}")
 # neighbourhood method, for which one or two ratings define hardly any neighbours.
 
 # %% tags=["remove-cell"]
-ranking = study.ranking_means(systems, setting, step)
 glue_table("tbl-dauc-ranking", report.ranking_table(ranking, step))
 
 # %% [markdown]

@@ -237,11 +237,13 @@ def test_head_sizes_are_shares_of_the_catalogue():
 
 
 def test_head_shares_and_the_step(three: study.SystemStudy):
-    shares = study.head_shares(three, SETTING, 10).set_index("system")
+    shares = study.head_shares(study.ranking_means(three, SETTING, 10)).set_index("system")
     assert (shares["penalised"] <= shares["unpenalised"] + 1e-12).all()
     assert shares.loc["Popularity", "short-head share"] > shares.loc["Random", "short-head share"]
     np.testing.assert_allclose(shares["short-head share"], 1 - shares["penalised"] / shares["unpenalised"])
-    assert study.head_shares(three, SETTING, 0) is None
+    np.testing.assert_allclose(shares["penalised"], three.scored.means([SETTING.metric(s=10)])[SETTING.metric(s=10)])
+    np.testing.assert_allclose(shares["unpenalised"], three.scored.means([SETTING.metric()])[SETTING.metric()])
+    assert study.head_shares(study.ranking_means(three, SETTING, 0)) is None
 
 
 # ---------------------------------------------------------------------------- new users

@@ -109,13 +109,11 @@ def head_table(shares: pd.DataFrame | None) -> pd.DataFrame:
                             "short-head share": cells(shares["short-head share"], "{:.1%}")})
 
 
-def _crossing_cells(found: pd.Series) -> dict[str, str]:
-    """The crossing ``k`` and its spread over resamples, as table cells."""
-    spread = (f"{found['low']:g}" if found["low"] == found["high"] else
-              f"{found['low']:g} to {found['high']:g}" if np.isfinite(found["low"]) else
-              "none crosses" if found["crossed in"] == 0 else f"{fmt_pct(found['crossed in'], 0)} cross")
-    return {"above it from k": f"{found['crossing']:g}" if np.isfinite(found["crossing"]) else "never",
-            "95% of resamples": spread}
+def _spread(found: pd.Series) -> str:
+    """The spread of a crossing ``k`` over resampled users, as a table cell."""
+    if np.isfinite(found["low"]):
+        return f"{found['low']:g}" if found["low"] == found["high"] else f"{found['low']:g} to {found['high']:g}"
+    return "none crosses" if found["crossed in"] == 0 else f"{fmt_pct(found['crossed in'], 0)} cross"
 
 
 def crossing_table(study: NewUserStudy | None) -> pd.DataFrame:
@@ -123,19 +121,18 @@ def crossing_table(study: NewUserStudy | None) -> pd.DataFrame:
     ``k`` it stays above the demographic list, with the spread of that ``k`` over resampled users."""
     if study is None:
         return pd.DataFrame()
-    lines = study.lines.set_index(["metric", "list"])["value"]
-    rows = []
-    for metric in study.metrics:
-        for system, curve in study.curves[study.curves["metric"] == metric].groupby("system", sort=False):
-            row = {"metric": metric if metric == new_users.NO_STEP else f"step at s = {study.step}", "system": system,
-                   f"from {study.known[-1]} ratings": f"{curve['value'].iloc[-1]:.3f}"}
-            row |= {list_name(study, name).removeprefix("the "): f"{value:.3f}"
-                    for name, value in lines.loc[metric].items()}
-            found = study.crossings[(study.crossings["system"] == system) & (study.crossings["metric"] == metric)]
-            if len(found):
-                row |= _crossing_cells(found.iloc[0])
-            rows.append(row)
-    return pd.DataFrame(rows)
+    most = study.known[-1]
+    rows = study.curves[study.curves["k"] == most].merge(study.crossings, on=["system", "metric"], how="left")
+    metric = rows["metric"].where(rows["metric"] == new_users.NO_STEP, f"step at s = {study.step}")
+    table = pd.DataFrame({"metric": metric, "system": rows["system"],
+                          f"from {most} ratings": cells(rows["value"], "{:.3f}")})
+    for name, lines in study.lines.groupby("list", sort=False):
+        table[list_name(study, name).removeprefix("the ")] = cells(rows["metric"].map(
+            lines.set_index("metric")["value"]), "{:.3f}")
+    if len(study.crossings):
+        table["above it from k"] = rows["crossing"].map(lambda k: f"{k:g}" if np.isfinite(k) else "never")
+        table["95% of resamples"] = [_spread(row) for _, row in rows.iterrows()]
+    return table
 
 
 def heads_table(study: NewUserStudy | None) -> pd.DataFrame:

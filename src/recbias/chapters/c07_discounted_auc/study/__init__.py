@@ -7,8 +7,8 @@ from recbias.chapters.c07_discounted_auc.study.attention import attention_curves
 from recbias.chapters.c07_discounted_auc.study.new_users import NewUserStudy, new_user_study, system_presets
 from recbias.chapters.c07_discounted_auc.study.scored import PAPERS_SET, SYSTEMS, SystemStudy, system_study
 from recbias.chapters.c07_discounted_auc.study.setting import MIN_TEST, Setting, judged_at, segmentations
-from recbias.chapters.c07_discounted_auc.study.short_head import SensitivitySearch, head_shares
+from recbias.chapters.c07_discounted_auc.study.short_head import SensitivitySearch
 from recbias.chapters.c07_discounted_auc.study.short_head import sensitivity_search, summary
 from recbias.chapters.c07_discounted_auc.study.systems import four_cases, mishit_effect, mishits_per_hit, order_runs
-from recbias.chapters.c07_discounted_auc.study.systems import q_sweep, ranking_means
+from recbias.chapters.c07_discounted_auc.study.systems import head_shares, q_sweep, ranking_means
 from recbias.chapters.c07_discounted_auc.study.truth import truth_agreement

@@ -1,12 +1,6 @@
-"""Recommendations for new users (Bobrikov et al. 2016, Sec. 8.1 and Fig. 4).
-
-How good are the recommendations for a newcomer who has given ``k`` ratings, and how many ratings is
-knowing only her gender and age worth?  :func:`new_user_study` deals users with enough ratings into
-groups that are new in turn, lets a system learn from each newcomer's first ``k`` ratings (a fold-in
-where the system has one), and compares it under the metric with the lists that know nothing about
-her (the global list) or only her demographics (:class:`recbias.recommenders.SegmentPopularity`),
-and finds from which ``k`` the system stays above the demographic list.
-"""
+"""Recommendations for new users (Bobrikov et al. 2016, Sec. 8.1 and Fig. 4): how good are they for a newcomer
+who has given ``k`` ratings, and how many ratings is knowing only her gender and age worth
+(:func:`new_user_study`)?"""
 
 from __future__ import annotations
 
@@ -110,13 +104,10 @@ class _Plan:
     seed: int
 
 
-#: per (list, k), ``k`` None for a reference list: what each group of new users gave
-Gathered = defaultdict[tuple[str, int | None], list]
-
-
-def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: Gathered, heads: Gathered) -> None:
+def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: dict, heads: dict) -> None:
     """Add one group's per-user values to ``values`` and its head counts (at the fewest and most known ratings) to
-    ``heads``: the reference lists, then each system at every ``k``."""
+    ``heads``, both lists keyed by (list, ``k``), ``k`` None for a reference list: the reference lists, then each
+    system at every ``k``."""
     names, max_known, m, s, seed = list(plan.metrics.values()), plan.known[-1], plan.setting.m, plan.step, plan.seed
     runs = liked_only(build_runs(split.train(max_known), split.test, "AI-AN"))
     base_train = split.train(0)
@@ -139,7 +130,7 @@ def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: Gathere
                 heads[label, k].append(scored.head_in_top(label, s, m))
 
 
-def _summarise(plan: _Plan, values: Gathered, n_boot: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def _summarise(plan: _Plan, values: dict, n_boot: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The curves, reference lines and crossings of :class:`NewUserStudy` from the gathered values."""
     references = {label: pd.concat(values[label, None]) for label in plan.references}
     n_users = len(references[GLOBAL])

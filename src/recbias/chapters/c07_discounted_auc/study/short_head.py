@@ -78,24 +78,22 @@ def _segment_values(study: SystemStudy, metrics: Sequence[str], segments: Sequen
 
 
 def _search_cells(values: dict[str, np.ndarray], sizes: Sequence[int], counts: np.ndarray) -> pd.DataFrame:
-    """The rows of :attr:`SensitivitySearch.cells` from per-user values and bootstrap weights ``counts``."""
+    """The rows of :attr:`SensitivitySearch.cells` from per-user values and bootstrap weights ``counts``; a step
+    at which some resample leaves the global list worth nothing has no spread, interval or ``z``."""
     reference, resampled_reference = values[GLOBAL].mean(axis=0), counts @ values[GLOBAL]
-    rows = []
+    frames = []
     for label in (label for label in values if label != GLOBAL):
         mean, resampled = values[label].mean(axis=0), counts @ values[label]
+        spread = np.where(resampled_reference > 0, resampled / resampled_reference - 1, np.nan)  # resamples x s
+        defined, sd = np.isfinite(spread).all(axis=0), spread.std(axis=0, ddof=1)
         increase = np.where(reference > 0, mean / reference - 1, np.nan)
-        spread = np.where(resampled_reference > 0, resampled / resampled_reference - 1, np.nan)
-        sd = spread.std(axis=0, ddof=1)
-        for k, s in enumerate(sizes):
-            undefined = not np.isfinite(spread[:, k]).all()
-            rows.append({
-                "segmentation": label, "s": s, "relative increase": increase[k], "sd": np.nan if undefined else sd[k],
-                "low": np.nan if undefined else np.quantile(spread[:, k], 0.025),
-                "high": np.nan if undefined else np.quantile(spread[:, k], 0.975),
-                "z": np.nan if undefined or sd[k] == 0 else increase[k] / sd[k],
-                "wins": np.nan if undefined else float((spread[:, k] > 0).mean()),
-            })
-    return pd.DataFrame(rows)
+        low, high = np.quantile(spread, [0.025, 0.975], axis=0)
+        frames.append(pd.DataFrame({
+            "segmentation": label, "s": sizes, "relative increase": increase, "sd": np.where(defined, sd, np.nan),
+            "low": np.where(defined, low, np.nan), "high": np.where(defined, high, np.nan),
+            "z": np.where(defined & (sd != 0), increase / sd, np.nan),
+            "wins": np.where(defined, (spread > 0).mean(axis=0), np.nan)}))
+    return pd.concat(frames, ignore_index=True)
 
 
 def sensitivity_search(
@@ -113,10 +111,8 @@ def sensitivity_search(
 
     The relative increase ``(AUC_g - AUC_0) / AUC_0`` is measured on the study's runs with the
     page's metric (rating gain) and step ``s``, and again on ``n_boot`` resamples of the users.
-    Eq. 14 maximises its mean over segmentations; because the global list consists of the most
-    liked items, its value vanishes as ``s`` grows and that mean can grow without bound, so ``s`` is
-    chosen where the increase stands out most from resampling noise: the largest mean over
-    segmentations of ``z = increase / bootstrap standard deviation``.
+    ``s`` is chosen where the increase stands out most from resampling noise, not by Eq. 14's mean (which
+    runs away): the largest mean over segmentations of ``z = increase / bootstrap standard deviation``.
     """
     if not segments:
         return None
@@ -150,13 +146,3 @@ def summary(search: SensitivitySearch) -> pd.DataFrame:
                      "global kept": curve.loc[s, "global"] / curve.loc[0, "global"]})
     return pd.DataFrame(rows)
 
-
-def head_shares(study: SystemStudy, setting: Setting, s: int) -> pd.DataFrame | None:
-    """Per system: the unpenalised and penalised metric (step at ``s``) and the share of the unpenalised
-    value that the ``s`` most-rated items supply, ``1 - AUC_r(s) / AUC_r(0)``; None without a step."""
-    if not s:
-        return None
-    plain, penalised = setting.metric(), setting.metric(s=s)
-    means = study.scored.means([plain, penalised]).rename(columns={plain: "unpenalised", penalised: "penalised"})
-    means["short-head share"] = 1 - means["penalised"] / means["unpenalised"]
-    return means.rename_axis("system").reset_index()

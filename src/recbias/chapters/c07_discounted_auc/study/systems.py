@@ -103,3 +103,13 @@ def ranking_means(study: SystemStudy, setting: Setting, s: int) -> pd.DataFrame:
     names = observed_metrics(setting, s)
     means = study.scored.means(list(names.values()))
     return means.rename(columns={v: k for k, v in names.items()}).rename_axis("system")
+
+
+def head_shares(ranking: pd.DataFrame) -> pd.DataFrame | None:
+    """Per system of :func:`ranking_means`: the metric without (``unpenalised``) and with the step
+    (``penalised``), and the share of the first that the step's head items supply, ``1 - AUC_r(s) / AUC_r(0)``
+    (``short-head share``); None without a step."""
+    if STEP not in ranking.columns:
+        return None
+    shares = ranking[[NO_STEP, STEP]].set_axis(["unpenalised", "penalised"], axis=1)
+    return shares.assign(**{"short-head share": 1 - shares["penalised"] / shares["unpenalised"]}).reset_index()

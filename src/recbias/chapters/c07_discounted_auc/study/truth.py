@@ -1,11 +1,5 @@
-"""The metric against the truth of a simulated world.
-
-A simulated world knows whether every user likes every item.  :func:`truth_agreement` orders the
-field of chapter 8 (:func:`recbias.evaluate.fidelity.system_field`) on the chapter's split by
-P@10, nDCG@10 and the discounted AUC without and with the step, and compares each order with the
-orders by true P@10, true nDCG@10 and the binary behavioural AUC on complete relevance, the
-"probability of success" the metric was built to estimate.
-"""
+"""The metric against the truth of a simulated world, which knows whether every user likes every item:
+:func:`truth_agreement`."""
 
 from __future__ import annotations
 
@@ -34,8 +28,8 @@ def truth_agreement(
     Observed: the metrics of :func:`recbias.chapters.c07_discounted_auc.study.systems.observed_metrics` on
     the AI-AN runs of ``study`` (its split and runs; the field is fitted on its training set, the systems it
     shares with ``study`` loaded from the fit cache).  Truth:
-    P@10, nDCG@10 and the binary behavioural AUC over every item a user did not rate in training, read
-    from the same score blocks.  One row per (truth, observed metric): Kendall's tau-b with its
+    P@10, nDCG@10 and the binary behavioural AUC over every item a user did not rate in training (the
+    "probability of success" the metric was built to estimate), read from the same score blocks.  One row per (truth, observed metric): Kendall's tau-b with its
     percentile interval over resampled users, the share of pairs in the true order and whether the
     truly best system comes first (:func:`recbias.evaluate.fidelity.fidelity`).
     """
