@@ -288,8 +288,10 @@ def test_no_new_user_study_without_users_with_enough_ratings():
 def test_system_presets_name_the_recommenders():
     assert study.system_presets("mf, user-knn") == {"implicit MF (top-N)": "mf", "user-kNN (top-N)": "user-knn"}
     assert study.system_presets("rating-mf, item-knn") == {"rating-MF": "rating-mf", "item-kNN": "item-knn"}
-    with pytest.raises(ValueError, match="unknown recommender preset"):
+    with pytest.raises(ValueError, match="unknown recommender 'svd'"):
         study.system_presets("mf, svd")
+    with pytest.raises(ValueError, match="no recommender preset"):
+        study.system_presets(" , ")
 
 
 # ------------------------------------------------------------------------------- truth

@@ -20,9 +20,6 @@ from recbias.text import fmt_ci, fmt_number, fmt_pct
 
 #: the observed metrics of the truth study as the page names them (with ``{s}``, the step)
 OBSERVED = {systems.NO_STEP: "behavioural AUC without a step", systems.STEP: "behavioural AUC, step at s = {s}"}
-#: the steps of the short-head search's summary as its table names them
-RULES = {short_head.NO_STEP: "no step", short_head.CHOSEN: "our rule: largest mean z",
-         short_head.LITERAL: "Eq. 14 taken literally"}
 
 
 def cells(values: pd.Series, spec: str) -> pd.Series:
@@ -93,7 +90,7 @@ def search_table(search: SensitivitySearch | None, n_items: int) -> pd.DataFrame
     rows = short_head.summary(search)
     kept = rows["global kept"].map(lambda share: "< 0.1%" if 0 < share < 0.001 else fmt_pct(share))
     return pd.DataFrame({
-        "step": rows["rule"].map(RULES), "s": [f"{s} ({fmt_pct(s / n_items)})" for s in rows["s"]],
+        "step": rows["rule"], "s": [f"{s} ({fmt_pct(s / n_items)})" for s in rows["s"]],
         "mean increase": rows["relative increase"].map(lambda x: fmt_pct(x, 1 if abs(x) < 0.1 else 0)),
         "increase / sd": cells(rows["sensitivity"], "{:.1f}"), "fewest wins": cells(rows["wins"], "{:.0%}"),
         "intervals with 0": cells(rows["contain zero"], "{:g} of " + f"{rows['segmentations'].iloc[0]}"),
@@ -140,11 +137,10 @@ def heads_table(study: NewUserStudy | None) -> pd.DataFrame:
     the two reference lists, and each system at the fewest and most known ratings."""
     if study is None or not study.step:
         return pd.DataFrame()
-    heads = study.heads
     names = [list_name(study, name).removeprefix("the ") if np.isnan(k) else name
-             for name, k in zip(heads["list"], heads["k"], strict=True)]
-    return pd.DataFrame({"list": names, "known ratings": cells(heads["k"], "{:g}"),
-                         "head items on page 1": cells(heads["count"], "{:.1f}")})
+             for name, k in zip(study.heads["list"], study.heads["k"], strict=True)]
+    return pd.DataFrame({"list": names, "known ratings": cells(study.heads["k"], "{:g}"),
+                         "head items on page 1": cells(study.heads["count"], "{:.1f}")})
 
 
 def ranking_table(means: pd.DataFrame, s: int) -> pd.DataFrame:

@@ -17,8 +17,7 @@ from recbias.designs import build_runs
 from recbias.evaluate import bootstrap_counts
 from recbias.evaluate.experiment import fit_systems
 from recbias.ratings import Ratings
-from recbias.recommenders import PRESETS as RECOMMENDER_PRESETS
-from recbias.recommenders import SegmentPopularity
+from recbias.recommenders import PRESETS, SegmentPopularity, make
 from recbias.splits import NewUserSplit, new_user_splits
 
 #: numbers of known ratings of a new user: every one up to 10, then coarser
@@ -79,14 +78,12 @@ def crossing(curve: np.ndarray, line: np.ndarray, known: Sequence[int]) -> np.nd
 
 def system_presets(text: str) -> dict[str, str]:
     """``"mf, rating-mf"`` -> ``{"implicit MF (top-N)": "mf", "rating-MF": "rating-mf"}``: label -> preset of
-    :func:`recbias.recommenders.make`, each labelled with its preset's display name; unknown presets raise
+    :func:`recbias.recommenders.make`, each labelled with its preset's display name; an unknown preset raises
     ``ValueError``."""
     names = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in RECOMMENDER_PRESETS]
-    if not names or unknown:
-        raise ValueError(f"unknown recommender preset(s) {unknown or text!r}; "
-                         f"choose from {', '.join(RECOMMENDER_PRESETS)}")
-    return {RECOMMENDER_PRESETS[name][1]: name for name in names}
+    if not names:
+        raise ValueError(f"no recommender preset in {text!r}; choose from {', '.join(PRESETS)}")
+    return {make(name).name: name for name in names}  # make raises for an unknown preset, naming the valid ones
 
 
 @dataclass

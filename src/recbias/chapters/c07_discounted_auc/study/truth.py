@@ -27,11 +27,11 @@ def truth_agreement(
 
     Observed: the metrics of :func:`recbias.chapters.c07_discounted_auc.study.systems.observed_metrics` on
     the AI-AN runs of ``study`` (its split and runs; the field is fitted on its training set, the systems it
-    shares with ``study`` loaded from the fit cache).  Truth:
-    P@10, nDCG@10 and the binary behavioural AUC over every item a user did not rate in training (the
-    "probability of success" the metric was built to estimate), read from the same score blocks.  One row per (truth, observed metric): Kendall's tau-b with its
-    percentile interval over resampled users, the share of pairs in the true order and whether the
-    truly best system comes first (:func:`recbias.evaluate.fidelity.fidelity`).
+    shares with ``study`` loaded from the fit cache).  Truth: P@10, nDCG@10 and the binary behavioural AUC
+    over every item a user did not rate in training (the "probability of success" the metric was built to
+    estimate), read from the same score blocks.  One row per (truth, observed metric): Kendall's tau-b with
+    its percentile interval over resampled users, the share of pairs in the true order and whether the truly
+    best system comes first (:func:`recbias.evaluate.fidelity.fidelity`).
     """
     if ratings.true_relevance is None:
         return None
