@@ -49,7 +49,8 @@ def test_every_finding_is_covered_by_the_edge_table():
 
 def test_the_published_numbers_keep_their_keys():
     assert [number.key for number in claims.NUMBERS] == ["short-head-share", "demographics-worth-ratings"]
-    assert claims.PUBLISHED["short-head-share"].value == 0.8 and claims.PUBLISHED["demographics-worth-ratings"].value == 5
+    assert claims.PUBLISHED["short-head-share"].value == 0.8
+    assert claims.PUBLISHED["demographics-worth-ratings"].value == 5
     assert {number.paper_dataset for number in claims.NUMBERS} == {"imhonet"}
 
 
@@ -85,7 +86,8 @@ def test_findings_read_and_word_the_measured_values():
         "the smallest k from which MF stays above the demographic list: 1 with the step at s = 40 (our rule; Eq. 14 "
         "alone would pick s = 80), 20 without it (criterion: 2 ≤ k with the step ≤ 10)")
     assert checked["closer-to-truth-with-step"].label.startswith("the behavioural AUC with the step at s = 20 orders")
-    assert checked["closer-to-truth-no-step"].evidence.startswith("mean Kendall's τ over three truths: 0.69, against 0.63")
+    assert checked["closer-to-truth-no-step"].evidence.startswith(
+        "mean Kendall's τ over three truths: 0.69, against 0.63")
     assert checked["demographics-worth-a-handful"].departs  # the paper's recommender is not ours
 
 
