@@ -312,7 +312,8 @@ orders = study.order_runs(sweep)
 glue_table("tbl-dauc-q", report.q_orders_table(orders), left=["Q", "order"])
 say("dauc-q-first", f"{orders['from'].iloc[0]:g}")
 say("dauc-q-last", f"{orders['to'].iloc[-1]:g}")
-say("dauc-q-holds", f"{orders['to'].iloc[0]:g}")
+say("dauc-q-kept", f"{orders['values'].iloc[0]}")
+say("dauc-q-values", f"{len(sweep.columns)}")
 say("dauc-order-first", orders["order"].iloc[0])
 say("dauc-order-last", orders["order"].iloc[-1])
 say("dauc-q-orders", fmt_count(orders["order"].nunique(), "order", "different orders"))
@@ -326,8 +327,9 @@ say("dauc-q-orders", fmt_count(orders["order"].nunique(), "order", "different or
 # $\tau_b$ against the orders at the two ends.
 #
 # At $Q$ = {glue:text}`dauc-q-first`, where only the first item counts, the order is
-# {glue:text}`dauc-order-first`; it holds up to $Q$ = {glue:text}`dauc-q-holds`. At
-# $Q$ = {glue:text}`dauc-q-last`, where every item of the list counts alike, the order is
+# {glue:text}`dauc-order-first`, and the sweep keeps it for the first
+# {glue:text}`dauc-q-kept` of its {glue:text}`dauc-q-values` values of $Q$. At $Q$ =
+# {glue:text}`dauc-q-last`, where every item of the list counts alike, the order is
 # {glue:text}`dauc-order-last`. Along the whole sweep the systems take
 # {glue:text}`dauc-q-orders`.
 #

@@ -179,6 +179,7 @@ def test_order_runs_merge_consecutive_equal_orders():
                          index=["A", "B", "C"])
     runs = study.order_runs(sweep)
     assert runs[["from", "to"]].values.tolist() == [[0.0, 0.5], [0.7, 0.7], [1.0, 1.0]]
+    assert runs["values"].tolist() == [2, 1, 1]
     assert runs["order"].tolist() == ["A > B > C", "B > A > C", "B > C > A"]
     np.testing.assert_allclose(runs["tau first"], [1.0, 1 / 3, -1 / 3])  # 3, 2 and 1 of 3 pairs in the first order
     np.testing.assert_allclose(runs["tau last"], [-1 / 3, 1 / 3, 1.0])

@@ -77,16 +77,17 @@ def q_sweep(study: SystemStudy, setting: Setting, Qs: Sequence[float] = Q_GRID) 
 
 def order_runs(sweep: pd.DataFrame) -> pd.DataFrame:
     """The orders of the systems along the sweep, one row per run of consecutive ``Q`` with the same order:
-    the first and last ``Q`` of the run (``from``, ``to``), the order, and Kendall's tau-b with the orders
-    at the smallest and the largest ``Q`` (``tau first``, ``tau last``)."""
+    the first and last ``Q`` of the run (``from``, ``to``) and how many values of the sweep it spans
+    (``values``), the order, and Kendall's tau-b with the orders at the smallest and the largest ``Q`` (``tau
+    first``, ``tau last``)."""
     first, last = sweep.columns[0], sweep.columns[-1]
     rows: list[dict] = []
     for Q in sweep.columns:
         order = order_text(sweep[Q].to_dict())
         if rows and rows[-1]["order"] == order:
-            rows[-1]["to"] = Q
+            rows[-1].update(to=Q, values=rows[-1]["values"] + 1)
             continue
-        rows.append({"from": Q, "to": Q, "order": order,
+        rows.append({"from": Q, "to": Q, "values": 1, "order": order,
                      "tau first": kendall_tau(sweep[Q].to_dict(), sweep[first].to_dict()),
                      "tau last": kendall_tau(sweep[Q].to_dict(), sweep[last].to_dict())})
     return pd.DataFrame(rows)
