@@ -449,19 +449,18 @@ say("dauc-paper-head", fmt_pct(claims.PUBLISHED["short-head-share"].value, 0))
 #
 # {numref}`tbl-dauc-search` gives the search in numbers at three steps: none, the step
 # of our rule, and the step that {eq}`eq-dauc-sensitivity` taken literally would pick.
-# For each it gives $s$ with its share of the catalogue, the mean relative increase of
-# the segment lists over the global list, the mean of $z_g$ (the increase over its
-# resampling standard deviation), the share of resamples won by the segment list that
-# wins least often, and the share of its unpenalised value that the global list keeps.
-# Our rule settles on $s$ = {glue:text}`dauc-step`.
+# Our rule settles on $s$ = {glue:text}`dauc-step`; the last column shows how much of its
+# unpenalised value the global list keeps at each of the three.
 #
 # ```{glue:figure} tbl-dauc-search
 # :name: tbl-dauc-search
 #
-# The short-head search at three steps: the mean relative increase of the segment lists
-# over the global list and its mean $z_g$; the fewest resamples any segment list wins;
-# how many segmentations' 95% intervals over resampled users contain zero, and how many
-# lie entirely below it (the segment lists lose); and the share of the global list's
+# The short-head search without a step, at the step of our rule and at the step of
+# {eq}`eq-dauc-sensitivity` taken literally ($s$ with its share of the catalogue): the mean
+# relative increase of the segment lists over the global list and the mean of $z_g$; the
+# share of resamples won by the segment list that wins least often; how many
+# segmentations' 95% intervals over resampled users contain zero, and how many lie
+# entirely below it (the segment lists lose); and the share of the global list's
 # unpenalised value that remains under the step.
 # ```
 #

@@ -83,17 +83,17 @@ def test_the_orders_table_shows_runs_of_q():
 
 def test_the_search_table_at_three_steps():
     table = report.search_table(examples.search(), 2000)
-    assert table.columns.tolist() == ["step", "s", "mean increase", "increase / sd", "fewest wins", "intervals with 0",
-                                      "intervals below 0", "global list keeps"]
-    assert table["step"].tolist() == ["no step", "our rule: largest mean z", "Eq. 14 taken literally"]
+    assert table.columns.tolist() == ["step", "s", "increase", "mean z", "fewest wins", "with 0", "below 0",
+                                      "global keeps"]
+    assert table["step"].tolist() == ["no step", "our rule", "Eq. 14 literally"]
     assert table["s"].tolist() == ["0 (0.0%)", "20 (1.0%)", "80 (4.0%)"]
     # one decimal below 10%, none above; the literal choice is the largest mean increase (s = 80)
-    assert table["mean increase"].tolist() == ["7.1%", "317%", "4000%"]
-    assert table["increase / sd"].tolist() == ["1.5", "9.0", "7.0"] and table["fewest wins"].tolist() == [
+    assert table["increase"].tolist() == ["7.1%", "317%", "4000%"]
+    assert table["mean z"].tolist() == ["1.5", "9.0", "7.0"] and table["fewest wins"].tolist() == [
         "90%", "100%", "90%"]
     # at s = 0 gender's interval (-0.02, 0.10) contains zero, age's (0.01, 0.12) does not
-    assert table["intervals with 0"].tolist() == ["1 of 2", "0 of 2", "0 of 2"]
-    assert table["global list keeps"].tolist() == ["100.0%", "4.8%", "1.2%"]  # 1/21 and 1/81 of the value at s = 0
+    assert table["with 0"].tolist() == ["1 of 2", "0 of 2", "0 of 2"]
+    assert table["global keeps"].tolist() == ["100.0%", "4.8%", "1.2%"]  # 1/21 and 1/81 of the value at s = 0
     assert report.search_table(None, 2000).empty
 
 
@@ -101,10 +101,9 @@ def test_the_search_table_marks_undefined_intervals_and_tiny_shares():
     search = examples.search(intervals={0: [(-0.3, -0.1), (-0.01, 0.12)], 80: [(math.nan, math.nan)] * 2})
     search.curve["global"] = [0.5, 0.1, 0.05, 0.0002]
     table = report.search_table(search, 2000).set_index("step")
-    assert table.loc["no step", "intervals with 0"] == "1 of 2" and table.loc["no step", "intervals below 0"] == "1"
-    literal = table.loc["Eq. 14 taken literally"]
-    assert (literal["intervals with 0"], literal["intervals below 0"], literal["global list keeps"]) == ("–", "–",
-                                                                                                         "< 0.1%")
+    assert table.loc["no step", "with 0"] == "1 of 2" and table.loc["no step", "below 0"] == "1"
+    literal = table.loc["Eq. 14 literally"]
+    assert (literal["with 0"], literal["below 0"], literal["global keeps"]) == ("–", "–", "< 0.1%")
 
 
 def test_the_head_table():

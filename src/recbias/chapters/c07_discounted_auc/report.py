@@ -91,10 +91,10 @@ def search_table(search: SensitivitySearch | None, n_items: int) -> pd.DataFrame
     kept = rows["global kept"].map(lambda share: "< 0.1%" if 0 < share < 0.001 else fmt_pct(share))
     return pd.DataFrame({
         "step": rows["rule"], "s": [f"{s} ({fmt_pct(s / n_items)})" for s in rows["s"]],
-        "mean increase": rows["relative increase"].map(lambda x: fmt_pct(x, 1 if abs(x) < 0.1 else 0)),
-        "increase / sd": cells(rows["sensitivity"], "{:.1f}"), "fewest wins": cells(rows["wins"], "{:.0%}"),
-        "intervals with 0": cells(rows["contain zero"], "{:g} of " + f"{rows['segmentations'].iloc[0]}"),
-        "intervals below 0": cells(rows["below zero"], "{:g}"), "global list keeps": kept})
+        "increase": rows["relative increase"].map(lambda x: fmt_pct(x, 1 if abs(x) < 0.1 else 0)),
+        "mean z": cells(rows["sensitivity"], "{:.1f}"), "fewest wins": cells(rows["wins"], "{:.0%}"),
+        "with 0": cells(rows["contain zero"], "{:g} of " + f"{rows['segmentations'].iloc[0]}"),
+        "below 0": cells(rows["below zero"], "{:g}"), "global keeps": kept})
 
 
 def head_table(shares: pd.DataFrame | None) -> pd.DataFrame:

@@ -26,7 +26,7 @@ HEAD_SHARES = (0.0, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2
 #: the label of the global list among the segment lists
 GLOBAL = "global"
 #: the steps of :func:`summary`: none, the one chosen by sensitivity, and the one of Eq. 14 taken literally
-NO_STEP, CHOSEN, LITERAL = "no step", "our rule: largest mean z", "Eq. 14 taken literally"
+NO_STEP, CHOSEN, LITERAL = "no step", "our rule", "Eq. 14 literally"
 
 
 def head_sizes(n_items: int, shares: Sequence[float] = HEAD_SHARES) -> list[int]:
