@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch, new_users, truth
+from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch, new_users, systems, truth
 
 SYSTEMS = ("Popularity", "pLSA", "MF", "user-kNN", "Random")
 
@@ -17,7 +17,9 @@ def effect(ignored: Sequence[float] = (0.30, 0.40, 0.50, 0.45, 0.05),
            counted: Sequence[float] = (0.27, 0.36, 0.40, 0.42, 0.01)) -> pd.DataFrame:
     """:func:`recbias.chapters.c07_discounted_auc.study.mishit_effect` for the five systems of :data:`SYSTEMS`."""
     frame = pd.DataFrame({"system": SYSTEMS, "mishits ignored": ignored, "mishits at -1": counted})
-    return frame.assign(change=frame["mishits at -1"] / frame["mishits ignored"] - 1)
+    ranks = {f"rank {name}": frame[column].rank(ascending=False, method="min").astype(int)
+             for name, column in (("ignored", "mishits ignored"), ("at -1", "mishits at -1"))}
+    return frame.assign(change=frame["mishits at -1"] / frame["mishits ignored"] - 1, **ranks)
 
 
 def cases(m: int = 10, z: int = 100) -> pd.DataFrame:
@@ -49,8 +51,8 @@ def search(sensitivity: Sequence[float] = (1.5, 4.0, 9.0, 7.0), chosen: int = 20
                          "relative increase": increase[s], "sd": 0.1, "low": low, "high": high,
                          "z": dict(zip(sizes, sensitivity, strict=True))[s], "wins": 1.0 if s == chosen else 0.9})
     curve = pd.DataFrame({"s": sizes, "relative increase": [increase[s] for s in sizes], "sensitivity": sensitivity,
-                          "global": [0.5 / (1 + s) for s in sizes], "global cv": 0.05})
-    return SensitivitySearch(pd.DataFrame(rows), curve, chosen, 500, 200)
+                          "global": [0.5 / (1 + s) for s in sizes]})
+    return SensitivitySearch(pd.DataFrame(rows), curve, chosen)
 
 
 def shares(values: Sequence[float] = (0.99, 0.67, 0.58, 0.79, 0.10)) -> pd.DataFrame:
@@ -78,7 +80,7 @@ def new_user_study(crossings: Sequence[float] = (20.0, 1.0), step: int = 40,
     heads = pd.DataFrame([{"list": name, "k": np.nan, "count": 10.0 - 1.5 * j} for j, name in enumerate(lists)]
                          + [{"list": systems[0], "k": float(k), "count": c} for k, c in ((known[0], 2.3),
                                                                                           (known[-1], 6.1))])
-    return NewUserStudy([object()] * 2, list(known), curves, lines,
+    return NewUserStudy(list(known), curves, lines,
                         pd.DataFrame(rows, columns=["system", "metric", "crossing", "low", "high", "crossed in"]),
                         attributes, metrics, step, 988, heads)
 
@@ -86,10 +88,10 @@ def new_user_study(crossings: Sequence[float] = (20.0, 1.0), step: int = 40,
 def agreement(taus: dict[str, Sequence[float]] | None = None) -> pd.DataFrame:
     """:func:`recbias.chapters.c07_discounted_auc.study.truth_agreement`: Kendall's tau of each observed metric
     against the three truths (true P@10, nDCG@10, behavioural AUC)."""
-    taus = taus or {"P@10": (0.54, 0.56, 0.58), "nDCG@10": (0.60, 0.63, 0.65), truth.NO_STEP: (0.67, 0.71, 0.70),
-                    truth.STEP: (0.34, 0.38, 0.37)}
+    taus = taus or {"P@10": (0.54, 0.56, 0.58), "nDCG@10": (0.60, 0.63, 0.65), systems.NO_STEP: (0.67, 0.71, 0.70),
+                    systems.STEP: (0.34, 0.38, 0.37)}
     rows = [{"observed metric": name, "tau": tau, "tau_low": tau - 0.05, "tau_high": tau + 0.05, "pairs": 0.8,
-             "best": float(name == truth.NO_STEP), "truth": true}
+             "best": float(name == systems.NO_STEP), "truth": true}
             for j, true in enumerate(("P@10", "nDCG@10", truth.BEHAVIOURAL)) for name, values in taus.items()
             for tau in [values[j]]]
     return pd.DataFrame(rows)

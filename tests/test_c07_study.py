@@ -16,6 +16,7 @@ from recbias.chapters.c07_discounted_auc.study import new_users, scored, setting
 from recbias.evaluate import bootstrap_counts
 from recbias.metrics import position_discount
 from recbias.ratings import Ratings
+from recbias.splits import new_user_splits
 
 SETTING = study.Setting(Q=0.3, m=10, z=50, base=3.0)
 
@@ -54,9 +55,8 @@ def test_judged_at_regenerates_the_truth_and_keeps_out_of_scale_thresholds(world
     assert np.array_equal(observed, world.values >= 4)
     implicit = Ratings.from_codes(np.array([0, 1]), np.array([0, 1]), np.ones(2), (2, 2), positive_threshold=1,
                                   scale=(1.0, 1.0))
-    assert study.judged_at(implicit, 4.0) is implicit
-    assert not study.capabilities(implicit, 30, 4.0).threshold_fits
-    assert study.capabilities(implicit, 30, 1.0).threshold_fits and study.capabilities(implicit, 30, None).threshold_fits
+    assert study.judged_at(implicit, 4.0) is implicit  # above its scale: the data keep their own threshold
+    assert study.judged_at(world, None) is world
     with pytest.raises(ValueError, match="makes every rating"):
         study.judged_at(world, 1.0)
 
@@ -77,16 +77,10 @@ def test_feasible_known_leaves_ratings_for_the_test():
     assert setting.feasible_known(few, 30) == 0  # nobody has more than MIN_TEST ratings
 
 
-def test_capabilities_say_what_the_dataset_offers(world: Ratings):
-    able = study.capabilities(world, 30, 4.0)
-    assert able.segmentations == tuple(setting.segmentations(world)) and able.demographics == ("gender", "age")
-    assert able.timestamps and able.truth and able.threshold_fits and able.known == setting.feasible_known(world, 30)
-    bare = dataclasses.replace(toy_with_attributes(), user_attributes=None)
-    able = study.capabilities(bare, 30, 4.0)
-    assert able.segmentations == () and able.demographics == () and not able.timestamps and not able.truth
-    assert able.known == 0
-    coded = dataclasses.replace(toy_with_attributes(), user_attributes=pd.DataFrame({"region": ["a", "b", "a"]}))
-    assert study.capabilities(coded, 30, 4.0).demographics == ()
+def test_segmentations_leave_out_attributes_with_one_value():
+    coded = dataclasses.replace(toy_with_attributes(), user_attributes=pd.DataFrame({"region": ["a", "b", "a"],
+                                                                                     "country": ["x", "x", "x"]}))
+    assert study.segmentations(coded) == [("region",)]
 
 
 # ------------------------------------------------------------------------ the attention model
@@ -144,23 +138,24 @@ def test_mishit_runs_swap_relevance_for_negative_test_ratings(three: study.Syste
         three.scored.values(["P@5"], scored.liked_only(runs))
 
 
-@pytest.mark.parametrize("ignored, counted, reorders, system, change", [
-    ((0.5, 0.4, 0.1), (0.45, 0.30, 0.05), False, "pLSA", -0.25),  # pLSA moves most, the order stays
-    ((0.5, 0.4, 0.1), (0.25, 0.30, 0.09), True, "MF", -0.5),  # MF falls below pLSA
-])
-def test_the_mishit_verdict_reads_the_personalised_systems(ignored, counted, reorders, system, change):
-    effect = pd.DataFrame({"system": ["MF", "pLSA", "Popularity"], "mishits ignored": ignored,
-                           "mishits at -1": counted})
-    effect["change"] = effect["mishits at -1"] / effect["mishits ignored"] - 1
-    verdict = study.mishit_verdict(effect)
-    assert (verdict.reorders, verdict.system) == (reorders, system) and verdict.change == pytest.approx(change)
+def test_mishit_effect_ranks_the_systems_under_both_counts(three: study.SystemStudy):
+    effect = study.mishit_effect(three, SETTING)
+    for value, rank in (("mishits ignored", "rank ignored"), ("mishits at -1", "rank at -1")):
+        order = effect.sort_values(value, ascending=False, kind="stable")
+        assert order[rank].tolist() == sorted(order[rank]) and set(effect[rank]) <= set(range(1, len(effect) + 1))
+        assert effect.loc[effect[value].idxmax(), rank] == 1
+    np.testing.assert_allclose(effect["change"], effect["mishits at -1"] / effect["mishits ignored"] - 1)
 
 
-def test_popularity_never_counts_as_the_personalised_system_moved_most():
-    effect = pd.DataFrame({"system": ["MF", "Popularity", "Random"], "mishits ignored": [0.4, 0.3, 0.1],
-                           "mishits at -1": [0.39, 0.0, 0.0]})
-    effect["change"] = effect["mishits at -1"] / effect["mishits ignored"] - 1
-    assert study.mishit_verdict(effect).system == "MF"
+def test_equal_values_share_the_better_rank():
+    ranks = systems._ranks(pd.Series([0.3, 0.5, 0.3 + 1e-15, 0.1], index=list("ABCD")))
+    assert ranks.tolist() == [2, 1, 2, 4]
+
+
+def test_mishits_per_hit_on_the_first_page_leave_the_non_personalised_lists_out():
+    cases = pd.DataFrame({"system": ["MF", "pLSA", "Popularity", "Random"] * 2, "list": [10] * 4 + [100] * 4,
+                          "mishits per hit": [0.2, 0.3, 0.05, 0.7, 0.9, 0.9, 0.9, 0.9]})
+    assert study.mishits_per_hit(cases, 10) == (0.2, 0.3, 0.7)  # Popularity's 0.05 is not a personalised system's
 
 
 # ---------------------------------------------------------------------------- the Q sweep
@@ -184,6 +179,7 @@ def test_order_runs_merge_consecutive_equal_orders():
                          index=["A", "B", "C"])
     runs = study.order_runs(sweep)
     assert runs[["from", "to"]].values.tolist() == [[0.0, 0.5], [0.7, 0.7], [1.0, 1.0]]
+    assert runs["values"].tolist() == [2, 1, 1]
     assert runs["order"].tolist() == ["A > B > C", "B > A > C", "B > C > A"]
     np.testing.assert_allclose(runs["tau first"], [1.0, 1 / 3, -1 / 3])  # 3, 2 and 1 of 3 pairs in the first order
     np.testing.assert_allclose(runs["tau last"], [-1 / 3, 1 / 3, 1.0])
@@ -222,14 +218,18 @@ def test_the_search_measures_eq_13_and_scales_it_by_resampling(three: study.Syst
     curve = search.curve.set_index("s")
     assert search.chosen == curve["sensitivity"].idxmax()
     assert search.literal_choice == curve["relative increase"].idxmax()
-    assert study.chosen_step(search) == search.chosen
-    table = short_head.intervals(search)
-    assert set(table["s"]) == {0, search.chosen} and set(table["segmentation"]) == {"gender", "age"}
+    assert set(search.cells["segmentation"]) == {"gender", "age"}
+    summary = study.summary(search).set_index("rule")
+    assert summary["s"].tolist() == [0, search.chosen, search.literal_choice]
+    chosen = search.cells[search.cells["s"] == search.chosen]
+    row = summary.loc[short_head.CHOSEN]
+    assert row["wins"] == chosen["wins"].min() and row["segmentations"] == 2
+    assert row["contain zero"] == ((chosen["low"] <= 0) & (chosen["high"] >= 0)).sum()
+    assert row["global kept"] == pytest.approx(curve.loc[search.chosen, "global"] / curve.loc[0, "global"])
 
 
 def test_without_segments_there_is_no_search_and_no_step(three: study.SystemStudy):
     assert study.sensitivity_search(three, SETTING, []) is None
-    assert study.chosen_step(None) == 0
 
 
 def test_head_sizes_are_shares_of_the_catalogue():
@@ -238,11 +238,13 @@ def test_head_sizes_are_shares_of_the_catalogue():
 
 
 def test_head_shares_and_the_step(three: study.SystemStudy):
-    shares = study.head_shares(three, SETTING, 10).set_index("system")
+    shares = study.head_shares(study.ranking_means(three, SETTING, 10)).set_index("system")
     assert (shares["penalised"] <= shares["unpenalised"] + 1e-12).all()
     assert shares.loc["Popularity", "short-head share"] > shares.loc["Random", "short-head share"]
     np.testing.assert_allclose(shares["short-head share"], 1 - shares["penalised"] / shares["unpenalised"])
-    assert study.head_shares(three, SETTING, 0) is None
+    np.testing.assert_allclose(shares["penalised"], three.scored.means([SETTING.metric(s=10)])[SETTING.metric(s=10)])
+    np.testing.assert_allclose(shares["unpenalised"], three.scored.means([SETTING.metric()])[SETTING.metric()])
+    assert study.head_shares(study.ranking_means(three, SETTING, 0)) is None
 
 
 # ---------------------------------------------------------------------------- new users
@@ -261,7 +263,8 @@ def test_new_user_study_on_a_small_world(world: Ratings):
     assert set(found.lines["list"]) == {new_users.GLOBAL, new_users.DEMOGRAPHIC}
     assert found.attributes == ("gender", "age") and found.step == 5
     assert len(found.crossings) == 2 and found.headline["metric"] == new_users.STEP
-    assert found.n_users == sum(len(s.new_users) for s in found.splits)
+    groups = new_user_splits(world, 2, 6, setting.MIN_TEST, seed=3)  # the study's groups of newcomers
+    assert found.n_users == sum(len(split.new_users) for split in groups)
     assert (found.heads["count"] >= 0).all() and (found.heads["count"] <= SETTING.m).all()
     assert found.heads["k"].isna().sum() == 2 and set(found.heads["k"].dropna()) == {1.0, 6.0}
     curve = found.curves[(found.curves["metric"] == new_users.STEP)].set_index("k")["value"]
@@ -286,8 +289,10 @@ def test_no_new_user_study_without_users_with_enough_ratings():
 def test_system_presets_name_the_recommenders():
     assert study.system_presets("mf, user-knn") == {"implicit MF (top-N)": "mf", "user-kNN (top-N)": "user-knn"}
     assert study.system_presets("rating-mf, item-knn") == {"rating-MF": "rating-mf", "item-kNN": "item-knn"}
-    with pytest.raises(ValueError, match="unknown recommender preset"):
+    with pytest.raises(ValueError, match="unknown recommender 'svd'"):
         study.system_presets("mf, svd")
+    with pytest.raises(ValueError, match="no recommender preset"):
+        study.system_presets(" , ")
 
 
 # ------------------------------------------------------------------------------- truth
@@ -299,7 +304,7 @@ def test_no_truth_agreement_without_complete_relevance(three: study.SystemStudy,
 
 def test_truth_agreement_rows_cover_every_truth_and_observed_metric(three: study.SystemStudy, world: Ratings):
     agreement = study.truth_agreement(three, world, SETTING, 5, seed=1, n_boot=20)
-    observed = [*truth.CLASSICAL, truth.NO_STEP, truth.STEP]
+    observed = [*systems.CLASSICAL, systems.NO_STEP, systems.STEP]
     assert agreement["observed metric"].tolist() == observed * 3
     assert agreement["truth"].tolist() == [name for name in ("P@10", "nDCG@10", truth.BEHAVIOURAL) for _ in observed]
     assert ((agreement["tau"] >= -1) & (agreement["tau"] <= 1)).all()

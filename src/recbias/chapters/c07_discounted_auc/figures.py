@@ -17,10 +17,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from recbias.chapters.c07_discounted_auc.report.tables import list_name
+from recbias.chapters.c07_discounted_auc.report import list_name
 from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch
 from recbias.chapters.c07_discounted_auc.study import new_users
-from recbias.chapters.c07_discounted_auc.study.short_head import intervals
 from recbias.metrics import continuation_probability
 
 Stamp = Callable[[Axes], None]
@@ -126,7 +125,7 @@ def instability_figure(search: SensitivitySearch | None, stamp: Stamp) -> Figure
     """Each segmentation's relative increase with its 95% resampling interval, without and with the step."""
     if search is None:
         return placeholder_figure(stamp)
-    table = intervals(search)
+    table = search.cells[search.cells["s"].isin([0, search.chosen])]  # without the step and at the chosen one
     labels = list(dict.fromkeys(table["segmentation"]))
     panels = table.groupby("s", sort=True)
     figure, axes = plt.subplots(1, len(panels), figsize=(WIDTH, 0.42 * len(labels) + 1.9), sharey=True, squeeze=False)

@@ -1,71 +1,14 @@
-"""Chapter 7's computations (no figures, no sentences), one module per part of the page:
-
-``setting``
-    the metric's settings (:class:`Setting`), the positive threshold (:func:`judged_at`) and what the
-    dataset offers the optional parts (:func:`capabilities`);
-``scored``
-    the chapter-2 systems on one split, scored once (:func:`system_study`);
-``attention``
-    the attention model ``w_N`` and the position discount ``d_k`` it implies;
-``systems``
-    the four cases of the paper's Section 2, the sweep over ``Q``, the systems with and without the step;
-``short_head``
-    segment lists and the search for the step (Eq. 10-15);
-``new_users``
-    recommendations for new users (the paper's Fig. 4);
-``truth``
-    agreement with the truth of a simulated world.
-
-Each optional part returns None where the dataset lacks what it needs (user attributes, users with
-enough ratings, complete relevance); :class:`Capabilities` says which.
-"""
+"""Chapter 7's computations (no figures, no sentences), one module per part of the page: ``setting``,
+``scored`` (the systems on one split, scored once), ``attention``, ``systems`` (the four cases, the sweep
+over ``Q``, the ranking), ``short_head``, ``new_users`` and ``truth``. Each optional part returns None
+where the dataset lacks what it needs (user attributes, users with enough ratings, complete relevance)."""
 
 from recbias.chapters.c07_discounted_auc.study.attention import attention_curves, attention_summary, discount_curves
 from recbias.chapters.c07_discounted_auc.study.new_users import NewUserStudy, new_user_study, system_presets
 from recbias.chapters.c07_discounted_auc.study.scored import PAPERS_SET, SYSTEMS, SystemStudy, system_study
-from recbias.chapters.c07_discounted_auc.study.setting import Capabilities, Setting, capabilities, judged_at
-from recbias.chapters.c07_discounted_auc.study.short_head import (
-    SensitivitySearch,
-    chosen_step,
-    head_shares,
-    sensitivity_search,
-)
-from recbias.chapters.c07_discounted_auc.study.systems import (
-    MishitVerdict,
-    four_cases,
-    mishit_effect,
-    mishit_verdict,
-    order_runs,
-    q_sweep,
-    ranking_means,
-)
+from recbias.chapters.c07_discounted_auc.study.setting import MIN_TEST, Setting, judged_at, segmentations
+from recbias.chapters.c07_discounted_auc.study.short_head import SensitivitySearch
+from recbias.chapters.c07_discounted_auc.study.short_head import sensitivity_search, summary
+from recbias.chapters.c07_discounted_auc.study.systems import four_cases, mishit_effect, mishits_per_hit, order_runs
+from recbias.chapters.c07_discounted_auc.study.systems import head_shares, q_sweep, ranking_means
 from recbias.chapters.c07_discounted_auc.study.truth import truth_agreement
-
-__all__ = [
-    "PAPERS_SET",
-    "SYSTEMS",
-    "Capabilities",
-    "MishitVerdict",
-    "NewUserStudy",
-    "SensitivitySearch",
-    "Setting",
-    "SystemStudy",
-    "attention_curves",
-    "attention_summary",
-    "capabilities",
-    "chosen_step",
-    "discount_curves",
-    "four_cases",
-    "head_shares",
-    "judged_at",
-    "mishit_effect",
-    "mishit_verdict",
-    "new_user_study",
-    "order_runs",
-    "q_sweep",
-    "ranking_means",
-    "sensitivity_search",
-    "system_presets",
-    "system_study",
-    "truth_agreement",
-]

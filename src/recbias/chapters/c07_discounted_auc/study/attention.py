@@ -16,9 +16,6 @@ import pandas as pd
 from recbias.chapters.c07_discounted_auc.study.setting import Setting
 from recbias.metrics import attention_weights, continuation_probability, position_discount
 
-#: the discounts of :func:`discount_curves`: the behavioural AUC, rank-biased precision and nDCG
-DISCOUNTS = ("behavioural", "rbp", "ndcg")
-
 
 def attention_curves(Qs: Sequence[float], m: int, depth: int) -> pd.DataFrame:
     """``w_N`` and ``d_N`` for ``N = 1..depth`` and every ``Q`` (untruncated): columns ``Q``, ``N``, ``w``, ``d``."""
@@ -51,5 +48,5 @@ def discount_curves(setting: Setting, depth: int) -> pd.DataFrame:
     d = position_discount(setting.p, depth, setting.z)
     weights = {"behavioural": d / d[0], "rbp": attention_weights(setting.p, depth) / (1 - setting.p),
                "ndcg": 1 / np.log2(k + 1)}
-    return pd.concat([pd.DataFrame({"k": k, "discount": name, "weight": weights[name]}) for name in DISCOUNTS],
+    return pd.concat([pd.DataFrame({"k": k, "discount": name, "weight": weight}) for name, weight in weights.items()],
                      ignore_index=True)

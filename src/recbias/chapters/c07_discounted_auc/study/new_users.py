@@ -1,15 +1,10 @@
-"""Recommendations for new users (Bobrikov et al. 2016, Sec. 8.1 and Fig. 4).
-
-How good are the recommendations for a newcomer who has given ``k`` ratings, and how many ratings is
-knowing only her gender and age worth?  :func:`new_user_study` deals users with enough ratings into
-groups that are new in turn, lets a system learn from each newcomer's first ``k`` ratings (a fold-in
-where the system has one), and compares it under the metric with the lists that know nothing about
-her (the global list) or only her demographics (:class:`recbias.recommenders.SegmentPopularity`),
-and finds from which ``k`` the system stays above the demographic list.
-"""
+"""Recommendations for new users (Bobrikov et al. 2016, Sec. 8.1 and Fig. 4): how good are they for a newcomer
+who has given ``k`` ratings, and how many ratings is knowing only her gender and age worth
+(:func:`new_user_study`)?"""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -22,8 +17,7 @@ from recbias.designs import build_runs
 from recbias.evaluate import bootstrap_counts
 from recbias.evaluate.experiment import fit_systems
 from recbias.ratings import Ratings
-from recbias.recommenders import PRESETS as RECOMMENDER_PRESETS
-from recbias.recommenders import SegmentPopularity
+from recbias.recommenders import PRESETS, SegmentPopularity, make
 from recbias.splits import NewUserSplit, new_user_splits
 
 #: numbers of known ratings of a new user: every one up to 10, then coarser
@@ -39,7 +33,6 @@ class NewUserStudy:
     """Recommendations for new users from ``k`` known ratings against demographics (the paper's Fig. 4).
 
     Attributes:
-        splits: the groups of new users, each new in turn.
         known: the values of ``k``.
         curves: one row per (system, k, metric): ``value`` (mean over all new users).
         lines: one row per (reference list, metric): :data:`GLOBAL` and, with demographics,
@@ -57,7 +50,6 @@ class NewUserStudy:
             its first page.
     """
 
-    splits: list[NewUserSplit]
     known: list[int]
     curves: pd.DataFrame
     lines: pd.DataFrame
@@ -86,14 +78,12 @@ def crossing(curve: np.ndarray, line: np.ndarray, known: Sequence[int]) -> np.nd
 
 def system_presets(text: str) -> dict[str, str]:
     """``"mf, rating-mf"`` -> ``{"implicit MF (top-N)": "mf", "rating-MF": "rating-mf"}``: label -> preset of
-    :func:`recbias.recommenders.make`, each labelled with its preset's display name; unknown presets raise
+    :func:`recbias.recommenders.make`, each labelled with its preset's display name; an unknown preset raises
     ``ValueError``."""
     names = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in RECOMMENDER_PRESETS]
-    if not names or unknown:
-        raise ValueError(f"unknown recommender preset(s) {unknown or text!r}; "
-                         f"choose from {', '.join(RECOMMENDER_PRESETS)}")
-    return {RECOMMENDER_PRESETS[name][1]: name for name in names}
+    if not names:
+        raise ValueError(f"no recommender preset in {text!r}; choose from {', '.join(PRESETS)}")
+    return {make(name).name: name for name in names}  # make raises for an unknown preset, naming the valid ones
 
 
 @dataclass
@@ -111,34 +101,18 @@ class _Plan:
     seed: int
 
 
-@dataclass
-class _Values:
-    """Per-user values gathered over the groups of new users, and head counts per list."""
-
-    references: dict[str, list[pd.DataFrame]]
-    systems: dict[tuple[str, int], list[pd.DataFrame]]
-    heads: dict[tuple[str, int | None], list[np.ndarray]]
-
-
-def _plan(ratings: Ratings, setting: Setting, s: int, systems: Mapping[str, str], max_known: int, groups: int,
-          smoothing: float, seed: int) -> _Plan:
-    metrics = {NO_STEP: setting.metric()} | ({STEP: setting.metric(s=s)} if s else {})
-    attributes = tuple(a for a in DEMOGRAPHICS if ratings.user_attributes is not None and a in ratings.user_attributes)
-    references = {GLOBAL: ()} | ({DEMOGRAPHIC: attributes} if attributes else {})
-    known = [k for k in KNOWN_GRID if k < max_known] + [max_known]
-    return _Plan(dict(systems), references, known, metrics, setting, s, groups, smoothing, seed)
-
-
-def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: _Values) -> None:
-    """Add one group's per-user values to ``values``: the reference lists, then each system at every ``k``."""
+def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: dict, heads: dict) -> None:
+    """Add one group's per-user values to ``values`` and its head counts (at the fewest and most known ratings) to
+    ``heads``, both lists keyed by (list, ``k``), ``k`` None for a reference list: the reference lists, then each
+    system at every ``k``."""
     names, max_known, m, s, seed = list(plan.metrics.values()), plan.known[-1], plan.setting.m, plan.step, plan.seed
     runs = liked_only(build_runs(split.train(max_known), split.test, "AI-AN"))
     base_train = split.train(0)
     fitted = {label: SegmentPopularity(a, plan.smoothing).fit(base_train) for label, a in plan.references.items()}
     scored = Scored.of(fitted, base_train, runs, seed)
     for label, frame in scored.values(names).items():
-        values.references[label].append(frame)
-        values.heads.setdefault((label, None), []).append(scored.head_in_top(label, s, m))
+        values[label, None].append(frame)
+        heads[label, None].append(scored.head_in_top(label, s, m))
     key = ("new users", plan.groups, group, max_known, seed)
     base = fit_systems(plan.systems, base_train, key_extra=(*key, 0), seed=seed)
     for k in plan.known:
@@ -148,21 +122,21 @@ def _measure_group(split: NewUserSplit, group: int, plan: _Plan, values: _Values
                   for label, recommender in base.items()}
         scored = Scored.of(fitted, train, runs, seed)
         for label, frame in scored.values(names).items():
-            values.systems[label, k].append(frame)
+            values[label, k].append(frame)
             if k in (plan.known[0], plan.known[-1]):
-                values.heads.setdefault((label, k), []).append(scored.head_in_top(label, s, m))
+                heads[label, k].append(scored.head_in_top(label, s, m))
 
 
-def _summarise(plan: _Plan, values: _Values, n_boot: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def _summarise(plan: _Plan, values: dict, n_boot: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The curves, reference lines and crossings of :class:`NewUserStudy` from the gathered values."""
-    references = {label: pd.concat(parts) for label, parts in values.references.items()}
+    references = {label: pd.concat(values[label, None]) for label in plan.references}
     n_users = len(references[GLOBAL])
     counts = bootstrap_counts(n_users, n_boot, plan.seed) / n_users
     curves, lines, crossings = [], [], []
     for metric, name in plan.metrics.items():
         lines += [{"list": label, "metric": metric, "value": frame[name].mean()} for label, frame in references.items()]
         for label in plan.systems:
-            matrix = np.column_stack([pd.concat(values.systems[label, k])[name].to_numpy() for k in plan.known])
+            matrix = np.column_stack([pd.concat(values[label, k])[name].to_numpy() for k in plan.known])
             curves += [{"system": label, "k": k, "metric": metric, "value": v}
                        for k, v in zip(plan.known, matrix.mean(0), strict=True)]
             if DEMOGRAPHIC in references:
@@ -205,15 +179,16 @@ def new_user_study(
     max_known = feasible_known(ratings, max_known)
     if max_known < 1:
         return None
-    plan = _plan(ratings, setting, s, system_presets("mf") if systems is None else systems, max_known, groups,
-                 smoothing, seed)
-    splits = new_user_splits(ratings, groups, max_known, MIN_TEST, seed=seed)
-    values = _Values({label: [] for label in plan.references}, {(label, k): [] for label in plan.systems
-                                                                 for k in plan.known}, {})
-    for group, split in enumerate(splits):
-        _measure_group(split, group, plan, values)
+    metrics = {NO_STEP: setting.metric()} | ({STEP: setting.metric(s=s)} if s else {})
+    attributes = tuple(a for a in DEMOGRAPHICS if ratings.user_attributes is not None and a in ratings.user_attributes)
+    plan = _Plan(dict(system_presets("mf") if systems is None else systems),
+                 {GLOBAL: ()} | ({DEMOGRAPHIC: attributes} if attributes else {}),
+                 [k for k in KNOWN_GRID if k < max_known] + [max_known], metrics, setting, s, groups, smoothing, seed)
+    values, heads = defaultdict(list), defaultdict(list)
+    for group, split in enumerate(new_user_splits(ratings, groups, max_known, MIN_TEST, seed=seed)):
+        _measure_group(split, group, plan, values, heads)
     curves, lines, crossings = _summarise(plan, values, n_boot)
-    heads = pd.DataFrame([{"list": label, "k": np.nan if k is None else float(k), "count": np.concatenate(parts).mean()}
-                          for (label, k), parts in values.heads.items()])
-    return NewUserStudy(splits, plan.known, curves, lines, crossings, plan.references.get(DEMOGRAPHIC, ()),
-                        plan.metrics, s, sum(len(frame) for frame in values.references[GLOBAL]), heads)
+    counts = pd.DataFrame([{"list": label, "k": np.nan if k is None else float(k),
+                            "count": np.concatenate(parts).mean()} for (label, k), parts in heads.items()])
+    return NewUserStudy(plan.known, curves, lines, crossings, plan.references.get(DEMOGRAPHIC, ()), plan.metrics, s,
+                        sum(len(frame) for frame in values[GLOBAL, None]), counts)

@@ -1,5 +1,5 @@
-"""The metric's settings on the page, the positive threshold it judges ratings by, and what the
-dataset offers the chapter's optional parts."""
+"""The metric's settings on the page, the positive threshold it judges ratings by, the audience
+segmentations the dataset offers and how many ratings its newcomers can reveal."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def judged_at(ratings: Ratings, threshold: float | None, seed: int = 0) -> Ratin
     """``ratings`` with a rating ``>= threshold`` positive (``None`` keeps theirs).
 
     A threshold above the rating scale (implicit feedback, whose only value is 1) keeps the data's
-    own threshold (:attr:`Capabilities.threshold_fits` says so).  A simulated world from a preset is
+    own threshold.  A simulated world from a preset is
     generated again with the threshold, so that its true relevance follows it too.
     """
     low, high = ratings.scale
@@ -78,40 +78,3 @@ def feasible_known(ratings: Ratings, max_known: int, min_users: int = 20) -> int
     counts = np.sort(ratings.user_counts())[::-1]
     needed = max(1, min(min_users, ratings.n_users // 4))
     return int(np.clip(counts[needed - 1] - MIN_TEST, 0, max_known))
-
-
-@dataclass(frozen=True)
-class Capabilities:
-    """What the dataset offers the chapter's optional parts; each part missing one is left out, and
-    the page says why in one note per missing capability.
-
-    Attributes:
-        segmentations: the audience segmentations (none: no segment lists, no short-head step).
-        demographics: the attributes of :data:`DEMOGRAPHICS` the users carry (the new-user study's
-            demographic list needs them).
-        timestamps: whether the ratings carry times (without, newcomers reveal theirs in a random order).
-        known: the most ratings a newcomer can reveal (:func:`feasible_known`; 0: no new-user study).
-        truth: whether the dataset knows complete relevance (a simulated world).
-        threshold_fits: whether the requested positive threshold lies within the rating scale.
-    """
-
-    segmentations: tuple[tuple[str, ...], ...]
-    demographics: tuple[str, ...]
-    timestamps: bool
-    known: int
-    truth: bool
-    threshold_fits: bool
-
-
-def capabilities(ratings: Ratings, max_known: int, threshold: float | None) -> Capabilities:
-    """What ``ratings`` offer the chapter, with ``max_known`` ratings asked of a newcomer and the
-    requested positive ``threshold``."""
-    attributes = ratings.user_attributes
-    return Capabilities(
-        segmentations=tuple(segmentations(ratings)),
-        demographics=tuple(a for a in DEMOGRAPHICS if attributes is not None and a in attributes),
-        timestamps=ratings.timestamps is not None,
-        known=feasible_known(ratings, max_known),
-        truth=ratings.true_relevance is not None,
-        threshold_fits=threshold is None or threshold <= ratings.scale[1],
-    )

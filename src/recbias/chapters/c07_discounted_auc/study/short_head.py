@@ -25,6 +25,8 @@ from recbias.recommenders import SegmentPopularity
 HEAD_SHARES = (0.0, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3)
 #: the label of the global list among the segment lists
 GLOBAL = "global"
+#: the steps of :func:`summary`: none, the one chosen by sensitivity, and the one of Eq. 14 taken literally
+NO_STEP, CHOSEN, LITERAL = "no step", "our rule", "Eq. 14 literally"
 
 
 def head_sizes(n_items: int, shares: Sequence[float] = HEAD_SHARES) -> list[int]:
@@ -37,22 +39,18 @@ class SensitivitySearch:
     """The short-head search of Eq. 13-14 and its resampling.
 
     Attributes:
-        cells: one row per (segmentation, s): the global and segment metric (``global``,
-            ``segment``), the relative increase (Eq. 13), its bootstrap standard deviation and 2.5 and
+        cells: one row per (segmentation, s): the relative increase of the segment list over the global
+            list (Eq. 13), its bootstrap standard deviation and 2.5 and
             97.5 percentiles (``sd``, ``low``, ``high``), ``z`` (increase over standard deviation) and
             the share of resamples in which the segment list wins (``wins``).
         curve: one row per ``s``: the mean relative increase over segmentations (Eq. 14), the mean
-            ``z`` (``sensitivity``, maximised here), the global list's metric and its bootstrap
-            coefficient of variation (``global cv``).
+            ``z`` (``sensitivity``, maximised here) and the global list's metric (``global``).
         chosen: the ``s`` of the largest mean ``z``.
-        n_users, n_boot: users evaluated and resamples drawn.
     """
 
     cells: pd.DataFrame
     curve: pd.DataFrame
     chosen: int
-    n_users: int
-    n_boot: int
 
     @property
     def literal_choice(self) -> int:
@@ -80,25 +78,22 @@ def _segment_values(study: SystemStudy, metrics: Sequence[str], segments: Sequen
 
 
 def _search_cells(values: dict[str, np.ndarray], sizes: Sequence[int], counts: np.ndarray) -> pd.DataFrame:
-    """The rows of :attr:`SensitivitySearch.cells` from per-user values and bootstrap weights ``counts``."""
+    """The rows of :attr:`SensitivitySearch.cells` from per-user values and bootstrap weights ``counts``; a step
+    at which some resample leaves the global list worth nothing has no spread, interval or ``z``."""
     reference, resampled_reference = values[GLOBAL].mean(axis=0), counts @ values[GLOBAL]
-    rows = []
+    frames = []
     for label in (label for label in values if label != GLOBAL):
         mean, resampled = values[label].mean(axis=0), counts @ values[label]
+        spread = np.where(resampled_reference > 0, resampled / resampled_reference - 1, np.nan)  # resamples x s
+        defined, sd = np.isfinite(spread).all(axis=0), spread.std(axis=0, ddof=1)
         increase = np.where(reference > 0, mean / reference - 1, np.nan)
-        spread = np.where(resampled_reference > 0, resampled / resampled_reference - 1, np.nan)
-        sd = spread.std(axis=0, ddof=1)
-        for k, s in enumerate(sizes):
-            undefined = not np.isfinite(spread[:, k]).all()
-            rows.append({
-                "segmentation": label, "s": s, "global": reference[k], "segment": mean[k],
-                "relative increase": increase[k], "sd": np.nan if undefined else sd[k],
-                "low": np.nan if undefined else np.quantile(spread[:, k], 0.025),
-                "high": np.nan if undefined else np.quantile(spread[:, k], 0.975),
-                "z": np.nan if undefined or sd[k] == 0 else increase[k] / sd[k],
-                "wins": np.nan if undefined else float((spread[:, k] > 0).mean()),
-            })
-    return pd.DataFrame(rows)
+        low, high = np.quantile(spread, [0.025, 0.975], axis=0)
+        frames.append(pd.DataFrame({
+            "segmentation": label, "s": sizes, "relative increase": increase, "sd": np.where(defined, sd, np.nan),
+            "low": np.where(defined, low, np.nan), "high": np.where(defined, high, np.nan),
+            "z": np.where(defined & (sd != 0), increase / sd, np.nan),
+            "wins": np.where(defined, (spread > 0).mean(axis=0), np.nan)}))
+    return pd.concat(frames, ignore_index=True)
 
 
 def sensitivity_search(
@@ -116,47 +111,38 @@ def sensitivity_search(
 
     The relative increase ``(AUC_g - AUC_0) / AUC_0`` is measured on the study's runs with the
     page's metric (rating gain) and step ``s``, and again on ``n_boot`` resamples of the users.
-    Eq. 14 maximises its mean over segmentations; because the global list consists of the most
-    liked items, its value vanishes as ``s`` grows and that mean can grow without bound, so ``s`` is
-    chosen where the increase stands out most from resampling noise: the largest mean over
-    segmentations of ``z = increase / bootstrap standard deviation``.
+    ``s`` is chosen where the increase stands out most from resampling noise, not by Eq. 14's mean (which
+    runs away): the largest mean over segmentations of ``z = increase / bootstrap standard deviation``.
     """
     if not segments:
         return None
     sizes = head_sizes(study.scored.popularity.rating_counts.size) if sizes is None else list(sizes)
     values = _segment_values(study, [setting.metric(s=s) for s in sizes], segments, smoothing)
     n_users = values[GLOBAL].shape[0]
-    counts = bootstrap_counts(n_users, n_boot, seed) / n_users
     with np.errstate(divide="ignore", invalid="ignore"):
-        cells = _search_cells(values, sizes, counts)
-        curve = cells.groupby("s", sort=True).agg(**{"relative increase": ("relative increase", "mean"),
-                                                     "sensitivity": ("z", "mean")}).reset_index()
-        reference, resampled_reference = values[GLOBAL].mean(axis=0), counts @ values[GLOBAL]
-        curve["global"] = reference
-        curve["global cv"] = resampled_reference.std(axis=0, ddof=1) / reference
+        cells = _search_cells(values, sizes, bootstrap_counts(n_users, n_boot, seed) / n_users)
+    curve = cells.groupby("s", sort=True).agg(**{"relative increase": ("relative increase", "mean"),
+                                                 "sensitivity": ("z", "mean")}).reset_index()
+    curve["global"] = values[GLOBAL].mean(axis=0)
     finite = curve[np.isfinite(curve["sensitivity"])]
-    chosen = int(finite.loc[finite["sensitivity"].idxmax(), "s"])
-    return SensitivitySearch(cells, curve, chosen, n_users, n_boot)
+    return SensitivitySearch(cells, curve, int(finite.loc[finite["sensitivity"].idxmax(), "s"]))
 
 
-def chosen_step(search: SensitivitySearch | None) -> int:
-    """The step the rest of the chapter uses: the search's choice, 0 (no step) without a search."""
-    return 0 if search is None else search.chosen
+def summary(search: SensitivitySearch) -> pd.DataFrame:
+    """The search at three steps (``rule``: no step, the chosen ``s``, the ``s`` Eq. 14 alone would pick): the
+    mean relative increase and ``sensitivity``, the smallest share of resamples in which a segment list wins
+    (``wins``), how many segmentations' 95% intervals contain zero or lie below it, out of ``segmentations``
+    (NaN where the intervals are undefined), and the share of its unpenalised value the global list keeps
+    (``global kept``)."""
+    curve = search.curve.set_index("s")
+    rows = []
+    for rule, s in ((NO_STEP, 0), (CHOSEN, search.chosen), (LITERAL, search.literal_choice)):
+        cells = search.cells[search.cells["s"] == s]
+        undefined = cells["low"].isna().any()  # a resample where the global list is worth nothing
+        rows.append({"rule": rule, "s": s, "relative increase": curve.loc[s, "relative increase"],
+                     "sensitivity": curve.loc[s, "sensitivity"], "wins": cells["wins"].min(),
+                     "contain zero": np.nan if undefined else ((cells["low"] <= 0) & (cells["high"] >= 0)).sum(),
+                     "below zero": np.nan if undefined else (cells["high"] < 0).sum(), "segmentations": len(cells),
+                     "global kept": curve.loc[s, "global"] / curve.loc[0, "global"]})
+    return pd.DataFrame(rows)
 
-
-def intervals(search: SensitivitySearch) -> pd.DataFrame:
-    """Each segmentation's relative increase with its 95% resampling interval, share of wins and ``z``,
-    without the step (``s = 0``) and at the chosen step."""
-    cells = search.cells[search.cells["s"].isin([0, search.chosen])]
-    return cells[["segmentation", "s", "relative increase", "low", "high", "wins", "z"]].reset_index(drop=True)
-
-
-def head_shares(study: SystemStudy, setting: Setting, s: int) -> pd.DataFrame | None:
-    """Per system: the unpenalised and penalised metric (step at ``s``) and the share of the unpenalised
-    value that the ``s`` most-rated items supply, ``1 - AUC_r(s) / AUC_r(0)``; None without a step."""
-    if not s:
-        return None
-    plain, penalised = setting.metric(), setting.metric(s=s)
-    means = study.scored.means([plain, penalised]).rename(columns={plain: "unpenalised", penalised: "penalised"})
-    means["short-head share"] = 1 - means["penalised"] / means["unpenalised"]
-    return means.rename_axis("system").reset_index()

@@ -4,7 +4,6 @@ mishits is worth, the sweep over the attention ``Q``, and the systems under the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -16,8 +15,8 @@ from recbias.text import order_text
 
 #: values of Q of the sweep (Q = 1 reads the whole list: P@z)
 Q_GRID = (0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0)
-#: the columns of :func:`ranking_means` beyond P@10 and nDCG@10
-NO_STEP, STEP = "bAUC no step", "bAUC step"
+#: the metrics the behavioural AUC is set against, and the columns of :func:`ranking_means` beyond them
+CLASSICAL, NO_STEP, STEP = ("P@10", "nDCG@10"), "bAUC no step", "bAUC step"
 
 
 def four_cases(study: SystemStudy, lengths: Sequence[int]) -> pd.DataFrame:
@@ -43,32 +42,30 @@ def four_cases(study: SystemStudy, lengths: Sequence[int]) -> pd.DataFrame:
 
 def mishit_effect(study: SystemStudy, setting: Setting, systems: Sequence[str] | None = None) -> pd.DataFrame:
     """Per system (those of ``systems``, every one by default): the binary metric (mishits ignored, as in the
-    paper), the same with every mishit counted as ``-1``, and the relative change."""
+    paper), the same with every mishit counted as ``-1``, the relative change, and the system's rank under
+    each (1 the best; equal values share the better rank)."""
     metric = setting.metric(gain="binary")
     ignored = study.scored.means([metric])[metric]
     ignored = ignored if systems is None else ignored.loc[list(systems)]
     counted = ignored - study.scored.means([metric], mishit_runs(study.scored.runs))[metric].loc[ignored.index]
     return pd.DataFrame({"system": ignored.index, "mishits ignored": ignored.to_numpy(),
-                         "mishits at -1": counted.to_numpy(), "change": (counted / ignored - 1).to_numpy()})
+                         "mishits at -1": counted.to_numpy(), "change": (counted / ignored - 1).to_numpy(),
+                         "rank ignored": _ranks(ignored), "rank at -1": _ranks(counted)})
 
 
-@dataclass(frozen=True)
-class MishitVerdict:
-    """What counting mishits does: whether it reorders the systems, the personalised system whose value
-    it moves most and that move (a relative change, negative when the value falls)."""
-
-    reorders: bool
-    system: str
-    change: float
+def _ranks(values: pd.Series) -> np.ndarray:
+    """Ranks from the largest value down, values equal to 12 digits (as :func:`recbias.text.order_text` sees
+    them) sharing the better rank."""
+    level = values.map(lambda value: float(f"{value:.12g}"))
+    return level.rank(ascending=False, method="min").astype(int).to_numpy()
 
 
-def mishit_verdict(effect: pd.DataFrame) -> MishitVerdict:
-    """The :class:`MishitVerdict` of :func:`mishit_effect`."""
-    personal = effect[~effect["system"].isin(NON_PERSONALISED)]
-    by_system = effect.set_index("system")
-    reorders = order_text(by_system["mishits ignored"].to_dict()) != order_text(by_system["mishits at -1"].to_dict())
-    worst = personal.loc[personal["change"].abs().idxmax()]
-    return MishitVerdict(reorders, str(worst["system"]), float(worst["change"]))
+def mishits_per_hit(cases: pd.DataFrame, m: int) -> tuple[float, float, float]:
+    """The fewest and most mishits per hit of a personalised system in the first ``m`` items of the lists of
+    :func:`four_cases`, and those of random lists."""
+    page = cases[cases["list"] == m].set_index("system")["mishits per hit"]
+    personal = page.drop(index=[system for system in NON_PERSONALISED if system in page.index])
+    return float(personal.min()), float(personal.max()), float(page["Random"])
 
 
 def q_sweep(study: SystemStudy, setting: Setting, Qs: Sequence[float] = Q_GRID) -> pd.DataFrame:
@@ -80,25 +77,40 @@ def q_sweep(study: SystemStudy, setting: Setting, Qs: Sequence[float] = Q_GRID) 
 
 def order_runs(sweep: pd.DataFrame) -> pd.DataFrame:
     """The orders of the systems along the sweep, one row per run of consecutive ``Q`` with the same order:
-    the first and last ``Q`` of the run (``from``, ``to``), the order, and Kendall's tau-b with the orders
-    at the smallest and the largest ``Q`` (``tau first``, ``tau last``)."""
+    the first and last ``Q`` of the run (``from``, ``to``) and how many values of the sweep it spans
+    (``values``), the order, and Kendall's tau-b with the orders at the smallest and the largest ``Q`` (``tau
+    first``, ``tau last``)."""
     first, last = sweep.columns[0], sweep.columns[-1]
     rows: list[dict] = []
     for Q in sweep.columns:
         order = order_text(sweep[Q].to_dict())
         if rows and rows[-1]["order"] == order:
-            rows[-1]["to"] = Q
+            rows[-1].update(to=Q, values=rows[-1]["values"] + 1)
             continue
-        rows.append({"from": Q, "to": Q, "order": order,
+        rows.append({"from": Q, "to": Q, "values": 1, "order": order,
                      "tau first": kendall_tau(sweep[Q].to_dict(), sweep[first].to_dict()),
                      "tau last": kendall_tau(sweep[Q].to_dict(), sweep[last].to_dict())})
     return pd.DataFrame(rows)
 
 
+def observed_metrics(setting: Setting, s: int) -> dict[str, str]:
+    """Label -> metric name: P@10, nDCG@10 and the metric without (:data:`NO_STEP`) and, when ``s > 0``, with
+    the step at ``s`` (:data:`STEP`)."""
+    return {name: name for name in CLASSICAL} | {NO_STEP: setting.metric()} | ({STEP: setting.metric(s=s)} if s else {})
+
+
 def ranking_means(study: SystemStudy, setting: Setting, s: int) -> pd.DataFrame:
-    """The chapter-2 systems (rows) under P@10, nDCG@10 and the metric without (:data:`NO_STEP`) and,
-    when ``s > 0``, with the step at ``s`` (:data:`STEP`)."""
-    names = {"P@10": "P@10", "nDCG@10": "nDCG@10", NO_STEP: setting.metric()} | (
-        {STEP: setting.metric(s=s)} if s else {})
+    """The chapter-2 systems (rows) under the metrics of :func:`observed_metrics`."""
+    names = observed_metrics(setting, s)
     means = study.scored.means(list(names.values()))
     return means.rename(columns={v: k for k, v in names.items()}).rename_axis("system")
+
+
+def head_shares(ranking: pd.DataFrame) -> pd.DataFrame | None:
+    """Per system of :func:`ranking_means`: the metric without (``unpenalised``) and with the step
+    (``penalised``), and the share of the first that the step's head items supply, ``1 - AUC_r(s) / AUC_r(0)``
+    (``short-head share``); None without a step."""
+    if STEP not in ranking.columns:
+        return None
+    shares = ranking[[NO_STEP, STEP]].set_axis(["unpenalised", "penalised"], axis=1)
+    return shares.assign(**{"short-head share": 1 - shares["penalised"] / shares["unpenalised"]}).reset_index()

@@ -1,11 +1,5 @@
-"""The metric against the truth of a simulated world.
-
-A simulated world knows whether every user likes every item.  :func:`truth_agreement` orders the
-field of chapter 8 (:func:`recbias.evaluate.fidelity.system_field`) on the chapter's split by
-P@10, nDCG@10 and the discounted AUC without and with the step, and compares each order with the
-orders by true P@10, true nDCG@10 and the binary behavioural AUC on complete relevance, the
-"probability of success" the metric was built to estimate.
-"""
+"""The metric against the truth of a simulated world, which knows whether every user likes every item:
+:func:`truth_agreement`."""
 
 from __future__ import annotations
 
@@ -13,18 +7,15 @@ import pandas as pd
 
 from recbias.chapters.c07_discounted_auc.study.scored import Scored, SystemStudy
 from recbias.chapters.c07_discounted_auc.study.setting import Setting
+from recbias.chapters.c07_discounted_auc.study.systems import observed_metrics
 from recbias.evaluate import Candidates
 from recbias.evaluate.complete import TrueQuality
 from recbias.evaluate.fidelity import TruthStudy, fidelity, fit_field, system_field
 from recbias.metrics import position_discount
 from recbias.ratings import Ratings
 
-#: the observed metrics besides P@10 and nDCG@10: the behavioural AUC without and with the step
-NO_STEP, STEP = "bAUC no step", "bAUC step"
 #: the truth read with the behavioural discount, beside true P@10 and nDCG@10
 BEHAVIOURAL = "behavioural AUC"
-#: the classical observed metrics the behavioural AUC is set against
-CLASSICAL = ("P@10", "nDCG@10")
 
 
 def truth_agreement(
@@ -34,13 +25,13 @@ def truth_agreement(
     order under complete relevance, on a simulated world (``ratings.true_relevance``); None on data
     without complete relevance.
 
-    Observed: P@10, nDCG@10 and the page's metric without (:data:`NO_STEP`) and with the step at ``s``
-    (:data:`STEP`, when ``s > 0``) on the AI-AN runs of ``study`` (its split and runs; the field is
-    fitted on its training set, the systems it shares with ``study`` loaded from the fit cache).  Truth:
-    P@10, nDCG@10 and the binary behavioural AUC over every item a user did not rate in training, read
-    from the same score blocks.  One row per (truth, observed metric): Kendall's tau-b with its
-    percentile interval over resampled users, the share of pairs in the true order and whether the
-    truly best system comes first (:func:`recbias.evaluate.fidelity.fidelity`).
+    Observed: the metrics of :func:`recbias.chapters.c07_discounted_auc.study.systems.observed_metrics` on
+    the AI-AN runs of ``study`` (its split and runs; the field is fitted on its training set, the systems it
+    shares with ``study`` loaded from the fit cache).  Truth: P@10, nDCG@10 and the binary behavioural AUC
+    over every item a user did not rate in training (the "probability of success" the metric was built to
+    estimate), read from the same score blocks.  One row per (truth, observed metric): Kendall's tau-b with
+    its percentile interval over resampled users, the share of pairs in the true order and whether the truly
+    best system comes first (:func:`recbias.evaluate.fidelity.fidelity`).
     """
     if ratings.true_relevance is None:
         return None
@@ -49,8 +40,7 @@ def truth_agreement(
     discount = position_discount(setting.p, setting.z, setting.z)[: ratings.n_items]  # no rank beyond the catalogue
     quality = TrueQuality(train, ratings.true_relevance, n=10, seed=None, discounts={BEHAVIOURAL: discount})
     candidates = Candidates([runs], users=quality.users)
-    observed = {name: name for name in CLASSICAL} | {NO_STEP: setting.metric()} | (
-        {STEP: setting.metric(s=s)} if s else {})
+    observed = observed_metrics(setting, s)
     values = {}
     for label, system in field.items():  # one system's scores in memory at a time
         scored = Scored(runs, {label: candidates.score(system, [quality.reader(label)])[0]},
