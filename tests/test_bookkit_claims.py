@@ -102,9 +102,12 @@ def test_a_departing_failure_is_not_the_papers_failure():
     assert fails.verdict == report.DEPARTS and holds.verdict == report.HOLDS
 
 
-def test_claims_without_their_values_are_left_out_and_keys_are_unique():
+def test_unmeasured_numbers_are_left_out_unmeasured_findings_are_not_checked_and_keys_are_unique():
     number = claims.Number("n1", "a number", 0.5, 0.01, "ml-1m", "src")
-    assert claims.register([FINDING, number], {"n": 10}, dataset="ml-1m") == []
+    (unchecked,) = claims.register([FINDING, number], {"n": 10}, dataset="ml-1m")
+    assert (unchecked.key, unchecked.verdict) == (FINDING.key, report.NOT_CHECKED)
+    assert unchecked.evidence == "not measured on this build: r2" and unchecked.sentence == claims.NOT_CHECKED_SAYS
+    assert claims.evaluate(FINDING, {}, dataset="d").label == "P@… falls with density"
     (checked,) = claims.register([number], {"n1": 0.505}, dataset="ml-1m")
     assert checked.verdict == report.AGREES
     (elsewhere,) = claims.register([number], {"n1": 0.9}, dataset="ml-100k")

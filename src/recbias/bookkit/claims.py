@@ -47,6 +47,10 @@ INCONCLUSIVE = "inconclusive"
 MEASURED = "measured"
 #: the outcomes a criterion can reach, in the order a page lists them
 OUTCOMES = (HOLDS, FAILS, INCONCLUSIVE, MEASURED)
+#: the record of a finding whose values this build did not measure (a dataset without what it needs, a part
+#: a parameter skipped), and what the page says of it
+NOT_CHECKED = "not checked"
+NOT_CHECKED_SAYS = "This build could not check it: the values it reads were not measured here."
 
 
 #: the significance level of every comparison in the book, two-sided, with the user as the unit
@@ -399,8 +403,22 @@ def published(path: str | Path) -> list[Number]:
     return numbers
 
 
+class _Unmeasured(dict):
+    """Measured values for a template whose values were not all measured: a missing one reads "…"."""
+
+    def __missing__(self, key: str) -> _Blank:
+        return _Blank()
+
+
+class _Blank:
+    def __format__(self, spec: str) -> str:
+        return "…"
+
+
 def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str) -> Claim | None:
-    """The record of ``claim`` on ``values``; None when a value it needs was not measured."""
+    """The record of ``claim`` on ``values``.  A number whose value was not measured is None; a finding whose
+    values were not all measured is recorded as :data:`NOT_CHECKED`, naming what it lacks, so that pages and
+    the scorecard show what this build could not check."""
     if isinstance(claim, Number):
         if claim.key not in values:
             return None
@@ -409,8 +427,13 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
         return Claim(kind=NUMBER, key=claim.key, label=claim.statement, source=claim.source, dataset=dataset,
                      ours=float(values[claim.key]), paper=claim.value, tolerance=claim.tolerance,
                      paper_dataset=claim.paper_dataset, anchor=claim.anchor, departs=claim.departs, note=claim.note)
-    if any(name not in values for name in claim.criterion.names):
-        return None
+    missing = [name for name in claim.criterion.names if name not in values]
+    if missing:
+        label = claim.statement.format_map(_Unmeasured(values))
+        return Claim(kind=FINDING, key=claim.key, label=label, source=claim.source, dataset=dataset,
+                     outcome=NOT_CHECKED, criterion=claim.criterion.words,
+                     evidence=f"not measured on this build: {', '.join(missing)}", anchor=claim.anchor,
+                     departs=claim.departs, note=claim.note, sentence=NOT_CHECKED_SAYS, origin=claim.origin)
     evidence = claim.evidence.format(**values)
     outcome = claim.criterion(values)
     return Claim(kind=FINDING, key=claim.key, label=claim.statement.format(**values), source=claim.source,
@@ -420,8 +443,8 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
 
 
 def register(claims: Sequence[Finding | Number], values: Mapping[str, Any], *, dataset: str) -> list[Claim]:
-    """Evaluate every claim on ``values`` and record it for the scorecard; returns the records
-    (claims whose values were not measured on this build are left out)."""
+    """Evaluate every claim on ``values`` and record it for the scorecard; returns the records (numbers whose
+    values were not measured on this build are left out; such findings are recorded as not checked)."""
     keys = [claim.key for claim in claims]
     if len(set(keys)) != len(keys):
         raise ValueError(f"claims registered twice: {sorted({k for k in keys if keys.count(k) > 1})}")

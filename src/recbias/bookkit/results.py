@@ -215,7 +215,7 @@ def claim_schema(record_type: type) -> tuple[dict[str, tuple[type, ...]], set[st
 
 
 #: the outcomes a finding can have (recbias.bookkit.claims)
-OUTCOMES = ("holds", "fails", "inconclusive", "measured")
+OUTCOMES = ("holds", "fails", "inconclusive", "measured", "not checked")
 
 
 def check_claims(value: Any, path: Path, record_type: type) -> list[dict[str, Any]]:

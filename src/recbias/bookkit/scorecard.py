@@ -40,6 +40,8 @@ INCONCLUSIVE = "inconclusive"
 DEPARTS = "fails where the book departs"
 #: the verdict of a statement shown with what was measured, without a verdict (no margin can be traced)
 MEASURED = "measured, no verdict"
+#: the verdict of a finding this build could not check (the values it reads were not measured)
+NOT_CHECKED = "not checkable on this build"
 
 #: whose statement a finding is (:attr:`recbias.bookkit.claims.Finding.origin`); only a paper's counts as a
 #: reproduction
@@ -99,7 +101,8 @@ class Claim:
         if self.kind == FINDING:
             if self.outcome == "fails":
                 return DEPARTS if self.departs else FAILS
-            return {"holds": HOLDS, "inconclusive": INCONCLUSIVE, "measured": MEASURED}[self.outcome]
+            return {"holds": HOLDS, "inconclusive": INCONCLUSIVE, "measured": MEASURED,
+                    "not checked": NOT_CHECKED}[self.outcome]
         if not self.comparable:
             return NOT_COMPARABLE
         return AGREES if abs(self.ours - self.paper) <= self.tolerance else DIFFERS
@@ -175,10 +178,10 @@ def chapter_title(chapter: str, book: Path = Path("book")) -> str:
 
 
 #: a finding's verdicts in the order the scorecard counts them
-FINDING_VERDICTS = (HOLDS, FAILS, INCONCLUSIVE, MEASURED, DEPARTS)
+FINDING_VERDICTS = (HOLDS, FAILS, INCONCLUSIVE, MEASURED, DEPARTS, NOT_CHECKED)
 #: the words of each verdict in the scorecard's counts
 VERDICT_WORDS = {HOLDS: "hold", FAILS: "fail", INCONCLUSIVE: "inconclusive", MEASURED: "measured, no verdict",
-                 DEPARTS: "fail where the book departs", AGREES: "agree", DIFFERS: "differ",
+                 DEPARTS: "fail where the book departs", NOT_CHECKED: "not checkable on this build", AGREES: "agree", DIFFERS: "differ",
                  NOT_COMPARABLE: "not comparable"}
 
 
@@ -284,15 +287,17 @@ def evidence_kind(claim: Claim) -> str:
 
 
 HEADLINE_COLUMNS = ["claims", "checked", "agree or hold", "differ or fail", "inconclusive", "measured, no verdict",
-                    "fail where the book departs", "not comparable"]
+                    "fail where the book departs", "not comparable", "not checkable on this build"]
 
 
 def _finding_row(label: str, findings: list[Claim]) -> dict[str, object]:
     counts = pd.Series([c.verdict for c in findings], dtype=object).value_counts()
-    return {"claims": label, "checked": len(findings), "agree or hold": int(counts.get(HOLDS, 0)),
+    return {"claims": label, "checked": len(findings) - int(counts.get(NOT_CHECKED, 0)),
+            "agree or hold": int(counts.get(HOLDS, 0)),
             "differ or fail": int(counts.get(FAILS, 0)), "inconclusive": int(counts.get(INCONCLUSIVE, 0)),
             "measured, no verdict": int(counts.get(MEASURED, 0)),
-            "fail where the book departs": int(counts.get(DEPARTS, 0)), "not comparable": 0}
+            "fail where the book departs": int(counts.get(DEPARTS, 0)), "not comparable": 0,
+            "not checkable on this build": int(counts.get(NOT_CHECKED, 0))}
 
 
 def headline(claims: list[Claim]) -> pd.DataFrame:
@@ -309,7 +314,7 @@ def headline(claims: list[Claim]) -> pd.DataFrame:
                                                                                     + counts.get(DIFFERS, 0)),
                          "agree or hold": int(counts.get(AGREES, 0)), "differ or fail": int(counts.get(DIFFERS, 0)),
                          "inconclusive": 0, "measured, no verdict": 0, "fail where the book departs": 0,
-                         "not comparable": int(counts.get(NOT_COMPARABLE, 0))})
+                         "not comparable": int(counts.get(NOT_COMPARABLE, 0)), "not checkable on this build": 0})
     stated = [c for c in claims if c.kind == FINDING and c.origin == PAPER]
     for paper in dict.fromkeys(paper_of(c) for c in stated):
         rows.append(_finding_row(f"statements of {paper}", [c for c in stated if paper_of(c) == paper]))
