@@ -1,9 +1,9 @@
-"""Chapter 4's claims as data: the statements of IRJ 2017 Section 5 (and two of the book's own),
-each with its criterion, and the published numbers of ``published.csv``.
+"""Chapter 4's claims as data: the statements of IRJ 2017 Section 5 (and three of the book's own), each with
+its criterion and the sentence the page prints for each outcome, and the published numbers of ``published.csv``.
 
-:func:`measured` turns the studies' results into one flat mapping of named values (a few of them
-pre-formatted listings that the evidence quotes); :func:`check` evaluates and records every claim,
-each on the data it was checked on (:func:`checked_on`).
+The findings come in groups, one per kind of data they are checked on (the page's dataset, the sweep's worlds,
+the MovieLens datasets, the measured-vs-true grid); the page registers each group on its own data, with the
+values of one of the ``*_values`` functions (a few of them pre-formatted listings that the evidence quotes).
 """
 
 from __future__ import annotations
@@ -16,6 +16,10 @@ import numpy as np
 import pandas as pd
 
 from recbias.bookkit.claims import (
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    LEVEL,
     Finding,
     Number,
     all_of,
@@ -23,19 +27,20 @@ from recbias.bookkit.claims import (
     at_most,
     beyond_noise,
     between,
+    every_beyond_noise,
     intervals_apart,
     is_true,
+    published,
 )
-from recbias.bookkit.claims import published, register
-from recbias.bookkit.scorecard import Claim
 from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy
-from recbias.chapters.c04_popularity_bias.study.ratio import TREND_LEVEL, ratio_trends
+from recbias.chapters.c04_popularity_bias.study.ratio import ratio_trends
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, PERSONALISED
 from recbias.chapters.c04_popularity_bias.study.skew import (
     EXACT,
     PLSA_TOLERANCE,
     RATING_PREDICTORS,
     SWEEP_METRICS,
+    TOP_N_LEARNERS,
     SkewSweep,
     plsa_gap,
 )
@@ -49,14 +54,14 @@ SOURCE = "IRJ 2017 Sec. 5; thesis Sec. 4.5"
 PUBLISHED = published(Path(__file__).with_name("published.csv"))
 PUBLISHED_SYSTEMS = {"fig5/alpha-0/Popularity/1R-P@10": "Popularity", "fig5/alpha-0/Random/1R-P@10": "Random"}
 
-#: the data a claim is checked on: the page's dataset, the sweep's worlds, the MovieLens datasets, the grid
-PAGE, SWEEP, MOVIELENS, GRID = "page", "sweep", "movielens", "grid"
-
 #: the dataset label of the claims checked on the measured-vs-true grid
 GRID_DATASET = "simulation grid"
 
+#: the measured value of each top-N learner's lift over random at the largest skew (its p-value adds ``_p``)
+TOP_N_LIFTS = {label: f"{preset.replace('-', '_')}_over_random" for label, preset in TOP_N_LEARNERS.items()}
 
-FINDINGS = [
+#: checked on the page's dataset: popularity against the other non-personalised orderings
+ORDERINGS = [
     Finding("popularity-count-is-the-best-trained-ordering",
             "an ordering by popularity (all ratings or positive ratings) is the best non-personalised ordering "
             "learned from training data, in 1R and in AR", SOURCE, "fig-popularity-orderings",
@@ -64,27 +69,51 @@ FINDINGS = [
             "best in 1R: {best_1r} ({best_1r_precision:.4f}); in AR: {best_ar}; Popularity {popularity_1r:.4f}"),
     Finding("popularity-within-noise-of-oracle",
             "popularity's 1R precision is within noise of the test-set oracle's (paired test, p >= 0.05)", SOURCE,
-            "fig-popularity-orderings", at_least("oracle_p", 0.05, what="p of popularity against the oracle"),
-            "1R P@10 {popularity_1r:.4f} vs {oracle_1r:.4f} ({oracle_share:.1%} of it), {oracle_p_text}"),
+            "fig-popularity-orderings", at_least("oracle_p", LEVEL, what="p of popularity against the oracle"),
+            "1R P@10 {popularity_1r:.4f} vs {oracle_1r:.4f} ({oracle_share:.1%} of it), {oracle_p_text}",
+            says={HOLDS: "The test-set oracle is higher still, but not beyond noise: popularity reaches "
+                         "{oracle_share:.0%} of it ({oracle_p_text}).",
+                  FAILS: "The test-set oracle is higher still, beyond noise: popularity reaches {oracle_share:.0%} "
+                         "of it ({oracle_p_text})."}),
     Finding("closed-form-bounds-contain-popularity",
             "popularity's 1R precision lies within the closed-form bounds for non-personalised systems (Sec. 5.1)",
             SOURCE, "tbl-popularity-bounds",
             all_of(at_least("above_lower_bound", 0, what="popularity's 1R P@10 minus the lower bound"),
                    at_least("below_upper_bound", 0, what="the upper bound minus popularity's 1R P@10")),
             "{popularity_1r:.4f} vs [{lower_bound:.4f}, {upper_bound:.4f}]"),
+]
+
+#: checked on the preference-free worlds of the sweep, with the published numbers
+SWEEP = [
     Finding("popularity-grows-with-alpha", "popularity's 1R precision grows with the skew α", SOURCE,
             "fig-popularity-sweep", is_true("popularity_climbs", "popularity's 1R P@10 higher at every larger α"),
-            "{popularity_by_alpha}"),
+            "{popularity_by_alpha}",
+            says={HOLDS: "Popularity's 1R precision grows at every step of the skew ({popularity_by_alpha}).",
+                  FAILS: "Popularity's 1R precision does not grow at every step of the skew "
+                         "({popularity_by_alpha})."}),
     Finding("popularity-below-random-at-uniform", "at α = 0 popularity is below random (1R P@10)", SOURCE,
             "tbl-popularity-uniform",
             beyond_noise("uniform_random_margin", "uniform_p", what="random's minus popularity's 1R P@10 at α = 0"),
-            "{uniform_popularity:.4f} vs {uniform_random:.4f}, {uniform_p_text}"),
+            "{uniform_popularity:.4f} vs {uniform_random:.4f}, {uniform_p_text}",
+            says={HOLDS: "With every item rated the same number of times, popularity measures below random, as the "
+                         "papers found: {uniform_popularity:.4f} against random's {uniform_random:.4f} (paired "
+                         "test {uniform_p_text}).",
+                  FAILS: "With every item rated the same number of times, popularity measures above random, unlike "
+                         "the papers: {uniform_popularity:.4f} against random's {uniform_random:.4f} (paired test "
+                         "{uniform_p_text}).",
+                  INCONCLUSIVE: "With every item rated the same number of times, popularity does not measure below "
+                                "random beyond noise here: {uniform_popularity:.4f} against random's "
+                                "{uniform_random:.4f} (paired test {uniform_p_text})."}),
     Finding("plsa-follows-popularity",
             "pLSA's 1R precision follows popularity's across α (within " + "{:.0%}".format(PLSA_TOLERANCE)
             + " wherever α > 0)", SOURCE, "fig-popularity-sweep",
             at_most("plsa_gap", PLSA_TOLERANCE,
                     what="the largest relative gap between pLSA and popularity where α > 0"),
-            "{plsa_by_alpha}"),
+            "{plsa_by_alpha}",
+            says={HOLDS: "Here pLSA tracks popularity closely, as the papers observed: wherever α > 0 its 1R "
+                         "precision lies within {plsa_gap:.0%} of popularity's.",
+                  FAILS: "Here pLSA does not track popularity as closely as the papers observed: where α > 0 its 1R "
+                         "precision strays up to {plsa_gap:.0%} from popularity's."}),
     Finding("knn-mf-near-random",
             "kNN and MF stay around random precision on preference-free worlds: no pull towards popularity at any "
             "α (the papers' rating-predicting " + " and ".join(RATING_PREDICTORS) + ")", SOURCE,
@@ -94,18 +123,50 @@ FINDINGS = [
                    beyond_noise("short_of_popularity", "short_of_popularity_p",
                                 what="popularity's 1R P@10 minus the closer rating predictor's at the largest α")),
             "1R P@10 minus random's, by α: {rating_predictors_by_alpha}; popularity {top_popularity:.4f} against "
-            "{closest_predictor} {top_closest:.4f} at α = {top_alpha:g}, {short_of_popularity_p_text}"),
+            "{closest_predictor} {top_closest:.4f} at α = {top_alpha:g}, {short_of_popularity_p_text}",
+            says={HOLDS: "The papers found kNN and MF near random on these data, and their rating predictors stay "
+                         "there: neither rises above random beyond noise at any α, and at α = {top_alpha:g} they "
+                         "reach {rating_predictors_at_top}, against random's {top_random:.4f} and popularity's "
+                         "{top_popularity:.4f}.",
+                  FAILS: "The papers found kNN and MF near random on these data, but here their rating predictors "
+                         "are pulled towards popularity: at α = {top_alpha:g} they reach "
+                         "{rating_predictors_at_top}, against random's {top_random:.4f} and popularity's "
+                         "{top_popularity:.4f}.",
+                  INCONCLUSIVE: "The papers found kNN and MF near random on these data; here their rating predictors "
+                                "do not rise above random beyond noise, but the closer of them is not below "
+                                "popularity beyond noise either: at α = {top_alpha:g} they reach "
+                                "{rating_predictors_at_top}, against popularity's {top_popularity:.4f}."}),
+    Finding("top-n-learners-climb-with-the-skew",
+            "today's top-N learners, which learn which items are rated, rise above random with the skew on "
+            "preference-free worlds (the book's own)", SOURCE, "fig-popularity-sweep",
+            every_beyond_noise(list(TOP_N_LIFTS.values()), what="each top-N learner's 1R P@10 minus random's at the "
+                                                                 "largest α"),
+            "1R P@10 at α = {top_alpha:g}: {top_n_at_top}; random {top_random:.4f}",
+            says={HOLDS: "Here both climb above random with the skew, beyond noise: at α = {top_alpha:g} they reach "
+                         "{top_n_at_top}, against random's {top_random:.4f}.",
+                  FAILS: "Here they do not climb: at α = {top_alpha:g} one of them ends below random beyond noise "
+                         "({top_n_at_top}, against random's {top_random:.4f}).",
+                  INCONCLUSIVE: "Here they do not climb above random beyond noise: at α = {top_alpha:g} they reach "
+                                "{top_n_at_top}, against random's {top_random:.4f}."}),
     Finding("popularity-bias-on-other-metrics",
             "the popularity bias shows the same on recall, nDCG, MAP and MRR", SOURCE, "tbl-popularity-metrics",
             beyond_noise("other_metrics_margin", "other_metrics_p",
                          what="popularity's lift over random at the largest α on the weakest of these metrics"),
             "popularity over random at α = {top_alpha:g}: {other_metrics_lift}"),
+]
+
+#: checked on the MovieLens datasets the build could load
+RATIO = [
     Finding("positive-ratio-grows-with-popularity",
             "the share of positive ratings grows with item popularity on MovieLens data", SOURCE,
             "fig-popularity-ratio",
             all_of(between("movielens_spearman", -1, 0, open_high=True, what="Spearman's ρ on every MovieLens set"),
-                   between("movielens_p", 0, TREND_LEVEL, open_high=True, what="its p")),
+                   between("movielens_p", 0, LEVEL, open_high=True, what="its p")),
             "{movielens_trends}"),
+]
+
+#: checked on the measured-vs-true grid (:data:`GRID_DATASET`)
+GRID = [
     Finding("one-relevant-overstates-popularity",
             "1R precision rates popularity higher against " + PERSONALISED + " than the true precision does, in "
             "every world of the grid", SOURCE, "fig-popularity-truth",
@@ -113,22 +174,39 @@ FINDINGS = [
                     "world by world"),
             "popularity over " + PERSONALISED + ", measured in 1R / true: {overstatement_min:.1f} to "
             "{overstatement_max:.1f} times over {worlds} worlds ({share_1r_min:.0%} to {share_1r_max:.0%} measured, "
-            "{share_true_min:.0%} to {share_true_max:.0%} true)"),
+            "{share_true_min:.0%} to {share_true_max:.0%} true)",
+            says={HOLDS: "Against " + PERSONALISED + " the 1R design overstates popularity in every world: "
+                         "popularity's share of its precision is {overstatement_min:.1f} to {overstatement_max:.1f} "
+                         "times larger in 1R than on the complete truth.",
+                  FAILS: "Against " + PERSONALISED + " the 1R design does not overstate popularity in every world: "
+                         "popularity's share of its precision in 1R is {overstatement_min:.1f} to "
+                         "{overstatement_max:.1f} times its share on the complete truth."}),
+]
+
+#: checked on the page's dataset: popularity's precision by how closely users follow the crowd
+MAINSTREAM = [
     Finding("popularity-serves-the-mainstream",
             "popularity's per-user precision is higher for the most mainstream users than for the least mainstream "
             "(intervals apart)", SOURCE, "fig-popularity-mainstream",
             intervals_apart("most_mainstream", "least_mainstream", what="the most mainstream fifth",
                             than="the least mainstream fifth"),
             "most mainstream fifth {most_mainstream:.3f} [{most_mainstream_low:.3f}, {most_mainstream_high:.3f}], "
-            "least {least_mainstream:.3f} [{least_mainstream_low:.3f}, {least_mainstream_high:.3f}]"),
+            "least {least_mainstream:.3f} [{least_mainstream_low:.3f}, {least_mainstream_high:.3f}]",
+            says={HOLDS: "Popularity serves the most mainstream fifth better than the least: the two 95% intervals "
+                         "of its precision are apart.",
+                  FAILS: "Popularity serves the least mainstream fifth better than the most: the two 95% intervals "
+                         "of its precision are apart.",
+                  INCONCLUSIVE: "The 95% intervals of popularity's precision on the two fifths overlap, so whether "
+                                "it serves the mainstream better stays within noise here."}),
 ]
 
-#: the data each claim is checked on
-WHERE = {finding.key: PAGE for finding in FINDINGS} | {number.key: SWEEP for number in PUBLISHED} | {
-    "popularity-grows-with-alpha": SWEEP, "popularity-below-random-at-uniform": SWEEP,
-    "plsa-follows-popularity": SWEEP, "knn-mf-near-random": SWEEP,
-    "popularity-bias-on-other-metrics": SWEEP, "positive-ratio-grows-with-popularity": MOVIELENS,
-    "one-relevant-overstates-popularity": GRID}
+#: the page's sentence on the mainstream groups' true precision, by whether the dataset has a complete relevance
+TRUE_PRECISION = {
+    True: "On the world's complete relevance, popularity's true precision goes from {popularity-first-true} to "
+          "{popularity-last-true} and " + PERSONALISED + "'s from {personalised-first-true} to "
+          "{personalised-last-true}.",
+    False: "This dataset has no complete relevance to set the groups against.",
+}
 
 
 def paper_number(system: str) -> Number:
@@ -158,12 +236,19 @@ def orderings_values(study: OrderingStudy) -> dict[str, Any]:
             "below_upper_bound": bounds["closed-form upper"] - popularity}
 
 
+def _at_top(sweep: SkewSweep, systems: Sequence[str]) -> str:
+    """``systems``' 1R P@n at the largest alpha, each with its paired p-value against random."""
+    return _listing("{system} {mean:.4f} ({p} against random)", [
+        {"system": s, "mean": sweep.series(s)[sweep.top], "p": fmt_p_clause(sweep.difference("Random", s).loc[
+            sweep.top, "p"])} for s in systems], " and ")
+
+
 def rating_predictor_values(sweep: SkewSweep) -> dict[str, Any]:
     """The rating predictors against random at every alpha (paired), and against popularity at the largest alpha
     (the closer of the two, with its paired p-value); the latter only when the sweep has a skewed world."""
     against_random = {system: sweep.difference("Random", system) for system in RATING_PREDICTORS}
     values = {
-        "no_pull": np.concatenate([~((d["difference"] > 0) & (d["p"] < 0.05)).to_numpy()
+        "no_pull": np.concatenate([~((d["difference"] > 0) & (d["p"] < LEVEL)).to_numpy()
                                    for d in against_random.values()]),
         "rating_predictors_by_alpha": "; ".join(
             system + " " + _listing("α = {alpha:g}: {difference:+.4f} ({p})",
@@ -179,7 +264,19 @@ def rating_predictor_values(sweep: SkewSweep) -> dict[str, Any]:
                      "short_of_popularity_p": behind[closest]["p"],
                      "short_of_popularity_p_text": fmt_p_clause(behind[closest]["p"]),
                      "closest_predictor": closest, "top_closest": sweep.series(closest)[sweep.top],
-                     "top_popularity": sweep.series("Popularity")[sweep.top]}
+                     "top_popularity": sweep.series("Popularity")[sweep.top],
+                     "rating_predictors_at_top": _at_top(sweep, RATING_PREDICTORS)}
+
+
+def top_n_values(sweep: SkewSweep) -> dict[str, Any]:
+    """Each top-N learner's 1R P@n minus random's at the largest alpha with its paired p-value (nothing without a
+    skewed world), and random's P@n there."""
+    if not sweep.skewed:
+        return {}
+    lifts = {name: sweep.difference("Random", label).loc[sweep.top] for label, name in TOP_N_LIFTS.items()}
+    return ({name: lift["difference"] for name, lift in lifts.items()}
+            | {f"{name}_p": lift["p"] for name, lift in lifts.items()}
+            | {"top_n_at_top": _at_top(sweep, list(TOP_N_LIFTS)), "top_random": sweep.series("Random")[sweep.top]})
 
 
 def other_metrics_values(sweep: SkewSweep) -> dict[str, Any]:
@@ -201,7 +298,7 @@ def other_metrics_values(sweep: SkewSweep) -> dict[str, Any]:
 
 def sweep_values(sweep: SkewSweep) -> dict[str, Any]:
     """Popularity along the skew and against random at alpha = 0, pLSA against popularity, the rating
-    predictors against random and popularity, the other metrics, and our values of the published numbers;
+    predictors and the top-N learners against random, the other metrics, and our values of the published numbers;
     claims that need two skews, or a skewed one, are left without their values when the sweep has none."""
     popularity = sweep.series("Popularity")
     uniform = sweep.uniform(EXACT)
@@ -211,7 +308,7 @@ def sweep_values(sweep: SkewSweep) -> dict[str, Any]:
         "uniform_p": uniform["p (Popularity vs Random)"],
         "uniform_p_text": fmt_p_clause(uniform["p (Popularity vs Random)"]),
         "top_alpha": sweep.top,
-        **rating_predictor_values(sweep), **other_metrics_values(sweep),
+        **rating_predictor_values(sweep), **top_n_values(sweep), **other_metrics_values(sweep),
         **{number.key: uniform[PUBLISHED_SYSTEMS[number.key]] for number in PUBLISHED},
     }
     if len(popularity) > 1:
@@ -227,20 +324,17 @@ def sweep_values(sweep: SkewSweep) -> dict[str, Any]:
     return values
 
 
-def _movielens(curves: pd.DataFrame) -> pd.DataFrame:
-    """The rows of :func:`ratio_trends` of the MovieLens datasets among ``curves``."""
-    trends = ratio_trends(curves)
-    return trends[trends["dataset"].str.startswith("ml-")]
-
-
 def ratio_values(curves: pd.DataFrame) -> dict[str, Any]:
-    """The rank correlations of the share of positive ratings on the MovieLens datasets (none without one)."""
-    movielens = _movielens(curves)
+    """The names of the MovieLens datasets among ``curves`` (``movielens``, "" when there is none) and the rank
+    correlations of their shares of positive ratings."""
+    trends = ratio_trends(curves)
+    movielens = trends[trends["dataset"].str.startswith("ml-")]
     if movielens.empty:
-        return {}
+        return {"movielens": ""}
     rows = [{"dataset": r["dataset"], "head": r["head ratio"], "tail": r["tail ratio"],
              "rho": r["Spearman (segment, ratio)"]} for _, r in movielens.iterrows()]
-    return {"movielens_spearman": movielens["Spearman (segment, ratio)"].to_numpy(),
+    return {"movielens": ", ".join(movielens["dataset"]),
+            "movielens_spearman": movielens["Spearman (segment, ratio)"].to_numpy(),
             "movielens_p": movielens["p"].to_numpy(),
             "movielens_trends": _listing("{dataset}: head {head:.3f}, tail {tail:.3f}, Spearman {rho:.2f}", rows,
                                          "; ")}
@@ -263,25 +357,3 @@ def mainstream_values(mainstream: pd.DataFrame) -> dict[str, Any]:
     return {"most_mainstream": most["mean"], "most_mainstream_low": most["ci_low"],
             "most_mainstream_high": most["ci_high"], "least_mainstream": least["mean"],
             "least_mainstream_low": least["ci_low"], "least_mainstream_high": least["ci_high"]}
-
-
-def measured(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid: pd.DataFrame,
-             mainstream: pd.DataFrame) -> dict[str, Any]:
-    """Every value the chapter's claims read, from the studies of the page (one flat mapping)."""
-    return (orderings_values(study) | sweep_values(sweep) | ratio_values(curves) | grid_values(grid)
-            | mainstream_values(mainstream))
-
-
-def checked_on(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame) -> dict[str, str]:
-    """The dataset label of each kind of data the claims are checked on (:data:`PAGE`, :data:`SWEEP`, ...)."""
-    return {PAGE: study.dataset, SWEEP: sweep.dataset, MOVIELENS: ", ".join(_movielens(curves)["dataset"]),
-            GRID: GRID_DATASET}
-
-
-def check(values: Mapping[str, Any], on: Mapping[str, str]) -> list[Claim]:
-    """Evaluate and record every claim measured in ``values``, each on its data ``on[WHERE[key]]``,
-    in the order of :data:`FINDINGS` after the published numbers."""
-    claims = [*PUBLISHED, *FINDINGS]
-    records = {record.key: record for where, dataset in on.items()
-               for record in register([c for c in claims if WHERE[c.key] == where], values, dataset=dataset)}
-    return [records[claim.key] for claim in claims if claim.key in records]

@@ -13,13 +13,11 @@ import pandas as pd
 from scipy import stats
 
 from recbias import datasets, judgments
+from recbias.bookkit.claims import LEVEL
 from recbias.ratings import Ratings
 
 #: the direction of the share of positive ratings along popularity, from the rank correlation
 GROWS, FALLS, NO_TREND = "grows", "falls", "no trend"
-
-#: the level below which the rank correlation names a trend
-TREND_LEVEL = 0.05
 
 
 def real_datasets(here: Ratings) -> list[Ratings]:
@@ -45,7 +43,7 @@ def positive_ratio_curves(collections: Sequence[Ratings], segments: int = 100) -
 
 def ratio_trends(curves: pd.DataFrame) -> pd.DataFrame:
     """Per dataset: the ratio on the most and least popular tenth of the segments, the rank correlation,
-    and the ``trend`` it gives (:data:`GROWS`, :data:`FALLS` or :data:`NO_TREND` when ``p >= 0.05``)."""
+    and the ``trend`` it gives (:data:`GROWS`, :data:`FALLS` or :data:`NO_TREND` when ``p`` is not below :data:`~recbias.bookkit.claims.LEVEL`)."""
     rows = []
     for name, curve in curves.groupby("dataset", sort=False):
         tenth = max(1, len(curve) // 10)
@@ -53,6 +51,6 @@ def ratio_trends(curves: pd.DataFrame) -> pd.DataFrame:
                      "tail ratio": curve["positive_ratio"].iloc[-tenth:].mean(),
                      "Spearman (segment, ratio)": curve["spearman"].iloc[0], "p": curve["p"].iloc[0]})
     trends = pd.DataFrame(rows)
-    trends["trend"] = np.select([trends["p"] >= TREND_LEVEL, trends["Spearman (segment, ratio)"] < 0],
+    trends["trend"] = np.select([trends["p"] >= LEVEL, trends["Spearman (segment, ratio)"] < 0],
                                 [NO_TREND, GROWS], FALLS)
     return trends

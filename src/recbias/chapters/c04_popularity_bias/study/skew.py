@@ -27,7 +27,6 @@ from recbias.evaluate import compare, summarize
 from recbias.evaluate.experiment import run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import (
-    PAPERS_PERSONALISED,
     PAPERS_SET,
     RATING_PREDICTORS,
     TOP_N_LEARNERS,
@@ -54,9 +53,6 @@ _COUNT_MODES = {EXACT: "items", IN_EXPECTATION: "users"}
 
 #: how far pLSA's 1R precision may stray from popularity's, relatively, and still follow it
 PLSA_TOLERANCE = 0.15
-
-#: the systems that learn from the ratings, whose 1R precision may climb with the skew
-PERSONALISED_SYSTEMS = (*PAPERS_PERSONALISED, *TOP_N_LEARNERS)
 
 #: the metrics of the sweep: P@n and the others the papers report the same effect on (Sec. 5.2)
 SWEEP_METRICS = (METRIC, f"Recall@{N}", f"nDCG@{N}", "AP", "RR")
@@ -274,12 +270,6 @@ def plsa_gap(sweep: SkewSweep) -> float:
         return float("nan")
     popularity, plsa = sweep.series("Popularity")[sweep.skewed], sweep.series("pLSA")[sweep.skewed]
     return float((plsa / popularity - 1).abs().max())
-
-
-def climbing(sweep: SkewSweep, systems: Sequence[str] = PERSONALISED_SYSTEMS) -> list[str]:
-    """The ``systems`` whose 1R precision lies above random's at the largest skew (interval apart)."""
-    random = sweep.series("Random")[sweep.top]
-    return [s for s in systems if sweep.series(s, "ci_low")[sweep.top] > random]
 
 
 def fitted_alpha(ratings: Ratings, preset: str = PAPERS_PRESET) -> float:

@@ -36,9 +36,6 @@ TRUTH_SYSTEMS: dict[str, str] = {"Popularity": "popularity", PERSONALISED: "user
 #: the measures of :func:`observation_grid`: the two offline designs and the truth
 MEASURES = ("1R", "AR", "true")
 
-#: how a group mean moves from the least to the most mainstream group, judged by their 95% intervals
-RISES, FALLS, WITHIN_NOISE = "rises", "falls", "within noise"
-
 
 def mean_interval(values: np.ndarray) -> dict:
     """Mean of the finite ``values`` with its 95% interval."""
@@ -170,10 +167,3 @@ def mainstream_study(
                              "wins": float((part[label] > other).mean())} | mean_interval(part[label].to_numpy()))
     return pd.DataFrame(rows)
 
-
-def direction(first: pd.Series, last: pd.Series) -> str:
-    """How a group mean moves from ``first`` to ``last`` (rows with ``ci_low`` and ``ci_high``):
-    :data:`RISES` or :data:`FALLS` when their 95% intervals are apart, else :data:`WITHIN_NOISE`."""
-    if last["ci_low"] > first["ci_high"]:
-        return RISES
-    return FALLS if last["ci_high"] < first["ci_low"] else WITHIN_NOISE
