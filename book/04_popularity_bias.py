@@ -208,7 +208,7 @@ glue_table("tbl-popularity-bounds", report.orderings_bounds_table(orderings), le
 #
 # For popularity the closed-form bounds {eq}`eq-popularity-bounds` run from
 # {glue:text}`bounds-lower` to {glue:text}`bounds-upper`, and its measured 1R precision is
-# {glue:text}`bounds-measured`; the exact expectation {eq}`eq-popularity-exact` gives
+# {glue:text}`popularity-1r`; the exact expectation {eq}`eq-popularity-exact` gives
 # {glue:text}`bounds-expected`. The 95% interval of the measured precision meets its
 # closed-form bounds for {glue:text}`bounds-met` of the {glue:text}`orderings` orderings
 # (the column "interval against them"). An interval may lie above its bounds: the bounds
@@ -308,7 +308,7 @@ for name, draw, stamped in (("fig-popularity-sweep", figures.sweep_figure, -1),
 # The exact expectation {eq}`eq-popularity-exact` follows popularity's measured precision to
 # within {glue:text}`sweep-expectation-gap` at every $\alpha$
 # ({numref}`fig-popularity-sweep-check`). The mean rating, the one ordering that reads only
-# rating values, ends at {glue:text}`sweep-top` with a 1R precision of
+# rating values, ends at $\alpha$ = {glue:text}`sweep-top` with a 1R precision of
 # {glue:text}`mean-rating-top` against random's {glue:text}`random-top` (paired test
 # {glue:text}`mean-rating-p`): with popularity skewed, the items with extreme means are the
 # rarely rated ones, which hold few test ratings, so this ordering cannot gain from the skew
@@ -356,9 +356,11 @@ for name, draw, stamped in (("fig-popularity-sweep", figures.sweep_figure, -1),
 # to rarely rated items, which hold few test ratings. Today's top-N learners are another
 # matter. The top-N user-kNN adds up its neighbours' ratings and the top-N MF fits which
 # pairs are rated (implicit alternating least squares), so their scores grow with an item's
-# number of ratings whatever the rating values.
-# {glue:md}`says-top-n-learners-climb-with-the-skew` A system that learns from which items
-# are rated can inherit the popularity bias even when no user prefers anything.
+# number of ratings whatever the rating values. Here, at $\alpha$ = {glue:text}`sweep-top`,
+# the top-N MF reaches {glue:text}`mf-top` and the top-N user-kNN {glue:text}`user-knn-top`,
+# against random's {glue:text}`random-top` (paired tests against random
+# {glue:text}`mf-p` and {glue:text}`user-knn-p`). A system that learns from which items are
+# rated can thus inherit the popularity bias even when no user prefers anything.
 #
 # ### Below random when every item is equally popular
 #
@@ -566,7 +568,7 @@ glue_table("tbl-popularity-findings", findings_table([c for c in found if c.kind
 # ## The claims, checked
 #
 # {numref}`tbl-popularity-findings` lists the statements of the papers that this chapter
-# checks, and three of its own, each with its verdict on this build and the numbers behind
+# checks, and two of its own, each with its verdict on this build and the numbers behind
 # it; the reproduction scorecard collects them with the other chapters' claims, and with
 # the papers' numbers at $\alpha = 0$ of {numref}`tbl-popularity-uniform`. The statements
 # about kNN and MF are checked on the papers' rating predictors.
@@ -574,7 +576,7 @@ glue_table("tbl-popularity-findings", findings_table([c for c in found if c.kind
 # ```{glue:figure} tbl-popularity-findings
 # :name: tbl-popularity-findings
 #
-# The statements of {cite:t}`bellogin2017statistical`, Section 5, and three of this
+# The statements of {cite:t}`bellogin2017statistical`, Section 5, and two of this
 # chapter's own, checked on this build, with the evidence and the data each was checked on.
 # ```
 #

@@ -56,7 +56,7 @@ def test_orderings_numbers_quote_the_means_tests_and_bounds() -> None:
                                                                      "Mean rating"))
     assert numbers["oracle-share"] == f"{one['Popularity'] / one['Test-set oracle']:.0%}"
     assert numbers["bounds-lower"] == "0.0000" and numbers["bounds-upper"] == "1.0000"
-    assert numbers["bounds-expected"] == numbers["bounds-measured"]  # the hand-made expectation is the mean
+    assert numbers["bounds-expected"] == numbers["popularity-1r"]  # the hand-made expectation is the mean
     # random's interval lies above its bounds and the oracle's below them; the hand-made lemma always holds
     assert (numbers["orderings"], numbers["bounds-met"], numbers["lemma-held"]) == ("6", "4", "6")
 
@@ -97,6 +97,7 @@ def test_sweep_numbers_on_the_papers_shape() -> None:
     assert numbers["sweep-expectation-gap"] == "0%" and numbers["random-top"] == "0.0100"
     assert numbers["mean-rating-top"] == "0.0050 [0.0040, 0.0099]" and numbers["mean-rating-p"] == "p = 0.500"
     assert numbers["alpha-here"] == f"{fitted_alpha(small()):.2f}"
+    assert (numbers["mf-top"], numbers["user-knn-top"], numbers["user-knn-p"]) == ("0.0100", "0.0100", "p = 0.500")
 
 
 def test_sweep_numbers_on_a_smaller_world() -> None:
@@ -133,7 +134,7 @@ def test_sweep_tables_show_the_worlds_and_the_papers_values() -> None:
     worlds = report.worlds_table(sweep)
     assert list(worlds["α"]) == ["0", "1", "2"] and worlds["c₂"].iloc[0] == "296.5"
     assert worlds["ratings of the most rated item"].iloc[0] == "300"
-    assert worlds["share of ratings on the top 10% of items"].iloc[0] == "10%"
+    assert worlds["top 10% of items' share of ratings"].iloc[0] == "10%"
     table = report.sweep_table(sweep).set_index("α")
     assert list(table.columns) == list(SYSTEMS) and table.loc["2", "Popularity"] == "0.0800"
     uniform = report.uniform_table(sweep)

@@ -10,13 +10,8 @@ from recbias.chapters.c04_popularity_bias.claims import paper_number
 from recbias.chapters.c04_popularity_bias.study.orderings import INSIDE, ORACLE, OrderingStudy, bounds_table
 from recbias.chapters.c04_popularity_bias.study.ratio import FALLS, GROWS, NO_TREND, ratio_trends
 from recbias.chapters.c04_popularity_bias.study.setup import PERSONALISED, SHRUNK_MEAN_RATING
-from recbias.chapters.c04_popularity_bias.study.skew import (
-    EXACT,
-    IN_EXPECTATION,
-    SkewSweep,
-    expectation_gap,
-    fitted_alpha,
-)
+from recbias.chapters.c04_popularity_bias.study.skew import (EXACT, IN_EXPECTATION, TOP_N_LEARNERS, SkewSweep,
+                                                             expectation_gap, fitted_alpha)
 from recbias.chapters.c04_popularity_bias.study.truth import popularity_over
 from recbias.ratings import Ratings
 from recbias.synthetic import PRESETS
@@ -35,9 +30,8 @@ def _pairs(low: pd.Series, high: pd.Series) -> list[str]:
 
 
 def orderings_bounds_table(study: OrderingStudy) -> pd.DataFrame:
-    """Per ordering: measured 1R precision over its interval, the closed-form bounds, where the interval lies
-    against them, the exact expectation (popularity and random), and the lemma's bounds around the 1R precision
-    of the first split."""
+    """Per ordering: 1R precision over its interval, the closed-form bounds and where the interval lies against
+    them, the exact expectation (popularity, random), and the lemma's bounds around the first split's precision."""
     table = bounds_table(study)
     return pd.DataFrame({
         "ordering": table["system"],
@@ -52,8 +46,8 @@ def orderings_bounds_table(study: OrderingStudy) -> pd.DataFrame:
 
 
 def orderings_numbers(study: OrderingStudy) -> dict[str, str]:
-    """The set-up of the comparison of orderings, their 1R precision and paired tests, popularity's share of the
-    oracle and its bounds, and how many orderings meet their closed-form bounds and the lemma's."""
+    """The set-up, the orderings' 1R precision and paired tests, popularity's bounds and share of the oracle, and
+    how many orderings meet their closed-form bounds and the lemma's."""
     one, design = study.means(study.one_relevant), study.one_relevant
     table = bounds_table(study).set_index("system")
     best = study.best_trained(design)
@@ -69,10 +63,8 @@ def orderings_numbers(study: OrderingStudy) -> dict[str, str]:
         "mean-vs-popularity-p": fmt_p_clause(study.p_value(design, "Mean rating", "Popularity")),
         "shrunk-vs-mean-p": fmt_p_clause(study.p_value(design, SHRUNK_MEAN_RATING, "Mean rating")),
         "oracle-share": fmt_pct(one["Popularity"] / one[ORACLE], 0),
-        "bounds-lower": fmt_number(popularity["closed-form lower"], 4),
-        "bounds-upper": fmt_number(popularity["closed-form upper"], 4),
-        "bounds-measured": fmt_number(popularity["1R P@10"], 4),
-        "bounds-expected": fmt_number(popularity["exact expectation"], 4),
+        **{f"bounds-{name}": fmt_number(popularity[column], 4) for name, column in (
+            ("lower", "closed-form lower"), ("upper", "closed-form upper"), ("expected", "exact expectation"))},
         "orderings": str(len(table)), "bounds-met": str(int((table["position"] == INSIDE).sum())),
         "lemma-held": str(int(lemma.sum())),
     }
@@ -86,7 +78,7 @@ def worlds_table(sweep: SkewSweep) -> pd.DataFrame:
         "c₂": worlds["c2"].map("{:.1f}".format), "β": worlds["beta"].map("{:.3g}".format),
         "ratings of the most rated item": worlds["most"].map("{:,}".format),
         "ratings of the least rated item": worlds["fewest"].map("{:,}".format),
-        "share of ratings on the top 10% of items": worlds["top 10% share"].map("{:.0%}".format),
+        "top 10% of items' share of ratings": worlds["top 10% share"].map("{:.0%}".format),
     })
 
 
@@ -105,8 +97,7 @@ def _lift(value: float, reference: float, suffix: str = "×") -> str:
 
 
 def metrics_table(sweep: SkewSweep) -> pd.DataFrame:
-    """1R popularity and random on every metric of the sweep (rows) at every skew (columns), as
-    ``popularity / random`` with popularity's lift in a second line."""
+    """``popularity / random`` in 1R on every metric (rows) at every skew (columns), the lift on a second line."""
     means = sweep.metrics.set_index(["metric", "alpha", "system"])["mean"]
     metrics = list(dict.fromkeys(sweep.metrics["metric"]))
     return pd.DataFrame([{"metric": metric} | {
@@ -118,7 +109,7 @@ def metrics_table(sweep: SkewSweep) -> pd.DataFrame:
 
 def sweep_numbers(sweep: SkewSweep, ratings: Ratings) -> dict[str, str]:
     """The set-up of the sweep (its worlds, designs and skews, and where ``ratings`` sit on the skew axis), and
-    popularity, random and the mean rating at the largest skew."""
+    popularity, random, the mean rating and the top-N learners at the largest skew."""
     shape, law, top = PRESETS[sweep.preset], sweep.worlds.iloc[0], sweep.top
     at = {s: sweep.series(s)[top] for s in ("Popularity", "Random")}
     ar = {s: sweep.series(s, design=sweep.all_relevant)[top] for s in ("Popularity", "Random")}
@@ -130,17 +121,20 @@ def sweep_numbers(sweep: SkewSweep, ratings: Ratings) -> dict[str, str]:
         "sweep-nonrelevant": f"{int(sweep.all_relevant[len('TI-NN('):-1]):,}", "sweep-ar-design": sweep.all_relevant,
         "alpha-here": fmt_number(fitted_alpha(ratings), 2), "sweep-count": str(len(sweep.alphas)),
         "sweep-alphas": and_list([f"{a:g}" for a in sweep.alphas]), "sweep-top": f"{top:g}",
-        "sweep-lift": _lift(at["Popularity"], at["Random"], ""), "sweep-lift-ar": _lift(ar["Popularity"], ar["Random"], ""),
+        "sweep-lift": _lift(at["Popularity"], at["Random"], ""),
+        "sweep-lift-ar": _lift(ar["Popularity"], ar["Random"], ""),
         "sweep-expectation-gap": fmt_pct(expectation_gap(sweep), 0), "random-top": fmt_number(at["Random"], 4),
         "mean-rating-top": fmt_interval(mean_rating["mean"], (mean_rating["ci_low"], mean_rating["ci_high"]), 4),
         "mean-rating-p": fmt_p_clause(sweep.difference("Random", "Mean rating").loc[top, "p"]),
+        **{f"{preset}-top": fmt_number(sweep.series(label)[top], 4) for label, preset in TOP_N_LEARNERS.items()},
+        **{f"{preset}-p": fmt_p_clause(sweep.difference("Random", label).loc[top, "p"])
+           for label, preset in TOP_N_LEARNERS.items()},
     }
 
 
 def uniform_table(sweep: SkewSweep) -> pd.DataFrame:
-    """The alpha = 0 worlds next to the paper's: per world, how its item counts vary (variance over mean), the
-    shift of the held-out item's training count, random's and popularity's 1R P@n (popularity over its
-    interval), popularity's closed form and the paired test; the paper's values in a first row."""
+    """The alpha = 0 worlds after the paper's values: how the item counts vary (variance over mean), the shift of
+    the held-out item's training count, random's and popularity's 1R P@n, popularity's closed form and p."""
     paper = {system: paper_number(system).value for system in ("Random", "Popularity")}
     rows = [{"item counts": "exact<br><small>IRJ 2017</small>", "V / μ": "–", "shift": "–",
              "Random": fmt_number(paper["Random"], 4), "Popularity": fmt_number(paper["Popularity"], 4),
@@ -173,8 +167,7 @@ def uniform_numbers(sweep: SkewSweep) -> dict[str, str]:
 
 
 def ratio_table(curves: pd.DataFrame, here: str) -> pd.DataFrame:
-    """Per dataset: the positive ratio on the least and the most popular tenth of items, Spearman's rank
-    correlation between popularity rank and ratio, and the trend it gives."""
+    """Per dataset: the positive ratio on the least and most popular tenth of items, Spearman's ρ, p and trend."""
     trends = ratio_trends(curves)
     return pd.DataFrame({
         "dataset": [f"{d} (this page)" if d == here else d for d in trends["dataset"]],
@@ -192,8 +185,7 @@ def ratio_numbers(curves: pd.DataFrame, here: str) -> dict[str, str]:
 
 
 def grid_table(grid: pd.DataFrame) -> pd.DataFrame:
-    """One row per world of the grid: popularity's P@n over random's and over the personalised system's,
-    measured in 1R and AR and on the complete truth."""
+    """Per world of the grid: popularity's P@n over random's and the personalised system's, in 1R, AR and true."""
     table = pd.concat({"over random": popularity_over(grid, "Random").map("{:.1f}×".format),
                        f"over {PERSONALISED}": popularity_over(grid, PERSONALISED).map("{:.0%}".format)}, axis=1)
     table.columns = [f"{measure}, {what}" for what, measure in table.columns]
@@ -203,8 +195,8 @@ def grid_table(grid: pd.DataFrame) -> pd.DataFrame:
 
 
 def grid_numbers(grid: pd.DataFrame) -> dict[str, str]:
-    """Popularity's lift over random across the grid (1R, AR, true), its share of the personalised system's
-    precision at the strongest observation bias, and the mean absolute gap of each design's share to the true one."""
+    """Popularity's lift over random across the grid, its share of the personalised system's precision at the
+    strongest observation bias, and the mean absolute gap of each design's share to the true one."""
     lift, share = popularity_over(grid, "Random"), popularity_over(grid, PERSONALISED)
     gaps = share[["1R", "AR"]].sub(share["true"], axis=0).abs().mean()
     strongest = share.index.max()
@@ -213,7 +205,7 @@ def grid_numbers(grid: pd.DataFrame) -> dict[str, str]:
         **{f"grid-lift-{measure.lower()}": fmt_span(lift[measure].min(), lift[measure].max(), "{:.1f}")
            for measure in lift.columns},
         "grid-strongest-alpha": f"{strongest[0]:g}", "grid-strongest-selection": f"{strongest[1]:g}",
-        "grid-share-1r": fmt_pct(share.loc[strongest, "1R"], 0), "grid-share-true": fmt_pct(share.loc[strongest, "true"], 0),
+        **{f"grid-share-{measure.lower()}": fmt_pct(share.loc[strongest, measure], 0) for measure in ("1R", "true")},
         "grid-gap-1r": fmt_number(gaps["1R"], 2), "grid-gap-ar": fmt_number(gaps["AR"], 2),
     }
 

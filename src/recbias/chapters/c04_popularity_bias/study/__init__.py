@@ -1,7 +1,5 @@
-"""What chapter 4 computes: popularity against other fixed orderings (:mod:`.orderings`), the
-preference-free worlds of growing skew (:mod:`.skew`), the share of positive ratings along the
-popularity ranking (:mod:`.ratio`), and measured against true precision and per-user precision by
-how mainstream a user is (:mod:`.truth`); :mod:`.setup` holds what they share."""
+"""What chapter 4 computes: :mod:`.orderings`, :mod:`.skew` (the preference-free sweep), :mod:`.ratio` (positive
+ratings along popularity), :mod:`.truth` (measured against true precision, and by user); :mod:`.setup` is shared."""
 
 from recbias.chapters.c04_popularity_bias.study.orderings import ordering_study
 from recbias.chapters.c04_popularity_bias.study.ratio import positive_ratio_curves, ratio_trends, real_datasets
