@@ -397,11 +397,12 @@ for name, draw, stamped in (("fig-popularity-sweep", figures.sweep_figure, -1),
 # ```
 #
 # {glue:md}`says-popularity-below-random-at-uniform` The papers report
-# {glue:text}`paper-popularity` against our {glue:text}`uniform-popularity`; the scorecard
-# compares the two within {glue:text}`paper-tolerance` (about three standard errors of their
-# difference) when the worlds have MovieLens 1M's shape, as the papers' did, and sets them
-# aside on worlds of another shape. The closed form {eq}`eq-popularity-exact` predicts
-# {glue:text}`uniform-closed-form` from the ratings alone. When item counts are fixed only in
+# {glue:text}`paper-popularity` against our {glue:text}`uniform-popularity`. The two agree
+# within sampling noise when they differ by at most {glue:text}`paper-tolerance`, about three
+# standard errors of their difference; the scorecard makes that comparison when the worlds
+# have MovieLens 1M's shape, as the papers' did, and sets it aside on worlds of another
+# shape. The closed form {eq}`eq-popularity-exact` predicts {glue:text}`uniform-closed-form`
+# from the ratings alone. When item counts are fixed only in
 # expectation, their variance is {glue:text}`loose-variance` times their mean, close to a
 # Poisson law's, and the held-out item loses most of its handicap {eq}`eq-popularity-shift`:
 # its training count lies {glue:text}`loose-shift` ratings below a sampled item's instead of
@@ -448,9 +449,9 @@ glue_table("tbl-popularity-ratio", report.ratio_table(curves, ratings.name), lef
 # $p$ < {glue:text}`level`.
 # ```
 #
-# Read from right to left, the share of positive ratings grows with popularity on some
-# datasets and shows no clear trend on others; the last column of
-# {numref}`tbl-popularity-ratio` names the trend of each. On {glue:text}`dataset-name` it
+# Read from right to left, the share of positive ratings can grow with popularity, fall, or
+# show no clear trend; the last column of {numref}`tbl-popularity-ratio` names the trend on
+# each dataset. On {glue:text}`dataset-name` it
 # goes from {glue:text}`ratio-tail` on the least popular tenth of items to
 # {glue:text}`ratio-head` on the most popular tenth.
 #

@@ -79,6 +79,15 @@ def test_bounds_table_places_the_interval_against_the_bounds_at_its_edges() -> N
     assert _popularity_bounds_row(np.nextafter(high, 1), 1.0)["position"] == ordering_module.BELOW
 
 
+def test_bounds_table_says_whether_the_lemma_holds_at_its_edges() -> None:
+    values = np.tile([0.1, 0.2], 10)
+    hand = hand_orderings({"Popularity": values, "Random": values / 10}, {"Popularity": (0, 1), "Random": (0, 1)})
+    split = hand.bounds["1R P@10 (ties by code)"].to_numpy()
+    hand.bounds["lemma upper"] = [split[0], np.nextafter(split[1], 0)]  # touching holds, just below does not
+    table = ordering_module.bounds_table(hand).set_index("system")
+    assert list(table["lemma holds"]) == [True, False]
+
+
 # ----------------------------------------------------------------------- sweep
 
 

@@ -123,8 +123,8 @@ def ordering_study(ratings: Ratings, *, folds: int = 5, test_ratio: float = 0.2,
 
 def bounds_table(study: OrderingStudy) -> pd.DataFrame:
     """Per system: 1R precision with its interval, the closed-form bounds, the exact expectation (popularity and
-    random), the lemma's bounds on fold 0, and ``position``: the interval :data:`ABOVE`, :data:`INSIDE` or
-    :data:`BELOW` the closed-form bounds."""
+    random), the lemma's bounds on fold 0 and whether they hold, and ``position``: the interval :data:`ABOVE`,
+    :data:`INSIDE` or :data:`BELOW` the closed-form bounds."""
     summary = study.summary()
     one = summary[summary["design"] == study.one_relevant].set_index("system")
     table = study.bounds.set_index("system")
@@ -135,6 +135,7 @@ def bounds_table(study: OrderingStudy) -> pd.DataFrame:
         "lemma lower": table["lemma lower"], "first split": table["1R P@10 (ties by code)"],
         "lemma upper": table["lemma upper"],
     }).reindex(table.index)
+    out["lemma holds"] = (out["lemma lower"] <= out["first split"]) & (out["first split"] <= out["lemma upper"])
     out["position"] = np.select([out["ci_low"] > out["closed-form upper"], out["ci_high"] < out["closed-form lower"]],
                                 [ABOVE, BELOW], INSIDE)
     return out.reset_index()
