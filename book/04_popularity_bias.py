@@ -201,7 +201,8 @@ glue_table("tbl-popularity-bounds", report.orderings_bounds_table(orderings), le
 # :name: tbl-popularity-bounds
 #
 # Measured 1R precision of each ordering (its 95% interval below) next to the closed-form
-# bounds {eq}`eq-popularity-bounds` and, for popularity and random, the exact expectation;
+# bounds {eq}`eq-popularity-bounds`, where the interval lies against them (inside, above or
+# below) and, for popularity and random, the exact expectation;
 # then the lemma's bounds measured on the target sets of the first split, around the 1R
 # precision of that split (ties broken by item code, as the lemma requires).
 # ```
@@ -358,7 +359,7 @@ for name, draw, stamped in (("fig-popularity-sweep", figures.sweep_figure, -1),
 # pairs are rated (implicit alternating least squares), so their scores grow with an item's
 # number of ratings whatever the rating values. Here, at $\alpha$ = {glue:text}`sweep-top`,
 # the top-N MF reaches {glue:text}`mf-top` and the top-N user-kNN {glue:text}`user-knn-top`,
-# against random's {glue:text}`random-top` (paired tests against random
+# against random's {glue:text}`random-top` (paired tests against random:
 # {glue:text}`mf-p` and {glue:text}`user-knn-p`). A system that learns from which items are
 # rated can thus inherit the popularity bias even when no user prefers anything.
 #

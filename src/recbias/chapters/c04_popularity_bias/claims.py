@@ -63,8 +63,8 @@ SWEEP = [
     Finding("popularity-grows-with-alpha", "popularity's 1R precision grows with the skew α", SOURCE,
             "fig-popularity-sweep", is_true("popularity_climbs", "popularity's 1R P@10 higher at every larger α"),
             "{popularity_by_alpha}",
-            says={HOLDS: "Popularity's 1R precision grows with the skew: {popularity_by_alpha}.",
-                  FAILS: "Popularity's 1R precision does not grow at every step: {popularity_by_alpha}."}),
+            says={HOLDS: "Popularity's 1R precision grows with the skew ({popularity_by_alpha}).",
+                  FAILS: "Popularity's 1R precision does not grow at every step of the skew ({popularity_by_alpha})."}),
     Finding("popularity-below-random-at-uniform", "at α = 0 popularity is below random (1R P@10)", SOURCE,
             "tbl-popularity-uniform",
             beyond_noise("uniform_random_margin", "uniform_p", what="random's minus popularity's 1R P@10 at α = 0"),
@@ -80,7 +80,7 @@ SWEEP = [
             at_most("plsa_gap", PLSA_TOLERANCE,
                     what="the largest relative gap between pLSA and popularity where α > 0"),
             "{plsa_by_alpha}",
-            says={HOLDS: "As the papers observed, pLSA tracks popularity: within {plsa_gap:.0%} wherever α > 0.",
+            says={HOLDS: "As the papers observed, pLSA tracks popularity, within {plsa_gap:.0%} wherever α > 0.",
                   FAILS: "Unlike in the papers, pLSA strays up to {plsa_gap:.0%} from popularity where α > 0."}),
     Finding("knn-mf-near-random",
             "kNN and MF stay around random precision on preference-free worlds: no pull towards popularity at any "
@@ -92,12 +92,12 @@ SWEEP = [
                                 what="popularity's 1R P@10 minus the closer rating predictor's at the largest α")),
             "1R P@10 minus random's, by α: {rating_predictors_by_alpha}; popularity {top_popularity:.4f} against "
             "{closest_predictor} {top_closest:.4f} at α = {top_alpha:g}, {short_of_popularity_p_text}",
-            says={outcome: "The papers found kNN and MF near random on these data; " + words + ": at α = "
+            says={outcome: "The papers found kNN and MF near random on these data" + words + ": at α = "
                            "{top_alpha:g} they reach {rating_predictors_at_top}, against random's {top_random:.4f} "
                            "and popularity's {top_popularity:.4f}."
-                  for outcome, words in ((HOLDS, "their rating predictors stay there, never above random beyond noise"),
-                                         (FAILS, "here their rating predictors are pulled towards popularity"),
-                                         (INCONCLUSIVE, "here their rating predictors are not clearly below "
+                  for outcome, words in ((HOLDS, ", and their rating predictors never rise above random here"),
+                                         (FAILS, ", but here their rating predictors are pulled towards popularity"),
+                                         (INCONCLUSIVE, "; here their rating predictors are not clearly below "
                                                         "popularity"))}),
     Finding("popularity-bias-on-other-metrics",
             "the popularity bias shows the same on recall, nDCG, MAP and MRR", SOURCE, "tbl-popularity-metrics",
