@@ -67,11 +67,10 @@ def hand_sweep(one: Mapping[str, Mapping[float, tuple[float, float, float]]], *,
     expected = []
     for counts, alphas in ((study.EXACT, sorted(one["Popularity"])), (study.IN_EXPECTATION, [0.0])):
         for a in alphas:
-            (pm, plo, phi), (rm, rlo, rhi) = one["Popularity"][a], one["Random"][a]
+            (pm, plo, phi), (rm, _, _) = one["Popularity"][a], one["Random"][a]
             row = {"alpha": a, "counts": counts, "item count variance / mean": 0.0, "training shift": -0.8,
                    "Popularity": pm, "Popularity low": plo, "Popularity high": phi, "Popularity expected": pm,
-                   "Random": rm, "Random low": rlo, "Random high": rhi, "Random expected": 1 / target_size,
-                   "p (Popularity vs Random)": 0.5, "runs": 100}
+                   "Random": rm, "p (Popularity vs Random)": 0.5}
             expected.append(row | (dict((uniform or {}).get(counts, {})) if a == 0 else {}))
     alphas = sorted(one["Popularity"])
     share = np.linspace(0, 1, 11)

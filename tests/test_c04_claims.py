@@ -10,12 +10,13 @@ import pandas as pd
 import pytest
 from c04_fixtures import curves, grid, hand_sweep, mainstream, orderings, sweep
 
-from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, PUBLISHED_COLUMNS
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, PUBLISHED_COLUMNS, register
 from recbias.bookkit.scorecard import NOT_COMPARABLE
 from recbias.chapters.c04_popularity_bias import claims
 from recbias.chapters.c04_popularity_bias.study import PERSONALISED
 
-FINDINGS = {finding.key: finding for finding in claims.FINDINGS}
+GROUPS = (claims.ORDERINGS, claims.SWEEP, claims.RATIO, claims.GRID, claims.MAINSTREAM)
+FINDINGS = {finding.key: finding for group in GROUPS for finding in group}
 PAGE = Path(__file__).resolve().parents[1] / "book" / "04_popularity_bias.py"
 
 #: (finding, measured values, outcome): each criterion on both sides of its edge
@@ -71,8 +72,15 @@ def test_every_finding_is_checked_at_its_edges_and_shown_on_the_page() -> None:
     assert {key for key, _, _ in EDGES} == set(FINDINGS)
     assert {(key, outcome) for key, _, outcome in EDGES} >= {(key, o) for key in FINDINGS for o in (HOLDS, FAILS)}
     page = PAGE.read_text()
-    assert all(f":name: {claim.anchor}\n" in page for claim in [*claims.FINDINGS, *claims.PUBLISHED])
-    assert set(claims.WHERE) == set(FINDINGS) | {number.key for number in claims.PUBLISHED}
+    assert all(f":name: {claim.anchor}\n" in page for claim in [*FINDINGS.values(), *claims.PUBLISHED])
+    assert all(f"{{glue:md}}`says-{key}`" in page for key, finding in FINDINGS.items() if finding.says)
+
+
+@pytest.mark.parametrize("key, values, outcome", [edge for edge in EDGES if FINDINGS[edge[0]].says])
+def test_a_finding_that_speaks_says_every_outcome_it_reaches(key, values, outcome, measured) -> None:
+    """Each edge's outcome, with the measured values of the small studies for the rest of the sentence."""
+    (claim,) = register([FINDINGS[key]], measured | values, dataset="d")
+    assert claim.outcome == outcome and claim.sentence.endswith(".") and "{" not in claim.sentence
 
 
 def test_the_published_numbers_follow_the_one_schema() -> None:
@@ -88,7 +96,8 @@ def test_the_published_numbers_follow_the_one_schema() -> None:
 
 @pytest.fixture(scope="module")
 def measured() -> dict:
-    return claims.measured(orderings(), sweep(), curves(), grid(), mainstream())
+    return (claims.orderings_values(orderings()) | claims.sweep_values(sweep()) | claims.ratio_values(curves())
+            | claims.grid_values(grid()) | claims.mainstream_values(mainstream()))
 
 
 def test_measured_values_come_from_the_studies(measured) -> None:
@@ -107,26 +116,23 @@ def test_measured_values_come_from_the_studies(measured) -> None:
     behind = {s: -sweep().difference("Popularity", s).loc[1.0, "difference"] for s in ("rating-MF", "rating-kNN")}
     assert measured["short_of_popularity"] == pytest.approx(min(behind.values()))
     assert measured["worlds"] == 2 and len(measured["overstated"]) == 2
-    assert "movielens_spearman" not in measured  # synthetic-small alone: no MovieLens curve
+    assert measured["movielens"] == "" and "movielens_spearman" not in measured  # synthetic-small alone
+    assert measured["rating_predictors_at_top"].startswith("rating-MF ") and " against random) and rating-kNN" in \
+        measured["rating_predictors_at_top"]
 
 
-def test_the_chapter_registers_each_claim_on_its_data(measured) -> None:
-    on = claims.checked_on(orderings(), sweep(), curves())
-    assert on == {claims.PAGE: "synthetic-small", claims.SWEEP: "preference-free worlds of synthetic-small",
-                  claims.MOVIELENS: "", claims.GRID: "simulation grid"}
-    checked = claims.check(measured, on)
-    keys = [claim.key for claim in checked]
-    unmeasured = "positive-ratio-grows-with-popularity"
-    assert keys == [c.key for c in [*claims.PUBLISHED, *claims.FINDINGS] if c.key != unmeasured]
-    by_key = {claim.key: claim for claim in checked}
-    assert by_key["popularity-serves-the-mainstream"].dataset == "synthetic-small"
-    assert by_key["one-relevant-overstates-popularity"].dataset == "simulation grid"
-    numbers = [by_key[number.key] for number in claims.PUBLISHED]
+def test_the_groups_register_on_the_sweep_and_on_the_movielens_data(measured) -> None:
+    checked = register([*claims.PUBLISHED, *claims.SWEEP], measured, dataset=sweep().dataset)
+    assert [claim.key for claim in checked] == [c.key for c in [*claims.PUBLISHED, *claims.SWEEP]]
+    numbers = checked[:len(claims.PUBLISHED)]
     assert all(n.verdict == NOT_COMPARABLE and n.dataset != n.paper_dataset for n in numbers)  # not the papers' shape
-    assert all(claim.evidence.endswith(f"(criterion: {claim.criterion})")
-               for claim in checked if claim.kind == "finding")
-    knn = by_key["knn-mf-near-random"]
-    assert knn.outcome == HOLDS and knn.departs == ""  # the papers' rating predictors do not climb
+    assert all(claim.evidence.endswith(f"(criterion: {claim.criterion})") for claim in checked[len(numbers):])
+    by_key = {claim.key: claim for claim in checked}
+    assert by_key["knn-mf-near-random"].outcome == HOLDS  # the papers' rating predictors do not climb
+    assert register(claims.RATIO, measured, dataset="") == []  # no MovieLens curve: nothing to check
+    movielens = pd.concat([curves(), curves().assign(dataset="ml-x")], ignore_index=True)
+    (claim,) = register(claims.RATIO, claims.ratio_values(movielens), dataset=claims.ratio_values(movielens)["movielens"])
+    assert claim.dataset == "ml-x" and claim.evidence.startswith("ml-x: head ")
 
 
 def _mainstream_table(least: tuple[float, float], most: tuple[float, float]) -> pd.DataFrame:
@@ -139,7 +145,7 @@ def _mainstream_table(least: tuple[float, float], most: tuple[float, float]) -> 
                                            ((0.05, 0.0999), FAILS)])
 def test_the_mainstream_finding_reads_intervals_apart(most, outcome, measured) -> None:
     values = measured | claims.mainstream_values(_mainstream_table((0.1, 0.2), most))
-    (claim,) = claims.register([FINDINGS["popularity-serves-the-mainstream"]], values, dataset="d")
+    (claim,) = register([FINDINGS["popularity-serves-the-mainstream"]], values, dataset="d")
     assert claim.outcome == outcome
     assert claim.evidence.startswith(f"most mainstream fifth {(most[0] + most[1]) / 2:.3f} [{most[0]:.3f}, "
                                      f"{most[1]:.3f}], least 0.150 [0.100, 0.200]")
@@ -150,10 +156,11 @@ def test_claims_on_a_sweep_with_only_uniform_worlds_are_left_out() -> None:
     uniform = hand_sweep(one | {"rating-MF": {0.0: (0.01, 0.0081, 0.011)}}, p={("Random", "rating-MF"): 0.01})
     values = claims.sweep_values(uniform)
     assert "popularity_climbs" not in values and "plsa_gap" not in values and "short_of_popularity" not in values
+    assert "top_random" not in values
     assert list(values["no_pull"]) == [False, True]  # rating-MF above random beyond noise; rating-kNN level
-    checked = claims.register([FINDINGS[k] for k in ("popularity-grows-with-alpha", "plsa-follows-popularity",
-                                                     "knn-mf-near-random", "popularity-bias-on-other-metrics")],
-                              values, dataset="d")
+    checked = register([FINDINGS[k] for k in ("popularity-grows-with-alpha", "plsa-follows-popularity",
+                                              "knn-mf-near-random", "popularity-bias-on-other-metrics")],
+                       values, dataset="d")
     assert checked == []
 
 
@@ -172,3 +179,10 @@ def test_rating_predictors_read_the_paired_tests_of_a_hand_made_sweep() -> None:
     assert FINDINGS["knn-mf-near-random"].criterion(values) == HOLDS
     lifts = claims.other_metrics_values(hand)
     assert lifts["other_metrics_margin"] == pytest.approx(0.04) and lifts["other_metrics_p"] == 0.5
+
+
+def test_overstated_compares_the_measured_and_true_shares_world_by_world() -> None:
+    rows = [{"alpha": 1.0, "selection": s, "system": system, "measure": m, "mean": v}
+            for s, shares in ((0.0, {"1R": 0.5, "AR": 0.3, "true": 0.4}), (1.0, {"1R": 0.4, "AR": 0.3, "true": 0.4}))
+            for m, v in shares.items() for system, v in (("Popularity", v), (PERSONALISED, 1.0), ("Random", 0.1))]
+    assert list(claims.grid_values(pd.DataFrame(rows))["overstated"]) == [True, False]  # equal shares do not

@@ -1,9 +1,9 @@
-"""Chapter 4's claims as data: the statements of IRJ 2017 Section 5 (and two of the book's own),
-each with its criterion, and the published numbers of ``published.csv``.
+"""Chapter 4's claims as data: the statements of IRJ 2017 Section 5 (and two of the book's own), each with
+its criterion and the sentence the page prints for each outcome, and the published numbers of ``published.csv``.
 
-:func:`measured` turns the studies' results into one flat mapping of named values (a few of them
-pre-formatted listings that the evidence quotes); :func:`check` evaluates and records every claim,
-each on the data it was checked on (:func:`checked_on`).
+The findings come in groups, one per kind of data they are checked on (the page's dataset, the sweep's worlds,
+the MovieLens datasets, the measured-vs-true grid); the page registers each group on its own data, with the
+values of one of the ``*_values`` functions (a few of them pre-formatted listings that the evidence quotes).
 """
 
 from __future__ import annotations
@@ -15,31 +15,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import (
-    Finding,
-    Number,
-    all_of,
-    at_least,
-    at_most,
-    beyond_noise,
-    between,
-    intervals_apart,
-    is_true,
-)
-from recbias.bookkit.claims import published, register
-from recbias.bookkit.scorecard import Claim
+from recbias.bookkit.claims import (FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding, Number, all_of, at_least, at_most,
+                                    beyond_noise, between, intervals_apart, is_true, published)
 from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy
-from recbias.chapters.c04_popularity_bias.study.ratio import TREND_LEVEL, ratio_trends
+from recbias.chapters.c04_popularity_bias.study.ratio import ratio_trends
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, PERSONALISED
-from recbias.chapters.c04_popularity_bias.study.skew import (
-    EXACT,
-    PLSA_TOLERANCE,
-    RATING_PREDICTORS,
-    SWEEP_METRICS,
-    SkewSweep,
-    plsa_gap,
-)
-from recbias.chapters.c04_popularity_bias.study.truth import overstated, popularity_over
+from recbias.chapters.c04_popularity_bias.study.skew import (EXACT, PLSA_TOLERANCE, RATING_PREDICTORS, SWEEP_METRICS,
+                                                             SkewSweep, plsa_gap)
+from recbias.chapters.c04_popularity_bias.study.truth import popularity_over
 from recbias.text import fmt_p_clause
 
 #: where the papers state what this chapter checks
@@ -49,14 +32,11 @@ SOURCE = "IRJ 2017 Sec. 5; thesis Sec. 4.5"
 PUBLISHED = published(Path(__file__).with_name("published.csv"))
 PUBLISHED_SYSTEMS = {"fig5/alpha-0/Popularity/1R-P@10": "Popularity", "fig5/alpha-0/Random/1R-P@10": "Random"}
 
-#: the data a claim is checked on: the page's dataset, the sweep's worlds, the MovieLens datasets, the grid
-PAGE, SWEEP, MOVIELENS, GRID = "page", "sweep", "movielens", "grid"
-
 #: the dataset label of the claims checked on the measured-vs-true grid
 GRID_DATASET = "simulation grid"
 
-
-FINDINGS = [
+#: checked on the page's dataset: popularity against the other non-personalised orderings
+ORDERINGS = [
     Finding("popularity-count-is-the-best-trained-ordering",
             "an ordering by popularity (all ratings or positive ratings) is the best non-personalised ordering "
             "learned from training data, in 1R and in AR", SOURCE, "fig-popularity-orderings",
@@ -64,27 +44,44 @@ FINDINGS = [
             "best in 1R: {best_1r} ({best_1r_precision:.4f}); in AR: {best_ar}; Popularity {popularity_1r:.4f}"),
     Finding("popularity-within-noise-of-oracle",
             "popularity's 1R precision is within noise of the test-set oracle's (paired test, p >= 0.05)", SOURCE,
-            "fig-popularity-orderings", at_least("oracle_p", 0.05, what="p of popularity against the oracle"),
-            "1R P@10 {popularity_1r:.4f} vs {oracle_1r:.4f} ({oracle_share:.1%} of it), {oracle_p_text}"),
+            "fig-popularity-orderings", at_least("oracle_p", LEVEL, what="p of popularity against the oracle"),
+            "1R P@10 {popularity_1r:.4f} vs {oracle_1r:.4f} ({oracle_share:.1%} of it), {oracle_p_text}",
+            says={HOLDS: "Popularity reaches {oracle_share:.0%} of the test-set oracle, within noise "
+                         "({oracle_p_text}).",
+                  FAILS: "The test-set oracle is higher still: popularity reaches {oracle_share:.0%} of it, a gap "
+                         "beyond noise ({oracle_p_text})."}),
     Finding("closed-form-bounds-contain-popularity",
             "popularity's 1R precision lies within the closed-form bounds for non-personalised systems (Sec. 5.1)",
             SOURCE, "tbl-popularity-bounds",
             all_of(at_least("above_lower_bound", 0, what="popularity's 1R P@10 minus the lower bound"),
                    at_least("below_upper_bound", 0, what="the upper bound minus popularity's 1R P@10")),
             "{popularity_1r:.4f} vs [{lower_bound:.4f}, {upper_bound:.4f}]"),
+]
+
+#: checked on the preference-free worlds of the sweep, with the published numbers
+SWEEP = [
     Finding("popularity-grows-with-alpha", "popularity's 1R precision grows with the skew α", SOURCE,
             "fig-popularity-sweep", is_true("popularity_climbs", "popularity's 1R P@10 higher at every larger α"),
-            "{popularity_by_alpha}"),
+            "{popularity_by_alpha}",
+            says={HOLDS: "Popularity's 1R precision grows with the skew ({popularity_by_alpha}).",
+                  FAILS: "Popularity's 1R precision does not grow at every step of the skew ({popularity_by_alpha})."}),
     Finding("popularity-below-random-at-uniform", "at α = 0 popularity is below random (1R P@10)", SOURCE,
             "tbl-popularity-uniform",
             beyond_noise("uniform_random_margin", "uniform_p", what="random's minus popularity's 1R P@10 at α = 0"),
-            "{uniform_popularity:.4f} vs {uniform_random:.4f}, {uniform_p_text}"),
+            "{uniform_popularity:.4f} vs {uniform_random:.4f}, {uniform_p_text}",
+            says={outcome: "With every item rated the same number of times, popularity " + words + ": "
+                           "{uniform_popularity:.4f} against random's {uniform_random:.4f} ({uniform_p_text})."
+                  for outcome, words in ((HOLDS, "measures below random, as the papers found"),
+                                         (FAILS, "measures above random, unlike the papers"),
+                                         (INCONCLUSIVE, "is not below random beyond noise here"))}),
     Finding("plsa-follows-popularity",
             "pLSA's 1R precision follows popularity's across α (within " + "{:.0%}".format(PLSA_TOLERANCE)
             + " wherever α > 0)", SOURCE, "fig-popularity-sweep",
             at_most("plsa_gap", PLSA_TOLERANCE,
                     what="the largest relative gap between pLSA and popularity where α > 0"),
-            "{plsa_by_alpha}"),
+            "{plsa_by_alpha}",
+            says={HOLDS: "As the papers observed, pLSA tracks popularity, within {plsa_gap:.0%} wherever α > 0.",
+                  FAILS: "Unlike in the papers, pLSA strays up to {plsa_gap:.0%} from popularity where α > 0."}),
     Finding("knn-mf-near-random",
             "kNN and MF stay around random precision on preference-free worlds: no pull towards popularity at any "
             "α (the papers' rating-predicting " + " and ".join(RATING_PREDICTORS) + ")", SOURCE,
@@ -94,18 +91,33 @@ FINDINGS = [
                    beyond_noise("short_of_popularity", "short_of_popularity_p",
                                 what="popularity's 1R P@10 minus the closer rating predictor's at the largest α")),
             "1R P@10 minus random's, by α: {rating_predictors_by_alpha}; popularity {top_popularity:.4f} against "
-            "{closest_predictor} {top_closest:.4f} at α = {top_alpha:g}, {short_of_popularity_p_text}"),
+            "{closest_predictor} {top_closest:.4f} at α = {top_alpha:g}, {short_of_popularity_p_text}",
+            says={outcome: "The papers found kNN and MF near random on these data" + words + ": at α = "
+                           "{top_alpha:g} they reach {rating_predictors_at_top}, against random's {top_random:.4f} "
+                           "and popularity's {top_popularity:.4f}."
+                  for outcome, words in ((HOLDS, ", and their rating predictors never rise above random here"),
+                                         (FAILS, ", but here their rating predictors are pulled towards popularity"),
+                                         (INCONCLUSIVE, "; here their rating predictors are not clearly below "
+                                                        "popularity"))}),
     Finding("popularity-bias-on-other-metrics",
             "the popularity bias shows the same on recall, nDCG, MAP and MRR", SOURCE, "tbl-popularity-metrics",
             beyond_noise("other_metrics_margin", "other_metrics_p",
                          what="popularity's lift over random at the largest α on the weakest of these metrics"),
             "popularity over random at α = {top_alpha:g}: {other_metrics_lift}"),
+]
+
+#: checked on the MovieLens datasets the build could load
+RATIO = [
     Finding("positive-ratio-grows-with-popularity",
             "the share of positive ratings grows with item popularity on MovieLens data", SOURCE,
             "fig-popularity-ratio",
             all_of(between("movielens_spearman", -1, 0, open_high=True, what="Spearman's ρ on every MovieLens set"),
-                   between("movielens_p", 0, TREND_LEVEL, open_high=True, what="its p")),
+                   between("movielens_p", 0, LEVEL, open_high=True, what="its p")),
             "{movielens_trends}"),
+]
+
+#: checked on the measured-vs-true grid (:data:`GRID_DATASET`)
+GRID = [
     Finding("one-relevant-overstates-popularity",
             "1R precision rates popularity higher against " + PERSONALISED + " than the true precision does, in "
             "every world of the grid", SOURCE, "fig-popularity-truth",
@@ -113,22 +125,31 @@ FINDINGS = [
                     "world by world"),
             "popularity over " + PERSONALISED + ", measured in 1R / true: {overstatement_min:.1f} to "
             "{overstatement_max:.1f} times over {worlds} worlds ({share_1r_min:.0%} to {share_1r_max:.0%} measured, "
-            "{share_true_min:.0%} to {share_true_max:.0%} true)"),
+            "{share_true_min:.0%} to {share_true_max:.0%} true)",
+            says={outcome: "Against " + PERSONALISED + " the 1R design " + words + " popularity in every world: its "
+                           "share in 1R is {overstatement_min:.1f} to {overstatement_max:.1f} times the true share."
+                  for outcome, words in ((HOLDS, "overstates"), (FAILS, "does not overstate"))}),
+]
+
+#: checked on the page's dataset: popularity's precision by how closely users follow the crowd
+MAINSTREAM = [
     Finding("popularity-serves-the-mainstream",
             "popularity's per-user precision is higher for the most mainstream users than for the least mainstream "
             "(intervals apart)", SOURCE, "fig-popularity-mainstream",
             intervals_apart("most_mainstream", "least_mainstream", what="the most mainstream fifth",
                             than="the least mainstream fifth"),
             "most mainstream fifth {most_mainstream:.3f} [{most_mainstream_low:.3f}, {most_mainstream_high:.3f}], "
-            "least {least_mainstream:.3f} [{least_mainstream_low:.3f}, {least_mainstream_high:.3f}]"),
+            "least {least_mainstream:.3f} [{least_mainstream_low:.3f}, {least_mainstream_high:.3f}]",
+            says={HOLDS: "Popularity serves the most mainstream fifth better than the least, beyond noise.",
+                  FAILS: "Popularity serves the least mainstream fifth better than the most, beyond noise.",
+                  INCONCLUSIVE: "Popularity's two intervals overlap: it serves neither end better beyond noise."}),
 ]
 
-#: the data each claim is checked on
-WHERE = {finding.key: PAGE for finding in FINDINGS} | {number.key: SWEEP for number in PUBLISHED} | {
-    "popularity-grows-with-alpha": SWEEP, "popularity-below-random-at-uniform": SWEEP,
-    "plsa-follows-popularity": SWEEP, "knn-mf-near-random": SWEEP,
-    "popularity-bias-on-other-metrics": SWEEP, "positive-ratio-grows-with-popularity": MOVIELENS,
-    "one-relevant-overstates-popularity": GRID}
+#: the page's sentence on the mainstream groups' true precision, by whether the dataset has a complete relevance
+TRUE_PRECISION = {True: "On the world's complete relevance, popularity's true precision goes from "
+                        "{popularity-first-true} to {popularity-last-true} and " + PERSONALISED + "'s from "
+                        "{personalised-first-true} to {personalised-last-true}.",
+                  False: "This dataset has no complete relevance to set the groups against."}
 
 
 def paper_number(system: str) -> Number:
@@ -163,7 +184,7 @@ def rating_predictor_values(sweep: SkewSweep) -> dict[str, Any]:
     (the closer of the two, with its paired p-value); the latter only when the sweep has a skewed world."""
     against_random = {system: sweep.difference("Random", system) for system in RATING_PREDICTORS}
     values = {
-        "no_pull": np.concatenate([~((d["difference"] > 0) & (d["p"] < 0.05)).to_numpy()
+        "no_pull": np.concatenate([~((d["difference"] > 0) & (d["p"] < LEVEL)).to_numpy()
                                    for d in against_random.values()]),
         "rating_predictors_by_alpha": "; ".join(
             system + " " + _listing("α = {alpha:g}: {difference:+.4f} ({p})",
@@ -179,13 +200,16 @@ def rating_predictor_values(sweep: SkewSweep) -> dict[str, Any]:
                      "short_of_popularity_p": behind[closest]["p"],
                      "short_of_popularity_p_text": fmt_p_clause(behind[closest]["p"]),
                      "closest_predictor": closest, "top_closest": sweep.series(closest)[sweep.top],
-                     "top_popularity": sweep.series("Popularity")[sweep.top]}
+                     "top_popularity": sweep.series("Popularity")[sweep.top],
+                     "top_random": sweep.series("Random")[sweep.top],
+                     "rating_predictors_at_top": _listing("{system} {mean:.4f} ({p} against random)", [
+                         {"system": s, "mean": sweep.series(s)[sweep.top], "p": fmt_p_clause(d.loc[sweep.top, "p"])}
+                         for s, d in against_random.items()], " and ")}
 
 
 def other_metrics_values(sweep: SkewSweep) -> dict[str, Any]:
-    """Popularity against random at the largest alpha on the metrics of the sweep other than P@n: the weakest
-    lift (the one with the smallest difference) and its paired p-value (the largest p when every lift is
-    positive), and a listing of every lift; nothing without a skewed world."""
+    """Popularity against random at the largest alpha on the sweep's metrics but P@n: the weakest lift and its p
+    (the largest p when every lift is positive), and a listing of every lift; nothing without a skewed world."""
     if not sweep.skewed:
         return {}
     others = list(SWEEP_METRICS[1:])
@@ -200,9 +224,8 @@ def other_metrics_values(sweep: SkewSweep) -> dict[str, Any]:
 
 
 def sweep_values(sweep: SkewSweep) -> dict[str, Any]:
-    """Popularity along the skew and against random at alpha = 0, pLSA against popularity, the rating
-    predictors against random and popularity, the other metrics, and our values of the published numbers;
-    claims that need two skews, or a skewed one, are left without their values when the sweep has none."""
+    """Popularity along the skew and against random at alpha = 0, pLSA, the rating predictors, the other metrics
+    and our values of the published numbers; values that need two skews, or a skewed one, may be missing."""
     popularity = sweep.series("Popularity")
     uniform = sweep.uniform(EXACT)
     values = {
@@ -227,30 +250,26 @@ def sweep_values(sweep: SkewSweep) -> dict[str, Any]:
     return values
 
 
-def _movielens(curves: pd.DataFrame) -> pd.DataFrame:
-    """The rows of :func:`ratio_trends` of the MovieLens datasets among ``curves``."""
-    trends = ratio_trends(curves)
-    return trends[trends["dataset"].str.startswith("ml-")]
-
-
 def ratio_values(curves: pd.DataFrame) -> dict[str, Any]:
-    """The rank correlations of the share of positive ratings on the MovieLens datasets (none without one)."""
-    movielens = _movielens(curves)
+    """The MovieLens datasets among ``curves`` (``movielens``, "" if none) and their rank correlations."""
+    trends = ratio_trends(curves)
+    movielens = trends[trends["dataset"].str.startswith("ml-")]
     if movielens.empty:
-        return {}
+        return {"movielens": ""}
     rows = [{"dataset": r["dataset"], "head": r["head ratio"], "tail": r["tail ratio"],
              "rho": r["Spearman (segment, ratio)"]} for _, r in movielens.iterrows()]
-    return {"movielens_spearman": movielens["Spearman (segment, ratio)"].to_numpy(),
+    return {"movielens": ", ".join(movielens["dataset"]),
+            "movielens_spearman": movielens["Spearman (segment, ratio)"].to_numpy(),
             "movielens_p": movielens["p"].to_numpy(),
             "movielens_trends": _listing("{dataset}: head {head:.3f}, tail {tail:.3f}, Spearman {rho:.2f}", rows,
                                          "; ")}
 
 
 def grid_values(grid: pd.DataFrame) -> dict[str, Any]:
-    """Popularity's share of the personalised system's precision, measured in 1R and true, world by world."""
+    """Popularity's share of the personalised system's precision in 1R and true, and whether 1R overstates it."""
     share = popularity_over(grid, PERSONALISED)
     overstatement = share["1R"] / share["true"]
-    return {"overstated": overstated(grid).to_numpy(), "worlds": len(share),
+    return {"overstated": (share["1R"] > share["true"]).to_numpy(), "worlds": len(share),
             "overstatement_min": overstatement.min(), "overstatement_max": overstatement.max(),
             "share_1r_min": share["1R"].min(), "share_1r_max": share["1R"].max(),
             "share_true_min": share["true"].min(), "share_true_max": share["true"].max()}
@@ -263,25 +282,3 @@ def mainstream_values(mainstream: pd.DataFrame) -> dict[str, Any]:
     return {"most_mainstream": most["mean"], "most_mainstream_low": most["ci_low"],
             "most_mainstream_high": most["ci_high"], "least_mainstream": least["mean"],
             "least_mainstream_low": least["ci_low"], "least_mainstream_high": least["ci_high"]}
-
-
-def measured(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame, grid: pd.DataFrame,
-             mainstream: pd.DataFrame) -> dict[str, Any]:
-    """Every value the chapter's claims read, from the studies of the page (one flat mapping)."""
-    return (orderings_values(study) | sweep_values(sweep) | ratio_values(curves) | grid_values(grid)
-            | mainstream_values(mainstream))
-
-
-def checked_on(study: OrderingStudy, sweep: SkewSweep, curves: pd.DataFrame) -> dict[str, str]:
-    """The dataset label of each kind of data the claims are checked on (:data:`PAGE`, :data:`SWEEP`, ...)."""
-    return {PAGE: study.dataset, SWEEP: sweep.dataset, MOVIELENS: ", ".join(_movielens(curves)["dataset"]),
-            GRID: GRID_DATASET}
-
-
-def check(values: Mapping[str, Any], on: Mapping[str, str]) -> list[Claim]:
-    """Evaluate and record every claim measured in ``values``, each on its data ``on[WHERE[key]]``,
-    in the order of :data:`FINDINGS` after the published numbers."""
-    claims = [*PUBLISHED, *FINDINGS]
-    records = {record.key: record for where, dataset in on.items()
-               for record in register([c for c in claims if WHERE[c.key] == where], values, dataset=dataset)}
-    return [records[claim.key] for claim in claims if claim.key in records]

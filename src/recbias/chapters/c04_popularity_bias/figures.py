@@ -1,6 +1,5 @@
-"""Chapter 4's figures: the orderings against their bounds, the preference-free sweep (IRJ 2017 Fig. 5),
-the share of positive ratings along popularity (Fig. 7), measured against true precision, and per-user
-precision by how mainstream a user is.  Colours come from :func:`recbias.bookkit.plotting.palette`."""
+"""Chapter 4's figures: the orderings against their bounds, the preference-free sweep (IRJ 2017 Fig. 5), positive
+ratings along popularity (Fig. 7), measured against true precision, and per-user precision by mainstream group."""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ MEASURE_STYLES = {"1R": {"color": "#d62728", "marker": "o"}, "AR": {"color": "#f
 
 
 def _orderings_panel(ax: plt.Axes, study: OrderingStudy, design: str, colours: Mapping[str, str]) -> None:
-    """Mean P@10 with 95% intervals of every ordering under ``design``; in 1R also the closed-form bounds,
-    popularity's exact expectation and random's ``1 / |T_u^r|``."""
+    """Mean P@10 with 95% intervals of every ordering; in 1R also the bounds, expectation and ``1 / |T_u^r|``."""
     summary = study.summary()
     rows = summary[summary["design"] == design].reset_index(drop=True)
     bounds = study.bounds.set_index("system")
@@ -50,8 +48,7 @@ def _orderings_panel(ax: plt.Axes, study: OrderingStudy, design: str, colours: M
 
 
 def orderings_figure(study: OrderingStudy, colours: Mapping[str, str]) -> plt.Figure:
-    """Mean P@10 with 95% intervals of every ordering, 1R (with the closed-form bounds, the exact expectation of
-    popularity and random's ``1 / |T_u^r|``) and AR."""
+    """Mean P@10 with 95% intervals of every ordering in 1R (with bounds and expectations) and AR."""
     fig, axes = plt.subplots(1, 2, figsize=(7.2, 4.2), sharey=True)
     for ax, design in zip(axes, (study.one_relevant, ALL_RELEVANT_DESIGN), strict=True):
         _orderings_panel(ax, study, design, colours)
@@ -61,8 +58,7 @@ def orderings_figure(study: OrderingStudy, colours: Mapping[str, str]) -> plt.Fi
 
 
 def _systems_panel(ax: plt.Axes, sweep: SkewSweep, design: str, colours: Mapping[str, str]) -> None:
-    """P@n of every system of the sweep against ``alpha`` under ``design``: the papers' set solid, today's
-    top-N learners dotted, the mean rating dashed."""
+    """P@n of every system against ``alpha``: the papers' set solid, top-N learners dotted, mean rating dashed."""
     for system in sweep.precision["system"].unique():
         mean = sweep.series(system, design=design)
         style = "--" if system == "Mean rating" else ":" if system in TOP_N_LEARNERS else "-"
@@ -73,8 +69,7 @@ def _systems_panel(ax: plt.Axes, sweep: SkewSweep, design: str, colours: Mapping
 
 
 def sweep_figure(sweep: SkewSweep, colours: Mapping[str, str]) -> plt.Figure:
-    """IRJ 2017 Fig. 5, left and centre: the cumulative share of ratings by popularity rank in every world, and
-    1R P@n of every system against the skew ``alpha`` (the mean rating dashed)."""
+    """IRJ 2017 Fig. 5, left and centre: cumulative share of ratings by popularity rank, and 1R P@n against alpha."""
     fig, (shares, one) = plt.subplots(1, 2, figsize=(7.2, 4.4))
     shade = cm.viridis(np.linspace(0.0, 0.9, len(sweep.alphas)))
     for colour, (alpha, curve) in zip(shade, sweep.curves.groupby("alpha"), strict=True):
@@ -91,8 +86,7 @@ def sweep_figure(sweep: SkewSweep, colours: Mapping[str, str]) -> plt.Figure:
 
 
 def _expectation_panel(ax: plt.Axes, sweep: SkewSweep, colours: Mapping[str, str]) -> None:
-    """Popularity's measured 1R precision with its 95% interval against the exact expectation; the hollow
-    point is the world at ``alpha = 0`` whose item counts are fixed only in expectation."""
+    """Popularity's 1R precision with its interval against the exact expectation (hollow: counts in expectation)."""
     expected = sweep.expected
     exact = expected[expected["counts"] == EXACT].sort_values("alpha")
     ax.errorbar(exact["alpha"], exact["Popularity"], yerr=[exact["Popularity"] - exact["Popularity low"],
@@ -110,8 +104,7 @@ def _expectation_panel(ax: plt.Axes, sweep: SkewSweep, colours: Mapping[str, str
 
 
 def sweep_check_figure(sweep: SkewSweep, colours: Mapping[str, str]) -> plt.Figure:
-    """The sweep in AR (left, when it was run) and popularity's measured 1R precision against its exact
-    expectation (right)."""
+    """The sweep in AR (left, when it was run) and popularity's 1R precision against its expectation (right)."""
     panels = 2 if sweep.all_relevant is not None else 1
     fig, axes = plt.subplots(1, panels, figsize=(7.2 if panels == 2 else 4.8, 4.4), squeeze=False)
     if panels == 2:
@@ -144,8 +137,7 @@ def _log_ticks(ax: plt.Axes) -> None:
 
 
 def truth_figure(grid: pd.DataFrame) -> plt.Figure:
-    """Popularity's lift over random (log scale) and its score relative to the personalised system, measured
-    in 1R and AR and true, against the observation bias; line style marks the skew."""
+    """Popularity over random (log scale) and over the personalised system, measured and true, by observation bias."""
     ratios = {"popularity / random": popularity_over(grid, "Random"),
               f"popularity / {PERSONALISED}": popularity_over(grid, PERSONALISED)}
     alphas = sorted(grid["alpha"].unique())

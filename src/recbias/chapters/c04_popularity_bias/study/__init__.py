@@ -1,24 +1,13 @@
-"""What chapter 4 computes: popularity against other fixed orderings (:mod:`.orderings`), the
-preference-free worlds of growing skew (:mod:`.skew`), the share of positive ratings along the
-popularity ranking (:mod:`.ratio`), and measured against true precision and per-user precision by
-how mainstream a user is (:mod:`.truth`); :mod:`.setup` holds what they share."""
+"""What chapter 4 computes: :mod:`.orderings`, :mod:`.skew` (the preference-free sweep), :mod:`.ratio` (positive
+ratings along popularity), :mod:`.truth` (measured against true precision, and by user); :mod:`.setup` is shared."""
 
-from recbias.chapters.c04_popularity_bias.study.orderings import OrderingStudy, ordering_study
+from recbias.chapters.c04_popularity_bias.study.orderings import ordering_study
 from recbias.chapters.c04_popularity_bias.study.ratio import positive_ratio_curves, ratio_trends, real_datasets
-from recbias.chapters.c04_popularity_bias.study.setup import METRIC, N, PERSONALISED, SHRINKAGE
-from recbias.chapters.c04_popularity_bias.study.skew import (
-    EXACT,
-    IN_EXPECTATION,
-    PAPERS_SET,
-    SWEEP_METRICS,
-    TOP_N_LEARNERS,
-    SkewSweep,
-    skew_sweep,
-    sweep_systems,
-)
+from recbias.chapters.c04_popularity_bias.study.setup import PERSONALISED
+from recbias.chapters.c04_popularity_bias.study.skew import (EXACT, IN_EXPECTATION, SWEEP_METRICS, SkewSweep,
+                                                             skew_sweep, sweep_systems)
 from recbias.chapters.c04_popularity_bias.study.truth import mainstream_study, observation_grid
 
-__all__ = ["EXACT", "IN_EXPECTATION", "METRIC", "N", "PAPERS_SET", "PERSONALISED", "SHRINKAGE", "SWEEP_METRICS",
-           "TOP_N_LEARNERS", "OrderingStudy", "SkewSweep",
-           "mainstream_study", "observation_grid", "ordering_study", "positive_ratio_curves", "ratio_trends",
-           "real_datasets", "skew_sweep", "sweep_systems"]
+__all__ = ["EXACT", "IN_EXPECTATION", "PERSONALISED", "SWEEP_METRICS", "SkewSweep", "mainstream_study",
+           "observation_grid", "ordering_study", "positive_ratio_curves", "ratio_trends", "real_datasets",
+           "skew_sweep", "sweep_systems"]

@@ -1,10 +1,7 @@
-"""Popularity against the other non-personalised orderings on the page's dataset (IRJ 2017 Sec. 5.1).
-
-Popularity, the count of positive ratings, the mean rating (raw and shrunk), random scores and a
-test-set oracle under 1R and AR on coin-flip splits (:func:`ordering_study`), with the lemma's bounds
-measured on the runs, the closed-form bounds of a non-personalised order and the exact expectation of
-popularity's 1R precision (:func:`recbias.theory.expected_popularity_precision_1r`).
-"""
+"""Popularity against the other non-personalised orderings on the page's dataset (IRJ 2017 Sec. 5.1): the count
+of positive ratings, the mean rating (raw and shrunk), random scores and a test-set oracle under 1R and AR on
+coin-flip splits (:func:`ordering_study`), with the lemma's bounds measured on the runs, the closed-form bounds of
+a non-personalised order and the exact expectation of popularity's 1R precision."""
 
 from __future__ import annotations
 
@@ -14,15 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c04_popularity_bias.study.setup import (
-    ALL_RELEVANT_DESIGN,
-    METRIC,
-    N,
-    SHRINKAGE,
-    SHRUNK_MEAN_RATING,
-    one_relevant_design,
-    precision_summary,
-)
+from recbias.chapters.c04_popularity_bias.study.setup import (ALL_RELEVANT_DESIGN, METRIC, N, SHRINKAGE,
+                                                              SHRUNK_MEAN_RATING, one_relevant_design,
+                                                              precision_summary)
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates, compare
 from recbias.evaluate.experiment import run_experiment
@@ -39,28 +30,16 @@ ABOVE, INSIDE, BELOW = "above", "inside", "below"
 
 def nonpersonalised_systems(held_out: Ratings, seed: int = 0) -> dict[str, Recommender]:
     """The non-personalised orderings compared with popularity; the oracle reads ``held_out``."""
-    return {
-        "Popularity": Popularity(),
-        "Positive count": Popularity(positive_only=True),
-        "Mean rating": MeanRating(),
-        SHRUNK_MEAN_RATING: MeanRating(shrinkage=SHRINKAGE),
-        "Random": Random(seed=seed),
-        ORACLE: HeldOutPopularity(held_out),
-    }
+    return {"Popularity": Popularity(), "Positive count": Popularity(positive_only=True), "Mean rating": MeanRating(),
+            SHRUNK_MEAN_RATING: MeanRating(shrinkage=SHRINKAGE), "Random": Random(seed=seed),
+            ORACLE: HeldOutPopularity(held_out)}
 
 
 @dataclass(frozen=True)
 class OrderingStudy:
-    """Non-personalised orderings on the page's dataset.
-
-    Attributes:
-        dataset: name of the dataset.
-        runs: per-run table (all folds; the 1R and AR designs).
-        bounds: per system, on fold 0: the lemma's measured bounds and 1R value (ties by
-            item code) and the closed-form bounds of Sec. 5.1.
-        expected_popularity: :func:`recbias.theory.expected_popularity_precision_1r` of the dataset.
-        target_size, folds, test_ratio: the set-up.
-    """
+    """Non-personalised orderings on the page's dataset: ``runs``, the per-run table (all folds, 1R and AR);
+    ``bounds``, per system on fold 0, the lemma's measured bounds and 1R value (ties by item code) and the
+    closed-form bounds of Sec. 5.1; ``expected_popularity``, popularity's exact expected 1R precision."""
 
     dataset: str
     runs: pd.DataFrame
@@ -83,33 +62,22 @@ class OrderingStudy:
         summary = self.summary()
         return summary[summary["design"] == design].set_index("system")["mean"]
 
-    def versus(self, reference: str = "Popularity") -> pd.DataFrame:
-        """Paired tests of ``reference`` against every other ordering, per design (runs paired, users clustered)."""
-        return compare(self.runs, [METRIC], ("design",), baseline=reference, average="run")
-
     def p_value(self, design: str, system: str, other: str) -> float:
-        """p of the paired test of ``system`` against ``other`` under ``design``."""
-        versus = self.versus(system)
+        """p of the paired test of ``system`` against ``other`` under ``design`` (runs paired, users clustered)."""
+        versus = compare(self.runs, [METRIC], ("design",), baseline=system, average="run")
         return float(versus[(versus["design"] == design) & (versus["system_b"] == other)]["t_pvalue"].iloc[0])
 
-    def trained_orderings(self) -> list[str]:
-        """The orderings learned from training data: every system but the test-set oracle."""
-        return [str(s) for s in dict.fromkeys(self.runs["system"]) if s != ORACLE]
-
     def best_trained(self, design: str) -> str:
-        """The ordering learned from training data with the highest mean P@n under ``design``."""
-        return str(self.means(design)[self.trained_orderings()].idxmax())
+        """The ordering learned from training data (all but the oracle) with the highest mean P@n under ``design``."""
+        return str(self.means(design).drop(ORACLE).idxmax())
 
 
 def _fold_bounds(fold: Fold, ratings: Ratings, systems: Mapping[str, Recommender], target_size: int,
                  seed: int) -> pd.DataFrame:
-    """Lemma bounds (measured) and closed-form bounds of every fitted system on one fold.
-
-    The 1R runs are those :func:`recbias.evaluate.experiment.run_experiment` builds for the
-    first design of the fold (same seed), with shared non-relevant items.  The closed form
-    takes the order each system gives the first user, the same for every user; Random gives
-    every user an independent order, so in expectation each position holds the mean ``|PR(i)|``.
-    """
+    """Lemma bounds (measured) and closed-form bounds of every fitted system on one fold, on the 1R runs that
+    :func:`recbias.evaluate.experiment.run_experiment` builds for the fold's first design (same seed, shared
+    non-relevant items).  The closed form takes the order each system gives the first user, the same for every
+    user; Random orders each user at random, so in expectation each position holds the mean ``|PR(i)|``."""
     runs = build_runs(fold.train, fold.test, one_relevant_design(target_size), seed=fold_seed(seed, 1000 * fold.index),
                       shared_negatives=True, on_shortage="exclude")
     candidates = np.flatnonzero(fold.test.item_counts())
@@ -131,15 +99,10 @@ def _fold_bounds(fold: Fold, ratings: Ratings, systems: Mapping[str, Recommender
     return pd.DataFrame(rows).assign(**{"closed-form lower": lower, "closed-form upper": upper})
 
 
-def ordering_study(
-    ratings: Ratings, *, folds: int = 5, test_ratio: float = 0.2, target_size: int = 100, seed: int = 0
-) -> OrderingStudy:
-    """Popularity and the other non-personalised orderings under 1R and AR on ``folds`` coin-flip splits.
-
-    The 1R design draws the non-relevant items once per user (the lemma's assumption), so
-    the bounds of fold 0 are computed on the very runs that are evaluated; ties are
-    broken at random in the evaluation.  The systems are cheap and fitted without the cache.
-    """
+def ordering_study(ratings: Ratings, *, folds: int = 5, test_ratio: float = 0.2, target_size: int = 100,
+                   seed: int = 0) -> OrderingStudy:
+    """The non-personalised orderings under 1R and AR on ``folds`` coin-flip splits; 1R draws the non-relevant items
+    once per user (the lemma's assumption), so fold 0's bounds are computed on the very runs that are evaluated."""
     if int(target_size) != target_size or target_size < N + 1:
         raise ValueError(f"target_size must be an integer above the cut-off {N}, got {target_size!r}")
     designs = [one_relevant_design(target_size), ALL_RELEVANT_DESIGN]
@@ -159,9 +122,9 @@ def ordering_study(
 
 
 def bounds_table(study: OrderingStudy) -> pd.DataFrame:
-    """Per system: measured 1R precision with its interval, the closed-form bounds and, for popularity and
-    random, the exact expectation; then the lemma's bounds on fold 0, and ``position``: where the interval
-    lies against the closed-form bounds (:data:`ABOVE`, :data:`INSIDE` or :data:`BELOW`)."""
+    """Per system: 1R precision with its interval, the closed-form bounds, the exact expectation (popularity and
+    random), the lemma's bounds on fold 0 and whether they hold, and ``position``: the interval :data:`ABOVE`,
+    :data:`INSIDE` or :data:`BELOW` the closed-form bounds."""
     summary = study.summary()
     one = summary[summary["design"] == study.one_relevant].set_index("system")
     table = study.bounds.set_index("system")
@@ -172,6 +135,7 @@ def bounds_table(study: OrderingStudy) -> pd.DataFrame:
         "lemma lower": table["lemma lower"], "first split": table["1R P@10 (ties by code)"],
         "lemma upper": table["lemma upper"],
     }).reindex(table.index)
+    out["lemma holds"] = (out["lemma lower"] <= out["first split"]) & (out["first split"] <= out["lemma upper"])
     out["position"] = np.select([out["ci_low"] > out["closed-form upper"], out["ci_high"] < out["closed-form lower"]],
                                 [ABOVE, BELOW], INSIDE)
     return out.reset_index()

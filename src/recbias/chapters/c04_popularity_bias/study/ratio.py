@@ -1,8 +1,4 @@
-"""The share of positive ratings along the popularity ranking of every real dataset (IRJ 2017 Fig. 7).
-
-``|PR(i)| / |R(i)|`` over 100 popularity segments (:func:`positive_ratio_curves`) and its trend from
-the most to the least popular items (:func:`ratio_trends`).
-"""
+"""The share of positive ratings along the popularity ranking of every real dataset (IRJ 2017 Fig. 7)."""
 
 from __future__ import annotations
 
@@ -13,13 +9,11 @@ import pandas as pd
 from scipy import stats
 
 from recbias import datasets, judgments
+from recbias.bookkit.claims import LEVEL
 from recbias.ratings import Ratings
 
 #: the direction of the share of positive ratings along popularity, from the rank correlation
 GROWS, FALLS, NO_TREND = "grows", "falls", "no trend"
-
-#: the level below which the rank correlation names a trend
-TREND_LEVEL = 0.05
 
 
 def real_datasets(here: Ratings) -> list[Ratings]:
@@ -28,12 +22,8 @@ def real_datasets(here: Ratings) -> list[Ratings]:
 
 
 def positive_ratio_curves(collections: Sequence[Ratings], segments: int = 100) -> pd.DataFrame:
-    """IRJ 2017 Fig. 7 for each dataset: ``|PR(i)| / |R(i)|`` over ``segments`` popularity segments.
-
-    Adds ``dataset``, and per dataset ``spearman`` and ``p`` of the rank correlation between
-    popularity (segment 1 = most popular) and the ratio over the segments: negative when the
-    ratio grows with popularity.
-    """
+    """IRJ 2017 Fig. 7 per ``dataset``: ``|PR(i)| / |R(i)|`` over ``segments`` popularity segments, with ``spearman``
+    and ``p`` of the rank correlation of segment (1: most popular) and ratio: negative when it grows with popularity."""
     tables = []
     for ratings in collections:
         curve = judgments.positive_ratio_by_popularity(ratings, segments)
@@ -44,8 +34,8 @@ def positive_ratio_curves(collections: Sequence[Ratings], segments: int = 100) -
 
 
 def ratio_trends(curves: pd.DataFrame) -> pd.DataFrame:
-    """Per dataset: the ratio on the most and least popular tenth of the segments, the rank correlation,
-    and the ``trend`` it gives (:data:`GROWS`, :data:`FALLS` or :data:`NO_TREND` when ``p >= 0.05``)."""
+    """Per dataset: the ratio on the most and least popular tenth of the segments, the rank correlation and its
+    ``trend`` (:data:`GROWS`, :data:`FALLS`, or :data:`NO_TREND` when ``p`` is not below the book's level)."""
     rows = []
     for name, curve in curves.groupby("dataset", sort=False):
         tenth = max(1, len(curve) // 10)
@@ -53,6 +43,6 @@ def ratio_trends(curves: pd.DataFrame) -> pd.DataFrame:
                      "tail ratio": curve["positive_ratio"].iloc[-tenth:].mean(),
                      "Spearman (segment, ratio)": curve["spearman"].iloc[0], "p": curve["p"].iloc[0]})
     trends = pd.DataFrame(rows)
-    trends["trend"] = np.select([trends["p"] >= TREND_LEVEL, trends["Spearman (segment, ratio)"] < 0],
+    trends["trend"] = np.select([trends["p"] >= LEVEL, trends["Spearman (segment, ratio)"] < 0],
                                 [NO_TREND, GROWS], FALLS)
     return trends

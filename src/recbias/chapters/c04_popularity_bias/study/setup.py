@@ -8,19 +8,16 @@ import pandas as pd
 
 from recbias.evaluate import summarize
 
-#: cut-off of P@n throughout, as in the papers
+#: cut-off of P@n throughout, as in the papers, and the metric
 N = 10
-
 METRIC = f"P@{N}"
 
 #: the personalised system of the measured-vs-true and per-user studies: today's top-N user-kNN
 #: (unnormalised, it sums its neighbours' ratings), not the papers' rating predictor
 PERSONALISED = "user-kNN (top-N)"
 
-#: pseudo-ratings of the shrunk mean-rating ordering
+#: pseudo-ratings of the shrunk mean-rating ordering, and its label
 SHRINKAGE = 10.0
-
-#: the label of the mean-rating ordering shrunk by :data:`SHRINKAGE` pseudo-ratings
 SHRUNK_MEAN_RATING = "Mean rating (+{:g})".format(SHRINKAGE)
 
 #: the AR design of the chapter: all test items as candidates, all of them judged

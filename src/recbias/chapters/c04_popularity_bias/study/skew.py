@@ -1,12 +1,7 @@
-"""Preference-free worlds of growing popularity skew (IRJ 2017 Fig. 5, left and centre).
-
-One world per exponent ``alpha`` of the shifted power law, with ML-1M's numbers of users, items and
-ratings and rating values drawn independently of user and item (:func:`skew_sweep`): the papers' five
-systems (:data:`recbias.recommenders.sets.PAPERS_SET`), today's top-N learners beside them
-(:data:`~recbias.recommenders.sets.TOP_N_LEARNERS`) and the mean rating
-under 1R and AR on the metrics of Sec. 5.2, and popularity's measured precision against its exact
-expectation.
-"""
+"""Preference-free worlds of growing popularity skew (IRJ 2017 Fig. 5, left and centre): one world per exponent
+``alpha`` of the shifted power law, rating values drawn independently of user and item (:func:`skew_sweep`); the
+papers' five systems, today's top-N learners and the mean rating under 1R and AR on the metrics of Sec. 5.2, and
+popularity's measured precision against its exact expectation."""
 
 from __future__ import annotations
 
@@ -17,23 +12,11 @@ import numpy as np
 import pandas as pd
 
 from recbias import judgments
-from recbias.chapters.c04_popularity_bias.study.setup import (
-    METRIC,
-    N,
-    one_relevant_design,
-    precision_summary,
-)
+from recbias.chapters.c04_popularity_bias.study.setup import METRIC, N, one_relevant_design, precision_summary
 from recbias.evaluate import compare, summarize
 from recbias.evaluate.experiment import run_experiment
 from recbias.ratings import Ratings
-from recbias.recommenders import (
-    PAPERS_PERSONALISED,
-    PAPERS_SET,
-    RATING_PREDICTORS,
-    TOP_N_LEARNERS,
-    MeanRating,
-    Recommender,
-)
+from recbias.recommenders import PAPERS_SET, RATING_PREDICTORS, TOP_N_LEARNERS, MeanRating, Recommender
 from recbias.splits import make_folds
 from recbias.synthetic import PREFERENCE_FREE, PRESETS, fit_popularity_curve, generate, simulate
 from recbias.theory import expected_popularity_precision_1r, relevant_training_shift
@@ -44,33 +27,25 @@ SWEEP_NONRELEVANT = 1700
 #: the worlds' shape in the papers
 PAPERS_PRESET = "synthetic-ml1m"
 
-#: the dataset label of the claims checked on the preference-free worlds of the papers' shape
-SWEEP_DATASET = "preference-free worlds of ML-1M's shape"
-
 #: how item counts are fixed in the worlds of the sweep: exactly (the papers) or in expectation
 EXACT, IN_EXPECTATION = "exact", "in expectation"
-
 _COUNT_MODES = {EXACT: "items", IN_EXPECTATION: "users"}
 
 #: how far pLSA's 1R precision may stray from popularity's, relatively, and still follow it
 PLSA_TOLERANCE = 0.15
-
-#: the systems that learn from the ratings, whose 1R precision may climb with the skew
-PERSONALISED_SYSTEMS = (*PAPERS_PERSONALISED, *TOP_N_LEARNERS)
 
 #: the metrics of the sweep: P@n and the others the papers report the same effect on (Sec. 5.2)
 SWEEP_METRICS = (METRIC, f"Recall@{N}", f"nDCG@{N}", "AP", "RR")
 
 
 def sweep_all_relevant_design(n_items: int) -> str:
-    """AR of the sweep: all relevant test items and ``min(1700, |I| / 2)`` sampled non-relevant ones
-    per user (TI-NN), the AR set-up of IRJ 2017 Sec. 6.3, a fraction of the cost of ranking every item."""
+    """AR of the sweep: all relevant test items and ``min(1700, |I| / 2)`` sampled non-relevant ones per user
+    (TI-NN), the AR set-up of IRJ 2017 Sec. 6.3, a fraction of the cost of ranking every item."""
     return f"TI-NN({min(SWEEP_NONRELEVANT, n_items // 2)})"
 
 
 def sweep_systems(seed: int = 0) -> dict[str, str | Recommender]:
-    """The papers' five systems, the mean rating (an ordering by rating values alone), and today's top-N
-    learners, in the order the sweep shows them."""
+    """The papers' five systems, the mean rating and today's top-N learners, in the order the sweep shows them."""
     return {**PAPERS_SET, "Mean rating": MeanRating(seed=seed), **TOP_N_LEARNERS}
 
 
@@ -78,17 +53,12 @@ def sweep_systems(seed: int = 0) -> dict[str, str | Recommender]:
 class SkewSweep:
     """The systems on preference-free worlds of growing popularity skew (IRJ 2017 Fig. 5).
 
-    Attributes:
-        precision: mean P@n with intervals per (alpha, design, system), exact item counts.
-        metrics: the same for every metric of :data:`SWEEP_METRICS`, 1R only (``metric`` column).
-        paired: 1R paired tests with the run as the unit and users as clusters, per alpha and metric:
-            every system against random, and the rating predictors against popularity (``system_a`` is
-            the baseline, ``difference`` is ``system_a - system_b``, ``t_pvalue``).
-        expected: per (alpha, counts), popularity's and random's 1R precision, measured and
-            in expectation (:func:`recbias.theory.expected_popularity_precision_1r`, ``1 / t``).
-        curves: cumulative share of ratings by popularity rank, per alpha.
-        worlds: per alpha, the law's ``c1``, ``c2``, ``beta`` and what the counts look like.
-        preset, target_size, test_ratio: the set-up.
+    ``precision``: mean P@n with intervals per (alpha, design, system), exact item counts; ``metrics``: the same
+    for every metric of :data:`SWEEP_METRICS`, 1R only; ``paired``: 1R paired tests per alpha and metric, every
+    system against random and the rating predictors against popularity (``system_a`` the baseline,
+    ``difference`` = ``system_a - system_b``, ``t_pvalue``); ``expected``: per (alpha, counts), popularity's and
+    random's 1R precision, measured and popularity's in expectation; ``curves``: cumulative share of ratings by
+    popularity rank; ``worlds``: the law's ``c1``, ``c2``, ``beta`` and what the counts look like.
     """
 
     precision: pd.DataFrame
@@ -146,7 +116,7 @@ class SkewSweep:
     @property
     def dataset(self) -> str:
         """The data the sweep's claims are checked on (the papers' own when the preset is ML-1M's)."""
-        return SWEEP_DATASET if self.preset == PAPERS_PRESET else f"preference-free worlds of {self.preset}"
+        return "preference-free worlds of " + ("ML-1M's shape" if self.preset == PAPERS_PRESET else self.preset)
 
     def uniform(self, counts: str = EXACT) -> pd.Series:
         """The row of :attr:`expected` at ``alpha = 0`` for item counts fixed ``counts``."""
@@ -154,11 +124,9 @@ class SkewSweep:
         return e[(e["alpha"] == 0) & (e["counts"] == counts)].iloc[0]
 
 
-def _measured_and_expected(
-    ratings: Ratings, alpha: float, counts: str, runs: pd.DataFrame, test_ratio: float, target_size: int
-) -> dict:
-    """Popularity and random in 1R on one world: measured (with intervals and their paired test),
-    expected, and the spread of the item counts behind the difference."""
+def _measured_and_expected(ratings: Ratings, alpha: float, counts: str, runs: pd.DataFrame, test_ratio: float,
+                           target_size: int) -> dict:
+    """Popularity and random in 1R on one world: measured, paired test, expected, and the item counts' spread."""
     one = runs[runs["design"] == one_relevant_design(target_size)]
     table = precision_summary(one, ("system",)).set_index("system")
     versus = compare(one, [METRIC], baseline="Random", systems=["Random", "Popularity"], average="run").iloc[0]
@@ -169,9 +137,7 @@ def _measured_and_expected(
         "Popularity": table.loc["Popularity", "mean"], "Popularity low": table.loc["Popularity", "ci_low"],
         "Popularity high": table.loc["Popularity", "ci_high"],
         "Popularity expected": expected_popularity_precision_1r(ratings, test_ratio, target_size, N),
-        "Random": table.loc["Random", "mean"], "Random low": table.loc["Random", "ci_low"],
-        "Random high": table.loc["Random", "ci_high"], "Random expected": 1.0 / target_size,
-        "p (Popularity vs Random)": versus["t_pvalue"], "runs": int(table.loc["Popularity", "runs"]),
+        "Random": table.loc["Random", "mean"], "p (Popularity vs Random)": versus["t_pvalue"],
     }
 
 
@@ -184,8 +150,7 @@ def _world_shape(ratings: Ratings, alpha: float, law) -> dict:
 
 
 def _paired(one: pd.DataFrame) -> pd.DataFrame:
-    """1R paired tests (the run as the unit, users as clusters): every system against random on every metric
-    of the sweep, and the rating predictors against popularity."""
+    """1R paired tests, users as clusters: every system against random, the rating predictors against popularity."""
     systems = list(dict.fromkeys(one["system"]))
     against_random = compare(one, list(SWEEP_METRICS), baseline="Random", systems=["Random", *systems],
                              average="run")
@@ -196,9 +161,8 @@ def _paired(one: pd.DataFrame) -> pd.DataFrame:
 
 def _exact_world(alpha: float, designs: list[str], *, preset: str, seed: int, test_ratio: float, target_size: int,
                  cache: bool) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict, pd.DataFrame, dict]:
-    """One world of the sweep with exact item counts: the systems' precision (today's top-N learners in the
-    first design only, to save time; the 1R runs of both calls are the same), popularity against its
-    expectation, the cumulative share of ratings and the world's shape."""
+    """One world of the sweep with exact item counts: the systems' precision (the top-N learners in 1R only, for
+    time), popularity against its expectation, the cumulative share of ratings and the world's shape."""
     world = simulate(preset=preset, alpha=alpha, exact_counts=_COUNT_MODES[EXACT], seed=seed, **PREFERENCE_FREE)
     ratings, law = world.ratings, world.popularity
     del world  # the dense arrays of the world are not needed any more
@@ -227,25 +191,13 @@ def _uniform_in_expectation(design: str, *, preset: str, seed: int, test_ratio: 
     return _measured_and_expected(loose, 0.0, IN_EXPECTATION, experiment.runs, test_ratio, target_size)
 
 
-def skew_sweep(
-    alphas: Sequence[float],
-    *,
-    seed: int = 0,
-    preset: str = PAPERS_PRESET,
-    test_ratio: float = 0.2,
-    target_size: int = 100,
-    all_relevant: bool = True,
-    cache: bool = True,
-) -> SkewSweep:
-    """IRJ 2017 Fig. 5 (left, centre): one preference-free world per ``alpha`` with the shape of ``preset``.
-
-    Each world has exactly ``round(c1 + beta (c2 + k)^-alpha)`` ratings on the item of rank ``k``
-    and rating values drawn from the preset's prior (:data:`recbias.synthetic.PREFERENCE_FREE`);
-    one coin-flip split, the systems of :func:`sweep_systems` (fits cached), the 1R design and,
-    with ``all_relevant``, the AR design of :func:`sweep_all_relevant_design`.  ``alpha = 0`` is
-    always included, once more with item counts exact only in expectation (popularity and
-    random only).
-    """
+def skew_sweep(alphas: Sequence[float], *, seed: int = 0, preset: str = PAPERS_PRESET, test_ratio: float = 0.2,
+               target_size: int = 100, all_relevant: bool = True, cache: bool = True) -> SkewSweep:
+    """IRJ 2017 Fig. 5 (left, centre): one preference-free world per ``alpha`` with the shape of ``preset``, with
+    exactly ``round(c1 + beta (c2 + k)^-alpha)`` ratings on the item of rank ``k`` and rating values drawn from the
+    preset's prior; one coin-flip split, the systems of :func:`sweep_systems` (fits cached), the 1R design and,
+    with ``all_relevant``, the AR design of :func:`sweep_all_relevant_design`.  ``alpha = 0`` is always included,
+    once more with item counts exact only in expectation (popularity and random only)."""
     if preset not in PRESETS:
         raise ValueError(f"unknown synthetic preset {preset!r}; known presets: {', '.join(PRESETS)}")
     designs = [one_relevant_design(target_size)]
@@ -261,30 +213,21 @@ def skew_sweep(
 
 
 def expectation_gap(sweep: SkewSweep) -> float:
-    """The largest relative gap, over the worlds with exact counts, between popularity's measured 1R
-    precision and its exact expectation."""
+    """The largest relative gap between popularity's measured and expected 1R precision (exact item counts)."""
     exact = sweep.expected[sweep.expected["counts"] == EXACT]
     return float((exact["Popularity expected"] / exact["Popularity"] - 1).abs().max())
 
 
 def plsa_gap(sweep: SkewSweep) -> float:
-    """The largest relative gap between pLSA's and popularity's 1R precision over the skewed worlds
-    (NaN when the sweep has none)."""
+    """The largest relative gap between pLSA's and popularity's 1R precision where alpha > 0 (NaN without one)."""
     if not sweep.skewed:
         return float("nan")
     popularity, plsa = sweep.series("Popularity")[sweep.skewed], sweep.series("pLSA")[sweep.skewed]
     return float((plsa / popularity - 1).abs().max())
 
 
-def climbing(sweep: SkewSweep, systems: Sequence[str] = PERSONALISED_SYSTEMS) -> list[str]:
-    """The ``systems`` whose 1R precision lies above random's at the largest skew (interval apart)."""
-    random = sweep.series("Random")[sweep.top]
-    return [s for s in systems if sweep.series(s, "ci_low")[sweep.top] > random]
-
-
 def fitted_alpha(ratings: Ratings, preset: str = PAPERS_PRESET) -> float:
-    """Where ``ratings`` sit on the alpha axis: the exponent of the law fitted with the preset's
-    ``c1`` and ``c2`` (:func:`recbias.synthetic.fit_popularity_curve`)."""
+    """Where ``ratings`` sit on the alpha axis: the exponent of the law fitted with the preset's ``c1`` and ``c2``."""
     p = PRESETS[preset]
     return float(fit_popularity_curve(ratings.item_counts(), floor=p["popularity_floor"],
                                       shift=p["popularity_shift"]).alpha)

@@ -1,10 +1,7 @@
-"""How much of popularity's offline score is real, and whom it serves (beyond the papers).
-
-On simulated worlds with preferences, popularity's measured 1R and AR precision against its true
-precision on the complete relevance, as the observation bias and the skew vary
-(:func:`observation_grid`); and the "majority" argument of IRJ 2017 Sec. 5.1 measured per user, by how
-closely a user's ratings follow the crowd (:func:`mainstream_study`).
-"""
+"""How much of popularity's offline score is real, and whom it serves (beyond the papers): on simulated worlds
+with preferences, popularity's measured 1R and AR precision against its true precision as the observation bias
+and the skew vary (:func:`observation_grid`); and the "majority" argument of IRJ 2017 Sec. 5.1 measured per user,
+by how closely a user's ratings follow the crowd (:func:`mainstream_study`)."""
 
 from __future__ import annotations
 
@@ -13,14 +10,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c04_popularity_bias.study.setup import (
-    ALL_RELEVANT_DESIGN,
-    METRIC,
-    N,
-    PERSONALISED,
-    one_relevant_design,
-    precision_summary,
-)
+from recbias.chapters.c04_popularity_bias.study.setup import (ALL_RELEVANT_DESIGN, METRIC, N, PERSONALISED,
+                                                              one_relevant_design, precision_summary)
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates, evaluate_runs, mean_confidence_interval, true_quality
 from recbias.evaluate.experiment import fit_systems, run_experiment
@@ -30,14 +21,10 @@ from recbias.splits import Fold, fold_seed, make_folds
 from recbias.synthetic import generate
 
 #: the systems of the measured-vs-true and per-user studies, label -> preset
-TRUTH_SYSTEMS: dict[str, str] = {"Popularity": "popularity", PERSONALISED: "user-knn",
-                                 "Random": "random"}
+TRUTH_SYSTEMS: dict[str, str] = {"Popularity": "popularity", PERSONALISED: "user-knn", "Random": "random"}
 
 #: the measures of :func:`observation_grid`: the two offline designs and the truth
 MEASURES = ("1R", "AR", "true")
-
-#: how a group mean moves from the least to the most mainstream group, judged by their 95% intervals
-RISES, FALLS, WITHIN_NOISE = "rises", "falls", "within noise"
 
 
 def mean_interval(values: np.ndarray) -> dict:
@@ -63,25 +50,12 @@ def _grid_cell(alpha: float, selection: float, designs: Mapping[str, str], *, pr
                    for system in TRUTH_SYSTEMS]
 
 
-def observation_grid(
-    alphas: Sequence[float],
-    selections: Sequence[float],
-    *,
-    preset: str = "synthetic",
-    seed: int = 0,
-    test_ratio: float = 0.2,
-    target_size: int = 100,
-    cache: bool = True,
-) -> pd.DataFrame:
-    """Measured and true P@n of :data:`TRUTH_SYSTEMS` on simulated worlds with preferences.
-
-    One world of ``preset`` per (``alpha``, ``selection``): item popularity skew, and how
-    strongly users rate what they like (missing not at random).  One coin-flip split; the
-    measured values are 1R and AR precision on the observed test ratings, the true value
-    is P@n over all items the user did not rate in training, judged on the world's complete
-    relevance (:func:`recbias.evaluate.true_quality`).  Returns one row per (alpha,
-    selection, system, measure) with ``mean``, ``ci_low``, ``ci_high``.
-    """
+def observation_grid(alphas: Sequence[float], selections: Sequence[float], *, preset: str = "synthetic", seed: int = 0,
+                     test_ratio: float = 0.2, target_size: int = 100, cache: bool = True) -> pd.DataFrame:
+    """Measured and true P@n of :data:`TRUTH_SYSTEMS` on one world of ``preset`` per (``alpha``, ``selection``):
+    item popularity skew, and how strongly users rate what they like.  One coin-flip split; measured: 1R and AR
+    precision on the test ratings; true: P@n over all items the user did not rate in training, judged on the
+    world's complete relevance.  One row per (alpha, selection, system, measure) with ``mean`` and its interval."""
     designs = {one_relevant_design(target_size): "1R", ALL_RELEVANT_DESIGN: "AR"}
     setup = {"preset": preset, "seed": seed, "test_ratio": test_ratio, "cache": cache}
     return pd.DataFrame([row for alpha in alphas for selection in selections
@@ -92,12 +66,6 @@ def popularity_over(grid: pd.DataFrame, system: str) -> pd.DataFrame:
     """Popularity's mean P@n over ``system``'s, one row per world (alpha, selection), one column per measure."""
     wide = grid.pivot_table(index=["alpha", "selection", "measure"], columns="system", values="mean")
     return (wide["Popularity"] / wide[system]).unstack("measure")[list(MEASURES)]
-
-
-def overstated(grid: pd.DataFrame) -> pd.Series:
-    """Per world: whether 1R rates popularity higher against the personalised system than the truth does."""
-    share = popularity_over(grid, PERSONALISED)
-    return share["1R"] > share["true"]
 
 
 def mainstream_scores(train: Ratings) -> np.ndarray:
@@ -125,9 +93,8 @@ def mainstream_scores(train: Ratings) -> np.ndarray:
 
 def _per_user_precision(ratings: Ratings, fold: Fold, fitted: Mapping[str, Recommender],
                         seed: int) -> tuple[pd.Series, dict[str, pd.DataFrame]]:
-    """Each user's :func:`mainstream_scores`, and per user (rows) and system (columns): AR P@n on the
-    test ratings (``measured``) and, on a simulated world, P@n on the complete relevance (``true``);
-    users without a mainstream score left out."""
+    """Each user's :func:`mainstream_scores`, and per user (rows) and system (columns): AR P@n (``measured``) and,
+    on a simulated world, P@n on the complete relevance (``true``); users without a score left out."""
     runs = build_runs(fold.train, fold.test, ALL_RELEVANT_DESIGN, seed=fold_seed(seed, 0))
     candidates = Candidates([runs])
     measured = pd.DataFrame({label: evaluate_runs(runs, candidates.score(rec)[0], [METRIC], seed=seed)
@@ -140,19 +107,14 @@ def _per_user_precision(ratings: Ratings, fold: Fold, fitted: Mapping[str, Recom
     return mainstream, per_measure
 
 
-def mainstream_study(
-    ratings: Ratings, *, seed: int = 0, test_ratio: float = 0.2, groups: int = 5, cache: bool = True
-) -> pd.DataFrame:
-    """Per-user AR P@n of popularity and the personalised system by mainstream group (IRJ 2017 Sec. 5.1).
-
-    Fold 0 of the coin-flip splits (the fits of chapter 2 are reused through the cache).  Users
-    with a relevant test item and a defined :func:`mainstream_scores` are cut into ``groups``
-    groups of near-equal size by that score (group 1 the most idiosyncratic).  Rows per (group, system, measure):
-    ``measured`` (AR precision on the test ratings) and, on simulated worlds, ``true``;
-    ``mean`` with its interval over the group's users, ``users``, the group's range of
-    mainstream scores and ``wins``, the share of its users for whom the system's measured
-    precision is strictly higher than the other's.
-    """
+def mainstream_study(ratings: Ratings, *, seed: int = 0, test_ratio: float = 0.2, groups: int = 5,
+                     cache: bool = True) -> pd.DataFrame:
+    """Per-user AR P@n of popularity and the personalised system by mainstream group (IRJ 2017 Sec. 5.1), on fold 0
+    of the coin-flip splits: users with a relevant test item and a :func:`mainstream_scores` are cut into ``groups``
+    groups of near-equal size by it (group 1 the most idiosyncratic).  Rows per (group, system, measure), measure
+    ``measured`` (AR precision) and, on simulated worlds, ``true``: ``mean`` with its interval, ``users``, the
+    group's range of scores and ``wins``, the share of its users for whom the system's measured precision is
+    strictly higher than the other's."""
     fold = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)[0]
     systems = {label: TRUTH_SYSTEMS[label] for label in ("Popularity", PERSONALISED)}
     fitted = fit_systems(systems, fold.train, key_extra=fold.key, cache=cache, seed=seed)
@@ -170,10 +132,3 @@ def mainstream_study(
                              "wins": float((part[label] > other).mean())} | mean_interval(part[label].to_numpy()))
     return pd.DataFrame(rows)
 
-
-def direction(first: pd.Series, last: pd.Series) -> str:
-    """How a group mean moves from ``first`` to ``last`` (rows with ``ci_low`` and ``ci_high``):
-    :data:`RISES` or :data:`FALLS` when their 95% intervals are apart, else :data:`WITHIN_NOISE`."""
-    if last["ci_low"] > first["ci_high"]:
-        return RISES
-    return FALLS if last["ci_high"] < first["ci_low"] else WITHIN_NOISE
