@@ -13,6 +13,7 @@ from recbias.chapters.c09_audit.study.protocols import AR, NEUTRALISING
 #: the chapter reproduces no published number: the header of the common schema only
 PUBLISHED = Path(__file__).with_name("published.csv")
 
+
 FINDINGS = [
     Finding(key="audit_neutralising_index", statement="Neutralising designs give popularity a smaller share of "
             "the scale than AR does on the audited data", source="bellogin2017statistical", anchor="Sec. 6",
@@ -24,7 +25,7 @@ FINDINGS = [
 
 
 def measured(share: pd.DataFrame) -> dict[str, float]:
-    """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.readings.popularity_share`."""
+    """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.compare.popularity_share`."""
     index = share["popularity index"]
     neutral = [p for p in NEUTRALISING if p in index.index]
     if AR not in index.index or not neutral:

@@ -1,4 +1,4 @@
-"""What the measurements say: popularity's share of each score, and how the order of systems moves."""
+"""The systems compared across protocols: popularity's share of each score, and how the order of systems moves."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ def popularity_share(means: pd.DataFrame) -> pd.DataFrame:
     """Per protocol: the popularity index (:func:`recbias.evaluate.popularity_index.popularity_index`, the best
     of the audited systems as the top) and each audited system's lift over Popularity, ``M_s / M_pop``."""
     audited = [s for s in means.columns if s not in REFERENCES]
-    out = pd.DataFrame({"popularity index": popularity_index(means["Popularity"], means["Random"],
-                                                             means[audited].max(axis=1))}, index=means.index).rename_axis("protocol")
+    index = popularity_index(means["Popularity"], means["Random"], means[audited].max(axis=1))
+    out = pd.DataFrame({"popularity index": index}, index=means.index).rename_axis("protocol")
     with np.errstate(divide="ignore", invalid="ignore"):
         for system in audited:
             out[f"{system} / Popularity"] = means[system] / means["Popularity"]
