@@ -13,7 +13,6 @@ from recbias.chapters.c09_audit.study.protocols import AR, NEUTRALISING
 #: the chapter reproduces no published number: the header of the common schema only
 PUBLISHED = Path(__file__).with_name("published.csv")
 
-
 FINDINGS = [
     Finding(key="audit_neutralising_index", statement="Neutralising designs give popularity a smaller share of "
             "the scale than AR does on the audited data", source="bellogin2017statistical", anchor="Sec. 6",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -56,11 +55,9 @@ def scores_table(measured: Measured) -> pd.DataFrame:
 
 def protocols_table(plan: list[Protocol], measured: Measured) -> pd.DataFrame:
     """What each protocol is: design, metric, split, correction and the chapter that explains it."""
-    kept = measured.kept(plan)
-    return pd.DataFrame({"protocol": [p.label for p in kept], "design": [p.design for p in kept],
-                         "metric": [p.metric for p in kept], "split": [p.split for p in kept],
-                         "correction": [p.correction or "" for p in kept],
-                         "explained in": [doc_link(EXPLAINED_IN[p.label]) for p in kept]})
+    return pd.DataFrame([{"protocol": p.label, "design": p.design, "metric": p.metric, "split": p.split,
+                          "correction": p.correction or "", "explained in": doc_link(EXPLAINED_IN[p.label])}
+                         for p in measured.kept(plan)])
 
 
 def commit() -> str:
@@ -93,13 +90,10 @@ def fidelity_table(fidelity: StandInFidelity, recommendation: Recommendation | N
     rank, whether the paired resamples tell it from the most faithful one, and the protocol to report in bold."""
     table = fidelity.table
     tied, chosen = (recommendation.tied, recommendation.protocol) if recommendation is not None else ([], None)
-    return pd.DataFrame({
-        "protocol": [f"<b>{p}</b>" if p == chosen else p for p in table["protocol"]],
-        "τ with the truth": [fmt_ci(t, (lo, hi)) for t, lo, hi in
-                             zip(table["tau"], table["tau_low"], table["tau_high"], strict=True)],
-        "rank": table["rank"].astype(str).tolist(),
-        "within noise of the best": [fmt_yes(p in tied) for p in table["protocol"]],
-    })
+    taus = [fmt_ci(t, (lo, hi)) for t, lo, hi in zip(table["tau"], table["tau_low"], table["tau_high"], strict=True)]
+    return pd.DataFrame({"protocol": [f"<b>{p}</b>" if p == chosen else p for p in table["protocol"]],
+                         "τ with the truth": taus, "rank": table["rank"].astype(str).tolist(),
+                         "within noise of the best": [fmt_yes(p in tied) for p in table["protocol"]]})
 
 
 def _named(protocols: Sequence[str]) -> str:
@@ -109,8 +103,8 @@ def _named(protocols: Sequence[str]) -> str:
 
 def advice_values(recommendation: Recommendation | None, fidelity: StandInFidelity, share: pd.DataFrame,
                   caveats: dict[str, Any]) -> dict[str, str]:
-    """The values the page's advice quotes, in Markdown, from the recommendation, its caveats
-    (:mod:`.study.recommend`) and its row of the popularity ``share``; "none" or "–" where there is nothing to name."""
+    """The values the page's advice quotes, in Markdown, from the recommendation, its caveats (:mod:`.study.recommend`)
+    and its row of the popularity ``share``; "none" or "–" where there is nothing to name."""
     values = dict.fromkeys(["closest", "tied", "behind", "report", "furthest", "companion", "lifts"], "none")
     values |= dict.fromkeys(["closest-tau", "furthest-tau", "popularity-index", "reversed-count"], "–")
     values["world"] = fidelity.world or "none"
@@ -154,7 +148,6 @@ def write_summary(path: str | Path, measured: Measured, profiles: pd.DataFrame, 
                "popularity": share.reset_index().to_dict(orient="records"), "kendall_tau": tau.to_dict(),
                "flipped_pairs": flips.to_dict(orient="records"), "card": card, "stand_in": stand_in}
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(handle, "w") as stream:
-        json.dump(content, stream, indent=1, default=float)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(content, indent=1, default=float))
     os.replace(temporary, path)

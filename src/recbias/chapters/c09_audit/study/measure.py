@@ -32,8 +32,7 @@ class Measured:
     splits: dict[str, Fold]
 
     def summary(self) -> pd.DataFrame:
-        """``protocol``, ``system``, ``mean``, ``ci_low``, ``ci_high``, ``users``: means over runs, intervals over
-        users."""
+        """Per ``protocol`` and ``system``: the ``mean`` over runs, ``ci_low``, ``ci_high`` (95%) and ``users``."""
         table = self.experiment.summary([VALUE])
         return table.rename(columns={"design": "protocol"}).drop(columns=["dataset", "metric"])
 
@@ -61,9 +60,8 @@ def measure_split(plan: list[Protocol], fold: Fold, systems: Mapping[str, str | 
     """Per-run tables of the protocols of ``plan`` on one split, and each protocol's share of relevant candidates;
     presets are fitted through the fit cache, every other system afresh (its code or files may change)."""
     presets = {k: v for k, v in systems.items() if isinstance(v, str)}
-    others = {k: v for k, v in systems.items() if not isinstance(v, str)}
     fitted = fit_systems(presets, fold.train, key_extra=fold.key, seed=seed) | fit_systems(
-        others, fold.train, cache=False, seed=seed)
+        {k: v for k, v in systems.items() if k not in presets}, fold.train, cache=False, seed=seed)
     fitted = {label: fitted[label] for label in systems}
     drawn = fold_runs(plan, fold, ratings, seed)
     runs = dict(zip(drawn.designs, drawn.runs, strict=True))

@@ -34,7 +34,5 @@ def bias_profile(ratings: Ratings) -> dict[str, float | int | str]:
 def profiles(ratings: Ratings, *, others: bool = True, load: Callable[[str], Ratings] = datasets.load) -> pd.DataFrame:
     """The profile of ``ratings`` and, with ``others``, of every other real dataset at hand
     (:func:`recbias.datasets.available_real`: the simulated presets, up to 20 M ratings, are not drawn)."""
-    rows = [bias_profile(ratings)]
-    if others:
-        rows += [bias_profile(load(name)) for name in datasets.available_real(besides=ratings.name)]
-    return pd.DataFrame(rows)
+    names = datasets.available_real(besides=ratings.name) if others else []
+    return pd.DataFrame([bias_profile(ratings)] + [bias_profile(load(name)) for name in names])

@@ -1,8 +1,6 @@
-"""Which protocol to report: the fidelity of the audit's protocols on a world shaped like the audited data
-(:func:`recbias.synthetic.stand_in_world`, ordering chapter 8's field by true precision at 10), the protocols
-the paired resamples do not tell from the most faithful one (:func:`recbias.evaluate.fidelity.leaders`), the
-most faithful of them that needs no correction, and its caveats on the audited data (:func:`caveats`).
-"""
+"""Which protocol to report: the audit's protocols ordering chapter 8's field on a world shaped like the audited
+data (:func:`recbias.synthetic.stand_in_world`), the most faithful of those the paired resamples do not tell from
+the best that needs no correction, and its caveats on the audited data."""
 
 from __future__ import annotations
 
@@ -65,9 +63,8 @@ class Recommendation:
 
 
 def recommend(table: pd.DataFrame, plan: Sequence[Protocol], level: float = LEVEL) -> Recommendation | None:
-    """The :class:`Recommendation` read from a fidelity table with ``tau_draws``, most faithful first
-    (:attr:`StandInFidelity.table`), at the two-sided ``level``; ``plan`` says which protocols read a correction.
-    None when the table is empty or its best tau is undefined (a truth that does not order the systems)."""
+    """The :class:`Recommendation` from a fidelity table with ``tau_draws``, most faithful first, at the two-sided
+    ``level``; None when the table is empty or its best tau is undefined (a truth that does not order systems)."""
     if table.empty or pd.isna(table["tau"].iloc[0]):
         return None
     tied = leaders(table, level)
