@@ -89,8 +89,8 @@ glue_table("tbl-truth-protocols", protocols.reset_index()[["kind", "protocol", "
 # {cite:p}`schnabel2016recommendations`. The estimate is noisy, with 16 items a user,
 # and the intervals below show how noisy.
 #
-# On this build the truth is that of {glue:text}`world-name`, with {glue:text}`world-users` users,
-# {glue:text}`world-items` items and {glue:text}`world-ratings` ratings. A dataset without a ground
+# On this build the truth comes from {glue:text}`world-name` ({glue:text}`world-users` users,
+# {glue:text}`world-items` items, {glue:text}`world-ratings` ratings). A dataset without a ground
 # truth, such as MovieLens, is replaced by a simulated world named after it, with its users and
 # ratings and as many of its items as the generator holds in memory for that many users.
 #
