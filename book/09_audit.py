@@ -222,8 +222,8 @@ for name, value in report.advice_values(advice, stand_in, share, caveats).items(
 #
 # Before reporting it, check what it says on your own data with your own systems:
 #
-# - On your data, other protocols reverse its order of {glue:md}`audit-reversed-count` pairs of
-#   systems, listed below; report both orders of every pair listed.
+# - Pairs of systems whose order under it other protocols reverse on your data:
+#   {glue:md}`audit-reversed-count`, listed below; report both orders of every pair listed.
 # - Of the other protocols, {glue:md}`audit-furthest` orders your systems least like it does
 #   ($\tau$ = {glue:md}`audit-furthest-tau`).
 # - Under it, Popularity reaches {glue:md}`audit-popularity-index` of the way from Random to the best
