@@ -224,8 +224,9 @@ for name, value in report.advice_values(advice, stand_in, share, caveats).items(
 #
 # - Pairs of systems whose order under it other protocols reverse on your data:
 #   {glue:md}`audit-reversed-count`, listed below; report both orders of every pair listed.
-# - Of the other protocols, {glue:md}`audit-furthest` orders your systems least like it does
-#   ($\tau$ = {glue:md}`audit-furthest-tau`).
+# - The lowest $\tau$ between its order of your systems and another protocol's:
+#   {glue:md}`audit-furthest-tau`, under {glue:md}`audit-furthest` (1 when every protocol orders
+#   them as it does).
 # - Under it, Popularity reaches {glue:md}`audit-popularity-index` of the way from Random to the best
 #   audited system; lift over Popularity: {glue:md}`audit-lifts`.
 # - When the protocol to report does not neutralise popularity, report beside it the lift over
