@@ -35,12 +35,15 @@ from recbias.bookkit.page import open_dataset
 ratings = open_dataset(dataset, seed)
 
 # %% tags=["remove-cell"]
+from IPython.display import Markdown
+from myst_nb import glue
+
 from recbias.bookkit.claims import register
-from recbias.bookkit.page import say, show_text
+from recbias.bookkit.page import say, say_findings
 from recbias.bookkit.scorecard import findings_table
 from recbias.bookkit.tables import glue_figure, glue_table, show_table
 from recbias.chapters.c09_audit import claims, figures, report
-from recbias.chapters.c09_audit.study import measure, profile, protocols, readings, recommend
+from recbias.chapters.c09_audit.study import compare, measure, profile, protocols, recommend
 from recbias.recommenders.external import parse_systems
 
 audited = parse_systems(systems, seed=seed)
@@ -127,7 +130,7 @@ glue_figure("fig-audit-scores", figures.scores_figure(measured.summary(), rating
 
 # %% tags=["remove-cell"]
 means = measured.means()
-share = readings.popularity_share(means)
+share = compare.popularity_share(means)
 glue_table("tbl-audit-popularity", share.reset_index(), "{:.2f}", left=["protocol"])
 
 # %% [markdown]
@@ -136,7 +139,8 @@ glue_table("tbl-audit-popularity", share.reset_index(), "{:.2f}", left=["protoco
 # A comparison is worth reporting if another reasonable protocol would not reverse it. Kendall's τ
 # between the orders of the systems (references included) under every two protocols is 1 when they agree
 # on every pair and −1 when they reverse every pair ({numref}`fig-audit-tau`); the pairs some protocol
-# reverses are listed below it. {glue:text}`flips`
+# reverses are listed below it: on this data, {glue:text}`flip-count` of the {glue:text}`pair-count`
+# pairs of systems change order with the protocol.
 #
 # ```{glue:figure} fig-audit-tau
 # :name: fig-audit-tau
@@ -145,10 +149,11 @@ glue_table("tbl-audit-popularity", share.reset_index(), "{:.2f}", left=["protoco
 # ```
 
 # %% tags=["remove-cell"]
-tau = readings.tau_matrix(means)
-flips = readings.flipped_pairs(means)
+tau = compare.tau_matrix(means)
+flips = compare.flipped_pairs(means)
 glue_figure("fig-audit-tau", figures.tau_figure(tau, ratings.name))
-say("flips", report.flips_sentence(flips))
+say("flip-count", str(len(flips)))
+say("pair-count", str(len(means.columns) * (len(means.columns) - 1) // 2))
 
 # %% tags=["remove-input"]
 show_table(flips, left=list(flips.columns), wrap=True)
@@ -168,15 +173,15 @@ show_table(flips, left=list(flips.columns), wrap=True)
 # {glue:text}`audit-truth-metric` over every item a user did not rate in training: Kendall's
 # $\tau_b$, with its 95% interval over {glue:text}`audit-bootstrap` resamples of the users
 # ({numref}`tbl-audit-fidelity`). A protocol is *within noise* of the most faithful one when the
-# paired resamples do not put it behind at the 5% level; among those, the page recommends the most
-# faithful one that needs no correction, since a correction adds a modelling choice a reader must
-# trust.
+# paired resamples do not put it behind at the {glue:text}`level` level; among those, the page
+# recommends the most faithful one that needs no correction, since a correction adds a modelling
+# choice a reader must trust. {glue:md}`policy`
 #
 # ```{glue:figure} tbl-audit-world
 # :name: tbl-audit-world
 #
-# The audited data and the simulated world that stands in for it. Gini, α and top-10% share describe
-# the item counts as in {numref}`tbl-audit-profile`; the world's are measured on the ratings it drew.
+# The audited data and the simulated world that stands in for it, in the numbers of
+# {numref}`tbl-audit-profile`; the world's are measured on the ratings it drew.
 # The exponent and the shift of the fitted curve trade off against each other, so the two α can differ
 # where the Gini coefficients and top-10% shares agree.
 # ```
@@ -193,20 +198,43 @@ show_table(flips, left=list(flips.columns), wrap=True)
 kept = measured.kept(plan)
 stand_in = recommend.stand_in_fidelity(ratings, kept, seed=seed, n_boot=bootstrap)
 advice = recommend.recommend(stand_in.table, kept)
-glue_table("tbl-audit-world", report.world_table(stand_in), left=[""])
+caveats = recommend.caveats(advice, means, tau, stand_in)
+glue_table("tbl-audit-world", report.profile_table(stand_in.profiles), left=["number", "explained in"])
 glue_table("tbl-audit-fidelity", report.fidelity_table(stand_in, advice), left=["protocol"])
 say("audit-field-size", str(len(stand_in.systems)))
 say("audit-truth-metric", stand_in.truth_metric)
 say("audit-bootstrap", f"{bootstrap:,}")
-
-# %% tags=["remove-input"]
-show_text(report.recommendation_text(advice, stand_in, kept))
+say("audit-refused", stand_in.refused or "none")
+for name, value in report.advice_values(advice, stand_in, share, caveats).items():
+    glue(f"audit-{name}", Markdown(value), display=False)
 
 # %% [markdown]
+# On the {glue:md}`audit-world`, the protocol closest to the true order of the
+# {glue:text}`audit-field-size` systems is {glue:md}`audit-closest` ($\tau_b$ =
+# {glue:md}`audit-closest-tau`). The paired resamples of users do not tell these protocols from it
+# at the {glue:text}`level` level: {glue:md}`audit-tied`; clearly behind it: {glue:md}`audit-behind`.
+# The protocol to report is the most faithful of these that needs no correction, or, when every one
+# of them needs a correction, the most faithful one, with its correction named: on this data,
+# **report {glue:md}`audit-report`**. Where no world can be drawn in the shape of the data, or its
+# truth does not order the systems, no protocol's fidelity is defined, the names above read "none",
+# and chapter 8's results on its simulated worlds are the guide; the generator's reason for refusing
+# a world, if it did: {glue:text}`audit-refused`.
+#
 # Before reporting it, check what it says on your own data with your own systems:
+#
+# - Pairs of systems whose order under it other protocols reverse on your data:
+#   {glue:md}`audit-reversed-count`, listed below; report both orders of every pair listed.
+# - The lowest $\tau$ between its order of your systems and another protocol's:
+#   {glue:md}`audit-furthest-tau`, under {glue:md}`audit-furthest` (1 when every protocol orders
+#   them as it does).
+# - Under it, Popularity reaches {glue:md}`audit-popularity-index` of the way from Random to the best
+#   audited system; lift over Popularity: {glue:md}`audit-lifts`.
+# - When the protocol to report does not neutralise popularity, report beside it the lift over
+#   Popularity under {glue:md}`audit-companion`, the most faithful neutralising protocol on the
+#   stand-in world, so that a reader sees how much of the gain popularity explains.
 
 # %% tags=["remove-input"]
-show_text(report.caveats_text(recommend.caveats(advice, means, tau, share, stand_in)))
+show_table(report.reversals_table(caveats), left=["above", "below", "reversed under"], wrap=True)
 
 # %% [markdown]
 # The stand-in world copies the data's size, popularity and share of positive ratings, not the
@@ -218,16 +246,34 @@ show_text(report.caveats_text(recommend.caveats(advice, means, tau, share, stand
 #
 # The paragraph and {numref}`tbl-audit-card` describe this audit in the form a paper needs.
 #
-# ```{glue:figure} tbl-audit-card
+# > We evaluate on {glue:text}`card-data` with a random split holding out {glue:text}`card-held-out`
+# > of the ratings (seed {glue:text}`card-seed`) and, where the data allow one, a split with uniform
+# > test item profiles (splits used here: {glue:text}`card-split-names`). Each system ranks its
+# > candidates under {glue:text}`card-protocol-count` protocols ({glue:text}`card-protocols`); we
+# > report means over runs with 95% intervals that treat the user as the unit (up to
+# > {glue:text}`card-users` users), beside Random and Popularity, computed with
+# > {glue:text}`card-software`.
+#
+# ```{table} Evaluation protocol card of this audit.
 # :name: tbl-audit-card
 #
-# Evaluation protocol card of this audit.
+# | field | value |
+# |---|---|
+# | data | {glue:text}`card-data` |
+# | systems | {glue:text}`card-systems` |
+# | designs | {glue:text}`card-designs` |
+# | candidate policy | test items (TI) or all items (AI) not rated in training; NN(k) samples k per run |
+# | metrics | {glue:text}`card-metrics` |
+# | split | {glue:text}`card-split`; test ratio {glue:text}`card-test-ratio` |
+# | seeds | {glue:text}`card-seed` (splits, samples, ties) |
+# | intervals | 95%, users as the unit |
+# | software | {glue:text}`card-software` |
 # ```
 
-# %% tags=["remove-input"]
-card = report.card_table(plan, measured, dataset=ratings.name, seed=seed, test_ratio=test_ratio, systems=list(audited))
-glue_table("tbl-audit-card", card, left=["field", "value"], wrap=True)
-show_text(report.card_paragraph(plan, measured, dataset=ratings.name, seed=seed, test_ratio=test_ratio))
+# %% tags=["remove-cell"]
+card = report.card_values(plan, measured, dataset=ratings.name, seed=seed, test_ratio=test_ratio, systems=list(audited))
+for name, value in card.items():
+    say(f"card-{name}", value)
 
 # %% [markdown]
 # ## What this page checked
@@ -237,6 +283,7 @@ show_text(report.card_paragraph(plan, measured, dataset=ratings.name, seed=seed,
 
 # %% tags=["remove-input"]
 found = register(claims.FINDINGS, claims.measured(share), dataset=ratings.name)
+say_findings(found)
 show_table(findings_table(found), left=["statement", "evidence"], wrap=True)
 if summary:
     report.write_summary(summary, measured, profile.profiles(ratings, others=False), share, tau, flips, card,

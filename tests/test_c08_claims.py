@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, evaluate, published
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, LEVEL, evaluate, published
 from recbias.chapters.c08_protocol_fidelity import claims, study
 
 FINDING = {f.key: f for f in claims.ON_GRID + claims.PAPERS_ON_GRID + claims.FINDINGS + claims.PAPERS_FINDINGS
@@ -33,6 +33,10 @@ HOLDING = {
     "tau_max": 0.88, "tau_max_protocol": "infAP",
     "dataset": "synthetic", "second": "coat", "leaders_margin": 0.1, "leaders_margin_p": 0.01,
     "leaders_on_second": "τ on coat minus the median τ there (0.56): infAP +0.10 (p = 0.010)",
+    "bias_gain": 0.3, "bias_gain_p": 0.01, "bias_low": 0.49, "bias_high": 0.79, "weakest": 0.0,
+    "truths_n": 18, "truths_rho": 0.6, "truths_top": "infAP and bpref", "truths_furthest": "UAR P@10",
+    "truths_rank_first": "2nd", "truths_rank_second": "16th", "truths_apart": 0, "truths_higher_first": 0,
+    "truths_higher_second": 0, "truths_noisier": "coat",
 }
 EDGES = [
     ("neutralising-beats-standard-under-strong-bias", {"neutralising_gain_p": 0.0499}, HOLDS),
@@ -66,6 +70,11 @@ EDGES = [
     ("no-protocol-is-exact", {"tau_max": -1.0}, HOLDS),
     ("leaders-hold-on-second-truth", {"leaders_margin": -0.1}, FAILS),
     ("leaders-hold-on-second-truth", {"leaders_margin_p": 0.3}, INCONCLUSIVE),
+    ("bias-helps-fidelity", {"bias_gain": -0.3}, FAILS),
+    ("bias-helps-fidelity", {"bias_gain_p": 0.05}, INCONCLUSIVE),
+    ("truths-rank-protocols-alike", {"truths_rho": 0.5}, HOLDS),
+    ("truths-rank-protocols-alike", {"truths_rho": 0.4999}, FAILS),
+    ("truths-agree-on-every-protocol", {"truths_apart": 1}, FAILS),
 ]
 
 
@@ -81,12 +90,13 @@ def test_each_criterion_at_its_edge(key: str, changed: dict, outcome: str) -> No
 def test_every_finding_is_tested_at_an_edge_and_keys_are_the_scorecards() -> None:
     assert {key for key, _, _ in EDGES} == set(FINDING)
     assert list(FINDING) == ["neutralising-beats-standard-under-strong-bias", "skew-hurts-fidelity",
-                             "neutralising-beats-standard-under-strong-bias-papers-set",
+                             "bias-helps-fidelity", "neutralising-beats-standard-under-strong-bias-papers-set",
                              "full-catalogue-beats-sampled", "correction-helps-sampled", "snips-beats-plain",
                              "step-hurts-discounted-auc", "neutralising-beats-standard",
                              "standard-protocols-pick-the-best", "no-protocol-is-exact",
                              "neutralising-beats-standard-papers-set", "standard-protocols-pick-the-best-papers-set",
-                             "leaders-hold-on-second-truth"]
+                             "leaders-hold-on-second-truth", "truths-rank-protocols-alike",
+                             "truths-agree-on-every-protocol"]
 
 
 def test_the_evidence_and_statements_quote_the_measured_values() -> None:
@@ -109,13 +119,40 @@ def test_the_evidence_and_statements_quote_the_measured_values() -> None:
         "highest mean τ 0.88 (infAP) (")
 
 
+def test_the_findings_that_speak_on_the_page_say_every_outcome_they_reach() -> None:
+    def said(key: str, changed: dict) -> str:
+        return evaluate(FINDING[key], HOLDING | changed, dataset="x").sentence
+
+    assert said("bias-helps-fidelity", {}).startswith("In this grid fidelity rises with observation bias (mean "
+                                                      "Kendall's τ over protocols 0.49 at strength 0 and 0.79 at 2.5). "
+                                                      "Under strong selection")
+    assert said("bias-helps-fidelity", {"bias_gain": -0.3}).startswith("In this grid fidelity falls with observation")
+    assert said("bias-helps-fidelity", {"bias_gain_p": 0.3}).startswith(
+        "In this grid fidelity does not rise with observation bias beyond resampling noise (mean Kendall's τ")
+    agreement = ("over the 18 protocols, the rank correlation between their τ on the one and on the other is 0.60. "
+                 "In the top third on both: infAP and bpref. They disagree most on UAR P@10 (2nd of 18 on synthetic, "
+                 "16th on coat).")
+    assert said("truths-rank-protocols-alike", {}) == "The two truths rank the protocols alike: " + agreement
+    assert said("truths-rank-protocols-alike", {"truths_rho": 0.03}).startswith(
+        "The two truths rank the protocols differently: over the 18 protocols, the rank correlation between their τ "
+        "on the one and on the other is 0.03.")
+    assert said("truths-agree-on-every-protocol", {}).endswith("coat cannot settle the finer distinctions of synthetic.")
+    parted = said("truths-agree-on-every-protocol", {"truths_apart": 13, "truths_higher_first": 12,
+                                                     "truths_higher_second": 1})
+    assert parted.startswith("The two truths part beyond resampling noise on 13 of the 18 protocols (marked in the "
+                             "table): synthetic gives the higher τ on 12 of them and coat on 1.")
+    assert "as coat's is with its wider intervals" in parted
+    assert all(said(key, {}) == "" for key in FINDING if not FINDING[key].says)
+
+
 def test_the_chapter_publishes_no_number() -> None:
     assert published(claims.PUBLISHED) == []
 
 
 def fidelity_table(taus: dict[str, float], best_share: dict[str, float], draws: dict[str, list[float]],
                    behind: dict[str, float] | None = None) -> pd.DataFrame:
-    return pd.DataFrame([{"protocol": p, "tau": t, "best_share": best_share.get(p, 0.0),
+    return pd.DataFrame([{"protocol": p, "tau": t, "tau_low": t - 0.15, "tau_high": t + 0.15,
+                          "best_share": best_share.get(p, 0.0),
                           "tau_draws": np.array(draws.get(p, [t] * 4), dtype=float),
                           "behind_best": (behind or {}).get(p, 0.0)} for p, t in taus.items()])
 
@@ -164,6 +201,10 @@ def test_the_values_of_the_grid_compare_kinds_draw_by_draw() -> None:
     assert values["neutralising_gain_p"] == pytest.approx(2 / 5)  # 0.1 in every one of the four resamples
     assert values["skew_loss"] == pytest.approx(0.1) and values["skew_taus"] == "α 0.5: 0.50, α 1.5: 0.40"
     assert values["skew_loss_p"] == pytest.approx(2 / 5)
+    # a bias of 2 adds 0.1 to every world: the strongest against the weakest, 0.1 in every resample too
+    assert (values["bias_low"], values["bias_high"]) == (pytest.approx(0.4), pytest.approx(0.5))
+    assert values["bias_gain"] == pytest.approx(0.1) and values["bias_gain_p"] == pytest.approx(2 / 5)
+    assert (values["weakest"], values["strongest"]) == (0.0, 2.0)
     papers = claims.measured_grid(grid, claims.PAPERS_PREFIX)
     assert papers["papers_neutralising_gain"] == values["neutralising_gain"]
     unbiased = claims.measured_grid(grid[(grid["selection"] == 0) & (grid["alpha"] == 0.5)])
@@ -174,7 +215,7 @@ def test_the_values_of_the_second_truth_read_the_weakest_leader() -> None:
     # 79 resamples: c and d are always below a (p = 2 / 80), b is above it in ten (p = 2 (10 + 1) / 80)
     main = fidelity_table({"a": 0.9, "b": 0.85, "c": 0.5, "d": 0.3}, {},
                           {"a": [0.9] * 79, "b": [0.85] * 69 + [0.95] * 10, "c": [0.5] * 79, "d": [0.3] * 79})
-    assert study.leaders(main, study.LEVEL) == ["a", "b"]
+    assert study.leaders(main, LEVEL) == ["a", "b"]
     draws = {"a": [0.2, 0.1, 0.3, 0.2], "b": [0.8, 0.7, 0.9, 0.8], "c": [0.6, 0.6, 0.6, 0.6], "d": [0.1, 0.2, 0.0, 0.1]}
     second = fidelity_table({"a": 0.2, "b": 0.8, "c": 0.6, "d": 0.1}, {}, draws)
     values = claims.measured_second(main, second, ("world", "coat"))
@@ -183,9 +224,12 @@ def test_the_values_of_the_second_truth_read_the_weakest_leader() -> None:
     assert values["leaders_on_second"] == ("τ on coat minus the median τ there (0.40): a -0.20 (p = 0.400), "
                                            "b +0.40 (p = 0.400)")
     assert FINDING["leaders-hold-on-second-truth"].criterion(values | {"leaders_margin_p": 0.01}) == FAILS
+    # the intervals are tau ± 0.15: a (0.9 against 0.2) and d (0.3 against 0.1) part, both higher on the world
+    assert (values["truths_n"], values["truths_apart"], values["truths_higher_first"]) == (4, 2, 2)
+    assert values["truths_furthest"] == "a" and values["truths_top"] == "none"  # a leads on one, b on the other
+    assert FINDING["truths-agree-on-every-protocol"].criterion(values) == FAILS
     kept = claims.measured_second(main, second.assign(tau=[0.9, 0.8, 0.1, 0.0],
                                                       tau_draws=[np.array([0.9, 0.8, 0.9, 0.9])] * 2
                                                       + [np.array([0.1, 0.0, 0.1, 0.1])] * 2), ("world", "coat"))
     assert kept["leaders_margin"] > 0  # both leaders above the median: the weaker is the one with the larger p
-    assert set(claims.measured(main, pd.DataFrame({"protocol": ["a"], "alpha": [1.0], "selection": [0.0],
-                                                   "tau": [0.5]}), None, ("world", ""))) & set(values) == set()
+    assert claims.measured_second(main, None, ("world", "")) == {}  # no second truth, no value of its findings

@@ -35,7 +35,12 @@ def test_the_fidelity_figure_has_a_row_per_protocol_and_a_legend_per_kind(count)
     kinds = list(dict.fromkeys(study.families()[p] for p in labels))
     assert [t.get_text() for t in fig.legends[0].get_texts()] == kinds
     assert "dataset: world" in texts(fig)
-    filled = [line.get_markerfacecolor() for line in ax.get_lines() if line.get_marker() == "o"]
+    points = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    bars = [line for line in ax.get_lines() if line.get_marker() != "o"]
+    np.testing.assert_allclose([line.get_xdata()[0] for line in points], main["tau"])
+    np.testing.assert_allclose([line.get_ydata()[0] for line in points], range(count))
+    np.testing.assert_allclose([line.get_xdata() for line in bars], main[["tau_low", "tau_high"]].to_numpy())
+    filled = [line.get_markerfacecolor() for line in points]
     assert sum(colour != "white" for colour in filled) == 2  # the two protocols not clearly behind
     assert overlapping_texts(fig) == []
 
@@ -47,7 +52,7 @@ def test_every_kind_of_protocol_has_a_colour() -> None:
 @pytest.mark.parametrize(("alphas", "selections"), [((0.5,), (0.0, 2.0)), ((0.5, 1.0, 1.4), (0.0, 1.0, 2.5))])
 def test_the_grid_figure_annotates_every_cell(alphas, selections) -> None:
     labels = [p.label for p in study.protocols(1000)]
-    grid = pd.DataFrame([{"protocol": p, "alpha": a, "selection": s, "tau": 0.5 + 0.01 * k}
+    grid = pd.DataFrame([{"protocol": p, "alpha": a, "selection": s, "tau": 0.5 + 0.01 * k + 0.1 * a - 0.05 * s}
                          for k, p in enumerate(labels) for a in alphas for s in selections])
     cells = report.grid_table(study.grid_cells(grid, labels))
     fig = figures.grid_figure(cells, partial(dataset_caption, dataset="simulation grid"))
@@ -55,6 +60,8 @@ def test_the_grid_figure_annotates_every_cell(alphas, selections) -> None:
     assert ax.get_xlabel() == r"popularity skew $\alpha$ and strength of observation bias"
     assert [t.get_text() for t in ax.get_yticklabels()] == labels
     assert len(ax.texts) == len(labels) * len(alphas) * len(selections) + 1  # the annotations and the stamp
+    annotated = [t.get_text() for t in ax.texts if t.get_text() != "dataset: simulation grid"]
+    assert annotated == [f"{v:.2f}" for v in cells.to_numpy().ravel()]  # row by row, the tau of each cell
     assert fig.axes[1].get_ylabel() == r"Kendall's $\tau_b$"
     upright = len(cells.columns) <= figures.UPRIGHT_CELLS
     assert {t.get_rotation() for t in ax.get_xticklabels()} == ({0.0} if upright else {90.0})

@@ -1,52 +1,18 @@
-"""Chapter 8's tables and sentences, with their values, at the edges where their wording changes."""
+"""Chapter 8's tables: the field, the protocols, fidelity on one truth or two, the halves on every truth and the
+cells of the grid, with their values and their structure."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
-import pytest
 
-from recbias import datasets
 from recbias.chapters.c08_protocol_fidelity import report, study
-from recbias.synthetic import stand_in
-from recbias.ratings import Ratings
-
-
-@pytest.fixture(scope="module")
-def world() -> Ratings:
-    return datasets.load("synthetic-small", seed=1)
 
 
 def table(taus: dict[str, tuple[float, float, float]], **columns) -> pd.DataFrame:
     """A fidelity table: protocol -> (tau, tau_low, tau_high), in the order given."""
     return pd.DataFrame([{"protocol": p, "tau": t, "tau_low": lo, "tau_high": hi} for p, (t, lo, hi) in taus.items()]
                         ).assign(**columns)
-
-
-def test_the_world_note_says_what_stands_in_for_a_dataset_without_truth(world, monkeypatch):
-    plain = dataclasses.replace(world, name="plain", true_relevance=None)
-    assert report.world_note(world, world) == ""
-    note = report.world_note(plain, study.world_with_truth(plain))
-    assert "of the same size" in note and note.startswith("The dataset of this build, plain, has no ground truth")
-    monkeypatch.setattr(stand_in, "MAX_PAIRS", plain.n_users * (plain.n_items - 7))
-    note = report.world_note(plain, study.world_with_truth(plain))
-    assert f"but {plain.n_items - 7:,} of its {plain.n_items:,} items" in note
-
-
-def test_the_second_note_is_empty_unless_the_truth_is_missing_or_the_default_world(world):
-    coat = dataclasses.replace(world, name="coat")
-    assert report.second_note("", world, None) == ""
-    assert report.second_note("coat", world, coat) == ""
-    assert report.second_note("coat", world, None).startswith("The second dataset, coat, is not available")
-    assert report.second_note(world.name, world, world) == (
-        f"The build's own dataset is {world.name}, so the second truth here is the default simulated world.")
-
-
-def test_the_leaders_in_words():
-    assert report.leaders_words(["a"], 18) == "no other protocol"
-    assert report.leaders_words(["a", "b"], 18) == "2 of the 18 protocols"
 
 
 def test_the_field_table_names_what_sets_each_system_apart():
@@ -89,68 +55,23 @@ def test_the_comparison_table_marks_the_protocols_apart_beyond_noise():
         "protocol", "τ, world", "world, over users (95%)"]
 
 
-def test_the_agreement_sentence_reads_right_at_its_edges():
-    main = table({p: (t, 0, 1) for p, t in zip("abcdef", [0.9, 0.8, 0.5, 0.4, 0.3, 0.2], strict=True)})
-    alike = table({p: (t, 0, 1) for p, t in zip("abcdef", [0.2, 0.8, 0.7, 0.6, 0.5, 0.4], strict=True)})
-    text = report.agreement_text(main, alike, ("world", "coat"))
-    assert text.startswith("The two truths rank the protocols differently: over the 6 protocols, the rank "
-                           "correlation between their τ on the one and on the other is 0.14.")
-    assert "B is in the top third on both." in text and "disagree most on a (1st of 6 on world, 6th on coat)" in text
-    same = report.agreement_text(main, main, ("world", "coat"))
-    assert "rank the protocols alike" in same and "is 1.00" in same and "A and b are in the top third on both" in same
-    apart = table({p: (t, 0, 1) for p, t in zip("abcdef", [0.1, 0.2, 0.3, 0.4, 0.5, 0.9], strict=True)})
-    assert "No protocol is in the top third on both." in report.agreement_text(main, apart, ("world", "coat"))
-    assert report.agreement_text(main, None, ("world", "")) == ""
-    assert report.agreement_text(main.head(2), main.head(2), ("world", "coat")) == ""
-
-
-def test_the_disagreement_sentence_reads_right_at_its_edges():
-    main = table({"a": (0.9, 0.85, 0.95), "b": (0.8, 0.75, 0.85), "c": (0.5, 0.45, 0.55)})
-    none = report.disagreement_text(main, main, ("world", "coat"))
-    assert none.startswith("On no protocol do the two truths part") and none.endswith("finer distinctions of world.")
-    lower = table({"a": (0.3, 0.1, 0.5), "b": (0.2, 0.0, 0.4), "c": (0.5, 0.3, 0.7)})
-    text = report.disagreement_text(main, lower, ("world", "coat"))
-    assert text.startswith("The two truths part beyond resampling noise on 2 of the 3 protocols")
-    assert "on all of them world gives the higher τ" in text and "as coat's is with its wider intervals" in text
-    mixed = lower.assign(tau=[0.3, 0.95, 0.5], tau_low=[0.1, 0.9, 0.3], tau_high=[0.5, 0.99, 0.7])
-    assert "world gives the higher τ on 1 of them and coat on 1" in report.disagreement_text(main, mixed,
-                                                                                             ("world", "coat"))
-    higher = table({"a": (0.99, 0.97, 1.0), "b": (0.95, 0.9, 0.99), "c": (0.5, 0.3, 0.7)})
-    assert "on all of them coat gives the higher τ" in report.disagreement_text(main, higher, ("world", "coat"))
-    assert report.disagreement_text(main, None, ("world", "")) == ""
-
-
-def test_the_recommendations_list_every_verdict_with_its_advice():
-    main = table({"a": (0.9, 0, 1), "b": (0.7, 0, 1), "c": (0.5, 0, 1), "d": (0.3, 0, 1)})
-    grid = pd.DataFrame({"protocol": list("abcd"), "tau": [0.9, 0.1, 0.8, 0.2]})
-    rows = report.recommendations(main, None, grid)
-    assert list(rows["verdict"]) == ["in the better half on every truth", "mixed evidence",
-                                     "in the worse half on every truth"]
-    assert list(rows["protocols"]) == ["a", "b, c", "d"]
-    assert rows["what to do"].iloc[2] == "avoid for choosing between systems"
-    assert report.recommendations(main.head(1), None, grid.head(1))["protocols"].tolist() == ["a", "none", "none"]
-
-
-def test_the_grid_table_names_its_cells_and_the_trend_reads_right_at_its_edges():
+def test_the_grid_table_names_its_cells():
     cells = pd.DataFrame([[0.5, 0.7]], index=["a"], columns=pd.MultiIndex.from_tuples([(0.5, 0.0), (1.4, 2.5)]))
-    assert list(report.grid_table(cells).columns) == ["α = 0.5\nbias 0", "α = 1.4\nbias 2.5"]
-    rises = report.grid_trend(pd.Series({0.0: 0.5, 2.5: 0.7}))
-    assert rises.startswith("In this grid fidelity rises with observation bias (mean Kendall's τ over protocols 0.50 "
-                            "at strength 0 and 0.70 at 2.5).")
-    flat = report.grid_trend(pd.Series({0.0: 0.5, 2.5: 0.5}))
-    assert flat.startswith("In this grid fidelity does not rise with observation bias (")
-    one = report.grid_trend(pd.Series({1.5: 0.5}))
-    assert one.startswith("The grid has one strength of observation bias (1.5)")
+    named = report.grid_table(cells)
+    assert list(named.columns) == ["α = 0.5\nbias 0", "α = 1.4\nbias 2.5"]
+    assert named.loc["a"].tolist() == [0.5, 0.7]
 
 
-def test_the_settings_table_gives_a_reason_for_every_departure_only():
-    small = report.settings_table(study.protocols(300), splits=2, n_boot=200, level=0.05).set_index("setting")
-    assert list(small.columns) == ["this page", "the papers", "why it differs"]
-    assert small.loc["1R target sets", "this page"] == "1R TI-NN(15)"
-    assert small.loc["1R target sets", "why it differs"].startswith("P1R's ten percentiles")
-    assert small.loc["splits", "why it differs"] == "the page's `split_seeds`"
-    assert small.loc["comparisons", "this page"] == "paired resamples of users (200), two-sided p < 0.05"
-    large = report.settings_table(study.protocols(3000), splits=5, n_boot=50, level=0.05).set_index("setting")
-    assert large.loc["1R target sets", "why it differs"] == "" and large.loc["splits", "why it differs"] == ""
-    assert large.loc["sampled metric", "this page"].startswith("HR@10 over 1R AI-NN(100)")
-
+def test_the_halves_table_gives_tau_rank_and_count_on_every_truth():
+    main = table({"a": (0.9, 0, 1), "b": (0.7, 0, 1), "c": (0.5, 0, 1), "d": (0.3, 0, 1)})
+    second = table({"a": (0.9, 0, 1), "b": (0.1, 0, 1), "c": (0.5, 0, 1)})
+    grid = pd.DataFrame({"protocol": list("abcd"), "tau": [0.9, 0.1, 0.8, 0.2]})
+    rows = report.halves_table(study.halves(main, second, grid, ("world", "coat")))
+    assert list(rows.columns) == ["protocol", "τ on world (rank)", "τ on coat (rank)", "τ on simulation grid (rank)",
+                                  "upper half on"]
+    assert rows.iloc[0].tolist() == ["a", "0.90 (1st)", "0.90 (1st)", "0.90 (1st)", "3 of 3"]
+    assert rows.set_index("protocol").loc["d"].tolist() == ["0.30 (4th)", "–", "0.20 (3rd)", "0 of 3"]
+    # c is in the upper half on the second truth (at its median) and the grid, b on the build's truth only
+    assert rows.set_index("protocol")["upper half on"].to_dict() == {"a": "3 of 3", "c": "2 of 3", "b": "1 of 3",
+                                                                      "d": "0 of 3"}
+    assert list(rows["protocol"]) == ["a", "c", "b", "d"]

@@ -1,9 +1,6 @@
-"""Chapter 8's figures: the fidelity of every protocol on the build's truth, and on the grid of worlds.
-
-Each function returns a figure sized for the text column, in the book's theme
-(:func:`recbias.bookkit.plotting.use_theme`, applied by the page), with the dataset stamped by ``stamp(ax)``
-(:func:`recbias.bookkit.plotting.dataset_caption` with the dataset filled in).
-"""
+"""Chapter 8's figures: the fidelity of every protocol on the build's truth, and on the grid of worlds, each
+sized for the text column in the book's theme, with the dataset stamped by ``stamp(ax)``
+(:func:`recbias.bookkit.plotting.dataset_caption` with the dataset filled in)."""
 
 from __future__ import annotations
 

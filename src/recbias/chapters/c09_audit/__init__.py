@@ -1,4 +1,3 @@
-"""Chapter 9 ("Audit your own evaluation"): the bias profile of a dataset, its systems under the main
-protocols, the share of their scores that popularity explains, the stability of their order across
-protocols, which protocol to report from the protocols' fidelity on a simulated world shaped like the
-data, and a protocol card to report."""
+"""Chapter 9 ("Audit your own evaluation"): a dataset's bias profile, its systems under the main protocols,
+popularity's share of their scores, how their order moves with the protocol, which protocol to report (from the
+protocols' fidelity on a world shaped like the data), and a protocol card."""

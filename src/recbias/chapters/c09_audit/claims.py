@@ -24,7 +24,7 @@ FINDINGS = [
 
 
 def measured(share: pd.DataFrame) -> dict[str, float]:
-    """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.readings.popularity_share`."""
+    """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.compare.popularity_share`."""
     index = share["popularity index"]
     neutral = [p for p in NEUTRALISING if p in index.index]
     if AR not in index.index or not neutral:

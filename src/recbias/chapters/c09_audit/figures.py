@@ -1,4 +1,5 @@
-"""The audit page's figures: every system under every protocol, and the agreement of the protocols' orders."""
+"""The audit page's figures, in the book's theme (applied by the page): every system under every protocol, and the
+agreement of the protocols' orders."""
 
 from __future__ import annotations
 
@@ -8,18 +9,16 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.figure import Figure
 
-from recbias.bookkit.plotting import dataset_caption, palette, use_theme
+from recbias.bookkit.plotting import dataset_caption, palette
 
 
 def scores_figure(summary: pd.DataFrame, dataset: str) -> Figure:
     """One panel per protocol: each system's mean with its 95% interval over users."""
-    use_theme()
     protocols = list(pd.unique(summary["protocol"]))
     systems = list(pd.unique(summary["system"]))
     colours = palette(systems)
-    columns = 4
-    rows = int(np.ceil(len(protocols) / columns))
-    figure, axes = plt.subplots(rows, columns, figsize=(11, 2.6 * rows), squeeze=False)
+    rows = -(-len(protocols) // 4)  # four panels a row
+    figure, axes = plt.subplots(rows, 4, figsize=(11, 2.6 * rows), squeeze=False)
     for ax, protocol in zip(axes.flat, protocols, strict=False):
         part = summary[summary["protocol"] == protocol].set_index("system").reindex(systems)
         y = np.arange(len(systems))
@@ -39,11 +38,9 @@ def scores_figure(summary: pd.DataFrame, dataset: str) -> Figure:
 
 def tau_figure(tau: pd.DataFrame, dataset: str) -> Figure:
     """Heat map of Kendall's τ between the orders of the systems under every two protocols."""
-    use_theme()
     figure, ax = plt.subplots(figsize=(7.5, 6))
     sns.heatmap(tau, vmin=-1, vmax=1, cmap="RdBu", annot=True, fmt=".2f", square=True, cbar_kws={"label": "τ"}, ax=ax)
-    ax.set_xlabel("")
-    ax.set_ylabel("")
+    ax.set(xlabel="", ylabel="")
     dataset_caption(ax, dataset)
     figure.tight_layout()
     return figure

@@ -1,13 +1,15 @@
-"""The study repeated on small simulated worlds over a grid of popularity skew and observation bias.
+"""The study repeated on small simulated worlds over a grid of popularity skew and observation bias, and the
+comparisons of kinds of protocols, on the grid or on one fidelity table.
 
 Every world keeps each protocol's tau on its user resamples (``tau_draws``), so that a comparison over
-worlds is decided draw by draw (:func:`family_gain`, :func:`skew_loss`): the worlds are independent, and
+worlds is decided draw by draw (:func:`family_gain`, :func:`change_along`): the worlds are independent, and
 the mean over worlds of their ``k``-th resamples is a resample of the mean over worlds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import product
 
 import numpy as np
 import pandas as pd
@@ -18,49 +20,32 @@ from recbias.protocol_study import merge_sets, truth_study
 from recbias.synthetic import generate
 
 
-def simulation_grid(
-    alphas: Sequence[float],
-    selections: Sequence[float],
-    *,
-    seeds: Sequence[int] = (0,),
-    preset: str = "synthetic-small",
-    truth_metric: str = "P@10",
-    cache: bool = True,
-    sets: Sequence[str] = SYSTEM_SETS,
-    n_boot: int = 50,
-    **world: float,
-) -> dict[str, pd.DataFrame]:
+def simulation_grid(alphas: Sequence[float], selections: Sequence[float], *, seeds: Sequence[int] = (0,),
+                    preset: str = "synthetic-small", truth_metric: str = "P@10", cache: bool = True,
+                    sets: Sequence[str] = SYSTEM_SETS, n_boot: int = 50, **world: float) -> dict[str, pd.DataFrame]:
     """Fidelity of every protocol over a grid of popularity skew ``alpha`` and observation bias, for each
     set of systems named in ``sets`` (:func:`.systems.system_sets`).
 
-    Each cell generates a world of ``preset`` (``world`` overrides its sizes) with that
-    ``alpha`` and ``selection`` strength for every seed, runs one
-    :func:`recbias.protocol_study.truth_study` on the systems of every set together (a system two sets
-    share is measured once, :func:`recbias.protocol_study.merge_sets`) and
+    Each cell generates a world of ``preset`` (``world`` overrides its sizes) with that ``alpha`` and
+    ``selection`` strength for every seed, runs one :func:`recbias.protocol_study.truth_study` on the systems of
+    every set together (a system two sets share is measured once) and
     :func:`recbias.evaluate.fidelity.fidelity` on each set (``n_boot`` resamples of users).  Returns, per
     set, one row per (alpha, selection, seed, protocol), with its ``tau_draws``.
     """
     rows: dict[str, list[pd.DataFrame]] = {name: [] for name in sets}
-    for alpha in alphas:
-        for selection in selections:
-            for seed in seeds:
-                ratings = generate(preset=preset, alpha=float(alpha), selection=float(selection), seed=seed, **world)
-                chosen = system_sets(seed, sets)
-                study = truth_study(ratings, seed=seed, cache=cache, systems=merge_sets(chosen))
-                for name, systems in chosen.items():
-                    table = fidelity(study.among(list(systems)), truth_metric, n_boot=n_boot, seed=seed)
-                    rows[name].append(table.assign(alpha=float(alpha), selection=float(selection), seed=seed))
+    for alpha, selection, seed in product(alphas, selections, seeds):
+        ratings = generate(preset=preset, alpha=float(alpha), selection=float(selection), seed=seed, **world)
+        chosen = system_sets(seed, sets)
+        study = truth_study(ratings, seed=seed, cache=cache, systems=merge_sets(chosen))
+        for name, systems in chosen.items():
+            table = fidelity(study.among(list(systems)), truth_metric, n_boot=n_boot, seed=seed)
+            rows[name].append(table.assign(alpha=float(alpha), selection=float(selection), seed=seed))
     return {name: pd.concat(tables, ignore_index=True) for name, tables in rows.items()}
 
 
-def grid_means(grid: pd.DataFrame) -> pd.Series:
-    """Mean Kendall tau-b of every protocol over the cells and worlds of the simulation grid."""
-    return grid.groupby("protocol")["tau"].mean()
-
-
 def means_by(grid: pd.DataFrame, axis: str) -> pd.Series:
-    """Mean Kendall tau-b over protocols and worlds for each value of ``axis`` (``"alpha"`` or
-    ``"selection"``), in increasing order."""
+    """Mean Kendall tau-b over the rows of the grid with each value of ``axis`` (``"protocol"``, ``"alpha"``
+    or ``"selection"``), in increasing order."""
     return grid.groupby(axis)["tau"].mean()
 
 
@@ -91,10 +76,25 @@ def family_gain(grid: pd.DataFrame, families: Mapping[str, str], selection: floa
             - _world_means(cells, list(cells["protocol"][kinds == second].unique())).mean(axis=0))
 
 
-def skew_loss(grid: pd.DataFrame) -> np.ndarray:
-    """Mean tau over protocols and worlds at the smallest popularity skew minus at the largest: the full
-    sample, then every resample."""
+def change_along(grid: pd.DataFrame, axis: str) -> np.ndarray:
+    """Mean tau over protocols and worlds at the largest value of ``axis`` (``"alpha"`` or ``"selection"``)
+    minus at the smallest: the full sample, then every resample."""
     protocols = list(grid["protocol"].unique())
-    low, high = grid["alpha"].min(), grid["alpha"].max()
-    return (_world_means(grid[grid["alpha"] == low], protocols).mean(axis=0)
-            - _world_means(grid[grid["alpha"] == high], protocols).mean(axis=0))
+    low, high = grid[axis].min(), grid[axis].max()
+    return (_world_means(grid[grid[axis] == high], protocols).mean(axis=0)
+            - _world_means(grid[grid[axis] == low], protocols).mean(axis=0))
+
+
+def family_gap(table: pd.DataFrame, families: Mapping[str, str], first: str, second: str) -> np.ndarray:
+    """Mean tau of the protocols of kind ``first`` minus that of kind ``second`` (``families``: protocol ->
+    kind) in one fidelity table: the full sample, then every user resample, paired (every protocol reads the
+    same resamples)."""
+    both = np.column_stack([table["tau"].to_numpy(dtype=float), np.vstack(table["tau_draws"].to_numpy())])
+    kinds = table["protocol"].map(families).to_numpy()
+    return both[kinds == first].mean(axis=0) - both[kinds == second].mean(axis=0)
+
+
+def family_means(table: pd.DataFrame, families: Mapping[str, str]) -> pd.Series:
+    """Mean tau of each kind of protocol (``families``: protocol -> kind) over the rows of ``table``, a fidelity
+    table or rows of the simulation grid (there: over protocols and worlds)."""
+    return table.assign(family=table["protocol"].map(families)).groupby("family")["tau"].mean()

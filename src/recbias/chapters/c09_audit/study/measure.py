@@ -1,17 +1,10 @@
-"""Every system under every audit protocol, on the splits a score directory is prepared for.
-
-Each split of :func:`recbias.recommenders.scorefiles.scoring_folds` is measured once: its systems are
-fitted (presets through the fit cache, outside systems afresh, since their code or files may change),
-the runs of every design and the draw of the corrected sampled metric are drawn as a fidelity study
-draws them (:func:`recbias.protocol_study.fold_runs`), every system scores the runs in one pass
-(:func:`recbias.evaluate.experiment.evaluate_fold`), and the corrected sampled metric reads its own draw.
-The result is one tidy per-run table, summarised with the user as the unit
-(:meth:`recbias.evaluate.experiment.Experiment.summary`).
-"""
+"""Every system under every audit protocol, on the splits a score directory is prepared for, the runs drawn as a
+fidelity study draws them (:func:`recbias.protocol_study.fold_runs`): one tidy per-run table, summarised with the
+user as the unit."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,17 +24,15 @@ VALUE = "value"
 
 @dataclass
 class Measured:
-    """The audit's measurements: ``experiment.runs`` has one row per (protocol, system, run), the protocol's
-    label in ``design`` and its metric in ``value``; ``relevant_share`` is, per protocol, the share of
-    relevant items among the candidates (the test sparsity the protocol works at)."""
+    """``experiment.runs``: one row per (protocol, system, run), the protocol in ``design``, its metric in
+    ``value``; ``relevant_share``: per protocol, the share of relevant items among the candidates."""
 
     experiment: Experiment
     relevant_share: pd.Series
     splits: dict[str, Fold]
 
     def summary(self) -> pd.DataFrame:
-        """``protocol``, ``system``, ``mean``, ``ci_low``, ``ci_high``, ``users``: means over runs with intervals
-        over users."""
+        """Per ``protocol`` and ``system``: the ``mean`` over runs, ``ci_low``, ``ci_high`` (95%) and ``users``."""
         table = self.experiment.summary([VALUE])
         return table.rename(columns={"design": "protocol"}).drop(columns=["dataset", "metric"])
 
@@ -56,15 +47,6 @@ class Measured:
             index=self.relevant_share.index, columns=pd.unique(table["system"]))
 
 
-def fit_split(systems: Mapping[str, str | Recommender], fold: Fold, seed: int) -> dict[str, Recommender]:
-    """Presets fitted through the cache, every other system fitted afresh."""
-    presets = {k: v for k, v in systems.items() if isinstance(v, str)}
-    others = {k: v for k, v in systems.items() if not isinstance(v, str)}
-    fitted = fit_systems(presets, fold.train, key_extra=fold.key, seed=seed) | fit_systems(
-        others, fold.train, cache=False, seed=seed)
-    return {label: fitted[label] for label in systems}
-
-
 def _tidy(table: pd.DataFrame, protocol: Protocol) -> pd.DataFrame:
     part = table[table["design"] == protocol.design]
     out = part[["dataset", "fold", "system", "run", "user", "group"]].copy()
@@ -75,8 +57,12 @@ def _tidy(table: pd.DataFrame, protocol: Protocol) -> pd.DataFrame:
 
 def measure_split(plan: list[Protocol], fold: Fold, systems: Mapping[str, str | Recommender], ratings: Ratings,
                   seed: int) -> tuple[list[pd.DataFrame], dict[str, float]]:
-    """Per-run tables of the protocols of ``plan`` on one split, and each protocol's share of relevant candidates."""
-    fitted = fit_split(systems, fold, seed)
+    """Per-run tables of the protocols of ``plan`` on one split, and each protocol's share of relevant candidates;
+    presets are fitted through the fit cache, every other system afresh (its code or files may change)."""
+    presets = {k: v for k, v in systems.items() if isinstance(v, str)}
+    fitted = fit_systems(presets, fold.train, key_extra=fold.key, seed=seed) | fit_systems(
+        {k: v for k, v in systems.items() if k not in presets}, fold.train, cache=False, seed=seed)
+    fitted = {label: fitted[label] for label in systems}
     drawn = fold_runs(plan, fold, ratings, seed)
     runs = dict(zip(drawn.designs, drawn.runs, strict=True))
     popularity = ItemPopularity.from_ratings(ratings, fold.test, train=fold.train)
@@ -96,17 +82,15 @@ def measure_split(plan: list[Protocol], fold: Fold, systems: Mapping[str, str | 
 
 
 def measure(ratings: Ratings, plan: list[Protocol], systems: Mapping[str, str | Recommender], *, seed: int = 0,
-            test_ratio: float = 0.2, progress: Callable[[str], None] | None = None) -> Measured:
+            test_ratio: float = 0.2) -> Measured:
     """Every protocol of ``plan`` for every system; protocols of a split that does not exist are left out
-    (no uniform test profile at ``test_ratio``).  ``progress`` is called with the name of each split measured."""
+    (no uniform test profile at ``test_ratio``)."""
     splits = scoring_folds(ratings, seed=seed, test_ratio=test_ratio)
     tables, shares = [], {}
     for name, fold in splits.items():
         split_tables, split_shares = measure_split([p for p in plan if p.split == name], fold, systems, ratings, seed)
         tables += split_tables
         shares |= split_shares
-        if progress is not None:
-            progress(name)
     runs = pd.concat(tables, ignore_index=True)
     for column in ("dataset", "design", "system"):
         runs[column] = pd.Categorical(runs[column], categories=list(pd.unique(runs[column])))

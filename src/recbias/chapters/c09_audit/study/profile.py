@@ -1,5 +1,4 @@
-"""The bias profile of a dataset: how skewed its popularity is, how positive ratings follow popularity, how
-dense it is."""
+"""The bias profile of a dataset: how skewed its popularity is, how positive ratings follow it, how dense it is."""
 
 from __future__ import annotations
 
@@ -13,34 +12,27 @@ from recbias.ratings import Ratings
 from recbias.synthetic import fit_popularity_curve
 
 #: profile column -> the page that explains it
-EXPLAINED_BY = {"Gini": "04_popularity_bias", "fitted α": "04_popularity_bias",
-                "top-10% share": "04_popularity_bias", "positive ratio": "03_sparsity_bias",
-                "positive head/tail": "05_neutralising_designs", "density": "03_sparsity_bias"}
+EXPLAINED_BY = {"Gini": "04_popularity_bias", "fitted α": "04_popularity_bias", "top-10% share": "04_popularity_bias",
+                "positive ratio": "03_sparsity_bias", "positive head/tail": "05_neutralising_designs",
+                "density": "03_sparsity_bias"}
 
 
 def bias_profile(ratings: Ratings) -> dict[str, float | int | str]:
-    """One row: size, density, Gini of the item counts (:func:`recbias.judgments.gini`), the exponent α of
-    the shifted power law fitted to them (:func:`recbias.synthetic.fit_popularity_curve`), the share of
-    ratings on the most rated tenth of the items, the share of positive ratings, and the positive ratio of
-    the most rated tenth of the items over that of the least rated tenth
-    (:func:`recbias.judgments.positive_ratio_by_popularity`)."""
+    """One row: size, density, Gini of the item counts, the exponent α of the shifted power law fitted to them, the
+    share of ratings on the most rated tenth of the items, the share of positive ratings, and the positive ratio of
+    the most rated tenth of the items over that of the least rated tenth."""
     counts = ratings.item_counts()
     ordered = np.sort(counts)[::-1]
     ratio = judgments.positive_ratio_by_popularity(ratings, segments=10)["positive_ratio"].to_numpy()
-    return {"dataset": ratings.name, "users": ratings.n_users, "items": ratings.n_items,
-            "ratings": ratings.n_ratings, "density": ratings.density,
-            "Gini": judgments.gini(counts),
-            "fitted α": fit_popularity_curve(counts).alpha,
+    return {"dataset": ratings.name, "users": ratings.n_users, "items": ratings.n_items, "ratings": ratings.n_ratings,
+            "density": ratings.density, "Gini": judgments.gini(counts), "fitted α": fit_popularity_curve(counts).alpha,
             "top-10% share": ordered[: max(1, len(ordered) // 10)].sum() / ordered.sum(),
             "positive ratio": float(ratings.positive.mean()),
             "positive head/tail": ratio[0] / ratio[-1] if ratio[-1] > 0 else float("nan")}
 
 
-def profiles(ratings: Ratings, *, others: bool = True,
-             load: Callable[[str], Ratings] = datasets.load) -> pd.DataFrame:
+def profiles(ratings: Ratings, *, others: bool = True, load: Callable[[str], Ratings] = datasets.load) -> pd.DataFrame:
     """The profile of ``ratings`` and, with ``others``, of every other real dataset at hand
     (:func:`recbias.datasets.available_real`: the simulated presets, up to 20 M ratings, are not drawn)."""
-    rows = [bias_profile(ratings)]
-    if others:
-        rows += [bias_profile(load(name)) for name in datasets.available_real(besides=ratings.name)]
-    return pd.DataFrame(rows)
+    names = datasets.available_real(besides=ratings.name) if others else []
+    return pd.DataFrame([bias_profile(ratings)] + [bias_profile(load(name)) for name in names])
