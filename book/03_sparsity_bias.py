@@ -590,9 +590,6 @@ values = claims.measured(summary, sweep, density_fits, size_fits, orders, elasti
                          world_check_module.WORLD)
 checked = register(claims.FINDINGS + published(claims.PUBLISHED), values, dataset=ratings.name)
 say_findings(checked)
-for finding in claims.FINDINGS:
-    if finding.key not in {claim.key for claim in checked}:
-        glue(f"says-{finding.key}", Markdown(claims.UNMEASURED.get(finding.key, claims.NOT_MEASURED)), display=False)
 glue("truth", Markdown(claims.TRUTH["truth_tau_full" in values].format(**values)), display=False)
 for name, text in report.numbers(values).items():
     say(name, text)

@@ -185,7 +185,7 @@ glue_table("tbl-popularity-bounds", report.orderings_bounds_table(orderings), le
 # {numref}`fig-popularity-ratio` examines; here the count of positive training ratings
 # reaches a 1R precision of {glue:text}`positive-1r` against {glue:text}`popularity-1r` for the
 # count of all of them (paired test {glue:text}`positive-vs-all-p`).
-# {glue:md}`says-popularity-within-noise-of-oracle`
+# {glue:md}`says-popularity-close-to-oracle`
 # The held-out item of a run always has a positive test rating, and the oracle knows which
 # items have many of them, while the training counts only estimate it.
 #

@@ -250,7 +250,8 @@ def test_the_significance_level_is_defined_once() -> None:
     pattern = re.compile(r"\b\w*(level|LEVEL|alpha|ALPHA)\w*\s*(:\s*float\s*)?=\s*0?\.0?5\b")
     defined = [f"{path.relative_to(PACKAGE)}:{number}" for path in PACKAGE.rglob("*.py")
                for number, line in enumerate(path.read_text().splitlines(), start=1) if pattern.search(line)]
-    assert defined == ["bookkit/claims.py:49"], f"a significance level is defined outside bookkit.claims: {defined}"
+    assert len(defined) == 1 and defined[0].startswith("bookkit/claims.py:"), \
+        f"a significance level is defined outside bookkit.claims, or twice: {defined}"
 
 
 def module_graph() -> dict[str, set[str]]:

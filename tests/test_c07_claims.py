@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import c07_examples as examples
-from recbias.bookkit.claims import FAILS, HOLDS, evaluate
+from recbias.bookkit.claims import FAILS, HOLDS, NOT_CHECKED, evaluate
 from recbias.chapters.c07_discounted_auc import claims
 from recbias.chapters.c07_discounted_auc.study import systems
 
@@ -96,7 +96,8 @@ def test_parts_the_dataset_lacks_leave_their_claims_out():
     assert set(values) == {"mishit_change", "mishit_order_kept", "mishit_system", "mishit_drop", "mishit_moved",
                            "mishit_systems"}
     checked = [evaluate(claim, values, dataset="toy") for claim in claims.FINDINGS + claims.NUMBERS]
-    assert [claim.key for claim in checked if claim is not None] == ["mishits-are-negligible"]
+    assert [claim.key for claim in checked if claim is not None and claim.outcome != NOT_CHECKED] == [
+        "mishits-are-negligible"]
 
 
 def test_a_crossing_that_never_comes_is_worded_and_not_set_against_the_paper():

@@ -63,8 +63,8 @@ def test_the_findings_table_shows_the_findings_only(outcome, verdict):
                Claim(kind=FINDING, key="mishits-are-negligible", label="mishits are rare", source="", dataset="toy",
                      outcome=outcome, evidence="lowers MF by 20%")]
     table = report.findings_table(checked)
-    assert table.columns.tolist() == ["statement", "verdict", "evidence"]
-    assert table.values.tolist() == [["mishits are rare", verdict, "lowers MF by 20%"]]
+    assert table.columns.tolist() == ["statement", "kind", "verdict", "evidence"]
+    assert table.values.tolist() == [["mishits are rare", "statement of a paper", verdict, "lowers MF by 20%"]]
 
 
 # --------------------------------------------------------------------------- the Q sweep

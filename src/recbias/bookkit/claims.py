@@ -55,6 +55,10 @@ NOT_CHECKED_SAYS = "This build could not check it: the values it reads were not 
 
 #: the significance level of every comparison in the book, two-sided, with the user as the unit
 LEVEL = 0.05
+#: the margin of "close to" where a paper gives none, as a share of the value compared, and where it comes from
+CLOSE_SHARE = 0.1
+CLOSE_SHARE_ORIGIN = ("a tenth of the value compared, the book's one margin for \"close to\": about the finest "
+                      "difference the papers' bar charts let a reader see between two bars of that height")
 #: how the book treats several comparisons at once, printed once on every page that tests any
 POLICY = (f"Every comparison is tested at the level {LEVEL:g}, two-sided, with the user as the unit. A finding "
           "that needs several comparisons to hold at once holds only when each does (an intersection-union "
@@ -320,7 +324,9 @@ class Finding:
     ``statement`` and ``evidence`` are ``str.format`` templates over the measured values;
     the evidence shown is the formatted template followed by the criterion's words.
     ``says`` maps an outcome (:data:`OUTCOMES`) to the sentence the page prints when the
-    finding reaches it, also a template over the measured values (Markdown allowed).  ``origin``
+    finding reaches it, also a template over the measured values (Markdown allowed); under
+    :data:`NOT_CHECKED`, what the page says when this build could not check it (default
+    :data:`NOT_CHECKED_SAYS`).  ``origin``
     says whose statement it is: a paper's (:data:`PAPER`, a reproduction), this book's (:data:`BOOK`: chapters 8
     and 9 and the book's own constructs, never sourced to a paper), or a check of our code (:data:`CODE`: a
     theorem, an identity, a definition or a ceiling, which verifies the implementation and never counts as a
@@ -343,7 +349,7 @@ class Finding:
             raise ValueError(f"finding {self.key!r}: statement and evidence must be non-empty")
         if self.origin not in ORIGINS:
             raise ValueError(f"finding {self.key!r}: origin {self.origin!r} is none of {', '.join(ORIGINS)}")
-        unknown = sorted(set(self.says) - set(OUTCOMES))
+        unknown = sorted(set(self.says) - {*OUTCOMES, NOT_CHECKED})
         if unknown:
             raise ValueError(f"finding {self.key!r}: says has sentences for unknown outcomes {unknown}; "
                              f"expected some of {', '.join(OUTCOMES)}")
@@ -351,7 +357,7 @@ class Finding:
     def sentence(self, outcome: str, values: Mapping[str, Any]) -> str:
         """The sentence for ``outcome`` on ``values``: "" for a finding that says nothing, an error for one that
         says something of other outcomes only."""
-        if self.says and outcome not in self.says:
+        if set(self.says) & set(OUTCOMES) and outcome not in self.says:
             raise ValueError(f"finding {self.key!r} reached {outcome!r} but has no sentence for it")
         template = self.says.get(outcome, "")
         try:
@@ -433,7 +439,8 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
         return Claim(kind=FINDING, key=claim.key, label=label, source=claim.source, dataset=dataset,
                      outcome=NOT_CHECKED, criterion=claim.criterion.words,
                      evidence=f"not measured on this build: {', '.join(missing)}", anchor=claim.anchor,
-                     departs=claim.departs, note=claim.note, sentence=NOT_CHECKED_SAYS, origin=claim.origin)
+                     departs=claim.departs, note=claim.note, origin=claim.origin,
+                     sentence=claim.says.get(NOT_CHECKED, NOT_CHECKED_SAYS).format_map(_Unmeasured(values)))
     evidence = claim.evidence.format(**values)
     outcome = claim.criterion(values)
     return Claim(kind=FINDING, key=claim.key, label=claim.statement.format(**values), source=claim.source,

@@ -6,15 +6,15 @@ every one is tested, and a template shows their range.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import (FAILS, HOLDS, INCONCLUSIVE, Finding, all_of, at_least, at_most, interval_between,
-                                    is_true, none_of)
+from recbias.bookkit.claims import (FAILS, HOLDS, INCONCLUSIVE, NOT_CHECKED, Finding, all_of, at_least, at_most,
+                                    interval_between, is_true, none_of)
 from recbias.chapters.c03_sparsity_bias.study.fits import elasticity_ratio, fits_of
 from recbias.chapters.c03_sparsity_bias.study.lift import is_one_r, spread_factors
 from recbias.chapters.c03_sparsity_bias.study.sweeps import (AR_REMOVAL, FIT_MAX_REMOVED, ONE_R_AI_REMOVAL,
@@ -199,6 +199,8 @@ UNMEASURED = {
 }
 #: what the page says in place of any other finding it could not check (too few levels or sizes had runs)
 NOT_MEASURED = "*This dataset has too few test ratings or items for this check.*"
+FINDINGS = [replace(finding, says={NOT_CHECKED: UNMEASURED.get(finding.key, NOT_MEASURED)} | finding.says)
+            for finding in FINDINGS]
 #: what the page says of the true order: on a simulated world, and on observed data without one
 TRUTH = {True: "Against the true order of the simulated world, AR on the full test set has τ = {truth_tau_full:.2f}, "
                "and τ against the truth takes values of {truth_tau:.2f} across the levels: thinning adds noise to "

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from recbias.chapters.c04_popularity_bias.study.setup import (ALL_RELEVANT_DESIGN, METRIC, N, SHRINKAGE,
                                                               SHRUNK_MEAN_RATING, one_relevant_design,
@@ -66,6 +67,15 @@ class OrderingStudy:
         """p of the paired test of ``system`` against ``other`` under ``design`` (runs paired, users clustered)."""
         versus = compare(self.runs, [METRIC], ("design",), baseline=system, average="run")
         return float(versus[(versus["design"] == design) & (versus["system_b"] == other)]["t_pvalue"].iloc[0])
+
+    def relative_interval(self, design: str, system: str, other: str, confidence: float) -> tuple[float, float]:
+        """The ``confidence`` interval of ``system``'s mean P@n over ``other``'s, minus 1, under ``design``: the
+        paired t interval of their difference (runs paired, users clustered) over ``other``'s mean."""
+        versus = compare(self.runs, [METRIC], ("design",), baseline=system, average="run")
+        row = versus[(versus["design"] == design) & (versus["system_b"] == other)].iloc[0]
+        half = (abs(row["difference"] / row["t_statistic"]) if row["t_statistic"] else 0.0) * \
+            stats.t.ppf((1 + confidence) / 2, row["users"] - 1)
+        return (row["difference"] - half) / row["mean_b"], (row["difference"] + half) / row["mean_b"]
 
     def best_trained(self, design: str) -> str:
         """The ordering learned from training data (all but the oracle) with the highest mean P@n under ``design``."""
