@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from recbias.bookkit.claims import (
+    CODE,
     FAILS,
     HOLDS,
     LEVEL,
@@ -153,7 +154,8 @@ LEMMA_FINDINGS = [
             "{lemma_within} of {lemma_points} points within the bounds",
             says={HOLDS: "The bounds hold on all {lemma_points} points.",
                   FAILS: "The bounds hold on {lemma_within} of the {lemma_points} points only: a violation means the "
-                         "lemma's conditions were broken (shared non-relevant items, one order of items per user)."}),
+                         "lemma's conditions were broken (shared non-relevant items, one order of items per user)."},
+            origin=CODE),
 ]
 
 

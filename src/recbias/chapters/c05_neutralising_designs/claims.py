@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, Finding, at_most, beyond_noise, every_beyond_noise
+from recbias.bookkit.claims import CODE, FAILS, HOLDS, INCONCLUSIVE, Finding, at_most, beyond_noise, every_beyond_noise
 from recbias.chapters.c05_neutralising_designs.study import (
     INDEX_ROWS, PAPERS, PAPERS_SET, PERSONALISED, DatasetStudy, bpref_below_one, index_draws, lead_draws, mean_draws,
 )
@@ -105,7 +105,7 @@ FINDINGS = [
     Finding("bpref-constant-1r", "bpref is 1 for every system in 1R", SOURCE, "tbl-neutralising-fig9",
             at_most("bpref_below", 0, what="scored runs of the papers' 1R with bpref below 1"),
             "bpref is below 1 in {bpref_below:,} of the {bpref_scored:,} scored runs of the papers' 1R (no "
-            "non-relevance judgment)"),
+            "non-relevance judgment)", origin=CODE),
     Finding("bpref-constant-1r-judged", "bpref is 1 for every system in 1R, with the user's low ratings of "
             "sampled items kept as judgments", SOURCE, "tbl-neutralising-fig9",
             at_most("bpref_below_judged", 0, what="scored 1R runs with bpref below 1"),

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from recbias.bookkit.claims import (
-    FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding, Number, between, beyond_noise, none_of, published, some_of,
+    CODE, FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding, Number, between, beyond_noise, none_of, published, some_of,
 )
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
@@ -119,7 +119,8 @@ FINDINGS = [
             SOURCE, "tbl-sm-table3",
             between("auc_expected_gap", 0, ROUNDING, open_high=True, what="the largest gap of the expectation"),
             "largest gap of the expectation {auc_expected_gap:.0e}; for illustration, the mean of the {repetitions} "
-            "simulated repetitions is off by z = {auc_z_x:+z.1f}, {auc_z_y:+z.1f}, {auc_z_z:+z.1f} (X, Y, Z)"),
+            "simulated repetitions is off by z = {auc_z_x:+z.1f}, {auc_z_y:+z.1f}, {auc_z_z:+z.1f} (X, Y, Z)",
+            origin=CODE),
     Finding("one-sample-matches-simulation",
             "one sampled evaluation lands within the spread of the simulated sampled metric",
             SOURCE, "tbl-sm-cost", between("one_sample_z", -3, 3, open_low=True, open_high=True, what="its z-score"),

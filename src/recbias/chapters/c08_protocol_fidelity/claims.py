@@ -10,12 +10,14 @@ the papers' designs are checked with today's field and with the papers' five sys
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from recbias.bookkit.claims import (FAILS, HOLDS, INCONCLUSIVE, LEVEL, Criterion, Finding, at_least, at_most,
+from recbias.bookkit.claims import (BOOK, FAILS, HOLDS, INCONCLUSIVE, LEVEL, Criterion, Finding, at_least, at_most,
                                    beyond_noise, between, resampled_share)
 from recbias.chapters.c08_protocol_fidelity.study import (agreement, change_along, families, family_gain, family_gap,
                                                           family_means, leaders, means_by, median_margin)
@@ -158,6 +160,11 @@ ON_SECOND = [
                   "systems less firmly, and every protocol's τ against it shrinks. A gap in the order of the "
                   "protocols is the firmer sign of a real disagreement, which the rank correlation above measures."}),
 ]
+
+#: every statement of the chapter is the book's own (chapter 8 goes beyond the papers)
+ON_GRID, PAPERS_ON_GRID, FINDINGS, PAPERS_FINDINGS, ON_SECOND = (
+    [replace(finding, origin=BOOK) for finding in group]
+    for group in (ON_GRID, PAPERS_ON_GRID, FINDINGS, PAPERS_FINDINGS, ON_SECOND))
 
 
 #: the evidence of the standard protocols' pick of the best system

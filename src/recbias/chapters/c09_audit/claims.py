@@ -15,7 +15,7 @@ PUBLISHED = Path(__file__).with_name("published.csv")
 
 FINDINGS = [
     Finding(key="audit_neutralising_index", statement="Neutralising designs give popularity a smaller share of "
-            "the scale than AR does on the audited data", source="bellogin2017statistical", anchor="Sec. 6",
+            "the scale than AR does on the audited data", source="IRJ 2017 Sec. 6", anchor="tbl-audit-popularity",
             criterion=above("ar_index", "neutralising_index", what="popularity index under AR",
                             than="the largest under P1R, U1R and UAR"),
             evidence="popularity index {ar_index:.2f} under AR, at most {neutralising_index:.2f} when neutralised",
