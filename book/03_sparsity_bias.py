@@ -460,7 +460,7 @@ glue_table("tbl-sparsity-elasticities", report.elasticity_table(elasticities), l
 # ```{glue:figure} tbl-sparsity-metric-claims
 # :name: tbl-sparsity-metric-claims
 #
-# The papers' statements on other metrics, checked on every system but Random, with the measured ratios and the criterion behind each verdict. Ratio: the metric's elasticity over that of P@n, both over the users with a relevant test item. The criteria are ours, set before the measurement, as the papers give no numbers.
+# The papers' statements on other metrics, measured on every system but Random. Ratio: the metric's elasticity over that of P@n, both over the users with a relevant test item. The papers put no number on "nearly insensitive", "slightly" or "clearly", so no margin can be traced to them and the book shows the ratios without a verdict.
 # ```
 #
 # Recall divides the hits by the number of relevant items, so when the density halves,
