@@ -6,10 +6,10 @@
 ``figures``
     the page's figures, in the book's theme (:mod:`recbias.bookkit.plotting`);
 ``report``
-    display tables, and the few sentences whose structure depends on the data;
+    display tables and figure data only (sentences are the page's, or the findings');
 ``claims``
-    the chapter's findings as data and the measured values they are checked on
-    (:mod:`recbias.bookkit.claims`);
+    the chapter's findings as data, with what the page says of each outcome, and the measured
+    values they are checked on (:mod:`recbias.bookkit.claims`);
 ``published.csv``
     the papers' numbers the chapter reproduces, in the one schema of
     :data:`recbias.bookkit.claims.PUBLISHED_COLUMNS`.
