@@ -1,7 +1,8 @@
 """A tiny recommender written outside recbias: items ranked by their shrunk mean rating.
 
 ``python -m recbias audit --ratings ml-100k --system examples.item_mean:ItemMean`` audits it.
-Any class with ``fit(train)`` and ``score_users(users)`` on :class:`recbias.recommenders.Recommender` works.
+Any subclass of :class:`recbias.recommenders.Recommender` that implements ``_fit(train)`` and
+``score_users(users)`` works.
 """
 
 import numpy as np

@@ -53,3 +53,37 @@ def test_the_audit_command_executes_the_page_and_writes_its_summary(tmp_path: Pa
     assert code == 0
     summary = json.loads((tmp_path / "_build" / "audit" / "summary.json").read_text())
     assert summary and "summary.json" in capsys.readouterr().out
+
+
+WRONG_SHAPE = '''
+import numpy as np
+from recbias.recommenders import Recommender
+
+class OneColumn(Recommender):
+    def _fit(self, train):
+        pass
+
+    def score_users(self, users):
+        return np.zeros((len(users), 1))
+
+class NotOne:
+    pass
+'''
+
+
+@pytest.mark.parametrize(("system", "message"), [
+    ("wrong_shape.py:Missing", "module 'wrong_shape.py' has no 'Missing'"),  # a wrong class name
+    ("wrong_shape.py:NotOne", "NotOne must subclass recbias.recommenders.Recommender"),
+    ("wrong_shape.py:OneColumn", "system 'OneColumn': score_users returned shape (50, 1) for 50 users"),
+])
+def test_a_wrong_system_is_refused_in_seconds_naming_the_class_and_the_problem(tmp_path: Path, capsys, monkeypatch,
+                                                                               system, message) -> None:
+    (tmp_path / "wrong_shape.py").write_text(WRONG_SHAPE)
+    monkeypatch.chdir(tmp_path)
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.setattr(audit_cli.pipeline, "execute", lambda *args, **kwargs: pytest.fail("a page was executed"))
+    code = audit_cli.main(["audit", "--ratings", "synthetic-small", "--system", system, "--root", str(root),
+                           "--alone", "--no-html"])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 1 and last.startswith("audit failed: system ")
+    assert message.replace("wrong_shape.py", str(tmp_path / "wrong_shape.py")) in last

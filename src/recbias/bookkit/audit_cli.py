@@ -16,6 +16,9 @@ from tqdm import tqdm
 
 from recbias.bookkit import pipeline
 from recbias.paths import project_root
+from recbias.recommenders import Recommender
+from recbias.recommenders.external import parse_systems, try_system
+from recbias.recommenders.scorefiles import ScoreFile
 
 PAGE = "09_audit"
 
@@ -59,10 +62,14 @@ def audit(args: argparse.Namespace) -> int:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path.cwd()), os.environ.get("PYTHONPATH")]))
     steps = ["check", "execute"] + ([] if args.no_html else ["render"])
     with tqdm(total=len(steps), desc="audit", unit="step") as bar:
+        systems = parse_systems(extra["systems"], seed=args.seed)  # a class that cannot be imported fails here
         pages = pipeline.select(pipeline.notebook_pages(root), [PAGE])
         pipeline.validate(pages, dataset, args.seed, extra)
         pipeline.set_csv_options(dataset, None, None)
         ratings = pipeline.check_dataset(dataset, args.seed)
+        for label, system in systems.items():
+            if isinstance(system, Recommender) and not isinstance(system, ScoreFile):
+                try_system(label, system, ratings)
         pipeline.check_requirements(pages, ratings, dataset, args.seed, extra)
         bar.update()
         bar.set_postfix_str("executing the audit page")

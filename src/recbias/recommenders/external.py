@@ -1,8 +1,9 @@
 """Systems named on a command line: a preset, a Python class ``module:Class``, or a directory of scores.
 
 :func:`parse_systems` turns ``"mf, mypkg.models:MyRec, runs/mine"`` into display label -> system, ready for
-:func:`recbias.evaluate.experiment.fit_systems`.  A class must implement :class:`Recommender`
-(``fit(train)``, ``score_users(users)``; :meth:`Recommender.score` comes with it); its module is imported by
+:func:`recbias.evaluate.experiment.fit_systems`.  A class must subclass :class:`Recommender`
+and implement ``_fit(train)`` and ``score_users(users)`` (:meth:`Recommender.fit` and :meth:`Recommender.score`
+come with it); :func:`try_system` tries it on a small slice of the data before anything long runs; its module is imported by
 name, or from a file given as ``path/to/file.py:Class``.  A directory holds score files of
 :mod:`recbias.recommenders.scorefiles`.
 """
@@ -14,6 +15,9 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
+
+from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.factory import PRESETS, make
 from recbias.recommenders.scorefiles import ScoreFile
@@ -42,7 +46,7 @@ def load_class(spec: str) -> type[Recommender]:
         raise ValueError(f"system {spec!r}: module {module_name!r} has no {class_name!r}")
     if not (isinstance(cls, type) and issubclass(cls, Recommender)):
         raise ValueError(f"system {spec!r}: {class_name} must subclass recbias.recommenders.Recommender "
-                         "(fit(train), score_users(users))")
+                         "and implement _fit(train) and score_users(users)")
     return cls
 
 
@@ -73,3 +77,24 @@ def parse_systems(text: str, seed: int = 0) -> dict[str, str | Recommender]:
             raise ValueError(f"two systems are called {label!r}; rename a class or a score directory")
         systems[label] = system
     return systems
+
+
+#: users of the slice of the data a class is tried on
+TRIAL_USERS = 50
+
+
+def try_system(label: str, system: Recommender, ratings: Ratings) -> None:
+    """Fit ``system`` on the ratings of the first :data:`TRIAL_USERS` users and score them, or a ValueError naming
+    the system and what went wrong: an exception, or scores of the wrong shape or not finite."""
+    trial = ratings.subset(ratings.users < TRIAL_USERS, name=f"{ratings.name} (trial)")
+    users = np.arange(min(TRIAL_USERS, ratings.n_users))
+    try:
+        scores = np.asarray(type(system)(seed=system.seed).fit(trial).score_users(users), dtype=float)
+    except Exception as error:  # the user's code: any failure is reported with its class
+        raise ValueError(f"system {label!r}: fitting and scoring a slice of {ratings.name} failed: "
+                         f"{type(error).__name__}: {error}") from None
+    if scores.shape != (len(users), ratings.n_items):
+        raise ValueError(f"system {label!r}: score_users returned shape {scores.shape} for {len(users)} users; "
+                         f"expected ({len(users)}, {ratings.n_items}), one score per user and item")
+    if not np.isfinite(scores).all():
+        raise ValueError(f"system {label!r}: score_users returned values that are not finite (NaN or infinite)")
