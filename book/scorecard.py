@@ -16,20 +16,29 @@
 # paper used, and on any other dataset it is listed as *not comparable*, which shows
 # what the same protocol gives elsewhere rather than a failure. The papers measured
 # their numbers in three ways, counted apart below: on real data, on simulated worlds,
-# and on toy examples worked by hand. A *finding* is a qualitative statement of a paper
-# (or of this book), such as "random 1R precision equals $1/t$", checked on whatever
-# dataset the page was built with. It *holds* or *fails* only when the difference it
-# rests on is beyond noise, with the user as the unit of the test; otherwise it is
-# *inconclusive*. Where the book's protocol or systems depart from the paper's, the
-# claim says how, and a failure there is listed as *failing where the book departs*,
-# never as a failure of the paper.
+# and on toy examples worked by hand.
+#
+# A *statement* is checked on whatever dataset the page was built with, and it is one
+# of three kinds, never mixed: a statement of a paper, in our words, which is what a
+# reproduction checks; a statement of this book (chapters 8 and 9, and the book's own
+# constructs); or a check of our code (a theorem, an identity, a definition), which
+# verifies the implementation and says nothing about the paper. Only the first kind is
+# counted against the papers. A statement *holds* or *fails* only when the difference
+# it rests on is beyond noise, with the user as the unit of the test; otherwise it is
+# *inconclusive*. "Close to" is decided by two one-sided tests against a margin whose
+# origin the criterion states. Where a paper puts no number on its words ("slightly
+# sensitive"), the value is shown with *no verdict*. Where the book's protocol or
+# systems depart from the paper's, the claim says how, and a failure there is listed as
+# *failing where the book departs*, never as a failure of the paper. A statement that a
+# build could not measure (a dataset without what it needs) is listed as *not
+# checkable here*.
 #
 # Tolerances of numbers are set per claim from what the paper reports: for a number
 # read off a figure, the resolution of the figure; for a number printed with three
 # decimals, half a unit of the last decimal; for a simulated quantity, the standard
-# error of the simulation. The table counts the claims by kind and verdict; the sections
-# after it, one per chapter, count them again and hold every claim, with a link to the
-# place in the chapter that shows it.
+# error of the simulation. The two tables count the claims by kind and verdict; the
+# sections after them, one per chapter, count them again and hold every claim, with a
+# link to the place in the chapter that shows it.
 
 # %% tags=["parameters"]
 results_dir = "_build/results"  # where the chapters of this build stored their claims
@@ -50,7 +59,7 @@ settings, changed = build_settings(results_dir)
 built = sorted(set(provenance["chapter"]) - {"scorecard"})
 unbuilt = unbuilt_pages(Path("."))
 display(HTML(f'<div class="admonition warning"><p class="admonition-title">Mixed build</p><p>{notice}</p></div>')
-        if notice else Markdown(f"The {len(built)} pages built so far all come from one setting: **{settings}**."))
+        if notice else Markdown(f"All {len(built)} built pages come from one setting: **{settings}**."))
 if unbuilt:
     display(HTML('<div class="admonition warning"><p class="admonition-title">Pages not built</p><p>'
                  f"Not built yet, so absent from this scorecard: {', '.join(unbuilt)}.</p></div>"))
@@ -58,7 +67,8 @@ if changed:
     display(HTML('<div class="admonition warning"><p class="admonition-title">Parameters changed</p><p>'
                  "Some pages were built with other values than their defaults: " + "; ".join(changed) + "</p></div>"))
 if claims:
-    show_table(report.headline(claims))
+    show_table(report.headline_numbers(claims))
+    show_table(report.headline_findings(claims))
 else:
     display(Markdown("No chapter has registered a claim in this build."))
 

@@ -320,7 +320,7 @@ def test_deleted_results_links_are_restored_so_no_chapter_drops_off_the_scorecar
     assert sorted(c.key for c in load_claims(tmp_path / results.RESULTS)) == ["k", "k2"]
     shown = json.dumps([c.get("outputs", []) for c in json.loads((tmp_path / "book" / "scorecard.ipynb").read_text())
                         ["cells"]])
-    assert "The 2 pages built so far all come from one setting" in shown and "Pages not built" not in shown
+    assert "All 2 built pages come from one setting" in shown and "Pages not built" not in shown
 
 
 @pytest.mark.slow

@@ -148,15 +148,16 @@ def test_headline_counts_numbers_by_where_the_paper_measured_them_and_statements
         Claim(kind="finding", key="k", label="k", source="IRJ 2017 Eq. 2", dataset="x", outcome="holds",
               evidence=".", origin=report.CODE),
     ]
-    table = report.headline(claims).set_index("claims")
-    assert table.loc["published numbers from real data", ["checked", "agree or hold", "not comparable"]].tolist() == [1, 1, 1]
-    assert table.loc["published numbers from toy examples", "differ or fail"] == 1
-    assert table.loc["published numbers from simulations", "agree or hold"] == 1
-    irj = table.loc[f"statements of {report.PAPERS['IRJ']}"]
-    assert irj[["checked", "agree or hold", "differ or fail", "fail where the book departs"]].tolist() == [3, 1, 1, 1]
-    kdd = table.loc[f"statements of {report.PAPERS['KDD 2020']}"]
-    assert kdd[["checked", "inconclusive", "measured, no verdict"]].tolist() == [2, 1, 1]
-    assert table.loc["statements of this book (not reproductions)", "agree or hold"] == 1
+    numbers = report.headline_numbers(claims).set_index("published numbers")
+    assert numbers.loc["from real data", ["checked", "agree", "not comparable"]].tolist() == [1, 1, 1]
+    assert numbers.loc["from toy examples", "differ"] == 1
+    assert numbers.loc["from simulations", "agree"] == 1
+    table = report.headline_findings(claims).set_index("statements")
+    irj = table.loc[f"of {report.PAPERS['IRJ']}"]
+    assert irj[["checked", "hold", "fail", "fail where the book departs"]].tolist() == [3, 1, 1, 1]
+    kdd = table.loc[f"of {report.PAPERS['KDD 2020']}"]
+    assert kdd[["checked", "inconclusive", "no verdict"]].tolist() == [2, 1, 1]
+    assert table.loc["statements of this book (not reproductions)", "hold"] == 1
     assert table.loc["checks of our code (not reproductions)", "checked"] == 1
     details = report.chapter_details("02_designs", claims[4:])
     assert ("1 of 5 statements of the papers hold, 1 fail, 1 inconclusive, 1 measured, no verdict, "

@@ -286,43 +286,44 @@ def evidence_kind(claim: Claim) -> str:
     return SIMULATION if any(word in where for word in ("world", "simulat", "artificial")) else REAL_DATA
 
 
-HEADLINE_COLUMNS = ["claims", "checked", "agree or hold", "differ or fail", "inconclusive", "measured, no verdict",
-                    "fail where the book departs", "not comparable", "not checkable on this build"]
+NUMBER_COLUMNS = ["published numbers", "checked", "agree", "differ", "not comparable"]
+FINDING_COLUMNS = ["statements", "checked", "hold", "fail", "inconclusive", "no verdict", "fail where the book departs",
+                   "not checkable here"]
 
 
 def _finding_row(label: str, findings: list[Claim]) -> dict[str, object]:
     counts = pd.Series([c.verdict for c in findings], dtype=object).value_counts()
-    return {"claims": label, "checked": len(findings) - int(counts.get(NOT_CHECKED, 0)),
-            "agree or hold": int(counts.get(HOLDS, 0)),
-            "differ or fail": int(counts.get(FAILS, 0)), "inconclusive": int(counts.get(INCONCLUSIVE, 0)),
-            "measured, no verdict": int(counts.get(MEASURED, 0)),
-            "fail where the book departs": int(counts.get(DEPARTS, 0)), "not comparable": 0,
-            "not checkable on this build": int(counts.get(NOT_CHECKED, 0))}
+    return dict(zip(FINDING_COLUMNS, [label, len(findings) - int(counts.get(NOT_CHECKED, 0)),
+                                      *(int(counts.get(v, 0)) for v in FINDING_VERDICTS)], strict=True))
 
 
-def headline(claims: list[Claim]) -> pd.DataFrame:
-    """The scorecard at a glance: published numbers by where the paper measured them (real data,
-    simulations, toy examples), the statements of each paper by verdict, then apart the statements of this
-    book and the checks of our code, which are not reproductions."""
+def headline_numbers(claims: list[Claim]) -> pd.DataFrame:
+    """The published numbers at a glance, by where the paper measured them (real data, simulations, toy
+    examples): how many were checked on the paper's own dataset, agree or differ, and how many were computed on
+    another dataset (not comparable)."""
     rows = []
     numbers = [c for c in claims if c.kind == NUMBER]
     for kind in (REAL_DATA, SIMULATION, TOY):
-        of_kind = [c for c in numbers if evidence_kind(c) == kind]
-        if of_kind:
-            counts = pd.Series([c.verdict for c in of_kind]).value_counts()
-            rows.append({"claims": f"published numbers from {kind}", "checked": int(counts.get(AGREES, 0)
-                                                                                    + counts.get(DIFFERS, 0)),
-                         "agree or hold": int(counts.get(AGREES, 0)), "differ or fail": int(counts.get(DIFFERS, 0)),
-                         "inconclusive": 0, "measured, no verdict": 0, "fail where the book departs": 0,
-                         "not comparable": int(counts.get(NOT_COMPARABLE, 0)), "not checkable on this build": 0})
+        counts = pd.Series([c.verdict for c in numbers if evidence_kind(c) == kind], dtype=object).value_counts()
+        if len(counts):
+            rows.append(dict(zip(NUMBER_COLUMNS, [f"from {kind}", int(counts.get(AGREES, 0) + counts.get(DIFFERS, 0)),
+                                                  *(int(counts.get(v, 0)) for v in (AGREES, DIFFERS, NOT_COMPARABLE))],
+                                 strict=True)))
+    return pd.DataFrame(rows, columns=NUMBER_COLUMNS)
+
+
+def headline_findings(claims: list[Claim]) -> pd.DataFrame:
+    """The statements at a glance: those of each paper by verdict, then apart the statements of this book and
+    the checks of our code, which are not reproductions."""
+    rows = []
     stated = [c for c in claims if c.kind == FINDING and c.origin == PAPER]
     for paper in dict.fromkeys(paper_of(c) for c in stated):
-        rows.append(_finding_row(f"statements of {paper}", [c for c in stated if paper_of(c) == paper]))
+        rows.append(_finding_row(f"of {paper}", [c for c in stated if paper_of(c) == paper]))
     for origin in (BOOK, CODE):
         findings = [c for c in claims if c.kind == FINDING and c.origin == origin]
         if findings:
             rows.append(_finding_row(f"{ORIGINS_COUNTED[origin]} (not reproductions)", findings))
-    return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
+    return pd.DataFrame(rows, columns=FINDING_COLUMNS)
 
 
 def verdict_counts(claims: list[Claim]) -> pd.Series:
