@@ -174,8 +174,7 @@ show_table(flips, left=list(flips.columns), wrap=True)
 # $\tau_b$, with its 95% interval over {glue:text}`audit-bootstrap` resamples of the users
 # ({numref}`tbl-audit-fidelity`). A protocol is *within noise* of the most faithful one when the
 # paired resamples do not put it behind at the {glue:text}`level` level; among those, the page
-# recommends the most faithful one that needs no correction, since a correction adds a modelling
-# choice a reader must trust. {glue:md}`policy`
+# recommends one by the rule given below. {glue:md}`policy`
 #
 # ```{glue:figure} tbl-audit-world
 # :name: tbl-audit-world
@@ -207,15 +206,18 @@ say("audit-bootstrap", f"{bootstrap:,}")
 say("audit-refused", stand_in.refused or "none")
 for name, value in report.advice_values(advice, stand_in, share, caveats).items():
     glue(f"audit-{name}", Markdown(value), display=False)
+glue("audit-ranking", Markdown(claims.RANKING[advice.ranked] if advice else ""), display=False)
 
 # %% [markdown]
 # On the {glue:md}`audit-world`, the protocol closest to the true order of the
 # {glue:text}`audit-field-size` systems is {glue:md}`audit-closest` ($\tau_b$ =
 # {glue:md}`audit-closest-tau`). The paired resamples of users do not tell these protocols from it
 # at the {glue:text}`level` level: {glue:md}`audit-tied`; clearly behind it: {glue:md}`audit-behind`.
-# The protocol to report is the most faithful of these that needs no correction, or, when every one
-# of them needs a correction, the most faithful one, with its correction named: on this data,
-# **report {glue:md}`audit-report`**. Where no world can be drawn in the shape of the data, or its
+# The protocol to report is the most faithful of these that reads the runs as they are: neither
+# through a correction, a modelling choice a reader must trust, nor as an uncorrected sampled metric,
+# which {doc}`06_sampled_metrics` shows to be biased; when every one of them is of those kinds, the most
+# faithful corrected one, and an uncorrected sampled metric only when nothing else is left. On this data, **report {glue:md}`audit-report`**.
+# {glue:md}`audit-ranking` Where no world can be drawn in the shape of the data, or its
 # truth does not order the systems, no protocol's fidelity is defined, the names above read "none",
 # and chapter 8's results on its simulated worlds are the guide; the generator's reason for refusing
 # a world, if it did: {glue:text}`audit-refused`.

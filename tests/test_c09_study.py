@@ -200,3 +200,15 @@ def test_the_recommended_protocol_is_among_the_most_faithful_of_chapter_8_on_a_w
     advice = recommend.recommend(recommend.stand_in_fidelity(audited, plan).table, plan)
     main, _ = chapter8.protocol_fidelity(truth)
     assert advice.protocol in chapter8.leaders(main, LEVEL)
+
+
+def test_when_the_data_cannot_rank_the_protocols_the_rule_picks_and_says_so() -> None:
+    plan = protocols.audit_protocols(1000)
+    draws = {"sampled HR@10": 0.9, "sampled HR@10, corrected (BV 0.1)": 0.9, "AR TI-AN P@10": 0.9}
+    table = pd.DataFrame({"protocol": list(draws), "tau": list(draws.values()),
+                          "tau_draws": [np.full(79, tau) for tau in draws.values()]})
+    advice = recommend.recommend(table, plan)
+    assert advice.tied == list(draws) and not advice.ranked  # all within noise: a set, not a winner
+    assert advice.protocol == "AR TI-AN P@10"  # neither corrected nor an uncorrected sampled metric
+    only_sampled = recommend.recommend(table.iloc[:2], plan)
+    assert only_sampled.protocol == "sampled HR@10, corrected (BV 0.1)" and not only_sampled.ranked

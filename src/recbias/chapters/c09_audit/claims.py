@@ -23,6 +23,12 @@ FINDINGS = [
 ]
 
 
+#: what the page says of the set of protocols the data cannot tell apart, by whether the data rank them at all
+RANKING = {True: "The data rank the protocols: the ones behind the most faithful one are behind it beyond noise.",
+           False: "The data cannot rank these protocols: none is behind the most faithful one beyond noise, so "
+                  "the choice among them is the rule's, not the evidence's; report the set beside the pick."}
+
+
 def measured(share: pd.DataFrame) -> dict[str, float]:
     """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.compare.popularity_share`."""
     index = share["popularity index"]

@@ -55,22 +55,39 @@ def stand_in_fidelity(ratings: Ratings, plan: Sequence[Protocol], *, seed: int =
 
 @dataclass(frozen=True)
 class Recommendation:
-    """What to report: the most faithful ``protocol`` of ``tied``, the protocols the paired resamples do not tell
-    from the most faithful one (first), that needs no correction (the most faithful one when each needs one)."""
+    """What to report: ``tied``, the protocols the paired resamples do not tell from the most faithful one (first),
+    and the one of them the rule picks (``protocol``): the most faithful that reads the runs as they are, neither
+    through a correction nor as an uncorrected sampled metric, which chapter 6 shows to be biased; else the most
+    faithful corrected one; an uncorrected sampled metric only when it is all there is.  ``ranked`` says whether the data rank the protocols at all: False when
+    ``tied`` is every protocol of the table, so that the pick is the rule's, not the evidence's."""
 
     protocol: str
     tied: list[str]
+    ranked: bool = True
 
 
 def recommend(table: pd.DataFrame, plan: Sequence[Protocol], level: float = LEVEL) -> Recommendation | None:
     """The :class:`Recommendation` from a fidelity table with ``tau_draws``, most faithful first, at the two-sided
-    ``level``; None when the table is empty or its best tau is undefined (a truth that does not order systems)."""
+    ``level`` (:func:`recbias.evaluate.fidelity.leaders`, chapter 8's rule); None when the table is empty or its
+    best tau is undefined (a truth that does not order systems).
+
+    >>> import numpy as np
+    >>> from recbias.chapters.c09_audit.study.protocols import audit_protocols
+    >>> plan = audit_protocols(1000)
+    >>> table = pd.DataFrame({"protocol": ["sampled HR@10", "AR TI-AN P@10", "UAR P@10"], "tau": [0.9, 0.88, 0.5],
+    ...                       "tau_draws": [np.full(79, 0.9), np.full(79, 0.88) + np.r_[0.1, np.zeros(78)],
+    ...                                     np.full(79, 0.5)]})
+    >>> recommend(table, plan)
+    Recommendation(protocol='AR TI-AN P@10', tied=['sampled HR@10', 'AR TI-AN P@10'], ranked=True)
+    """
     if table.empty or pd.isna(table["tau"].iloc[0]):
         return None
     tied = leaders(table, level)
     corrected = {p.label for p in plan if p.correction is not None}
-    plain = [p for p in tied if p not in corrected]
-    return Recommendation(protocol=(plain or tied)[0], tied=tied)
+    biased = {p.label for p in plan if p.family == "sampled" and p.correction is None}
+    plain = [p for p in tied if p not in corrected | biased]
+    fixed = [p for p in tied if p in corrected]  # before an uncorrected sampled metric, never after
+    return Recommendation(protocol=(plain or fixed or tied)[0], tied=tied, ranked=len(tied) < len(table))
 
 
 def caveats(recommendation: Recommendation | None, means: pd.DataFrame, tau: pd.DataFrame,
