@@ -434,6 +434,7 @@ glue_table("tbl-sm-systems", report.systems_table(), left=["set", "algorithm", "
 study = sv.sampled_study(ratings, seed=seed, m=m, repetitions=repetitions, with_replacement=with_replacement,
                          n_tolerance=n_tolerance)
 say("threshold", f"{ratings.positive_threshold:g}")
+say("sampling_law", "binomial (with replacement)" if study.replace else "hypergeometric (without replacement)")
 colours = palette(list(study.labels.values()))
 for name, text in report.study_numbers(study).items():
     say(name, text)

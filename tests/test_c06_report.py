@@ -98,8 +98,7 @@ def _fake_study(*, keep, m=100, m_requested=100, replace=False) -> SimpleNamespa
     sizes = np.array([150, 200, 250, 300])
     return SimpleNamespace(sizes=sizes[np.asarray(keep)], keep=np.asarray(keep), dataset="synthetic",
                            split=sv.LEAVE_LAST_OUT, m=m, m_requested=m_requested, replace=replace, repetitions=100,
-                           n_tolerance=0.05, bin_sizes=np.array([200]), correction_seconds=1.5,
-                           law="hypergeometric (without replacement)")
+                           n_tolerance=0.05, bin_sizes=np.array([200]), correction_seconds=1.5)
 
 
 def test_study_numbers_count_the_users_pools_and_groups(monkeypatch) -> None:

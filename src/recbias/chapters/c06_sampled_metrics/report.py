@@ -159,7 +159,7 @@ def study_numbers(study: SampledStudy) -> dict[str, str]:
         "dataset_name": study.dataset, "split": study.split, "n_targets": f"{len(sizes):,}",
         "n_dropped": f"{int((~study.keep).sum()):,}",
         "n_min": f"{sizes.min():,}", "n_max": f"{sizes.max():,}", "n_median": f"{int(np.median(sizes)):,}",
-        "m_used": f"{study.m}", "m_requested": f"{study.m_requested}", "sampling_law": study.law,
+        "m_used": f"{study.m}", "m_requested": f"{study.m_requested}",
         "repetitions": f"{study.repetitions:,}", "n_tolerance": fmt_pct(study.n_tolerance, 0),
         "n_bins": fmt_count(len(study.bin_sizes), "group", "groups"), "n_over_m": f"{np.median(sizes) / study.m:,.0f}",
         "grouping_error": f"{100 * error:.3f}", "n_distinct": f"{distinct:,}",

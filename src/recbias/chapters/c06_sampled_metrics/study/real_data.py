@@ -113,11 +113,6 @@ class SampledStudy:
         """``n`` of each kept target."""
         return self.pool.sizes[self.keep]
 
-    @property
-    def law(self) -> str:
-        """The law of the count of sampled items above a held-out item (Eq. sm-law)."""
-        return "binomial (with replacement)" if self.replace else "hypergeometric (without replacement)"
-
 
 def leave_one_out(ratings: Ratings, seed: int) -> tuple[Ratings, Ratings, str]:
     """The paper's split: each user's most recent rating held out, or one at random without timestamps."""
