@@ -23,8 +23,8 @@ from recbias.bookkit.claims import (
 )
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
-    METHODS, METRICS, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, auc_order_tests, comparisons, departures,
-    repetition_rights, reversal_tests,
+    METHODS, METRICS, PAPER_PROTOCOL, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, auc_order_tests,
+    comparisons, repetition_rights, reversal_tests,
 )
 from recbias.chapters.c06_sampled_metrics.study.toy import TOY_METRICS, TOY_RANKS, ToyStudy
 from recbias.text import fmt_p_clause
@@ -134,9 +134,10 @@ DEPARTURE = "{setting} {ours} instead of the paper's {paper}"
 
 
 def departs_text(study: SampledStudy) -> str:
-    """How the build departs from the paper's protocol, ``""`` when it does not."""
-    return "; ".join(DEPARTURE.format(setting=setting, ours=ours, paper=paper)
-                     for setting, (paper, ours) in departures(study).items())
+    """How the build departs from the paper's protocol (:data:`PAPER_PROTOCOL`, whose settings are fields of the
+    study), ``""`` when it does not."""
+    return "; ".join(DEPARTURE.format(setting=setting, ours=getattr(study, setting), paper=paper)
+                     for setting, paper in PAPER_PROTOCOL.items() if getattr(study, setting) != paper)
 
 
 def findings(study: SampledStudy) -> list[Finding]:
