@@ -65,10 +65,6 @@ def paper() -> dict[str, float]:
     return {number.key: number.value for number in numbers()}
 
 
-#: the words of the two criteria on counts of comparisons decided beyond noise
-SOME_REVERSED = "holds when at least one {what} is reversed beyond noise, fails when all are kept beyond noise"
-ALL_KEPT = "holds when every {what} is kept beyond noise, fails when one is reversed beyond noise"
-
 #: the BV 0.1 correction against the uncorrected metric: beyond noise over the repetitions, not the users
 CORRECTION_GAIN = replace(
     beyond_noise("correction_gain", "correction_p"),
@@ -83,9 +79,9 @@ FINDINGS = [
             "the uncorrected sampled metric reverses, in expectation, the exact order of some pair of recommenders "
             "on a top-heavy metric",
             SOURCE, "tbl-sm-reversals",
-            some_of("reversed_pairs", "kept_pairs", "top_heavy_pairs", words=SOME_REVERSED.format(
-                what="pair (exact and expected sampled differences, paired t-tests with the user as the unit, "
-                     "Bonferroni)")),
+            some_of("reversed_pairs", "kept_pairs", "top_heavy_pairs", words=(
+                "holds when at least one pair (exact and expected sampled differences, paired t-tests with the user "
+                "as the unit, Bonferroni) is reversed beyond noise, fails when all are kept beyond noise")),
             "reversed beyond noise: {reversed_names}; of the {top_heavy_pairs} comparisons, {kept_pairs} kept and "
             "{within_pairs} within noise ({reversal_level})",
             note="the paper's reversal rests on systems that spread their ranks differently; whether a dataset "
@@ -109,8 +105,9 @@ FINDINGS = [
     Finding("sampled-auc-keeps-order",
             "sampled AUC orders the recommenders as exact AUC does, in the means over the repetitions",
             SOURCE, "tbl-sm-right",
-            none_of("auc_reversed", "auc_kept", "auc_pairs", words=ALL_KEPT.format(
-                what="pair (mean sampled difference paired over the repetitions, Bonferroni)")),
+            none_of("auc_reversed", "auc_kept", "auc_pairs", words=(
+                "holds when every pair (mean sampled difference paired over the repetitions, Bonferroni) is kept "
+                "beyond noise, fails when one is reversed beyond noise")),
             "{auc_kept} of {auc_pairs} pairs kept beyond the noise of the {repetitions} repetitions, "
             "{auc_reversed} reversed ({auc_level})"),
     Finding("sampled-auc-unbiased",

@@ -22,34 +22,25 @@ from recbias.designs import build_runs
 from recbias.evaluate import PoolRanks, paired_tests, pool_ranks, rank_positions, relevant_ranks, score_runs
 from recbias.evaluate.experiment import fit_systems
 from recbias.ratings import Ratings
-from recbias.recommenders import PAPERS_PERSONALISED, PAPERS_SET, Recommender
+from recbias.recommenders import PAPERS_SET, Recommender
 from recbias.runs import Runs
 from recbias.splits import make_folds
-
-#: the personalised systems of the papers' set
-PERSONALISED = PAPERS_PERSONALISED
 
 BRIDGE_METHODS = ("sampled", "rank estimate", "CLS", "BV 0.1", "BV 0.01")
 
 #: non-relevant items sampled into each 1R run, as m of the corrections
 BRIDGE_SIZE = 100
 
-#: the exact precisions set against the estimates: every test item, or every non-training item, as candidate
-EXACT_DESIGNS = ("TI-AN", "AI-AN")
-
 
 @dataclass(frozen=True, eq=False)
 class Bridge:
     """1R TI-NN(100) precision as a sampled metric, on fold 0 of chapter 2's coin-flip split.
 
-    Attributes:
-        runs: the 1R TI-NN(100) runs (empty when no pool holds 100 items).
-        sizes: ``n`` of each run: its TI-AN pool plus the relevant item.
-        per_run: ``estimate -> (runs, systems)`` P@10 of every run, for the estimators of one draw of the
-            runs and for the exact TI-AN and AI-AN precision; ``names`` are the systems, in column order.
-        sds: ``estimator -> system ->`` standard deviation of the estimate over draws of the runs.
-        truth_share, pool_share: with a simulated world, the share of sampled non-relevant items that
-            are truly relevant, and of relevant pairs in the whole matrix (else NaN).
+    ``runs`` is empty when no pool holds 100 items; ``sizes`` is each run's ``n`` (its TI-AN pool plus the
+    relevant item); ``per_run`` maps each estimator (one draw of the runs) and the exact ``TI-AN`` and ``AI-AN``
+    to the ``(runs, systems)`` P@10 of every run, systems in the order of ``names``; ``sds`` gives the standard
+    deviation of each estimate over draws; ``truth_share`` and ``pool_share`` are with a simulated world the
+    share of sampled non-relevant items truly relevant and of relevant pairs in the whole matrix (else NaN).
     """
 
     runs: Runs
@@ -125,7 +116,8 @@ def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) 
     bins, bin_sizes = sampled.catalogue_bins(sizes, n_tolerance)
     tables = sampled.correction_tables(BRIDGE_METHODS, ["P@10"], bin_sizes, BRIDGE_SIZE, False)
     per_run, sds = _estimates(models, runs, exact_ti, rows, bins, tables, seed)
-    for design, exact in zip(EXACT_DESIGNS, (exact_ti, exact_ai), strict=True):
+    # the exact precisions: every test item (TI-AN), or every non-training item (AI-AN), as candidate
+    for design, exact in (("TI-AN", exact_ti), ("AI-AN", exact_ai)):
         per_run[design] = (exact.ranks[rows] <= 10) / 10
     return Bridge(runs, sizes, tuple(model.name for model in models), per_run, sds, *_truth_shares(ratings, runs))
 
