@@ -806,6 +806,7 @@ for name, text in report.cost_numbers(study, cost).items():
 
 # %% tags=["remove-cell"]
 values = claims.measured(study, ours4, cost)
+say("z_one_sample", fmt_signed(values["one_sample_z"]))
 register(claims.numbers(), claims.toy_measured(toy), dataset=claims.TOY_DATASET)
 register(claims.numbers(), values, dataset=ratings.name)
 found = register(claims.findings(study), values, dataset=ratings.name)

@@ -290,6 +290,5 @@ def test_cost_table_and_numbers() -> None:
     numbers = r.cost_numbers(study, _cost(0.4, 0.1))
     assert numbers["machine"] == "cpu, 2 logical cores, BLAS threads 1"
     assert numbers["one_sample_recall"] == "50.00" and numbers["simulated_recall"] == "50.00 ± 14.14"
-    assert numbers["z_one_sample"] == "0.0"
     assert numbers["time_ratio"] == "4.0" and numbers["t_corrections"] == "1.50 s"
     assert (numbers["n_compared_exact"], numbers["n_compared_sampled"]) == ("2,000,000", "50,000")
