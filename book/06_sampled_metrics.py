@@ -434,6 +434,7 @@ glue_table("tbl-sm-systems", report.systems_table(), left=["set", "algorithm", "
 study = sv.sampled_study(ratings, seed=seed, m=m, repetitions=repetitions, with_replacement=with_replacement,
                          n_tolerance=n_tolerance)
 say("threshold", f"{ratings.positive_threshold:g}")
+say("sampling_law", "binomial (with replacement)" if study.replace else "hypergeometric (without replacement)")
 colours = palette(list(study.labels.values()))
 for name, text in report.study_numbers(study).items():
     say(name, text)
@@ -805,6 +806,7 @@ for name, text in report.cost_numbers(study, cost).items():
 
 # %% tags=["remove-cell"]
 values = claims.measured(study, ours4, cost)
+say("z_one_sample", fmt_signed(values["one_sample_z"]))
 register(claims.numbers(), claims.toy_measured(toy), dataset=claims.TOY_DATASET)
 register(claims.numbers(), values, dataset=ratings.name)
 found = register(claims.findings(study), values, dataset=ratings.name)

@@ -19,7 +19,7 @@ from recbias.chapters.c06_sampled_metrics.study import sweep as sw
 from recbias.chapters.c06_sampled_metrics.study import toy as st
 from recbias.designs import build_runs
 from recbias.evaluate import pool_ranks
-from recbias.recommenders import make
+from recbias.recommenders import PAPERS_PERSONALISED, make
 from recbias.splits import make_folds
 
 REPETITIONS = 40
@@ -187,7 +187,7 @@ def test_pool_sizes_of_1r_runs_match_the_exact_pools(ratings) -> None:
 def test_bridge_on_the_small_world(ratings) -> None:
     bridge = sb.bridge_study(ratings, seed=1)
     assert bridge.formed
-    assert bridge.names == tuple(sb.PAPERS_SET) and set(sb.PERSONALISED) < set(bridge.names)
+    assert bridge.names == tuple(sb.PAPERS_SET) and set(PAPERS_PERSONALISED) < set(bridge.names)
     for name, value in bridge.values["sampled"].items():
         assert 0 <= value <= 0.1  # one relevant item among 101: P@10 is at most 1/10
         assert bridge.values["AI-AN"][name] <= 0.1

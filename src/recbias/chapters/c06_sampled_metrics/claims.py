@@ -23,8 +23,8 @@ from recbias.bookkit.claims import (
 )
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
-    METHODS, METRICS, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, auc_order_tests, comparisons, departures,
-    repetition_rights, reversal_tests,
+    METHODS, METRICS, PAPER_PROTOCOL, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, auc_order_tests,
+    comparisons, repetition_rights, reversal_tests,
 )
 from recbias.chapters.c06_sampled_metrics.study.toy import TOY_METRICS, TOY_RANKS, ToyStudy
 from recbias.text import fmt_p_clause
@@ -65,10 +65,6 @@ def paper() -> dict[str, float]:
     return {number.key: number.value for number in numbers()}
 
 
-#: the words of the two criteria on counts of comparisons decided beyond noise
-SOME_REVERSED = "holds when at least one {what} is reversed beyond noise, fails when all are kept beyond noise"
-ALL_KEPT = "holds when every {what} is kept beyond noise, fails when one is reversed beyond noise"
-
 #: the BV 0.1 correction against the uncorrected metric: beyond noise over the repetitions, not the users
 CORRECTION_GAIN = replace(
     beyond_noise("correction_gain", "correction_p"),
@@ -83,9 +79,9 @@ FINDINGS = [
             "the uncorrected sampled metric reverses, in expectation, the exact order of some pair of recommenders "
             "on a top-heavy metric",
             SOURCE, "tbl-sm-reversals",
-            some_of("reversed_pairs", "kept_pairs", "top_heavy_pairs", words=SOME_REVERSED.format(
-                what="pair (exact and expected sampled differences, paired t-tests with the user as the unit, "
-                     "Bonferroni)")),
+            some_of("reversed_pairs", "kept_pairs", "top_heavy_pairs", words=(
+                "holds when at least one pair (exact and expected sampled differences, paired t-tests with the user "
+                "as the unit, Bonferroni) is reversed beyond noise, fails when all are kept beyond noise")),
             "reversed beyond noise: {reversed_names}; of the {top_heavy_pairs} comparisons, {kept_pairs} kept and "
             "{within_pairs} within noise ({reversal_level})",
             note="the paper's reversal rests on systems that spread their ranks differently; whether a dataset "
@@ -109,8 +105,9 @@ FINDINGS = [
     Finding("sampled-auc-keeps-order",
             "sampled AUC orders the recommenders as exact AUC does, in the means over the repetitions",
             SOURCE, "tbl-sm-right",
-            none_of("auc_reversed", "auc_kept", "auc_pairs", words=ALL_KEPT.format(
-                what="pair (mean sampled difference paired over the repetitions, Bonferroni)")),
+            none_of("auc_reversed", "auc_kept", "auc_pairs", words=(
+                "holds when every pair (mean sampled difference paired over the repetitions, Bonferroni) is kept "
+                "beyond noise, fails when one is reversed beyond noise")),
             "{auc_kept} of {auc_pairs} pairs kept beyond the noise of the {repetitions} repetitions, "
             "{auc_reversed} reversed ({auc_level})"),
     Finding("sampled-auc-unbiased",
@@ -135,9 +132,10 @@ DEPARTURE = "{setting} {ours} instead of the paper's {paper}"
 
 
 def departs_text(study: SampledStudy) -> str:
-    """How the build departs from the paper's protocol, ``""`` when it does not."""
-    return "; ".join(DEPARTURE.format(setting=setting, ours=ours, paper=paper)
-                     for setting, (paper, ours) in departures(study).items())
+    """How the build departs from the paper's protocol (:data:`PAPER_PROTOCOL`, whose settings are fields of the
+    study), ``""`` when it does not."""
+    return "; ".join(DEPARTURE.format(setting=setting, ours=getattr(study, setting), paper=paper)
+                     for setting, paper in PAPER_PROTOCOL.items() if getattr(study, setting) != paper)
 
 
 def findings(study: SampledStudy) -> list[Finding]:

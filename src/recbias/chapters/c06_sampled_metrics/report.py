@@ -11,9 +11,9 @@ import pandas as pd
 
 from recbias.chapters.c06_sampled_metrics.claims import key, paper
 from recbias.chapters.c06_sampled_metrics.study.bridge import (
-    BRIDGE_METHODS, BRIDGE_SIZE, PERSONALISED, Bridge, pair_counts,
+    BRIDGE_METHODS, BRIDGE_SIZE, Bridge, pair_counts,
 )
-from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
+from recbias.chapters.c06_sampled_metrics.study.cost import Cost
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
     METHODS, METRICS, PAIRS, SYSTEMS, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, comparisons, grouping_error,
     repetition_rights, reversal_tests,
@@ -22,6 +22,7 @@ from recbias.chapters.c06_sampled_metrics.study.sweep import GRID_CAP, MSweep, c
 from recbias.chapters.c06_sampled_metrics.study.toy import (
     TOY_METRICS, TOY_RANKS, ToyCorrections, ToyStudy, corrected_moments, expected_average,
 )
+from recbias.recommenders import PAPERS_PERSONALISED
 from recbias.recommenders.factory import PRESETS
 from recbias.text import fmt_count, fmt_number, fmt_p, fmt_pct, fmt_pm, fmt_seconds, fmt_signed, fmt_span, order_text
 
@@ -159,7 +160,7 @@ def study_numbers(study: SampledStudy) -> dict[str, str]:
         "dataset_name": study.dataset, "split": study.split, "n_targets": f"{len(sizes):,}",
         "n_dropped": f"{int((~study.keep).sum()):,}",
         "n_min": f"{sizes.min():,}", "n_max": f"{sizes.max():,}", "n_median": f"{int(np.median(sizes)):,}",
-        "m_used": f"{study.m}", "m_requested": f"{study.m_requested}", "sampling_law": study.law,
+        "m_used": f"{study.m}", "m_requested": f"{study.m_requested}",
         "repetitions": f"{study.repetitions:,}", "n_tolerance": fmt_pct(study.n_tolerance, 0),
         "n_bins": fmt_count(len(study.bin_sizes), "group", "groups"), "n_over_m": f"{np.median(sizes) / study.m:,.0f}",
         "grouping_error": f"{100 * error:.3f}", "n_distinct": f"{distinct:,}",
@@ -292,7 +293,7 @@ def cost_table(study: SampledStudy, cost: Cost) -> pd.DataFrame:
 
 def cost_numbers(study: SampledStudy, cost: Cost) -> dict[str, str]:
     """The machine, how many times as long the exact evaluation took as the sampled one and against how many
-    candidates each compares, and the one real sample's Recall@10 of X against the simulated repetitions."""
+    candidates each compares, and the one real sample's Recall@10 of X next to the simulated repetitions'."""
     simulated = study.estimates[("sampled", "Recall@10")][:, 0]
     processor, cores, threads = cost.machine
     return {"machine": f"{processor}, {cores} logical cores, BLAS threads {threads}",
@@ -300,8 +301,7 @@ def cost_numbers(study: SampledStudy, cost: Cost) -> dict[str, str]:
             "n_compared_exact": f"{cost.n_compared_exact:,}", "n_compared_sampled": f"{cost.n_compared_sampled:,}",
             "t_corrections": fmt_seconds(study.correction_seconds),
             "one_sample_recall": f"{100 * cost.one_sample_recall:.2f}",
-            "simulated_recall": f"{100 * simulated.mean():.2f} ± {100 * simulated.std(ddof=1):.2f}",
-            "z_one_sample": fmt_signed(one_sample_z(study, cost))}
+            "simulated_recall": f"{100 * simulated.mean():.2f} ± {100 * simulated.std(ddof=1):.2f}"}
 
 
 # ---------------------------------------------------------------- the 1R bridge
@@ -309,14 +309,12 @@ def cost_numbers(study: SampledStudy, cost: Cost) -> dict[str, str]:
 UNCORRECTED = f"1R TI-NN({BRIDGE_SIZE}), uncorrected"
 EXACT = "exact 1R TI-AN"
 RATIO = "uncorrected / exact TI-AN"
+#: how the bridge's tables name each estimate
+BRIDGE_LABELS = dict(zip(BRIDGE_METHODS, (UNCORRECTED, *BRIDGE_METHODS[1:]), strict=True))
 
 
 def _not_formed() -> pd.DataFrame:
     return pd.DataFrame({"": [f"no user has {BRIDGE_SIZE} non-relevant candidates on this dataset"]}, index=[""])
-
-
-def _label(method: str) -> str:
-    return UNCORRECTED if method == "sampled" else method
 
 
 def ratios(bridge: Bridge) -> dict[str, float]:
@@ -333,7 +331,7 @@ def bridge_table(bridge: Bridge) -> pd.DataFrame:
     if not bridge.formed:
         return _not_formed()
     names = list(bridge.names)
-    rows = {_label(method): [fmt_pm(bridge.values[method][name], bridge.sds[method][name], 4) for name in names]
+    rows = {BRIDGE_LABELS[method]: [fmt_pm(bridge.values[method][name], bridge.sds[method][name], 4) for name in names]
             for method in BRIDGE_METHODS}
     rows[EXACT] = [fmt_number(bridge.values["TI-AN"][name], 4) for name in names]
     rows["1R AI-AN"] = [fmt_number(bridge.values["AI-AN"][name], 4) for name in names]
@@ -350,7 +348,7 @@ def bridge_orders(bridge: Bridge) -> pd.DataFrame:
     counts = pair_counts(bridge).set_index("estimator").rename(columns=columns)
     rows = [{"estimate": EXACT, "order of the means": order_text(bridge.values["TI-AN"]),
              **dict.fromkeys(columns.values(), "")}]
-    rows += [{"estimate": _label(method), "order of the means": order_text(bridge.values[method]),
+    rows += [{"estimate": BRIDGE_LABELS[method], "order of the means": order_text(bridge.values[method]),
               **counts.loc[method].to_dict()} for method in BRIDGE_METHODS]
     return pd.DataFrame(rows)
 
@@ -360,7 +358,7 @@ def bridge_numbers(bridge: Bridge) -> dict[str, str]:
     (a dash where there is none), and with a simulated world the share of sampled non-relevant items truly
     relevant, against that of the whole matrix ("unknown" on real data)."""
     by_system = ratios(bridge) if bridge.formed else {}
-    personalised = [ratio for name, ratio in by_system.items() if name in PERSONALISED and np.isfinite(ratio)]
+    personalised = [ratio for name, ratio in by_system.items() if name in PAPERS_PERSONALISED and np.isfinite(ratio)]
     popularity = by_system.get("Popularity", np.nan)
     sizes = bridge.sizes if bridge.formed else np.zeros(1, np.int64)
     short = bridge.runs.report.shortage_runs if bridge.runs.report else 0

@@ -22,34 +22,25 @@ from recbias.designs import build_runs
 from recbias.evaluate import PoolRanks, paired_tests, pool_ranks, rank_positions, relevant_ranks, score_runs
 from recbias.evaluate.experiment import fit_systems
 from recbias.ratings import Ratings
-from recbias.recommenders import PAPERS_PERSONALISED, PAPERS_SET, Recommender
+from recbias.recommenders import PAPERS_SET
 from recbias.runs import Runs
 from recbias.splits import make_folds
-
-#: the personalised systems of the papers' set
-PERSONALISED = PAPERS_PERSONALISED
 
 BRIDGE_METHODS = ("sampled", "rank estimate", "CLS", "BV 0.1", "BV 0.01")
 
 #: non-relevant items sampled into each 1R run, as m of the corrections
 BRIDGE_SIZE = 100
 
-#: the exact precisions set against the estimates: every test item, or every non-training item, as candidate
-EXACT_DESIGNS = ("TI-AN", "AI-AN")
-
 
 @dataclass(frozen=True, eq=False)
 class Bridge:
     """1R TI-NN(100) precision as a sampled metric, on fold 0 of chapter 2's coin-flip split.
 
-    Attributes:
-        runs: the 1R TI-NN(100) runs (empty when no pool holds 100 items).
-        sizes: ``n`` of each run: its TI-AN pool plus the relevant item.
-        per_run: ``estimate -> (runs, systems)`` P@10 of every run, for the estimators of one draw of the
-            runs and for the exact TI-AN and AI-AN precision; ``names`` are the systems, in column order.
-        sds: ``estimator -> system ->`` standard deviation of the estimate over draws of the runs.
-        truth_share, pool_share: with a simulated world, the share of sampled non-relevant items that
-            are truly relevant, and of relevant pairs in the whole matrix (else NaN).
+    ``runs`` is empty when no pool holds 100 items; ``sizes`` is each run's ``n`` (its TI-AN pool plus the
+    relevant item); ``per_run`` maps each estimator (one draw of the runs) and the exact ``TI-AN`` and ``AI-AN``
+    to the ``(runs, systems)`` P@10 of every run, systems in the order of ``names``; ``sds`` gives the standard
+    deviation of each estimate over draws; ``truth_share`` and ``pool_share`` are with a simulated world the
+    share of sampled non-relevant items truly relevant and of relevant pairs in the whole matrix (else NaN).
     """
 
     runs: Runs
@@ -82,33 +73,6 @@ def rows_of(targets: PoolRanks, runs: Runs, n_items: int) -> np.ndarray:
     return rows
 
 
-def _estimates(models: list[Recommender], runs: Runs, exact_ti: PoolRanks, rows: np.ndarray, bins: np.ndarray,
-               tables: dict[tuple[str, str], np.ndarray], seed: int) -> tuple[dict, dict]:
-    """Each estimator's P@10 of every run of one draw, and the standard deviation of its mean over draws,
-    per system."""
-    sizes = exact_ti.sizes[rows]
-    per_run = {method: np.zeros((runs.n_runs, len(models))) for method in BRIDGE_METHODS}
-    sds: dict[str, dict[str, float]] = {method: {} for method in BRIDGE_METHODS}
-    for k, model in enumerate(models):
-        positions = relevant_ranks(rank_positions(runs, score_runs(model, runs), ties="random", seed=seed))
-        for method in BRIDGE_METHODS:
-            table = tables[(method, "P@10")][bins]
-            per_run[method][:, k] = table[np.arange(len(positions)), positions - 1]
-            sds[method][model.name] = sampled.estimator_moments(table, exact_ti.ranks[rows, k], sizes, False).average_std
-    return per_run, sds
-
-
-def _truth_shares(ratings: Ratings, runs: Runs) -> tuple[float, float]:
-    """With a simulated world, the share of sampled non-relevant items truly relevant to their user, and of
-    relevant pairs in the whole matrix; NaN for real data."""
-    if ratings.true_relevance is None:
-        return np.nan, np.nan
-    negatives = ~runs.labels
-    run_users = np.repeat(runs.users, runs.sizes)
-    return (float(ratings.true_relevance[run_users[negatives], runs.items[negatives]].mean()),
-            float(ratings.true_relevance.mean()))
-
-
 def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) -> Bridge:
     """1R TI-NN(100) P@10 of the papers' set, uncorrected and corrected, against exact 1R TI-AN and AI-AN P@10."""
     fold = make_folds(ratings, folds=1, test_ratio=0.2, seed=seed)[0]
@@ -124,10 +88,23 @@ def bridge_study(ratings: Ratings, *, seed: int = 0, n_tolerance: float = 0.05) 
     sizes = exact_ti.sizes[rows]
     bins, bin_sizes = sampled.catalogue_bins(sizes, n_tolerance)
     tables = sampled.correction_tables(BRIDGE_METHODS, ["P@10"], bin_sizes, BRIDGE_SIZE, False)
-    per_run, sds = _estimates(models, runs, exact_ti, rows, bins, tables, seed)
-    for design, exact in zip(EXACT_DESIGNS, (exact_ti, exact_ai), strict=True):
+    # each estimator's P@10 of every run of this draw, and the standard deviation of its mean over draws
+    per_run = {method: np.zeros((runs.n_runs, len(models))) for method in BRIDGE_METHODS}
+    sds: dict[str, dict[str, float]] = {method: {} for method in BRIDGE_METHODS}
+    for k, model in enumerate(models):
+        positions = relevant_ranks(rank_positions(runs, score_runs(model, runs), ties="random", seed=seed))
+        for method in BRIDGE_METHODS:
+            table = tables[(method, "P@10")][bins]
+            per_run[method][:, k] = table[np.arange(len(positions)), positions - 1]
+            sds[method][model.name] = sampled.estimator_moments(table, exact_ti.ranks[rows, k], sizes, False).average_std
+    # the exact precisions: every test item (TI-AN), or every non-training item (AI-AN), as candidate
+    for design, exact in (("TI-AN", exact_ti), ("AI-AN", exact_ai)):
         per_run[design] = (exact.ranks[rows] <= 10) / 10
-    return Bridge(runs, sizes, tuple(model.name for model in models), per_run, sds, *_truth_shares(ratings, runs))
+    truth = ratings.true_relevance  # with a simulated world: the shares of truly relevant pairs
+    negatives, run_users = ~runs.labels, np.repeat(runs.users, runs.sizes)
+    shares = (np.nan, np.nan) if truth is None else (float(truth[run_users[negatives], runs.items[negatives]].mean()),
+                                                     float(truth.mean()))
+    return Bridge(runs, sizes, tuple(model.name for model in models), per_run, sds, *shares)
 
 
 def pair_counts(bridge: Bridge) -> pd.DataFrame:

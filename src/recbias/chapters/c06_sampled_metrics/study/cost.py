@@ -21,14 +21,10 @@ from recbias.recommenders import make
 class Cost:
     """Seconds (best of three) of exact and sampled evaluation of X, and what they compared.
 
-    Attributes:
-        exact_seconds, sampled_seconds, fit_seconds: ranking every held-out item among its pool;
-            drawing, scoring and ranking ``m`` sampled items per user; fitting X once.
-        n_exact, n_compared_exact, n_compared_sampled: held-out items ranked exactly, and
-            candidates compared with them in each evaluation.
-        one_sample_recall: Recall@10 of X from the one real sample drawn.
-        machine: the machine that built the page: processor, logical cores and BLAS threads (``"unset"``
-            when ``OPENBLAS_NUM_THREADS`` is not set).
+    The seconds are of ranking every held-out item among its pool, of drawing, scoring and ranking ``m`` sampled
+    items per user, and of fitting X once; ``n_exact`` held-out items are ranked exactly, against
+    ``n_compared_exact`` candidates in all (``n_compared_sampled`` sampled); ``one_sample_recall`` is X's
+    Recall@10 from the one real sample drawn; ``machine`` is the machine that built the page (:func:`machine`).
     """
 
     exact_seconds: float
@@ -52,7 +48,8 @@ def best_of_three(function: Callable[[], object]) -> tuple[float, object]:
 
 
 def machine() -> tuple[str, int | None, str]:
-    """Processor (from ``/proc/cpuinfo`` where there is one), logical cores and BLAS threads."""
+    """Processor (from ``/proc/cpuinfo`` where there is one), logical cores and BLAS threads (``"unset"`` when
+    ``OPENBLAS_NUM_THREADS`` is not set)."""
     name = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as handle:

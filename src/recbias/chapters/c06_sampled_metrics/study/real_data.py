@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -63,21 +62,14 @@ PAPER_PROTOCOL = {"dataset": "ml-1m", "split": LEAVE_LAST_OUT, "m": 100, "repeti
 class SampledStudy:
     """Exact and sampled evaluation of X, Y and Z on one leave-one-out split.
 
-    Attributes:
-        dataset: name of the ratings.
-        split: :data:`LEAVE_LAST_OUT`, or :data:`LEAVE_ONE_RANDOM_OUT` for data without timestamps.
-        names: ``("X", "Y", "Z")``; ``labels`` maps them to the systems' display names.
-        models: the fitted systems, in the order of ``names``.
-        train, test: the split.
+    Attributes (the less obvious ones):
+        names: ``("X", "Y", "Z")``; ``labels`` maps them to the systems' display names; ``models`` follow them.
         pool: exact ranks of every held-out item (:func:`recbias.evaluate.pool_ranks`, with patterns).
         keep: the targets whose pool holds ``m`` items (all of them with replacement).
         m, m_requested: the sample size used, and the one asked for.
-        replace: sampling with replacement (binomial law) or without (hypergeometric).
-        repetitions: number of shared samples drawn.
         n_tolerance: relative width of the catalogue-size groups of the corrections.
         bins, bin_sizes: the group of every kept target and the ``n`` of every group.
         tables: ``(method, metric) ->`` correction table, one row per group.
-        exact: ``metric ->`` exact metric of each system.
         estimates: ``(method, metric) ->`` ``(repetitions, 3)`` estimates.
         correction_seconds: time to compute ``tables``.
     """
@@ -113,11 +105,6 @@ class SampledStudy:
         """``n`` of each kept target."""
         return self.pool.sizes[self.keep]
 
-    @property
-    def law(self) -> str:
-        """The law of the count of sampled items above a held-out item (Eq. sm-law)."""
-        return "binomial (with replacement)" if self.replace else "hypergeometric (without replacement)"
-
 
 def leave_one_out(ratings: Ratings, seed: int) -> tuple[Ratings, Ratings, str]:
     """The paper's split: each user's most recent rating held out, or one at random without timestamps."""
@@ -132,15 +119,6 @@ def sample_size(sizes: np.ndarray, m: int, replace: bool) -> int:
     if not replace and np.count_nonzero(sizes - 1 >= m) < MIN_FULL_POOLS:
         return int(sizes.min()) - 1
     return m
-
-
-def estimates_of(tables: dict[tuple[str, str], np.ndarray], bins: np.ndarray,
-                 draws: np.ndarray) -> dict[tuple[str, str], np.ndarray]:
-    """``(method, metric) ->`` ``(repetitions, systems)`` averages of the corrected values of the sampled ranks
-    ``draws`` (``(repetitions, targets, systems)``), each target read in its group's row of the table."""
-    return {key: np.column_stack([table[bins[None, :], draws[:, :, k] - 1].mean(axis=1)
-                                  for k in range(draws.shape[2])])
-            for key, table in tables.items()}
 
 
 def sampled_study(
@@ -172,16 +150,11 @@ def sampled_study(
     seconds = time.perf_counter() - start
     exact = {metric: np.array([sampled.rank_metric(metric).values(ranks[:, k], sizes).mean() for k in range(3)])
              for metric in METRICS}
+    # each target's sampled rank read in its group's row of the table, averaged over targets per repetition
+    estimates = {key: np.column_stack([table[bins[None, :], draws[:, :, k] - 1].mean(axis=1) for k in range(3)])
+                 for key, table in tables.items()}
     return SampledStudy(ratings.name, split, tuple(SYSTEMS), labels, models, train, test, pool, keep, used, m,
-                        with_replacement, repetitions, n_tolerance, bins, bin_sizes, tables, exact,
-                        estimates_of(tables, bins, draws), seconds)
-
-
-def departures(study: SampledStudy) -> dict[str, tuple[Any, Any]]:
-    """Setting -> (the paper's value, the build's) for every setting of :data:`PAPER_PROTOCOL` the build departs
-    from; empty on the paper's own protocol."""
-    ours = {"dataset": study.dataset, "split": study.split, "m": study.m, "repetitions": study.repetitions}
-    return {name: (paper, ours[name]) for name, paper in PAPER_PROTOCOL.items() if ours[name] != paper}
+                        with_replacement, repetitions, n_tolerance, bins, bin_sizes, tables, exact, estimates, seconds)
 
 
 def grouping_error(study: SampledStudy) -> tuple[float, int]:

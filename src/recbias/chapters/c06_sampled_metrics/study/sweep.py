@@ -30,11 +30,9 @@ SWEEP_TOLERANCE = 0.1
 class MSweep:
     """Expected Recall@10 of each system for a grid of sample sizes (the paper's Fig. 6).
 
-    Attributes:
-        uncorrected_m, uncorrected: grid and ``(grid, 3)`` expected uncorrected sampled Recall@10.
-        corrected_m, corrected: grid and expectations of Recall@10 corrected by BV 0.1.
-        largest_m: the largest sample size any target allows.
-        tolerance: the grouping of catalogue sizes used for the corrected curve.
+    ``uncorrected`` and ``corrected`` (by BV 0.1) are ``(grid, 3)``, over the grids ``uncorrected_m`` and
+    ``corrected_m``; ``largest_m`` is the largest sample size any target allows; ``tolerance`` the grouping of
+    catalogue sizes of the corrected curve.
     """
 
     uncorrected_m: np.ndarray
@@ -45,33 +43,23 @@ class MSweep:
     tolerance: float
 
 
-def _uncorrected(study: SampledStudy, ms: np.ndarray) -> np.ndarray:
-    """``(len(ms), 3)`` expected uncorrected sampled Recall@10 (Eq. sm-expected), each target under its own law."""
-    return np.array([[sampled.expected_sampled_hits(study.ranks[:, k], study.sizes, int(m), 10, study.replace).mean()
-                      for k in range(3)] for m in ms])
-
-
-def _corrected(study: SampledStudy, ms: np.ndarray, tolerance: float) -> np.ndarray:
-    """``(len(ms), 3)`` expected Recall@10 corrected by BV 0.1, corrections grouped at ``tolerance``."""
-    bins, bin_sizes = sampled.catalogue_bins(study.sizes, tolerance)
-    corrected = []
-    for m in ms:
-        table = sampled.correction_tables(["BV 0.1"], ["Recall@10"], bin_sizes, int(m), study.replace)[
-            ("BV 0.1", "Recall@10")]
-        corrected.append([sampled.estimator_moments(table[bins], study.ranks[:, k], study.sizes, study.replace).average
-                          for k in range(3)])
-    return np.array(corrected).reshape(-1, 3)
-
-
 def m_sweep(study: SampledStudy, max_m: int, points: int = 40) -> MSweep:
-    """Exact expectations of uncorrected and BV 0.1-corrected Recall@10 for ``m`` from 1 up (corrected
-    up to ``max_m``), each target with its own law."""
-    largest = int(study.sizes.min() - 1) if not study.replace else int(study.sizes.max())
+    """Exact expectations (Eq. sm-expected) of uncorrected and BV 0.1-corrected Recall@10 for ``m`` from 1 up
+    (corrected up to ``max_m``, corrections grouped at the sweep's tolerance), each target with its own law."""
+    ranks, sizes, replace = study.ranks, study.sizes, study.replace
+    largest = int(sizes.min() - 1) if not replace else int(sizes.max())
     ms = np.unique(np.round(np.geomspace(1, min(largest, GRID_CAP), points)).astype(int))
+    uncorrected = np.array([[sampled.expected_sampled_hits(ranks[:, k], sizes, int(m), 10, replace).mean()
+                             for k in range(3)] for m in ms])
     corrected_ms = np.array([m for m in BV_GRID if m <= min(max_m, largest)])
     tolerance = max(study.n_tolerance, SWEEP_TOLERANCE)
-    return MSweep(ms, _uncorrected(study, ms), corrected_ms, _corrected(study, corrected_ms, tolerance), largest,
-                  tolerance)
+    bins, bin_sizes = sampled.catalogue_bins(sizes, tolerance)
+    corrected = []
+    for m in corrected_ms:
+        (table,) = sampled.correction_tables(["BV 0.1"], ["Recall@10"], bin_sizes, int(m), replace).values()
+        corrected.append([sampled.estimator_moments(table[bins], ranks[:, k], sizes, replace).average
+                          for k in range(3)])
+    return MSweep(ms, uncorrected, corrected_ms, np.array(corrected).reshape(-1, 3), largest, tolerance)
 
 
 def consistent_from(study: SampledStudy, sweep: MSweep, a: int, b: int) -> tuple[float | None, float | None]:

@@ -40,11 +40,9 @@ FIG4_M = 100
 class ToyStudy:
     """The toy example in numbers.
 
-    Attributes:
-        exact: exact metric of each recommender (rows) and metric (columns), Table 1.
-        simulated: ``(recommender, metric) ->`` the five-instance average of each of
-            ``repetitions`` sampled evaluations (``m = 99``, with replacement).
-        expected: ``(recommender, metric) ->`` exact moments of that average.
+    ``exact`` is Table 1 (recommenders by metrics); ``simulated`` maps ``(recommender, metric)`` to the
+    five-instance average of each of ``repetitions`` sampled evaluations (``m = 99``, with replacement), and
+    ``expected`` to the exact moments of that average.
     """
 
     exact: pd.DataFrame
@@ -121,9 +119,8 @@ def m1_fits() -> pd.DataFrame:
 class ToyCorrections:
     """The corrections of AP and Recall@10 at ``n = 10,000``, ``m = 100`` (the paper's Fig. 4).
 
-    Attributes:
-        tables: ``(method, metric) ->`` one-row correction table (:func:`recbias.sampled.correction_tables`).
-        moments: ``method ->`` moments of the corrected AP at every true rank ``1..n``.
+    ``tables`` maps ``(method, metric)`` to a one-row correction table (:func:`recbias.sampled.correction_tables`),
+    ``moments`` maps ``method`` to the moments of the corrected AP at every true rank ``1..n``.
     """
 
     tables: dict[tuple[str, str], np.ndarray]
