@@ -63,7 +63,7 @@ say("audited", ", ".join(audited))
 # and neutralising it removes some genuine merit ({doc}`05_neutralising_designs`). *Density*: the fewer
 # relevant items a target set holds, the lower every precision, whatever the system
 # ({doc}`03_sparsity_bias`). {numref}`tbl-audit-profile` sets the audited data beside every other
-# dataset at hand.
+# dataset at hand. {glue:md}`audit-alpha-bound`
 #
 # ```{glue:figure} tbl-audit-profile
 # :name: tbl-audit-profile
@@ -75,8 +75,11 @@ say("audited", ", ".join(audited))
 # ```
 
 # %% tags=["remove-cell"]
-glue_table("tbl-audit-profile", report.profile_table(profile.profiles(ratings, others=compare_all)),
-           left=["number", "explained in"])
+profiles = profile.profiles(ratings, others=compare_all)
+glue_table("tbl-audit-profile", report.profile_table(profiles), left=["number", "explained in"])
+audited = profiles.iloc[0]
+glue("audit-alpha-bound", Markdown(claims.ALPHA_AT_BOUND[audited["α at a bound"]].format(alpha=audited["fitted α"])),
+     display=False)
 
 # %% [markdown]
 # ## Each system under each protocol

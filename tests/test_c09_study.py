@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from recbias import datasets, protocol_study, synthetic
+from recbias.ratings import Ratings
 from recbias.chapters.c08_protocol_fidelity import study as chapter8
 from recbias.bookkit.claims import LEVEL
 from recbias.chapters.c09_audit.study import compare, measure, profile, protocols, recommend
@@ -212,3 +213,14 @@ def test_when_the_data_cannot_rank_the_protocols_the_rule_picks_and_says_so() ->
     assert advice.protocol == "AR TI-AN P@10"  # neither corrected nor an uncorrected sampled metric
     only_sampled = recommend.recommend(table.iloc[:2], plan)
     assert only_sampled.protocol == "sampled HR@10, corrected (BV 0.1)" and not only_sampled.ranked
+
+
+def test_a_popularity_exponent_fitted_at_the_end_of_its_range_is_flagged() -> None:
+    counts = np.arange(100, 0, -1)  # a straight line of counts: the power law's exponent runs to its upper end
+    items = np.repeat(np.arange(100), counts)
+    linear = Ratings.from_codes(np.arange(len(items)) % 200, items, np.full(len(items), 4.0), shape=(200, 100),
+                                name="linear", positive_threshold=4.0)
+    row = profile.bias_profile(linear)
+    assert row["fitted α"] == pytest.approx(5.0) and row["α at a bound"]
+    skewed = synthetic.generate(n_users=300, n_items=200, n_ratings=6000, seed=0)
+    assert not profile.bias_profile(skewed)["α at a bound"]

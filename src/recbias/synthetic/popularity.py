@@ -56,6 +56,10 @@ def popularity_curve(n_items: int, n_ratings: int, alpha: float, floor: float, s
     return curve
 
 
+#: the exponents :func:`fit_popularity_curve` searches; a fit at either end did not find the curve's exponent
+ALPHA_RANGE = (0.0, 5.0)
+
+
 def fit_popularity_curve(item_counts: np.ndarray, *, floor: float = 0.0, shift: float | None = None) -> PopularityCurve:
     """The shifted power law that best fits observed ratings per item.
 
@@ -83,9 +87,9 @@ def fit_popularity_curve(item_counts: np.ndarray, *, floor: float = 0.0, shift: 
         return np.cumsum(curve.expected(ranks)) / n_ratings - observed
 
     if shift is None:
-        starts, bounds = [(1.0, 0.05), (1.5, 0.2), (0.5, 0.01)], ([0.0, 1e-4], [5.0, 10.0])
+        starts, bounds = [(1.0, 0.05), (1.5, 0.2), (0.5, 0.01)], ([ALPHA_RANGE[0], 1e-4], [ALPHA_RANGE[1], 10.0])
     else:
-        starts, bounds = [(1.0,), (0.3,), (2.0,)], ([0.0], [5.0])
+        starts, bounds = [(1.0,), (0.3,), (2.0,)], ([ALPHA_RANGE[0]], [ALPHA_RANGE[1]])
     fits = [optimize.least_squares(residuals, start, bounds=bounds) for start in starts]
     best = min(fits, key=lambda fit: fit.cost).x
     return popularity_curve(n_items, n_ratings, best[0], floor, best[1] if shift is None else shift)

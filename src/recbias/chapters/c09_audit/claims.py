@@ -29,6 +29,12 @@ RANKING = {True: "The data rank the protocols: the ones behind the most faithful
                   "the choice among them is the rule's, not the evidence's; report the set beside the pick."}
 
 
+#: what the page says when the skew's exponent was fitted at an end of its range, by whether it was
+ALPHA_AT_BOUND = {True: "The fitted α of the audited data sits at an end of the range the fit searches ({alpha:.2f}): "
+                        "the curve fits its popularity poorly, so the stand-in world below copies the skew only "
+                        "roughly, and the advice leans on that world more than usual.", False: ""}
+
+
 def measured(share: pd.DataFrame) -> dict[str, float]:
     """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.compare.popularity_share`."""
     index = share["popularity index"]

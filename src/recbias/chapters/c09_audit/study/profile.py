@@ -10,6 +10,7 @@ import pandas as pd
 from recbias import datasets, judgments
 from recbias.ratings import Ratings
 from recbias.synthetic import fit_popularity_curve
+from recbias.synthetic.popularity import ALPHA_RANGE
 
 #: profile column -> the page that explains it
 EXPLAINED_BY = {"Gini": "04_popularity_bias", "fitted α": "04_popularity_bias", "top-10% share": "04_popularity_bias",
@@ -25,7 +26,8 @@ def bias_profile(ratings: Ratings) -> dict[str, float | int | str]:
     ordered = np.sort(counts)[::-1]
     ratio = judgments.positive_ratio_by_popularity(ratings, segments=10)["positive_ratio"].to_numpy()
     return {"dataset": ratings.name, "users": ratings.n_users, "items": ratings.n_items, "ratings": ratings.n_ratings,
-            "density": ratings.density, "Gini": judgments.gini(counts), "fitted α": fit_popularity_curve(counts).alpha,
+            "density": ratings.density, "Gini": judgments.gini(counts), "fitted α": (alpha := fit_popularity_curve(
+                counts).alpha), "α at a bound": bool(np.isclose(alpha, ALPHA_RANGE).any()),
             "top-10% share": ordered[: max(1, len(ordered) // 10)].sum() / ordered.sum(),
             "positive ratio": float(ratings.positive.mean()),
             "positive head/tail": ratio[0] / ratio[-1] if ratio[-1] > 0 else float("nan")}
