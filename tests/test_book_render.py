@@ -208,3 +208,20 @@ def test_the_provenance_covers_every_dataset_a_page_reads(tmp_path):
     box = next(c for c in json.loads((tmp_path / "book" / "01_two.ipynb").read_text())["cells"]
                if c["id"] == "provenance")
     assert f"mine.csv `{digest}`" in "".join(box["source"])
+
+
+@pytest.mark.slow
+def test_two_renders_started_together_leave_the_same_whole_site(rendered_book):
+    site = rendered_book / "_build" / "html"
+    code = f"from pathlib import Path\nfrom recbias.bookkit import pipeline\npipeline.render(Path({str(rendered_book)!r}))"
+
+    def renders(count: int) -> list[int]:
+        started = [subprocess.Popen([sys.executable, "-c", code], cwd=rendered_book,
+                                    env=os.environ | {"SOURCE_DATE_EPOCH": "1700000000"}) for _ in range(count)]
+        return [render.wait(timeout=600) for render in started]
+
+    assert renders(2) == [0, 0]
+    together = snapshot(site)
+    assert renders(1) == [0]
+    assert snapshot(site) == together  # each render had its own scratch directory; the swap put one whole site
+    assert not list((rendered_book / "_build").glob(f"{pipeline.RENDER_PREFIX}*"))
