@@ -288,6 +288,7 @@ def test_the_order_figure_plots_tau_and_its_band_at_each_level(truth: bool) -> N
 
 def test_the_check_figure_plots_measured_against_predicted_with_simulation_bars() -> None:
     check = check_frame()
+    check.loc[1, "sd"] = 0.0006  # AI-AN's bar reaches below the axis (0.0018 - 1.96 * 0.0006 < 0.001): it is cut
     (ax,) = figures.check_figure(check, N).axes
     bars = errorbars(ax)
     shown = check[check["measured"] > 0]
@@ -301,6 +302,8 @@ def test_the_check_figure_plots_measured_against_predicted_with_simulation_bars(
         np.testing.assert_allclose(y, row["measured"])
         np.testing.assert_allclose(high, row["measured"] + error)
         np.testing.assert_allclose(low, row["measured"] - np.minimum(error, row["measured"] - low_limit))
+        if design == "AI-AN":
+            assert low == pytest.approx(low_limit) and low_limit == pytest.approx(0.0015 / 1.5)
     (diamonds,) = ax.collections[-1:]
     ar = shown[shown["kind"] == "AR"]
     np.testing.assert_allclose(diamonds.get_offsets(), ar[["eq4_all_users", "measured"]].to_numpy())
