@@ -109,3 +109,45 @@ def test_the_overlap_check_sees_texts_on_top_of_one_another() -> None:
                 textcoords="offset points")
     assert overlapping_texts(figure) == [("a caption in the same place", "a long title over the axes")]
     plt.close(figure)
+
+
+def lines_by_label(ax) -> dict[str, object]:
+    return {line.get_label(): line for line in ax.get_lines()}
+
+
+def test_the_spread_figure_plots_each_collections_own_curve(study: spread.SpreadStudy) -> None:
+    """Top: F(k) against k/m; bottom: the reach against the rank (cut at MAX_RANK); each collection its own."""
+    style = figures.styles(study)
+    figure = figures.spread_figure(study)
+    top, bottom = (lines_by_label(ax) for ax in figure.axes)
+    curves = dict(tuple(study.curves.groupby("collection", sort=False)))
+    assert len(curves) == 4 and len({tuple(c["cumulative_share"].round(6)) for c in curves.values()}) == 4
+    for name, curve in curves.items():
+        label = style[name]["label"]
+        np.testing.assert_array_equal(top[label].get_xdata(), curve["rank_share"])
+        np.testing.assert_array_equal(top[label].get_ydata(), curve["cumulative_share"])
+        rank = curve["rank"].to_numpy(dtype=float)
+        np.testing.assert_array_equal(bottom[label].get_xdata(), np.where(rank <= figures.MAX_RANK, rank, np.nan))
+        np.testing.assert_array_equal(bottom[label].get_ydata(), curve["reach"])
+    np.testing.assert_array_equal(top["equal spread"].get_xydata(), [[0, 0], [1, 1]])
+    plt.close(figure)
+
+
+def test_the_threshold_figure_plots_reach_and_gini_of_each_dataset_at_every_threshold(
+        study: spread.SpreadStudy) -> None:
+    """Each dataset's line runs through its sweep, reach on top and Gini below, and its star sits at its default."""
+    style = figures.styles(study)
+    figure = figures.threshold_figure(study)
+    sweeps = dict(tuple(study.sweeps.groupby("collection", sort=False)))
+    assert list(sweeps) == ["ml-100k", "lastfm-2k"]
+    assert not np.allclose(sweeps["ml-100k"]["top reach"], sweeps["ml-100k"]["gini"])
+    for ax, column in zip(figure.axes, ("top reach", "gini"), strict=True):
+        lines = lines_by_label(ax)
+        for (name, sweep), stars in zip(sweeps.items(), ax.collections, strict=True):
+            line = lines[style[name]["label"]]
+            np.testing.assert_array_equal(line.get_xdata(), sweep["positive share of ratings"])
+            np.testing.assert_array_equal(line.get_ydata(), sweep[column])
+            own = sweep[sweep["default"]]
+            assert len(own) == 1
+            np.testing.assert_array_equal(stars.get_offsets(), own[["positive share of ratings", column]].to_numpy())
+    plt.close(figure)
