@@ -176,7 +176,8 @@ def test_the_index_figure_places_each_index_on_its_methods_row(datasets) -> None
         np.testing.assert_allclose(collection.get_offsets(), expected)
         assert tuple(collection.get_facecolor()[0]) == to_rgba(colour)
         marker = MarkerStyle(figures.MARKERS[datasets.index(name)])
-        np.testing.assert_allclose(collection.get_paths()[0].vertices, marker.get_path().transformed(marker.get_transform()).vertices)
+        shape = marker.get_path().transformed(marker.get_transform())
+        np.testing.assert_allclose(collection.get_paths()[0].vertices, shape.vertices)
 
 
 @pytest.mark.parametrize("datasets", [("one",), ("one", "two")])
