@@ -4,7 +4,7 @@ from the matplotlib artists: line points, error-bar ends, the bounds' bars), and
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -16,6 +16,7 @@ from c04_fixtures import curves, grid, hand_sweep, mainstream, orderings, sweep
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.chapters.c04_popularity_bias import figures, study
 from recbias.chapters.c04_popularity_bias.study import PERSONALISED
+from recbias.chapters.c04_popularity_bias.study.orderings import OrderingStudy
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN
 
 pytestmark = pytest.mark.usefixtures("figure_theme")
@@ -61,8 +62,17 @@ def test_orderings_figure() -> None:
     assert overlapping_texts(fig) == []
 
 
+class LopsidedOrderings(OrderingStudy):
+    """The small ordering study with the top of every interval moved up, so that an interval drawn upside down
+    (its lower half above the mean) differs from the one summarised."""
+
+    def summary(self):
+        summary = super().summary()
+        return summary.assign(ci_high=summary["ci_high"] + 0.002)
+
+
 def test_the_orderings_figure_draws_each_orderings_mean_interval_and_bounds() -> None:
-    ordering = orderings()
+    ordering = LopsidedOrderings(**{f.name: getattr(orderings(), f.name) for f in fields(OrderingStudy)})
     fig = figures.orderings_figure(ordering, colours())
     summary = ordering.summary().set_index(["design", "system"])
     bounds = ordering.bounds.set_index("system")
@@ -199,7 +209,7 @@ def test_mainstream_figure_measured_and_true() -> None:
 
 
 def test_the_mainstream_figure_draws_each_groups_mean_and_interval() -> None:
-    table = mainstream()
+    table = mainstream().assign(ci_high=lambda t: t["ci_high"] + 0.002)  # intervals not centred on their means
     fig = figures.mainstream_figure(table, colours())
     for ax, measure in zip(fig.axes, ("measured", "true"), strict=True):
         drawn = errorbars(ax)
