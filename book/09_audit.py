@@ -77,9 +77,9 @@ say("audited", ", ".join(audited))
 # %% tags=["remove-cell"]
 profiles = profile.profiles(ratings, others=compare_all)
 glue_table("tbl-audit-profile", report.profile_table(profiles), left=["number", "explained in"])
-audited = profiles.iloc[0]
-glue("audit-alpha-bound", Markdown(claims.ALPHA_AT_BOUND[audited["α at a bound"]].format(alpha=audited["fitted α"])),
-     display=False)
+data_profile = profiles.iloc[0]
+glue("audit-alpha-bound", Markdown(claims.ALPHA_AT_BOUND[data_profile["α at a bound"]].format(
+    alpha=data_profile["fitted α"])), display=False)
 
 # %% [markdown]
 # ## Each system under each protocol
