@@ -402,3 +402,9 @@ def test_no_criterion_reads_a_p_value_as_evidence_of_equality() -> None:
              and re.search(r"\bat least\b|\babove\b|≥", finding.criterion.words) and "p <" not in finding.criterion.words]
     assert chapter_findings(), "no chapter finding was found"
     assert wrong == [], f"criteria that read a p-value other than as p < level: {wrong}"
+
+
+def test_a_statement_sourced_to_the_book_is_the_books_and_only_those_are() -> None:
+    mixed = [finding.key for finding in chapter_findings()
+             if finding.source.startswith("recbias") != (finding.origin == "book")]
+    assert mixed == [], f"statements whose source and origin disagree (the book's are never sourced to a paper): {mixed}"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from recbias.bookkit.claims import CODE, FAILS, HOLDS, Finding, Number, above, all_of, at_least, at_most, between
+from recbias.bookkit.claims import BOOK, CODE, FAILS, HOLDS, Finding, Number, above, all_of, at_least, at_most, between
 from recbias.bookkit.claims import is_true, published
 from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch
 from recbias.chapters.c07_discounted_auc.study import systems
@@ -80,7 +80,7 @@ FINDINGS = [
         OURS, "tbl-dauc-truth",
         above("tau_no_step", "tau_classical", what="its mean τ", than="that of the better of P@10 and nDCG@10"),
         "mean Kendall's τ over three truths: {tau_no_step:.2f}, against {tau_classical:.2f} for the better of P@10 "
-        "and nDCG@10",
+        "and nDCG@10", origin=BOOK,
     ),
     Finding(
         "closer-to-truth-with-step",
@@ -89,7 +89,7 @@ FINDINGS = [
         OURS, "tbl-dauc-truth",
         above("tau_step", "tau_classical", what="its mean τ", than="that of the better of P@10 and nDCG@10"),
         "mean Kendall's τ over three truths: {tau_step:.2f}, against {tau_classical:.2f} for the better of P@10 "
-        "and nDCG@10",
+        "and nDCG@10", origin=BOOK,
     ),
 ]
 
