@@ -50,10 +50,10 @@ def test_orderings_numbers_quote_the_means_tests_and_bounds() -> None:
     assert numbers["best-ordering"] == "positive count"
     assert numbers["best-ordering-precision"] == numbers["positive-1r"] == f"{one['Positive count']:.4f}"
     assert numbers["shrunk-1r"] == f"{one['Mean rating (+10)']:.4f}" and numbers["mean-1r"] == f"{one['Mean rating']:.4f}"
-    assert numbers["positive-vs-all-p"] == fmt_p_clause(study.p_value(study.one_relevant, "Positive count",
-                                                                      "Popularity"))
-    assert numbers["shrunk-vs-mean-p"] == fmt_p_clause(study.p_value(study.one_relevant, "Mean rating (+10)",
-                                                                     "Mean rating"))
+    p = {pair: study.comparison(study.one_relevant, *pair)["t_pvalue"]
+         for pair in (("Positive count", "Popularity"), ("Mean rating (+10)", "Mean rating"))}
+    assert numbers["positive-vs-all-p"] == fmt_p_clause(p[("Positive count", "Popularity")])
+    assert numbers["shrunk-vs-mean-p"] == fmt_p_clause(p[("Mean rating (+10)", "Mean rating")])
     assert numbers["oracle-share"] == f"{one['Popularity'] / one['Test-set oracle']:.0%}"
     assert numbers["bounds-lower"] == "0.0000" and numbers["bounds-upper"] == "1.0000"
     assert numbers["bounds-expected"] == numbers["popularity-1r"]  # the hand-made expectation is the mean

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from c04_fixtures import TARGET, grid, hand_orderings, hand_sweep, mainstream, orderings, small, sweep
 
 from recbias.bookkit.parameters import ParameterError, number_list
@@ -54,10 +55,19 @@ def test_the_best_trained_ordering_leaves_out_the_oracle_and_tests_are_symmetric
     s = orderings()
     means = s.means(ONE)
     assert s.best_trained(ONE) == means.drop("Test-set oracle").idxmax()
-    assert s.p_value(ONE, "Popularity", "Random") == pytest.approx(s.p_value(ONE, "Random", "Popularity"))
+    assert s.comparison(ONE, "Popularity", "Random")["t_pvalue"] == pytest.approx(
+        s.comparison(ONE, "Random", "Popularity")["t_pvalue"])
     versus = compare(s.runs, ["P@10"], ("design",), baseline="Popularity", average="run")
     row = versus[(versus["design"] == ONE) & (versus["system_b"] == "Test-set oracle")].iloc[0]
-    assert s.p_value(ONE, "Popularity", "Test-set oracle") == row["t_pvalue"]
+    assert s.comparison(ONE, "Popularity", "Test-set oracle").equals(row)
+
+
+
+def test_the_relative_interval_at_one_minus_p_touches_zero_and_is_centred_on_the_difference() -> None:
+    row = pd.Series({"difference": 0.01, "t_statistic": 2.0, "users": 101, "mean_b": 0.1})
+    p = 2 * stats.t.sf(2.0, 100)  # the two-sided p-value of that t
+    low, high = ordering_module.relative_interval(row, 1 - p)
+    assert low == pytest.approx(0, abs=1e-12) and (low + high) / 2 == pytest.approx(0.1)  # 0.01 over a mean of 0.1
 
 
 def _popularity_bounds_row(low: float, high: float) -> pd.Series:

@@ -18,7 +18,7 @@ import pandas as pd
 from recbias.bookkit.claims import (BOOK, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding,
                                     Number, all_of, at_least, at_most, beyond_noise, between, equivalent,
                                     intervals_apart, is_true, published)
-from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy
+from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy, relative_interval
 from recbias.chapters.c04_popularity_bias.study.ratio import ratio_trends
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, PERSONALISED
 from recbias.chapters.c04_popularity_bias.study.skew import (EXACT, PLSA_TOLERANCE, RATING_PREDICTORS, SWEEP_METRICS,
@@ -179,8 +179,8 @@ def orderings_values(study: OrderingStudy) -> dict[str, Any]:
     best_1r, best_ar = study.best_trained(study.one_relevant), study.best_trained(ALL_RELEVANT_DESIGN)
     bounds = study.bounds.set_index("system").loc["Popularity"]
     popularity = one["Popularity"]
-    oracle_p = study.p_value(study.one_relevant, "Popularity", ORACLE)
-    gap = study.relative_interval(study.one_relevant, "Popularity", ORACLE, 1 - 2 * LEVEL)
+    versus_oracle = study.comparison(study.one_relevant, "Popularity", ORACLE)  # one test: its p and its interval
+    oracle_p, gap = float(versus_oracle["t_pvalue"]), relative_interval(versus_oracle, 1 - 2 * LEVEL)
     return {"best_1r": best_1r, "best_1r_precision": one[best_1r], "best_ar": best_ar, "popularity_1r": popularity,
             "best_is_a_count": {best_1r, best_ar} <= {"Popularity", "Positive count"},
             "oracle_1r": one[ORACLE], "oracle_share": popularity / one[ORACLE],

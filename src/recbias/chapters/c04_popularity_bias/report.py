@@ -58,9 +58,9 @@ def orderings_numbers(study: OrderingStudy) -> dict[str, str]:
         "test-share": fmt_pct(study.test_ratio, 0), "best-ordering": best.lower(),
         "best-ordering-precision": fmt_number(one[best], 4),
         **{f"{name}-1r": fmt_number(one[system], 4) for name, system in QUOTED.items()},
-        "positive-vs-all-p": fmt_p_clause(study.p_value(design, "Positive count", "Popularity")),
-        "mean-vs-popularity-p": fmt_p_clause(study.p_value(design, "Mean rating", "Popularity")),
-        "shrunk-vs-mean-p": fmt_p_clause(study.p_value(design, SHRUNK_MEAN_RATING, "Mean rating")),
+        "positive-vs-all-p": fmt_p_clause(study.comparison(design, "Positive count", "Popularity")["t_pvalue"]),
+        "mean-vs-popularity-p": fmt_p_clause(study.comparison(design, "Mean rating", "Popularity")["t_pvalue"]),
+        "shrunk-vs-mean-p": fmt_p_clause(study.comparison(design, SHRUNK_MEAN_RATING, "Mean rating")["t_pvalue"]),
         "oracle-share": fmt_pct(one["Popularity"] / one[ORACLE], 0),
         **{f"bounds-{name}": fmt_number(popularity[column], 4) for name, column in (
             ("lower", "closed-form lower"), ("upper", "closed-form upper"), ("expected", "exact expectation"))},

@@ -63,19 +63,10 @@ class OrderingStudy:
         summary = self.summary()
         return summary[summary["design"] == design].set_index("system")["mean"]
 
-    def p_value(self, design: str, system: str, other: str) -> float:
-        """p of the paired test of ``system`` against ``other`` under ``design`` (runs paired, users clustered)."""
+    def comparison(self, design: str, system: str, other: str) -> pd.Series:
+        """The paired test of ``system`` against ``other`` under ``design``: a row of ``compare``."""
         versus = compare(self.runs, [METRIC], ("design",), baseline=system, average="run")
-        return float(versus[(versus["design"] == design) & (versus["system_b"] == other)]["t_pvalue"].iloc[0])
-
-    def relative_interval(self, design: str, system: str, other: str, confidence: float) -> tuple[float, float]:
-        """The ``confidence`` interval of ``system``'s mean P@n over ``other``'s, minus 1, under ``design``: the
-        paired t interval of their difference (runs paired, users clustered) over ``other``'s mean."""
-        versus = compare(self.runs, [METRIC], ("design",), baseline=system, average="run")
-        row = versus[(versus["design"] == design) & (versus["system_b"] == other)].iloc[0]
-        half = (abs(row["difference"] / row["t_statistic"]) if row["t_statistic"] else 0.0) * \
-            stats.t.ppf((1 + confidence) / 2, row["users"] - 1)
-        return (row["difference"] - half) / row["mean_b"], (row["difference"] + half) / row["mean_b"]
+        return versus[(versus["design"] == design) & (versus["system_b"] == other)].iloc[0]
 
     def best_trained(self, design: str) -> str:
         """The ordering learned from training data (all but the oracle) with the highest mean P@n under ``design``."""
@@ -149,3 +140,10 @@ def bounds_table(study: OrderingStudy) -> pd.DataFrame:
     out["position"] = np.select([out["ci_low"] > out["closed-form upper"], out["ci_high"] < out["closed-form lower"]],
                                 [ABOVE, BELOW], INSIDE)
     return out.reset_index()
+
+
+def relative_interval(row: pd.Series, confidence: float) -> tuple[float, float]:
+    """The paired t interval of ``a - b`` over ``b``'s mean at ``confidence``, from a compare row."""
+    se = abs(row["difference"] / row["t_statistic"]) if row["t_statistic"] else 0.0
+    half = se * stats.t.ppf((1 + confidence) / 2, row["users"] - 1)
+    return (row["difference"] - half) / row["mean_b"], (row["difference"] + half) / row["mean_b"]
