@@ -506,9 +506,10 @@ glue_table("tbl-sparsity-orders", report.order_table(orders))
 # The orders behind {numref}`fig-sparsity-orders`: users evaluated at each level (AR: users with a relevant test item in the full test set; 1R: users with at least one run), Kendall's $\tau$ with its 95% interval below, and the pairs of systems ordered against the full test set (the first now above the second).
 # ```
 #
-# Where the interval of $\tau$ stays below 1, the order changed beyond the noise of the users; where it
-# reaches 1 with its lower end above 0, the order was kept within that noise; an interval that reaches 1 and
-# also 0 is too wide to tell. {glue:md}`says-order-survives-sparsity` Beyond {glue:text}`fit_max_removed`
+# Where the interval of $\tau$ stays below 1, the order changed beyond the noise of the users. Where it lies
+# wholly above {glue:text}`order_one_swap`, the $\tau$ of the same order with one pair of systems swapped, the
+# order was kept beyond that noise: fewer than one resample of users in forty swaps a pair. An interval that
+# reaches 1 and also the $\tau$ of one swap is too wide to tell. {glue:md}`says-order-survives-sparsity` Beyond {glue:text}`fit_max_removed`
 # removed, $\tau$ against the full test set is {glue:text}`order_tau_beyond`.
 #
 # In 1R a user without any relevant test rating has no run at all: {glue:text}`one_r_users_full`

@@ -78,7 +78,7 @@ def orders(truth: bool = False) -> pd.DataFrame:
     for sweep, taus, highs in ((AR_REMOVAL, (1.0, 1.0, 1 / 3, 1 / 3), (1.0, 1.0, 1.0, 0.8)),
                                (ONE_R_REMOVAL, (1.0, 1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0))):
         for x, tau, high, users in zip(REMOVED, taus, highs, (100, 80, 40, 12), strict=True):
-            rows.append({"sweep": sweep, "x": x, "runs": 3 * users, "users": users, "tau": tau,
+            rows.append({"sweep": sweep, "x": x, "runs": 3 * users, "users": users, "systems": 3, "tau": tau,
                          "tau_ci": (min(tau, high) - 0.2, high), "swapped": [("B", "A")] if tau < 1 else [],
                          "tau_truth": (0.6 if x else 1.0) if truth else np.nan,
                          "tau_truth_ci": (0.2, 1.0) if truth else (np.nan, np.nan)})

@@ -8,6 +8,7 @@ from functools import cache
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from recbias import datasets
 from recbias.chapters.c04_popularity_bias import study
@@ -17,6 +18,8 @@ from recbias.ratings import Ratings
 from recbias.synthetic import PRESETS
 
 TARGET = 40
+#: the users of a hand-made sweep's paired tests
+USERS = 1000
 
 
 @cache
@@ -57,8 +60,9 @@ def hand_sweep(one: Mapping[str, Mapping[float, tuple[float, float, float]]], *,
                target_size: int = 100, p: Mapping[tuple[str, str], float] | None = None) -> study.SkewSweep:
     """A sweep whose 1R precision is ``one[system][alpha] = (mean, ci_low, ci_high)``, the same on every metric;
     AR is 1R times ``ar_scale``; ``uniform[counts]`` overrides the columns of the ``alpha = 0`` rows of
-    ``expected``.  Paired tests: every system against random, and every system but random against
-    popularity, with the difference of the means and ``p[(baseline, system)]`` (0.5 unless given)."""
+    ``expected``.  Paired tests over :data:`USERS` users: every system against random, and every system but random
+    against popularity, with the difference of the means, ``p[(baseline, system)]`` (0.5 unless given) and the t
+    statistic that gives it."""
     one_design = f"1R TI-NN({target_size - 1})"
     ar_design = sweep_all_relevant_design(PRESETS[preset]["n_items"])
     rows = [{"alpha": a, "design": d, "system": s, "mean": m * k, "ci_low": lo * k, "ci_high": hi * k}
@@ -83,8 +87,11 @@ def hand_sweep(one: Mapping[str, Mapping[float, tuple[float, float, float]]], *,
                             for m in study.SWEEP_METRICS])
     pairs = [("Random", s) for s in one if s != "Random"] + [("Popularity", s) for s in one
                                                                if s not in ("Random", "Popularity")]
-    paired = pd.DataFrame([{"system_a": a, "system_b": b, "metric": m, "alpha": x,
-                            "difference": one[a][x][0] - one[b][x][0], "t_pvalue": (p or {}).get((a, b), 0.5)}
+    paired = pd.DataFrame([{"system_a": a, "system_b": b, "metric": m, "alpha": x, "mean_a": one[a][x][0],
+                            "mean_b": one[b][x][0], "difference": one[a][x][0] - one[b][x][0], "users": USERS,
+                            "t_pvalue": (p or {}).get((a, b), 0.5),
+                            "t_statistic": np.sign(one[a][x][0] - one[b][x][0])
+                            * stats.t.isf((p or {}).get((a, b), 0.5) / 2, USERS - 1)}
                            for a, b in pairs for x in alphas for m in study.SWEEP_METRICS])
     return study.SkewSweep(pd.DataFrame(rows), metrics, paired, pd.DataFrame(expected), curves, worlds, preset,
                            target_size, 0.2)

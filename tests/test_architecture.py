@@ -408,3 +408,20 @@ def test_a_statement_sourced_to_the_book_is_the_books_and_only_those_are() -> No
     mixed = [finding.key for finding in chapter_findings()
              if finding.source.startswith("recbias") != (finding.origin == "book")]
     assert mixed == [], f"statements whose source and origin disagree (the book's are never sourced to a paper): {mixed}"
+
+
+def test_every_bound_of_a_papers_statement_is_traced_to_its_words_a_paper_or_the_books_one_margin() -> None:
+    """A statement of a paper is judged only against bounds its words set, a paper states, the book's level, or the
+    book's one margin for "close to"; a band the book chose alone leaves it measured, without a verdict."""
+    from recbias.bookkit.claims import BY_WORDS, CLOSE_SHARE_ORIGIN, LEVEL_ORIGIN
+    from recbias.bookkit.scorecard import PAPERS
+
+    def traced(origin: str) -> bool:
+        return (origin in (BY_WORDS, LEVEL_ORIGIN) or origin.startswith(CLOSE_SHARE_ORIGIN)
+                or origin.startswith(tuple(PAPERS)))
+
+    findings = [finding for finding in chapter_findings() if finding.origin == "paper"]
+    untraced = {finding.key: bound.origin for finding in findings for bound in finding.criterion.bounds
+                if not traced(bound.origin)}
+    assert findings and any(finding.criterion.bounds for finding in findings)
+    assert untraced == {}, f"bounds of the papers' statements with no traced origin: {untraced}"

@@ -17,8 +17,9 @@ from recbias.chapters.c05_neutralising_designs import claims, study
 #: values under which every finding of the page's dataset holds
 HOLDING = {
     "index_1r": 0.81, "index_p1r": -0.04, "index_u1r": 0.1, "index_ar": 0.42, "index_uar": 0.19,
-    "index_ai_uar": 0.27, "index_head": 0.66, "random_bound": 0.15,
-    "p1r_room": 0.19, "p1r_room_p": 0.01, "u1r_room": 0.05, "u1r_room_p": 0.02, "uar_drop": 0.23, "uar_drop_p": 0.01,
+    "index_ai_uar": 0.27, "index_head": 0.66, "index_p1r_low": -0.0999, "index_p1r_high": 0.02,
+    "index_u1r_low": 0.03, "index_u1r_high": 0.0999, "u1r_residue": 0.14, "u1r_residue_p": 0.01,
+    "uar_drop": 0.23, "uar_drop_p": 0.01,
     "ai_uar_excess": 0.08, "ai_uar_excess_p": 0.03, "head_excess": 0.56, "head_excess_p": 0.01,
     "uar_popularity_lead": 0.002, "uar_popularity_lead_p": 0.04, "uar_popularity": 0.03, "uar_knn": 0.028,
     **{f"plsa_lead_{key}": 0.01 for key in claims.LEAD_KEYS.values()},
@@ -27,20 +28,23 @@ HOLDING = {
     "bpref_below": 0, "bpref_scored": 500, "bpref_below_judged": 0, "bpref_scored_judged": 500, "one_r_runs": 100,
     "bpref_mean_judged": 1.0, "bpref_share_judged": 0.0,
 }
-SECOND = {"second_name": "lastfm-2k", "random_bound": 0.15, "second_index_u1r": 0.07, "second_u1r_room": 0.08,
-          "second_u1r_room_p": 0.01, "u1r_popularity": 0.0116, "u1r_random": 0.0098, "u1r_p": 1.3e-5,
+SECOND = {"second_name": "lastfm-2k", "second_index_u1r": 0.07, "second_index_u1r_low": 0.04,
+          "second_index_u1r_high": 0.09, "u1r_popularity": 0.0116, "u1r_random": 0.0098, "u1r_p": 1.3e-5,
           "u1r_p_clause": "p = 1.3e-05"}
 LEAD = {f"plsa_lead_{key}": 0.01 for key in claims.LEAD_KEYS.values()}
 
 #: (finding, changed values, outcome): each criterion just inside and just outside its edge
 EDGES = [
-    ("p1r-random-level", {"p1r_room_p": 0.0499}, HOLDS),
-    ("p1r-random-level", {"p1r_room_p": 0.05}, INCONCLUSIVE),
-    ("p1r-random-level", {"p1r_room": -0.1, "p1r_room_p": 0.0499}, FAILS),
-    ("p1r-random-level", {"p1r_room": 0.0, "p1r_room_p": 0.001}, INCONCLUSIVE),
-    ("p1r-random-level", {"p1r_room": math.nan}, INCONCLUSIVE),
-    ("u1r-random-level", {"u1r_room": -0.2, "u1r_room_p": 0.01}, FAILS),
-    ("u1r-random-level", {"u1r_room": -0.2, "u1r_room_p": 0.2}, INCONCLUSIVE),
+    # "at random's level": the 90% interval of the index inside ±0.1 holds, touching a margin cannot tell, wholly
+    # beyond one fails, below random as well as above it
+    ("p1r-random-level", {"index_p1r_low": -0.1}, INCONCLUSIVE),
+    ("p1r-random-level", {"index_p1r_high": 0.1}, INCONCLUSIVE),
+    ("p1r-random-level", {"index_p1r_low": -0.3, "index_p1r_high": -0.1}, FAILS),
+    ("p1r-random-level", {"index_p1r_low": 0.1, "index_p1r_high": 0.3}, FAILS),
+    ("u1r-random-level", {"index_u1r_low": 0.1, "index_u1r_high": 0.2}, FAILS),
+    ("u1r-random-level", {"index_u1r_low": 0.05, "index_u1r_high": 0.2}, INCONCLUSIVE),
+    ("u1r-more-residue-than-p1r", {"u1r_residue": -0.05}, FAILS),
+    ("u1r-more-residue-than-p1r", {"u1r_residue_p": 0.05}, INCONCLUSIVE),
     ("uar-reduces", {"uar_drop": 1e-9}, HOLDS),
     ("uar-reduces", {"uar_drop": -0.2}, FAILS),
     ("uar-reduces", {"uar_drop_p": 0.5}, INCONCLUSIVE),
@@ -56,10 +60,10 @@ EDGES = [
     ("plsa-stays-best", {"plsa_lead_p1r": 0.0}, INCONCLUSIVE),
     ("bpref-constant-1r", {"bpref_below": 1}, FAILS),
     ("bpref-constant-1r-judged", {"bpref_below_judged": 1}, FAILS),
-    ("all-positive-u1r-random", {"second_u1r_room_p": 0.05}, INCONCLUSIVE),
-    ("all-positive-u1r-random", {"second_u1r_room": -0.01}, FAILS),
-    ("all-positive-u1r-random", {"second_u1r_room": -0.01, "second_u1r_room_p": 0.3}, INCONCLUSIVE),
-    ("all-positive-u1r-random", {"u1r_p": 1.0}, HOLDS),  # the exact test of equality does not decide it
+    ("all-positive-u1r-random", {"second_index_u1r_high": 0.1}, INCONCLUSIVE),
+    ("all-positive-u1r-random", {"second_index_u1r_low": 0.1, "second_index_u1r_high": 0.2}, FAILS),
+    ("all-positive-u1r-random", {"second_index_u1r_low": -0.2, "second_index_u1r_high": -0.1}, FAILS),
+    ("all-positive-u1r-random", {"u1r_p": 1e-9}, HOLDS),  # a difference beyond noise may still be within the margin
 ]
 FINDING = {finding.key: finding for finding in claims.FINDINGS + claims.ON_ALL_POSITIVE}
 
@@ -78,7 +82,7 @@ def test_each_criterion_at_its_edge(key: str, changed: dict, outcome: str) -> No
 
 def test_every_finding_is_tested_at_an_edge_and_keys_are_the_scorecards() -> None:
     assert {key for key, _, _ in EDGES} == set(FINDING)
-    assert list(FINDING) == ["p1r-random-level", "u1r-random-level", "uar-reduces", "uar-popularity-above-knn",
+    assert list(FINDING) == ["p1r-random-level", "u1r-random-level", "u1r-more-residue-than-p1r", "uar-reduces", "uar-popularity-above-knn",
                              "ai-uar-more-bias", "head-less-effective", "plsa-stays-best", "bpref-constant-1r",
                              "bpref-constant-1r-judged", "all-positive-u1r-random"]
     assert [f.key for f in claims.FINDINGS if f.departs] == ["bpref-constant-1r-judged"]
@@ -86,9 +90,11 @@ def test_every_finding_is_tested_at_an_edge_and_keys_are_the_scorecards() -> Non
 
 def test_the_evidence_quotes_the_measured_values_and_the_criterion() -> None:
     record = evaluate(FINDING["p1r-random-level"], HOLDING, dataset="toy")
-    assert record.evidence == ("popularity index -0.04 under P1R (1R: 0.81) against the papers' set, random level "
-                               "0.15; p = 0.010 (criterion: the random level minus the index under P1R above zero, "
-                               "p < 0.05 with the user as the unit)")
+    assert record.evidence.startswith(
+        "popularity index -0.04 under P1R (1R: 0.81) against the papers' set, 90% interval -0.10 to +0.02 (criterion: "
+        "popularity's index under P1R's 90% interval within ±0.1 (two one-sided tests at 0.05); fails wholly beyond a "
+        "margin, inconclusive across one [0.1: a tenth of the value compared")
+    assert record.evidence.endswith("in units of the span from random to the best personalised system])")
     record = evaluate(FINDING["head-less-effective"], HOLDING, dataset="toy")
     assert record.evidence.startswith("popularity index 0.66 (-10% head) vs -0.04 (P1R) and 0.10 (U1R) against ")
     record = evaluate(FINDING["plsa-stays-best"], HOLDING, dataset="toy")
@@ -100,8 +106,8 @@ def test_the_evidence_quotes_the_measured_values_and_the_criterion() -> None:
     record = evaluate(FINDING["bpref-constant-1r"], HOLDING | {"bpref_below": 3}, dataset="x")
     assert record.outcome == FAILS and not record.departs and record.verdict == "does not hold"
     record = evaluate(FINDING["all-positive-u1r-random"], SECOND, dataset="lastfm-2k")
-    assert record.evidence.startswith("lastfm-2k: popularity index 0.07 under U1R against the papers' set, random "
-                                      "level 0.15, p = 0.010; P@10 0.0116 (Popularity) vs 0.0098 (Random), "
+    assert record.evidence.startswith("lastfm-2k: popularity index 0.07 under U1R against the papers' set (90% "
+                                      "interval +0.04 to +0.09); P@10 0.0116 (Popularity) vs 0.0098 (Random), "
                                       "p = 1.3e-05 for their difference (")
 
 
@@ -124,10 +130,11 @@ def test_measured_values_on_a_small_study() -> None:
     assert values["uar_drop"] == pytest.approx(index["AR, P@10"] - index["UAR, P@10"])
     assert values["head_excess"] == pytest.approx(index["1R -10% head, P@10"]
                                                   - max(index["P1R, P@10"], index["U1R, P@10"]))
-    assert values["p1r_room"] == pytest.approx(claims.RANDOM_INDEX_BOUND - index["P1R, P@10"])
+    assert values["u1r_residue"] == pytest.approx(index["U1R, P@10"] - index["P1R, P@10"])
+    assert values["index_p1r_low"] <= values["index_p1r"] <= values["index_p1r_high"]
     # ... and their p-values lie between the smallest 40 resamples allow and 1
     p_values = [v for k, v in values.items() if k.endswith("_p")]
-    assert len(p_values) == 11 and all(2 / 41 - 1e-12 <= p <= 1 for p in p_values)
+    assert len(p_values) == 10 and all(2 / 41 - 1e-12 <= p <= 1 for p in p_values)
     p10 = study.fig8_summary(small, ["P@10"]).set_index(["label", "system"])["mean"]
     for label, key in claims.LEAD_KEYS.items():
         rivals = [s for s in study.PAPERS_SET if s != "pLSA"]
@@ -160,22 +167,21 @@ def test_the_all_positive_finding_reads_the_u1r_index_and_the_comparison_of_popu
     assert values["u1r_p"] < 1e-10 and values["u1r_p_clause"].startswith("p ")
     # the index against pLSA, the best of the papers' set: (popularity - 0.1) / (0.9 - 0.1), about 0.14
     assert values["second_index_u1r"] == pytest.approx((popularity - 0.1) / 0.8)
-    assert values["second_u1r_room"] == pytest.approx(0.15 - (popularity - 0.1) / 0.8)
-    # every resample's index lies in [0.125, 0.15): below the level in all 30, p = 2 / 31
-    assert values["second_u1r_room_p"] == pytest.approx(2 / 31)
-    assert claims.ON_ALL_POSITIVE[0].criterion(values) == INCONCLUSIVE  # 30 resamples cannot reach p < 0.05
+    # every resample's index lies in [0.125, 0.15): the 90% interval lies wholly beyond a tenth of random's level
+    assert 0.125 <= values["second_index_u1r_low"] <= values["second_index_u1r_high"] < 0.15
+    assert claims.ON_ALL_POSITIVE[0].criterion(values) == FAILS
 
 
 #: (finding, changed values, outcome, the sentence the page prints): every outcome of every finding that speaks
 SAYS = [
-    ("p1r-random-level", {}, HOLDS, "Under P1R it falls to -0.04, random's level."),
-    ("p1r-random-level", {"p1r_room": -0.1}, FAILS, "Under P1R it is -0.04, above random's level."),
-    ("p1r-random-level", {"p1r_room_p": 0.2}, INCONCLUSIVE,
-     "Under P1R it is -0.04, too close to the random level to tell beyond noise."),
-    ("u1r-random-level", {}, HOLDS, "Under U1R it falls to 0.10, random's level."),
-    ("u1r-random-level", {"u1r_room": -0.1}, FAILS, "Under U1R it is 0.10, above random's level."),
-    ("u1r-random-level", {"u1r_room_p": 0.2}, INCONCLUSIVE,
-     "Under U1R it is 0.10, too close to the random level to tell beyond noise."),
+    ("p1r-random-level", {}, HOLDS, "Under P1R it falls to -0.04, random's level within a tenth."),
+    ("p1r-random-level", {"index_p1r_low": -0.3, "index_p1r_high": -0.1}, FAILS,
+     "Under P1R it is -0.04, more than a tenth from random's level."),
+    ("p1r-random-level", {"index_p1r_low": -0.2}, INCONCLUSIVE,
+     "Under P1R it is -0.04; whether within a tenth of random's level, the noise does not tell."),
+    ("u1r-random-level", {}, HOLDS, "Under U1R it falls to 0.10, random's level within a tenth."),
+    ("u1r-more-residue-than-p1r", {}, HOLDS, "U1R leaves more of it than P1R, as the papers found."),
+    ("u1r-more-residue-than-p1r", {"u1r_residue": -0.1}, FAILS, "Unlike in the papers, P1R leaves more of it than U1R."),
     ("uar-reduces", {}, HOLDS, "UAR lowers it, from 0.42 in AR to 0.19."),
     ("uar-reduces", {"uar_drop": -0.2}, FAILS, "UAR raises it, from 0.42 in AR to 0.19."),
     ("uar-reduces", {"uar_drop_p": 0.5}, INCONCLUSIVE,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import c07_examples as examples
-from recbias.bookkit.claims import FAILS, HOLDS, NOT_CHECKED, evaluate
+from recbias.bookkit.claims import FAILS, HOLDS, MEASURED, NOT_CHECKED, evaluate
 from recbias.chapters.c07_discounted_auc import claims
 from recbias.chapters.c07_discounted_auc.study import systems
 
@@ -26,11 +26,9 @@ NAN = math.nan
     ("step-increases-sensitivity", {"step": 5, "sensitivity_step": 2.0, "sensitivity_no_step": NAN}, FAILS),
     ("short-head-dominates", {"head_shares": np.array([0.501, 0.9])}, HOLDS),
     ("short-head-dominates", {"head_shares": np.array([0.5, 0.9])}, FAILS),
-    ("demographics-worth-a-handful", {"crossing": 2.0}, HOLDS),
-    ("demographics-worth-a-handful", {"crossing": 10.0}, HOLDS),
-    ("demographics-worth-a-handful", {"crossing": 1.0}, FAILS),
-    ("demographics-worth-a-handful", {"crossing": 12.0}, FAILS),
-    ("demographics-worth-a-handful", {"crossing": NAN}, FAILS),  # never stays above the demographic list
+    # the paper's "about 5" is Imhonet's and is set against ours as a published number: no window, no verdict
+    ("demographics-worth-a-handful", {"crossing": 5.0}, MEASURED),
+    ("demographics-worth-a-handful", {"crossing": NAN}, MEASURED),
     ("closer-to-truth-no-step", {"tau_no_step": 0.6301, "tau_classical": 0.63}, HOLDS),
     ("closer-to-truth-no-step", {"tau_no_step": 0.63, "tau_classical": 0.63}, FAILS),
     ("closer-to-truth-with-step", {"tau_step": 0.64, "tau_classical": 0.63}, HOLDS),
@@ -77,14 +75,14 @@ def test_findings_read_and_word_the_measured_values():
     checked = {finding.key: evaluate(finding, values, dataset="toy") for finding in claims.FINDINGS}
     assert {key: claim.outcome for key, claim in checked.items()} == {
         "mishits-are-negligible": FAILS, "step-increases-sensitivity": HOLDS, "short-head-dominates": HOLDS,
-        "demographics-worth-a-handful": FAILS, "closer-to-truth-no-step": HOLDS, "closer-to-truth-with-step": FAILS}
+        "demographics-worth-a-handful": MEASURED, "closer-to-truth-no-step": HOLDS, "closer-to-truth-with-step": FAILS}
     assert checked["mishits-are-negligible"].evidence.startswith(
         "counting each mishit as −1 lowers MF's value by 20% and changes the rank of 2 of the 5 systems (criterion: ")
     assert checked["step-increases-sensitivity"].evidence.startswith(
         "mean increase over its resampling standard deviation: 1.5 without the step, 9.0 at s = 20 (criterion")
     assert checked["demographics-worth-a-handful"].evidence.startswith(
         "the smallest k from which MF stays above the demographic list: 1 with the step at s = 40 (our rule; Eq. 14 "
-        "alone would pick s = 80), 20 without it (criterion: 2 ≤ k with the step ≤ 10)")
+        "alone would pick s = 80), 20 without it (criterion: no verdict")
     assert checked["closer-to-truth-with-step"].label.startswith("the behavioural AUC with the step at s = 20 orders")
     assert checked["closer-to-truth-no-step"].evidence.startswith(
         "mean Kendall's τ over three truths: 0.69, against 0.63")

@@ -20,9 +20,15 @@ it by the finding's key (:func:`recbias.bookkit.page.say_findings`).  Every comp
 book is tested at one significance level, :data:`LEVEL`, under one policy for multiple
 comparisons, :data:`POLICY`, both defined here and nowhere else.
 
->>> criterion = at_least("r2", 0.95, what="the lowest R²")
->>> criterion({"r2": 0.97}), criterion({"r2": 0.90}), criterion.words
-('holds', 'fails', 'the lowest R² at least 0.95')
+Every fixed number a criterion compares with is a :class:`Bound` that says where it comes from: the
+statement's own words (:data:`BY_WORDS`), the book's level (:data:`LEVEL_ORIGIN`), the book's one margin for
+"close to" (:data:`CLOSE_SHARE_ORIGIN`), or a place in a paper; a statement of a paper may use no other.
+
+>>> criterion = at_least("share", 0.9, what="the share within the band", origin="a worked example")
+>>> criterion({"share": 0.97}), criterion({"share": 0.80}), criterion.words
+('holds', 'fails', 'the share within the band at least 0.9')
+>>> criterion.origins
+'0.9: a worked example'
 """
 
 from __future__ import annotations
@@ -59,6 +65,11 @@ LEVEL = 0.05
 CLOSE_SHARE = 0.1
 CLOSE_SHARE_ORIGIN = ("a tenth of the value compared, the book's one margin for \"close to\": about the finest "
                       "difference the papers' bar charts let a reader see between two bars of that height")
+#: the origin of a bound that the statement's words set by themselves: no exception, a sign, the range of a
+#: probability or a correlation
+BY_WORDS = "set by the statement's words"
+#: the origin of a bound at :data:`LEVEL`
+LEVEL_ORIGIN = "the book's significance level"
 #: how the book treats several comparisons at once, printed once on every page that tests any
 POLICY = (f"Every comparison is tested at the level {LEVEL:g}, two-sided, with the user as the unit. A finding "
           "that needs several comparisons to hold at once holds only when each does (an intersection-union "
@@ -70,6 +81,20 @@ PUBLISHED_COLUMNS = ("key", "statement", "value", "tolerance", "paper_dataset", 
 
 
 @dataclass(frozen=True)
+class Bound:
+    """A fixed number a criterion compares with (a bound, or the half-width of a margin), and where it comes
+    from: :data:`BY_WORDS`, :data:`LEVEL_ORIGIN`, :data:`CLOSE_SHARE_ORIGIN`, a place in a paper, or (for the
+    book's statements and the checks of our code only) the book's reason."""
+
+    value: float
+    origin: str
+
+    def __post_init__(self) -> None:
+        if not self.origin.strip():
+            raise ValueError(f"the bound {self.value:g} has no origin: say where it comes from")
+
+
+@dataclass(frozen=True)
 class Criterion:
     """A test on named measured values, with the words that state it.
 
@@ -77,14 +102,29 @@ class Criterion:
         words: the criterion as the page prints it, e.g. ``"the lowest R² at least 0.95"``.
         names: the measured values it reads; a claim whose values are missing is not checked.
         test: ``values -> "holds" | "fails" | "inconclusive"``.
+        bounds: the fixed numbers it compares with, each with its origin.
     """
 
     words: str
     names: tuple[str, ...]
     test: Callable[[Mapping[str, Any]], str] = field(repr=False)
+    bounds: tuple[Bound, ...] = ()
 
     def __call__(self, values: Mapping[str, Any]) -> str:
         return self.test(values)
+
+    @property
+    def origins(self) -> str:
+        """Each bound with its origin, as the page prints them (``""`` without a bound)."""
+        grouped: dict[str, list[str]] = {}
+        for bound in self.bounds:
+            values = grouped.setdefault(bound.origin, [])
+            values += [] if _fmt(bound.value) in values else [_fmt(bound.value)]
+        return "; ".join(f"{' and '.join(values)}: {origin}" for origin, values in grouped.items())
+
+
+def _bounds(origin: str, *values: float) -> tuple[Bound, ...]:
+    return tuple(Bound(float(value), origin) for value in values)
 
 
 def _fmt(bound: float) -> str:
@@ -99,43 +139,50 @@ def _every(value: Any, condition: Callable[[np.ndarray], np.ndarray]) -> str:
     return HOLDS if bool(np.all(condition(array))) else FAILS
 
 
-def at_least(name: str, bound: float, *, what: str | None = None) -> Criterion:
-    """``values[name] >= bound`` (every element of it, for an array)."""
+def at_least(name: str, bound: float, *, origin: str, what: str | None = None) -> Criterion:
+    """``values[name] >= bound`` (every element of it, for an array); ``origin`` says where ``bound`` comes from."""
     return Criterion(f"{what or name} at least {_fmt(bound)}", (name,),
-                     lambda v: _every(v[name], lambda a: a >= bound))
+                     lambda v: _every(v[name], lambda a: a >= bound), _bounds(origin, bound))
 
 
-def at_most(name: str, bound: float, *, what: str | None = None) -> Criterion:
-    """``values[name] <= bound`` (every element of it, for an array)."""
+def at_most(name: str, bound: float, *, origin: str, what: str | None = None) -> Criterion:
+    """``values[name] <= bound`` (every element of it, for an array); ``origin`` says where ``bound`` comes from."""
     return Criterion(f"{what or name} at most {_fmt(bound)}", (name,),
-                     lambda v: _every(v[name], lambda a: a <= bound))
+                     lambda v: _every(v[name], lambda a: a <= bound), _bounds(origin, bound))
 
 
-def above(name: str, bound: float | str, *, what: str | None = None, than: str | None = None) -> Criterion:
-    """``values[name] > bound`` (every element of it, for an array), where ``bound`` is a number or the
-    name of another measured value; ``what`` and ``than`` name the two sides in the criterion's words."""
+def above(name: str, bound: float | str, *, what: str | None = None, than: str | None = None,
+          origin: str = "") -> Criterion:
+    """``values[name] > bound`` (every element of it, for an array), where ``bound`` is a number (whose
+    ``origin`` must be given) or the name of another measured value; ``what`` and ``than`` name the two sides in
+    the criterion's words."""
     fixed = not isinstance(bound, str)
     names = (name,) if fixed else (name, bound)
     reference = than or (_fmt(bound) if fixed else bound)
     return Criterion(f"{what or name} above {reference}", names,
-                     lambda v: _every(v[name], lambda a: a > float(bound if fixed else v[bound])))
+                     lambda v: _every(v[name], lambda a: a > float(bound if fixed else v[bound])),
+                     _bounds(origin, bound) if fixed else ())
 
 
-def below(name: str, bound: float, *, what: str | None = None) -> Criterion:
-    """``values[name] < bound`` (every element of it, for an array)."""
-    return Criterion(f"{what or name} below {_fmt(bound)}", (name,), lambda v: _every(v[name], lambda a: a < bound))
+def below(name: str, bound: float, *, origin: str, what: str | None = None) -> Criterion:
+    """``values[name] < bound`` (every element of it, for an array); ``origin`` says where ``bound`` comes from."""
+    return Criterion(f"{what or name} below {_fmt(bound)}", (name,), lambda v: _every(v[name], lambda a: a < bound),
+                     _bounds(origin, bound))
 
 
-def between(name: str, low: float, high: float, *, what: str | None = None,
+def between(name: str, low: float, high: float, *, origin: str | tuple[str, str], what: str | None = None,
             open_low: bool = False, open_high: bool = False) -> Criterion:
-    """``low <= values[name] <= high`` (``<`` at an open end; every element, for an array)."""
+    """``low <= values[name] <= high`` (``<`` at an open end; every element, for an array); ``origin`` says where
+    the ends come from (one origin for both, or one each)."""
     left, right = ("<" if open_low else "≤"), ("<" if open_high else "≤")
+    low_origin, high_origin = (origin, origin) if isinstance(origin, str) else origin
     return Criterion(f"{_fmt(low)} {left} {what or name} {right} {_fmt(high)}", (name,),
                      lambda v: _every(v[name], lambda a: ((a > low) if open_low else (a >= low))
-                                      & ((a < high) if open_high else (a <= high))))
+                                      & ((a < high) if open_high else (a <= high))),
+                     _bounds(low_origin, low) + _bounds(high_origin, high))
 
 
-def interval_between(low_name: str, high_name: str, low: float, high: float, *, what: str) -> Criterion:
+def interval_between(low_name: str, high_name: str, low: float, high: float, *, what: str, origin: str) -> Criterion:
     """A range decided only beyond noise, on 95% intervals ``[values[low_name], values[high_name]]`` (one per
     system, for arrays): holds when every interval lies within ``[low, high]``, fails when any lies wholly
     outside it, and is inconclusive otherwise (an interval that straddles a bound cannot tell)."""
@@ -149,7 +196,7 @@ def interval_between(low_name: str, high_name: str, low: float, high: float, *, 
         return HOLDS if np.all((lows >= low) & (highs <= high)) else INCONCLUSIVE
 
     words = "every 95% interval of {} within [{}, {}] (inconclusive when one straddles an end)"
-    return Criterion(words.format(what, _fmt(low), _fmt(high)), (low_name, high_name), test)
+    return Criterion(words.format(what, _fmt(low), _fmt(high)), (low_name, high_name), test, _bounds(origin, low, high))
 
 
 def intervals_apart(name: str, other: str, *, what: str, than: str) -> Criterion:
@@ -192,7 +239,8 @@ def all_of(*criteria: Criterion, words: str | None = None) -> Criterion:
     """Holds when every criterion holds, fails when any fails, inconclusive otherwise; ``words`` replaces the
     criteria's own words joined by semicolons.
 
-    >>> both = all_of(at_least("a", 1), at_most("b", 2), words="a at least 1 and b at most 2")
+    >>> both = all_of(at_least("a", 1, origin=BY_WORDS), at_most("b", 2, origin=BY_WORDS),
+    ...               words="a at least 1 and b at most 2")
     >>> both({"a": 1, "b": 2}), both({"a": 1, "b": 3}), both.words
     ('holds', 'fails', 'a at least 1 and b at most 2')
     """
@@ -202,7 +250,8 @@ def all_of(*criteria: Criterion, words: str | None = None) -> Criterion:
         return FAILS if FAILS in outcomes else INCONCLUSIVE if INCONCLUSIVE in outcomes else HOLDS
 
     names = tuple(dict.fromkeys(name for criterion in criteria for name in criterion.names))
-    return Criterion(words or "; ".join(criterion.words for criterion in criteria), names, test)
+    bounds = tuple(dict.fromkeys(bound for criterion in criteria for bound in criterion.bounds))
+    return Criterion(words or "; ".join(criterion.words for criterion in criteria), names, test, bounds)
 
 
 def equivalent(low: str, high: str, margin: float, *, what: str, origin: str) -> Criterion:
@@ -226,8 +275,8 @@ def equivalent(low: str, high: str, margin: float, *, what: str, origin: str) ->
         return HOLDS if np.all((lows > -margin) & (highs < margin)) else INCONCLUSIVE
 
     level = f"{1 - 2 * LEVEL:.0%}"
-    return Criterion(f"{what}'s {level} interval within ±{_fmt(margin)} (two one-sided tests at {_fmt(LEVEL)}; "
-                     f"margin: {origin}); fails wholly beyond a margin, inconclusive across one", (low, high), test)
+    return Criterion(f"{what}'s {level} interval within ±{_fmt(margin)} (two one-sided tests at {_fmt(LEVEL)}); "
+                     "fails wholly beyond a margin, inconclusive across one", (low, high), test, _bounds(origin, margin))
 
 
 def measured_only(*names: str, words: str) -> Criterion:
@@ -283,12 +332,12 @@ def none_of(hits: str, misses: str, total: str, *, words: str) -> Criterion:
     return Criterion(words, opposite.names, lambda values: flip[opposite(values)])
 
 
-def within_margin(farthest: str, nearest: str, margin: float, *, words: str) -> Criterion:
+def within_margin(farthest: str, nearest: str, margin: float, *, words: str, origin: str) -> Criterion:
     """An equivalence within ``±margin`` on 95% intervals: holds when ``values[farthest]`` (the end of any
     interval farthest from zero) is below ``margin``, fails when ``values[nearest]`` (the largest distance from
     zero of an interval, 0 for one that covers zero) is at least ``margin``, inconclusive otherwise.
 
-    >>> alike = within_margin("outer", "inner", 0.01, words="every interval within ±0.01")
+    >>> alike = within_margin("outer", "inner", 0.01, words="every interval within ±0.01", origin="an example")
     >>> [alike({"outer": o, "inner": i}) for o, i in ((0.005, 0.0), (0.03, 0.02), (0.02, 0.0))]
     ['holds', 'fails', 'inconclusive']
     """
@@ -298,7 +347,7 @@ def within_margin(farthest: str, nearest: str, margin: float, *, words: str) -> 
             return HOLDS
         return FAILS if float(values[nearest]) >= margin else INCONCLUSIVE
 
-    return Criterion(words, (farthest, nearest), test)
+    return Criterion(words, (farthest, nearest), test, _bounds(origin, margin))
 
 
 def resampled_share(name: str, *, what: str, level: float = LEVEL) -> Criterion:
@@ -421,13 +470,26 @@ class _Blank:
         return "…"
 
 
-def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str) -> Claim | None:
-    """The record of ``claim`` on ``values``.  A number whose value was not measured is None; a finding whose
-    values were not all measured is recorded as :data:`NOT_CHECKED`, naming what it lacks, so that pages and
-    the scorecard show what this build could not check."""
+def stated(criterion: Criterion) -> str:
+    """A criterion's words followed by the origin of each of its bounds, as the evidence of a finding shows it.
+
+    >>> stated(at_most("gap", 0.1, what="the gap", origin="a worked example"))
+    'the gap at most 0.1 [0.1: a worked example]'
+    """
+    origins = criterion.origins
+    return f"{criterion.words} [{origins}]" if origins else criterion.words
+
+
+def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str) -> Claim:
+    """The record of ``claim`` on ``values``.  A number whose value was not measured, and a finding whose values
+    were not all measured, are recorded as :data:`NOT_CHECKED` (a number's note says why), so that pages and the
+    scorecard show what this build could not check."""
     if isinstance(claim, Number):
         if claim.key not in values:
-            return None
+            return Claim(kind=NUMBER, key=claim.key, label=claim.statement, source=claim.source, dataset=dataset,
+                         paper=claim.value, tolerance=claim.tolerance, paper_dataset=claim.paper_dataset,
+                         outcome=NOT_CHECKED, evidence=claim.note or "not measured on this build",
+                         anchor=claim.anchor, departs=claim.departs, note=claim.note)
         if not math.isfinite(float(values[claim.key])):
             raise ValueError(f"number {claim.key!r}: ours must be a finite number, got {values[claim.key]!r}")
         return Claim(kind=NUMBER, key=claim.key, label=claim.statement, source=claim.source, dataset=dataset,
@@ -437,23 +499,22 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
     if missing:
         label = claim.statement.format_map(_Unmeasured(values))
         return Claim(kind=FINDING, key=claim.key, label=label, source=claim.source, dataset=dataset,
-                     outcome=NOT_CHECKED, criterion=claim.criterion.words,
+                     outcome=NOT_CHECKED, criterion=stated(claim.criterion),
                      evidence=f"not measured on this build: {', '.join(missing)}", anchor=claim.anchor,
                      departs=claim.departs, note=claim.note, origin=claim.origin,
                      sentence=claim.says.get(NOT_CHECKED, NOT_CHECKED_SAYS).format_map(_Unmeasured(values)))
     evidence = claim.evidence.format(**values)
     outcome = claim.criterion(values)
     return Claim(kind=FINDING, key=claim.key, label=claim.statement.format(**values), source=claim.source,
-                 dataset=dataset, outcome=outcome, criterion=claim.criterion.words,
-                 evidence=f"{evidence} (criterion: {claim.criterion.words})", anchor=claim.anchor,
+                 dataset=dataset, outcome=outcome, criterion=stated(claim.criterion),
+                 evidence=f"{evidence} (criterion: {stated(claim.criterion)})", anchor=claim.anchor,
                  departs=claim.departs, note=claim.note, sentence=claim.sentence(outcome, values), origin=claim.origin)
 
 
 def register(claims: Sequence[Finding | Number], values: Mapping[str, Any], *, dataset: str) -> list[Claim]:
-    """Evaluate every claim on ``values`` and record it for the scorecard; returns the records (numbers whose
-    values were not measured on this build are left out; such findings are recorded as not checked)."""
+    """Evaluate every claim on ``values`` and record it for the scorecard; returns the records (a claim whose
+    values were not measured on this build is recorded as not checked)."""
     keys = [claim.key for claim in claims]
     if len(set(keys)) != len(keys):
         raise ValueError(f"claims registered twice: {sorted({k for k in keys if keys.count(k) > 1})}")
-    evaluated = (evaluate(claim, values, dataset=dataset) for claim in claims)
-    return [record(claim) for claim in evaluated if claim is not None]
+    return [record(evaluate(claim, values, dataset=dataset)) for claim in claims]

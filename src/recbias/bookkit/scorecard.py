@@ -98,11 +98,12 @@ class Claim:
 
     @property
     def verdict(self) -> str:
+        if self.outcome == "not checked":
+            return NOT_CHECKED
         if self.kind == FINDING:
             if self.outcome == "fails":
                 return DEPARTS if self.departs else FAILS
-            return {"holds": HOLDS, "inconclusive": INCONCLUSIVE, "measured": MEASURED,
-                    "not checked": NOT_CHECKED}[self.outcome]
+            return {"holds": HOLDS, "inconclusive": INCONCLUSIVE, "measured": MEASURED}[self.outcome]
         if not self.comparable:
             return NOT_COMPARABLE
         return AGREES if abs(self.ours - self.paper) <= self.tolerance else DIFFERS
@@ -177,6 +178,8 @@ def chapter_title(chapter: str, book: Path = Path("book")) -> str:
     return f"{int(number)}. {heading}" if number.isdigit() else heading
 
 
+#: a number's verdicts in the order the scorecard counts them
+NUMBER_VERDICTS = (AGREES, DIFFERS, NOT_COMPARABLE, NOT_CHECKED)
 #: a finding's verdicts in the order the scorecard counts them
 FINDING_VERDICTS = (HOLDS, FAILS, INCONCLUSIVE, MEASURED, DEPARTS, NOT_CHECKED)
 #: the words of each verdict in the scorecard's counts
@@ -193,7 +196,7 @@ def summary(claims: list[Claim]) -> pd.DataFrame:
                           "column": [(f"papers' statements {VERDICT_WORDS[c.verdict]}" if c.origin == PAPER
                                       else ORIGINS_COUNTED[c.origin]) if c.kind == FINDING
                                      else f"numbers {VERDICT_WORDS[c.verdict]}" for c in claims]})
-    columns = ([f"numbers {VERDICT_WORDS[v]}" for v in (AGREES, DIFFERS, NOT_COMPARABLE)]
+    columns = ([f"numbers {VERDICT_WORDS[v]}" for v in NUMBER_VERDICTS]
                + [f"papers' statements {VERDICT_WORDS[v]}" for v in FINDING_VERDICTS]
                + [ORIGINS_COUNTED[BOOK], ORIGINS_COUNTED[CODE]])
     return pd.crosstab(frame["chapter"], frame["column"]).reindex(columns=columns, fill_value=0).reset_index()
@@ -225,7 +228,8 @@ def details_html(claims: list[Claim]) -> str:
     if numbers:
         rows = "".join(
             f"<tr><td>{c.label}</td><td>{c.paper:.4g} <small>({c.paper_dataset})</small></td>"
-            f"<td>{c.ours:.4g} <small>({c.dataset})</small></td><td>±{c.tolerance:.2g}</td>"
+            + (f"<td>— <small>({c.evidence})</small></td>" if c.verdict == NOT_CHECKED
+               else f"<td>{c.ours:.4g} <small>({c.dataset})</small></td>") + f"<td>±{c.tolerance:.2g}</td>"
             f"<td class='{c.verdict.replace(' ', '-')}'>{c.verdict}</td><td>{_link(c)}</td></tr>"
             for c in numbers
         )
@@ -245,8 +249,10 @@ def chapter_details(chapter: str, claims: list[Claim]) -> str:
     for origin in (BOOK, CODE):
         count = int(counts[ORIGINS_COUNTED[origin]])
         parts += [f"{count} {ORIGINS_COUNTED[origin] if count > 1 else ORIGINS[origin]}"] if count else []
+    unchecked = int(counts[f"numbers {VERDICT_WORDS[NOT_CHECKED]}"])
     parts.append(f"{counts['numbers agree']} numbers agree, {counts['numbers differ']} differ, "
-                 f"{counts['numbers not comparable']} not comparable")
+                 f"{counts['numbers not comparable']} not comparable"
+                 + (f", {unchecked} not checkable on this build" if unchecked else ""))
     return (f"<details><summary><b>{chapter_title(chapter)}</b>: {', '.join(parts)}</summary>"
             + details_html(claims) + "</details>")
 
@@ -286,7 +292,7 @@ def evidence_kind(claim: Claim) -> str:
     return SIMULATION if any(word in where for word in ("world", "simulat", "artificial")) else REAL_DATA
 
 
-NUMBER_COLUMNS = ["published numbers", "checked", "agree", "differ", "not comparable"]
+NUMBER_COLUMNS = ["published numbers", "checked", "agree", "differ", "not comparable", "not checkable here"]
 FINDING_COLUMNS = ["statements", "checked", "hold", "fail", "inconclusive", "no verdict", "fail where the book departs",
                    "not checkable here"]
 
@@ -307,7 +313,7 @@ def headline_numbers(claims: list[Claim]) -> pd.DataFrame:
         counts = pd.Series([c.verdict for c in numbers if evidence_kind(c) == kind], dtype=object).value_counts()
         if len(counts):
             rows.append(dict(zip(NUMBER_COLUMNS, [f"from {kind}", int(counts.get(AGREES, 0) + counts.get(DIFFERS, 0)),
-                                                  *(int(counts.get(v, 0)) for v in (AGREES, DIFFERS, NOT_COMPARABLE))],
+                                                  *(int(counts.get(v, 0)) for v in NUMBER_VERDICTS)],
                                  strict=True)))
     return pd.DataFrame(rows, columns=NUMBER_COLUMNS)
 

@@ -33,7 +33,7 @@ QUOTED = {
                "size_random_exponent_low", "size_random_exponent_high", "size_exponent", "size_exponent_low",
                "size_exponent_high", "elasticity_p_all", "elasticity_p_relevant", "elasticity_recall",
                "elasticity_map", "elasticity_ndcg", "elasticity_ndcg_at_n", "recall_ratio", "map_ndcg_ratio",
-               "ndcg_at_n_ratio", "order_tau", "order_tau_beyond"),
+               "ndcg_at_n_ratio", "order_tau", "order_tau_beyond", "order_one_swap"),
     "{:.3f}": ("ar_r2",),
 }
 

@@ -15,14 +15,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import (BOOK, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding,
-                                    Number, all_of, at_least, at_most, beyond_noise, between, equivalent,
-                                    intervals_apart, is_true, published)
+from recbias.bookkit.claims import (BOOK, BY_WORDS, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, CODE, FAILS, HOLDS, INCONCLUSIVE,
+                                    LEVEL, LEVEL_ORIGIN, Finding, Number, all_of, at_least, beyond_noise, between,
+                                    equivalent, intervals_apart, is_true, published)
 from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy, relative_interval
 from recbias.chapters.c04_popularity_bias.study.ratio import ratio_trends
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, PERSONALISED
-from recbias.chapters.c04_popularity_bias.study.skew import (EXACT, PLSA_TOLERANCE, RATING_PREDICTORS, SWEEP_METRICS,
-                                                             SkewSweep, plsa_gap)
+from recbias.chapters.c04_popularity_bias.study.skew import EXACT, RATING_PREDICTORS, SWEEP_METRICS, SkewSweep, plsa_gap
 from recbias.chapters.c04_popularity_bias.study.truth import popularity_over
 from recbias.text import fmt_p_clause
 
@@ -37,6 +36,12 @@ PUBLISHED_SYSTEMS = {"fig5/alpha-0/Popularity/1R-P@10": "Popularity", "fig5/alph
 
 #: the dataset label of the claims checked on the measured-vs-true grid
 GRID_DATASET = "simulation grid"
+#: the confidence of the intervals an equivalence reads (two one-sided tests at the book's level)
+EQUIVALENCE_CONFIDENCE = 1 - 2 * LEVEL
+#: what a tenth means when the paper says "around random": it calls popularity's 0.0077 against random's 0.0100
+#: at α = 0 "slightly below random", so "around" must be tighter than that gap of 23%
+AROUND_ORIGIN = (CLOSE_SHARE_ORIGIN + "; tighter than the 23% gap the paper calls \"slightly below random\" "
+                 "(IRJ 2017 Sec. 5.2)")
 
 #: checked on the page's dataset: popularity against the other non-personalised orderings
 ORDERINGS = [
@@ -63,9 +68,9 @@ ORDERINGS = [
     Finding("closed-form-bounds-contain-popularity",
             "popularity's 1R precision lies within the closed-form bounds for non-personalised systems (Sec. 5.1)",
             SOURCE, "tbl-popularity-bounds",
-            all_of(at_least("above_lower_bound", 0, what="popularity's 1R P@10 minus the lower bound"),
-                   at_least("below_upper_bound", 0, what="the upper bound minus popularity's 1R P@10")),
-            "{popularity_1r:.4f} vs [{lower_bound:.4f}, {upper_bound:.4f}]"),
+            all_of(at_least("above_lower_bound", 0, what="popularity's 1R P@10 minus the lower bound", origin=BY_WORDS),
+                   at_least("below_upper_bound", 0, what="the upper bound minus popularity's 1R P@10", origin=BY_WORDS)),
+            "{popularity_1r:.4f} vs [{lower_bound:.4f}, {upper_bound:.4f}]", origin=CODE),
 ]
 
 #: checked on the preference-free worlds of the sweep, with the published numbers
@@ -85,30 +90,31 @@ SWEEP = [
                                          (FAILS, "measures above random, unlike the papers"),
                                          (INCONCLUSIVE, "is not below random beyond noise here"))}),
     Finding("plsa-follows-popularity",
-            "pLSA's 1R precision follows popularity's across α (within " + "{:.0%}".format(PLSA_TOLERANCE)
-            + " wherever α > 0)", SOURCE, "fig-popularity-sweep",
-            at_most("plsa_gap", PLSA_TOLERANCE,
-                    what="the largest relative gap between pLSA and popularity where α > 0"),
-            "{plsa_by_alpha}",
-            says={HOLDS: "As the papers observed, pLSA tracks popularity, within {plsa_gap:.0%} wherever α > 0.",
-                  FAILS: "Unlike in the papers, pLSA strays up to {plsa_gap:.0%} from popularity where α > 0."}),
+            "pLSA's 1R precision closely matches popularity's wherever α > 0", SOURCE, "fig-popularity-sweep",
+            equivalent("plsa_gap_low", "plsa_gap_high", CLOSE_SHARE, origin=CLOSE_SHARE_ORIGIN,
+                       what="pLSA's 1R P@10 over popularity's, minus 1, at every α > 0,"),
+            "{plsa_by_alpha}; 90% intervals of the ratio minus 1: {plsa_intervals}",
+            says={HOLDS: "As the papers observed, pLSA tracks popularity, within a tenth of it at every α > 0 (at "
+                         "most {plsa_gap:.0%} apart).",
+                  FAILS: "Unlike in the papers, pLSA strays from popularity by more than a tenth at some α > 0 (up to "
+                         "{plsa_gap:.0%}).",
+                  INCONCLUSIVE: "pLSA comes within {plsa_gap:.0%} of popularity at every α > 0; whether within a tenth, "
+                                "the noise does not tell at every α."}),
     Finding("knn-mf-near-random",
-            "kNN and MF stay around random precision on preference-free worlds: no pull towards popularity at any "
-            "α (the papers' rating-predicting " + " and ".join(RATING_PREDICTORS) + ")", SOURCE,
-            "fig-popularity-sweep",
-            all_of(is_true("no_pull", "neither " + " nor ".join(RATING_PREDICTORS) + " above random's 1R P@10 "
-                           "beyond noise (paired p < 0.05, the user as the unit) at any α"),
-                   beyond_noise("short_of_popularity", "short_of_popularity_p",
-                                what="popularity's 1R P@10 minus the closer rating predictor's at the largest α")),
-            "1R P@10 minus random's, by α: {rating_predictors_by_alpha}; popularity {top_popularity:.4f} against "
-            "{closest_predictor} {top_closest:.4f} at α = {top_alpha:g}, {short_of_popularity_p_text}",
-            says={outcome: "The papers found kNN and MF near random on these data" + words + ": at α = "
+            "kNN and MF stay around random precision on preference-free worlds, at every α (the papers' "
+            "rating-predicting " + " and ".join(RATING_PREDICTORS) + ")", SOURCE, "fig-popularity-sweep",
+            equivalent("near_random_low", "near_random_high", CLOSE_SHARE, origin=AROUND_ORIGIN,
+                       what="each rating predictor's 1R P@10 over random's, minus 1, at every α,"),
+            "90% intervals of 1R P@10 over random's, minus 1: {near_random_by_alpha}",
+            says={outcome: "The papers found kNN and MF around random on these data" + words + ": at α = "
                            "{top_alpha:g} they reach {rating_predictors_at_top}, against random's {top_random:.4f} "
                            "and popularity's {top_popularity:.4f}."
-                  for outcome, words in ((HOLDS, ", and their rating predictors never rise above random here"),
-                                         (FAILS, ", but here their rating predictors are pulled towards popularity"),
-                                         (INCONCLUSIVE, "; here their rating predictors are not clearly below "
-                                                        "popularity"))}),
+                  for outcome, words in ((HOLDS, ", and here their rating predictors stay within a tenth of random "
+                                                 "at every α"),
+                                         (FAILS, ", but here a rating predictor lies more than a tenth from random, "
+                                                 "above or below, at some α"),
+                                         (INCONCLUSIVE, "; here the noise does not tell whether their rating "
+                                                        "predictors stay within a tenth of random at every α"))}),
     Finding("popularity-bias-on-other-metrics",
             "the popularity bias shows the same on recall, nDCG, MAP and MRR", SOURCE, "tbl-popularity-metrics",
             beyond_noise("other_metrics_margin", "other_metrics_p",
@@ -121,8 +127,9 @@ RATIO = [
     Finding("positive-ratio-grows-with-popularity",
             "the share of positive ratings grows with item popularity on MovieLens data", SOURCE,
             "fig-popularity-ratio",
-            all_of(between("movielens_spearman", -1, 0, open_high=True, what="Spearman's ρ on every MovieLens set"),
-                   between("movielens_p", 0, LEVEL, open_high=True, what="its p")),
+            all_of(between("movielens_spearman", -1, 0, open_high=True, what="Spearman's ρ on every MovieLens set",
+                           origin=BY_WORDS),
+                   between("movielens_p", 0, LEVEL, open_high=True, what="its p", origin=(BY_WORDS, LEVEL_ORIGIN))),
             "{movielens_trends}"),
 ]
 
@@ -180,7 +187,7 @@ def orderings_values(study: OrderingStudy) -> dict[str, Any]:
     bounds = study.bounds.set_index("system").loc["Popularity"]
     popularity = one["Popularity"]
     versus_oracle = study.comparison(study.one_relevant, "Popularity", ORACLE)  # one test: its p and its interval
-    oracle_p, gap = float(versus_oracle["t_pvalue"]), relative_interval(versus_oracle, 1 - 2 * LEVEL)
+    oracle_p, gap = float(versus_oracle["t_pvalue"]), relative_interval(versus_oracle, EQUIVALENCE_CONFIDENCE)
     return {"best_1r": best_1r, "best_1r_precision": one[best_1r], "best_ar": best_ar, "popularity_1r": popularity,
             "best_is_a_count": {best_1r, best_ar} <= {"Popularity", "Positive count"},
             "oracle_1r": one[ORACLE], "oracle_share": popularity / one[ORACLE],
@@ -191,32 +198,25 @@ def orderings_values(study: OrderingStudy) -> dict[str, Any]:
             "below_upper_bound": bounds["closed-form upper"] - popularity}
 
 
+def _intervals(by_alpha: pd.DataFrame) -> str:
+    """A listing of relative intervals by alpha (:meth:`SkewSweep.relative`)."""
+    return _listing("α = {alpha:g}: {low:+.0%} to {high:+.0%}",
+                    [{"alpha": a, "low": row["low"], "high": row["high"]} for a, row in by_alpha.iterrows()])
+
+
 def rating_predictor_values(sweep: SkewSweep) -> dict[str, Any]:
-    """The rating predictors against random at every alpha (paired), and against popularity at the largest alpha
-    (the closer of the two, with its paired p-value); the latter only when the sweep has a skewed world."""
+    """The rating predictors' 1R P@10 over random's, minus 1, at every alpha: the ends of the paired intervals at
+    :data:`EQUIVALENCE_CONFIDENCE` (``near_random_low``, ``near_random_high``) and their listing; and each
+    predictor's mean at the largest alpha with its paired p-value against random."""
+    near = {system: sweep.relative("Random", system, EQUIVALENCE_CONFIDENCE) for system in RATING_PREDICTORS}
     against_random = {system: sweep.difference("Random", system) for system in RATING_PREDICTORS}
-    values = {
-        "no_pull": np.concatenate([~((d["difference"] > 0) & (d["p"] < LEVEL)).to_numpy()
-                                   for d in against_random.values()]),
-        "rating_predictors_by_alpha": "; ".join(
-            system + " " + _listing("α = {alpha:g}: {difference:+.4f} ({p})",
-                                    [{"alpha": a, "difference": row["difference"], "p": fmt_p_clause(row["p"])}
-                                     for a, row in d.iterrows()])
-            for system, d in against_random.items()),
-    }
-    if not sweep.skewed:
-        return values
-    behind = {system: sweep.difference("Popularity", system).loc[sweep.top] for system in RATING_PREDICTORS}
-    closest = max(behind, key=lambda system: behind[system]["difference"])
-    return values | {"short_of_popularity": -behind[closest]["difference"],
-                     "short_of_popularity_p": behind[closest]["p"],
-                     "short_of_popularity_p_text": fmt_p_clause(behind[closest]["p"]),
-                     "closest_predictor": closest, "top_closest": sweep.series(closest)[sweep.top],
-                     "top_popularity": sweep.series("Popularity")[sweep.top],
-                     "top_random": sweep.series("Random")[sweep.top],
-                     "rating_predictors_at_top": _listing("{system} {mean:.4f} ({p} against random)", [
-                         {"system": s, "mean": sweep.series(s)[sweep.top], "p": fmt_p_clause(d.loc[sweep.top, "p"])}
-                         for s, d in against_random.items()], " and ")}
+    return {"near_random_low": np.concatenate([d["low"].to_numpy() for d in near.values()]),
+            "near_random_high": np.concatenate([d["high"].to_numpy() for d in near.values()]),
+            "near_random_by_alpha": "; ".join(f"{system} {_intervals(d)}" for system, d in near.items()),
+            "top_popularity": sweep.series("Popularity")[sweep.top], "top_random": sweep.series("Random")[sweep.top],
+            "rating_predictors_at_top": _listing("{system} {mean:.4f} ({p} against random)", [
+                {"system": s, "mean": sweep.series(s)[sweep.top], "p": fmt_p_clause(d.loc[sweep.top, "p"])}
+                for s, d in against_random.items()], " and ")}
 
 
 def other_metrics_values(sweep: SkewSweep) -> dict[str, Any]:
@@ -255,7 +255,9 @@ def sweep_values(sweep: SkewSweep) -> dict[str, Any]:
                                                    [{"alpha": a, "value": v} for a, v in popularity.items()])}
     if sweep.skewed:
         plsa = sweep.series("pLSA")
-        values |= {"plsa_gap": plsa_gap(sweep),
+        gaps = sweep.relative("Popularity", "pLSA", EQUIVALENCE_CONFIDENCE).loc[sweep.skewed]
+        values |= {"plsa_gap": plsa_gap(sweep), "plsa_gap_low": gaps["low"].to_numpy(),
+                   "plsa_gap_high": gaps["high"].to_numpy(), "plsa_intervals": _intervals(gaps),
                    "plsa_by_alpha": _listing("α = {alpha:g}: pLSA {plsa:.4f} vs {popularity:.4f}",
                                              [{"alpha": a, "plsa": plsa[a], "popularity": popularity[a]}
                                               for a in sweep.skewed])}

@@ -16,19 +16,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import CODE, FAILS, HOLDS, INCONCLUSIVE, Finding, at_most, beyond_noise, every_beyond_noise
+from recbias.bookkit.claims import (BY_WORDS, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, CODE, FAILS, HOLDS, INCONCLUSIVE, LEVEL,
+                                    Finding, at_most, beyond_noise, equivalent, every_beyond_noise)
 from recbias.chapters.c05_neutralising_designs.study import (
     INDEX_ROWS, PAPERS, PAPERS_SET, PERSONALISED, DatasetStudy, bpref_below_one, index_draws, lead_draws, mean_draws,
 )
-from recbias.evaluate import compare, resampled_pvalue
+from recbias.evaluate import compare, percentile_interval, resampled_pvalue
 from recbias.text import fmt_p_clause
 
 #: the papers' numbers for MovieLens 1M, in the schema of :data:`recbias.bookkit.claims.PUBLISHED_COLUMNS`
 PUBLISHED = Path(__file__).with_name("published.csv")
 #: where the papers state the findings
 SOURCE = "IRJ 2017 Sec. 6-7; thesis Sec. 4.6"
-#: the book's bound of the popularity index: an index below it (beyond noise) counts as random's level
-RANDOM_INDEX_BOUND = 0.15
+#: "at random's level": the popularity index within a tenth of the span from random (0) to the best personalised
+#: system (1), by two one-sided tests on the resampled index
+RANDOM_LEVEL_ORIGIN = (CLOSE_SHARE_ORIGIN + "; the index counts in units of the span from random to the best "
+                       "personalised system")
 #: measured value -> the design label of the popularity index it reads (P@10, the papers' set)
 INDEX_LABELS = {"index_1r": "1R", "index_p1r": "P1R", "index_u1r": "U1R", "index_ar": "AR TI-AN", "index_uar": "UAR",
                 "index_ai_uar": "AI-UAR", "index_head": "1R -head"}
@@ -51,25 +54,34 @@ SECOND_NOTES = {
                  "as relevant, as in the papers' Last.fm setup.",
 }
 
+
+
+def _random_level(key: str, design: str) -> Finding:
+    """The papers' "``design`` places popularity by the level of random": the index within a tenth of zero."""
+    return Finding(
+        f"{key}-random-level", f"{design} brings popularity to the level of random, relative to the personalised "
+        "systems", SOURCE, "fig-neutralising-index",
+        equivalent(f"index_{key}_low", f"index_{key}_high", CLOSE_SHARE, origin=RANDOM_LEVEL_ORIGIN,
+                   what=f"popularity's index under {design}"),
+        f"popularity index {{index_{key}:.2f}} under {design} (1R: {{index_1r:.2f}}) against the papers' set, 90% "
+        f"interval {{index_{key}_low:+.2f}} to {{index_{key}_high:+.2f}}",
+        says={HOLDS: f"Under {design} it falls to {{index_{key}:.2f}}, random's level within a tenth.",
+              FAILS: f"Under {design} it is {{index_{key}:.2f}}, more than a tenth from random's level.",
+              INCONCLUSIVE: f"Under {design} it is {{index_{key}:.2f}}; whether within a tenth of random's level, the "
+                            "noise does not tell."})
+
+
 FINDINGS = [
-    Finding("p1r-random-level", "P1R brings popularity to the level of random, relative to the personalised systems",
-            SOURCE, "fig-neutralising-index",
-            beyond_noise("p1r_room", "p1r_room_p", what="the random level minus the index under P1R"),
-            "popularity index {index_p1r:.2f} under P1R (1R: {index_1r:.2f}) against the papers' set, random level "
-            "{random_bound:g}; p = {p1r_room_p:.3f}",
-            says={HOLDS: "Under P1R it falls to {index_p1r:.2f}, random's level.",
-                  FAILS: "Under P1R it is {index_p1r:.2f}, above random's level.",
-                  INCONCLUSIVE: "Under P1R it is {index_p1r:.2f}, too close to the random level to tell beyond "
-                                "noise."}),
-    Finding("u1r-random-level", "U1R brings popularity to the level of random, relative to the personalised systems",
-            SOURCE, "fig-neutralising-index",
-            beyond_noise("u1r_room", "u1r_room_p", what="the random level minus the index under U1R"),
-            "popularity index {index_u1r:.2f} under U1R (1R: {index_1r:.2f}) against the papers' set, random level "
-            "{random_bound:g}; p = {u1r_room_p:.3f}",
-            says={HOLDS: "Under U1R it falls to {index_u1r:.2f}, random's level.",
-                  FAILS: "Under U1R it is {index_u1r:.2f}, above random's level.",
-                  INCONCLUSIVE: "Under U1R it is {index_u1r:.2f}, too close to the random level to tell beyond "
-                                "noise."}),
+    _random_level("p1r", "P1R"),
+    _random_level("u1r", "U1R"),
+    Finding("u1r-more-residue-than-p1r", "U1R leaves more of popularity's advantage than P1R", SOURCE,
+            "fig-neutralising-index",
+            beyond_noise("u1r_residue", "u1r_residue_p", what="the index under U1R minus under P1R"),
+            "popularity index {index_u1r:.2f} (U1R) vs {index_p1r:.2f} (P1R) against the papers' set; "
+            "p = {u1r_residue_p:.3f}",
+            says={HOLDS: "U1R leaves more of it than P1R, as the papers found.",
+                  FAILS: "Unlike in the papers, P1R leaves more of it than U1R.",
+                  INCONCLUSIVE: "Whether U1R leaves more of it than P1R, as the papers found, is within noise here."}),
     Finding("uar-reduces", "UAR reduces popularity's advantage over AR", SOURCE, "fig-neutralising-index",
             beyond_noise("uar_drop", "uar_drop_p", what="the index under AR minus under UAR"),
             "popularity index {index_uar:.2f} (UAR) vs {index_ar:.2f} (AR) against the papers' set; "
@@ -103,12 +115,12 @@ FINDINGS = [
                                what="pLSA's P@10 minus the best other system of the papers' set"),
             "pLSA's P@10 minus the best other system of the papers' set: {plsa_leads}"),
     Finding("bpref-constant-1r", "bpref is 1 for every system in 1R", SOURCE, "tbl-neutralising-fig9",
-            at_most("bpref_below", 0, what="scored runs of the papers' 1R with bpref below 1"),
+            at_most("bpref_below", 0, what="scored runs of the papers' 1R with bpref below 1", origin=BY_WORDS),
             "bpref is below 1 in {bpref_below:,} of the {bpref_scored:,} scored runs of the papers' 1R (no "
             "non-relevance judgment)", origin=CODE),
     Finding("bpref-constant-1r-judged", "bpref is 1 for every system in 1R, with the user's low ratings of "
             "sampled items kept as judgments", SOURCE, "tbl-neutralising-fig9",
-            at_most("bpref_below_judged", 0, what="scored 1R runs with bpref below 1"),
+            at_most("bpref_below_judged", 0, what="scored 1R runs with bpref below 1", origin=BY_WORDS),
             "our 1R bpref is below 1 in {bpref_below_judged:,} of the {bpref_scored_judged:,} scored runs "
             "({one_r_runs:,} runs, each scored for every system), mean {bpref_mean_judged:.3f}; those runs drew an "
             "item the user rated below the threshold",
@@ -122,9 +134,10 @@ FINDINGS = [
 ON_ALL_POSITIVE = [
     Finding("all-positive-u1r-random", "on data where every rating is positive, U1R brings popularity to random's "
             "level", SOURCE, "fig-neutralising-fig8",
-            beyond_noise("second_u1r_room", "second_u1r_room_p", what="the random level minus the index under U1R"),
-            "{second_name}: popularity index {second_index_u1r:.2f} under U1R against the papers' set, random level "
-            "{random_bound:g}, p = {second_u1r_room_p:.3f}; P@10 {u1r_popularity:.4f} (Popularity) vs "
+            equivalent("second_index_u1r_low", "second_index_u1r_high", CLOSE_SHARE, origin=RANDOM_LEVEL_ORIGIN,
+                       what="popularity's index under U1R"),
+            "{second_name}: popularity index {second_index_u1r:.2f} under U1R against the papers' set (90% interval "
+            "{second_index_u1r_low:+.2f} to {second_index_u1r_high:+.2f}); P@10 {u1r_popularity:.4f} (Popularity) vs "
             "{u1r_random:.4f} (Random), {u1r_p_clause} for their difference"),
 ]
 
@@ -140,15 +153,15 @@ def measured(studies: Sequence[DatasetStudy], indices: pd.DataFrame, percentiles
 def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *, n_boot: int = 200,
                   seed: int = 0) -> dict[str, Any]:
     """The values :data:`FINDINGS` and the published numbers are checked on: the page's dataset's popularity
-    indices against the papers' set; the differences the findings compare, each with its p-value over
+    indices against the papers' set, P1R's and U1R's with their 90% intervals over ``n_boot`` user resamples
+    (``*_low``, ``*_high``); the differences the findings compare, each with its p-value over
     ``n_boot`` user resamples (``*_p``); the runs with bpref below 1 in the papers' 1R and in ours; and the
     uniform split's ``|T|`` and ``eta`` and the items per percentile under the published numbers' keys."""
     means = mean_draws(main, "P@10", n_boot=n_boot, seed=seed)
     index = index_draws(means, list(INDEX_LABELS.values()), PERSONALISED[PAPERS])
     index.index = list(INDEX_LABELS)
     differences = {
-        "p1r_room": RANDOM_INDEX_BOUND - index.loc["index_p1r"],
-        "u1r_room": RANDOM_INDEX_BOUND - index.loc["index_u1r"],
+        "u1r_residue": index.loc["index_u1r"] - index.loc["index_p1r"],
         "uar_drop": index.loc["index_ar"] - index.loc["index_uar"],
         "ai_uar_excess": index.loc["index_ai_uar"] - index.loc["index_uar"],
         "head_excess": index.loc["index_head"] - np.maximum(index.loc["index_p1r"], index.loc["index_u1r"]),
@@ -158,6 +171,9 @@ def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *
     differences |= {f"plsa_lead_{key}": lead.loc[label] for label, key in LEAD_KEYS.items()}
     papers = indices[(indices["dataset"] == main.name) & (indices["set"] == PAPERS)].set_index("method")["index"]
     values = {name: float(papers.get(row, np.nan)) for name, row in (INDEX_NAMES | INCOMPLETE_NAMES).items()}
+    for name in ("index_p1r", "index_u1r"):
+        low, high = percentile_interval(index.loc[name].to_numpy()[1:], 1 - 2 * LEVEL)
+        values |= {f"{name}_low": float(low), f"{name}_high": float(high)}
     for name, draws in differences.items():
         values |= {name: float(draws.iloc[0]), f"{name}_p": resampled_pvalue(draws.to_numpy()[1:])}
     values["plsa_leads"] = ", ".join(f"{label.replace('-head', '-10% head')} {values['plsa_lead_' + key]:+.4f} (p = "
@@ -166,7 +182,7 @@ def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *
     below, scored = bpref_below_one(main, "1R -NR")
     below_judged, scored_judged = bpref_below_one(main, "1R")
     return values | {
-        "random_bound": RANDOM_INDEX_BOUND, "uar_popularity": means.loc[("UAR", "Popularity"), 0],
+        "uar_popularity": means.loc[("UAR", "Popularity"), 0],
         "uar_knn": means.loc[("UAR", "rating-kNN"), 0], "bpref_below": below, "bpref_scored": scored,
         "bpref_below_judged": below_judged, "bpref_scored_judged": scored_judged,
         "bpref_share_judged": below_judged / max(scored_judged, 1),
@@ -177,15 +193,14 @@ def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *
 
 
 def measured_all_positive(second: DatasetStudy, *, n_boot: int = 200, seed: int = 0) -> dict[str, Any]:
-    """The values of :data:`ON_ALL_POSITIVE`: popularity's index under U1R against the papers' set, its room below
-    the random level with its p-value over ``n_boot`` user resamples, and U1R P@10 of Popularity and Random
+    """The values of :data:`ON_ALL_POSITIVE`: popularity's index under U1R against the papers' set with its 90%
+    interval over ``n_boot`` user resamples, and U1R P@10 of Popularity and Random
     with the p-value of their paired comparison (users as clusters)."""
     u1r = second.runs[(second.runs["label"] == "U1R") & second.runs["system"].isin(["Popularity", "Random"])]
     test = compare(u1r, ["P@10"], systems=["Popularity", "Random"], average="run").iloc[0]
     index = index_draws(mean_draws(second, "P@10", n_boot=n_boot, seed=seed), ["U1R"], PERSONALISED[PAPERS])
-    room = RANDOM_INDEX_BOUND - index.loc["U1R"].to_numpy()
-    return {"second_name": second.name, "random_bound": RANDOM_INDEX_BOUND,
-            "second_index_u1r": float(index.loc["U1R", 0]),
-            "second_u1r_room": float(room[0]), "second_u1r_room_p": resampled_pvalue(room[1:]),
+    low, high = percentile_interval(index.loc["U1R"].to_numpy()[1:], 1 - 2 * LEVEL)
+    return {"second_name": second.name, "second_index_u1r": float(index.loc["U1R", 0]),
+            "second_index_u1r_low": float(low), "second_index_u1r_high": float(high),
             "u1r_popularity": test["mean_a"], "u1r_random": test["mean_b"], "u1r_p": test["t_pvalue"],
             "u1r_p_clause": fmt_p_clause(test["t_pvalue"])}

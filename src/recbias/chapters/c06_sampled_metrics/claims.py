@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from recbias.bookkit.claims import (
-    CODE, FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding, Number, between, beyond_noise, none_of, published, some_of,
+    BY_WORDS, CODE, FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding, Number, between, beyond_noise, none_of, published, some_of,
 )
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
@@ -38,6 +38,10 @@ TOY_DATASET = "toy"
 
 #: an expectation computed in floating point that is exact in theory may be off by this much (AUC units)
 ROUNDING = 1e-10
+ROUNDING_ORIGIN = "the rounding of sums of about a million terms in double precision, with room to spare"
+#: how far one real sample may lie from the simulated repetitions' mean, in their standard deviations
+SAMPLE_Z = 3
+SAMPLE_Z_ORIGIN = "three standard deviations: a normal draw lies further out about once in 370 times"
 
 #: how the keys of published.csv name each metric: the toy example (Tables 1-2) and ML-1M (Tables 3-4)
 KEY_METRICS = {**dict.fromkeys((1, 2), {"AUC": "AUC", "AP": "AP", "nDCG": "NDCG", "Recall@10": "Recall@10"}),
@@ -114,14 +118,16 @@ FINDINGS = [
             "sampled AUC is an unbiased estimate of exact AUC: the expectation of the sampled estimator, under "
             "each user's own sampling law, equals exact AUC to rounding",
             SOURCE, "tbl-sm-table3",
-            between("auc_expected_gap", 0, ROUNDING, open_high=True, what="the largest gap of the expectation"),
+            between("auc_expected_gap", 0, ROUNDING, open_high=True, what="the largest gap of the expectation",
+                    origin=(BY_WORDS, ROUNDING_ORIGIN)),
             "largest gap of the expectation {auc_expected_gap:.0e}; for illustration, the mean of the {repetitions} "
             "simulated repetitions is off by z = {auc_z_x:+z.1f}, {auc_z_y:+z.1f}, {auc_z_z:+z.1f} (X, Y, Z)",
             origin=CODE),
     Finding("one-sample-matches-simulation",
             "one sampled evaluation lands within the spread of the simulated sampled metric",
-            SOURCE, "tbl-sm-cost", between("one_sample_z", -3, 3, open_low=True, open_high=True, what="its z-score"),
-            "z = {one_sample_z:+z.1f}"),
+            SOURCE, "tbl-sm-cost", between("one_sample_z", -SAMPLE_Z, SAMPLE_Z, open_low=True, open_high=True,
+                                           what="its z-score", origin=SAMPLE_Z_ORIGIN),
+            "z = {one_sample_z:+z.1f}", origin=CODE),
 ]
 
 #: the findings that rest on the paper's real-data protocol (its Sec. 6), which a build may depart from

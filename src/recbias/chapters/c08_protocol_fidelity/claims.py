@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from recbias.bookkit.claims import (BOOK, FAILS, HOLDS, INCONCLUSIVE, LEVEL, Criterion, Finding, at_least, at_most,
+from recbias.bookkit.claims import (BOOK, BY_WORDS, FAILS, HOLDS, INCONCLUSIVE, LEVEL, Criterion, Finding, at_least, at_most,
                                    beyond_noise, between, resampled_share)
 from recbias.chapters.c08_protocol_fidelity.study import (agreement, change_along, families, family_gain, family_gap,
                                                           family_means, leaders, means_by, median_margin)
@@ -120,7 +120,7 @@ FINDINGS = [
     Finding("standard-protocols-pick-the-best", BEST_STATEMENT + " (today's field)", SOURCE, "tbl-truth-main",
             _best(""), "{standard_first}"),
     Finding("no-protocol-is-exact", "no protocol reproduces the true order of the field exactly", SOURCE,
-            "tbl-truth-main", between("tau_max", -1, 1, open_high=True, what="the highest mean τ"),
+            "tbl-truth-main", between("tau_max", -1, 1, open_high=True, what="the highest mean τ", origin=BY_WORDS),
             "highest mean τ {tau_max:.2f} ({tau_max_protocol})"),
 ]
 PAPERS_FINDINGS = [
@@ -131,6 +131,8 @@ PAPERS_FINDINGS = [
     Finding("standard-protocols-pick-the-best-papers-set", BEST_STATEMENT + " (the papers' five systems)", SOURCE,
             "tbl-truth-papers", _best(PAPERS_PREFIX), "{papers_standard_first}"),
 ]
+#: where the book's bar for "alike" of two rankings of the protocols comes from
+ALIKE_ORIGIN = "the book's: a correlation of one half, Cohen's (1988) threshold of a large one"
 AGREEMENT = ("over the {truths_n} protocols, the rank correlation between their τ on the one and on the other is "
              "{truths_rho:.2f}. In the top third on both: {truths_top}. They disagree most on {truths_furthest} "
              "({truths_rank_first} of {truths_n} on {dataset}, {truths_rank_second} on {second}).")
@@ -141,13 +143,14 @@ ON_SECOND = [
                          what="the weakest leader's τ minus the median τ on the second truth"),
             "{leaders_on_second}"),
     Finding("truths-rank-protocols-alike", "{dataset} and {second} rank the protocols alike", SOURCE,
-            "tbl-truth-second", at_least("truths_rho", 0.5, what="their rank correlation"),
+            "tbl-truth-second", at_least("truths_rho", 0.5, what="their rank correlation", origin=ALIKE_ORIGIN),
             "rank correlation {truths_rho:.2f} over {truths_n} protocols",
             says={HOLDS: "The two truths rank the protocols alike: " + AGREEMENT,
                   FAILS: "The two truths rank the protocols differently: " + AGREEMENT}),
     Finding("truths-agree-on-every-protocol", "{dataset} and {second} agree on the fidelity of every protocol within "
             "resampling noise", SOURCE, "tbl-truth-second",
-            at_most("truths_apart", 0, what="the protocols whose τ on each truth lies outside the other's interval"),
+            at_most("truths_apart", 0, what="the protocols whose τ on each truth lies outside the other's interval",
+                    origin=BY_WORDS),
             "{truths_apart} of {truths_n} protocols apart beyond noise",
             says={HOLDS: "On no protocol do the two truths part beyond resampling noise: no protocol's τ on one lies "
                   "outside its interval over users on the other. Where their orders of the protocols differ, the "

@@ -173,8 +173,9 @@ def elasticities(stats: SweepStatistics, systems: Sequence[str], metrics: Sequen
 def order_stability(stats: SweepStatistics, systems: Sequence[str], metric: str) -> pd.DataFrame:
     """Kendall's tau-b of the order of systems at each removal level against the full test set's order (and the
     true order of a simulated world), with 95% bootstrap intervals over users.  One row per removal point of the AR
-    and 1R sweeps: ``sweep``, ``x``, ``users``, ``tau``, ``tau_ci``, ``swapped`` (the pairs ordered against the full
-    test set, the one now above first), ``tau_truth`` and ``tau_truth_ci`` (NaN without a truth)."""
+    and 1R sweeps: ``sweep``, ``x``, ``users``, ``systems`` (how many are ordered), ``tau``, ``tau_ci``,
+    ``swapped`` (the pairs ordered against the full test set, the one now above first), ``tau_truth`` and
+    ``tau_truth_ci`` (NaN without a truth)."""
     rows = []
     values = stats.metric[metric]
     for sweep in (AR_REMOVAL, ONE_R_REMOVAL):
@@ -186,7 +187,7 @@ def order_stability(stats: SweepStatistics, systems: Sequence[str], metric: str)
         for _, level in levels.iterrows():
             measured = values.xs(level["point"], level="point").reindex(systems).to_numpy().T
             against_full = order_agreement(measured, full)
-            row = {"sweep": sweep, "x": level["x"], "users": level["users"],
+            row = {"sweep": sweep, "x": level["x"], "users": level["users"], "systems": len(systems),
                    "tau": against_full.tau[0], "tau_ci": draw_interval(against_full.tau),
                    "swapped": discordant_pairs(dict(zip(systems, measured[0], strict=True)),
                                                dict(zip(systems, full[0], strict=True))),

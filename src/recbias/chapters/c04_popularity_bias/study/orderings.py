@@ -142,8 +142,10 @@ def bounds_table(study: OrderingStudy) -> pd.DataFrame:
     return out.reset_index()
 
 
-def relative_interval(row: pd.Series, confidence: float) -> tuple[float, float]:
-    """The paired t interval of ``a - b`` over ``b``'s mean at ``confidence``, from a compare row."""
+def relative_interval(row: pd.Series, confidence: float, *, over_a: bool = False) -> tuple[float, float]:
+    """The paired t interval of ``a - b`` over ``b``'s mean at ``confidence``, from a compare row; with ``over_a``,
+    of ``b - a`` over ``a``'s mean (``b`` relative to ``a``)."""
     se = abs(row["difference"] / row["t_statistic"]) if row["t_statistic"] else 0.0
     half = se * stats.t.ppf((1 + confidence) / 2, row["users"] - 1)
-    return (row["difference"] - half) / row["mean_b"], (row["difference"] + half) / row["mean_b"]
+    difference, mean = (-row["difference"], row["mean_a"]) if over_a else (row["difference"], row["mean_b"])
+    return (difference - half) / mean, (difference + half) / mean

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from recbias import judgments
+from recbias.chapters.c04_popularity_bias.study.orderings import relative_interval
 from recbias.chapters.c04_popularity_bias.study.setup import METRIC, N, one_relevant_design, precision_summary
 from recbias.evaluate import compare, summarize
 from recbias.evaluate.experiment import run_experiment
@@ -30,9 +31,6 @@ PAPERS_PRESET = "synthetic-ml1m"
 #: how item counts are fixed in the worlds of the sweep: exactly (the papers) or in expectation
 EXACT, IN_EXPECTATION = "exact", "in expectation"
 _COUNT_MODES = {EXACT: "items", IN_EXPECTATION: "users"}
-
-#: how far pLSA's 1R precision may stray from popularity's, relatively, and still follow it
-PLSA_TOLERANCE = 0.15
 
 #: the metrics of the sweep: P@n and the others the papers report the same effect on (Sec. 5.2)
 SWEEP_METRICS = (METRIC, f"Recall@{N}", f"nDCG@{N}", "AP", "RR")
@@ -102,6 +100,15 @@ class SkewSweep:
         return pd.DataFrame({"difference": -rows["difference"].to_numpy(), "p": rows["t_pvalue"].to_numpy()},
                             index=pd.Index(rows["alpha"].to_numpy(), name="alpha")).sort_index()
 
+    def relative(self, baseline: str, system: str, confidence: float, metric: str = METRIC) -> pd.DataFrame:
+        """Per alpha: the paired t interval (``low``, ``high``) at ``confidence`` of ``system``'s 1R mean over
+        ``baseline``'s, minus 1."""
+        p = self.paired
+        rows = p[(p["system_a"] == baseline) & (p["system_b"] == system) & (p["metric"] == metric)]
+        ends = [relative_interval(row, confidence, over_a=True) for _, row in rows.iterrows()]
+        return pd.DataFrame(ends, columns=["low", "high"], index=pd.Index(rows["alpha"].to_numpy(), name="alpha"),
+                            dtype=float).sort_index()
+
     def series(self, system: str, column: str = "mean", design: str | None = None) -> pd.Series:
         """``column`` of ``system``'s P@n by alpha (1R unless ``design`` is given)."""
         p = self.precision
@@ -150,12 +157,13 @@ def _world_shape(ratings: Ratings, alpha: float, law) -> dict:
 
 
 def _paired(one: pd.DataFrame) -> pd.DataFrame:
-    """1R paired tests, users as clusters: every system against random, the rating predictors against popularity."""
+    """1R paired tests, users as clusters: every system against random, the rating predictors and pLSA against
+    popularity."""
     systems = list(dict.fromkeys(one["system"]))
     against_random = compare(one, list(SWEEP_METRICS), baseline="Random", systems=["Random", *systems],
                              average="run")
     against_popularity = compare(one, list(SWEEP_METRICS), baseline="Popularity",
-                                 systems=["Popularity", *RATING_PREDICTORS], average="run")
+                                 systems=["Popularity", *RATING_PREDICTORS, "pLSA"], average="run")
     return pd.concat([against_random, against_popularity], ignore_index=True)
 
 
