@@ -119,7 +119,7 @@ def set_findings(which: str) -> list[Finding]:
         _finding(which, "fig2/all-pairs-significant", "every pair of {among} differs significantly in every design",
                  lambda s: between(f"pair_p{s}", 0, ALPHA, open_high=True, what="the Wilcoxon p-value of every pair",
                                    origin=(BY_WORDS, SIGNIFICANT_ORIGIN)),
-                 "{{significant_pairs{sfx}}} of {{tested_pairs{sfx}}} pairs"),
+                 "{{significant_pairs{sfx}}} of {{tested_pairs{sfx}}} pairs; not significant: {{unsettled_pairs{sfx}}}"),
     ]
 
 
@@ -207,6 +207,9 @@ def _set_values(study: DesignStudy, which: str) -> dict[str, Any]:
         **_mf_knn(study, here, ar, which, "ar"), **_mf_knn(study, here, one_r, which, "one_r"),
         f"pair_p{sfx}": tests["wilcoxon_pvalue"].to_numpy(),
         f"significant_pairs{sfx}": int((tests["wilcoxon_pvalue"] < ALPHA).sum()), f"tested_pairs{sfx}": len(tests),
+        f"unsettled_pairs{sfx}": "; ".join(
+            f"{row.system_a} vs {row.system_b} under {row.design} (p = {row.wilcoxon_pvalue:.2g})"
+            for row in tests[tests["wilcoxon_pvalue"] >= ALPHA].itertuples()) or "none",
     }
 
 
