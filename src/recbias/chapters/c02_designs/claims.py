@@ -70,6 +70,8 @@ MAIN_NUMBERS = [number for number in NUMBERS if number.paper_dataset != "lastfm-
 #: the AR-1R disagreement: some pair of systems ordered oppositely by AR and 1R, each beyond noise
 DISAGREE = ("a pair of systems that AR and 1R order oppositely, each with p < {:g} with the user as the unit "
             "(fails when both order every pair alike beyond noise)").format(LEVEL)
+#: a pair of systems that does not differ significantly, as the evidence lists it
+UNSETTLED = "{system_a} vs {system_b} under {design} (p = {wilcoxon_pvalue:.2g})"
 #: the AI-TI likeness: an equivalence within ±:data:`ALIKE` on every system's 95% interval
 AI_TI_ALIKE = ("every system's 95% interval of AI − TI (the user as the unit) within ±{0:g} (fails when one lies "
                "wholly beyond ±{0:g})").format(ALIKE)
@@ -207,9 +209,8 @@ def _set_values(study: DesignStudy, which: str) -> dict[str, Any]:
         **_mf_knn(study, here, ar, which, "ar"), **_mf_knn(study, here, one_r, which, "one_r"),
         f"pair_p{sfx}": tests["wilcoxon_pvalue"].to_numpy(),
         f"significant_pairs{sfx}": int((tests["wilcoxon_pvalue"] < ALPHA).sum()), f"tested_pairs{sfx}": len(tests),
-        f"unsettled_pairs{sfx}": "; ".join(
-            f"{row.system_a} vs {row.system_b} under {row.design} (p = {row.wilcoxon_pvalue:.2g})"
-            for row in tests[tests["wilcoxon_pvalue"] >= ALPHA].itertuples()) or "none",
+        f"unsettled_pairs{sfx}": "; ".join(UNSETTLED.format(**row) for row in tests[
+            tests["wilcoxon_pvalue"] >= ALPHA].to_dict("records")) or "none",
     }
 
 

@@ -28,6 +28,17 @@ from recbias.text import fmt_p_clause
 PUBLISHED = Path(__file__).with_name("published.csv")
 #: where the papers state the findings
 SOURCE = "IRJ 2017 Sec. 6-7; thesis Sec. 4.6"
+#: the papers' "{design} places popularity by the level of random", its evidence and what the page says of it,
+#: as templates over the design and the key of its values
+RANDOM_LEVEL_STATEMENT = "{design} brings popularity to the level of random, relative to the personalised systems"
+RANDOM_LEVEL_EVIDENCE = ("popularity index {{index_{key}:.2f}} under {design} (1R: {{index_1r:.2f}}) against the "
+                         "papers' set, 90% interval {{index_{key}_low:+.2f}} to {{index_{key}_high:+.2f}}")
+RANDOM_LEVEL_SAYS = {
+    HOLDS: "Under {design} it falls to {{index_{key}:.2f}}, random's level within a tenth.",
+    FAILS: "Under {design} it is {{index_{key}:.2f}}, more than a tenth from random's level.",
+    INCONCLUSIVE: "Under {design} it is {{index_{key}:.2f}}; whether within a tenth of random's level, the noise does "
+                  "not tell.",
+}
 #: "at random's level": the popularity index within a tenth of the span from random (0) to the best personalised
 #: system (1), by two one-sided tests on the resampled index
 RANDOM_LEVEL_ORIGIN = (CLOSE_SHARE_ORIGIN + "; the index counts in units of the span from random to the best "
@@ -58,17 +69,14 @@ SECOND_NOTES = {
 
 def _random_level(key: str, design: str) -> Finding:
     """The papers' "``design`` places popularity by the level of random": the index within a tenth of zero."""
+    def fill(template: str) -> str:
+        return template.format(key=key, design=design)
+
     return Finding(
-        f"{key}-random-level", f"{design} brings popularity to the level of random, relative to the personalised "
-        "systems", SOURCE, "fig-neutralising-index",
-        equivalent(f"index_{key}_low", f"index_{key}_high", CLOSE_SHARE, origin=RANDOM_LEVEL_ORIGIN,
-                   what=f"popularity's index under {design}"),
-        f"popularity index {{index_{key}:.2f}} under {design} (1R: {{index_1r:.2f}}) against the papers' set, 90% "
-        f"interval {{index_{key}_low:+.2f}} to {{index_{key}_high:+.2f}}",
-        says={HOLDS: f"Under {design} it falls to {{index_{key}:.2f}}, random's level within a tenth.",
-              FAILS: f"Under {design} it is {{index_{key}:.2f}}, more than a tenth from random's level.",
-              INCONCLUSIVE: f"Under {design} it is {{index_{key}:.2f}}; whether within a tenth of random's level, the "
-                            "noise does not tell."})
+        fill("{key}-random-level"), fill(RANDOM_LEVEL_STATEMENT), SOURCE, "fig-neutralising-index",
+        equivalent(fill("index_{key}_low"), fill("index_{key}_high"), CLOSE_SHARE, origin=RANDOM_LEVEL_ORIGIN,
+                   what=fill("popularity's index under {design}")),
+        fill(RANDOM_LEVEL_EVIDENCE), says={outcome: fill(sentence) for outcome, sentence in RANDOM_LEVEL_SAYS.items()})
 
 
 FINDINGS = [
