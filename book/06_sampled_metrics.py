@@ -807,8 +807,8 @@ for name, text in report.cost_numbers(study, cost).items():
 # %% tags=["remove-cell"]
 values = claims.measured(study, ours4, cost)
 say("z_one_sample", fmt_signed(values["one_sample_z"]))
-register(claims.numbers(), claims.toy_measured(toy), dataset=claims.TOY_DATASET)
-register(claims.numbers(), values, dataset=ratings.name)
+register(claims.numbers(toy=True), claims.toy_measured(toy), dataset=claims.TOY_DATASET)
+register(claims.numbers(toy=False), values, dataset=ratings.name)
 found = register(claims.findings(study), values, dataset=ratings.name)
 say_findings(found)
 glue_table("tbl-sm-findings", findings_table(found), wrap=True, left=["statement", "evidence"])

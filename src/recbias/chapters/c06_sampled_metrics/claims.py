@@ -58,9 +58,11 @@ def key(table: int, metric: str, *, recommender: str = "", pair: str = "", estim
     return "/".join((f"table{table}", *(part for part in parts if part)))
 
 
-def numbers() -> list[Number]:
-    """Every published value of Tables 1-4 (``published.csv``)."""
-    return published(PUBLISHED)
+def numbers(*, toy: bool | None = None) -> list[Number]:
+    """Every published value of Tables 1-4 (``published.csv``); with ``toy``, only those of the toy example
+    (Tables 1-2, :data:`TOY_DATASET`) or only the others."""
+    every = published(PUBLISHED)
+    return every if toy is None else [number for number in every if (number.paper_dataset == TOY_DATASET) == toy]
 
 
 @cache
