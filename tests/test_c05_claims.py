@@ -27,10 +27,19 @@ HOLDING = {
     "plsa_leads": "U1R +0.0100 (p = 0.010)",
     "bpref_below": 0, "bpref_scored": 500, "bpref_below_judged": 0, "bpref_scored_judged": 500, "one_r_runs": 100,
     "bpref_mean_judged": 1.0, "bpref_share_judged": 0.0,
+    **{f"{name}{end}": value for name in ("counter_bpref", "counter_infap", "plsa_behind_bpref", "plsa_behind_infap",
+                                          *(f"psr_{which}_{design}" for design in ("ar", "1r")
+                                            for which in ("first_over_popularity", "popularity_over_second")))
+       for end, value in (("", 0.02), ("_p", 0.01))},
+    "order_bpref": "Popularity > pLSA", "order_infap": "Popularity > pLSA", "order_psr_ar": "pLSA > Popularity",
+    "order_psr_1r": "pLSA > Popularity",
 }
 SECOND = {"second_name": "lastfm-2k", "second_index_u1r": 0.07, "second_index_u1r_low": 0.04,
           "second_index_u1r_high": 0.09, "u1r_popularity": 0.0116, "u1r_random": 0.0098, "u1r_p": 1.3e-5,
-          "u1r_p_clause": "p = 1.3e-05"}
+          "u1r_p_clause": "p = 1.3e-05", "second_popularity_lead_bpref": 0.1, "second_popularity_lead_bpref_p": 0.01,
+          "second_popularity_lead_infap": 0.1, "second_popularity_lead_infap_p": 0.01, "second_random_lead_bpref": 0.05,
+          "second_random_lead_bpref_p": 0.01, "second_order_bpref": "Random > Popularity",
+          "second_order_infap": "Popularity > pLSA"}
 LEAD = {f"plsa_lead_{key}": 0.01 for key in claims.LEAD_KEYS.values()}
 
 #: (finding, changed values, outcome): each criterion just inside and just outside its edge
@@ -45,6 +54,12 @@ EDGES = [
     ("u1r-random-level", {"index_u1r_low": 0.05, "index_u1r_high": 0.2}, INCONCLUSIVE),
     ("u1r-more-residue-than-p1r", {"u1r_residue": -0.05}, FAILS),
     ("u1r-more-residue-than-p1r", {"u1r_residue_p": 0.05}, INCONCLUSIVE),
+    ("fig9/incomplete-metrics-counter-popularity", {"counter_infap": -0.1}, FAILS),
+    ("fig9/incomplete-metrics-counter-popularity", {"counter_bpref_p": 0.05}, INCONCLUSIVE),
+    ("fig9/incomplete-metrics-drag-plsa", {"plsa_behind_bpref": -0.01}, FAILS),  # pLSA first by bpref beyond noise
+    ("fig9/incomplete-metrics-drag-plsa", {"plsa_behind_infap_p": 0.2}, INCONCLUSIVE),
+    ("fig9/stratified-recall-popularity-second", {"psr_popularity_over_second_1r": -0.01}, FAILS),
+    ("fig9/stratified-recall-popularity-second", {"psr_first_over_popularity_ar_p": 0.06}, INCONCLUSIVE),
     ("uar-reduces", {"uar_drop": 1e-9}, HOLDS),
     ("uar-reduces", {"uar_drop": -0.2}, FAILS),
     ("uar-reduces", {"uar_drop_p": 0.5}, INCONCLUSIVE),
@@ -63,7 +78,11 @@ EDGES = [
     ("all-positive-u1r-random", {"second_index_u1r_high": 0.1}, INCONCLUSIVE),
     ("all-positive-u1r-random", {"second_index_u1r_low": 0.1, "second_index_u1r_high": 0.2}, FAILS),
     ("all-positive-u1r-random", {"second_index_u1r_low": -0.2, "second_index_u1r_high": -0.1}, FAILS),
-    ("all-positive-u1r-random", {"u1r_p": 1e-9}, HOLDS),  # a difference beyond noise may still be within the margin
+    ("all-positive-u1r-random", {"u1r_p": 1e-9}, HOLDS),
+    ("fig9/lastfm-popularity-first-incomplete", {"second_popularity_lead_infap": -0.1}, FAILS),
+    ("fig9/lastfm-popularity-first-incomplete", {"second_popularity_lead_bpref_p": 0.3}, INCONCLUSIVE),
+    ("fig9/lastfm-random-top-by-bpref", {"second_random_lead_bpref": -0.05}, FAILS),
+    ("fig9/lastfm-random-top-by-bpref", {"second_random_lead_bpref_p": 0.05}, INCONCLUSIVE),  # a difference beyond noise may still be within the margin
 ]
 FINDING = {finding.key: finding for finding in claims.FINDINGS + claims.ON_ALL_POSITIVE}
 
@@ -71,12 +90,13 @@ FINDING = {finding.key: finding for finding in claims.FINDINGS + claims.ON_ALL_P
 def test_every_finding_holds_on_the_holding_values() -> None:
     for finding in claims.FINDINGS:
         assert finding.criterion(HOLDING) == HOLDS, finding.key
-    assert claims.ON_ALL_POSITIVE[0].criterion(SECOND) == HOLDS
+    for finding in claims.ON_ALL_POSITIVE:
+        assert finding.criterion(SECOND) == HOLDS, finding.key
 
 
 @pytest.mark.parametrize(("key", "changed", "outcome"), EDGES, ids=[f"{k}-{o}-{i}" for i, (k, _, o) in enumerate(EDGES)])
 def test_each_criterion_at_its_edge(key: str, changed: dict, outcome: str) -> None:
-    base = SECOND if key == "all-positive-u1r-random" else HOLDING
+    base = SECOND if key in {finding.key for finding in claims.ON_ALL_POSITIVE} else HOLDING
     assert FINDING[key].criterion(base | changed) == outcome
 
 
@@ -84,7 +104,10 @@ def test_every_finding_is_tested_at_an_edge_and_keys_are_the_scorecards() -> Non
     assert {key for key, _, _ in EDGES} == set(FINDING)
     assert list(FINDING) == ["p1r-random-level", "u1r-random-level", "u1r-more-residue-than-p1r", "uar-reduces", "uar-popularity-above-knn",
                              "ai-uar-more-bias", "head-less-effective", "plsa-stays-best", "bpref-constant-1r",
-                             "bpref-constant-1r-judged", "all-positive-u1r-random"]
+                             "bpref-constant-1r-judged", "fig9/incomplete-metrics-counter-popularity",
+                             "fig9/incomplete-metrics-drag-plsa", "fig9/stratified-recall-popularity-second",
+                             "all-positive-u1r-random", "fig9/lastfm-popularity-first-incomplete",
+                             "fig9/lastfm-random-top-by-bpref"]
     assert [f.key for f in claims.FINDINGS if f.departs] == ["bpref-constant-1r-judged"]
 
 
@@ -131,10 +154,22 @@ def test_measured_values_on_a_small_study() -> None:
     assert values["head_excess"] == pytest.approx(index["1R -10% head, P@10"]
                                                   - max(index["P1R, P@10"], index["U1R, P@10"]))
     assert values["u1r_residue"] == pytest.approx(index["U1R, P@10"] - index["P1R, P@10"])
+    # Fig. 9: the indices by bpref and infAP are those of the index table, and the orders those of the AR means
+    assert values["counter_bpref"] == pytest.approx(index["AR, P@10"] - index["AR, bpref"])
+    assert values["counter_infap"] == pytest.approx(index["AR, P@10"] - index["AR, infAP"])
+    def means(metric: str) -> pd.Series:
+        return study.mean_draws(small, metric, n_boot=40, seed=5).loc["AR TI-AN", 0].sort_values(ascending=False)
+
+    by_bpref = means("bpref")
+    assert values["order_bpref"] == " > ".join(by_bpref.index)
+    assert values["plsa_behind_bpref"] == pytest.approx(by_bpref.drop("pLSA").max() - by_bpref["pLSA"])
+    by_psr = means("PSR@10(gamma=1)")
+    first, third = [s for s in by_psr.index if s != "Popularity"][:2]
+    assert values["psr_popularity_over_second_ar"] == pytest.approx(by_psr["Popularity"] - by_psr[third])
     assert values["index_p1r_low"] <= values["index_p1r"] <= values["index_p1r_high"]
     # ... and their p-values lie between the smallest 40 resamples allow and 1
     p_values = [v for k, v in values.items() if k.endswith("_p")]
-    assert len(p_values) == 10 and all(2 / 41 - 1e-12 <= p <= 1 for p in p_values)
+    assert len(p_values) == 18 and all(2 / 41 - 1e-12 <= p <= 1 for p in p_values)
     p10 = study.fig8_summary(small, ["P@10"]).set_index(["label", "system"])["mean"]
     for label, key in claims.LEAD_KEYS.items():
         rivals = [s for s in study.PAPERS_SET if s != "pLSA"]

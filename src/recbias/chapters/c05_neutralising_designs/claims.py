@@ -51,6 +51,13 @@ INDEX_NAMES = {name: next(row for row, design, metric in INDEX_ROWS if design ==
                for name, label in INDEX_LABELS.items()}
 #: measured value -> the row of the popularity index of a metric for incomplete judgments it reads
 INCOMPLETE_NAMES = {"index_bpref": "AR, bpref", "index_infap": "AR, infAP"}
+#: where the papers compare their designs with the metrics for incomplete judgments and stratified recall
+FIG9_SOURCE = "IRJ 2017 Sec. 7, Fig. 9"
+#: the metrics for incomplete judgments of Fig. 9, by the suffix of their values; stratified recall's, γ = 1
+INCOMPLETE_METRICS = {"bpref": "bpref", "infap": "infAP"}
+STRATIFIED = "PSR@10(gamma=1)"
+#: the AR design Fig. 9 reads
+AR_LABEL = "AR TI-AN"
 #: the suffix of the value of pLSA's lead under each neutralising design
 LEAD_KEYS = {"U1R": "u1r", "P1R": "p1r", "UAR": "uar", "AI-UAR": "ai_uar", "1R -head": "head"}
 #: what a judged 1R run departs in from the papers' 1R
@@ -137,6 +144,25 @@ FINDINGS = [
                          "{bpref_scored_judged:,} scored 1R runs ({bpref_share_judged:.2%}), which sets their bpref "
                          "to 0.",
                   HOLDS: "On this page no such item is ranked above the relevant one, so 1R bpref is 1 throughout."}),
+    Finding("fig9/incomplete-metrics-counter-popularity", "bpref and infAP lower popularity's advantage under AR, "
+            "compared with P@10", FIG9_SOURCE, "tbl-neutralising-fig9",
+            every_beyond_noise(["counter_bpref", "counter_infap"],
+                               what="popularity's index under AR by P@10 minus by bpref, and by infAP"),
+            "popularity index under AR against the papers' set: P@10 {index_ar:.2f}, bpref {index_bpref:.2f}, infAP "
+            "{index_infap:.2f}; p = {counter_bpref_p:.3f} (bpref) and {counter_infap_p:.3f} (infAP)"),
+    Finding("fig9/incomplete-metrics-drag-plsa", "bpref and infAP no longer rank pLSA above every other system under AR",
+            FIG9_SOURCE, "tbl-neutralising-fig9",
+            every_beyond_noise(["plsa_behind_bpref", "plsa_behind_infap"],
+                               what="the best other system's AR value minus pLSA's, by bpref and by infAP"),
+            "AR order by bpref: {order_bpref}; by infAP: {order_infap}; p = {plsa_behind_bpref_p:.3f} (bpref) and "
+            "{plsa_behind_infap_p:.3f} (infAP)"),
+    Finding("fig9/stratified-recall-popularity-second", "stratified recall (γ = 1) still ranks popularity second, "
+            "under AR and under 1R", FIG9_SOURCE, "tbl-neutralising-fig9",
+            every_beyond_noise([f"{name}_{design}" for design in ("ar", "1r")
+                                for name in ("psr_first_over_popularity", "psr_popularity_over_second")],
+                               what="the first system's stratified recall minus popularity's, and popularity's minus "
+                                    "the third's,"),
+            "order by stratified recall (γ = 1): AR {order_psr_ar}; 1R {order_psr_1r}"),
 ]
 #: checked on the second dataset, every rating of which is positive
 ON_ALL_POSITIVE = [
@@ -147,14 +173,80 @@ ON_ALL_POSITIVE = [
             "{second_name}: popularity index {second_index_u1r:.2f} under U1R against the papers' set (90% interval "
             "{second_index_u1r_low:+.2f} to {second_index_u1r_high:+.2f}); P@10 {u1r_popularity:.4f} (Popularity) vs "
             "{u1r_random:.4f} (Random), {u1r_p_clause} for their difference"),
+    Finding("fig9/lastfm-popularity-first-incomplete", "on Last.fm, bpref and infAP still rank popularity above "
+            "every personalised system under AR", FIG9_SOURCE, "tbl-neutralising-fig9",
+            every_beyond_noise(["second_popularity_lead_bpref", "second_popularity_lead_infap"],
+                               what="popularity's AR value minus the best personalised system's, by bpref and by "
+                                    "infAP"),
+            "{second_name}, AR order by bpref: {second_order_bpref}; by infAP: {second_order_infap}"),
+    Finding("fig9/lastfm-random-top-by-bpref", "on Last.fm, bpref ranks random recommendation above every "
+            "personalised system under AR (the paper: at the top, level with popularity)", FIG9_SOURCE,
+            "tbl-neutralising-fig9",
+            beyond_noise("second_random_lead_bpref", "second_random_lead_bpref_p",
+                         what="random's AR bpref minus the best personalised system's"),
+            "{second_name}, AR order by bpref: {second_order_bpref}; p = {second_random_lead_bpref_p:.3f}"),
 ]
+
+
+def _draw_values(draws: pd.Series | np.ndarray, name: str) -> dict[str, float]:
+    """A difference on the full sample (``draws[0]``) as ``name`` and its p-value over the resamples as
+    ``name_p``."""
+    draws = np.asarray(draws, dtype=float)
+    return {name: float(draws[0]), f"{name}_p": resampled_pvalue(draws[1:])}
+
+
+def _order(means: pd.DataFrame, label: str) -> list[str]:
+    """The papers' set by decreasing mean under the design ``label`` (full sample)."""
+    return list(means.loc[label, 0].sort_values(ascending=False).index)
+
+
+def fig9_values(main: DatasetStudy, index_ar: np.ndarray, *, n_boot: int = 200, seed: int = 0) -> dict[str, Any]:
+    """The values of the Fig. 9 findings on the page's dataset: popularity's AR index by P@10 (``index_ar``, full
+    sample then resamples) minus by bpref and by infAP; the best other system minus pLSA under AR by each; the
+    first system minus popularity and popularity minus the third by stratified recall, under AR and 1R; with
+    p-values over ``n_boot`` user resamples and the orders they read."""
+    values: dict[str, Any] = {}
+    others = [s for s in PAPERS_SET if s != "pLSA"]
+    for key, metric in INCOMPLETE_METRICS.items():
+        means = mean_draws(main, metric, n_boot=n_boot, seed=seed)
+        index = index_draws(means, [AR_LABEL], PERSONALISED[PAPERS]).loc[AR_LABEL].to_numpy()
+        values |= _draw_values(index_ar - index, f"counter_{key}")
+        values |= _draw_values(-lead_draws(means, [AR_LABEL], "pLSA", others).loc[AR_LABEL], f"plsa_behind_{key}")
+        values[f"order_{key}"] = " > ".join(_order(means, AR_LABEL))
+    means = mean_draws(main, STRATIFIED, n_boot=n_boot, seed=seed)
+    for design, label in (("ar", AR_LABEL), ("1r", "1R -NR")):
+        order = _order(means, label)
+        first, third = [s for s in order if s != "Popularity"][:2]
+        cell = means.loc[label]
+        values |= _draw_values(cell.loc[first] - cell.loc["Popularity"], f"psr_first_over_popularity_{design}")
+        values |= _draw_values(cell.loc["Popularity"] - cell.loc[third], f"psr_popularity_over_second_{design}")
+        values[f"order_psr_{design}"] = " > ".join(order)
+    return values
+
+
+def fig9_second_values(second: DatasetStudy, *, n_boot: int = 200, seed: int = 0) -> dict[str, Any]:
+    """The values of the Fig. 9 findings on the second dataset: under AR, popularity minus the best personalised
+    system by bpref and by infAP, and random minus it by bpref, with p-values over ``n_boot`` user resamples and
+    the orders they read."""
+    values: dict[str, Any] = {}
+    personalised = list(PERSONALISED[PAPERS])
+    for key, metric in INCOMPLETE_METRICS.items():
+        means = mean_draws(second, metric, n_boot=n_boot, seed=seed)
+        lead = lead_draws(means, [AR_LABEL], "Popularity", personalised).loc[AR_LABEL]
+        values |= _draw_values(lead, f"second_popularity_lead_{key}")
+        values[f"second_order_{key}"] = " > ".join(_order(means, AR_LABEL))
+        if key == "bpref":
+            values |= _draw_values(lead_draws(means, [AR_LABEL], "Random", personalised).loc[AR_LABEL],
+                                   "second_random_lead_bpref")
+    return values
 
 
 def measured(studies: Sequence[DatasetStudy], indices: pd.DataFrame, percentiles: int, *, n_boot: int = 200,
              seed: int = 0) -> dict[str, Any]:
     """The values every claim is checked on: :func:`measured_main` of the page's dataset (the first study) and,
     when there is a second study, :func:`measured_all_positive` of it."""
-    second = measured_all_positive(studies[1], n_boot=n_boot, seed=seed) if len(studies) > 1 else {}
+    second = (measured_all_positive(studies[1], n_boot=n_boot, seed=seed)
+              | fig9_second_values(studies[1], n_boot=n_boot, seed=seed)) if len(studies) > 1 else {}
     return measured_main(studies[0], indices, percentiles, n_boot=n_boot, seed=seed) | second
 
 
@@ -163,7 +255,7 @@ def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *
     """The values :data:`FINDINGS` and the published numbers are checked on: the page's dataset's popularity
     indices against the papers' set, P1R's and U1R's with their 90% intervals over ``n_boot`` user resamples
     (``*_low``, ``*_high``); the differences the findings compare, each with its p-value over
-    ``n_boot`` user resamples (``*_p``); the runs with bpref below 1 in the papers' 1R and in ours; and the
+    ``n_boot`` user resamples (``*_p``), Fig. 9's among them (:func:`fig9_values`); the runs with bpref below 1 in the papers' 1R and in ours; and the
     uniform split's ``|T|`` and ``eta`` and the items per percentile under the published numbers' keys."""
     means = mean_draws(main, "P@10", n_boot=n_boot, seed=seed)
     index = index_draws(means, list(INDEX_LABELS.values()), PERSONALISED[PAPERS])
@@ -183,7 +275,8 @@ def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *
         low, high = percentile_interval(index.loc[name].to_numpy()[1:], 1 - 2 * LEVEL)
         values |= {f"{name}_low": float(low), f"{name}_high": float(high)}
     for name, draws in differences.items():
-        values |= {name: float(draws.iloc[0]), f"{name}_p": resampled_pvalue(draws.to_numpy()[1:])}
+        values |= _draw_values(draws, name)
+    values |= fig9_values(main, index.loc["index_ar"].to_numpy(), n_boot=n_boot, seed=seed)
     values["plsa_leads"] = ", ".join(f"{label.replace('-head', '-10% head')} {values['plsa_lead_' + key]:+.4f} (p = "
                                      f"{values['plsa_lead_' + key + '_p']:.3f})" for label, key in LEAD_KEYS.items())
     one_r = main.runs[main.runs["label"] == "1R"]
