@@ -679,6 +679,7 @@ for name, text in report.table4_numbers(ours4).items():
 
 # %% tags=["remove-input"]
 sweep = sw.m_sweep(study, fig6_max_m)
+register(claims.numbers("sweep"), claims.fig6_values(study, sweep), dataset=ratings.name)
 fig = figures.m_sweep(study, sweep, colours)
 dataset_caption(fig.axes[-1], dataset)
 glue_figure("fig-sm-m-sweep", fig)
@@ -807,8 +808,8 @@ for name, text in report.cost_numbers(study, cost).items():
 # %% tags=["remove-cell"]
 values = claims.measured(study, ours4, cost)
 say("z_one_sample", fmt_signed(values["one_sample_z"]))
-register(claims.numbers(toy=True), claims.toy_measured(toy), dataset=claims.TOY_DATASET)
-register(claims.numbers(toy=False), values, dataset=ratings.name)
+register(claims.numbers("toy"), claims.toy_measured(toy), dataset=claims.TOY_DATASET)
+register(claims.numbers("data"), values, dataset=ratings.name)
 found = register(claims.findings(study), values, dataset=ratings.name)
 say_findings(found)
 glue_table("tbl-sm-findings", findings_table(found), wrap=True, left=["statement", "evidence"])

@@ -16,6 +16,7 @@ from recbias.bookkit.scorecard import AGREES
 from recbias.chapters.c06_sampled_metrics import claims
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
 from recbias.chapters.c06_sampled_metrics.study import real_data as sv
+from recbias.chapters.c06_sampled_metrics.study import sweep as sw
 from recbias.chapters.c06_sampled_metrics.study import toy as st
 
 PAGE = Path(__file__).resolve().parents[1] / "book" / "06_sampled_metrics.py"
@@ -124,7 +125,7 @@ def test_published_numbers_are_read_from_the_data_file() -> None:
     by_table = {}
     for number in numbers:
         by_table[number.key.split("/")[0]] = by_table.get(number.key.split("/")[0], 0) + 1
-    assert by_table == {"table1": 12, "table2": 24, "table3": 156, "table4": 63}
+    assert by_table == {"table1": 12, "table2": 24, "table3": 156, "table4": 63, "fig5": 1, "fig6": 2}
     assert all(sampled.rank_metric(metric) for table in claims.KEY_METRICS.values() for metric in table)  # grammar names
     assert {n.paper_dataset for n in numbers if n.key.startswith(("table1", "table2"))} == {claims.TOY_DATASET}
     assert {n.paper_dataset for n in numbers if n.key.startswith(("table3", "table4"))} == {"ml-1m"}
@@ -143,7 +144,7 @@ def test_every_published_key_is_one_that_key_builds() -> None:
                       for method in sv.METHODS for s in ("mean", "sd")}
         built |= {claims.key(4, metric, pair=f"{'XYZ'[a]} vs {'XYZ'[b]}", estimator=method)
                   for a, b in sv.PAIRS for method in sv.METHODS}
-    assert set(claims.paper()) <= built
+    assert {k for k in claims.paper() if k.startswith("table")} <= built  # Sec. 6.1 and Fig. 6: see below
     assert claims.key(3, "Recall@10", recommender="X", estimator="CLS", statistic="sd") == "table3/Recall/X/CLS/sd"
     assert claims.key(4, "nDCG@10", pair="X vs Y", estimator="BV 0.1") == "table4/X vs Y/NDCG/BV 0.1"
 
@@ -163,17 +164,24 @@ def test_tolerances_follow_the_rule_their_note_states() -> None:
         elif parts[0] == "table3":
             sd = paper["/".join([*parts[:4], "sd"])]
             expected = 2 * sd / np.sqrt(100 if parts[4] == "mean" else 2 * 99) + 0.005
-        else:
+        elif parts[0] == "table4":
             share = (number.value + 1) / 102
             expected = 2 * np.sqrt(100 * share * (1 - share))
+        elif parts[0] == "fig5":
+            expected = 0.5  # half a unit of a printed count
+        else:
+            expected = number.value / 10  # a log-scaled axis read to about a tenth
         assert number.tolerance == pytest.approx(expected, rel=1e-12), number.key
 
 
 def test_the_toy_example_reproduces_tables_1_and_2() -> None:
     values = claims.toy_measured(st.toy_study(200, seed=3))
     toy_numbers = [n for n in claims.numbers() if n.key.startswith(("table1", "table2"))]
-    assert claims.numbers(toy=True) == toy_numbers  # the page registers them on the toy example alone
-    assert claims.numbers(toy=False) == [n for n in claims.numbers() if n not in toy_numbers]
+    assert claims.numbers("toy") == toy_numbers  # the page registers them on the toy example alone
+    parts = [claims.numbers(part) for part in claims.PARTS]
+    assert sorted(n.key for part in parts for n in part) == sorted(n.key for n in claims.numbers())  # a partition
+    with pytest.raises(ValueError, match="unknown part 'tables'"):
+        claims.numbers("tables")
     assert len(toy_numbers) == 36 and {n.key for n in toy_numbers} <= set(values)
     for number in toy_numbers:
         assert evaluate(number, values, dataset=claims.TOY_DATASET).verdict == AGREES, number.key
@@ -193,6 +201,12 @@ def test_a_build_measures_every_value_its_claims_read(study) -> None:
     ties = int(agreement[list(sv.METHODS)].isna().to_numpy().sum())
     assert len(set(data_numbers) - set(values)) <= ties
     assert values["table3/AP/Y/exact"] == pytest.approx(100 * study.exact["AP"][1])
+    assert values["fig5/X/top-100"] == (study.ranks[:, 0] <= 100).sum()  # X is the first system
+    sweep = sw.m_sweep(study, 60, points=12)
+    fig6 = claims.fig6_values(study, sweep)
+    found = dict(zip(("uncorrected-m", "corrected-m"), sw.consistent_from(study, sweep, 0, 1), strict=True))
+    assert fig6 == {f"fig6/X vs Y/{name}": m for name, m in found.items() if m is not None}
+    assert set(fig6) <= {n.key for n in claims.numbers("sweep")}
     assert values["table3/AUC/Z/BV 0.1/sd"] == pytest.approx(100 * study.estimates[("BV 0.1", "AUC")][:, 2].std(ddof=1))
     outcomes = {finding.key: finding.criterion(values) for finding in claims.FINDINGS}
     assert outcomes["one-sample-matches-simulation"] == HOLDS  # the one sample sits at the simulated mean

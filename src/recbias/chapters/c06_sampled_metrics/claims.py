@@ -24,8 +24,9 @@ from recbias.bookkit.claims import (
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
     METHODS, METRICS, PAPER_PROTOCOL, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, auc_order_tests,
-    comparisons, repetition_rights, reversal_tests,
+    comparisons, rank_summary, repetition_rights, reversal_tests,
 )
+from recbias.chapters.c06_sampled_metrics.study.sweep import MSweep, consistent_from
 from recbias.chapters.c06_sampled_metrics.study.toy import TOY_METRICS, TOY_RANKS, ToyStudy
 from recbias.text import fmt_p_clause
 
@@ -58,11 +59,26 @@ def key(table: int, metric: str, *, recommender: str = "", pair: str = "", estim
     return "/".join((f"table{table}", *(part for part in parts if part)))
 
 
-def numbers(*, toy: bool | None = None) -> list[Number]:
-    """Every published value of Tables 1-4 (``published.csv``); with ``toy``, only those of the toy example
-    (Tables 1-2, :data:`TOY_DATASET`) or only the others."""
+#: the parts of the published numbers, by the first part of their keys, each registered on its own values: the
+#: toy example's (Tables 1-2), the real data's (Tables 3-4 and Sec. 6.1's count) and the sample-size sweep's (Fig. 6)
+PARTS = {"toy": ("table1", "table2"), "data": ("table3", "table4", "fig5"), "sweep": ("fig6",)}
+
+
+def numbers(part: str | None = None) -> list[Number]:
+    """Every published value of Tables 1-4, Sec. 6.1 and Fig. 6 (``published.csv``), or those of one of
+    :data:`PARTS`."""
     every = published(PUBLISHED)
-    return every if toy is None else [number for number in every if (number.paper_dataset == TOY_DATASET) == toy]
+    if part is not None and part not in PARTS:
+        raise ValueError(f"unknown part {part!r} of the published numbers; expected one of {', '.join(PARTS)}")
+    return every if part is None else [number for number in every if number.key.split("/")[0] in PARTS[part]]
+
+
+def fig6_values(study: SampledStudy, sweep: MSweep) -> dict[str, float]:
+    """Fig. 6 on this build: the smallest sample sizes of the sweep from which the uncorrected and the BV
+    0.1-corrected expected Recall@10 order X and Y as the exact one does (left out where they never do)."""
+    uncorrected, corrected = consistent_from(study, sweep, 0, 1)
+    found = {"uncorrected-m": uncorrected, "corrected-m": corrected}
+    return {f"fig6/X vs Y/{name}": float(m) for name, m in found.items() if m is not None}
 
 
 @cache
@@ -220,5 +236,8 @@ def _finding_values(study: SampledStudy, cost: Cost) -> dict[str, Any]:
 
 
 def measured(study: SampledStudy, agreement: pd.DataFrame, cost: Cost) -> dict[str, Any]:
-    """Every value of this build the claims read: Tables 3-4 by key, and the findings' measurements."""
-    return {**table3_values(study), **_table4_values(agreement), **_finding_values(study, cost)}
+    """Every value of this build the claims read: Tables 3-4 and Sec. 6.1's count by key, and the findings'
+    measurements."""
+    top_100 = rank_summary(study).set_index("recommender").loc[study.labels["X"], "top 100"]
+    return {**table3_values(study), **_table4_values(agreement), "fig5/X/top-100": float(top_100),
+            **_finding_values(study, cost)}
