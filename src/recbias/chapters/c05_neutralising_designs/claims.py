@@ -197,7 +197,7 @@ def _draw_values(draws: pd.Series | np.ndarray, name: str) -> dict[str, float]:
 
 def _order(means: pd.DataFrame, label: str) -> list[str]:
     """The papers' set by decreasing mean under the design ``label`` (full sample)."""
-    return list(means.loc[label, 0].sort_values(ascending=False).index)
+    return list(means.loc[label, 0].loc[list(PAPERS_SET)].sort_values(ascending=False).index)
 
 
 def fig9_values(main: DatasetStudy, index_ar: np.ndarray, *, n_boot: int = 200, seed: int = 0) -> dict[str, Any]:
