@@ -80,6 +80,11 @@ def test_published_numbers_come_from_the_data_file_and_apply_where_they_should(s
     assert on_trec["trec/max-positives-per-document"].dataset == "trec8-adhoc"
     assert on_trec["trec/max-positives-per-document"].ours == study.stats.loc["trec8-adhoc", "max positives per document"]
     assert on_trec["trec/max-positives-per-document"].paper == 25
+    # IRJ's aggregate of 30 tracks against TREC-8 alone: the counts of its summary, never comparable
+    trec8 = study.stats.loc["trec8-adhoc"]
+    assert [on_trec[f"trec/{k}"].ours for k in ("queries", "relevant-documents", "positive-judgments")] == [
+        trec8["queries"], trec8["relevant documents"], trec8["positive judgments"]]
+    assert on_trec["trec/queries"].paper == 703 and on_trec["trec/queries"].verdict == "not comparable"
     here = {c.key: c for c in register(claims.RATING_NUMBERS, values, dataset="synthetic-small")}
     assert here["top-item-reach/netflix"].dataset == "synthetic-small"
     assert here["top-item-reach/netflix"].ours == study.mine["top reach"]

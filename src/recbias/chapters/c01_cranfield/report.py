@@ -10,6 +10,8 @@ from recbias.chapters.c01_cranfield.study import SpreadStudy
 from recbias.text import fmt_pct
 
 #: headers of :func:`spread_table`, in the notation of the chapter's equations
+#: the statistics of :data:`~.claims.STATISTIC` that are shares (the others are counts)
+SHARES = ("share relevant to one query", "top reach")
 SPREAD_HEADERS = {
     "share relevant to one query": "relevant to one query, <i>s</i><sub>1</sub>",
     "max positives per document": "max <i>p</i>(<i>d</i>)",
@@ -64,7 +66,7 @@ def published_table(study: SpreadStudy) -> pd.DataFrame:
     rows = []
     for number in NUMBERS:
         column = STATISTIC[number.key]
-        shown = "{:,.0f}".format if column == "max positives per document" else fmt_pct
+        shown = fmt_pct if column in SHARES else "{:,.0f}".format
         found = [c for c in COMPARED_ON[number.key] if c in study.stats.index] or [None]
         for k, collection in enumerate(found):
             rows.append({
