@@ -184,7 +184,8 @@ ON_ALL_POSITIVE = [
             "tbl-neutralising-fig9",
             beyond_noise("second_random_lead_bpref", "second_random_lead_bpref_p",
                          what="random's AR bpref minus the best personalised system's"),
-            "{second_name}, AR order by bpref: {second_order_bpref}; p = {second_random_lead_bpref_p:.3f}"),
+            "{second_name}, AR order by bpref: {second_order_bpref}; random minus the best personalised system: "
+            "{second_random_lead_bpref:+.4f}, p = {second_random_lead_bpref_p:.3f}"),
 ]
 
 
