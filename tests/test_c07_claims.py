@@ -46,7 +46,8 @@ def test_every_finding_is_covered_by_the_edge_table():
 
 
 def test_the_published_numbers_keep_their_keys():
-    assert [number.key for number in claims.NUMBERS] == ["short-head-share", "demographics-worth-ratings"]
+    assert [number.key for number in claims.NUMBERS] == ["short-head-share", "demographics-worth-ratings",
+                                                          "new-items-worth-ratings"]
     assert claims.PUBLISHED["short-head-share"].value == 0.8
     assert claims.PUBLISHED["demographics-worth-ratings"].value == 5
     assert {number.paper_dataset for number in claims.NUMBERS} == {"imhonet"}
