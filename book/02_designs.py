@@ -438,6 +438,7 @@ glue_table("tbl-designs-support", report.support_display(supported), left=["set"
 glue_table("tbl-designs-knn", report.knn_table(supported), left=["system"])
 
 # %% [markdown]
+# (sec-designs-support)=
 # ### What the papers' kNN puts on top
 #
 # The papers' kNN predicts the rating of item $i$ for user $u$ from the $k$ users most similar
