@@ -354,10 +354,12 @@ for name, draw, stamped in (("fig-popularity-sweep", figures.sweep_figure, -1),
 # predictor reads rating values, and in these worlds the values carry no signal. It can
 # even fall below random, for the reason the mean rating does: the items rated by many get
 # predictions close to the global mean, so the extreme predictions, high ones included, go
-# to rarely rated items, which hold few test ratings. Today's top-N learners are another
-# matter. The top-N user-kNN adds up its neighbours' ratings and the top-N MF fits which
-# pairs are rated (implicit alternating least squares), so their scores grow with an item's
-# number of ratings whatever the rating values. Here, at $\alpha$ = {glue:text}`sweep-top`,
+# to rarely rated items, which hold few test ratings ({doc}`02_designs` counts, in
+# {ref}`its section on support <sec-designs-support>`, the training ratings of the items the
+# papers' kNN recommends on real data). Today's top-N learners are another matter. The
+# top-N user-kNN adds up its neighbours' ratings and the top-N MF fits which pairs are rated
+# (implicit alternating least squares), so their scores grow with an item's number of ratings
+# whatever the rating values. Here, at $\alpha$ = {glue:text}`sweep-top`,
 # the top-N MF reaches {glue:text}`mf-top` and the top-N user-kNN {glue:text}`user-knn-top`,
 # against random's {glue:text}`random-top` (paired tests against random:
 # {glue:text}`mf-p` and {glue:text}`user-knn-p`). A system that learns from which items are

@@ -7,6 +7,7 @@ from functools import cache
 
 from recbias import datasets
 from recbias.chapters.c02_designs.study.comparison import DesignStudy, design_study
+from recbias.chapters.c02_designs.study.support import SupportStudy, support_study
 from recbias.ratings import Ratings
 
 
@@ -26,3 +27,9 @@ def two_datasets() -> DesignStudy:
 def one_dataset() -> DesignStudy:
     """One split of the small world and no second dataset."""
     return design_study(small(), folds=1, target_size=50, seed=3)
+
+
+@cache
+def supported() -> SupportStudy:
+    """The support of the systems of :func:`two_datasets` and the two kNNs beside random."""
+    return support_study(two_datasets())

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from designs_study import two_datasets
+from designs_study import supported, two_datasets
 
 from recbias.bookkit.scorecard import FINDING, NUMBER, Claim
 from recbias.chapters.c02_designs import report as tables
-from recbias.chapters.c02_designs.study import comparison, truth
-from recbias.text import TARGET_SIZE_HTML
+from recbias.chapters.c02_designs.study import comparison, support, truth
+from recbias.text import TARGET_SIZE_HTML, fmt_p_clause, fmt_p_html
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -67,6 +67,42 @@ def test_the_significance_table_shows_the_counts_and_the_closest_pair_of_each_se
         difference = f"{tests['difference'].iloc[0]:+.4f}".replace("-", "\u2212")
         assert shown["closest pair"].iloc[row].startswith(f"{a} vs {b}<br><small>{difference}, p = ")
         assert set(tests["closest pair"].iloc[0]) <= set(comparison.SETS[which])
+
+
+def test_the_support_table_shows_each_system_s_support_with_its_set() -> None:
+    found = supported()
+    shown = tables.support_display(found)
+    assert shown.columns.tolist() == ["set", "system", "median", "≤ 2 ratings", "mean"]
+    assert shown["system"].tolist() == found.support["system"].tolist()
+    assert shown["set"].tolist() == ["both sets"] * 3 + ["papers' set"] * 2 + ["beside the papers' set"] + [
+        "today's top-N set"] * 2
+    row = found.support.iloc[4]
+    assert shown.iloc[4][["median", "≤ 2 ratings", "mean"]].tolist() == [
+        f"{row['median']:g}", f"{row['few_share']:.1%}", f"{row['mean']:.1f}"]
+
+
+def test_the_knn_table_shows_the_two_knns_and_random_and_the_test_between_the_knns() -> None:
+    found, study = supported(), two_datasets()
+    shown = tables.knn_table(found)
+    assert shown.columns.tolist() == ["system", *study.choice.designs]
+    assert shown["system"].tolist() == [*support.KNN_SYSTEMS, "p, rating-kNN (min. 2 neighbours) vs rating-kNN"]
+    summary = found.knn.summary(["P@10"]).set_index(["system", "design"])
+    mean, low, high = summary.loc[("Random", "TI-AN"), ["mean", "ci_low", "ci_high"]]
+    assert shown.loc[2, "TI-AN"] == f"{mean:.4f}<br><small>± {(high - low) / 2:.4f}</small>"
+    assert shown.loc[3, "1R TI-NN(49)"] == fmt_p_html(found.pvalue("1R TI-NN(49)"))
+
+
+def test_the_support_numbers_quote_the_tables() -> None:
+    found = supported()
+    numbers = tables.support_numbers(found, "TI-AN", "1R TI-NN(49)")
+    table = found.support.set_index("system")
+    assert numbers["support_knn_median"] == f"{table.loc['rating-kNN', 'median']:g}"
+    assert numbers["support_variant_few"] == f"{table.loc['rating-kNN (min. 2 neighbours)', 'few_share']:.1%}"
+    assert numbers["support_popularity_median"] == f"{table.loc['Popularity', 'median']:g}"
+    assert numbers["catalogue_few"] == f"{found.catalogue_few:.1%}" and numbers["few"] == "2"
+    assert numbers["random_1r"] == f"{found.measured('1R TI-NN(49)')['Random']:.4f}"
+    assert numbers["variant_ar"] == f"{found.measured('TI-AN')['rating-kNN (min. 2 neighbours)']:.4f}"
+    assert numbers["variant_ar_p"] == fmt_p_clause(found.pvalue("TI-AN"))
 
 
 @pytest.mark.parametrize("p, shown", [(0.25, "p = 0.250"), (1.4e-4, "p = 1.4 × 10<sup>−4</sup>"), (0.0, "p < 1e-300")])

@@ -11,13 +11,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from designs_study import one_dataset, small, two_datasets
+from designs_study import one_dataset, small, supported, two_datasets
 from recbias.bookkit.page import design_note
-from recbias.chapters.c02_designs.study import comparison, lemma, toy, truth
+from recbias.chapters.c02_designs.study import comparison, lemma, support, toy, truth
 from recbias.designs import build_runs
 from recbias.evaluate import experiment as runner
 from recbias.evaluate import true_quality
 from recbias.evaluate.experiment import fit_systems
+from recbias.evaluate.support import support_table
 from recbias.ratings import Ratings
 from recbias.splits import make_folds
 
@@ -321,6 +322,35 @@ def test_the_band_is_measured_at_the_ends_of_each_sweep_averaged_over_systems() 
     assert (ends["big"], ends["big_relative"], ends["big_size"]) == (pytest.approx(0.05), pytest.approx(0.5), 400)
     no_growth = lemma.band_ends(sweep[sweep["sweep"] == "removed test ratings"])
     assert "big" not in no_growth and "users" not in no_growth and no_growth["removed"] == 0.5
+
+
+# --------------------------------------------------------------------------- support
+
+
+def test_the_support_of_every_system_and_of_the_variant_is_counted_on_the_first_split() -> None:
+    study, found = two_datasets(), supported()
+    fold = make_folds(small(), folds=1, seed=3)[0]
+    systems = {**study.presets, **support.SUPPORTED_KNN}
+    order = ["Popularity", "pLSA", "Random", "rating-MF", "rating-kNN", "rating-kNN (min. 2 neighbours)",
+             "implicit MF (top-N)", "user-kNN (top-N)"]
+    fitted = fit_systems({label: systems[label] for label in order}, fold.train, seed=3, cache=False)
+    pd.testing.assert_frame_equal(found.support, support_table(fitted, fold.train, n=10, few=2, seed=3))
+    assert found.catalogue_few == pytest.approx(np.mean(np.bincount(fold.train.items, minlength=small().n_items) <= 2))
+
+
+def test_the_two_knns_and_random_are_measured_on_the_study_s_own_target_sets() -> None:
+    study, found = two_datasets(), supported()
+    for design in study.choice.designs:
+        mine, theirs = found.measured(design), study.measured("synthetic-small", design)
+        assert list(mine) == list(support.KNN_SYSTEMS)
+        assert (mine["rating-kNN"], mine["Random"]) == (theirs["rating-kNN"], theirs["Random"])  # the same runs
+        # Wilcoxon's test on each user's sum of the differences of her runs over the splits
+        runs = found.knn.runs[found.knn.runs["design"] == design].sort_values(["fold", "run"])
+        papers, variant = (runs[runs["system"] == s] for s in ("rating-kNN", "rating-kNN (min. 2 neighbours)"))
+        assert np.array_equal(papers["user"], variant["user"])
+        _, user = np.unique(papers["user"], return_inverse=True)
+        sums = np.bincount(user, weights=papers["P@10"].to_numpy() - variant["P@10"].to_numpy())
+        assert found.pvalue(design) == pytest.approx(stats.wilcoxon(sums).pvalue if sums.any() else 1.0, rel=1e-9)
 
 
 # ------------------------------------------------------------------------------ truth

@@ -162,11 +162,12 @@ def test_rmse_on_the_u1_split_of_movielens_100k():
 # ------------------------------------------------------------------ rating-kNN
 
 
-def brute_rating_knn(matrix: np.ndarray, k: int | None) -> np.ndarray:
+def brute_rating_knn(matrix: np.ndarray, k: int | None, min_support: int = 1) -> np.ndarray:
     """The module's formula pair by pair (0 = unrated), with the same integer-scaled centring.
 
     Neighbours of ``u`` for ``i``: other users who rated ``i`` with positive similarity,
-    sorted by (similarity descending, code ascending), the first ``k`` of them.
+    sorted by (similarity descending, code ascending), the first ``k`` of them; fewer than
+    ``min_support`` of them predict the user's mean.
     """
     n_users, n_items = matrix.shape
     rated = matrix > 0
@@ -191,7 +192,8 @@ def brute_rating_knn(matrix: np.ndarray, k: int | None) -> np.ndarray:
             chosen = [v for _, v in ranked[: len(ranked) if k is None else k]]
             numerator = sum(sims[v] * (matrix[v, i] - means[v]) for v in chosen)
             denominator = sum(abs(sims[v]) for v in chosen)
-            out[u, i] = means[u] + (numerator / denominator if denominator else 0.0)
+            enough = denominator and len(chosen) >= min_support
+            out[u, i] = means[u] + (numerator / denominator if enough else 0.0)
     return out
 
 
@@ -222,6 +224,44 @@ def test_rating_knn_matches_brute_force(seed, k, kept, monkeypatch):
     users, items = np.divmod(np.arange(train.n_users * train.n_items), train.n_items)
     order = np.random.default_rng(seed).permutation(len(users))
     np.testing.assert_allclose(model.score(users[order], items[order]), expected.ravel()[order], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize(("k", "min_support"), [(2, 2), (3, 2), (6, 3), (None, 4)])
+def test_rating_knn_with_a_minimum_of_neighbours_matches_brute_force(seed, k, min_support):
+    matrix, train = knn_world(seed)
+    expected = brute_rating_knn(matrix, k, min_support)
+    scores = RatingUserKNN(k=k, min_support=min_support).fit(train).score_users(np.arange(train.n_users))
+    np.testing.assert_allclose(scores, expected, rtol=1e-12, atol=1e-12)
+    # control: the minimum changes some predictions of this world
+    assert not np.allclose(expected, brute_rating_knn(matrix, k), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 3, None])
+def test_a_minimum_of_one_neighbour_is_the_papers_predictor_bit_for_bit(k):
+    """``min_support=1`` keeps every prediction; a larger minimum keeps those of the items with enough
+    neighbours bit for bit and gives the others the user's mean."""
+    matrix, train = knn_world(3)
+    users = np.arange(train.n_users)
+    papers = RatingUserKNN(k=k).fit(train).score_users(users)
+    assert np.array_equal(RatingUserKNN(k=k, min_support=1).fit(train).score_users(users), papers)
+    model = RatingUserKNN(k=k, min_support=min(2, k or 2)).fit(train)
+    strict = model.score_users(users)
+    kept = strict != model.user_means_[:, None]
+    assert np.array_equal(strict[kept], papers[kept]) and 0 < kept.sum() < kept.size
+
+
+def test_a_minimum_of_two_neighbours_by_hand():
+    # u0 (5, 1 on items 0, 1; mean 3) has cosine 1/sqrt(2) with u1 (5, 1, 5, 1) and 1 with u2 (5, 1, 3):
+    # item 2 has two neighbours, deviations +2 (u1) and 0 (u2); item 3 only u1, deviation -2.
+    users = [0, 0, 1, 1, 1, 1, 2, 2, 2]
+    items = [0, 1, 0, 1, 2, 3, 0, 1, 2]
+    values = [5, 1, 5, 1, 5, 1, 5, 1, 3]
+    train = make_ratings(users, items, values, n_users=3, n_items=4)
+    papers = RatingUserKNN().fit(train).score_users(np.array([0]))[0]
+    np.testing.assert_allclose(papers[[2, 3]], [3 + 2 * (math.sqrt(2) - 1), 3 - 2])
+    two = RatingUserKNN(min_support=2).fit(train).score_users(np.array([0]))[0]
+    np.testing.assert_allclose(two[[2, 3]], [3 + 2 * (math.sqrt(2) - 1), 3.0])  # item 3 falls back to the mean
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -269,3 +309,7 @@ def test_rating_knn_rmse_on_the_u1_split_of_movielens_100k():
 def test_rating_knn_rejects_bad_neighbourhoods():
     with pytest.raises(ValueError, match="k must be"):
         RatingUserKNN(k=0)
+    for bad in (0, 51, 2.0, True, None):
+        with pytest.raises(ValueError, match=r"min_support must be an integer in \[1, k = 50\]"):
+            RatingUserKNN(min_support=bad)
+    assert RatingUserKNN(k=None, min_support=500).min_support == 500

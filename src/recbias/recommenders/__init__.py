@@ -23,7 +23,14 @@ from recbias.recommenders.plsa import PLSA
 from recbias.recommenders.rating_knn import RatingUserKNN
 from recbias.recommenders.rating_mf import RatingMF
 from recbias.recommenders.segments import SegmentPopularity, attribute_levels
-from recbias.recommenders.sets import PAPERS_PERSONALISED, PAPERS_SET, RATING_PREDICTORS, TOP_N_LEARNERS, TOP_N_SET
+from recbias.recommenders.sets import (
+    PAPERS_PERSONALISED,
+    PAPERS_SET,
+    RATING_PREDICTORS,
+    SUPPORTED_KNN,
+    TOP_N_LEARNERS,
+    TOP_N_SET,
+)
 
 __all__ = [
     "ALS",
@@ -43,6 +50,7 @@ __all__ = [
     "RatingMF",
     "RatingUserKNN",
     "Recommender",
+    "SUPPORTED_KNN",
     "SegmentPopularity",
     "TOP_N_LEARNERS",
     "TOP_N_SET",

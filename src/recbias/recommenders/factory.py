@@ -16,7 +16,8 @@ from recbias.recommenders.rating_mf import RatingMF
 #: name -> (class, display name, preset parameters); explicit parameters override the preset.
 #: The papers' set (IRJ 2017, Section 3.3) is random, popularity, plsa, rating-mf and
 #: rating-user-knn, whose MF and kNN predict ratings; mf (implicit ALS), ials-x, user-knn and
-#: the item-kNNs are today's top-N set, which learn which items get rated.
+#: the item-kNNs are today's top-N set, which learn which items get rated.  rating-user-knn-min2 is
+#: the papers' kNN predicting an item only from two neighbours or more (LensKit's minimum of neighbours).
 PRESETS: dict[str, tuple[type[Recommender], str, dict[str, Any]]] = {
     "random": (Random, "Random", {}),
     "popularity": (Popularity, "Popularity", {}),
@@ -29,6 +30,7 @@ PRESETS: dict[str, tuple[type[Recommender], str, dict[str, Any]]] = {
     "item-knn-z": (ItemKNN, "Z (item-kNN)", {"q": 1.0, "k": None, "k_prime": 10}),
     "rating-mf": (RatingMF, "rating-MF", {}),
     "rating-user-knn": (RatingUserKNN, "rating-kNN", {}),
+    "rating-user-knn-min2": (RatingUserKNN, "rating-kNN (min. 2 neighbours)", {"min_support": 2}),
 }
 
 

@@ -13,7 +13,14 @@ users' mean-centred rating vectors (zero where unrated), whose numerator runs ov
 the co-rated items.  ``N_k(u; i)`` are the ``k`` users most similar to ``u`` *among
 those who rated i* (a neighbourhood per item), with positive similarity; equal
 similarities go to the lower user code.  Without such a neighbour the prediction is
-``mu_u``.  Similarities are computed in blocks of users and never stored whole;
+``mu_u``, and so it is with fewer than ``m = min_support`` of them (default 1: the papers'
+predictor, unchanged): an item needs ``|N_k(u; i)| >= m`` for its neighbours to speak.  That is
+the per-item minimum of neighbours of LensKit's user-user scorer (``MinNeighbors``, LensKit for
+Java 2.1 and later; ``min_nbrs`` of LKPY's ``UserUser``; Ekstrand et al., RecSys 2011), which
+leaves an item below it to a baseline scorer (its ``FallbackItemScorer``); our baseline is the
+user's mean, the one the papers' predictor falls back to already.
+
+Similarities are computed in blocks of users and never stored whole;
 predicting every item for a block of users costs about one pass over the neighbours'
 ratings per user, less the ratings of popular items that already have their ``k``
 neighbours.  That pass is the costliest step of the papers' set, so a fit whose
@@ -86,10 +93,12 @@ def _predict_rows(
     deviations: np.ndarray,
     items_by_rank: np.ndarray,
     k: int,
+    min_support: int,
     out: np.ndarray,
 ) -> None:
     """``out[a, i] = means[a] + sum s (r_vi - mu_v) / sum s`` over the ``k`` most similar raters ``v`` of
-    ``i`` with ``s = similarity[a, v] > 0`` (equal similarities: lower ``v`` first), ``means[a]`` without any.
+    ``i`` with ``s = similarity[a, v] > 0`` (equal similarities: lower ``v`` first), ``means[a]`` with fewer
+    than ``min_support`` of them (``1 <= min_support <= k``).
 
     Walking the neighbours of ``a`` from the most similar down, each rating of a neighbour
     joins its item's sum while the item has fewer than ``k`` neighbours, which picks exactly
@@ -121,7 +130,7 @@ def _predict_rows(
                 prefix += 1
         for rank in range(n_items):
             item = items_by_rank[rank]
-            if sums[rank, 2] > 0:
+            if sums[rank, 0] >= min_support:  # every neighbour taken adds a positive weight
                 out[a, item] = means[a] + sums[rank, 1] / sums[rank, 2]
             else:
                 out[a, item] = means[a]
@@ -139,14 +148,21 @@ class RatingUserKNN(Recommender):
     The similarity is computed on integer-scaled centred vectors
     ``c_ui = n_u r_ui - sum_j r_uj`` (the cosine is blind to the scale ``n_u``), so with whole-star
     ratings its numerator and the product under the root are exact and equal similarities tie
-    exactly.  ``k=None`` uses every positive neighbour.  Users without training ratings score 0.
+    exactly.  ``k=None`` uses every positive neighbour.  ``min_support`` is the fewest neighbours
+    ``|N_k(u; i)|`` that predict an item; with fewer the item gets ``mu_u`` (module docstring), so it
+    ranks between the items predicted above and below the user's mean rather than last: the kNN cannot
+    judge it, which is not the same as judging it bad.  Users without training ratings score 0.
     """
 
     name = "rating-kNN"
 
-    def __init__(self, k: int | None = 50, seed: int = 0) -> None:
+    def __init__(self, k: int | None = 50, min_support: int = 1, seed: int = 0) -> None:
         super().__init__(seed=seed)
         self.k = _neighbour_count(self.name, "k", k)
+        whole = isinstance(min_support, (int, np.integer)) and not isinstance(min_support, bool)
+        if not whole or not 1 <= min_support <= (self.k or min_support):
+            raise ValueError(f"{self.name}: min_support must be an integer in [1, k = {self.k}], got {min_support!r}")
+        self.min_support = int(min_support)
 
     def uses_positive_threshold(self) -> bool:
         return False
@@ -193,6 +209,7 @@ class RatingUserKNN(Recommender):
         for start in range(0, len(users), rows):
             chunk = users[start : start + rows]
             _predict_rows(self._similarity(chunk), self.user_means_[chunk], deviations.indptr,
-                          deviations.indices, deviations.data, self.items_by_rank_, k, out[start : start + rows])
+                          deviations.indices, deviations.data, self.items_by_rank_, k, self.min_support,
+                          out[start : start + rows])
         out[np.diff(deviations.indptr)[users] == 0] = 0.0
         return out

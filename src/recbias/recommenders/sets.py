@@ -8,12 +8,13 @@
   neighbours' ratings without normalising.  Both learn *which* items get rated, so they take the place
   of the rating predictors in :data:`TOP_N_SET`, where the book asks whether a statement carries over.
 
-Labels are the same on every page, and so are the colours (:data:`recbias.bookkit.plotting.RECOMMENDER_COLOURS`).
+Beside the papers' kNN, never in its place, :data:`SUPPORTED_KNN` names its variant that predicts an item
+only from two neighbours or more.  Labels are the same on every page, and so are the colours (:data:`recbias.bookkit.plotting.RECOMMENDER_COLOURS`).
 """
 
 from __future__ import annotations
 
-__all__ = ["PAPERS_SET", "PAPERS_PERSONALISED", "RATING_PREDICTORS", "TOP_N_LEARNERS", "TOP_N_SET"]
+__all__ = ["PAPERS_SET", "PAPERS_PERSONALISED", "RATING_PREDICTORS", "SUPPORTED_KNN", "TOP_N_LEARNERS", "TOP_N_SET"]
 
 #: the papers' five systems (IRJ 2017 Sec. 3.3), in the order of the book's tables
 PAPERS_SET: dict[str, str] = {
@@ -25,6 +26,8 @@ PAPERS_SET: dict[str, str] = {
 }
 #: the papers' MF and kNN, which predict rating values
 RATING_PREDICTORS: tuple[str, ...] = ("rating-MF", "rating-kNN")
+#: the papers' kNN with a minimum of two neighbours per item (``min_support``), shown beside the papers' set
+SUPPORTED_KNN: dict[str, str] = {"rating-kNN (min. 2 neighbours)": "rating-user-knn-min2"}
 #: the personalised systems of the papers' set
 PAPERS_PERSONALISED: tuple[str, ...] = ("pLSA", *RATING_PREDICTORS)
 #: today's top-N learners, which learn which items get rated

@@ -1,6 +1,7 @@
-"""Chapter 2's display tables: the size and the precision of each evaluation, the paired tests, the metrics
-beyond P@10, the lemma's points, the orders of systems and the published numbers, each saying which set a
-system belongs to (the papers' set, today's top-N set, or both); and the systems' settings in words."""
+"""Chapter 2's display tables: the size and the precision of each evaluation, the paired tests, the support of
+every system's lists and the papers' kNN beside its variant, the metrics beyond P@10, the lemma's points, the
+orders of systems and the published numbers, each saying which set a system belongs to (the papers' set, today's
+top-N set, or both); and the systems' settings in words."""
 
 from __future__ import annotations
 
@@ -21,9 +22,19 @@ from recbias.chapters.c02_designs.study.comparison import (
     set_of,
 )
 from recbias.chapters.c02_designs.study.lemma import REMOVAL
+from recbias.chapters.c02_designs.study.support import FEW, KNN_SYSTEMS, SupportStudy
 from recbias.chapters.c02_designs.study.truth import TruthCheck
-from recbias.recommenders import make
-from recbias.text import TARGET_SIZE_HTML, fmt_number, fmt_p_html, fmt_signed, fmt_yes, order_text
+from recbias.recommenders import SUPPORTED_KNN, make
+from recbias.text import (
+    TARGET_SIZE_HTML,
+    fmt_number,
+    fmt_p_clause,
+    fmt_p_html,
+    fmt_pct,
+    fmt_signed,
+    fmt_yes,
+    order_text,
+)
 
 #: parameter of a recommender -> how the settings table words it (parameters not listed are left out)
 SETTING_WORDS = {
@@ -42,6 +53,10 @@ SETTING_WORDS = {
 ORDER, TOP = "order, best first", f"P@{N} of the first"
 #: columns of :func:`orders_table` that compare a design's order with the true one
 AGREEMENT = ("τ", "pairs in true order", "truly best first")
+#: how the tables name the set of the papers' kNN's variant, which belongs to neither set
+VARIANT_SET = "beside the papers' set"
+#: glue name -> system of :data:`KNN_SYSTEMS`, for :func:`support_numbers`
+KNN_NAMES = dict(zip(("knn", "variant", "random"), KNN_SYSTEMS, strict=True))
 
 
 def system_settings(systems: Mapping[str, str] = SYSTEMS, seed: int = 0) -> dict[str, str]:
@@ -72,14 +87,17 @@ def pair_cell(pair: tuple[str, str], difference: float, p: float) -> str:
     return f"{pair[0]} vs {pair[1]}<br><small>{fmt_signed(difference, 4).replace('-', '−')}, {p_clause}</small>"
 
 
+def interval_cells(summary: pd.DataFrame) -> pd.DataFrame:
+    """``summary`` with a column ``cell``: each mean with the half-width of its 95% interval below it (HTML)."""
+    return summary.assign(cell=[f"{fmt_number(m, 4)}<br><small>± {fmt_number((h - lo) / 2, 4)}</small>" for m, lo, h
+                                in zip(summary["mean"], summary["ci_low"], summary["ci_high"], strict=True)])
+
+
 def precision_table(study: DesignStudy) -> pd.DataFrame:
     """Mean P@10 with the half-width of its 95% interval (cells as HTML): one row per system, under the set it
     belongs to, one column per (dataset, design)."""
-    s = study.summary
-    cells = s.assign(cell=[f"{fmt_number(m, 4)}<br><small>± {fmt_number((h - lo) / 2, 4)}</small>"
-                           for m, lo, h in zip(s["mean"], s["ci_low"], s["ci_high"], strict=True)])
-    wide = cells.pivot_table(index="system", columns=["dataset", "design"], values="cell", aggfunc="first",
-                             observed=True, sort=False)
+    wide = interval_cells(study.summary).pivot_table(index="system", columns=["dataset", "design"], values="cell",
+                                                     aggfunc="first", observed=True, sort=False)
     wide = wide.reindex(index=study.systems, columns=pd.MultiIndex.from_tuples(study.panels))
     wide.index = pd.MultiIndex.from_tuples([(SET_NAMES[set_of(s)], s) for s in study.systems],
                                            names=[("set", ""), ("system", "")])
@@ -100,6 +118,47 @@ def significance_table(study: DesignStudy) -> pd.DataFrame:
         "closest pair": [pair_cell(pair, d, p) for pair, d, p in zip(tests["closest pair"], tests["difference"],
                                                                       tests["p"], strict=True)],
     }).reset_index(drop=True)
+
+
+def support_display(support: SupportStudy) -> pd.DataFrame:
+    """The support of every system's top 10 on the first split: the set it belongs to, the median and the mean
+    training ratings of its items and the share with at most :data:`FEW`."""
+    table = support.support
+    return pd.DataFrame({
+        "set": [VARIANT_SET if s in SUPPORTED_KNN else SET_NAMES[set_of(s)] for s in table["system"]],
+        "system": table["system"], "median": [f"{m:g}" for m in table["median"]],
+        f"≤ {FEW} ratings": [fmt_pct(x) for x in table["few_share"]], "mean": [f"{m:.1f}" for m in table["mean"]],
+    })
+
+
+def knn_table(support: SupportStudy) -> pd.DataFrame:
+    """Mean P@10 of :data:`KNN_SYSTEMS` with the half-width of its 95% interval, one column per design, and a
+    last row with the Wilcoxon p-value of the variant against the papers' kNN (cells as HTML)."""
+    wide = interval_cells(support.knn.summary(["P@10"])).pivot_table(
+        index="system", columns="design", values="cell", aggfunc="first", observed=True, sort=False)
+    designs = list(wide.columns)
+    wide = wide.reindex(list(KNN_SYSTEMS)).rename_axis(index=None, columns=None)
+    test = pd.DataFrame([[fmt_p_html(support.pvalue(d)) for d in designs]], columns=designs,
+                        index=[f"p, {KNN_NAMES['variant']} vs {KNN_NAMES['knn']}"])
+    return pd.concat([wide, test]).rename_axis("system").reset_index()
+
+
+def support_numbers(support: SupportStudy, ar: str, one_r: str) -> dict[str, str]:
+    """What the page quotes of :class:`SupportStudy`: the median support and the share with at most :data:`FEW`
+    training ratings of each system of :data:`KNN_SYSTEMS` and of popularity, the share of such items in the
+    catalogue, and the P@10 of :data:`KNN_SYSTEMS` under the AR design ``ar`` and the 1R design ``one_r`` with
+    the p-value of the variant against the papers' kNN."""
+    table = support.support.set_index("system")
+    numbers = {"few": str(FEW), "catalogue_few": fmt_pct(support.catalogue_few),
+               "support_popularity_median": f"{table.loc['Popularity', 'median']:g}"}
+    for name, system in KNN_NAMES.items():
+        numbers |= {f"support_{name}_median": f"{table.loc[system, 'median']:g}",
+                    f"support_{name}_few": fmt_pct(table.loc[system, "few_share"])}
+    for design, short in ((ar, "ar"), (one_r, "1r")):
+        measured = support.measured(design)
+        numbers |= {f"{name}_{short}": fmt_number(measured[system], 4) for name, system in KNN_NAMES.items()}
+        numbers[f"variant_{short}_p"] = fmt_p_clause(support.pvalue(design))
+    return numbers
 
 
 def metric_table(study: DesignStudy) -> pd.DataFrame:
