@@ -436,7 +436,7 @@ def _commit(build: Build, run: Run) -> None:
         if build.out is None:
             results.commit(build.root, page.name, staging, build.build, page.source.with_suffix(".ipynb"))
         else:
-            results.deliver(staging, build.out)
+            results.deliver(staging, build.out, page.name)
     except OSError as error:
         raise _fault(page, error) from None
 
@@ -530,7 +530,7 @@ def execute(
         failures = _run_batch(build, pages, dataset, seed, extra, jobs, timings)
         if failures:
             raise BuildError("\n".join(failures))
-        scorecard = [p for p in notebook_pages(root) if p.name == SCORECARD and out is None]
+        scorecard = [p for p in notebook_pages(root) if p.name == SCORECARD] if out is None else []
         if scorecard:
             check_results(root)
             failures = _run_batch(build, scorecard, dataset, seed, extra, jobs, timings)

@@ -127,9 +127,10 @@ def commit(root: Path, page: str, staged: Path, build: str, notebook: Path) -> P
     return final
 
 
-def deliver(staged: Path, destination: Path) -> list[Path]:
-    """Move every file of the complete set ``staged`` of a page built apart from the book into ``destination``,
-    each replacing the file of its name in one rename (the book's sets and links are left alone); returns them."""
+def deliver(staged: Path, destination: Path, page: str) -> list[Path]:
+    """Move every file of the complete set ``staged`` of ``page``, built apart from the book, into
+    ``destination``, each replacing the file of its name in one rename, and remove the page's last failure kept
+    there (:func:`keep_failure` with ``into``); the book's sets and links are left alone.  Returns the files."""
     destination.mkdir(parents=True, exist_ok=True)
     moved = []
     for path in sorted(staged.iterdir()):
@@ -137,6 +138,8 @@ def deliver(staged: Path, destination: Path) -> list[Path]:
             os.replace(path, destination / path.name)
             moved.append(destination / path.name)
     shutil.rmtree(staged, ignore_errors=True)
+    for leftover in (destination / FAILED.name / f"{page}.ipynb", destination / FAILED.name / f"{page}.log"):
+        leftover.unlink(missing_ok=True)
     return moved
 
 
