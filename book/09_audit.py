@@ -25,6 +25,8 @@ dataset = "synthetic"  # a name from recbias.datasets.names(), or "csv:PATH"
 seed = 0  # random seed of the splits, samples and tie-breaks, int in [0, 4294967295]
 systems = "mf, item-knn"  # systems to audit, comma-separated: preset names, module:Class, or score directories
 test_ratio = 0.2  # share of ratings held out by the random split, float in (0, 1)
+metric = "usual"  # metric family every protocol reads at the cutoff, usual for its own; one of usual, P, Recall, HR, F1, RR, AP, nDCG
+cutoff = 10  # length of the ranked list every protocol's metric reads, int in [1, 1000]
 compare_all = True  # profile the other real datasets available locally beside this one
 bootstrap = 200  # user resamples of the protocols' fidelity on the stand-in world, int in [20, 5000]
 summary = ""  # path of a JSON summary of the audit to write, or empty for none
@@ -47,9 +49,10 @@ from recbias.chapters.c09_audit.study import compare, measure, profile, protocol
 from recbias.recommenders.external import parse_systems
 
 audited = parse_systems(systems, seed=seed)
-plan = protocols.audit_protocols(ratings.n_items)
+plan = protocols.audit_protocols(ratings.n_items, metric, cutoff)
 measured = measure.measure(ratings, plan, protocols.REFERENCES | audited, seed=seed, test_ratio=test_ratio)
 say("audited", ", ".join(audited))
+say("audit-metric-read", claims.METRIC_READ[metric == protocols.USUAL].format(metric=metric, cutoff=cutoff))
 
 # %% [markdown]
 # ## The data's bias profile
@@ -86,8 +89,9 @@ glue("audit-alpha-bound", Markdown(claims.ALPHA_AT_BOUND[data_profile["α at a b
 #
 # {numref}`tbl-audit-protocols` lists the protocols: the all-relevant (AR) and one-relevant (1R) designs
 # over the test items, the percentile (P1R) and uniform (U1R, UAR) designs that neutralise popularity, a
-# sampled hit rate as it is often reported and the same corrected for sampling, and nDCG over the whole
-# catalogue. Random and Popularity are always measured as references. {numref}`tbl-audit-scores` and
+# sampled metric as it is often reported and the same corrected for sampling, and the whole catalogue
+# ranked at once. Of their metrics, {glue:text}`audit-metric-read` (the parameters `metric` and `cutoff`
+# choose them). Random and Popularity are always measured as references. {numref}`tbl-audit-scores` and
 # {numref}`fig-audit-scores` give every mean with a 95% interval that takes the user as the unit; the
 # *relevant share* is the share of relevant items among the candidates, the test sparsity the protocol
 # works at.
@@ -159,7 +163,7 @@ say("flip-count", str(len(flips)))
 say("pair-count", str(len(means.columns) * (len(means.columns) - 1) // 2))
 
 # %% tags=["remove-input"]
-show_table(flips, left=list(flips.columns), wrap=True)
+show_table(report.flips_table(flips), left=list(flips.columns), wrap=True)
 
 # %% [markdown]
 # ## Which protocol to report
@@ -200,7 +204,7 @@ show_table(flips, left=list(flips.columns), wrap=True)
 kept = measured.kept(plan)
 stand_in = recommend.stand_in_fidelity(ratings, kept, seed=seed, n_boot=bootstrap)
 advice = recommend.recommend(stand_in.table, kept)
-caveats = recommend.caveats(advice, means, tau, stand_in)
+caveats = recommend.caveats(advice, means, tau, stand_in, plan)
 glue_table("tbl-audit-world", report.profile_table(stand_in.profiles), left=["number", "explained in"])
 glue_table("tbl-audit-fidelity", report.fidelity_table(stand_in, advice), left=["protocol"])
 say("audit-field-size", str(len(stand_in.systems)))
@@ -269,7 +273,7 @@ show_table(report.reversals_table(caveats), left=["above", "below", "reversed un
 # | designs | {glue:text}`card-designs` |
 # | candidate policy | test items (TI) or all items (AI) not rated in training; NN(k) samples k per run |
 # | metrics | {glue:text}`card-metrics` |
-# | split | {glue:text}`card-split`; test ratio {glue:text}`card-test-ratio` |
+# | splits | {glue:text}`card-split`; test ratio {glue:text}`card-test-ratio` |
 # | seeds | {glue:text}`card-seed` (splits, samples, ties) |
 # | intervals | 95%, users as the unit |
 # | software | {glue:text}`card-software` |
@@ -287,9 +291,11 @@ for name, value in card.items():
 # popularity a smaller share of the scale than AR does.
 
 # %% tags=["remove-input"]
-found = register(claims.FINDINGS, claims.measured(share), dataset=ratings.name)
+found = register(claims.FINDINGS, claims.measured(share, plan), dataset=ratings.name)
 say_findings(found)
 show_table(findings_table(found), left=["statement", "evidence"], wrap=True)
+settings = dict(dataset=ratings.name, seed=seed, test_ratio=test_ratio, metric=metric, cutoff=cutoff,
+                systems=list(audited))
 if summary:
-    report.write_summary(summary, measured, profile.profiles(ratings, others=False), share, tau, flips, card,
-                         stand_in, advice)
+    report.write_summary(summary, report.summary_content(measured, plan, profile.profiles(ratings, others=False),
+                                                         share, tau, flips, card, stand_in, advice, settings))

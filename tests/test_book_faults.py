@@ -59,6 +59,25 @@ def test_a_committed_set_is_what_every_reader_sees(tmp_path):
     assert [p.name for p in (tmp_path / results.PAGES).iterdir() if not p.is_symlink()] == [".01_a.b3"]
 
 
+def test_a_set_delivered_apart_from_the_book_replaces_its_files_there_and_touches_no_link(tmp_path):
+    """A page built apart from the book (the audit): its set lands in its own directory, a failure is kept there
+    and removed by the next success, and the book's pages, links and failures are never written."""
+    commit(tmp_path, "09_a", "b0", seed=0)
+    out = tmp_path / "_build" / "audit" / "mine"
+    failed = tmp_path / "_build" / ".work-b1" / "09_a"
+    failed.mkdir(parents=True)
+    (failed / "09_a.ipynb").write_text("half-run notebook")
+    (failed / "09_a.log").write_text("Traceback")
+    notebook, log = results.keep_failure(tmp_path, "09_a", failed / "09_a.ipynb", failed / "09_a.log",
+                                         into=out / "failed")
+    assert (notebook, log) == (out / "failed" / "09_a.ipynb", out / "failed" / "09_a.log")
+    moved = results.deliver(stage(tmp_path, "09_a", "b2", seed=2), out, "09_a")
+    assert sorted(path.name for path in moved) == ["09_a.ipynb", "09_a.log", "claims.json", "provenance.json"]
+    assert (out / "09_a.ipynb").read_text() == "notebook of seed 2" and not list((out / "failed").iterdir())
+    assert what_readers_see(tmp_path, "09_a") == {"0"}  # the book still shows its own build
+    assert not (tmp_path / results.FAILED).exists() and not (tmp_path / "_build" / ".work-b2" / "09_a").exists()
+
+
 class Killed(BaseException):
     """Stands for the build being killed at that point."""
 

@@ -168,20 +168,26 @@ def test_sixteen_kernels_started_at_once_by_eight_workers_all_reply():
 
 def test_an_executed_notebook_keeps_no_time_stamp_path_or_random_id():
     notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell('dataset = "csv:/home/someone/private/ratings.csv"\nseed = 0'),
+        nbformat.v4.new_code_cell('dataset = "csv:/home/someone/private/ratings.csv"\nseed = 0\n'
+                                  'systems = "mf, /home/someone/mine.py:Rec, /home/someone/scores"\n'
+                                  'summary = "/tmp/x/audit/summary.json"\nsource = "https://example.org/a/b.csv"'),
         nbformat.v4.new_markdown_cell("box"), nbformat.v4.new_code_cell("x = 1")])
     notebook.cells[0].metadata = {"tags": [worker.INJECTED_TAG], "papermill": {"start_time": "t", "duration": 1.0},
                                   "execution": {"iopub.status.busy": "t"}}
     notebook.cells[1]["id"] = "provenance"
     notebook.metadata["papermill"] = {"input_path": "/tmp/x/in.ipynb", "output_path": "/tmp/x/out.ipynb",
                                       "start_time": "t", "end_time": "t", "duration": 3.0,
-                                      "parameters": {"dataset": "csv:/home/someone/private/ratings.csv"}}
+                                      "parameters": {"dataset": "csv:/home/someone/private/ratings.csv",
+                                                     "summary": "/tmp/x/audit/summary.json", "seed": 0}}
     worker.reproducible(notebook)
     text = nbformat.writes(notebook)
     assert "/home/someone" not in text and "/tmp/x" not in text and '"t"' not in text
     assert [cell["id"] for cell in notebook.cells] == ["cell-0", "provenance", "cell-2"]
     assert 'dataset = "csv:ratings.csv"' in notebook.cells[0].source
-    assert notebook.metadata["papermill"]["parameters"] == {"dataset": "csv:ratings.csv"}
+    assert 'systems = "mf, mine.py:Rec, scores"\nsummary = "summary.json"' in notebook.cells[0].source
+    assert 'source = "https://example.org/a/b.csv"' in notebook.cells[0].source  # an address is not a local path
+    assert notebook.metadata["papermill"]["parameters"] == {"dataset": "csv:ratings.csv", "summary": "summary.json",
+                                                            "seed": 0}
 
 
 @pytest.mark.slow

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import numpy as np
 import pandas as pd
+import pytest
 
 from recbias import datasets
 from recbias.chapters.c09_audit import report
-from recbias.chapters.c09_audit.study import compare, measure, protocols, recommend
+from recbias.chapters.c09_audit.study import compare, measure, profile, protocols, recommend
 from recbias.chapters.c09_audit.study.recommend import Recommendation, StandInFidelity
 from recbias.protocol_study import Protocol
 
@@ -21,12 +23,26 @@ PLAN = [Protocol("sampled, corrected", "1R AI-NN(9)", "HR@10", "coin", "sampled"
 
 
 def table() -> pd.DataFrame:
-    """A fidelity table: AR within noise of the corrected best (above it in 4 of 39 resamples), UAR clearly behind
-    (p = 2 / 80)."""
+    """A fidelity table: AR within noise of the corrected best (above it in 4 of 79 resamples: p = 2 (4 + 1) / 80),
+    UAR clearly behind (p = 2 / 80)."""
     return pd.DataFrame({"protocol": ["sampled, corrected", "AR", "UAR"], "tau": [0.9, 0.8, 0.4],
-                         "tau_low": [0.7, 0.6, 0.2], "tau_high": [1.0, 0.9, 0.5],
+                         "tau_seed_min": [0.9, 0.8, 0.4], "tau_seed_max": [0.9, 0.8, 0.4],
+                         "tau_low": [0.7, 0.6, 0.2], "tau_high": [1.0, 0.9, 0.5], "pairs": [0.95, 0.9, 0.7],
+                         "best": [1.0, 1.0, 0.0], "best_share": [0.9, 0.8, 0.1], "behind_best": [0.0, 75 / 79, 1.0],
                          "tau_draws": [np.full(79, 0.9), np.r_[np.full(75, 0.8), np.full(4, 0.95)], np.full(79, 0.4)],
                          "rank": pd.array([1, 2, 3], dtype="Int64")})
+
+
+def schema_properties(node: dict, where: str = "") -> list[tuple[str, dict]]:
+    """Every field a schema describes (named properties and property patterns, at any depth), with its schema."""
+    found = []
+    for key in ("properties", "patternProperties"):
+        for name, child in node.get(key, {}).items():
+            found += [(f"{where}/{name}", child)] + schema_properties(child, f"{where}/{name}")
+    for key in ("items", "additionalProperties"):
+        if isinstance(node.get(key), dict):
+            found += schema_properties(node[key], f"{where}[]")
+    return found
 
 
 def test_the_card_and_the_summary_describe_what_was_measured(tmp_path) -> None:
@@ -36,19 +52,84 @@ def test_the_card_and_the_summary_describe_what_was_measured(tmp_path) -> None:
     card = report.card_values(plan, measured, dataset=ratings.name, seed=2, test_ratio=0.2, systems=["MF"])
     assert "1R TI-NN" in card["designs"] and card["software"].startswith("recbias ")
     assert (card["data"], card["held-out"], card["seed"], card["test-ratio"]) == (ratings.name, "20%", "2", "0.2")
-    assert card["protocol-count"] == str(len(measured.kept(plan))) and card["split-names"] == "coin and uniform"
+    assert card["protocol-count"] == str(len(measured.kept(plan)))
+    assert card["split-names"] == "coin-flip and uniform test item profiles"
+    coin, uniform = measured.splits["coin"], measured.splits["uniform"]
+    assert card["split"] == (f"used: coin-flip ({len(coin.train):,} training / {len(coin.test):,} test ratings) and "
+                             f"uniform test item profiles ({len(uniform.train):,} training / {len(uniform.test):,} "
+                             "test ratings); offered, not used: k-fold, temporal, leave-last-out, leave-one-random-out "
+                             "and new users")
     assert card["users"] == f"{measured.summary()['users'].max():,}" and card["metrics"] == "P@10, HR@10, nDCG@10"
     assert report.scores_table(measured).shape[0] == len(measured.relevant_share)
     means = measured.means()
     share, tau, flips = compare.popularity_share(means), compare.tau_matrix(means), compare.flipped_pairs(means)
     stand_in = StandInFidelity("w", {"alpha": 1.2}, table())
     advice = recommend.recommend(stand_in.table, PLAN)
-    report.write_summary(tmp_path / "s.json", measured, pd.DataFrame([{"dataset": ratings.name}]), share, tau, flips,
-                         card, stand_in, advice)
+    settings = {"dataset": ratings.name, "seed": 2, "test_ratio": 0.2, "metric": "usual", "cutoff": 10,
+                "systems": ["MF"]}
+    content = report.summary_content(measured, plan, pd.DataFrame([{"dataset": ratings.name}]), share, tau, flips,
+                                     card, stand_in, advice, settings)
+    report.write_summary(tmp_path / "s.json", content)
     written = json.loads((tmp_path / "s.json").read_text())
+    assert written["version"] == report.SUMMARY_VERSION and written["settings"] == settings
     assert len(written["summary"]) == len(measured.summary()) and written["card"] == card
+    assert [p["label"] for p in written["protocols"]] == [p.label for p in measured.kept(plan)]
+    assert [(s["name"], s["used"]) for s in written["splits"]][:3] == [("coin", True), ("kfold", False),
+                                                                         ("temporal", False)]
+    assert written["splits"][0]["test_ratings"] == len(coin.test) and written["splits"][1]["test_ratings"] is None
     assert written["stand_in"]["recommended"] == "AR" and written["stand_in"]["shape"] == {"alpha": 1.2}
-    assert [row["protocol"] for row in written["stand_in"]["fidelity"]] == ["sampled, corrected", "AR", "UAR"]
+    rows = written["stand_in"]["fidelity"]
+    assert [row["protocol"] for row in rows] == ["sampled, corrected", "AR", "UAR"]
+    assert [row["behind_best_share"] for row in rows] == [row["behind_best"] for row in rows] == [0.0, 75 / 79, 1.0]
+    # paired differences from the best: none, 4 of 79 below zero, none below zero
+    assert [row["p_value_vs_best"] for row in rows] == pytest.approx([1.0, 2 * 5 / 80, 2 / 80])
+
+
+def test_a_summary_is_strict_json_and_valid_with_every_field_described(tmp_path) -> None:
+    """Undefined numbers are null, never NaN; the summary validates against its schema, which describes every
+    field; renamed fields keep their old name, marked deprecated, for readers of the unversioned form."""
+    schema = json.loads(report.SUMMARY_SCHEMA.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    undescribed = [where for where, child in schema_properties(schema) if not child.get("description")]
+    assert undescribed == []
+    fields = dict(schema_properties(schema))
+    assert fields["/stand_in/fidelity[]/behind_best"]["deprecated"]
+    assert fields["/version"]["const"] == report.SUMMARY_VERSION
+    ratings = datasets.load("synthetic-small", seed=2)
+    plan = protocols.audit_protocols(ratings.n_items, "nDCG", 5)
+    measured = measure.measure(ratings, plan, protocols.REFERENCES | {"MF": "mf"}, seed=2)
+    means = measured.means().assign(Popularity=0.0)  # lifts over Popularity are then undefined
+    share, tau, flips = compare.popularity_share(means), compare.tau_matrix(means), compare.flipped_pairs(means)
+    card = report.card_values(plan, measured, dataset=ratings.name, seed=2, test_ratio=0.2, systems=["MF"])
+    settings = {"dataset": ratings.name, "seed": 2, "test_ratio": 0.2, "metric": "nDCG", "cutoff": 5,
+                "systems": ["MF"]}
+    stand_in = StandInFidelity("w", {}, table().assign(tau=[0.9, 0.8, np.nan]))
+    content = report.summary_content(measured, plan, profile.profiles(ratings, others=False), share, tau, flips,
+                                     card, stand_in, recommend.recommend(stand_in.table, PLAN), settings)
+    report.write_summary(tmp_path / "s.json", content)
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in the summary")
+
+    written = json.loads((tmp_path / "s.json").read_text(), parse_constant=refuse)
+    jsonschema.validate(written, schema, cls=jsonschema.Draft202012Validator)
+    assert {row["MF / Popularity"] for row in written["popularity"]} == {None}
+    assert written["stand_in"]["fidelity"][2]["tau"] is None
+    assert {p["metric"] for p in written["protocols"]} == {"nDCG@5"}
+    assert all(isinstance(pair["first_above"], list) for pair in written["flipped_pairs"])
+    broken = json.loads(json.dumps(written)) | {"version": report.SUMMARY_VERSION + 1}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema, cls=jsonschema.Draft202012Validator)
+    undocumented = json.loads(json.dumps(written))
+    undocumented["stand_in"]["fidelity"][0]["extra"] = 1
+    with pytest.raises(jsonschema.ValidationError, match="extra"):
+        jsonschema.validate(undocumented, schema, cls=jsonschema.Draft202012Validator)
+
+
+def test_the_flipped_pairs_are_shown_with_their_protocols_joined() -> None:
+    flips = pd.DataFrame({"first": ["A"], "second": ["B"], "first above under": [["X", "Y, corrected"]],
+                          "second above under": [["Z"]]})
+    assert report.flips_table(flips).iloc[0].tolist() == ["A", "B", "X, Y, corrected", "Z"]
 
 
 def test_the_advice_values_name_the_protocols_and_the_caveats() -> None:

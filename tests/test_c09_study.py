@@ -41,8 +41,46 @@ def test_the_audit_measures_eight_of_the_fidelity_protocols_each_explained_by_a_
     assert [p.label for p in plan] == list(protocols.EXPLAINED_IN) and all(p == core[p.label] for p in plan)
     book = Path(__file__).resolve().parents[1] / "book"
     assert all((book / f"{page}.py").exists() for page in protocols.EXPLAINED_IN.values())
-    assert protocols.NEUTRALISING == ("P1R(10) P@10", "U1R P@10", "UAR P@10")
+    assert protocols.explained_in(plan) == protocols.EXPLAINED_IN
+    assert protocols.neutralising(plan) == ("P1R(10) P@10", "U1R P@10", "UAR P@10")
+    assert protocols.ar_protocol(plan) == "AR TI-AN P@10"
     assert [p.label for p in plan if p.correction is not None] == ["sampled HR@10, corrected (BV 0.1)"]
+
+
+def test_one_metric_and_cutoff_replace_every_protocols_own_and_name_it() -> None:
+    usual, ndcg = protocols.audit_protocols(1682), protocols.audit_protocols(1682, "ndcg", 5)
+    assert [p.metric for p in ndcg] == ["nDCG@5"] * len(usual)
+    assert [p.label for p in ndcg][:2] == ["AR TI-AN nDCG@5", "1R nDCG@5"]
+    assert [p.label for p in ndcg][5:7] == ["sampled nDCG@5", "sampled nDCG@5, corrected (BV 0.1)"]
+    assert [dataclasses.replace(p, label="", metric="") for p in ndcg] == [
+        dataclasses.replace(p, label="", metric="") for p in usual]  # the same designs, splits and corrections
+    assert list(protocols.explained_in(ndcg).values()) == list(protocols.EXPLAINED_IN.values())
+    assert protocols.neutralising(ndcg) == ("P1R(10) nDCG@5", "U1R nDCG@5", "UAR nDCG@5")
+    assert protocols.ar_protocol(ndcg) == "AR TI-AN nDCG@5"
+    twenty = protocols.audit_protocols(1682, protocols.USUAL, 20)
+    assert [p.metric for p in twenty][-4:] == ["P@20", "HR@20", "HR@20", "nDCG@20"]
+    for metric, cutoff, message in (("AUC", 10, "cutoff"), ("PSR", 10, "rank of one relevant item"),
+                                    ("bleu", 10, "unknown metric"), ("P", 0, "positive integer")):
+        with pytest.raises(ValueError, match=message):
+            protocols.audit_protocols(1682, metric, cutoff)
+
+
+def test_the_page_offers_every_metric_a_sampled_protocol_can_correct_at_a_cutoff() -> None:
+    """The metrics of the page's ``metric`` parameter are the rank metrics that take a cutoff."""
+    from recbias.bookkit.parameters import parse_parameters
+    from recbias.bookkit.pipeline import parameters_cell
+    from recbias.metrics import parse_metric
+    from recbias.sampled.rank_metrics import RANK_FAMILIES
+
+    def takes_a_cutoff(name: str) -> bool:
+        try:
+            return parse_metric(f"{name}@3").cutoff == 3
+        except ValueError:
+            return False
+
+    page = Path(__file__).resolve().parents[1] / "book" / "09_audit.py"
+    offered = parse_parameters(parameters_cell(page))["metric"].choices
+    assert offered == (protocols.USUAL, *[name for name in RANK_FAMILIES if takes_a_cutoff(name)])
 
 
 def test_only_the_protocols_measured_are_kept(measured) -> None:
@@ -166,16 +204,17 @@ def test_the_caveats_of_the_recommended_protocol() -> None:
     tau = compare.tau_matrix(means)
     stand_in = recommend.StandInFidelity("w", {}, pd.DataFrame({"protocol": ["UAR P@10", "AR TI-AN P@10",
                                                                              "P1R(10) P@10"]}))
-    found = recommend.caveats(recommend.Recommendation("AR TI-AN P@10", ["AR TI-AN P@10"]), means, tau, stand_in)
+    plan = protocols.audit_protocols(1000)
+    found = recommend.caveats(recommend.Recommendation("AR TI-AN P@10", ["AR TI-AN P@10"]), means, tau, stand_in, plan)
     # AR: A > Pop > Rnd, as under UAR; P1R puts Pop above A
     pairs = found["reversed_pairs"]
     assert list(zip(pairs["above"], pairs["below"], pairs["reversed under"])) == [("A", "Popularity", ["P1R(10) P@10"])]
     assert found["companion"] == "UAR P@10"  # the most faithful neutralising protocol on the stand-in world
     assert found["furthest"] == ("P1R(10) P@10", pytest.approx(1 / 3))  # 3 pairs, 1 reversed: (2 - 1) / 3
     alone = recommend.caveats(recommend.Recommendation("UAR P@10", ["UAR P@10"]), means.loc[["UAR P@10"]],
-                              tau.loc[["UAR P@10"], ["UAR P@10"]], stand_in)
+                              tau.loc[["UAR P@10"], ["UAR P@10"]], stand_in, plan)
     assert alone["furthest"] is None and alone["reversed_pairs"].empty  # no other protocol to compare with
-    assert recommend.caveats(None, means, tau, stand_in) == {}
+    assert recommend.caveats(None, means, tau, stand_in, plan) == {}
 
 
 def test_data_without_non_positive_ratings_gets_no_world_and_no_recommendation() -> None:

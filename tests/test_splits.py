@@ -365,3 +365,17 @@ def test_leave_one_random_out() -> None:
     np.testing.assert_array_equal(again.items, test.items)
     chosen = {tuple(leave_one_random_out(ratings, seed=s)[1].items.tolist()) for s in range(30)}
     assert len(chosen) > 1
+
+
+def test_the_registry_names_every_split_the_module_draws_once() -> None:
+    """Every public function that draws a training/test split is in ``SPLITS`` (the audit's card lists them all),
+    and every method of ``make_folds`` is named there alike."""
+    from recbias import splits
+
+    drawing = {name for name, value in vars(splits).items() if callable(value) and not name.startswith("_")
+               and getattr(value, "__module__", "") == splits.__name__ and name.endswith(("_split", "_splits", "_out"))}
+    registered = [function.__name__ for _, function in splits.SPLITS.values()]
+    assert sorted(registered) == sorted(drawing) and len(set(registered)) == len(registered)
+    assert set(splits._SPLIT_METHODS) <= set(splits.SPLITS)
+    words = [name for name, _ in splits.SPLITS.values()]
+    assert len(set(words)) == len(words) and all(words)

@@ -8,7 +8,7 @@ is the test ratio ``|R_test| / |R|``, ``r(i)`` the number of ratings of item ``i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ __all__ = [
     "fold_seed",
     "make_folds",
     "NewUserSplit",
+    "SPLITS",
     "UNIFORM_RULES",
     "UniformSplit",
     "kfold_split",
@@ -423,6 +424,17 @@ def new_user_splits(
 
 # ------------------------------------------------------------------------------- folds
 
+#: every split this module offers: its name (the ``method`` of :func:`make_folds` where that draws it) -> its
+#: name in words and the function that draws it (test thinning and head removal reduce a split, they are none)
+SPLITS: dict[str, tuple[str, Callable[..., Any]]] = {
+    "coin": ("coin-flip", random_split),
+    "kfold": ("k-fold", kfold_split),
+    "temporal": ("temporal", temporal_split),
+    "leave-last-out": ("leave-last-out", leave_last_out),
+    "leave-one-random-out": ("leave-one-random-out", leave_one_random_out),
+    "uniform": ("uniform test item profiles", uniform_split),
+    "new-user": ("new users", new_user_splits),
+}
 _SPLIT_METHODS = ("coin", "kfold", "temporal", "uniform")
 
 @dataclass(frozen=True, eq=False)

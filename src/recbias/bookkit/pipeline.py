@@ -336,13 +336,15 @@ class Run:
 
 @dataclass(frozen=True)
 class Build:
-    """One run of the build tool: its id, its private scratch directory, and what every page shares."""
+    """One run of the build tool: its id, its private scratch directory, and what every page shares; ``out`` is
+    the directory of pages built apart from the book (``None``: the book's own build)."""
 
     root: Path
     build: str
     work: Path
     record: dict[str, Any]
     env: dict[str, str]
+    out: Path | None = None
 
     @property
     def cache_report(self) -> Path:
@@ -358,21 +360,26 @@ def _owner_alive(work: Path) -> bool:
         return False
 
 
-def remove_stale(root: Path) -> None:
-    """Remove what killed builds left behind: scratch directories, orphan output sets, temporary files."""
-    from recbias.cache import remove_stale_temporaries
-
+def remove_stale_scratch(directory: Path) -> set[str]:
+    """Remove the scratch directories of killed builds and renders in ``directory``; the ids of live builds."""
     live = set()
-    for work in (root / "_build").glob(f"{WORK_PREFIX}*"):
+    for work in directory.glob(f"{WORK_PREFIX}*"):
         if _owner_alive(work):
             live.add(work.name.removeprefix(WORK_PREFIX))
         else:
             shutil.rmtree(work, ignore_errors=True)
-    for scratch in (root / "_build").glob(f"{RENDER_PREFIX}*"):
+    for scratch in directory.glob(f"{RENDER_PREFIX}*"):
         pid = scratch.name.removeprefix(RENDER_PREFIX)
         if not (pid.isdigit() and psutil.pid_exists(int(pid))):
             shutil.rmtree(scratch, ignore_errors=True)
-    results.remove_stale(root, live)
+    return live
+
+
+def remove_stale(root: Path) -> None:
+    """Remove what killed builds left behind: scratch directories, orphan output sets, temporary files."""
+    from recbias.cache import remove_stale_temporaries
+
+    results.remove_stale(root, remove_stale_scratch(root / "_build"))
     remove_stale_temporaries()
 
 
@@ -426,7 +433,10 @@ def _commit(build: Build, run: Run) -> None:
         (staging / worker.RECORD_FILE).unlink()
         (staging / worker.READS_FILE).unlink(missing_ok=True)
         results.write_json(staging / results.PROVENANCE_FILE, record)
-        results.commit(build.root, page.name, staging, build.build, page.source.with_suffix(".ipynb"))
+        if build.out is None:
+            results.commit(build.root, page.name, staging, build.build, page.source.with_suffix(".ipynb"))
+        else:
+            results.deliver(staging, build.out, page.name)
     except OSError as error:
         raise _fault(page, error) from None
 
@@ -434,13 +444,14 @@ def _commit(build: Build, run: Run) -> None:
 def _failure_message(build: Build, run: Run, reason: str) -> str:
     """Keep the failed page's notebook and log; the message naming the page, the cause and both files."""
     page = run.page
+    apart = None if build.out is None else build.out / results.FAILED.name
     try:
         notebook, log = results.keep_failure(build.root, page.name, run.staging / f"{page.name}.ipynb",
-                                             run.staging / f"{page.name}.log")
+                                             run.staging / f"{page.name}.log", into=apart)
     except OSError as error:
         raise _fault(page, error) from None
     kept = ([f"executed notebook {_shown(notebook)}"] if notebook else []) + [
-        f"traceback in {_shown(build.root / results.LOGS / log.name)}"]
+        f"traceback in {_shown(log if apart else build.root / results.LOGS / log.name)}"]
     return f"{reason} ({'; '.join(kept)})"
 
 
@@ -489,21 +500,26 @@ def _run_batch(build: Build, batch: list[Page], dataset: str, seed: int, extra: 
 
 
 def execute(
-    root: Path, pages: list[Page], dataset: str, seed: int, extra: dict[str, str], jobs: int
+    root: Path, pages: list[Page], dataset: str, seed: int, extra: dict[str, str], jobs: int, out: Path | None = None
 ) -> dict[str, float]:
     """Execute ``pages`` (in parallel where ``jobs`` allows), then the scorecard.
 
     Each page runs in a worker process on a staging directory inside this build's private
     scratch directory (so concurrent builds never collide) and its outputs are committed as one
-    set (:mod:`recbias.bookkit.results`) only when every cell succeeded.
+    set (:mod:`recbias.bookkit.results`) only when every cell succeeded.  With ``out``, the pages are built
+    apart from the book: the scratch directory, each page's outputs (:func:`recbias.bookkit.results.deliver`)
+    and its failure lie in ``out``, the scorecard does not run, and nothing under the book's ``_build`` changes.
     """
     from recbias.cache import REPORT_VARIABLE
 
-    remove_stale(root)
+    if out is None:
+        remove_stale(root)
+    else:
+        remove_stale_scratch(out)
     build_id = results.new_build_id()
-    work = root / "_build" / f"{WORK_PREFIX}{build_id}"
+    work = (root / "_build" if out is None else out) / f"{WORK_PREFIX}{build_id}"
     build = Build(root, build_id, work, provenance(root, dataset, seed, build_id),
-                  {REPORT_VARIABLE: str(work / CACHE_REPORT_FILE), **page_environment(jobs)})
+                  {REPORT_VARIABLE: str(work / CACHE_REPORT_FILE), **page_environment(jobs)}, out)
     timings: dict[str, float] = {}
     try:
         try:
@@ -514,7 +530,7 @@ def execute(
         failures = _run_batch(build, pages, dataset, seed, extra, jobs, timings)
         if failures:
             raise BuildError("\n".join(failures))
-        scorecard = [p for p in notebook_pages(root) if p.name == SCORECARD]
+        scorecard = [p for p in notebook_pages(root) if p.name == SCORECARD] if out is None else []
         if scorecard:
             check_results(root)
             failures = _run_batch(build, scorecard, dataset, seed, extra, jobs, timings)
@@ -580,6 +596,15 @@ def not_built_note(page: Page) -> str:
             f"(or `python -m recbias.bookkit --chapters {chapter}`).")
 
 
+def page_title(page: Page) -> str:
+    """The title of a page: the first level-1 heading of its source (its name when it has none)."""
+    import jupytext
+
+    cells = jupytext.read(page.source).cells
+    return next((line[2:].strip() for cell in cells if cell.cell_type == "markdown"
+                 for line in cell.source.splitlines() if line.startswith("# ")), page.name)
+
+
 def fill_missing(root: Path) -> list[Page]:
     """Write a "not built yet" page for every page that was never executed, so the book still builds.
 
@@ -594,13 +619,8 @@ def fill_missing(root: Path) -> list[Page]:
         output = page.source.with_suffix(".ipynb")
         if not output.exists():
             output.unlink(missing_ok=True)  # a link to a set that is gone
-            cells = jupytext.read(page.source).cells
-            title = next(
-                (line for c in cells if c.cell_type == "markdown" for line in c.source.splitlines() if line.startswith("# ")),
-                f"# {page.name}",
-            )
             note = f":::{{note}}\n{not_built_note(page)}\n:::"
-            notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"{title}\n\n{note}")])
+            notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {page_title(page)}\n\n{note}")])
             notebook.metadata = jupytext.read(page.source).metadata
             nbformat.write(notebook, output)
             missing.append(page)
@@ -618,17 +638,18 @@ def render_command(root: Path, output: Path) -> list[str]:
             "-W", "-n", "--keep-going"]
 
 
-def render(root: Path) -> Path:
+def render(root: Path, site: Path | None = None, log: Path | None = None) -> Path:
     """Render the HTML book into a fresh directory and swap it for ``_build/html`` in one step; returns the index.
 
     The site readers see stays whole until the new one is: a render that fails or is stopped leaves it as
     it was (the render's log is kept in ``_build/logs/render.log``).  Starting afresh also makes identical
     builds byte-identical: into an existing output directory Sphinx would add checksums of the previous
-    build's static files to the links of every page.
+    build's static files to the links of every page.  ``site`` and ``log`` put the site and the log elsewhere
+    (a page rendered apart from the book); the render's scratch directory is then beside ``site``.
     """
-    site = root / "_build" / "html"
-    scratch = root / "_build" / f"{RENDER_PREFIX}{os.getpid()}"
-    log = root / results.LOGS / RENDER_LOG
+    site = site or root / "_build" / "html"
+    scratch = site.parent / f"{RENDER_PREFIX}{os.getpid()}"
+    log = log or root / results.LOGS / RENDER_LOG
     try:
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "w") as handle:
@@ -671,9 +692,21 @@ def swap(new: Path, current: Path) -> None:
         raise OSError(number, os.strerror(number), str(current))
 
 
-def main(argv: list[str] | None = None) -> int:
+def add_csv_arguments(parser: argparse.ArgumentParser, what: str = "csv:PATH only") -> None:
+    """The options ``--csv-threshold``, ``--csv-duplicates`` and ``--csv-columns`` (:func:`set_csv_options`)."""
     from recbias.datasets.csvfile import DUPLICATE_POLICIES
 
+    parser.add_argument("--csv-threshold", type=float, metavar="X",
+                        help=f"{what}: a rating >= X is positive (default: the file's highest rating)")
+    parser.add_argument("--csv-duplicates", choices=DUPLICATE_POLICIES,
+                        help=f"{what}: what to do with a (user, item) pair on several lines (default: error)")
+    parser.add_argument("--csv-columns", metavar="MAP",
+                        help=f"{what}: which header names the columns, e.g. user=userId,item=movieId,"
+                             "rating=rating,timestamp=timestamp (default: user,item[,rating][,timestamp] or a "
+                             "common spelling such as MovieLens's)")
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m recbias.bookkit", description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root holding _toc.yml")
     parser.add_argument("--dataset", default="synthetic", help="dataset name (default: synthetic)")
@@ -683,14 +716,7 @@ def main(argv: list[str] | None = None) -> int:
         "-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
         help="extra chapter parameter (repeatable)",
     )
-    parser.add_argument("--csv-threshold", type=float, metavar="X",
-                        help="csv:PATH only: a rating >= X is positive (default: the file's highest rating)")
-    parser.add_argument("--csv-duplicates", choices=DUPLICATE_POLICIES,
-                        help="csv:PATH only: what to do with a (user, item) pair on several lines (default: error)")
-    parser.add_argument("--csv-columns", metavar="MAP",
-                        help="csv:PATH only: which header names the columns, e.g. user=userId,item=movieId,"
-                             "rating=rating,timestamp=timestamp (default: user,item[,rating][,timestamp] or a "
-                             "common spelling such as MovieLens's)")
+    add_csv_arguments(parser)
     parser.add_argument("--jobs", type=int, default=2, help="chapters executed in parallel")
     parser.add_argument("--no-html", action="store_true", help="execute only, do not render HTML")
     parser.add_argument("--list", action="store_true", help="list the chapters and their parameters, then stop")

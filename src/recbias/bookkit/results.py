@@ -127,6 +127,22 @@ def commit(root: Path, page: str, staged: Path, build: str, notebook: Path) -> P
     return final
 
 
+def deliver(staged: Path, destination: Path, page: str) -> list[Path]:
+    """Move every file of the complete set ``staged`` of ``page``, built apart from the book, into
+    ``destination``, each replacing the file of its name in one rename, and remove the page's last failure kept
+    there (:func:`keep_failure` with ``into``); the book's sets and links are left alone.  Returns the files."""
+    destination.mkdir(parents=True, exist_ok=True)
+    moved = []
+    for path in sorted(staged.iterdir()):
+        if path.is_file():
+            os.replace(path, destination / path.name)
+            moved.append(destination / path.name)
+    shutil.rmtree(staged, ignore_errors=True)
+    for leftover in (destination / FAILED.name / f"{page}.ipynb", destination / FAILED.name / f"{page}.log"):
+        leftover.unlink(missing_ok=True)
+    return moved
+
+
 def relink(root: Path, page: str, notebook: Path) -> bool:
     """Restore the fixed links of ``page``'s current set where they were removed or replaced; False when the
     page has no set (it was never built)."""
@@ -137,13 +153,15 @@ def relink(root: Path, page: str, notebook: Path) -> bool:
     return True
 
 
-def keep_failure(root: Path, page: str, notebook: Path | None, log: Path) -> tuple[Path | None, Path]:
+def keep_failure(root: Path, page: str, notebook: Path | None, log: Path,
+                 into: Path | None = None) -> tuple[Path | None, Path]:
     """Move a failed page's executed notebook and log to ``_build/failed/`` and point its log link there.
 
     The page's current set (its last good build) stays as it is.  Returns the kept notebook
     (``None`` when the page never got that far, or its worker was killed before writing it) and log.
+    A page built apart from the book keeps them in ``into`` instead, and no link of the book changes.
     """
-    failed = root / FAILED
+    failed = into or root / FAILED
     failed.mkdir(parents=True, exist_ok=True)
     kept_notebook = None
     (failed / f"{page}.ipynb").unlink(missing_ok=True)  # an older failure's notebook is not this one's
@@ -155,7 +173,8 @@ def keep_failure(root: Path, page: str, notebook: Path | None, log: Path) -> tup
         os.replace(log, kept_log)
     else:
         kept_log.write_text("")
-    point(root / LOGS / f"{page}.log", kept_log)
+    if into is None:
+        point(root / LOGS / f"{page}.log", kept_log)
     return kept_notebook, kept_log
 
 

@@ -14,8 +14,9 @@ Kernels talk to their worker over Unix sockets in a directory of their own, neve
 so kernels started together cannot pick the same port.
 
 The executed notebook is what readers download: it keeps no local path (a ``csv:PATH`` dataset is
-named by its file, :func:`recbias.datasets.csvfile.dataset_label`), no time stamp and no random cell
-id, so two builds of the same sources give the same file.
+named by its file, :func:`recbias.datasets.csvfile.dataset_label`, and any other parameter naming a file
+by its last part, :func:`without_directories`), no time stamp and no random cell id, so two builds of
+the same sources give the same file.
 """
 
 from __future__ import annotations
@@ -140,10 +141,24 @@ def parameters_index(notebook: Any) -> int | None:
     return None
 
 
+#: the directories of an absolute path in a text (``/home/me/x.csv`` -> ``x.csv``; not inside an address)
+_DIRECTORIES = re.compile(r"(?<![\w./])/(?:[^\s,:/'\"]+/)+(?=[^\s,:/'\"])")
+
+
+def without_directories(text: str) -> str:
+    """``text`` with every absolute path in it named by its last part (a file given to an audit, say).
+
+    >>> without_directories('systems = "mf, /home/me/mine.py:Rec"')
+    'systems = "mf, mine.py:Rec"'
+    """
+    return _DIRECTORIES.sub("", text)
+
+
 def shown_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
-    """The parameters as a page shows them: the dataset by :func:`dataset_label` (no local path)."""
-    return {name: dataset_label(value) if name == "dataset" and isinstance(value, str) else value
-            for name, value in parameters.items()}
+    """The parameters as a page shows them: the dataset by :func:`dataset_label`, every other text without the
+    directories of the paths it names (no local path)."""
+    return {name: (dataset_label(value) if name == "dataset" else without_directories(value))
+            if isinstance(value, str) else value for name, value in parameters.items()}
 
 
 def provenance_markdown(record: dict[str, Any]) -> str:
@@ -190,6 +205,7 @@ def reproducible(notebook: Any) -> None:
             dataset = re.search(r'^dataset = "(csv:[^"]*)"$', cell.source, flags=re.M)
             if dataset:
                 cell.source = cell.source.replace(dataset.group(0), f'dataset = "{dataset_label(dataset.group(1))}"')
+            cell.source = without_directories(cell.source)
 
 
 def page_record(spec: dict[str, Any], reads: Path) -> dict[str, Any]:

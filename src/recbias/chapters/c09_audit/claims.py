@@ -3,12 +3,14 @@ scale than AR does (IRJ 2017 Sec. 6), and the values it is checked on."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from recbias.bookkit.claims import Finding, above
-from recbias.chapters.c09_audit.study.protocols import AR, NEUTRALISING
+from recbias.chapters.c09_audit.study.protocols import ar_protocol, neutralising
+from recbias.protocol_study import Protocol
 
 #: the chapter reproduces no published number: the header of the common schema only
 PUBLISHED = Path(__file__).with_name("published.csv")
@@ -29,16 +31,23 @@ RANKING = {True: "The data rank the protocols: the ones behind the most faithful
                   "the choice among them is the rule's, not the evidence's; report the set beside the pick."}
 
 
+#: what the page says of the metric the protocols read, by whether each reads its usual one (``metric = "usual"``)
+METRIC_READ = {True: "each reads its usual metric at a cutoff of {cutoff}: precision on target sets, the hit rate "
+                     "when sampled and nDCG over the whole catalogue",
+               False: "every one reads {metric} at a cutoff of {cutoff}"}
+
+
 #: what the page says when the skew's exponent was fitted at an end of its range, by whether it was
 ALPHA_AT_BOUND = {True: "The fitted α of the audited data sits at an end of the range the fit searches ({alpha:.2f}): "
                         "the curve fits its popularity poorly, so the stand-in world below copies the skew only "
                         "roughly, and the advice leans on that world more than usual.", False: ""}
 
 
-def measured(share: pd.DataFrame) -> dict[str, float]:
-    """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.compare.popularity_share`."""
+def measured(share: pd.DataFrame, plan: Sequence[Protocol]) -> dict[str, float]:
+    """The values the finding reads, from :func:`recbias.chapters.c09_audit.study.compare.popularity_share` of the
+    protocols of ``plan``."""
     index = share["popularity index"]
-    neutral = [p for p in NEUTRALISING if p in index.index]
-    if AR not in index.index or not neutral:
+    ar, neutral = ar_protocol(plan), [p for p in neutralising(plan) if p in index.index]
+    if ar not in index.index or not neutral:
         return {}
-    return {"ar_index": float(index[AR]), "neutralising_index": float(index[neutral].max())}
+    return {"ar_index": float(index[ar]), "neutralising_index": float(index[neutral].max())}

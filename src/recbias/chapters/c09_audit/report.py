@@ -1,23 +1,32 @@
-"""The audit page's tables, the values its advice and its protocol card quote, and its JSON summary."""
+"""The audit page's tables, the values its advice and its protocol card quote, and its JSON summary (whose fields
+``summary.schema.json`` beside this module describes, :data:`SUMMARY_SCHEMA`)."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 import recbias
 from recbias.chapters.c09_audit.study.measure import Measured
 from recbias.chapters.c09_audit.study.profile import EXPLAINED_BY
-from recbias.chapters.c09_audit.study.protocols import EXPLAINED_IN
+from recbias.chapters.c09_audit.study.protocols import explained_in
 from recbias.chapters.c09_audit.study.recommend import Recommendation, StandInFidelity
+from recbias.evaluate.fidelity import paired_pvalue
 from recbias.protocol_study import Protocol
+from recbias.splits import SPLITS
 from recbias.text import and_list, fmt_ci, fmt_number, fmt_pct, fmt_yes
+
+#: the JSON Schema of the summary the audit writes; its ``version`` is the one :func:`write_summary` writes
+SUMMARY_SCHEMA = Path(__file__).with_name("summary.schema.json")
+SUMMARY_VERSION: int = json.loads(SUMMARY_SCHEMA.read_text())["properties"]["version"]["const"]
 
 
 def doc_link(page: str) -> str:
@@ -55,8 +64,9 @@ def scores_table(measured: Measured) -> pd.DataFrame:
 
 def protocols_table(plan: list[Protocol], measured: Measured) -> pd.DataFrame:
     """What each protocol is: design, metric, split, correction and the chapter that explains it."""
+    pages = explained_in(plan)
     return pd.DataFrame([{"protocol": p.label, "design": p.design, "metric": p.metric, "split": p.split,
-                          "correction": p.correction or "", "explained in": doc_link(EXPLAINED_IN[p.label])}
+                          "correction": p.correction or "", "explained in": doc_link(pages[p.label])}
                          for p in measured.kept(plan)])
 
 
@@ -69,17 +79,33 @@ def commit() -> str:
         return "unknown"
 
 
+def split_rows(measured: Measured) -> list[dict[str, Any]]:
+    """Every split the package offers (:data:`recbias.splits.SPLITS`): ``name``, ``words``, the ``function`` that
+    draws it, whether the audit ``used`` it, and then its ``train_ratings`` and ``test_ratings`` (else None)."""
+    rows = []
+    for name, (words, function) in SPLITS.items():
+        fold = measured.splits.get(name)
+        rows.append({"name": name, "words": words, "function": f"{function.__module__}.{function.__name__}",
+                     "used": fold is not None, "train_ratings": None if fold is None else len(fold.train),
+                     "test_ratings": None if fold is None else len(fold.test)})
+    return rows
+
+
 def card_values(plan: list[Protocol], measured: Measured, *, dataset: str, seed: int, test_ratio: float,
                 systems: list[str]) -> dict[str, str]:
-    """The values of the evaluation protocol card, which the page quotes in its card and its paragraph."""
+    """The values of the evaluation protocol card, which the page quotes in its card and its paragraph; its
+    ``split`` names the splits the data were evaluated with among every split the package offers."""
     kept = measured.kept(plan)
-    splits = ", ".join(f"{name} ({len(fold.train):,} training / {len(fold.test):,} test ratings)"
-                       for name, fold in measured.splits.items())
+    splits = split_rows(measured)
+    used, unused = [row for row in splits if row["used"]], [row["words"] for row in splits if not row["used"]]
+    sizes = [f"{row['words']} ({row['train_ratings']:,} training / {row['test_ratings']:,} test ratings)"
+             for row in used]
+    split = f"used: {and_list(sizes)}" + (f"; offered, not used: {and_list(unused)}" if unused else "")
     return {"data": dataset, "systems": ", ".join(systems),
             "designs": "; ".join(f"{p.label}: {p.design}" + (f" ({p.correction})" if p.correction else "")
                                  for p in kept),
-            "metrics": ", ".join(dict.fromkeys(p.metric for p in kept)), "split": splits,
-            "split-names": and_list(list(measured.splits)), "test-ratio": f"{test_ratio:g}",
+            "metrics": ", ".join(dict.fromkeys(p.metric for p in kept)), "split": split,
+            "split-names": and_list([row["words"] for row in used]), "test-ratio": f"{test_ratio:g}",
             "held-out": f"{test_ratio:.0%}", "seed": str(seed), "protocol-count": str(len(kept)),
             "protocols": and_list([p.label for p in kept]), "users": f"{measured.summary()['users'].max():,}",
             "software": f"recbias {recbias.__version__}, commit {commit()}"}
@@ -127,27 +153,75 @@ def advice_values(recommendation: Recommendation | None, fidelity: StandInFideli
     return values
 
 
+def flips_table(flips: pd.DataFrame) -> pd.DataFrame:
+    """The pairs of systems some protocols reverse (:func:`.study.compare.flipped_pairs`), each list of protocols
+    joined for display."""
+    return flips.assign(**{column: [", ".join(labels) for labels in flips[column]]
+                           for column in ("first above under", "second above under")})
+
+
 def reversals_table(caveats: dict[str, Any]) -> pd.DataFrame:
     """The pairs of systems the protocol to report orders and other protocols reverse, with those protocols."""
     pairs = caveats.get("reversed_pairs", pd.DataFrame(columns=["above", "below", "reversed under"]))
     return pairs.assign(**{"reversed under": [", ".join(others) for others in pairs["reversed under"]]})
 
 
-def write_summary(path: str | Path, measured: Measured, profiles: pd.DataFrame, share: pd.DataFrame,
-                  tau: pd.DataFrame, flips: pd.DataFrame, card: dict[str, str], fidelity: StandInFidelity,
-                  recommendation: Recommendation | None) -> None:
-    """The audit's numbers as JSON, written atomically to ``path``."""
-    path = Path(path)
+def _plain(value: Any) -> Any:
+    """``value`` with numpy and pandas scalars made plain Python and every undefined number (NaN, infinite, NA)
+    made ``None``, so that it is strict JSON."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(item) for item in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    return None if value is None or value is pd.NA else value
+
+
+def fidelity_rows(fidelity: StandInFidelity) -> list[dict[str, Any]]:
+    """The rows of the stand-in fidelity table as the summary gives them: with ``behind_best_share`` (the share of
+    resamples in which the protocol's τ is below the most faithful one's, also under its former name
+    ``behind_best``) and ``p_value_vs_best`` (:func:`recbias.evaluate.fidelity.paired_pvalue`)."""
+    table = fidelity.table
+    if table.empty:
+        return []
+    best = table["protocol"].iloc[0]
+    pvalues = [paired_pvalue(table, best, protocol) for protocol in table["protocol"]]
+    shown = table.drop(columns=["tau_draws"]).assign(behind_best_share=table["behind_best"], p_value_vs_best=pvalues)
+    return shown.to_dict(orient="records")
+
+
+def summary_content(measured: Measured, plan: list[Protocol], profiles: pd.DataFrame, share: pd.DataFrame,
+                    tau: pd.DataFrame, flips: pd.DataFrame, card: dict[str, str], fidelity: StandInFidelity,
+                    recommendation: Recommendation | None, settings: dict[str, Any]) -> dict[str, Any]:
+    """The audit's numbers as plain JSON values, in the form :data:`SUMMARY_SCHEMA` describes; ``settings`` are the
+    parameters it ran with (dataset, seed, test ratio, metric, cutoff, systems)."""
     stand_in = {"world": fidelity.world, "shape": fidelity.shape, "refused": fidelity.refused,
-                "truth": fidelity.truth_metric, "systems": fidelity.systems,
-                "fidelity": fidelity.table.drop(columns=["tau_draws"], errors="ignore").to_dict(orient="records"),
+                "truth": fidelity.truth_metric, "systems": fidelity.systems, "fidelity": fidelity_rows(fidelity),
                 "recommended": None if recommendation is None else recommendation.protocol,
                 "within_noise_of_best": [] if recommendation is None else recommendation.tied}
-    content = {"summary": measured.summary().to_dict(orient="records"),
-               "relevant_share": measured.relevant_share.to_dict(), "profiles": profiles.to_dict(orient="records"),
-               "popularity": share.reset_index().to_dict(orient="records"), "kendall_tau": tau.to_dict(),
-               "flipped_pairs": flips.to_dict(orient="records"), "card": card, "stand_in": stand_in}
+    protocols = [{"label": p.label, "design": p.design, "metric": p.metric, "split": p.split, "family": p.family,
+                  "correction": p.correction} for p in measured.kept(plan)]
+    return _plain({"version": SUMMARY_VERSION, "settings": settings, "protocols": protocols,
+                   "summary": measured.summary().to_dict(orient="records"),
+                   "relevant_share": measured.relevant_share.to_dict(), "profiles": profiles.to_dict(orient="records"),
+                   "popularity": share.reset_index().to_dict(orient="records"), "kendall_tau": tau.to_dict(),
+                   "flipped_pairs": [joined | {"first_above": listed["first above under"],
+                                               "second_above": listed["second above under"]} for listed, joined in
+                                     zip(flips.to_dict(orient="records"),
+                                         flips_table(flips).to_dict(orient="records"), strict=True)],
+                   "splits": split_rows(measured), "card": card,
+                   "stand_in": stand_in})
+
+
+def write_summary(path: str | Path, content: dict[str, Any]) -> None:
+    """Write the summary ``content`` (:func:`summary_content`) as strict JSON to ``path``, atomically."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(content, indent=1, default=float))
+    temporary.write_text(json.dumps(content, indent=1, allow_nan=False))
     os.replace(temporary, path)

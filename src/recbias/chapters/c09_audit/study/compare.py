@@ -41,8 +41,8 @@ def _sides(means: pd.DataFrame) -> Iterator[tuple[str, str, list[str], list[str]
 
 def flipped_pairs(means: pd.DataFrame) -> pd.DataFrame:
     """Every pair of systems whose order some protocols reverse: ``first``, ``second``, the protocols that
-    put ``first`` above and those that put ``second`` above."""
-    rows = [(a, b, ", ".join(up), ", ".join(down)) for a, b, up, down in _sides(means) if up and down]
+    put ``first`` above and those that put ``second`` above (lists)."""
+    rows = [(a, b, up, down) for a, b, up, down in _sides(means) if up and down]
     return pd.DataFrame(rows, columns=["first", "second", "first above under", "second above under"])
 
 

@@ -1,25 +1,66 @@
 """The protocols an audit measures: eight of :func:`recbias.protocol_study.protocols`, each with the chapter
-that explains it."""
+that explains it, read with their usual metrics or with one metric at one cutoff for all."""
 
 from __future__ import annotations
 
-from recbias.protocol_study import Protocol, families, protocols
+from collections.abc import Sequence
+from dataclasses import replace
+
+from recbias.metrics import parse_metric
+from recbias.protocol_study import Protocol, protocols
+from recbias.sampled.rank_metrics import rank_metric
 
 #: every audit compares the user's systems with these two references (display label -> preset)
 REFERENCES = {"Random": "random", "Popularity": "popularity"}
-#: the audit's protocols, in the order its tables list them -> the page that explains each
+#: the audit's protocols by their label in :func:`recbias.protocol_study.protocols`, in the order its tables list
+#: them -> the page that explains each
 EXPLAINED_IN = {"AR TI-AN P@10": "03_sparsity_bias", "1R P@10": "02_designs", "P1R(10) P@10": "05_neutralising_designs",
                 "U1R P@10": "05_neutralising_designs", "UAR P@10": "05_neutralising_designs",
                 "sampled HR@10": "06_sampled_metrics", "sampled HR@10, corrected (BV 0.1)": "06_sampled_metrics",
                 "full-catalogue nDCG@10": "06_sampled_metrics"}
-#: the standard all-relevant protocol the neutralising ones are compared with
-AR = "AR TI-AN P@10"
-#: the audit's protocols whose candidates neutralise popularity (IRJ 2017 Sec. 6)
-NEUTRALISING = tuple(label for label in EXPLAINED_IN if families()[label] == "neutralising")
+#: the ``metric`` that keeps each protocol's usual metric family (precision on target sets, the hit rate when
+#: sampled, nDCG over the full catalogue), read at the audit's cutoff
+USUAL = "usual"
+#: the design of the standard all-relevant protocol the neutralising ones are compared with (AR over the test items)
+AR_DESIGN = "TI-AN"
 
 
-def audit_protocols(n_items: int) -> list[Protocol]:
+def audit_protocols(n_items: int, metric: str = USUAL, cutoff: int = 10) -> list[Protocol]:
     """The protocols of :data:`EXPLAINED_IN`, in its order, with target sets sized to a catalogue of ``n_items``
-    (:func:`recbias.protocol_study.protocols`)."""
+    (:func:`recbias.protocol_study.protocols`), each reading ``metric@cutoff`` (its usual metric family at
+    ``cutoff`` for :data:`USUAL`), its label saying so.  ``metric`` must take a cutoff and be a function of the rank
+    of one relevant item, so that the sampled protocols can be corrected (``ValueError`` otherwise).
+
+    >>> [p.label for p in audit_protocols(1000, "nDCG", 5)][:2]
+    ['AR TI-AN nDCG@5', '1R nDCG@5']
+    >>> audit_protocols(1000)[-1].metric
+    'nDCG@10'
+    """
+    if isinstance(cutoff, bool) or not isinstance(cutoff, int) or cutoff < 1:
+        raise ValueError(f"the cutoff must be a positive integer, got {cutoff!r}")
+    if metric != USUAL:
+        spec = parse_metric(f"{metric}@{cutoff}")
+        rank_metric(spec)  # a metric the sampled protocols cannot correct is refused here
+        metric = spec.name
     by_label = {p.label: p for p in protocols(n_items)}
-    return [by_label[label] for label in EXPLAINED_IN]
+    plan = []
+    for label in EXPLAINED_IN:
+        base = by_label[label]
+        read = f"{parse_metric(base.metric).name if metric == USUAL else metric}@{cutoff}"
+        plan.append(replace(base, label=base.label.replace(base.metric, read), metric=read))
+    return plan
+
+
+def explained_in(plan: Sequence[Protocol]) -> dict[str, str]:
+    """Protocol label -> the page that explains it, for a whole plan of :func:`audit_protocols`."""
+    return {p.label: page for p, page in zip(plan, EXPLAINED_IN.values(), strict=True)}
+
+
+def ar_protocol(plan: Sequence[Protocol]) -> str:
+    """The label of the standard all-relevant protocol of ``plan`` (over the test items, :data:`AR_DESIGN`)."""
+    return next(p.label for p in plan if p.family == "standard" and p.design == AR_DESIGN)
+
+
+def neutralising(plan: Sequence[Protocol]) -> tuple[str, ...]:
+    """The labels of the protocols of ``plan`` whose candidates neutralise popularity (IRJ 2017 Sec. 6)."""
+    return tuple(p.label for p in plan if p.family == "neutralising")

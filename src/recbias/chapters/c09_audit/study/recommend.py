@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from recbias.chapters.c09_audit.study.profile import bias_profile
-from recbias.chapters.c09_audit.study.protocols import NEUTRALISING
+from recbias.chapters.c09_audit.study.protocols import neutralising
 from recbias.chapters.c09_audit.study.compare import reversals
 from recbias.bookkit.claims import LEVEL
 from recbias.evaluate.fidelity import leaders, system_field
@@ -91,15 +91,16 @@ def recommend(table: pd.DataFrame, plan: Sequence[Protocol], level: float = LEVE
 
 
 def caveats(recommendation: Recommendation | None, means: pd.DataFrame, tau: pd.DataFrame,
-            fidelity: StandInFidelity) -> dict[str, Any]:
+            fidelity: StandInFidelity, plan: Sequence[Protocol]) -> dict[str, Any]:
     """What to say beside the recommended protocol on the audited data (:mod:`.compare`; empty without one): the
     pairs of systems other protocols reverse, the protocol that orders them least like it (and that τ; None
-    without another), and the most faithful neutralising protocol on the stand-in world (``companion``)."""
+    without another), and the most faithful neutralising protocol of ``plan`` on the stand-in world
+    (``companion``)."""
     if recommendation is None:
         return {}
     chosen = recommendation.protocol
     agreement = tau.loc[chosen].drop(chosen).dropna()
-    neutral = [p for p in fidelity.table["protocol"] if p in NEUTRALISING and p in means.index]
+    neutral = [p for p in fidelity.table["protocol"] if p in neutralising(plan) and p in means.index]
     return {"reversed_pairs": reversals(means, chosen),
             "furthest": (agreement.idxmin(), float(agreement.min())) if len(agreement) else None,
             "companion": neutral[0] if neutral else None}
