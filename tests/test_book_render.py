@@ -111,6 +111,15 @@ def test_the_swap_exchanges_two_directories_in_one_step(tmp_path):
     assert (current / "index.html").read_text() == "newer" and (new / "index.html").read_text() == "new"
 
 
+def test_the_render_reads_the_package_of_the_book_it_renders(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")
+    assert pipeline.render_environment(tmp_path)["PYTHONPATH"] == "/elsewhere"  # a book without its package
+    (tmp_path / "src" / "recbias").mkdir(parents=True)
+    assert pipeline.render_environment(tmp_path)["PYTHONPATH"] == os.pathsep.join([str(tmp_path / "src"), "/elsewhere"])
+    monkeypatch.delenv("PYTHONPATH")
+    assert pipeline.render_environment(tmp_path)["PYTHONPATH"] == str(tmp_path / "src")
+
+
 @pytest.mark.slow
 def test_after_sigkill_of_the_build_no_worker_or_kernel_of_it_is_alive_5_s_later(tmp_path):
     process, kernel = start_slow_build(tmp_path)

@@ -195,3 +195,13 @@ def test_a_finding_says_whose_statement_it_is():
                               says={claims.MEASURED: "x is {x}."})
     record = claims.evaluate(measured, {"x": 2}, dataset="d")
     assert (record.verdict, record.sentence) == (report.MEASURED, "x is 2.")
+
+
+def test_an_anchor_is_the_label_of_a_figure_or_table_the_scorecard_can_link_to():
+    criterion = claims.at_least("x", 1, origin=ORIGIN)
+    assert claims.Finding("k", "s", "IRJ 2017 Sec. 6", "tbl-audit-popularity", criterion, "e").anchor
+    assert claims.Number("n", "s", 1.0, 0.1, "ml-1m", "IRJ 2017 Fig. 2", "").anchor == ""
+    with pytest.raises(ValueError, match="finding 'k': anchor 'Sec. 6' is not the label of a figure or table"):
+        claims.Finding("k", "s", "IRJ 2017", "Sec. 6", criterion, "e")
+    with pytest.raises(ValueError, match="number 'n': anchor 'bellogin2017statistical' is not the label"):
+        claims.Number("n", "s", 1.0, 0.1, "ml-1m", "IRJ 2017", "bellogin2017statistical")

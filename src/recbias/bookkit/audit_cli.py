@@ -252,6 +252,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run ``python -m recbias audit`` or ``prepare`` with ``argv`` (default: the command line); returns the exit
+    code, 1 after one line naming what failed."""
     args = parser().parse_args(argv)
     try:
         return audit(args) if args.command == "audit" else prepare(args)

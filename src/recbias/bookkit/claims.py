@@ -36,6 +36,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +76,24 @@ POLICY = (f"Every comparison is tested at the level {LEVEL:g}, two-sided, with t
           "that needs several comparisons to hold at once holds only when each does (an intersection-union "
           "test, which needs no correction); findings are not corrected for their number, so among many "
           "findings a few may hold or fail by chance.")
+
+#: a claim's anchor: the label of the figure (``fig-...``) or table (``tbl-...``) of its page that shows it, the
+#: fragment of the scorecard's link to that place; "" links to the page itself
+ANCHOR = re.compile(r"(fig|tbl)-[a-z0-9]+(-[a-z0-9]+)*")
+
+
+def check_anchor(what: str, anchor: str) -> None:
+    """Refuse an anchor that is no figure or table label (:data:`ANCHOR`): a section number or a citation key
+    would give the scorecard a link to nowhere.
+
+    >>> check_anchor("finding 'k'", "Sec. 6")
+    Traceback (most recent call last):
+    ValueError: finding 'k': anchor 'Sec. 6' is not the label of a figure or table (fig-... or tbl-...), which the scorecard links to
+    """
+    if anchor and not ANCHOR.fullmatch(anchor):
+        raise ValueError(f"{what}: anchor {anchor!r} is not the label of a figure or table (fig-... or tbl-...), "
+                         "which the scorecard links to")
+
 
 #: The one schema of every chapter's ``published.csv`` (lines starting with ``#`` are comments).
 PUBLISHED_COLUMNS = ("key", "statement", "value", "tolerance", "paper_dataset", "source", "anchor", "departs", "note")
@@ -396,6 +415,7 @@ class Finding:
     def __post_init__(self) -> None:
         if not self.statement or not self.evidence:
             raise ValueError(f"finding {self.key!r}: statement and evidence must be non-empty")
+        check_anchor(f"finding {self.key!r}", self.anchor)
         if self.origin not in ORIGINS:
             raise ValueError(f"finding {self.key!r}: origin {self.origin!r} is none of {', '.join(ORIGINS)}")
         unknown = sorted(set(self.says) - {*OUTCOMES, NOT_CHECKED})
@@ -435,6 +455,7 @@ class Number:
                 raise ValueError(f"number {self.key!r}: {name} must be a finite number, got {getattr(self, name)!r}")
         if self.tolerance < 0:
             raise ValueError(f"number {self.key!r}: tolerance must be non-negative, got {self.tolerance}")
+        check_anchor(f"number {self.key!r}", self.anchor)
 
 
 def published(path: str | Path) -> list[Number]:

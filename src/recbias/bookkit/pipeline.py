@@ -638,6 +638,16 @@ def render_command(root: Path, output: Path) -> list[str]:
             "-W", "-n", "--keep-going"]
 
 
+def render_environment(root: Path) -> dict[str, str]:
+    """The render's environment: the book's own package first on ``PYTHONPATH`` when ``root`` holds
+    ``src/recbias``, so that Sphinx's extensions and the API reference read the code being built, whichever
+    copy of ``recbias`` the environment has installed (:mod:`recbias.bookkit.apiref` checks it)."""
+    source = root / "src"
+    if not (source / "recbias").is_dir():
+        return dict(os.environ)
+    return os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [str(source), os.environ.get("PYTHONPATH")]))}
+
+
 def render(root: Path, site: Path | None = None, log: Path | None = None) -> Path:
     """Render the HTML book into a fresh directory and swap it for ``_build/html`` in one step; returns the index.
 
@@ -654,7 +664,8 @@ def render(root: Path, site: Path | None = None, log: Path | None = None) -> Pat
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "w") as handle:
             process = subprocess.Popen(render_command(root, scratch), stdin=subprocess.DEVNULL, stdout=handle,
-                                       stderr=subprocess.STDOUT, preexec_fn=worker.die_with_parent)
+                                       stderr=subprocess.STDOUT, env=render_environment(root),
+                                       preexec_fn=worker.die_with_parent)
             try:
                 code = process.wait()
             finally:

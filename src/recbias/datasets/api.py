@@ -20,6 +20,7 @@ from recbias.datasets.fetch import DataFiles, locate, open_files, sha256_file
 from recbias.datasets.registry import DATASETS, QRELS, DatasetInfo
 from recbias.ratings import Ratings
 
+#: the dataset of a build that names none: a simulated world, generated offline
 DEFAULT = "synthetic"
 _CSV_PREFIX = "csv:"
 #: the environment variable naming a file to which every load appends the name of the dataset it read (the

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 __all__ = ["GRAMMAR", "DesignSpec", "parse_design"]
 
+#: the grammar of design names, as the errors of :func:`parse_design` print it
 GRAMMAR = (
     "design := [RELEVANT] [CANDIDATES '-' NONRELEVANT] [' -' X '% head'] [' -NR'], at least one of the first two, "
     "where "

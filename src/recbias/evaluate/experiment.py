@@ -249,7 +249,7 @@ class DesignSource:
 
 def _design_source(dataset: str, fold: Fold, spec: DesignSpec, index: int, *, seed: int, on_shortage: str,
                    shared_negatives: bool) -> DesignSource:
-    """Design ``index`` of ``fold``: its plan, its runs when they are sampled (with :func:`fold_seed`
+    """Design ``index`` of ``fold``: its plan, its runs when they are sampled (with :func:`~recbias.splits.fold_seed`
     ``(seed, 1000 k + index)``), and its report row: what it kept and left out, ``|PR_test|``,
     candidates and the training and test sizes."""
     clock = time.perf_counter()
@@ -290,7 +290,7 @@ def _evaluate_block(
     A design's runs are its piece (cut from runs drawn whole) or, for AN designs, built here for
     the block's users; every system scores the candidates of all designs with one
     :class:`~recbias.evaluate.Candidates` pass over the block's users, and each table is ranked
-    with the block's first entry in the fold's tie-break stream (:func:`fold_seed` ``(seed, k)``).
+    with the block's first entry in the fold's tie-break stream (:func:`~recbias.splits.fold_seed` ``(seed, k)``).
     """
     seconds = dict.fromkeys(STAGES[1:], 0.0)
     clock = time.perf_counter()
@@ -387,15 +387,15 @@ def run_experiment(
         systems: display label -> preset name or unfitted recommender (see :func:`fit_systems`); in
             process, a recommender is fitted in place, fold after fold (it holds the last fold's
             fit afterwards); on a cluster, copies of it are fitted on the workers.
-        folds: the number of folds to draw with :func:`make_folds` (``split``, ``test_ratio``,
+        folds: the number of folds to draw with :func:`~recbias.splits.make_folds` (``split``, ``test_ratio``,
             ``seed``), or ready-made folds.
         metrics: metric specs of :func:`recbias.metrics.parse_metric`; those that need item
             popularity (``PSR``, ``novelty``, ``IPS-*``, ``SNIPS-*``) get
-            :meth:`ItemPopularity.from_ratings` ``(ratings, fold.test, train=fold.train)``:
+            :meth:`~recbias.metrics.ItemPopularity.from_ratings` ``(ratings, fold.test, train=fold.train)``:
             counts over the dataset, the fold's positive test ratings and, for the
             propensities, its positive training counts.
         seed: seeds the splits, the recommenders, the sampling of non-relevant items
-            (design ``d`` of fold ``k`` uses :func:`fold_seed` ``(seed, 1000 k + d)``) and
+            (design ``d`` of fold ``k`` uses :func:`~recbias.splits.fold_seed` ``(seed, 1000 k + d)``) and
             the random tie-break.
         ties: tie policy of :func:`recbias.evaluate.rank_runs`.
         cache: reuse fits through :mod:`recbias.cache`.
@@ -514,11 +514,11 @@ def evaluate_fold(
     candidates of all runs objects with one :class:`~recbias.evaluate.Candidates` pass per
     user block of about ``block_entries`` entries (one block when some runs object is not
     listed user after user; dense score blocks of ``score_block`` entries), so a sweep of
-    many target sets costs one scoring per (fold, system).  Ties are broken with :func:`fold_seed` ``(seed, fold.index)``; ``item_popularity``
-    is passed to :func:`recbias.evaluate.evaluate_runs`.  Columns: ``dataset`` (default: the
-    name of the fold's training set), ``fold``, ``design``, ``system``, ``run``, ``user``,
-    ``group`` and one per metric.  ``seconds``, when given, accumulates the ``score``,
-    ``rank`` and ``metrics`` times.
+    many target sets costs one scoring per (fold, system).  Ties are broken with
+    :func:`~recbias.splits.fold_seed` ``(seed, fold.index)``; ``item_popularity`` is passed to
+    :func:`recbias.evaluate.evaluate_runs`.  Columns: ``dataset`` (default: the name of the fold's
+    training set), ``fold``, ``design``, ``system``, ``run``, ``user``, ``group`` and one per metric.
+    ``seconds``, when given, accumulates the ``score``, ``rank`` and ``metrics`` times.
     """
     sources = [DesignSource(label, None, RunsLayout.of(r), r, {}) for label, r in runs.items()]
     local = InProcess()
@@ -572,7 +572,7 @@ def growing_target_sets(
     :func:`largest_target_size` (``min_share``) are dropped; the users who can hold the
     largest size kept, subsampled to ``max_users`` with ``seed`` when given, are the
     population of every size.  Size ``s`` is the design ``1R {candidates}-NN(s - 1)``,
-    drawn with :func:`fold_seed` ``(seed, s)``.  Returns ``{size: runs}`` for the sizes
+    drawn with :func:`~recbias.splits.fold_seed` ``(seed, s)``.  Returns ``{size: runs}`` for the sizes
     kept, ascending (empty when none is feasible).
     """
     if any(int(s) != s or s < 2 for s in sizes):

@@ -33,6 +33,7 @@ from numba import njit, prange
 from recbias.runs import Ranking, Runs
 
 TiePolicy = Literal["random", "optimistic", "pessimistic"]
+#: the policies for tied scores: a seeded random order, relevant candidates first (optimistic) or last (pessimistic)
 TIE_POLICIES: tuple[str, ...] = ("random", "optimistic", "pessimistic")
 
 

@@ -1,10 +1,10 @@
 """Scores of the candidates of runs, computed once per user whatever the number of designs.
 
 Two ways in, one per recommender API: :class:`Candidates` gathers from dense
-``chunk x n_items`` blocks of :meth:`Recommender.score_users`, so the candidates
+``chunk x n_items`` blocks of :meth:`~recbias.recommenders.Recommender.score_users`, so the candidates
 of every design of a fold are scored with one block per chunk of users (the
 fast path when runs hold many candidates per user); :func:`score_runs` asks
-:meth:`Recommender.score` for the (user, item) pairs of one runs object.
+:meth:`~recbias.recommenders.Recommender.score` for the (user, item) pairs of one runs object.
 Both return one score per candidate, aligned with ``runs.items``.
 """
 
@@ -63,7 +63,7 @@ class Candidates:
     """Every candidate of several runs objects, scored with one dense block per chunk of users.
 
     Building the object orders the *runs* of each runs object by user (a sort of the runs,
-    not of their candidates); :meth:`score` then costs one :meth:`Recommender.score_users`
+    not of their candidates); :meth:`score` then costs one :meth:`~recbias.recommenders.Recommender.score_users`
     call per chunk of at most ``block // n_items`` users and one compiled gather of the
     candidates' scores from that block, for any number of runs objects sharing those users.
     ``users`` adds users without runs whose blocks a reader of :meth:`score` needs (e.g. the
@@ -112,5 +112,6 @@ class Candidates:
 
 
 def score_runs(recommender: Recommender, runs: Runs) -> np.ndarray:
-    """Scores of every candidate of ``runs`` from :meth:`Recommender.score`, aligned with ``runs.items``."""
+    """Scores of every candidate of ``runs`` from :meth:`~recbias.recommenders.Recommender.score`, aligned with
+    ``runs.items``."""
     return recommender.score(np.repeat(runs.users, runs.sizes), runs.items)

@@ -194,7 +194,7 @@ def auc(runs: Ranked) -> np.ndarray:
     Krichene & Rendle 2020, Eq. 2, over the run's own candidates: with ``m``
     relevant candidates among ``|T_u|``, AUC = sum over relevant entries of the
     non-relevant entries below it, divided by ``m (|T_u| - m)``.  With one relevant
-    item at rank r this is (|T_u| - r) / (|T_u| - 1) (Eq. 7).  ``0`` without pairs.
+    item at rank r this is ``(|T_u| - r) / (|T_u| - 1)`` (Eq. 7).  ``0`` without pairs.
 
     Of the four (relevant, non-relevant) pairs only (rank 2, rank 3) is in order:
 

@@ -29,7 +29,7 @@ def recommendation_counts(runs: Ranked, n: int, n_items: int) -> np.ndarray:
 
 
 def catalogue_coverage(runs: Ranked, n: int, n_items: int) -> float:
-    """Catalogue coverage@n = |union of the top-n lists| / n_items (Ge et al. 2010).
+    """Catalogue coverage@n = ``|union of the top-n lists| / n_items`` (Ge et al. 2010).
 
     >>> from recbias.runs import Runs
     >>> runs = Runs.from_arrays([0, 3, 6], users=[0, 1], items=[0, 1, 2, 0, 3, 1], labels=[0] * 6)

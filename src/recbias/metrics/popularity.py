@@ -92,8 +92,8 @@ def stratified_recall(runs: Ranked, n: int, popularity: ItemPopularity, gamma: f
     """Popularity-stratified recall@n (Steck 2011; IRJ Section 7).
 
     PSR@n = sum over relevant items in the top n of w(i) / sum over the user's relevant
-    test items of w(i), with w(i) = |PR(i)|^(-gamma/(gamma+1)).  ``gamma = 0`` is plain
-    recall; ``gamma = inf`` weights each item by 1/|PR(i)|.  The denominator comes from
+    test items of w(i), with ``w(i) = |PR(i)|^(-gamma/(gamma+1))``.  ``gamma = 0`` is plain
+    recall; ``gamma = inf`` weights each item by ``1/|PR(i)|``.  The denominator comes from
     ``popularity.test_positive`` when given, otherwise from the run's own relevant
     candidates, which is only allowed when every run holds all ``n_relevant`` items.
     ``0`` for runs without relevant items.
@@ -129,8 +129,8 @@ def stratified_recall(runs: Ranked, n: int, popularity: ItemPopularity, gamma: f
 
 
 def novelty(runs: Ranked, n: int, popularity: ItemPopularity) -> np.ndarray:
-    """Mean self-information of the top n: (1/n') sum over the top n' = min(n, |T_u|) items
-    of -log2 p(i), with p(i) = |R(i)| / n_users (Zhou et al. 2010; Vargas & Castells 2011).
+    """Mean self-information of the top n: (1/n') sum over the top ``n' = min(n, |T_u|)`` items
+    of ``-log2 p(i)``, with ``p(i) = |R(i)| / n_users`` (Zhou et al. 2010; Vargas & Castells 2011).
 
     Item 0 is rated by all 8 users (0 bits), item 1 by 2 of them (2 bits):
 
