@@ -225,7 +225,7 @@ def test_a_finding_that_says_something_says_it_of_every_outcome_it_reaches(key, 
 def test_the_sentences_name_the_outcome_they_are_printed_for() -> None:
     line = BY_KEY["ar-precision-linear-in-density"]
     assert set(line.says) == {MEASURED, NOT_CHECKED}  # no verdict: only what was measured is said
-    assert line.sentence(MEASURED, EVERY_VALUE).startswith("**AR precision follows the density**, and a line fits it")
+    assert line.sentence(MEASURED, EVERY_VALUE).startswith("**AR precision follows the density.** The papers call")
     assert BY_KEY["1r-precision-independent-of-density"].says[HOLDS] == "**1R precision does not follow the test data.**"
     order = BY_KEY["order-survives-sparsity"]
     assert order.sentence(FAILS, EVERY_VALUE | {"order_changed": 1, "order_levels": 6}).startswith(

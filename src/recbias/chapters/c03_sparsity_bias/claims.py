@@ -102,10 +102,10 @@ FINDINGS = [
             SOURCE, "fig-sparsity-ar",
             measured_only("ar_r2", "ar_scatter", words=NO_MARGIN.format("a line")),
             "R² of the line in δ: {ar_r2:.3f}; scatter about it {ar_scatter:.1f} times the points' sampling noise",
-            says={MEASURED: "**AR precision follows the density**, and a line fits it with R² of {ar_r2:.3f}, the "
-                            "points straying from it by {ar_scatter:.1f} times their sampling noise (about 1 when "
-                            "only noise is left). The papers call the relation linear without a number that would "
-                            "say how straight, so the book measures it and gives no verdict."}),
+            says={MEASURED: "**AR precision follows the density.** The papers call the relation linear without a "
+                            "number that would say how straight, so the book shows the fit and gives no verdict: the "
+                            "points stray from the line by {ar_scatter:.1f} times their sampling noise (about 1 when "
+                            "only noise is left)."}),
     Finding("1r-precision-independent-of-density", "1R P@{n} (TI-NN) does not depend on the amount of test ratings",
             SOURCE, "fig-sparsity-one-r",
             interval_between("one_r_change_low", "one_r_change_high", -ONE_R_BOUND, ONE_R_BOUND,
