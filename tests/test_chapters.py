@@ -73,8 +73,11 @@ def test_page_executes_and_glues_what_its_prose_quotes(page, tmp_path, monkeypat
     prose = "\n".join(line for line in chapter.read_text().splitlines() if line.startswith("#"))
     quoted = set(GLUE_REFERENCE.findall(prose))
     assert quoted <= glued, f"{page} quotes values it never glues: {sorted(quoted - glued)}"
-    shown = {output.get("metadata", {}).get("scrapbook", {}).get("name", f"cell {k}"): "".join(html)
-             for k, cell in enumerate(executed.cells) for output in cell.get("outputs", [])
-             if "<table" in "".join(html := output.get("data", {}).get("text/html", ""))}
+    shown = {}  # name (a glued table's, else its cell's) -> HTML, glued ("application/papermill.record/text/html")
+    for k, cell in enumerate(executed.cells):  # or displayed ("text/html")
+        for output in cell.get("outputs", []):
+            html = "".join(next((v for mime, v in output.get("data", {}).items() if mime.endswith("text/html")), ""))
+            if "<table" in html:
+                shown[output.get("metadata", {}).get("scrapbook", {}).get("name", f"cell {k}")] = html
     too_wide = {name: round(width, 1) for name, html in shown.items() if (width := table_width(html)) > COLUMN_EM}
     assert too_wide == {}, f"{page} shows tables wider than the text column ({COLUMN_EM:.1f} em): {too_wide}"
