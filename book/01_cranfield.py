@@ -223,7 +223,8 @@ say("thresholds", ", ".join(f"≥ {r.positive_threshold:g} on {r.name}" for r in
 # %% tags=["remove-input"]
 glue_table("tbl-cranfield-sizes", report.size_table(study), {
     "per query": "{:.1f}", "judged per query": "{:.1f}", "positive share": "{:.1%}",
-    **dict.fromkeys(["queries", "judgments", "relevant documents", "positive judgments"], "{:,}")}, left=["collection"])
+    **dict.fromkeys(["queries", "judgments", "relevant documents", "positive judgments"], "{:,}")}, left=["collection"],
+    wrap=["collection"], keep=["collection"])
 headers = report.SPREAD_HEADERS
 glue_table("tbl-cranfield-spread", report.spread_table(study), {
     headers["share relevant to one query"]: "{:.1%}", headers["max positives per document"]: "{:,}",

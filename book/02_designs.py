@@ -277,7 +277,8 @@ glue_table("tbl-designs-sizes", sizes, {c: "{:,.0f}" for c in sizes.columns if c
 
 # %% tags=["remove-cell"]
 glue_figure("fig-designs-precision", figures.precision_figure(study))
-glue_table("tbl-designs-precision", report.precision_table(study), left=[("set", ""), ("system", "")])
+glue_table("tbl-designs-precision", report.precision_table(study), left=[("set", ""), ("system", "")],
+           wrap=[("set", "")])
 
 # %% [markdown]
 # {numref}`fig-designs-precision` draws the mean P@10 of every system under every
@@ -618,7 +619,8 @@ say("metrics_exceptions", and_list(exceptions) if exceptions else "none")
 say("runs_1r", f"{study.one_r_runs:,}")
 say("splits", fmt_count(len(study.folds), "split", "splits"))
 say("map_mrr_gap", f"{study.map_mrr_gap:.1g}")
-glue_table("tbl-designs-metrics", metrics, dict.fromkeys(comparison.METRICS, "{:.3f}"), left=["design", "system", "set"])
+glue_table("tbl-designs-metrics", metrics, dict.fromkeys(comparison.METRICS, "{:.3f}"), left=["design", "system", "set"],
+           wrap=["set"])
 
 # %% [markdown]
 # In 1R a run holds one relevant item, so its average precision is the precision at
@@ -661,7 +663,8 @@ glue_table("tbl-designs-metrics", metrics, dict.fromkeys(comparison.METRICS, "{:
 
 # %% tags=["remove-input"]
 check = truth.truth_check(study)
-glue_table("tbl-designs-orders", report.orders_table(study, check), left=["set", "dataset", "design", report.ORDER])
+glue_table("tbl-designs-orders", report.orders_table(study, check), left=["set", "dataset", "design", report.ORDER],
+           wrap=["set"])
 if check is None:
     show_text(claims.NO_TRUTH.format(dataset=ratings.name))
 else:

@@ -479,7 +479,7 @@ orders = fits.order_stability(stats, SYSTEMS, f"P@{N}")
 fig = figures.order_figure(orders)
 dataset_caption(fig.axes[0], ratings.name)
 glue_figure("fig-sparsity-orders", fig)
-glue_table("tbl-sparsity-orders", report.order_table(orders))
+glue_table("tbl-sparsity-orders", report.order_table(orders), keep=[("removed", "")])
 
 # %% [markdown]
 # ## What survives sparsity

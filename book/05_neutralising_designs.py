@@ -170,7 +170,8 @@ studies = [study.study_dataset(data, folds=n, **options)
 main = studies[0]
 glue_table("tbl-neutralising-plan", report.plan_table([(s.name, s.plan) for s in studies]),
            {"σ asked": "{:g}", "largest σ": "{:.3f}", "σ used": "{:g}", "ε": "{:g}", "held out": "{:.1%}",
-            "of the items": "{:.1%}", "rated items": "{:,}", "|T|": "{:,}", "|T| (floor)": "{:,}"})
+            "of the items": "{:.1%}", "rated items": "{:,}", "|T|": "{:,}", "|T| (floor)": "{:,}"},
+           wrap=["dataset"], keep=["dataset"])
 say("main_name", main.name)
 say("plan_size", f"{main.plan.size:,}")
 say("plan_items", f"{main.plan.n_items:,}")

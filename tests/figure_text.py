@@ -1,4 +1,5 @@
-"""Text boxes of a matplotlib figure, for the figure tests of every chapter: no two of them may overlap."""
+"""Text boxes of a matplotlib figure, for the figure tests of every chapter: no two of them may overlap, none may
+reach beyond the canvas, and the figure must fit the text column."""
 
 from __future__ import annotations
 
@@ -45,6 +46,22 @@ def overlapping_texts(figure: Figure) -> list[tuple[str, str]]:
     renderer = figure.canvas.get_renderer()
     boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in drawn_texts(figure)]
     return [(a, b) for (a, box_a), (b, box_b) in combinations(boxes, 2) if box_a.overlaps(box_b)]
+
+
+def texts_outside(figure: Figure) -> list[str]:
+    """The drawn texts of ``figure`` that reach beyond its canvas, where a saved figure would cut them."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    canvas = figure.bbox
+    return [t.get_text() for t in drawn_texts(figure)
+            if not (canvas.x0 - 0.5 <= (box := t.get_window_extent(renderer)).x0 and box.x1 <= canvas.x1 + 0.5
+                    and canvas.y0 - 0.5 <= box.y0 and box.y1 <= canvas.y1 + 0.5)]
+
+
+def fits_the_column(figure: Figure) -> bool:
+    """Whether ``figure`` is no wider than the theme's figures (:func:`recbias.bookkit.plotting.use_theme`), which the
+    page shows at about 80% of their size in its text column: a wider one is shrunk further and its text with it."""
+    return figure.get_figwidth() <= plt.rcParams["figure.figsize"][0]
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ import re
 from html.parser import HTMLParser
 
 import pandas as pd
+import pytest
 
 from recbias.bookkit import tables
 
@@ -74,3 +75,58 @@ def test_an_empty_table_is_glued_as_its_note_and_a_full_one_as_html(monkeypatch)
     assert glued["empty"].data == "*Not computed here.*" and type(glued["empty"]).__name__ == "Markdown"
     assert type(glued["full"]).__name__ == "HTML" and "<table" in glued["full"].data
     assert type(glued["empty, no note"]).__name__ == "HTML"
+
+
+def _em(text: str, bold: bool = False) -> float:
+    """Width of ``text`` in em of DejaVu Sans, read from the outline matplotlib draws (an independent route to
+    the metrics :func:`tables.table_width` reads)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    font = FontProperties(family="DejaVu Sans", weight="bold" if bold else "normal", size=100)
+    return TextToPath().get_text_width_height_descent(text, font, ismath=False)[0] / 100
+
+
+def test_a_table_is_as_wide_as_its_widest_cells_with_their_padding() -> None:
+    frame = pd.DataFrame({"name": ["ab", "abcdef ghi"], "v": ["0.5<br><small>[0.25, 0.75]</small>", "0.1"]})
+    one_line = (_em("abcdef ghi") + 1) + (_em("[0.25, 0.75]") * 0.85 + 1)  # every cell on one line
+    assert tables.table_width(tables.table_html(frame)) == pytest.approx(one_line, rel=0.01)
+    wrapped = (_em("abcdef") + 1) + (_em("[0.25, 0.75]") * 0.85 + 1)  # the name wraps at its space
+    assert tables.table_width(tables.table_html(frame, wrap=["name"])) == pytest.approx(wrapped, rel=0.01)
+    long = frame.assign(name=["a statement far longer than thirty-two characters", "x"])
+    assert tables.table_width(tables.table_html(long)) == pytest.approx(12 + _em("[0.25, 0.75]") * 0.85 + 1,
+                                                                        rel=0.01)  # min-width 12em, padding in
+
+
+def test_cells_under_a_label_spanning_rows_are_counted_in_their_own_columns() -> None:
+    frame = pd.DataFrame({"x": ["1", "a much wider value"]},
+                         index=pd.MultiIndex.from_tuples([("dataset", "AR"), ("dataset", "1R")]))
+    html = tables.table_html(frame, index=True)
+    assert 'rowspan="2"' in html  # the second row has no cell under the dataset
+    expected = (_em("dataset", bold=True) + 1) + (_em("AR", bold=True) + 1) + (_em("a much wider value") + 1)
+    assert tables.table_width(html) == pytest.approx(expected, rel=0.01)
+
+
+def test_a_table_too_wide_for_the_column_is_split_into_parts_that_repeat_its_row_names() -> None:
+    cells = "0.1234<br><small>[0.1234, 0.1234]</small>"
+    frame = pd.DataFrame({"protocol": ["AR TI-AN P@10", "1R P@10"]} | {f"system {k}": [cells] * 2 for k in range(8)})
+    assert tables.table_width(tables.table_html(frame.iloc[:, :2])) < tables.COLUMN_EM
+    whole = tables.table_html(frame)  # rows not named: never split
+    assert whole.count("<table") == 1 and tables.table_width(whole) > tables.COLUMN_EM
+    split = tables.table_html(frame, keep=["protocol"], left=["protocol"])
+    parts = [rows_of(part) for part in split.split("<table")[1:]]
+    assert len(parts) > 1 and tables.table_width(split) <= tables.COLUMN_EM
+    headers = [[text for _, text in part[0]] for part in parts]
+    assert all(header[0] == "protocol" for header in headers)
+    assert [column for header in headers for column in header[1:]] == list(frame.columns[1:])
+    assert all([text for _, text in row][0] in ("AR TI-AN P@10", "1R P@10") for part in parts for row in part[1:])
+
+
+def test_a_split_keeps_the_columns_under_one_label_together() -> None:
+    columns = pd.MultiIndex.from_tuples([(group, f"s{k}") for group in ("left", "right") for k in range(5)])
+    frame = pd.DataFrame([["0.1234<br><small>± 0.1234 ± 0.1234</small>"] * 10] * 2, columns=columns,
+                         index=["AR", "1R"])
+    split = tables.table_html(frame, index=True)
+    parts = split.split("<table")[1:]
+    assert len(parts) == 2 and tables.table_width(split) <= tables.COLUMN_EM
+    assert ">left<" in parts[0] and ">right<" not in parts[0] and ">right<" in parts[1]

@@ -7,6 +7,7 @@ import pytest
 from designs_study import supported, two_datasets
 
 from recbias.bookkit.scorecard import FINDING, NUMBER, Claim
+from recbias.bookkit.tables import COLUMN_EM, table_html, table_width
 from recbias.chapters.c02_designs import report as tables
 from recbias.chapters.c02_designs.study import comparison, support, truth
 from recbias.text import TARGET_SIZE_HTML, fmt_p_clause, fmt_p_html
@@ -174,3 +175,16 @@ def test_the_orders_table_sets_every_design_against_the_truth_of_its_set() -> No
 def test_observed_data_get_the_measured_orders_only() -> None:
     table = tables.orders_table(two_datasets())
     assert table.columns.tolist() == ["set", "dataset", "design", "order, best first", "P@10 of the first"]
+
+
+def test_the_widest_tables_fit_the_text_column_as_the_page_glues_them() -> None:
+    """Precision per design, the metrics beyond P@10 and the orders against the truth, on two datasets: their set
+    column wraps, and each fits the text column (:func:`recbias.bookkit.tables.table_width`)."""
+    study = two_datasets()
+    glued = {"precision": table_html(tables.precision_table(study), left=[("set", ""), ("system", "")],
+                                     wrap=[("set", "")]),
+             "metrics": table_html(tables.metric_table(study), dict.fromkeys(comparison.METRICS, "{:.3f}"),
+                                   left=["design", "system", "set"], wrap=["set"]),
+             "orders": table_html(tables.orders_table(study, truth.truth_check(study)),
+                                  left=["set", "dataset", "design", tables.ORDER], wrap=["set"])}
+    assert {name: table_width(html) for name, html in glued.items() if table_width(html) > COLUMN_EM} == {}

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from c03_inputs import check_frame, density_fits, elasticities, lift_frame, orders, size_fits, summary, sweep
 
+from recbias.bookkit.tables import COLUMN_EM, table_html, table_width
 from recbias.chapters.c03_sparsity_bias import claims, report
 
 
@@ -44,11 +45,23 @@ def test_elasticity_table() -> None:
 
 def test_order_table_shows_the_truth_only_when_there_is_one() -> None:
     plain = report.order_table(orders())
-    assert plain["removed"].tolist() == ["0%", "50%", "90%", "99%"] and "AR: τ, truth" not in plain.columns
-    assert plain.loc[2, "AR: users"] == "40" and plain.loc[2, "AR: τ, full test set"].startswith("0.33<br>")
+    assert plain[("removed", "")].tolist() == ["0%", "50%", "90%", "99%"] and ("AR", "τ, truth") not in plain.columns
+    assert plain.loc[2, ("AR", "users")] == "40" and plain.loc[2, ("AR", "τ, full test set")].startswith("0.33<br>")
     # the pairs ordered against the full test set, the one now above first; none where the order is the same
-    assert plain["AR: swapped"].tolist() == ["–", "–", "B > A", "B > A"] and set(plain["1R: swapped"]) == {"–"}
-    assert "1R: τ, truth" in report.order_table(orders(truth=True)).columns
+    assert plain[("AR", "swapped")].tolist() == ["–", "–", "B > A", "B > A"] and set(plain[("1R", "swapped")]) == {"–"}
+    assert ("1R", "τ, truth") in report.order_table(orders(truth=True)).columns
+
+
+def test_order_table_fits_the_text_column_as_one_part_per_design() -> None:
+    """With the papers' five systems, a truth, and three pairs swapped at a level, the table splits into an AR and
+    a 1R part, each repeating the levels, and each fits the text column."""
+    table = report.order_table(orders(truth=True)).copy()
+    swapped = "<br>".join(["rating-MF > pLSA", "rating-kNN > pLSA", "rating-kNN > Popularity"])
+    table[("AR", "swapped")] = table[("1R", "swapped")] = swapped
+    html = table_html(table, keep=[("removed", "")])  # as the page glues it
+    parts = html.split("<table")[1:]
+    assert table_width(html) <= COLUMN_EM and len(parts) == 2
+    assert all(">removed<" in part for part in parts) and ">AR<" in parts[0] and ">1R<" in parts[1]
 
 
 def test_lift_and_spread_tables() -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from recbias.bookkit.tables import COLUMN_EM, table_html, table_width
 from recbias.chapters.c05_neutralising_designs import report, study
 from recbias.chapters.c05_neutralising_designs.study import UniformPlan
 
@@ -141,3 +142,10 @@ def test_the_sweep_ends_table_gives_each_estimator_at_its_smallest_and_largest_e
     assert (row["smallest exponent"], row["largest exponent"]) == (0.5, pytest.approx(-0.1))
     assert row["change"] == pytest.approx(-0.6) and table.loc[("other", "stratified recall"), "change"] == \
         pytest.approx(-0.1)
+
+
+def test_fig8_table_fits_the_text_column_as_the_page_glues_it() -> None:
+    systems = {name: 0.0589 for name in study.SYSTEMS}
+    html = table_html(report.fig8_table([_summary("ml-100k", systems), _summary("lastfm-2k", systems)]), index=True)
+    assert table_width(html) <= COLUMN_EM
+    assert all(f">{name.removesuffix(' (top-N)')}<" in html for name in study.SYSTEMS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import jsonschema
 import numpy as np
@@ -10,6 +11,7 @@ import pandas as pd
 import pytest
 
 from recbias import datasets
+from recbias.bookkit.tables import COLUMN_EM, table_html, table_width
 from recbias.chapters.c09_audit import report
 from recbias.chapters.c09_audit.study import compare, measure, profile, protocols, recommend
 from recbias.chapters.c09_audit.study.recommend import Recommendation, StandInFidelity
@@ -163,7 +165,8 @@ def test_the_fidelity_table_marks_the_protocol_to_report_and_its_ties() -> None:
     assert shown["protocol"].tolist() == ["sampled, corrected", "<b>AR</b>", "UAR"]
     assert shown["within noise of the best"].tolist() == ["yes", "yes", "no"]
     assert shown["rank"].tolist() == ["1", "2", "3"]
-    assert shown["τ with the truth"].iloc[1] == "0.80<br><small>[0.60, 0.90]</small>"
+    assert shown["τ with the truth"].tolist() == ["0.90", "0.80", "0.40"]
+    assert shown["τ over users (95%)"].tolist() == ["0.70 to 1.00", "0.60 to 0.90", "0.20 to 0.50"]
 
 
 def test_the_profile_table_has_a_column_per_dataset_and_links_each_number_to_its_chapter() -> None:
@@ -179,3 +182,18 @@ def test_the_profile_table_has_a_column_per_dataset_and_links_each_number_to_its
     assert table.loc["positive head/tail", "<b>mine</b> (audited)"] == "–"
     assert table.loc["Gini", "explained in"] == '<a href="04_popularity_bias.html">chapter 4</a>'
     assert table.loc["users", "explained in"] == ""
+
+
+@pytest.mark.parametrize("systems", [4, 8])
+def test_the_scores_table_fits_the_text_column_split_by_systems(systems: int) -> None:
+    labels = [p.label for p in protocols.audit_protocols(1682)]
+    names = ["Random", "Popularity", "implicit MF (top-N)", "item-kNN", "user-kNN (top-N)", "pLSA", "rating-MF",
+             "rating-kNN"][:systems]
+    summary = pd.DataFrame([{"protocol": p, "system": s, "mean": 0.1234, "ci_low": 0.1034, "ci_high": 0.1434}
+                            for p in labels for s in names])
+    measured = SimpleNamespace(summary=lambda: summary, relevant_share=pd.Series(0.0118, index=labels))
+    html = table_html(report.scores_table(measured), left=["protocol"], keep=["protocol"])  # as the page glues it
+    assert table_width(html) <= COLUMN_EM
+    parts = html.split("<table")[1:]
+    assert len(parts) > 1 and all(">protocol<" in part for part in parts)
+    assert all(sum(f">{name}<" in part for part in parts) == 1 for name in names)

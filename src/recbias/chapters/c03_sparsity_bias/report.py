@@ -100,22 +100,24 @@ def elasticity_table(table: pd.DataFrame) -> pd.DataFrame:
 
 def order_table(orders: pd.DataFrame) -> pd.DataFrame:
     """Kendall's tau of each removal level against the full test set (and the truth) over its interval, with the
-    pairs swapped, AR and 1R side by side."""
+    pairs swapped, AR and 1R side by side: columns ``(design, quantity)``, the level in ``("removed", "")``."""
     rows = []
     for x, part in orders.groupby("x", sort=True):
-        row = {"removed": fmt_pct(x, 0)}
+        row = {("removed", ""): fmt_pct(x, 0)}
         for sweep, label in ((AR_REMOVAL, "AR"), (ONE_R_REMOVAL, "1R")):
             level = part[part["sweep"] == sweep]
             if not len(level):
                 continue
             r = level.iloc[0]
-            row[f"{label}: users"] = f"{int(r['users']):,}"
-            row[f"{label}: τ, full test set"] = fmt_ci(r["tau"], r["tau_ci"], 2)
-            row[f"{label}: swapped"] = "<br>".join(f"{above} > {below}" for above, below in r["swapped"]) or "–"
+            row[(label, "users")] = f"{int(r['users']):,}"
+            row[(label, "τ, full test set")] = fmt_ci(r["tau"], r["tau_ci"], 2)
+            row[(label, "swapped")] = "<br>".join(f"{above} > {below}" for above, below in r["swapped"]) or "–"
             if np.isfinite(r["tau_truth"]):
-                row[f"{label}: τ, truth"] = fmt_ci(r["tau_truth"], r["tau_truth_ci"], 2)
+                row[(label, "τ, truth")] = fmt_ci(r["tau_truth"], r["tau_truth_ci"], 2)
         rows.append(row)
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    table.columns = pd.MultiIndex.from_tuples(table.columns)
+    return table
 
 
 def world_table(world: pd.DataFrame | None) -> pd.DataFrame:

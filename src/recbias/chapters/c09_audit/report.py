@@ -22,7 +22,7 @@ from recbias.chapters.c09_audit.study.recommend import Recommendation, StandInFi
 from recbias.evaluate.fidelity import paired_pvalue
 from recbias.protocol_study import Protocol
 from recbias.splits import SPLITS
-from recbias.text import and_list, fmt_ci, fmt_number, fmt_pct, fmt_yes
+from recbias.text import and_list, fmt_number, fmt_pct, fmt_span, fmt_yes
 
 #: the JSON Schema of the summary the audit writes; its ``version`` is the one :func:`write_summary` writes
 SUMMARY_SCHEMA = Path(__file__).with_name("summary.schema.json")
@@ -112,13 +112,16 @@ def card_values(plan: list[Protocol], measured: Measured, *, dataset: str, seed:
 
 
 def fidelity_table(fidelity: StandInFidelity, recommendation: Recommendation | None) -> pd.DataFrame:
-    """Each protocol's Kendall τ with the true order on the stand-in world (95% interval over users below it), its
-    rank, whether the paired resamples tell it from the most faithful one, and the protocol to report in bold."""
+    """Each protocol's Kendall τ with the true order on the stand-in world, the middle 95% of its τ over resampled
+    users (a spread, not an interval centred on τ: resampling blurs close systems and pulls τ down), its rank,
+    whether the paired resamples tell it from the most faithful one, and the protocol to report in bold."""
     table = fidelity.table
     tied, chosen = (recommendation.tied, recommendation.protocol) if recommendation is not None else ([], None)
-    taus = [fmt_ci(t, (lo, hi)) for t, lo, hi in zip(table["tau"], table["tau_low"], table["tau_high"], strict=True)]
     return pd.DataFrame({"protocol": [f"<b>{p}</b>" if p == chosen else p for p in table["protocol"]],
-                         "τ with the truth": taus, "rank": table["rank"].astype(str).tolist(),
+                         "τ with the truth": [fmt_number(t, 2) for t in table["tau"]],
+                         "τ over users (95%)": [fmt_span(lo, hi) if pd.notna(lo) else "–" for lo, hi in
+                                                zip(table["tau_low"], table["tau_high"], strict=True)],
+                         "rank": table["rank"].astype(str).tolist(),
                          "within noise of the best": [fmt_yes(p in tied) for p in table["protocol"]]})
 
 
