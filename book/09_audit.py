@@ -147,20 +147,24 @@ glue_table("tbl-audit-popularity", share.reset_index(), "{:.2f}", left=["protoco
 # between the orders of the systems (references included) under every two protocols is 1 when they agree
 # on every pair and −1 when they reverse every pair ({numref}`fig-audit-tau`); the pairs some protocol
 # reverses are listed below it: on this data, {glue:text}`flip-count` of the {glue:text}`pair-count`
-# pairs of systems change order with the protocol.
+# pairs of systems change order with the protocol. {glue:md}`audit-agreement`
 #
 # ```{glue:figure} fig-audit-tau
 # :name: fig-audit-tau
 #
-# Kendall's τ between the orders of the systems under every two protocols.
+# Kendall's τ between the orders of the systems under every two protocols; with fewer than five systems, the
+# share of the pairs of systems they order alike.
 # ```
 
 # %% tags=["remove-cell"]
 tau = compare.tau_matrix(means)
 flips = compare.flipped_pairs(means)
-glue_figure("fig-audit-tau", figures.tau_figure(tau, ratings.name))
+agreement, few = compare.agreement_map(means)
+glue_figure("fig-audit-tau", figures.tau_figure(agreement, ratings.name, alike=few))
+systems, pairs = len(means.columns), len(means.columns) * (len(means.columns) - 1) // 2
+say("audit-agreement", claims.FEW_SYSTEMS[few].format(systems=systems, pairs=pairs, step=2 / pairs))
 say("flip-count", str(len(flips)))
-say("pair-count", str(len(means.columns) * (len(means.columns) - 1) // 2))
+say("pair-count", str(pairs))
 
 # %% tags=["remove-input"]
 show_table(report.flips_table(flips), left=list(flips.columns), wrap=True)

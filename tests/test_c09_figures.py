@@ -61,3 +61,10 @@ def test_the_tau_map_of_the_audit_reads_at_the_width_of_the_page(figure_theme) -
     tau = pd.DataFrame((values + values.T) / 2, index=PROTOCOLS, columns=PROTOCOLS)
     figure = figures.tau_figure(tau, "ml-100k")
     assert overlapping_texts(figure) == [] and texts_outside(figure) == [] and fits_the_column(figure)
+
+
+def test_with_few_systems_the_map_counts_the_pairs_ordered_alike() -> None:
+    alike = pd.DataFrame([[1.0, 0.5], [0.5, 1.0]], index=["X", "Y"], columns=["X", "Y"])
+    heat = figures.tau_figure(alike, "toy", alike=True)
+    assert [t.get_text() for t in heat.axes[0].texts if t.get_text() != "dataset: toy"] == ["50%"]
+    assert heat.axes[1].get_ylabel() == "pairs ordered alike"

@@ -263,3 +263,19 @@ def test_a_popularity_exponent_fitted_at_the_end_of_its_range_is_flagged() -> No
     assert row["fitted α"] == pytest.approx(5.0) and row["α at a bound"]
     skewed = synthetic.generate(n_users=300, n_items=200, n_ratings=6000, seed=0)
     assert not profile.bias_profile(skewed)["α at a bound"]
+
+
+def test_pairs_ordered_alike_are_counted_as_by_hand_and_replace_tau_below_five_systems() -> None:
+    rng = np.random.default_rng(3)
+    means = pd.DataFrame(rng.integers(0, 4, (4, 5)).astype(float), index=list("PQRS"), columns=list("abcde"))
+    means.iloc[1, 2] = np.nan
+    alike = compare.alike_matrix(means)
+    for p in means.index:
+        for q in means.index:
+            pairs = [(a, b) for i, a in enumerate(means.columns) for b in means.columns[i + 1:]]
+            same = [np.sign(means.at[p, a] - means.at[p, b]) == np.sign(means.at[q, a] - means.at[q, b]) != 0
+                    for a, b in pairs]
+            assert alike.at[p, q] == pytest.approx(sum(same) / len(pairs))
+    assert compare.agreement_map(means)[1] is False  # five systems: τ
+    shown, few = compare.agreement_map(means.iloc[:, :4])
+    assert few and shown.equals(compare.alike_matrix(means.iloc[:, :4]))

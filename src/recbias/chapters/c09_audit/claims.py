@@ -31,6 +31,12 @@ RANKING = {True: "The data rank the protocols: the ones behind the most faithful
                   "the choice among them is the rule's, not the evidence's; report the set beside the pick."}
 
 
+#: what the page says of the map of agreement between protocols, by whether the systems are too few for τ
+FEW_SYSTEMS = {True: "With {systems} systems there are only {pairs} pairs to order, and one swapped pair moves τ by "
+                     "{step:.2f}; the map therefore counts the share of pairs that two protocols order alike.",
+               False: "The map gives Kendall's τ between every two protocols' orders of the {systems} systems."}
+
+
 #: what the page says of the metric the protocols read, by whether each reads its usual one (``metric = "usual"``)
 METRIC_READ = {True: "each reads its usual metric at a cutoff of {cutoff}: precision on target sets, the hit rate "
                      "when sampled and nDCG over the whole catalogue",

@@ -44,15 +44,18 @@ def scores_figure(summary: pd.DataFrame, dataset: str) -> Figure:
     return figure
 
 
-def tau_figure(tau: pd.DataFrame, dataset: str) -> Figure:
+def tau_figure(tau: pd.DataFrame, dataset: str, *, alike: bool = False) -> Figure:
     """Heat map of Kendall's τ between the orders of the systems under every two protocols, each pair once (the
-    triangle below the diagonal)."""
+    triangle below the diagonal); with ``alike``, of the share of pairs of systems they order alike
+    (:func:`recbias.chapters.c09_audit.study.compare.alike_matrix`) instead."""
     labels = [fill(protocol, LABEL_WIDTH) for protocol in tau.index]
     below = tau.iloc[1:, :-1]
     figure, ax = plt.subplots(figsize=(7.5, 6.8))
-    sns.heatmap(below, mask=np.triu(np.ones(below.shape, dtype=bool), k=1), vmin=-1, vmax=1, cmap="RdBu",
-                annot=True, fmt=".2f", annot_kws={"fontsize": 9}, square=True,
-                cbar_kws={"label": "τ", "shrink": 0.7}, xticklabels=labels[:-1], yticklabels=labels[1:], ax=ax)
+    scale = {"vmin": 0, "vmax": 1, "fmt": ".0%", "cmap": "Blues"} if alike else {"vmin": -1, "vmax": 1, "fmt": ".2f",
+                                                                                 "cmap": "RdBu"}
+    sns.heatmap(below, mask=np.triu(np.ones(below.shape, dtype=bool), k=1), annot=True, annot_kws={"fontsize": 9},
+                square=True, cbar_kws={"label": "pairs ordered alike" if alike else "τ", "shrink": 0.7},
+                xticklabels=labels[:-1], yticklabels=labels[1:], ax=ax, **scale)
     ax.set(xlabel="", ylabel="")
     ax.grid(False)
     plt.setp(ax.get_xticklabels(), rotation=90)

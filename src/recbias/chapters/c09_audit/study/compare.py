@@ -25,6 +25,33 @@ def popularity_share(means: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+#: the fewest systems (references included) whose orders the page compares by Kendall's τ: with four, the six
+#: pairs let τ take only seven values and one swapped pair moves it by a third, so the page counts pairs instead
+MIN_SYSTEMS_FOR_TAU = 5
+
+
+def alike_matrix(means: pd.DataFrame) -> pd.DataFrame:
+    """The share of the pairs of systems that every two protocols order the same way (a pair either protocol
+    ties, or leaves unmeasured, is not ordered alike).
+
+    >>> means = pd.DataFrame({"A": [0.3, 0.3], "B": [0.2, 0.1], "C": [0.1, 0.2]}, index=["P", "Q"])
+    >>> alike_matrix(means).round(3).to_dict()
+    {'P': {'P': 1.0, 'Q': 0.667}, 'Q': {'P': 0.667, 'Q': 1.0}}
+    """
+    values = means.to_numpy(dtype=float)
+    first, second = np.triu_indices(values.shape[1], 1)
+    signs = np.sign(values[:, first] - values[:, second])
+    alike = (signs[:, None, :] == signs[None, :, :]) & (signs[:, None, :] != 0)
+    return pd.DataFrame(alike.mean(axis=2), index=means.index, columns=means.index)
+
+
+def agreement_map(means: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
+    """What the page maps between every two protocols: :func:`tau_matrix`, or :func:`alike_matrix` when the
+    systems are fewer than :data:`MIN_SYSTEMS_FOR_TAU`; and whether it is the latter."""
+    few = len(means.columns) < MIN_SYSTEMS_FOR_TAU
+    return (alike_matrix(means) if few else tau_matrix(means)), few
+
+
 def tau_matrix(means: pd.DataFrame) -> pd.DataFrame:
     """Kendall's τ-b between the orders of the systems under every two protocols (:func:`kendall_tau`)."""
     rows = {a: {b: kendall_tau(means.loc[a].to_dict(), means.loc[b].to_dict()) for b in means.index}
