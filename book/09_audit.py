@@ -147,7 +147,7 @@ glue_table("tbl-audit-popularity", share.reset_index(), "{:.2f}", left=["protoco
 # between the orders of the systems (references included) under every two protocols is 1 when they agree
 # on every pair and −1 when they reverse every pair ({numref}`fig-audit-tau`); the pairs some protocol
 # reverses are listed below it: on this data, {glue:text}`flip-count` of the {glue:text}`pair-count`
-# pairs of systems change order with the protocol. {glue:md}`audit-agreement`
+# pairs of systems change order with the protocol. {glue:text}`audit-agreement`
 #
 # ```{glue:figure} fig-audit-tau
 # :name: fig-audit-tau
