@@ -70,7 +70,10 @@ def test_the_threshold_effect_table_sets_each_own_threshold_against_every_rating
 
 def test_the_published_table_sets_each_number_against_the_collections_it_applies_to() -> None:
     table = report.published_table(hand_study(toy("ml-100k")))
-    trec = table.iloc[:2]
+    queries = table.iloc[:2]  # the TREC aggregate's counts come first, as counts
+    assert queries["published"].tolist() == ["703", ""] and queries["ours"].tolist() == ["20", "10"]
+    share = table.index[table["published statistic"].str.startswith("documents relevant to one query")][0]
+    trec = table.loc[share:share + 1]
     assert trec["ours on"].tolist() == ["trec8-adhoc", "cranfield"] and trec["ours"].tolist() == ["100.0%", "75.0%"]
     assert trec["published"].tolist() == ["87.2%", ""]  # the published side on the first row only
     maximum = table[table["published statistic"].str.startswith("max positives on one document (")].iloc[0]

@@ -138,7 +138,8 @@ class Criterion:
         grouped: dict[str, list[str]] = {}
         for bound in self.bounds:
             values = grouped.setdefault(bound.origin, [])
-            values += [] if _fmt(bound.value) in values else [_fmt(bound.value)]
+            if _fmt(bound.value) not in values:
+                values.append(_fmt(bound.value))
         return "; ".join(f"{' and '.join(values)}: {origin}" for origin, values in grouped.items())
 
 
