@@ -15,7 +15,8 @@
 # turns the same instruments on *your* ratings and *your* systems: it asks how biased the data is, how
 # each system scores under the protocols a paper could report, how much of each score popularity alone
 # would earn, whether the order of the systems survives a change of protocol, and which protocol
-# orders systems most faithfully on a simulated world shaped like the data. It ends with a
+# orders systems most faithfully, on the data's own truth when they have one and otherwise on a
+# simulated world shaped like them. It ends with a
 # protocol card to paste into a paper. Systems are preset names of the package, Python classes given as
 # `module:Class`, or directories of scores written by any other program for the candidates that
 # `python -m recbias prepare` lists; `python -m recbias audit` builds this page alone.
@@ -28,7 +29,7 @@ test_ratio = 0.2  # share of ratings held out by the random split, float in (0, 
 metric = "usual"  # metric family every protocol reads at the cutoff, usual for its own; one of usual, P, Recall, HR, F1, RR, AP, nDCG
 cutoff = 10  # length of the ranked list every protocol's metric reads, int in [1, 1000]
 compare_all = True  # profile the other real datasets available locally beside this one
-bootstrap = 200  # user resamples of the protocols' fidelity on the stand-in world, int in [20, 5000]
+bootstrap = 200  # user resamples of the protocols' fidelity to the truth, int in [20, 5000]
 summary = ""  # path of a JSON summary of the audit to write, or empty for none
 
 # %% tags=["remove-input"]
@@ -46,24 +47,30 @@ from recbias.bookkit.scorecard import findings_table
 from recbias.bookkit.tables import glue_figure, glue_table, show_table
 from recbias.chapters.c09_audit import claims, figures, report
 from recbias.chapters.c09_audit.study import compare, measure, profile, protocols, recommend
-from recbias.recommenders.external import parse_systems
+from recbias.recommenders.external import REFERENCES, parse_systems
 
 audited = parse_systems(systems, seed=seed)
 plan = protocols.audit_protocols(ratings.n_items, metric, cutoff)
-measured = measure.measure(ratings, plan, protocols.REFERENCES | audited, seed=seed, test_ratio=test_ratio)
+measured = measure.measure(ratings, plan, REFERENCES | audited, seed=seed, test_ratio=test_ratio)
 say("audited", ", ".join(audited))
 say("audit-metric-read", claims.METRIC_READ[metric == protocols.USUAL].format(metric=metric, cutoff=cutoff))
 
 # %% [markdown]
 # ## The data's bias profile
 #
-# Three properties of a dataset set the scale of the biases the book describes. *Popularity skew*: when
+# Four properties of a dataset set the scale of the biases the book describes. *Popularity skew*: when
 # a few items collect most ratings, a recommender that suggests them to everybody looks good, all the
 # more under designs that rank the test items only ({doc}`04_popularity_bias`). The Gini coefficient of
 # the item counts and the exponent α of the shifted power law fitted to them
 # ($c_1 + \beta (c_2 + k)^{-\alpha}$ for the item of rank $k$) measure it. *Positive ratio against
 # popularity*: when popular items are also liked more often, popularity is partly a signal of quality,
-# and neutralising it removes some genuine merit ({doc}`05_neutralising_designs`). *Density*: the fewer
+# and neutralising it removes some genuine merit ({doc}`05_neutralising_designs`); Spearman's rank
+# correlation between an item's number of ratings and its share of positive ones reads it over every
+# item, the ratio of that share between the most and the least rated tenth at the two ends. *Positive
+# ratio against activity*: when users rate what they expect to like, the most active users reach further
+# down their tastes and their share of positive ratings falls; the same correlation over the users
+# reflects this observation bias, which {doc}`08_protocol_fidelity` varies in its simulated worlds.
+# *Density*: the fewer
 # relevant items a target set holds, the lower every precision, whatever the system
 # ({doc}`03_sparsity_bias`). {numref}`tbl-audit-profile` sets the audited data beside every other
 # dataset at hand. {glue:md}`audit-alpha-bound`
@@ -72,9 +79,11 @@ say("audit-metric-read", claims.METRIC_READ[metric == protocols.USUAL].format(me
 # :name: tbl-audit-profile
 #
 # Bias profile of the audited data (first column) and of the other real datasets available locally,
-# with the chapter that explains each number. Gini: of the item counts; α: of the fitted power law; top-10% share: share of the ratings on the most rated tenth of the
-# items; positive ratio: share of positive ratings; positive head/tail: share of positive ratings of the
-# most rated tenth of the items over that of the least rated tenth.
+# with the chapter that explains each number. Gini: of the item counts; α: of the fitted power law;
+# top-10% share: share of the ratings on the most rated tenth of the items; positive ratio: share of
+# positive ratings; positive head/tail: share of positive ratings of the most rated tenth of the items
+# over that of the least rated tenth; activity–positive ρ and popularity–positive ρ: Spearman's rank
+# correlation between the number of ratings and the share of positive ones, over users and over items.
 # ```
 
 # %% tags=["remove-cell"]
@@ -89,8 +98,9 @@ glue("audit-alpha-bound", Markdown(claims.ALPHA_AT_BOUND[data_profile["α at a b
 #
 # {numref}`tbl-audit-protocols` lists the protocols: the all-relevant (AR) and one-relevant (1R) designs
 # over the test items, the percentile (P1R) and uniform (U1R, UAR) designs that neutralise popularity, a
-# sampled metric as it is often reported and the same corrected for sampling, and the whole catalogue
-# ranked at once. Of their metrics, {glue:text}`audit-metric-read` (the parameters `metric` and `cutoff`
+# sampled metric as it is often reported and the same corrected for sampling, the whole catalogue
+# ranked at once, and bpref and infAP, which read the AR runs as incomplete judgments
+# ({doc}`05_neutralising_designs`). Of their metrics, {glue:text}`audit-metric-read` (the parameters `metric` and `cutoff`
 # choose them). Random and Popularity are always measured as references. {numref}`tbl-audit-scores` and
 # {numref}`fig-audit-scores` give every mean with a 95% interval that takes the user as the unit; the
 # *relevant share* is the share of relevant items among the candidates, the test sparsity the protocol
@@ -174,24 +184,22 @@ show_table(report.flips_table(flips), left=list(flips.columns), wrap=True)
 #
 # Which of these protocols recovers the true order of systems can only be checked where the truth
 # is known. Chapter 8 ({doc}`08_protocol_fidelity`) measures it on simulated worlds and on Coat's
-# ratings of random items; this page runs the same measurement on a world drawn in the shape of the
-# audited data. The world has the data's users, items and ratings, item counts that follow the
-# shifted power law fitted to the data's, the data's least active user as its floor of activity,
-# and the same share of positive ratings ({numref}`tbl-audit-world`); what it cannot copy are the
-# tastes behind the ratings. Chapter 8's field of {glue:text}`audit-field-size` systems, Random and
-# Popularity among them, is fitted on a random split and on a uniform split of the world, and each
-# protocol's order of the systems is set against their true order by
-# {glue:text}`audit-truth-metric` over every item a user did not rate in training: Kendall's
-# $\tau_b$, with its spread over {glue:text}`audit-bootstrap` resamples of the users
-# ({numref}`tbl-audit-fidelity`). A protocol is *within noise* of the most faithful one when the
-# paired resamples do not put it behind at the {glue:text}`level` level; among those, the page
-# recommends one by the rule given below. {glue:md}`policy`
+# ratings of random items; this page runs the same measurement with the same function and the same rule.
+# {glue:md}`audit-truth-source` {numref}`tbl-audit-world` sets the data beside the world that stands in for
+# them, if one was drawn. {glue:md}`audit-world-bound` Chapter 8's field of {glue:text}`audit-field-size` systems, Random and
+# Popularity among them, is fitted on {glue:text}`audit-splits` random splits and as many uniform splits,
+# and each protocol's order of the systems is set against their true order by
+# {glue:text}`audit-truth-metric`: Kendall's $\tau_b$, with its spread over {glue:text}`audit-bootstrap`
+# resamples of the users ({numref}`tbl-audit-fidelity`). A protocol is *within noise* of the most
+# faithful one when the paired resamples do not put it behind at the {glue:text}`level` level; among
+# those, the page recommends one by the rule given below. {glue:md}`policy`
 #
 # ```{glue:figure} tbl-audit-world
 # :name: tbl-audit-world
 #
-# The audited data and the simulated world that stands in for it, in the numbers of
-# {numref}`tbl-audit-profile`; the world's are measured on the ratings it drew.
+# The audited data and the simulated world that stands in for them, in the numbers of
+# {numref}`tbl-audit-profile`; the world's are measured on the ratings it drew. Data with a truth of
+# their own need no world and appear alone.
 # The exponent and the shift of the fitted curve trade off against each other, so the two α can differ
 # where the Gini coefficients and top-10% shares agree.
 # ```
@@ -200,7 +208,7 @@ show_table(report.flips_table(flips), left=list(flips.columns), wrap=True)
 # :name: tbl-audit-fidelity
 #
 # Kendall's $\tau_b$ between each protocol's order of the systems and their true order on the
-# stand-in world, the middle 95% of its values over users resampled with replacement, its rank, and
+# data's own truth or on the stand-in world, the middle 95% of its values over users resampled with replacement, its rank, and
 # whether the paired resamples tell it from the most faithful protocol; the protocol to report in bold.
 # $\tau_b$ moves in steps, and resampling blurs close systems and pulls it down, so the range
 # describes the spread of the measure, not an interval centred on it: it can end at $\tau_b$ itself,
@@ -209,21 +217,24 @@ show_table(report.flips_table(flips), left=list(flips.columns), wrap=True)
 
 # %% tags=["remove-cell"]
 kept = measured.kept(plan)
-stand_in = recommend.stand_in_fidelity(ratings, kept, seed=seed, n_boot=bootstrap)
-advice = recommend.recommend(stand_in.table, kept)
-caveats = recommend.caveats(advice, means, tau, stand_in, plan)
-glue_table("tbl-audit-world", report.profile_table(stand_in.profiles), left=["number", "explained in"])
-glue_table("tbl-audit-fidelity", report.fidelity_table(stand_in, advice), left=["protocol"])
-say("audit-field-size", str(len(stand_in.systems)))
-say("audit-truth-metric", stand_in.truth_metric)
+on_truth = recommend.truth_fidelity(ratings, kept, seed=seed, n_boot=bootstrap)
+advice = recommend.recommend(on_truth.table, kept)
+caveats = recommend.caveats(advice, means, tau, on_truth, plan)
+glue_table("tbl-audit-world", report.profile_table(on_truth.profiles), left=["number", "explained in"])
+glue_table("tbl-audit-fidelity", report.fidelity_table(on_truth, advice), left=["protocol"])
+glue("audit-truth-source", Markdown(claims.TRUTH_SOURCE[on_truth.kind]), display=False)
+glue("audit-world-bound", Markdown(report.world_bounds(on_truth.shape)), display=False)
+say("audit-field-size", str(len(on_truth.systems)))
+say("audit-splits", str(recommend.FIDELITY_SPLITS))
+say("audit-truth-metric", on_truth.truth_metric)
 say("audit-bootstrap", f"{bootstrap:,}")
-say("audit-refused", stand_in.refused or "none")
-for name, value in report.advice_values(advice, stand_in, share, caveats).items():
+say("audit-refused", on_truth.refused or "none")
+for name, value in report.advice_values(advice, on_truth, share, caveats).items():
     glue(f"audit-{name}", Markdown(value), display=False)
 glue("audit-ranking", Markdown(claims.RANKING[advice.ranked] if advice else ""), display=False)
 
 # %% [markdown]
-# On the {glue:md}`audit-world`, the protocol closest to the true order of the
+# On {glue:md}`audit-world`, the protocol closest to the true order of the
 # {glue:text}`audit-field-size` systems is {glue:md}`audit-closest` ($\tau_b$ =
 # {glue:md}`audit-closest-tau`). The paired resamples of users do not tell these protocols from it
 # at the {glue:text}`level` level: {glue:md}`audit-tied`; clearly behind it: {glue:md}`audit-behind`.
@@ -246,16 +257,16 @@ glue("audit-ranking", Markdown(claims.RANKING[advice.ranked] if advice else ""),
 # - Under it, Popularity reaches {glue:md}`audit-popularity-index` of the way from Random to the best
 #   audited system; lift over Popularity: {glue:md}`audit-lifts`.
 # - When the protocol to report does not neutralise popularity, report beside it the lift over
-#   Popularity under {glue:md}`audit-companion`, the most faithful neutralising protocol on the
-#   stand-in world, so that a reader sees how much of the gain popularity explains.
+#   Popularity under {glue:md}`audit-companion`, the most faithful neutralising protocol on the truth,
+#   so that a reader sees how much of the gain popularity explains.
 
 # %% tags=["remove-input"]
 show_table(report.reversals_table(caveats), left=["above", "below", "reversed under"], wrap=True)
 
 # %% [markdown]
-# The stand-in world copies the data's size, popularity and share of positive ratings, not the
-# tastes of its users, and the systems it orders are the book's field, not yours: read its ranking
-# as a guide to which protocols can be trusted on data of this shape. Where the protocols within
+# A stand-in world copies the data's size, popularity and share of positive ratings, not the tastes
+# of its users; whatever the truth, the systems it orders are the book's field, not yours: read the
+# ranking as a guide to which protocols can be trusted on data of this shape. Where the protocols within
 # noise of the best disagree about your systems, report their orders side by side.
 #
 # ## Evaluation protocol card
@@ -305,4 +316,4 @@ settings = dict(dataset=ratings.name, seed=seed, test_ratio=test_ratio, metric=m
                 systems=list(audited))
 if summary:
     report.write_summary(summary, report.summary_content(measured, plan, profile.profiles(ratings, others=False),
-                                                         share, tau, flips, card, stand_in, advice, settings))
+                                                         share, tau, flips, card, on_truth, advice, settings))

@@ -140,7 +140,7 @@ def test_the_csv_options_reach_the_dataset_and_the_page(tmp_path: Path, monkeypa
     monkeypatch.setattr(audit_cli.pipeline, "execute", lambda *args, **kwargs: seen.update(
         options=json.loads(os.environ[CSV_OPTIONS_VARIABLE]), out=kwargs["out"], extra=args[4]))
     code = audit_cli.main(["audit", "--ratings", str(tmp_path / "mine.csv"), "--csv-threshold", "4", "--csv-columns",
-                           "user=who,item=what,rating=stars", "--csv-duplicates", "last", "--system", "popularity",
+                           "user=who,item=what,rating=stars", "--csv-duplicates", "last", "--system", "plsa",
                            "--root", str(REPOSITORY), "--no-html", "--alone"])
     assert code == 0
     assert seen["ratings"].positive_threshold == 4 and seen["ratings"].n_ratings == ratings.n_ratings

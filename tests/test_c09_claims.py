@@ -24,4 +24,5 @@ def test_the_finding_holds_when_ar_gives_popularity_the_larger_share() -> None:
 
 def test_the_metric_the_protocols_read_is_said_for_either_choice() -> None:
     assert "nDCG over the whole catalogue" in claims.METRIC_READ[True].format(metric="usual", cutoff=10)
-    assert claims.METRIC_READ[False].format(metric="nDCG", cutoff=5) == "every one reads nDCG at a cutoff of 5"
+    forced = claims.METRIC_READ[False].format(metric="nDCG", cutoff=5)
+    assert forced.startswith("every one reads nDCG at a cutoff of 5") and "bpref and infAP" in forced

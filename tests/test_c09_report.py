@@ -14,8 +14,9 @@ from recbias import datasets
 from recbias.bookkit.tables import COLUMN_EM, table_html, table_width
 from recbias.chapters.c09_audit import report
 from recbias.chapters.c09_audit.study import compare, measure, profile, protocols, recommend
-from recbias.chapters.c09_audit.study.recommend import Recommendation, StandInFidelity
+from recbias.chapters.c09_audit.study.recommend import Recommendation, TruthFidelity
 from recbias.protocol_study import Protocol
+from recbias.recommenders.external import REFERENCES
 
 
 #: three protocols of a hand-made fidelity table; the most faithful needs a correction
@@ -50,7 +51,7 @@ def schema_properties(node: dict, where: str = "") -> list[tuple[str, dict]]:
 def test_the_card_and_the_summary_describe_what_was_measured(tmp_path) -> None:
     ratings = datasets.load("synthetic-small", seed=2)
     plan = protocols.audit_protocols(ratings.n_items)
-    measured = measure.measure(ratings, plan, protocols.REFERENCES | {"MF": "mf"}, seed=2)
+    measured = measure.measure(ratings, plan, REFERENCES | {"MF": "mf"}, seed=2)
     card = report.card_values(plan, measured, dataset=ratings.name, seed=2, test_ratio=0.2, systems=["MF"])
     assert "1R TI-NN" in card["designs"] and card["software"].startswith("recbias ")
     assert (card["data"], card["held-out"], card["seed"], card["test-ratio"]) == (ratings.name, "20%", "2", "0.2")
@@ -61,11 +62,11 @@ def test_the_card_and_the_summary_describe_what_was_measured(tmp_path) -> None:
                              f"uniform test item profiles ({len(uniform.train):,} training / {len(uniform.test):,} "
                              "test ratings); offered, not used: k-fold, temporal, leave-last-out, leave-one-random-out "
                              "and new users")
-    assert card["users"] == f"{measured.summary()['users'].max():,}" and card["metrics"] == "P@10, HR@10, nDCG@10"
+    assert card["users"] == f"{measured.summary()['users'].max():,}" and card["metrics"] == "P@10, HR@10, nDCG@10, bpref, infAP"
     assert report.scores_table(measured).shape[0] == len(measured.relevant_share)
     means = measured.means()
     share, tau, flips = compare.popularity_share(means), compare.tau_matrix(means), compare.flipped_pairs(means)
-    stand_in = StandInFidelity("w", {"alpha": 1.2}, table())
+    stand_in = TruthFidelity("w", {"alpha": 1.2}, table())
     advice = recommend.recommend(stand_in.table, PLAN)
     settings = {"dataset": ratings.name, "seed": 2, "test_ratio": 0.2, "metric": "usual", "cutoff": 10,
                 "systems": ["MF"]}
@@ -99,13 +100,13 @@ def test_a_summary_is_strict_json_and_valid_with_every_field_described(tmp_path)
     assert fields["/version"]["const"] == report.SUMMARY_VERSION
     ratings = datasets.load("synthetic-small", seed=2)
     plan = protocols.audit_protocols(ratings.n_items, "nDCG", 5)
-    measured = measure.measure(ratings, plan, protocols.REFERENCES | {"MF": "mf"}, seed=2)
+    measured = measure.measure(ratings, plan, REFERENCES | {"MF": "mf"}, seed=2)
     means = measured.means().assign(Popularity=0.0)  # lifts over Popularity are then undefined
     share, tau, flips = compare.popularity_share(means), compare.tau_matrix(means), compare.flipped_pairs(means)
     card = report.card_values(plan, measured, dataset=ratings.name, seed=2, test_ratio=0.2, systems=["MF"])
     settings = {"dataset": ratings.name, "seed": 2, "test_ratio": 0.2, "metric": "nDCG", "cutoff": 5,
                 "systems": ["MF"]}
-    stand_in = StandInFidelity("w", {}, table().assign(tau=[0.9, 0.8, np.nan]))
+    stand_in = TruthFidelity("w", {}, table().assign(tau=[0.9, 0.8, np.nan]))
     content = report.summary_content(measured, plan, profile.profiles(ratings, others=False), share, tau, flips,
                                      card, stand_in, recommend.recommend(stand_in.table, PLAN), settings)
     report.write_summary(tmp_path / "s.json", content)
@@ -135,32 +136,35 @@ def test_the_flipped_pairs_are_shown_with_their_protocols_joined() -> None:
 
 
 def test_the_advice_values_name_the_protocols_and_the_caveats() -> None:
-    stand_in = StandInFidelity("data-shaped world", {}, table(), systems=["a", "b", "c"])
+    stand_in = TruthFidelity("data-shaped world", {}, table(), systems=["a", "b", "c"])
     advice = recommend.recommend(stand_in.table, PLAN)
     share = pd.DataFrame({"popularity index": [0.5, 0.2], "A / Popularity": [1.8, 3.0], "B / Popularity": [1.1, 2.0]},
                          index=["AR", "UAR"])
     pairs = pd.DataFrame({"above": ["A"], "below": ["Popularity"], "reversed under": [["P1R", "UAR"]]})
     caveats = {"reversed_pairs": pairs, "furthest": ("P1R", 1 / 3), "companion": "UAR"}
     values = report.advice_values(advice, stand_in, share, caveats)
-    assert values == {"world": "data-shaped world", "closest": "*sampled, corrected*", "closest-tau": "0.90",
+    assert values == {"world": "the data-shaped world", "closest": "*sampled, corrected*", "closest-tau": "0.90",
                       "tied": "*AR*", "behind": "*UAR*", "report": "*AR*", "reversed-count": "1", "furthest": "*P1R*",
                       "furthest-tau": "0.33", "popularity-index": "50%", "lifts": "A 1.80× and B 1.10×",
                       "companion": "*UAR*"}
     assert report.reversals_table(caveats).to_dict("list") == {"above": ["A"], "below": ["Popularity"],
                                                                 "reversed under": ["P1R, UAR"]}
-    shared = StandInFidelity("w", {}, table().assign(rank=pd.array([1, 1, 3], dtype="Int64")))
+    shared = TruthFidelity("w", {}, table().assign(rank=pd.array([1, 1, 3], dtype="Int64")))
     alone = report.advice_values(Recommendation("AR", ["sampled, corrected", "AR", "UAR"]), shared, share,
                                  caveats | {"furthest": None, "companion": None})
     assert alone["closest"] == "*sampled, corrected* and *AR*" and alone["behind"] == "none"
     assert (alone["furthest"], alone["furthest-tau"], alone["companion"]) == ("none", "–", "none")
-    refused = StandInFidelity("", {}, pd.DataFrame(), refused="the positive ratio is 1")
+    refused = TruthFidelity("", {}, pd.DataFrame(), refused="the positive ratio is 1")
     nothing = report.advice_values(None, refused, share, {})
-    assert nothing["world"] == nothing["report"] == nothing["lifts"] == "none" and nothing["closest-tau"] == "–"
+    assert nothing["report"] == nothing["lifts"] == "none" and nothing["closest-tau"] == "–"
+    assert nothing["world"] == "no world"
+    own = report.advice_values(None, TruthFidelity("coat", {}, pd.DataFrame(), kind="random items"), share, {})
+    assert own["world"] == "the truth of *coat*"
     assert report.reversals_table({}).empty
 
 
 def test_the_fidelity_table_marks_the_protocol_to_report_and_its_ties() -> None:
-    stand_in = StandInFidelity("w", {}, table())
+    stand_in = TruthFidelity("w", {}, table())
     shown = report.fidelity_table(stand_in, recommend.recommend(stand_in.table, PLAN))
     assert shown["protocol"].tolist() == ["sampled, corrected", "<b>AR</b>", "UAR"]
     assert shown["within noise of the best"].tolist() == ["yes", "yes", "no"]
@@ -197,3 +201,10 @@ def test_the_scores_table_fits_the_text_column_split_by_systems(systems: int) ->
     parts = html.split("<table")[1:]
     assert len(parts) > 1 and all(">protocol<" in part for part in parts)
     assert all(sum(f">{name}<" in part for part in parts) == 1 for name in names)
+
+
+def test_parameters_of_the_world_fitted_at_an_end_of_their_range_are_named_with_what_they_copy() -> None:
+    sentence = report.world_bounds({"alpha": 5.0, "selection": 1.1, "quality_popularity": 0.95})
+    assert "the popularity skew (alpha = 5.00) and the tie between quality and popularity (quality_popularity = 0.95)" \
+        in sentence and "observation bias" not in sentence
+    assert report.world_bounds({"alpha": 1.4, "selection": 1.1}) == report.world_bounds({}) == ""

@@ -155,10 +155,13 @@ def test_a_bad_class_is_refused_clearly(spec: str, message: str) -> None:
 
 
 def test_systems_are_parsed_into_labels(prepared: Path) -> None:
-    systems = parse_systems(f"mf, popularity, {EXAMPLE}:ItemMean, {prepared / 'mine'}")
-    assert list(systems) == ["implicit MF (top-N)", "Popularity", "ItemMean", "mine"]
+    systems = parse_systems(f"mf, plsa, {EXAMPLE}:ItemMean, {prepared / 'mine'}")
+    assert list(systems) == ["implicit MF (top-N)", "pLSA", "ItemMean", "mine"]
     assert isinstance(systems["mine"], ScoreFile)
     with pytest.raises(ValueError, match="two systems are called 'implicit MF \\(top-N\\)'"):
         parse_systems("mf,mf")
     with pytest.raises(ValueError, match="unknown system 'nonsense'"):
         parse_systems("nonsense")
+    for reference in ("popularity", " random"):  # measured on every audit, under the same label
+        with pytest.raises(ValueError, match=f"system '{reference.strip()}' is called '{reference.strip().title()}'"):
+            parse_systems(f"mf,{reference}")

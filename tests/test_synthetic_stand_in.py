@@ -116,3 +116,32 @@ def test_a_head_every_user_rated_raises_the_shift_just_enough():
     assert top(shift) <= MAX_MARGIN_SHARE * n_users < top(shift - 1e-6)
     assert shape["min_user_ratings"] == head + tail
     assert stand_in_world(data).n_ratings == data.n_ratings  # the generator accepts it
+
+
+@pytest.mark.parametrize("truth", [dict(selection=0.6, quality_popularity=0.0), dict(selection=2.0, quality_popularity=0.8)],
+                         ids=["weak-bias-no-tie", "strong-bias-tied"])
+def test_the_fit_recovers_the_observation_bias_and_the_tie_between_quality_and_popularity(truth):
+    """A world drawn with known ``selection`` and ``quality_popularity`` is refitted from its ratings alone: the
+    fit lands within a fifth of the searched range of the generator's values, and the refitted world's two rank
+    correlations come within 0.1 of the data's (each ρ over 600 users has a sampling error near 0.04, so the
+    difference of two has about 0.06)."""
+    data = without_truth(generate(n_users=600, n_items=900, n_ratings=36_000, seed=7, **truth), "data")
+    shape = shape_of(data)
+    for name, (low, high) in stand_in.PREFERENCE_RANGES.items():
+        assert shape[name] == pytest.approx(truth[name], abs=(high - low) / 5)
+    np.testing.assert_allclose(stand_in.preference_moments(stand_in_world(data, shape=shape)),
+                               stand_in.preference_moments(data), atol=0.1)
+
+
+def test_the_moments_move_with_the_bias_and_the_tie_and_fits_at_an_end_are_named():
+    def moments(**preferences: float) -> np.ndarray:
+        return stand_in.preference_moments(generate(preset="synthetic-small", seed=3, **preferences))
+
+    free, selected = moments(selection=0.0), moments(selection=3.0)
+    assert selected[0] < free[0] - 0.1  # the most active users like less of what they rate
+    assert moments(quality_popularity=0.9)[1] > moments(quality_popularity=-0.5)[1] + 0.2
+    constant = Ratings.from_codes(np.repeat(np.arange(10), 3), np.tile(np.arange(3), 10), np.full(30, 5.0), (10, 3),
+                                  positive_threshold=4)
+    assert np.isnan(stand_in.preference_moments(constant)).all()  # every user and item alike: nothing to fit
+    assert stand_in.at_bound({"alpha": 5.0, "selection": 3.0, "quality_popularity": 0.3}) == ["alpha", "selection"]
+    assert stand_in.at_bound({"alpha": 1.2}) == []

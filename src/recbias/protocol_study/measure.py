@@ -133,6 +133,14 @@ def measure_fold(
     return {label: pd.DataFrame(columns) for label, columns in out.items()}, true_tables
 
 
+def truth_kind(ratings: Ratings) -> str:
+    """The truth ``ratings`` carry, as :func:`truth_study` reads it: ``"complete relevance"`` (a simulated world),
+    ``"random items"`` (ratings of items drawn uniformly at random, as Coat's), or ``""`` for none."""
+    if ratings.true_relevance is not None:
+        return "complete relevance"
+    return "random items" if ratings.unbiased_test is not None else ""
+
+
 def truth_study(
     ratings: Ratings,
     *,
@@ -157,7 +165,7 @@ def truth_study(
     out when no uniform split exists at ``test_ratio``.  ``plan`` restricts the study to those protocols
     (default: every protocol of :func:`~recbias.protocol_study.protocols.protocols` for the catalogue).
     """
-    if ratings.true_relevance is None and ratings.unbiased_test is None:
+    if not truth_kind(ratings):
         raise ValueError(
             f"dataset '{ratings.name}' has no ground truth: chapter 8 needs a simulated world "
             "(true relevance) or Coat (ratings of random items)"

@@ -65,14 +65,27 @@ def system_from_spec(spec: str, seed: int = 0) -> tuple[str, str | Recommender]:
                      "or a directory of score files")
 
 
+#: the systems an audit always measures beside the audited ones (display label -> preset)
+REFERENCES = {"Random": "random", "Popularity": "popularity"}
+
+
 def parse_systems(text: str, seed: int = 0) -> dict[str, str | Recommender]:
-    """Label -> system for a comma-separated list of :func:`system_from_spec` specs; labels must differ."""
+    """Label -> system for a comma-separated list of :func:`system_from_spec` specs; labels must differ, and
+    differ from those of the :data:`REFERENCES`.
+
+    >>> list(parse_systems("mf, item-knn"))
+    ['implicit MF (top-N)', 'item-kNN']
+    """
     specs = [s for s in text.split(",") if s.strip()]
     if not specs:
         raise ValueError("name at least one system to audit")
     systems: dict[str, str | Recommender] = {}
     for spec in specs:
         label, system = system_from_spec(spec, seed)
+        if label in REFERENCES:
+            raise ValueError(f"system {spec.strip()!r} is called {label!r}, the name of a reference every audit "
+                             f"measures ({', '.join(REFERENCES)}); audit other systems, or rename the class or "
+                             "score directory")
         if label in systems:
             raise ValueError(f"two systems are called {label!r}; rename a class or a score directory")
         systems[label] = system

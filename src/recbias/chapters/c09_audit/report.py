@@ -15,13 +15,15 @@ import numpy as np
 import pandas as pd
 
 import recbias
+from recbias.chapters.c09_audit.claims import WORLD_AT_BOUND
 from recbias.chapters.c09_audit.study.measure import Measured
 from recbias.chapters.c09_audit.study.profile import EXPLAINED_BY
 from recbias.chapters.c09_audit.study.protocols import explained_in
-from recbias.chapters.c09_audit.study.recommend import Recommendation, StandInFidelity
+from recbias.chapters.c09_audit.study.recommend import Recommendation, TruthFidelity
 from recbias.evaluate.fidelity import paired_pvalue
 from recbias.protocol_study import Protocol
 from recbias.splits import SPLITS
+from recbias.synthetic.stand_in import at_bound
 from recbias.text import and_list, fmt_number, fmt_pct, fmt_span, fmt_yes
 
 #: the JSON Schema of the summary the audit writes; its ``version`` is the one :func:`write_summary` writes
@@ -37,7 +39,7 @@ def doc_link(page: str) -> str:
 #: how each number of the profile is written
 PROFILE_FORMATS = {"users": "{:,}", "items": "{:,}", "ratings": "{:,}", "density": "{:.4f}", "Gini": "{:.3f}",
                    "fitted α": "{:.2f}", "top-10% share": "{:.3f}", "positive ratio": "{:.3f}",
-                   "positive head/tail": "{:.2f}"}
+                   "positive head/tail": "{:.2f}", "activity–positive ρ": "{:.2f}", "popularity–positive ρ": "{:.2f}"}
 
 
 def profile_table(profiles: pd.DataFrame) -> pd.DataFrame:
@@ -111,8 +113,22 @@ def card_values(plan: list[Protocol], measured: Measured, *, dataset: str, seed:
             "software": f"recbias {recbias.__version__}, commit {commit()}"}
 
 
-def fidelity_table(fidelity: StandInFidelity, recommendation: Recommendation | None) -> pd.DataFrame:
-    """Each protocol's Kendall τ with the true order on the stand-in world, the middle 95% of its τ over resampled
+#: what each parameter of a stand-in world fitted to the data copies from them
+FITTED_COPIES = {"alpha": "the popularity skew", "selection": "the observation bias",
+                 "quality_popularity": "the tie between quality and popularity"}
+
+
+def world_bounds(shape: dict[str, Any]) -> str:
+    """The page's sentence on the parameters of a stand-in world's ``shape`` fitted at an end of their range
+    (:func:`recbias.synthetic.stand_in.at_bound`), or ``""`` when none is."""
+    if not (names := at_bound(shape)):
+        return ""
+    return WORLD_AT_BOUND.format(listed=and_list([f"{FITTED_COPIES[name]} ({name} = {shape[name]:.2f})"
+                                                  for name in names]))
+
+
+def fidelity_table(fidelity: TruthFidelity, recommendation: Recommendation | None) -> pd.DataFrame:
+    """Each protocol's Kendall τ with the true order (on the data's own truth or the stand-in world), the middle 95% of its τ over resampled
     users (a spread, not an interval centred on τ: resampling blurs close systems and pulls τ down), its rank,
     whether the paired resamples tell it from the most faithful one, and the protocol to report in bold."""
     table = fidelity.table
@@ -130,13 +146,14 @@ def _named(protocols: Sequence[str]) -> str:
     return and_list([f"*{p}*" for p in protocols]) if protocols else "none"
 
 
-def advice_values(recommendation: Recommendation | None, fidelity: StandInFidelity, share: pd.DataFrame,
+def advice_values(recommendation: Recommendation | None, fidelity: TruthFidelity, share: pd.DataFrame,
                   caveats: dict[str, Any]) -> dict[str, str]:
     """The values the page's advice quotes, in Markdown, from the recommendation, its caveats (:mod:`.study.recommend`)
     and its row of the popularity ``share``; "none" or "–" where there is nothing to name."""
     values = dict.fromkeys(["closest", "tied", "behind", "report", "furthest", "companion", "lifts"], "none")
     values |= dict.fromkeys(["closest-tau", "furthest-tau", "popularity-index", "reversed-count"], "–")
-    values["world"] = fidelity.world or "none"
+    values["world"] = ("no world" if not fidelity.world else f"the truth of *{fidelity.world}*"
+                       if fidelity.own_truth else f"the {fidelity.world}")
     if recommendation is not None:
         table = fidelity.table
         values |= {"closest": _named(table.loc[table["rank"] == 1, "protocol"].tolist()),
@@ -185,8 +202,8 @@ def _plain(value: Any) -> Any:
     return None if value is None or value is pd.NA else value
 
 
-def fidelity_rows(fidelity: StandInFidelity) -> list[dict[str, Any]]:
-    """The rows of the stand-in fidelity table as the summary gives them: with ``behind_best_share`` (the share of
+def fidelity_rows(fidelity: TruthFidelity) -> list[dict[str, Any]]:
+    """The rows of the fidelity table as the summary gives them: with ``behind_best_share`` (the share of
     resamples in which the protocol's τ is below the most faithful one's, also under its former name
     ``behind_best``) and ``p_value_vs_best`` (:func:`recbias.evaluate.fidelity.paired_pvalue`)."""
     table = fidelity.table
@@ -199,12 +216,12 @@ def fidelity_rows(fidelity: StandInFidelity) -> list[dict[str, Any]]:
 
 
 def summary_content(measured: Measured, plan: list[Protocol], profiles: pd.DataFrame, share: pd.DataFrame,
-                    tau: pd.DataFrame, flips: pd.DataFrame, card: dict[str, str], fidelity: StandInFidelity,
+                    tau: pd.DataFrame, flips: pd.DataFrame, card: dict[str, str], fidelity: TruthFidelity,
                     recommendation: Recommendation | None, settings: dict[str, Any]) -> dict[str, Any]:
     """The audit's numbers as plain JSON values, in the form :data:`SUMMARY_SCHEMA` describes; ``settings`` are the
     parameters it ran with (dataset, seed, test ratio, metric, cutoff, systems)."""
-    stand_in = {"world": fidelity.world, "shape": fidelity.shape, "refused": fidelity.refused,
-                "truth": fidelity.truth_metric, "systems": fidelity.systems, "fidelity": fidelity_rows(fidelity),
+    stand_in = {"own_truth": fidelity.own_truth, "world": fidelity.world, "shape": fidelity.shape,
+                "at_bound": at_bound(fidelity.shape), "refused": fidelity.refused, "truth": fidelity.truth_metric, "systems": fidelity.systems, "fidelity": fidelity_rows(fidelity),
                 "recommended": None if recommendation is None else recommendation.protocol,
                 "within_noise_of_best": [] if recommendation is None else recommendation.tied}
     protocols = [{"label": p.label, "design": p.design, "metric": p.metric, "split": p.split, "family": p.family,

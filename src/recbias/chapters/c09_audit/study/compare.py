@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from recbias.chapters.c09_audit.study.protocols import REFERENCES
+from recbias.recommenders.external import REFERENCES
 from recbias.evaluate.orderings import kendall_tau
 from recbias.evaluate.popularity_index import popularity_index
 

@@ -1,6 +1,7 @@
-"""Which protocol to report: the audit's protocols ordering chapter 8's field on a world shaped like the audited
-data (:func:`recbias.synthetic.stand_in_world`), the most faithful of those the paired resamples do not tell from
-the best that needs no correction, and its caveats on the audited data."""
+"""Which protocol to report: the audit's protocols ordering chapter 8's field on the audited data's own truth, or
+on a world shaped like the data when they have none (:func:`recbias.synthetic.stand_in_world`), the most faithful
+of those the paired resamples do not tell from the best that needs no correction, and its caveats on the audited
+data."""
 
 from __future__ import annotations
 
@@ -15,17 +16,23 @@ from recbias.chapters.c09_audit.study.protocols import neutralising
 from recbias.chapters.c09_audit.study.compare import reversals
 from recbias.bookkit.claims import LEVEL
 from recbias.evaluate.fidelity import leaders, system_field
-from recbias.protocol_study import Protocol, protocol_fidelity
+from recbias.protocol_study import Protocol, protocol_fidelity, truth_kind
 from recbias.ratings import Ratings
 from recbias.synthetic import shape_of, stand_in_world
 
 
+#: coin-flip splits (and as many uniform ones) the fidelity is averaged over: chapter 8's default
+FIDELITY_SPLITS = 2
+
+
 @dataclass
-class StandInFidelity:
-    """The fidelity of the audit's protocols on the ``world`` drawn with the parameters ``shape`` (``""`` when none
-    could be, the generator's reason in ``refused``): ``table`` has one row per protocol, most faithful first, with
-    ``tau``, ``tau_low``, ``tau_high`` (95% over users), ``tau_draws`` and ``rank`` (ties share the best); the
-    ``systems`` are ordered by ``truth_metric``; ``profiles`` are the bias profiles of the data and the world."""
+class TruthFidelity:
+    """The fidelity of the audit's protocols on the truth of ``world``: the audited data themselves when they have a
+    truth, of the ``kind`` :func:`recbias.protocol_study.truth_kind` names, else a world drawn with the parameters
+    ``shape`` (``""`` when none could be, the generator's reason in ``refused``).  ``table`` has one row per
+    protocol, most faithful first, with ``tau``, ``tau_low``, ``tau_high`` (95% over users), ``tau_draws`` and
+    ``rank`` (ties share the best); the ``systems`` are ordered by ``truth_metric``; ``profiles`` are the bias
+    profiles of the data and of the stand-in world, if one was drawn."""
 
     world: str
     shape: dict[str, Any]
@@ -34,23 +41,40 @@ class StandInFidelity:
     systems: list[str] = field(default_factory=list)
     profiles: pd.DataFrame = field(default_factory=pd.DataFrame)
     refused: str = ""
+    kind: str = ""
+
+    @property
+    def own_truth(self) -> bool:
+        """Whether the data's own truth was read (its :func:`recbias.protocol_study.truth_kind` is ``kind``)."""
+        return bool(self.kind)
 
 
-def stand_in_fidelity(ratings: Ratings, plan: Sequence[Protocol], *, seed: int = 0,
-                      n_boot: int = 200) -> StandInFidelity:
-    """The fidelity of every protocol of ``plan`` on the world shaped like ``ratings``: one coin-flip and one
-    uniform split, chapter 8's field, ``n_boot`` resamples of users; a shape the generator refuses (all ratings
-    positive, say) gives an empty table and the reason in ``refused``."""
+def truth_fidelity(ratings: Ratings, plan: Sequence[Protocol], *, seed: int = 0, n_boot: int = 200,
+                   splits: int = FIDELITY_SPLITS) -> TruthFidelity:
+    """The fidelity of every protocol of ``plan`` to the true order of chapter 8's field, measured as chapter 8
+    measures it (:func:`recbias.protocol_study.protocol_fidelity`, ``splits`` coin-flip and uniform splits,
+    ``n_boot`` resamples of users): on the data's own truth when they have one
+    (:func:`recbias.protocol_study.truth_kind`), else on the world shaped like them
+    (:func:`recbias.synthetic.stand_in_world`).  A shape the generator refuses (all ratings positive, say) gives
+    an empty table and the reason in ``refused``."""
+    if kind := truth_kind(ratings):
+        table, truth_metric = protocol_fidelity(ratings, seed=seed, splits=splits, n_boot=n_boot, plan=plan)
+        return TruthFidelity(ratings.name, {}, _ranked(table), truth_metric, list(system_field(seed)),
+                             pd.DataFrame([bias_profile(ratings)]), kind=kind)
     try:
-        shape = shape_of(ratings)
-        world = stand_in_world(ratings, seed)
+        shape = shape_of(ratings, seed)
+        world = stand_in_world(ratings, seed, shape)
     except ValueError as error:
-        return StandInFidelity("", {}, pd.DataFrame(columns=["protocol", "tau", "tau_low", "tau_high", "rank"]),
-                               refused=str(error))
-    table, truth_metric = protocol_fidelity(world, seed=seed, n_boot=n_boot, plan=plan)
-    table = table.assign(rank=table["tau"].rank(ascending=False, method="min").astype("Int64"))
-    return StandInFidelity(world.name, shape, table, truth_metric, list(system_field(seed)),
-                           pd.DataFrame([bias_profile(ratings), bias_profile(world)]))
+        return TruthFidelity("", {}, pd.DataFrame(columns=["protocol", "tau", "tau_low", "tau_high", "rank"]),
+                             refused=str(error))
+    table, truth_metric = protocol_fidelity(world, seed=seed, splits=splits, n_boot=n_boot, plan=plan)
+    return TruthFidelity(world.name, shape, _ranked(table), truth_metric, list(system_field(seed)),
+                         pd.DataFrame([bias_profile(ratings), bias_profile(world)]))
+
+
+def _ranked(table: pd.DataFrame) -> pd.DataFrame:
+    """A fidelity table with each protocol's ``rank`` by tau (ties share the best)."""
+    return table.assign(rank=table["tau"].rank(ascending=False, method="min").astype("Int64"))
 
 
 @dataclass(frozen=True)
@@ -91,10 +115,10 @@ def recommend(table: pd.DataFrame, plan: Sequence[Protocol], level: float = LEVE
 
 
 def caveats(recommendation: Recommendation | None, means: pd.DataFrame, tau: pd.DataFrame,
-            fidelity: StandInFidelity, plan: Sequence[Protocol]) -> dict[str, Any]:
+            fidelity: TruthFidelity, plan: Sequence[Protocol]) -> dict[str, Any]:
     """What to say beside the recommended protocol on the audited data (:mod:`.compare`; empty without one): the
     pairs of systems other protocols reverse, the protocol that orders them least like it (and that τ; None
-    without another), and the most faithful neutralising protocol of ``plan`` on the stand-in world
+    without another), and the most faithful neutralising protocol of ``plan`` on the truth
     (``companion``)."""
     if recommendation is None:
         return {}
