@@ -177,7 +177,8 @@ say("flip-count", str(len(flips)))
 say("pair-count", str(pairs))
 
 # %% tags=["remove-input"]
-show_table(report.flips_table(flips), left=list(flips.columns), wrap=True)
+show_table(report.flips_table(flips), left=list(flips.columns), wrap=True,
+           empty_note="*No protocol reverses another's order of any pair of systems.*")
 
 # %% [markdown]
 # ## Which protocol to report
@@ -261,7 +262,8 @@ glue("audit-ranking", Markdown(claims.RANKING[advice.ranked] if advice else ""),
 #   so that a reader sees how much of the gain popularity explains.
 
 # %% tags=["remove-input"]
-show_table(report.reversals_table(caveats), left=["above", "below", "reversed under"], wrap=True)
+show_table(report.reversals_table(caveats), left=["above", "below", "reversed under"], wrap=True,
+           empty_note="*No other protocol reverses a pair of systems it orders.*")
 
 # %% [markdown]
 # A stand-in world copies the data's size, popularity and share of positive ratings, not the tastes

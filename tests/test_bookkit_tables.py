@@ -66,7 +66,7 @@ def test_long_text_columns_wrap_and_numbers_stay_on_one_line() -> None:
     assert wrapped == ["col0"]  # the statement wraps; markup does not count towards a cell's length
 
 
-def test_an_empty_table_is_glued_as_its_note_and_a_full_one_as_html(monkeypatch) -> None:
+def test_an_empty_table_is_glued_or_shown_as_its_note_and_a_full_one_as_html(monkeypatch) -> None:
     glued = {}
     monkeypatch.setattr(tables, "glue", lambda name, value, display: glued.__setitem__(name, value))
     tables.glue_table("empty", pd.DataFrame(), empty_note="*Not computed here.*")
@@ -75,6 +75,11 @@ def test_an_empty_table_is_glued_as_its_note_and_a_full_one_as_html(monkeypatch)
     assert glued["empty"].data == "*Not computed here.*" and type(glued["empty"]).__name__ == "Markdown"
     assert type(glued["full"]).__name__ == "HTML" and "<table" in glued["full"].data
     assert type(glued["empty, no note"]).__name__ == "HTML"
+    shown = []
+    monkeypatch.setattr(tables, "display", shown.append)
+    tables.show_table(pd.DataFrame(), empty_note="*Nothing reversed.*")
+    tables.show_table(pd.DataFrame({"a": [1]}), empty_note="*Nothing reversed.*")
+    assert [type(item).__name__ for item in shown] == ["Markdown", "HTML"] and shown[0].data == "*Nothing reversed.*"
 
 
 def _em(text: str, bold: bool = False) -> float:

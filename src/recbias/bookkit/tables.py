@@ -261,8 +261,13 @@ def _groups(frame: pd.DataFrame, keep: Sequence) -> list[list]:
     return groups
 
 
-def show_table(frame: pd.DataFrame, formats: Mapping[str, str] | str | None = None, **options) -> None:
-    """Display ``frame`` in the page (see :func:`table_html` for ``options``)."""
+def show_table(frame: pd.DataFrame, formats: Mapping[str, str] | str | None = None, *,
+               empty_note: str | None = None, **options) -> None:
+    """Display ``frame`` in the page (see :func:`table_html` for ``options``); an empty ``frame`` as the one-line
+    ``empty_note`` instead, when one is given."""
+    if frame.empty and empty_note is not None:
+        display(Markdown(empty_note))
+        return
     display(HTML(table_html(frame, formats, **options)))
 
 
