@@ -190,7 +190,7 @@ show_table(report.flips_table(flips), left=list(flips.columns), wrap=True,
 # them, if one was drawn. {glue:md}`audit-world-bound` Chapter 8's field of {glue:text}`audit-field-size` systems, Random and
 # Popularity among them, is fitted on {glue:text}`audit-splits` random splits and as many uniform splits,
 # and each protocol's order of the systems is set against their true order by
-# {glue:text}`audit-truth-metric`: Kendall's $\tau_b$, with its spread over {glue:text}`audit-bootstrap`
+# {glue:text}`audit-truth-metric` ({glue:text}`audit-truth-metric-why`): Kendall's $\tau_b$, with its spread over {glue:text}`audit-bootstrap`
 # resamples of the users ({numref}`tbl-audit-fidelity`). A protocol is *within noise* of the most
 # faithful one when the paired resamples do not put it behind at the {glue:text}`level` level; among
 # those, the page recommends one by the rule given below. {glue:md}`policy`
@@ -218,7 +218,8 @@ show_table(report.flips_table(flips), left=list(flips.columns), wrap=True,
 
 # %% tags=["remove-cell"]
 kept = measured.kept(plan)
-on_truth = recommend.truth_fidelity(ratings, kept, seed=seed, n_boot=bootstrap)
+on_truth = recommend.truth_fidelity(ratings, kept, seed=seed, n_boot=bootstrap,
+                                   truth_metric=protocols.truth_metric(metric, cutoff))
 advice = recommend.recommend(on_truth.table, kept)
 caveats = recommend.caveats(advice, means, tau, on_truth, plan)
 glue_table("tbl-audit-world", report.profile_table(on_truth.profiles), left=["number", "explained in"])
@@ -228,6 +229,7 @@ glue("audit-world-bound", Markdown(report.world_bounds(on_truth.shape)), display
 say("audit-field-size", str(len(on_truth.systems)))
 say("audit-splits", str(recommend.FIDELITY_SPLITS))
 say("audit-truth-metric", on_truth.truth_metric)
+say("audit-truth-metric-why", claims.TRUTH_METRIC[metric == protocols.USUAL])
 say("audit-bootstrap", f"{bootstrap:,}")
 say("audit-refused", on_truth.refused or "none")
 for name, value in report.advice_values(advice, on_truth, share, caveats).items():

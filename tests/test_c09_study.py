@@ -264,6 +264,18 @@ def test_on_data_with_a_truth_the_advice_is_among_the_leaders_of_chapter_8_on_th
     assert advice.protocol in chapter8.leaders(main, LEVEL)
 
 
+def test_the_truth_reads_the_metric_the_protocols_read_when_one_is_chosen() -> None:
+    """With ``--metric Recall --cutoff 5`` the systems' true order is by Recall@5 on the world's complete relevance;
+    with the usual metrics it stays chapter 8's P@10."""
+    world = datasets.load("synthetic-small", seed=0)
+    plan = protocols.audit_protocols(world.n_items, "Recall", 5)
+    found = recommend.truth_fidelity(world, plan, splits=1, n_boot=20, truth_metric=protocols.truth_metric("Recall", 5))
+    assert found.truth_metric == "Recall@5" and list(found.table["protocol"]) != []
+    study = protocol_study.truth_study(world, plan=plan[:1], truth_metric="Recall@5")
+    assert {"P@10", "nDCG@10", "Recall@5"} <= set(study.truth)
+    assert protocols.truth_metric(protocols.USUAL, 20) is None
+
+
 def test_when_the_data_cannot_rank_the_protocols_the_rule_picks_and_says_so() -> None:
     plan = protocols.audit_protocols(1000)
     draws = {"sampled HR@10": 0.9, "sampled HR@10, corrected (BV 0.1)": 0.9, "AR TI-AN P@10": 0.9}

@@ -8,20 +8,24 @@ top ``n`` among all items outside ``R_train(u)`` on that truth, with binary gain
 
 where ``R_u`` counts the relevant items outside ``R_train(u)`` (Järvelin and Kekäläinen
 2002, with the ideal list truncated at ``n``).  Any other metric that weighs the hits of the
-top of the list by a fixed discount, ``sum_k rel_k d_k``, is computed from the same lists.
+top of the list by a fixed discount, ``sum_k rel_k d_k``, is computed from the same lists, and
+so is any metric of :mod:`recbias.metrics` with a cutoff, reading the top list as a run whose
+relevant items are the ``R_u``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from numba import njit, prange
 
 from recbias.evaluate.scoring import SCORE_BLOCK, BlockReader, score_blocks
+from recbias.metrics import compute_metrics, parse_metric
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
+from recbias.runs import Runs
 
 __all__ = ["TrueQuality", "top_columns", "true_quality"]
 
@@ -76,7 +80,11 @@ class TrueQuality:
 
     :meth:`reader` gives the reader of one system's blocks, for
     :meth:`recbias.evaluate.Candidates.score` or :func:`score_blocks`, and :meth:`tables` the
-    per-user values once every user was read.  The arguments are those of :func:`true_quality`.
+    per-user values once every user was read.  The arguments are those of :func:`true_quality`;
+    ``metrics`` adds one table per metric spec of :func:`recbias.metrics.parse_metric` with a cutoff
+    (``"Recall@5"``, ``"AP@20"``), computed by :func:`recbias.metrics.compute_metrics` on each user's
+    top list with ``R_u`` relevant items (a user without one scores 0 there, as everywhere in
+    :mod:`recbias.metrics`).
     """
 
     def __init__(
@@ -88,6 +96,7 @@ class TrueQuality:
         seed: int | None = 0,
         discounts: Mapping[str, np.ndarray] | None = None,
         users: np.ndarray | None = None,
+        metrics: Sequence[str] = (),
     ) -> None:
         truth = np.asarray(truth, dtype=bool)
         if truth.shape != train.shape:
@@ -96,7 +105,11 @@ class TrueQuality:
             raise ValueError(f"n must be a positive integer, got {n!r}")
         self.n = int(n)
         self.extra = {name: np.asarray(d, dtype=np.float64) for name, d in (discounts or {}).items()}
-        self.depth = max([self.n, *(len(d) for d in self.extra.values())])
+        self.metrics = [parse_metric(text) for text in metrics]
+        uncut = [spec.label for spec in self.metrics if spec.cutoff is None]
+        if uncut:
+            raise ValueError(f"a true metric reads a top list and needs a cutoff: {', '.join(uncut)}")
+        self.depth = max([self.n, *(len(d) for d in self.extra.values()), *(spec.cutoff for spec in self.metrics)])
         if self.depth > train.n_items:
             raise ValueError(f"lists of {self.depth} items are longer than the catalogue of {train.n_items}")
         self.truth = truth
@@ -105,6 +118,7 @@ class TrueQuality:
         self.discount = 1.0 / np.log2(np.arange(2, self.n + 2))
         relevant_outside = (truth & ~self.rated).sum(axis=1)
         self.ideal = np.concatenate([[0.0], np.cumsum(self.discount)])[np.minimum(relevant_outside, self.n)]
+        self.relevant_outside = relevant_outside
         self.users = np.arange(train.n_users) if users is None else np.unique(np.asarray(users, dtype=np.int64))
         self.hits: dict[str, np.ndarray] = {}
         self.read: dict[str, np.ndarray] = {}
@@ -141,6 +155,14 @@ class TrueQuality:
             }
         for name, weights in self.extra.items():
             tables[name] = {label: hits[:, : len(weights)] @ weights for label, hits in self.hits.items()}
+        if self.metrics:
+            offsets = np.arange(len(self.users) + 1) * self.depth
+            columns = {label: compute_metrics(Runs.from_arrays(
+                offsets, users=self.users, items=np.tile(np.arange(self.depth), len(self.users)), labels=hits.ravel(),
+                n_relevant=self.relevant_outside[self.users]), [spec.label for spec in self.metrics])
+                for label, hits in self.hits.items()}
+            for spec in self.metrics:
+                tables.setdefault(spec.label, {label: values[spec.label] for label, values in columns.items()})
         return {name: pd.DataFrame(columns, index=index, columns=list(self.hits), dtype=np.float64)
                 for name, columns in tables.items()}
 
@@ -155,6 +177,7 @@ def true_quality(
     block: int = SCORE_BLOCK,
     discounts: Mapping[str, np.ndarray] | None = None,
     users: np.ndarray | None = None,
+    metrics: Sequence[str] = (),
 ) -> dict[str, pd.DataFrame]:
     """Per-user true P@n and nDCG@n of each fitted system, ``{"P@n": users x systems, "nDCG@n": ...}``.
 
@@ -165,11 +188,12 @@ def true_quality(
     Users are scored in chunks of ``block // n_items``.  ``discounts`` adds one frame per
     named vector ``d`` of position weights: ``sum_{k <= len(d)} rel_k d_k`` over the top
     ``len(d)`` items (e.g. the position discount of :func:`recbias.metrics.position_discount`).
-    ``users`` (codes) limits the tables to those users, default all.  To read the scores that
+    ``users`` (codes) limits the tables to those users, default all; ``metrics`` adds metrics of
+    :mod:`recbias.metrics` with a cutoff, read on the same top lists.  To read the scores that
     other measurements of the same fold compute anyway, use :class:`TrueQuality` as a reader of
     :meth:`recbias.evaluate.Candidates.score`.
     """
-    quality = TrueQuality(train, truth, n=n, seed=seed, discounts=discounts, users=users)
+    quality = TrueQuality(train, truth, n=n, seed=seed, discounts=discounts, users=users, metrics=metrics)
     step = max(1, block // max(1, train.n_items))
     for label, recommender in systems.items():
         read = quality.reader(label)

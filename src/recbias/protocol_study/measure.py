@@ -67,10 +67,10 @@ class FoldRuns:
 
 
 def fold_runs(protocol_list: Sequence[Protocol], fold: Fold, ratings: Ratings, seed: int, *,
-              truth: bool = False) -> FoldRuns:
+              truth: bool = False, truth_metric: str | None = None) -> FoldRuns:
     """Draw the runs of one split: design ``k`` with seed ``fold_seed(seed, k)``, every corrected sample
-    with the next seed; with ``truth``, the world's complete relevance (ties by item code) or, on Coat,
-    the random-item runs."""
+    with the next seed; with ``truth``, the world's complete relevance (ties by item code, reading
+    ``truth_metric`` beside its usual metrics) or, on Coat, the random-item runs."""
     train, test = fold.train, fold.test
     plain = [p for p in protocol_list if p.correction is None]
     designs = list(dict.fromkeys(p.design for p in plain))
@@ -79,7 +79,7 @@ def fold_runs(protocol_list: Sequence[Protocol], fold: Fold, ratings: Ratings, s
     samples = {p.label: corrected_sample(train, test, metric=p.metric, method=p.correction,
                                          m=parse_design(p.design).n_nonrelevant, seed=fold_seed(seed, len(designs)))
                for p in protocol_list if p.correction is not None}
-    complete = (TrueQuality(train, ratings.true_relevance, seed=None)
+    complete = (TrueQuality(train, ratings.true_relevance, seed=None, metrics=[truth_metric] if truth_metric else [])
                 if truth and ratings.true_relevance is not None else None)
     random_items = random_item_runs(train, ratings.unbiased_test) if truth and complete is None else None
     return FoldRuns(plain, designs, runs, metrics, samples, complete, random_items)
@@ -102,9 +102,10 @@ def _read_scores(drawn: FoldRuns, label: str, scores: Sequence[np.ndarray], popu
 
 def measure_fold(
     protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold, ratings: Ratings, seed: int,
-    *, truth: bool = False,
+    *, truth: bool = False, truth_metric: str | None = None,
 ) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
-    """Per-user means (users x systems) of every protocol of one split, and with ``truth`` the truth's tables.
+    """Per-user means (users x systems) of every protocol of one split, and with ``truth`` the truth's tables
+    (with ``truth_metric`` among them, when given).
 
     Every system scores the fold once: one :class:`recbias.evaluate.Candidates` holds the runs of
     every design, the draws of the corrected sampled metrics and Coat's random-item runs, and the
@@ -114,7 +115,7 @@ def measure_fold(
     """
     popularity = replace(ItemPopularity.from_ratings(fold.train, fold.test, train=fold.train),
                          positive_counts=ratings.item_counts(positive_only=True))
-    drawn = fold_runs(protocol_list, fold, ratings, seed, truth=truth)
+    drawn = fold_runs(protocol_list, fold, ratings, seed, truth=truth, truth_metric=truth_metric)
     candidates = drawn.candidates()
     out: dict[str, dict[str, pd.Series]] = {p.label: {} for p in protocol_list}
     random_scores, scores = {}, None
@@ -127,7 +128,8 @@ def measure_fold(
     if drawn.complete is not None:
         true_tables = drawn.complete.tables()
     elif drawn.random_items is not None:
-        true_tables = random_item_values(drawn.random_items, random_scores, seed=seed)
+        true_tables = random_item_values(drawn.random_items, random_scores, seed=seed,
+                                         extra=[truth_metric] if truth_metric else [])
     else:
         true_tables = {}
     return {label: pd.DataFrame(columns) for label, columns in out.items()}, true_tables
@@ -151,6 +153,7 @@ def truth_study(
     sampled_m: int = 100,
     cache: bool = True,
     plan: Sequence[Protocol] | None = None,
+    truth_metric: str | None = None,
 ) -> TruthStudy:
     """Fit the field on a coin-flip split and a uniform split of ``ratings`` and measure everything.
 
@@ -163,7 +166,8 @@ def truth_study(
     dataset with neither raises ``ValueError``.  The coin-flip fits give the study's ``truth``, the
     uniform fits the truth of the uniform protocols (``truth_of``).  The uniform protocols are left
     out when no uniform split exists at ``test_ratio``.  ``plan`` restricts the study to those protocols
-    (default: every protocol of :func:`~recbias.protocol_study.protocols.protocols` for the catalogue).
+    (default: every protocol of :func:`~recbias.protocol_study.protocols.protocols` for the catalogue);
+    ``truth_metric`` (a metric spec with a cutoff) is read on the truth beside its usual metrics.
     """
     if not truth_kind(ratings):
         raise ValueError(
@@ -175,7 +179,8 @@ def truth_study(
     plan = list(plan) if plan is not None else protocols(ratings.n_items, sampled_m)
     coin = make_folds(ratings, folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
     coin_fit = fit_field(field, coin.train, key_extra=coin.key, cache=cache, seed=seed)
-    values, truth = measure_fold([p for p in plan if p.split == "coin"], coin_fit, coin, ratings, seed, truth=True)
+    values, truth = measure_fold([p for p in plan if p.split == "coin"], coin_fit, coin, ratings, seed, truth=True,
+                                 truth_metric=truth_metric)
     uniform = [p for p in plan if p.split == "uniform"]
     try:
         uniform_fold = make_folds(ratings, method="uniform", folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
@@ -184,7 +189,8 @@ def truth_study(
     truth_of = {}
     if uniform and uniform_fold is not None:
         uniform_fit = fit_field(unfitted, uniform_fold.train, key_extra=uniform_fold.key, cache=cache, seed=seed)
-        uniform_values, uniform_truth = measure_fold(uniform, uniform_fit, uniform_fold, ratings, seed, truth=True)
+        uniform_values, uniform_truth = measure_fold(uniform, uniform_fit, uniform_fold, ratings, seed, truth=True,
+                                                     truth_metric=truth_metric)
         values |= uniform_values
         truth_of = dict.fromkeys(uniform_values, uniform_truth)
     ordered = {p.label: values[p.label] for p in plan if p.label in values}
@@ -192,22 +198,26 @@ def truth_study(
                       split=split, truth_of=truth_of)
 
 
-def headline_truth(study: TruthStudy) -> str:
-    """The truth systems are ordered by: precision at 10 on a world's complete relevance, and on random items
-    (Coat) nDCG at 5 with the ratings as gains, which reads more of the 16 ratings a user gives there than
-    binary precision does."""
+def headline_truth(study: TruthStudy, requested: str | None = None) -> str:
+    """The truth systems are ordered by: ``requested`` when given (read by :func:`truth_study` with
+    ``truth_metric``); else precision at 10 on a world's complete relevance, and on random items (Coat) nDCG at
+    5 with the ratings as gains, which reads more of the 16 ratings a user gives there than binary precision
+    does."""
+    if requested is not None:
+        return requested
     return "nDCG@5" if "nDCG@5" in study.truth else next(iter(study.truth))
 
 
 def protocol_fidelity(ratings: Ratings, *, seed: int = 0, splits: int = 1, n_boot: int = 200,
                       systems: Callable[[int], Mapping[str, Recommender]] = system_field,
-                      plan: Sequence[Protocol] | None = None, cache: bool = True) -> tuple[pd.DataFrame, str]:
+                      plan: Sequence[Protocol] | None = None, cache: bool = True,
+                      truth_metric: str | None = None) -> tuple[pd.DataFrame, str]:
     """:func:`truth_study` of the systems ``systems(seed)`` (today's field by default) on the first ``splits``
-    coin-flip splits of ``ratings`` and the fidelity of every protocol of ``plan`` to the headline truth
-    (:func:`headline_truth`) over those splits (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`,
-    most faithful first), with the truth's name."""
+    coin-flip splits of ``ratings`` and the fidelity of every protocol of ``plan`` to the truth read with
+    ``truth_metric`` (default: the headline truth, :func:`headline_truth`) over those splits
+    (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`, most faithful first), with the truth's name."""
     (found,) = fidelity_by_set(ratings, {"systems": systems(seed)}, seed=seed, splits=splits, n_boot=n_boot,
-                               plan=plan, cache=cache).values()
+                               plan=plan, cache=cache, truth_metric=truth_metric).values()
     return found
 
 
@@ -225,14 +235,15 @@ def merge_sets(sets: Mapping[str, Mapping[str, Recommender]]) -> dict[str, Recom
 
 def fidelity_by_set(ratings: Ratings, sets: Mapping[str, Mapping[str, Recommender]], *, seed: int = 0,
                     splits: int = 1, n_boot: int = 200, plan: Sequence[Protocol] | None = None,
-                    cache: bool = True) -> dict[str, tuple[pd.DataFrame, str]]:
+                    cache: bool = True, truth_metric: str | None = None) -> dict[str, tuple[pd.DataFrame, str]]:
     """:func:`protocol_fidelity` of each set of systems (name -> label -> unfitted system), from one
     :func:`truth_study` per split of every system of every set: a label in several sets names one system,
     fitted and measured once.  Each set's fidelity is the same as from a study of that set alone (every
     system scores the same runs; the resamples of users do not depend on the systems)."""
     every = merge_sets(sets)
-    studies = [truth_study(ratings, seed=seed, split=s, systems=every, plan=plan, cache=cache) for s in range(splits)]
-    truth_metric = headline_truth(studies[0])
+    studies = [truth_study(ratings, seed=seed, split=s, systems=every, plan=plan, cache=cache,
+                           truth_metric=truth_metric) for s in range(splits)]
+    truth_metric = headline_truth(studies[0], truth_metric)
     return {name: (fidelity_over_seeds([study.among(list(systems)) for study in studies], truth_metric,
                                        n_boot=n_boot), truth_metric)
             for name, systems in sets.items()}

@@ -8,7 +8,7 @@ on a dataset with an unbiased test sample.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -43,18 +43,19 @@ def random_item_runs(train: Ratings, unbiased: Ratings) -> Runs:
 
 
 def random_item_values(
-    runs: Runs, scores: Mapping[str, np.ndarray], *, n: int = 5, seed: int = 0
+    runs: Runs, scores: Mapping[str, np.ndarray], *, n: int = 5, seed: int = 0, extra: Sequence[str] = ()
 ) -> dict[str, pd.DataFrame]:
     """Per-user P@n and nDCG@n on the random-item ``runs`` of :func:`random_item_runs`, from each system's
-    scores of their candidates; users with no relevant random item have NaN nDCG (and count in P@n).
-    Because the items were drawn uniformly at random, the mean over users is an unbiased estimate of the
-    metric on random items (Schnabel et al. 2016)."""
-    metrics = [f"P@{n}", f"nDCG@{n}"]
+    scores of their candidates, and the metrics of ``extra`` (specs of :func:`recbias.metrics.parse_metric`);
+    users with no relevant random item have NaN nDCG@n (and count in P@n and in ``extra``, as everywhere in
+    :mod:`recbias.metrics`).  Because the items were drawn uniformly at random, the mean over users is an
+    unbiased estimate of the metric on random items (Schnabel et al. 2016)."""
+    metrics = list(dict.fromkeys([f"P@{n}", f"nDCG@{n}", *extra]))
     tables = {label: evaluate_runs(runs, s, metrics, ties="random", seed=seed) for label, s in scores.items()}
     out = {}
     for metric in metrics:
         frame = pd.DataFrame({label: t.set_index("user")[metric] for label, t in tables.items()})
-        if metric.startswith("nDCG"):
+        if metric == f"nDCG@{n}":
             frame[np.repeat(runs.n_relevant[:, None] == 0, frame.shape[1], axis=1)] = np.nan
         out[metric] = frame
     return out

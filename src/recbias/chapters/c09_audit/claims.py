@@ -46,6 +46,12 @@ TRUTH_SOURCE = {
         "correlations of the profile). What it cannot copy are the tastes behind the ratings."}
 
 
+#: why the truth orders the systems by the metric it does, by whether the protocols read their usual metrics
+TRUTH_METRIC = {True: "chapter 8's measure of the truth, the protocols reading their usual metrics",
+                False: "the metric every protocol reads, over every item a user did not rate in training or over "
+                       "the random items"}
+
+
 #: what the page says of the map of agreement between protocols, by whether the systems are too few for τ
 FEW_SYSTEMS = {True: "With {systems} systems there are only {pairs} pairs to order, and one swapped pair moves τ by "
                      "{step:.2f}; the map therefore counts the share of pairs that two protocols order alike.",

@@ -57,6 +57,17 @@ def audit_protocols(n_items: int, metric: str = USUAL, cutoff: int = 10) -> list
     return plan
 
 
+def truth_metric(metric: str = USUAL, cutoff: int = 10) -> str | None:
+    """The metric the truth orders systems by in an audit reading ``metric@cutoff`` (:func:`audit_protocols`):
+    that metric when one is chosen for every protocol, else None, chapter 8's headline truth
+    (:func:`recbias.protocol_study.headline_truth`).
+
+    >>> truth_metric("ndcg", 5), truth_metric()
+    ('nDCG@5', None)
+    """
+    return None if metric == USUAL else f"{parse_metric(f'{metric}@{cutoff}').name}@{cutoff}"
+
+
 def explained_in(plan: Sequence[Protocol]) -> dict[str, str]:
     """Protocol label -> the page that explains it, for protocols of :func:`audit_protocols` (a label of
     :data:`EXPLAINED_IN` with its metric replaced by the one the protocol reads)."""

@@ -50,15 +50,17 @@ class TruthFidelity:
 
 
 def truth_fidelity(ratings: Ratings, plan: Sequence[Protocol], *, seed: int = 0, n_boot: int = 200,
-                   splits: int = FIDELITY_SPLITS) -> TruthFidelity:
+                   splits: int = FIDELITY_SPLITS, truth_metric: str | None = None) -> TruthFidelity:
     """The fidelity of every protocol of ``plan`` to the true order of chapter 8's field, measured as chapter 8
     measures it (:func:`recbias.protocol_study.protocol_fidelity`, ``splits`` coin-flip and uniform splits,
     ``n_boot`` resamples of users): on the data's own truth when they have one
     (:func:`recbias.protocol_study.truth_kind`), else on the world shaped like them
-    (:func:`recbias.synthetic.stand_in_world`).  A shape the generator refuses (all ratings positive, say) gives
-    an empty table and the reason in ``refused``."""
+    (:func:`recbias.synthetic.stand_in_world`).  The truth orders the systems by ``truth_metric``, or by chapter
+    8's headline metric when None (:func:`recbias.protocol_study.headline_truth`).  A shape the generator refuses
+    (all ratings positive, say) gives an empty table and the reason in ``refused``."""
     if kind := truth_kind(ratings):
-        table, truth_metric = protocol_fidelity(ratings, seed=seed, splits=splits, n_boot=n_boot, plan=plan)
+        table, truth_metric = protocol_fidelity(ratings, seed=seed, splits=splits, n_boot=n_boot, plan=plan,
+                                                truth_metric=truth_metric)
         return TruthFidelity(ratings.name, {}, _ranked(table), truth_metric, list(system_field(seed)),
                              pd.DataFrame([bias_profile(ratings)]), kind=kind)
     try:
@@ -67,7 +69,8 @@ def truth_fidelity(ratings: Ratings, plan: Sequence[Protocol], *, seed: int = 0,
     except ValueError as error:
         return TruthFidelity("", {}, pd.DataFrame(columns=["protocol", "tau", "tau_low", "tau_high", "rank"]),
                              refused=str(error))
-    table, truth_metric = protocol_fidelity(world, seed=seed, splits=splits, n_boot=n_boot, plan=plan)
+    table, truth_metric = protocol_fidelity(world, seed=seed, splits=splits, n_boot=n_boot, plan=plan,
+                                            truth_metric=truth_metric)
     return TruthFidelity(world.name, shape, _ranked(table), truth_metric, list(system_field(seed)),
                          pd.DataFrame([bias_profile(ratings), bias_profile(world)]))
 
