@@ -185,22 +185,23 @@ show_table(report.flips_table(flips), left=list(flips.columns), wrap=True,
 #
 # Which of these protocols recovers the true order of systems can only be checked where the truth
 # is known. Chapter 8 ({doc}`08_protocol_fidelity`) measures it on simulated worlds and on Coat's
-# ratings of random items; this page runs the same measurement with the same function and the same rule.
-# {glue:md}`audit-truth-source` {numref}`tbl-audit-world` sets the data beside the world that stands in for
-# them, if one was drawn. {glue:md}`audit-world-bound` Chapter 8's field of {glue:text}`audit-field-size` systems, Random and
-# Popularity among them, is fitted on {glue:text}`audit-splits` random splits and as many uniform splits,
-# and each protocol's order of the systems is set against their true order by
-# {glue:text}`audit-truth-metric` ({glue:text}`audit-truth-metric-why`): Kendall's $\tau_b$, with its spread over {glue:text}`audit-bootstrap`
-# resamples of the users ({numref}`tbl-audit-fidelity`). A protocol is *within noise* of the most
-# faithful one when the paired resamples do not put it behind at the {glue:text}`level` level; among
-# those, the page recommends one by the rule given below. {glue:md}`policy`
+# ratings of random items; this page runs the same measurement with the same function and the same
+# rule. {glue:md}`audit-truth-source` {numref}`tbl-audit-world` sets the data beside the world that
+# stands in for them, if one was drawn. {glue:md}`audit-world-bound` Chapter 8's field of
+# {glue:text}`audit-field-size` systems, Random and Popularity among them, is fitted on
+# {glue:text}`audit-splits` random splits and as many uniform splits, and each protocol's order of the
+# systems is set against their true order by {glue:text}`audit-truth-metric`
+# ({glue:text}`audit-truth-metric-why`): Kendall's $\tau_b$, with its spread over
+# {glue:text}`audit-bootstrap` resamples of the users ({numref}`tbl-audit-fidelity`). A protocol is
+# *within noise* of the most faithful one when the paired resamples do not put it behind at the
+# {glue:text}`level` level; among those, the page recommends one by the rule given below.
+# {glue:md}`policy`
 #
 # ```{glue:figure} tbl-audit-world
 # :name: tbl-audit-world
 #
 # The audited data and the simulated world that stands in for them, in the numbers of
-# {numref}`tbl-audit-profile`; the world's are measured on the ratings it drew. Data with a truth of
-# their own need no world and appear alone.
+# {numref}`tbl-audit-profile`; the world's are measured on the ratings it drew.
 # The exponent and the shift of the fitted curve trade off against each other, so the two α can differ
 # where the Gini coefficients and top-10% shares agree.
 # ```
@@ -222,7 +223,8 @@ on_truth = recommend.truth_fidelity(ratings, kept, seed=seed, n_boot=bootstrap,
                                    truth_metric=protocols.truth_metric(metric, cutoff))
 advice = recommend.recommend(on_truth.table, kept)
 caveats = recommend.caveats(advice, means, tau, on_truth, plan)
-glue_table("tbl-audit-world", report.profile_table(on_truth.profiles), left=["number", "explained in"])
+glue_table("tbl-audit-world", report.profile_table(on_truth.profiles), left=["number", "explained in"],
+           empty_note="*The audited data carry their own truth: no world stands in for them.*")
 glue_table("tbl-audit-fidelity", report.fidelity_table(on_truth, advice), left=["protocol"])
 glue("audit-truth-source", Markdown(claims.TRUTH_SOURCE[on_truth.kind]), display=False)
 glue("audit-world-bound", Markdown(report.world_bounds(on_truth.shape)), display=False)

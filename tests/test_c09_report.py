@@ -180,6 +180,7 @@ def test_the_profile_table_has_a_column_per_dataset_and_links_each_number_to_its
                              {"dataset": "ml-100k", "users": 943, "items": 1682, "ratings": 100000, "density": 0.063,
                               "Gini": 0.629, "fitted α": 5.0, "top-10% share": 0.427, "positive ratio": 0.212,
                               "positive head/tail": 2.5}])
+    assert report.profile_table(pd.DataFrame()).empty  # no world drawn: nothing to set beside the data
     table = report.profile_table(profiles).set_index("number")
     assert list(table.columns) == ["<b>mine</b> (audited)", "ml-100k", "explained in"]
     assert table.loc["users", "<b>mine</b> (audited)"] == "1,500" and table.loc["density", "ml-100k"] == "0.0630"

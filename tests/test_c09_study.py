@@ -257,7 +257,7 @@ def test_on_data_with_a_truth_the_advice_is_among_the_leaders_of_chapter_8_on_th
     plan = protocols.audit_protocols(ratings.n_items)
     found = recommend.truth_fidelity(ratings, plan)
     assert found.kind == ("complete relevance" if name == "synthetic" else "random items")
-    assert found.own_truth and found.world == ratings.name and found.shape == {}
+    assert found.own_truth and found.world == ratings.name and found.shape == {} and found.profiles.empty
     assert found.truth_metric == ("P@10" if name == "synthetic" else "nDCG@5")
     advice = recommend.recommend(found.table, plan)
     main, _ = chapter8.protocol_fidelity(ratings, splits=2, n_boot=200)

@@ -44,7 +44,9 @@ PROFILE_FORMATS = {"users": "{:,}", "items": "{:,}", "ratings": "{:,}", "density
 
 def profile_table(profiles: pd.DataFrame) -> pd.DataFrame:
     """One row per number, one column per dataset (the audited one first, in bold), and the chapter that explains
-    each number."""
+    each number; empty for no profile."""
+    if profiles.empty:
+        return pd.DataFrame()
     columns = [f"<b>{name}</b> (audited)" if k == 0 else name for k, name in enumerate(profiles["dataset"])]
     rows = {number: [fmt.format(v) if pd.notna(v) else "–" for v in profiles[number]]
             for number, fmt in PROFILE_FORMATS.items() if number in profiles.columns}

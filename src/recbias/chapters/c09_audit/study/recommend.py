@@ -32,7 +32,7 @@ class TruthFidelity:
     ``shape`` (``""`` when none could be, the generator's reason in ``refused``).  ``table`` has one row per
     protocol, most faithful first, with ``tau``, ``tau_low``, ``tau_high`` (95% over users), ``tau_draws`` and
     ``rank`` (ties share the best); the ``systems`` are ordered by ``truth_metric``; ``profiles`` are the bias
-    profiles of the data and of the stand-in world, if one was drawn."""
+    profiles of the data and of the stand-in world (none without a world)."""
 
     world: str
     shape: dict[str, Any]
@@ -61,8 +61,7 @@ def truth_fidelity(ratings: Ratings, plan: Sequence[Protocol], *, seed: int = 0,
     if kind := truth_kind(ratings):
         table, truth_metric = protocol_fidelity(ratings, seed=seed, splits=splits, n_boot=n_boot, plan=plan,
                                                 truth_metric=truth_metric)
-        return TruthFidelity(ratings.name, {}, _ranked(table), truth_metric, list(system_field(seed)),
-                             pd.DataFrame([bias_profile(ratings)]), kind=kind)
+        return TruthFidelity(ratings.name, {}, _ranked(table), truth_metric, list(system_field(seed)), kind=kind)
     try:
         shape = shape_of(ratings, seed)
         world = stand_in_world(ratings, seed, shape)
