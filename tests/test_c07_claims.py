@@ -64,7 +64,7 @@ def test_measured_values_from_hand_made_results():
     # mishits: MF falls by 20% (0.5 -> 0.4), and user-kNN (0.42) overtakes it (0.40): two systems change rank
     assert values["mishit_system"] == "MF" and values["mishit_drop"] == pytest.approx(0.2)
     np.testing.assert_allclose(values["mishit_change_low"], [-0.1 - 0.02, -0.2 - 0.02, -0.03 / 0.45 - 0.02])
-    assert values["mishit_intervals"] == "pLSA -12% to -8%, MF -22% to -18%, user-kNN -9% to -5%"
+    assert values["mishit_intervals"] == "pLSA -12.0% to -8.0%, MF -22.0% to -18.0%, user-kNN -8.7% to -4.7%"
     assert (values["mishit_moved"], values["mishit_systems"]) == (2, 5)
     assert (values["step"], values["sensitivity_no_step"], values["sensitivity_step"]) == (20, 1.5, 9.0)
     np.testing.assert_allclose(values["head_shares"], [0.99, 0.67, 0.58, 0.79])  # Random left out
@@ -85,8 +85,8 @@ def test_findings_read_and_word_the_measured_values():
         "mishits-are-negligible": FAILS, "step-increases-sensitivity": HOLDS, "short-head-dominates": HOLDS,
         "demographics-worth-a-handful": MEASURED, "closer-to-truth-no-step": HOLDS, "closer-to-truth-with-step": FAILS}
     assert checked["mishits-are-negligible"].evidence.startswith(
-        "counting each mishit as −1 lowers MF's value most, by 20%; 90% intervals of the relative change: pLSA -12% "
-        "to -8%, MF -22% to -18%, user-kNN -9% to -5%. It changes the rank of 2 of the 5 systems, a count shown "
+        "counting each mishit as −1 lowers MF's value most, by 20%; 90% intervals of the relative change: pLSA -12.0% "
+        "to -8.0%, MF -22.0% to -18.0%, user-kNN -8.7% to -4.7%. It changes the rank of 2 of the 5 systems, a count shown "
         "beside the verdict, not part of it")
     assert checked["step-increases-sensitivity"].evidence.startswith(
         "mean increase over its resampling standard deviation: 1.5 without the step, 9.0 at s = 20 (criterion")

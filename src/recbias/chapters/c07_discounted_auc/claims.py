@@ -115,7 +115,7 @@ def _mishit_values(effect: pd.DataFrame) -> dict[str, Any]:
     moves most and that move, and how many systems change rank."""
     personal = effect[~effect["system"].isin(NON_PERSONALISED)]
     worst = personal.loc[personal["change"].abs().idxmax()]
-    intervals = ", ".join(f"{r['system']} {r['change low']:+.0%} to {r['change high']:+.0%}"
+    intervals = ", ".join(f"{r['system']} {r['change low']:+.1%} to {r['change high']:+.1%}"
                           for _, r in personal.iterrows())
     return {"mishit_change_low": personal["change low"].to_numpy(),
             "mishit_change_high": personal["change high"].to_numpy(), "mishit_intervals": intervals,
