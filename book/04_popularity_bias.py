@@ -468,12 +468,12 @@ glue_table("tbl-popularity-ratio", report.ratio_table(curves, ratings.name), lef
 # %% tags=["remove-cell"]
 truth = study.observation_grid(*grid, preset=grid_preset, seed=seed, test_ratio=test_ratio, target_size=target_size)
 found += register(claims.GRID, claims.grid_values(truth), dataset=claims.GRID_DATASET)
-for name, text in {**report.grid_numbers(truth), "grid-preset": grid_preset}.items():
+for name, text in {**report.grid_numbers(truth.precision), "grid-preset": grid_preset}.items():
     say(name, text)
-figure = figures.truth_figure(truth)
+figure = figures.truth_figure(truth.precision)
 dataset_caption(figure.axes[0], f"simulated, {grid_preset}")
 glue_figure("fig-popularity-truth", figure)
-glue_table("tbl-popularity-truth", report.grid_table(truth))
+glue_table("tbl-popularity-truth", report.grid_table(truth.precision))
 
 # %% [markdown]
 # ## How much of the score is real?

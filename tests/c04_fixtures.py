@@ -43,8 +43,12 @@ def curves() -> pd.DataFrame:
 
 
 @cache
-def grid() -> pd.DataFrame:
+def grid_study() -> study.ObservationGrid:
     return study.observation_grid([1.0], [0.0, 2.0], preset="synthetic-small", target_size=TARGET, cache=False)
+
+
+def grid() -> pd.DataFrame:
+    return grid_study().precision
 
 
 @cache
@@ -62,7 +66,8 @@ def hand_sweep(one: Mapping[str, Mapping[float, tuple[float, float, float]]], *,
     AR is 1R times ``ar_scale``; ``uniform[counts]`` overrides the columns of the ``alpha = 0`` rows of
     ``expected``.  Paired tests over :data:`USERS` users: every system against random, and every system but random
     against popularity, with the difference of the means, ``p[(baseline, system)]`` (0.5 unless given) and the t
-    statistic that gives it."""
+    statistic that gives it.  Per user, :data:`USERS` users with one run each whose values have the mean and the
+    95% interval of ``one``."""
     one_design = f"1R TI-NN({target_size - 1})"
     ar_design = sweep_all_relevant_design(PRESETS[preset]["n_items"])
     rows = [{"alpha": a, "design": d, "system": s, "mean": m * k, "ci_low": lo * k, "ci_high": hi * k}
@@ -94,7 +99,17 @@ def hand_sweep(one: Mapping[str, Mapping[float, tuple[float, float, float]]], *,
                             * stats.t.isf((p or {}).get((a, b), 0.5) / 2, USERS - 1)}
                            for a, b in pairs for x in alphas for m in study.SWEEP_METRICS])
     return study.SkewSweep(pd.DataFrame(rows), metrics, paired, pd.DataFrame(expected), curves, worlds, preset,
-                           target_size, 0.2)
+                           target_size, 0.2, hand_per_user(one))
+
+
+def hand_per_user(one: Mapping[str, Mapping[float, tuple[float, float, float]]]) -> pd.DataFrame:
+    """Per (alpha, system): :data:`USERS` users with one run each, whose values have the mean ``one[system][alpha][0]``
+    and the 95% t interval ``one[system][alpha][1:]``."""
+    spread = stats.norm.ppf((np.arange(USERS) + 0.5) / USERS)
+    spread = (spread - spread.mean()) / spread.std(ddof=1) * np.sqrt(USERS) / stats.t.ppf(0.975, USERS - 1) / 2
+    return pd.concat([pd.DataFrame({"system": s, "user": np.arange(USERS), "runs": 1, "alpha": a,
+                                    "total": m + (hi - lo) * spread})
+                      for s, by_alpha in one.items() for a, (m, lo, hi) in by_alpha.items()], ignore_index=True)
 
 
 def hand_orderings(per_user: Mapping[str, np.ndarray], bounds: Mapping[str, tuple[float, float]], *,

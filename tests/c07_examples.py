@@ -14,12 +14,14 @@ SYSTEMS = ("Popularity", "pLSA", "MF", "user-kNN", "Random")
 
 
 def effect(ignored: Sequence[float] = (0.30, 0.40, 0.50, 0.45, 0.05),
-           counted: Sequence[float] = (0.27, 0.36, 0.40, 0.42, 0.01)) -> pd.DataFrame:
-    """:func:`recbias.chapters.c07_discounted_auc.study.mishit_effect` for the five systems of :data:`SYSTEMS`."""
+           counted: Sequence[float] = (0.27, 0.36, 0.40, 0.42, 0.01), half: float = 0.02) -> pd.DataFrame:
+    """:func:`recbias.chapters.c07_discounted_auc.study.mishit_effect` for the five systems of :data:`SYSTEMS`, each
+    change's interval ``half`` wide on either side."""
     frame = pd.DataFrame({"system": SYSTEMS, "mishits ignored": ignored, "mishits at -1": counted})
     ranks = {f"rank {name}": frame[column].rank(ascending=False, method="min").astype(int)
              for name, column in (("ignored", "mishits ignored"), ("at -1", "mishits at -1"))}
-    return frame.assign(change=frame["mishits at -1"] / frame["mishits ignored"] - 1, **ranks)
+    change = frame["mishits at -1"] / frame["mishits ignored"] - 1
+    return frame.assign(change=change, **{"change low": change - half, "change high": change + half}, **ranks)
 
 
 def cases(m: int = 10, z: int = 100) -> pd.DataFrame:

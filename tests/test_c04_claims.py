@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from c04_fixtures import curves, grid, hand_sweep, mainstream, orderings, sweep
+from c04_fixtures import curves, grid_study, hand_sweep, mainstream, orderings, sweep
 
 from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, NOT_CHECKED, PUBLISHED_COLUMNS, register
 from recbias.bookkit.scorecard import NOT_COMPARABLE
 from recbias.chapters.c04_popularity_bias import claims
-from recbias.chapters.c04_popularity_bias.study import PERSONALISED
+from recbias.chapters.c04_popularity_bias.study import PERSONALISED, ObservationGrid
 
 GROUPS = (claims.ORDERINGS, claims.SWEEP, claims.RATIO, claims.GRID, claims.MAINSTREAM)
 FINDINGS = {finding.key: finding for group in GROUPS for finding in group}
@@ -31,8 +31,9 @@ EDGES = [
     ("closed-form-bounds-contain-popularity", {"above_lower_bound": 0.0, "below_upper_bound": 0.0}, HOLDS),
     ("closed-form-bounds-contain-popularity", {"above_lower_bound": -1e-12, "below_upper_bound": 0.01}, FAILS),
     ("closed-form-bounds-contain-popularity", {"above_lower_bound": 0.01, "below_upper_bound": -1e-12}, FAILS),
-    ("popularity-grows-with-alpha", {"popularity_climbs": np.array([True, True])}, HOLDS),
-    ("popularity-grows-with-alpha", {"popularity_climbs": np.array([True, False])}, FAILS),
+    ("popularity-grows-with-alpha", {"popularity_step": 0.001, "popularity_step_p": 0.0499}, HOLDS),
+    ("popularity-grows-with-alpha", {"popularity_step": 0.001, "popularity_step_p": 0.05}, INCONCLUSIVE),
+    ("popularity-grows-with-alpha", {"popularity_step": -0.001, "popularity_step_p": 0.01}, FAILS),
     ("popularity-below-random-at-uniform", {"uniform_random_margin": 0.001, "uniform_p": 0.0499}, HOLDS),
     ("popularity-below-random-at-uniform", {"uniform_random_margin": 0.001, "uniform_p": 0.05}, INCONCLUSIVE),
     ("popularity-below-random-at-uniform", {"uniform_random_margin": -0.001, "uniform_p": 0.01}, FAILS),
@@ -60,8 +61,9 @@ EDGES = [
                                               "movielens_p": np.array([0.01, 1e-9])}, FAILS),
     ("positive-ratio-grows-with-popularity", {"movielens_spearman": np.array([-0.3, -0.7]),
                                               "movielens_p": np.array([0.05, 1e-9])}, FAILS),
-    ("one-relevant-overstates-popularity", {"overstated": np.array([True, True])}, HOLDS),
-    ("one-relevant-overstates-popularity", {"overstated": np.array([True, False])}, FAILS),
+    ("one-relevant-overstates-popularity", {"overstatement_gap": 0.2, "overstatement_p": 0.0499}, HOLDS),
+    ("one-relevant-overstates-popularity", {"overstatement_gap": 0.2, "overstatement_p": 0.05}, INCONCLUSIVE),
+    ("one-relevant-overstates-popularity", {"overstatement_gap": -0.2, "overstatement_p": 0.01}, FAILS),
     ("popularity-serves-the-mainstream", {"most_mainstream_low": 0.031, "most_mainstream_high": 0.04,
                                           "least_mainstream_low": 0.02, "least_mainstream_high": 0.03}, HOLDS),
     ("popularity-serves-the-mainstream", {"most_mainstream_low": 0.03, "most_mainstream_high": 0.04,
@@ -105,7 +107,7 @@ def test_the_published_numbers_follow_the_one_schema() -> None:
 @pytest.fixture(scope="module")
 def measured() -> dict:
     return (claims.orderings_values(orderings()) | claims.sweep_values(sweep()) | claims.ratio_values(curves())
-            | claims.grid_values(grid()) | claims.mainstream_values(mainstream()))
+            | claims.grid_values(grid_study()) | claims.mainstream_values(mainstream()))
 
 
 def test_measured_values_come_from_the_studies(measured) -> None:
@@ -120,10 +122,15 @@ def test_measured_values_come_from_the_studies(measured) -> None:
     assert measured["fig5/alpha-0/Random/1R-P@10"] == uniform["Random"]
     assert measured["uniform_random_margin"] == pytest.approx(uniform["Random"] - uniform["Popularity"])
     assert measured["popularity_by_alpha"].startswith("α = 0: ") and ", α = 1: " in measured["popularity_by_alpha"]
+    step = sweep().steps("Popularity").iloc[0]  # one step, from α = 0 to 1: it decides
+    assert (measured["popularity_step"], measured["popularity_step_p"]) == (step["difference"], step["p"])
+    assert measured["popularity_steps"].startswith("α = 0 to 1: +")
     assert len(measured["near_random_low"]) == len(measured["near_random_high"]) == 2 * len(sweep().alphas)
     assert np.all(measured["near_random_low"] < measured["near_random_high"])
     assert len(measured["plsa_gap_low"]) == len(sweep().skewed)
-    assert measured["worlds"] == 2 and len(measured["overstated"]) == 2
+    shares = grid_study().shares
+    assert measured["worlds"] == 2 and measured["overstatement_gap"] in set(shares["difference"])
+    assert measured["overstatement_by_world"].startswith("α = 1, selection 0: ")
     assert measured["movielens"] == "" and "movielens_spearman" not in measured  # synthetic-small alone
     assert measured["rating_predictors_at_top"].startswith("rating-MF ") and " against random) and rating-kNN" in \
         measured["rating_predictors_at_top"]
@@ -165,7 +172,7 @@ def test_claims_on_a_sweep_with_only_uniform_worlds_are_left_out() -> None:
     one = {s: {0.0: (0.008, 0.007, 0.009)} for s in ("Popularity", "pLSA", "rating-kNN", "Random", "Mean rating")}
     uniform = hand_sweep(one | {"rating-MF": {0.0: (0.01, 0.0081, 0.011)}}, p={("Random", "rating-MF"): 1e-6})
     values = claims.sweep_values(uniform)
-    assert "popularity_climbs" not in values and "plsa_gap_low" not in values
+    assert "popularity_step" not in values and "plsa_gap_low" not in values
     checked = register([FINDINGS[k] for k in ("popularity-grows-with-alpha", "plsa-follows-popularity",
                                               "popularity-bias-on-other-metrics")], values, dataset="d")
     assert {claim.outcome for claim in checked} == {NOT_CHECKED}
@@ -194,8 +201,46 @@ def test_rating_predictors_read_the_paired_tests_of_a_hand_made_sweep() -> None:
     assert lifts["other_metrics_margin"] == pytest.approx(0.04) and lifts["other_metrics_p"] == 0.5
 
 
-def test_overstated_compares_the_measured_and_true_shares_world_by_world() -> None:
-    rows = [{"alpha": 1.0, "selection": s, "system": system, "measure": m, "mean": v}
-            for s, shares in ((0.0, {"1R": 0.5, "AR": 0.3, "true": 0.4}), (1.0, {"1R": 0.4, "AR": 0.3, "true": 0.4}))
-            for m, v in shares.items() for system, v in (("Popularity", v), (PERSONALISED, 1.0), ("Random", 0.1))]
-    assert list(claims.grid_values(pd.DataFrame(rows))["overstated"]) == [True, False]  # equal shares do not
+@pytest.mark.parametrize("differences, p, chosen", [
+    ([0.01, 0.02, 0.03], [0.01, 0.04, 0.001], 1),  # every one beyond noise: the one of largest p
+    ([0.01, -0.02, 0.03], [0.01, 0.5, 0.001], 1),  # the first within noise
+    ([0.01, -0.02, -0.03], [0.5, 0.5, 0.001], 2),  # a fall beyond noise comes before any step within noise
+    ([0.0, 0.02], [0.01, 0.01], 0),  # no change is within noise whatever its p
+])
+def test_the_deciding_comparison(differences, p, chosen) -> None:
+    assert claims.deciding(np.array(differences), np.array(p)) == chosen
+
+
+@pytest.mark.parametrize("means, outcome", [
+    ((0.010, 0.030, 0.050), HOLDS),  # each step far beyond the intervals' half-width of 0.002
+    ((0.010, 0.030, 0.0305), INCONCLUSIVE),  # the last step within noise
+    ((0.010, 0.030, 0.020), FAILS),  # the last step falls beyond noise
+])
+def test_popularity_grows_with_alpha_on_a_hand_made_sweep(means, outcome) -> None:
+    one = {"Popularity": {a: (m, m - 0.002, m + 0.002) for a, m in zip((0.0, 1.0, 2.0), means, strict=True)},
+           "Random": {a: (0.01, 0.009, 0.011) for a in (0.0, 1.0, 2.0)}}
+    one |= {s: one["Popularity"] for s in ("pLSA", "rating-kNN", "rating-MF")}
+    (claim,) = register([FINDINGS["popularity-grows-with-alpha"]], claims.sweep_values(hand_sweep(one)), dataset="d")
+    assert claim.outcome == outcome
+    assert "gain from the α before, p of Welch's t over the two worlds' users: α = 0 to 1: +0.0200 (p " in \
+        claim.evidence
+
+
+def _grid(differences: tuple[float, float], p: tuple[float, float]) -> ObservationGrid:
+    """A grid of two worlds whose true share is 0.4, the 1R share 0.4 plus ``differences``."""
+    shares = pd.DataFrame({"alpha": 1.0, "selection": [0.0, 2.0], "1R": np.add(0.4, differences), "true": 0.4,
+                           "difference": differences, "p": p})
+    return ObservationGrid(pd.DataFrame(), shares)
+
+
+@pytest.mark.parametrize("differences, p, outcome", [
+    ((0.2, 0.1), (0.001, 0.01), HOLDS),
+    ((0.2, 0.1), (0.001, 0.3), INCONCLUSIVE),
+    ((0.2, -0.1), (0.001, 0.01), FAILS),
+])
+def test_overstated_compares_the_measured_and_true_shares_world_by_world(differences, p, outcome) -> None:
+    values = claims.grid_values(_grid(differences, p))
+    (claim,) = register([FINDINGS["one-relevant-overstates-popularity"]], values, dataset="d")
+    assert claim.outcome == outcome
+    assert values["overstatement_max"] == pytest.approx(0.6 / 0.4) and values["worlds"] == 2
+    assert values["overstatement_by_world"].startswith("α = 1, selection 0: +20% (p = 0.001); α = 1, selection 2: ")

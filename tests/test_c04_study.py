@@ -7,13 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from c04_fixtures import TARGET, grid, hand_orderings, hand_sweep, mainstream, orderings, small, sweep
+from c04_fixtures import TARGET, grid, grid_study, hand_orderings, hand_sweep, mainstream, orderings, small, sweep
 
 from recbias.bookkit.parameters import ParameterError, number_list
 from recbias.chapters.c04_popularity_bias import study
 from recbias.chapters.c04_popularity_bias.study import orderings as ordering_module
 from recbias.chapters.c04_popularity_bias.study import PERSONALISED, ratio, skew, truth
-from recbias.evaluate import compare
+from recbias.evaluate import compare, summarize
 from recbias.evaluate.experiment import run_experiment
 from recbias.ratings import Ratings
 from recbias.synthetic import PREFERENCE_FREE, generate
@@ -174,6 +174,37 @@ def test_the_paired_differences_are_the_differences_of_the_run_means() -> None:
         assert got == pytest.approx(means[(1.0, system, metric)] - means[(1.0, "Random", metric)])
 
 
+def test_independent_difference_is_welch_t_with_one_run_per_user() -> None:
+    rng = np.random.default_rng(1)
+    first, second = rng.normal(0.1, 0.05, 300), rng.normal(0.11, 0.08, 200)
+
+    def per_user(values: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame({"runs": 1, "total": values})
+
+    difference, p = skew.independent_difference(per_user(first), per_user(second))
+    assert difference == pytest.approx(second.mean() - first.mean())
+    assert p == pytest.approx(stats.ttest_ind(second, first, equal_var=False).pvalue)
+    assert skew.independent_difference(per_user(np.full(3, 0.1)), per_user(np.full(3, 0.1))) == (0.0, 1.0)
+
+
+def test_run_average_weighs_runs_and_treats_users_as_clusters() -> None:
+    runs = pd.DataFrame({"user": [0, 0, 0, 1, 2, 2], "P@10": [0.1, 0.2, 0.0, 0.4, 0.3, 0.1]})
+    per_user = runs.groupby("user")["P@10"].agg(runs="size", total="sum")
+    mean, variance, users = skew.run_average(per_user)
+    summary = summarize(runs.assign(system="s", run=range(6)), ["P@10"], average="run").iloc[0]
+    assert (mean, users) == (pytest.approx(1.1 / 6), 3)
+    assert summary["ci_high"] - summary["mean"] == pytest.approx(stats.t.ppf(0.975, 2) * np.sqrt(variance))
+
+
+def test_sweep_steps_read_the_per_user_precision() -> None:
+    s = sweep()
+    steps = s.steps("Popularity")
+    popularity = s.series("Popularity")
+    assert list(steps.index) == s.alphas[1:] and list(steps["from"]) == s.alphas[:-1]
+    np.testing.assert_allclose(steps["difference"], np.diff(popularity.to_numpy()))
+    assert steps["p"].between(0, 1).all()
+
+
 def test_sweep_readings_on_a_hand_made_sweep() -> None:
     """pLSA's gap at its edge."""
     hand = hand_sweep({"Popularity": {0.0: (0.008, 0.007, 0.009), 1.0: (0.04, 0.03, 0.05), 2.0: (0.08, 0.07, 0.09)},
@@ -249,6 +280,38 @@ def test_observation_grid_has_every_cell_system_and_measure() -> None:
     assert relative.shape == (2, len(truth.MEASURES))
     cell = g[(g["selection"] == 2.0) & (g["measure"] == "AR")].set_index("system")["mean"]
     assert relative.loc[(1.0, 2.0), "AR"] == pytest.approx(cell["Popularity"] / cell[study.PERSONALISED])
+
+
+def test_the_grid_compares_the_measured_and_true_shares_world_by_world() -> None:
+    shares = grid_study().shares.set_index(["alpha", "selection"])
+    over = truth.popularity_over(grid(), study.PERSONALISED)
+    np.testing.assert_allclose(shares["1R"], over["1R"])
+    np.testing.assert_allclose(shares["true"], over["true"])
+    np.testing.assert_allclose(shares["difference"], over["1R"] - over["true"])
+    assert shares["p"].between(0, 1).all()
+
+
+def _share_inputs(true_popularity: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """200 users, two 1R runs each, where popularity and the personalised system measure alike (share 1), and a
+    truth in which the personalised system is right half the time and popularity ``true_popularity`` of it."""
+    rng = np.random.default_rng(0)
+    users = np.repeat(np.arange(200), 2)
+    one = pd.concat([pd.DataFrame({"user": users, "system": system, "P@10": rng.binomial(10, 0.3, users.size) / 10})
+                     for system in ("Popularity", PERSONALISED)], ignore_index=True)
+    true = pd.DataFrame({"Popularity": rng.binomial(10, true_popularity, 200) / 10,
+                         PERSONALISED: rng.binomial(10, 0.5, 200) / 10, "Random": 0.0})
+    return one, true
+
+
+@pytest.mark.parametrize("true_popularity, beyond", [(0.2, True), (0.5, False)])
+def test_share_test_resamples_the_users_of_a_world(true_popularity, beyond) -> None:
+    one, true = _share_inputs(true_popularity)
+    result = truth.share_test(one, true, n_boot=400)
+    assert result["1R"] == pytest.approx(one.loc[one["system"] == "Popularity", "P@10"].mean()
+                                         / one.loc[one["system"] == PERSONALISED, "P@10"].mean())
+    assert result["true"] == pytest.approx(true["Popularity"].mean() / true[PERSONALISED].mean())
+    assert result["difference"] == pytest.approx(result["1R"] - result["true"])
+    assert (result["p"] < 0.05) == beyond
 
 
 def test_mainstream_study_splits_users_into_equal_groups() -> None:

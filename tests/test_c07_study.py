@@ -132,19 +132,32 @@ def test_mishit_runs_swap_relevance_for_negative_test_ratings(three: study.Syste
     runs = three.scored.runs
     swapped = scored.mishit_runs(runs)
     assert np.array_equal(swapped.labels, runs.judged & ~runs.labels) and np.array_equal(swapped.judged, runs.judged)
-    effect = study.mishit_effect(three, SETTING).set_index("system")
+    effect = study.mishit_effect(three, SETTING, confidence=0.9).set_index("system")
     assert (effect["mishits at -1"] <= effect["mishits ignored"]).all()
     with pytest.raises(ValueError, match="same entries"):
         three.scored.values(["P@5"], scored.liked_only(runs))
 
 
 def test_mishit_effect_ranks_the_systems_under_both_counts(three: study.SystemStudy):
-    effect = study.mishit_effect(three, SETTING)
+    effect = study.mishit_effect(three, SETTING, confidence=0.9)
     for value, rank in (("mishits ignored", "rank ignored"), ("mishits at -1", "rank at -1")):
         order = effect.sort_values(value, ascending=False, kind="stable")
         assert order[rank].tolist() == sorted(order[rank]) and set(effect[rank]) <= set(range(1, len(effect) + 1))
         assert effect.loc[effect[value].idxmax(), rank] == 1
     np.testing.assert_allclose(effect["change"], effect["mishits at -1"] / effect["mishits ignored"] - 1)
+
+
+def test_the_change_of_each_system_has_an_interval_over_resampled_users(three: study.SystemStudy):
+    effect = study.mishit_effect(three, SETTING, confidence=0.9, n_boot=200)
+    assert (effect["change low"] <= effect["change"]).all() and (effect["change"] <= effect["change high"]).all()
+    wider = study.mishit_effect(three, SETTING, confidence=0.99, n_boot=200)
+    assert (wider["change high"] - wider["change low"] >= effect["change high"] - effect["change low"]).all()
+
+
+def test_resampled_means_leave_out_what_is_not_finite():
+    counts = np.array([[1.0, 1.0, 1.0], [2.0, 0.0, 1.0], [0.0, 3.0, 0.0]])
+    means = systems._resampled(counts, pd.Series([0.2, 0.4, math.nan]))
+    np.testing.assert_allclose(means, [0.3, 0.2, 0.4])
 
 
 def test_equal_values_share_the_better_rank():

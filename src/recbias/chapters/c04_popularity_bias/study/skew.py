@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from scipy import stats
+
 from recbias import judgments
 from recbias.chapters.c04_popularity_bias.study.orderings import relative_interval
 from recbias.chapters.c04_popularity_bias.study.setup import METRIC, N, one_relevant_design, precision_summary
@@ -56,7 +58,8 @@ class SkewSweep:
     system against random and the rating predictors against popularity (``system_a`` the baseline,
     ``difference`` = ``system_a - system_b``, ``t_pvalue``); ``expected``: per (alpha, counts), popularity's and
     random's 1R precision, measured and popularity's in expectation; ``curves``: cumulative share of ratings by
-    popularity rank; ``worlds``: the law's ``c1``, ``c2``, ``beta`` and what the counts look like.
+    popularity rank; ``worlds``: the law's ``c1``, ``c2``, ``beta`` and what the counts look like; ``per_user``: 1R
+    P@n per (alpha, system, user), the user's number of runs (``runs``) and the sum of her runs' values (``total``).
     """
 
     precision: pd.DataFrame
@@ -68,6 +71,7 @@ class SkewSweep:
     preset: str
     target_size: int
     test_ratio: float
+    per_user: pd.DataFrame
 
     @property
     def one_relevant(self) -> str:
@@ -109,6 +113,16 @@ class SkewSweep:
         return pd.DataFrame(ends, columns=["low", "high"], index=pd.Index(rows["alpha"].to_numpy(), name="alpha"),
                             dtype=float).sort_index()
 
+    def steps(self, system: str) -> pd.DataFrame:
+        """Per alpha but the smallest: ``system``'s 1R P@n there minus at the alpha before (``from``), as
+        ``difference``, and its p-value (``p``) from :func:`independent_difference`: the worlds are separate, so their
+        users are independent samples."""
+        rows = self.per_user[self.per_user["system"] == system]
+        worlds = [rows[rows["alpha"] == alpha] for alpha in self.alphas]
+        tests = [independent_difference(before, after) for before, after in zip(worlds[:-1], worlds[1:], strict=True)]
+        return pd.DataFrame(tests, columns=["difference", "p"], dtype=float,
+                            index=pd.Index(self.alphas[1:], name="alpha")).assign(**{"from": self.alphas[:-1]})
+
     def series(self, system: str, column: str = "mean", design: str | None = None) -> pd.Series:
         """``column`` of ``system``'s P@n by alpha (1R unless ``design`` is given)."""
         p = self.precision
@@ -129,6 +143,27 @@ class SkewSweep:
         """The row of :attr:`expected` at ``alpha = 0`` for item counts fixed ``counts``."""
         e = self.expected
         return e[(e["alpha"] == 0) & (e["counts"] == counts)].iloc[0]
+
+
+def run_average(per_user: pd.DataFrame) -> tuple[float, float, int]:
+    """The run average of per-user ``runs`` and ``total`` (IRJ Eq. 1), its variance with users as clusters
+    (:mod:`recbias.evaluate.statistics`) and the number of users."""
+    runs, total = per_user["runs"].to_numpy(dtype=float), per_user["total"].to_numpy(dtype=float)
+    users, count = len(runs), runs.sum()
+    mean = total.sum() / count
+    return mean, users / (users - 1) * float(np.sum((total - mean * runs) ** 2)) / count**2, users
+
+
+def independent_difference(first: pd.DataFrame, second: pd.DataFrame) -> tuple[float, float]:
+    """The run average of ``second`` minus that of ``first``, two independent samples of users (per-user ``runs``
+    and ``total``), and its two-sided p-value: Welch's t on the two cluster-robust variances, with Satterthwaite's
+    degrees of freedom (with one run per user, :func:`scipy.stats.ttest_ind` with ``equal_var=False``)."""
+    (mean_1, var_1, users_1), (mean_2, var_2, users_2) = run_average(first), run_average(second)
+    difference, variance = mean_2 - mean_1, var_1 + var_2
+    if variance == 0:
+        return difference, float(difference == 0)
+    freedom = variance**2 / (var_1**2 / (users_1 - 1) + var_2**2 / (users_2 - 1))
+    return difference, float(2 * stats.t.sf(abs(difference) / np.sqrt(variance), freedom))
 
 
 def _measured_and_expected(ratings: Ratings, alpha: float, counts: str, runs: pd.DataFrame, test_ratio: float,
@@ -167,10 +202,17 @@ def _paired(one: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([against_random, against_popularity], ignore_index=True)
 
 
+def _per_user(one: pd.DataFrame) -> pd.DataFrame:
+    """1R P@n per system and user: the user's number of runs and their sum."""
+    return one.groupby(["system", "user"], observed=True)[METRIC].agg(runs="size", total="sum").reset_index()
+
+
 def _exact_world(alpha: float, designs: list[str], *, preset: str, seed: int, test_ratio: float, target_size: int,
-                 cache: bool) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict, pd.DataFrame, dict]:
+                 cache: bool) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict, pd.DataFrame, dict,
+                                       pd.DataFrame]:
     """One world of the sweep with exact item counts: the systems' precision (the top-N learners in 1R only, for
-    time), popularity against its expectation, the cumulative share of ratings and the world's shape."""
+    time), popularity against its expectation, the cumulative share of ratings, the world's shape and the 1R
+    precision per user."""
     world = simulate(preset=preset, alpha=alpha, exact_counts=_COUNT_MODES[EXACT], seed=seed, **PREFERENCE_FREE)
     ratings, law = world.ratings, world.popularity
     del world  # the dense arrays of the world are not needed any more
@@ -185,7 +227,8 @@ def _exact_world(alpha: float, designs: list[str], *, preset: str, seed: int, te
             summarize(one, list(SWEEP_METRICS), ("system",), average="run").assign(alpha=alpha),
             _paired(one).assign(alpha=alpha),
             _measured_and_expected(ratings, alpha, EXACT, runs, test_ratio, target_size),
-            judgments.cumulative_share(spread).assign(alpha=alpha), _world_shape(ratings, alpha, law))
+            judgments.cumulative_share(spread).assign(alpha=alpha), _world_shape(ratings, alpha, law),
+            _per_user(one).assign(alpha=alpha))
 
 
 def _uniform_in_expectation(design: str, *, preset: str, seed: int, test_ratio: float, target_size: int,
@@ -211,13 +254,13 @@ def skew_sweep(alphas: Sequence[float], *, seed: int = 0, preset: str = PAPERS_P
     designs = [one_relevant_design(target_size)]
     designs += [sweep_all_relevant_design(PRESETS[preset]["n_items"])] if all_relevant else []
     setup = {"preset": preset, "seed": seed, "test_ratio": test_ratio, "target_size": target_size, "cache": cache}
-    precision, metrics, paired, expected, curves, worlds = zip(
+    precision, metrics, paired, expected, curves, worlds, per_user = zip(
         *(_exact_world(alpha, designs, **setup) for alpha in sorted({0.0, *map(float, alphas)})), strict=True)
     expected = [*expected, _uniform_in_expectation(designs[0], **setup)]
     return SkewSweep(pd.concat(precision, ignore_index=True), pd.concat(metrics, ignore_index=True),
                      pd.concat(paired, ignore_index=True), pd.DataFrame(expected),
                      pd.concat(curves, ignore_index=True), pd.DataFrame(worlds), preset, int(target_size),
-                     float(test_ratio))
+                     float(test_ratio), pd.concat(per_user, ignore_index=True))
 
 
 def expectation_gap(sweep: SkewSweep) -> float:

@@ -6,6 +6,7 @@ by how closely a user's ratings follow the crowd (:func:`mainstream_study`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,7 @@ from recbias.chapters.c04_popularity_bias.study.setup import (ALL_RELEVANT_DESIG
                                                               one_relevant_design, precision_summary)
 from recbias.designs import build_runs
 from recbias.evaluate import Candidates, evaluate_runs, mean_confidence_interval, true_quality
+from recbias.evaluate.statistics import UserBootstrap, resampled_pvalue
 from recbias.evaluate.experiment import fit_systems, run_experiment
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
@@ -25,6 +27,18 @@ TRUTH_SYSTEMS: dict[str, str] = {"Popularity": "popularity", PERSONALISED: "user
 
 #: the measures of :func:`observation_grid`: the two offline designs and the truth
 MEASURES = ("1R", "AR", "true")
+#: resamples of a world's users behind its comparison of popularity's measured and true share
+N_BOOT = 1000
+
+
+@dataclass(frozen=True)
+class ObservationGrid:
+    """The worlds of :func:`observation_grid`.  ``precision``: one row per (alpha, selection, system, measure) with
+    ``mean`` and its 95% interval; ``shares``: one row per world (alpha, selection), popularity's P@n as a share of
+    :data:`PERSONALISED`'s in 1R and on the truth (:func:`share_test`)."""
+
+    precision: pd.DataFrame
+    shares: pd.DataFrame
 
 
 def mean_interval(values: np.ndarray) -> dict:
@@ -33,9 +47,27 @@ def mean_interval(values: np.ndarray) -> dict:
     return {"mean": mean, "ci_low": low, "ci_high": high}
 
 
+def share_test(one: pd.DataFrame, truth: pd.DataFrame, *, n_boot: int = N_BOOT, seed: int = 0) -> dict[str, float]:
+    """Popularity's P@n as a share of :data:`PERSONALISED`'s in 1R (run averages of ``one``, a per-run table) and
+    on the truth (means of ``truth``, users x systems), ``1R`` minus ``true`` (``difference``), and its two-sided
+    p-value over ``n_boot`` resamples of the users (:class:`UserBootstrap`: a drawn user brings her runs and her
+    truth)."""
+    systems = ["Popularity", PERSONALISED]
+    measured = one.loc[one["system"].isin(systems), ["user", "system", METRIC]].assign(measure="1R")
+    true = (truth[systems].rename_axis("user").reset_index()
+            .melt(id_vars="user", var_name="system", value_name=METRIC).assign(measure="true"))
+    table = pd.concat([measured.astype({"system": str}), true], ignore_index=True)
+    means = UserBootstrap(table["user"].to_numpy(), n_boot, seed).means(table, METRIC, ["measure", "system"])
+    share = means.xs("Popularity", level="system") / means.xs(PERSONALISED, level="system")
+    difference = share.loc["1R"] - share.loc["true"]
+    return {"1R": share.loc["1R", 0], "true": share.loc["true", 0], "difference": difference[0],
+            "p": resampled_pvalue(difference.to_numpy()[1:])}
+
+
 def _grid_cell(alpha: float, selection: float, designs: Mapping[str, str], *, preset: str, seed: int,
-               test_ratio: float, cache: bool) -> list[dict]:
-    """Measured (per design) and true P@n of :data:`TRUTH_SYSTEMS` on one world of the grid."""
+               test_ratio: float, cache: bool) -> tuple[list[dict], dict]:
+    """Measured (per design) and true P@n of :data:`TRUTH_SYSTEMS` on one world of the grid, and popularity's
+    measured and true share of :data:`PERSONALISED`'s (:func:`share_test`)."""
     ratings = generate(preset=preset, alpha=alpha, selection=selection, seed=seed)
     fold = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)[0]
     experiment = run_experiment(ratings, list(designs), TRUTH_SYSTEMS, folds=[fold], metrics=[METRIC], seed=seed,
@@ -46,20 +78,23 @@ def _grid_cell(alpha: float, selection: float, designs: Mapping[str, str], *, pr
             for _, row in precision_summary(experiment.runs, ("design", "system")).iterrows()]
     fitted = fit_systems(TRUTH_SYSTEMS, fold.train, key_extra=fold.key, cache=cache, seed=seed)
     truth = true_quality(fitted, fold.train, ratings.true_relevance, n=N, seed=seed)[METRIC]
-    return rows + [cell | {"system": system, "measure": "true"} | mean_interval(truth[system].to_numpy())
-                   for system in TRUTH_SYSTEMS]
+    one = experiment.runs[experiment.runs["design"] == next(d for d, m in designs.items() if m == "1R")]
+    return (rows + [cell | {"system": system, "measure": "true"} | mean_interval(truth[system].to_numpy())
+                    for system in TRUTH_SYSTEMS], cell | share_test(one, truth, seed=seed))
 
 
 def observation_grid(alphas: Sequence[float], selections: Sequence[float], *, preset: str = "synthetic", seed: int = 0,
-                     test_ratio: float = 0.2, target_size: int = 100, cache: bool = True) -> pd.DataFrame:
+                     test_ratio: float = 0.2, target_size: int = 100, cache: bool = True) -> ObservationGrid:
     """Measured and true P@n of :data:`TRUTH_SYSTEMS` on one world of ``preset`` per (``alpha``, ``selection``):
     item popularity skew, and how strongly users rate what they like.  One coin-flip split; measured: 1R and AR
     precision on the test ratings; true: P@n over all items the user did not rate in training, judged on the
-    world's complete relevance.  One row per (alpha, selection, system, measure) with ``mean`` and its interval."""
+    world's complete relevance (:class:`ObservationGrid`)."""
     designs = {one_relevant_design(target_size): "1R", ALL_RELEVANT_DESIGN: "AR"}
     setup = {"preset": preset, "seed": seed, "test_ratio": test_ratio, "cache": cache}
-    return pd.DataFrame([row for alpha in alphas for selection in selections
-                         for row in _grid_cell(float(alpha), float(selection), designs, **setup)])
+    cells = [_grid_cell(float(alpha), float(selection), designs, **setup)
+             for alpha in alphas for selection in selections]
+    return ObservationGrid(pd.DataFrame([row for rows, _ in cells for row in rows]),
+                           pd.DataFrame([shares for _, shares in cells]))
 
 
 def popularity_over(grid: pd.DataFrame, system: str) -> pd.DataFrame:

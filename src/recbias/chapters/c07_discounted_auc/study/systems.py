@@ -11,10 +11,13 @@ import pandas as pd
 from recbias.chapters.c07_discounted_auc.study.scored import SystemStudy, mishit_runs
 from recbias.chapters.c07_discounted_auc.study.setting import NON_PERSONALISED, Setting
 from recbias.evaluate import kendall_tau
+from recbias.evaluate.statistics import bootstrap_counts, percentile_interval
 from recbias.text import order_text
 
 #: values of Q of the sweep (Q = 1 reads the whole list: P@z)
 Q_GRID = (0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0)
+#: resamples of the users behind the interval of a system's change when mishits are counted
+N_BOOT = 1000
 #: the metrics the behavioural AUC is set against, and the columns of :func:`ranking_means` beyond them
 CLASSICAL, NO_STEP, STEP = ("P@10", "nDCG@10"), "bAUC no step", "bAUC step"
 
@@ -40,17 +43,31 @@ def four_cases(study: SystemStudy, lengths: Sequence[int]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def mishit_effect(study: SystemStudy, setting: Setting, systems: Sequence[str] | None = None) -> pd.DataFrame:
+def mishit_effect(study: SystemStudy, setting: Setting, systems: Sequence[str] | None = None, *,
+                  confidence: float, n_boot: int = N_BOOT) -> pd.DataFrame:
     """Per system (those of ``systems``, every one by default): the binary metric (mishits ignored, as in the
-    paper), the same with every mishit counted as ``-1``, the relative change, and the system's rank under
-    each (1 the best; equal values share the better rank)."""
+    paper), the same with every mishit counted as ``-1``, the relative change with its percentile interval at
+    ``confidence`` over ``n_boot`` resamples of the users (``change low``, ``change high``; a drawn user brings both
+    readings of her run), and the system's rank under each (1 the best; equal values share the better rank)."""
     metric = setting.metric(gain="binary")
-    ignored = study.scored.means([metric])[metric]
-    ignored = ignored if systems is None else ignored.loc[list(systems)]
-    counted = ignored - study.scored.means([metric], mishit_runs(study.scored.runs))[metric].loc[ignored.index]
-    return pd.DataFrame({"system": ignored.index, "mishits ignored": ignored.to_numpy(),
-                         "mishits at -1": counted.to_numpy(), "change": (counted / ignored - 1).to_numpy(),
+    labels = list(study.scored.scores) if systems is None else list(systems)
+    good = study.scored.values([metric])
+    bad = study.scored.values([metric], mishit_runs(study.scored.runs))
+    ignored = pd.Series({label: good[label][metric].mean() for label in labels})
+    counted = ignored - pd.Series({label: bad[label][metric].mean() for label in labels})
+    counts = bootstrap_counts(len(study.scored.runs.users), n_boot, study.scored.seed)
+    low, high = zip(*(percentile_interval(-_resampled(counts, bad[label][metric])
+                                          / _resampled(counts, good[label][metric]), confidence)
+                      for label in labels), strict=True)
+    return pd.DataFrame({"system": labels, "mishits ignored": ignored.to_numpy(), "mishits at -1": counted.to_numpy(),
+                         "change": (counted / ignored - 1).to_numpy(), "change low": low, "change high": high,
                          "rank ignored": _ranks(ignored), "rank at -1": _ranks(counted)})
+
+
+def _resampled(counts: np.ndarray, values: pd.Series) -> np.ndarray:
+    """The mean of the finite ``values`` (one per user) in every resample of ``counts`` (resamples x users)."""
+    finite = np.isfinite(values.to_numpy())
+    return (counts @ np.where(finite, values.to_numpy(), 0.0)) / (counts @ finite)
 
 
 def _ranks(values: pd.Series) -> np.ndarray:
