@@ -43,7 +43,7 @@ ratings = open_dataset(dataset, seed)
 # %% tags=["remove-cell"]
 from functools import partial
 
-from recbias.bookkit.claims import register
+from recbias.bookkit.claims import EQUIVALENCE_CONFIDENCE, register
 from recbias.bookkit.page import say, say_findings
 from recbias.bookkit.plotting import dataset_caption, palette
 from recbias.bookkit.tables import glue_figure, glue_table
@@ -252,7 +252,7 @@ say("dauc-k", f"{edge}")
 systems = study.system_study(ratings, seed)
 colours = palette([*systems.systems, *study.system_presets(new_user_systems)])
 cases = study.four_cases(systems, [page_size, list_length])
-effect = study.mishit_effect(systems, setting, study.PAPERS_SET, confidence=claims.EQUIVALENCE_CONFIDENCE)
+effect = study.mishit_effect(systems, setting, study.PAPERS_SET, confidence=EQUIVALENCE_CONFIDENCE)
 glue_table("tbl-dauc-cases", report.cases_table(cases))
 glue_table("tbl-dauc-mishits", report.mishit_table(effect))
 fewest, most, random_lists = study.mishits_per_hit(cases, page_size)

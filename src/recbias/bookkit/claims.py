@@ -62,6 +62,8 @@ NOT_CHECKED_SAYS = "This build could not check it: the values it reads were not 
 
 #: the significance level of every comparison in the book, two-sided, with the user as the unit
 LEVEL = 0.05
+#: the confidence of the interval an equivalence reads: two one-sided tests at :data:`LEVEL` (Schuirmann 1987)
+EQUIVALENCE_CONFIDENCE = 1 - 2 * LEVEL
 #: the margin of "close to" where a paper gives none, as a share of the value compared, and where it comes from
 CLOSE_SHARE = 0.1
 CLOSE_SHARE_ORIGIN = ("a tenth of the value compared, the book's one margin for \"close to\": about the finest "
@@ -294,7 +296,7 @@ def equivalent(low: str, high: str, margin: float, *, what: str, origin: str) ->
             return FAILS
         return HOLDS if np.all((lows > -margin) & (highs < margin)) else INCONCLUSIVE
 
-    level = f"{1 - 2 * LEVEL:.0%}"
+    level = f"{EQUIVALENCE_CONFIDENCE:.0%}"
     return Criterion(f"{what}'s {level} interval within ±{_fmt(margin)} (two one-sided tests at {_fmt(LEVEL)}); "
                      "fails wholly beyond a margin, inconclusive across one", (low, high), test, _bounds(origin, margin))
 

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import (BOOK, BY_WORDS, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, CODE, FAILS, HOLDS, INCONCLUSIVE,
-                                    LEVEL, LEVEL_ORIGIN, Finding, Number, all_of, at_least, beyond_noise, between,
-                                    equivalent, intervals_apart, is_true, published)
+from recbias.bookkit.claims import (BOOK, BY_WORDS, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, CODE, EQUIVALENCE_CONFIDENCE,
+                                    FAILS, HOLDS, INCONCLUSIVE, LEVEL, LEVEL_ORIGIN, Finding, Number, all_of, at_least,
+                                    beyond_noise, between, equivalent, intervals_apart, is_true, published)
 from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy, relative_interval
 from recbias.chapters.c04_popularity_bias.study.ratio import ratio_trends
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, PERSONALISED
@@ -36,8 +36,6 @@ PUBLISHED_SYSTEMS = {"fig5/alpha-0/Popularity/1R-P@10": "Popularity", "fig5/alph
 
 #: the dataset label of the claims checked on the measured-vs-true grid
 GRID_DATASET = "simulation grid"
-#: the confidence of the intervals an equivalence reads (two one-sided tests at the book's level)
-EQUIVALENCE_CONFIDENCE = 1 - 2 * LEVEL
 #: what a tenth means when the paper says "around random": it calls popularity's 0.0077 against random's 0.0100
 #: at α = 0 "slightly below random", so "around" must be tighter than that gap of 23%
 AROUND_ORIGIN = (CLOSE_SHARE_ORIGIN + "; tighter than the 23% gap the paper calls \"slightly below random\" "

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from recbias.bookkit.claims import (BY_WORDS, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, CODE, FAILS, HOLDS, INCONCLUSIVE, LEVEL,
-                                    Finding, at_most, beyond_noise, equivalent, every_beyond_noise)
+from recbias.bookkit.claims import (BY_WORDS, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, CODE, EQUIVALENCE_CONFIDENCE, FAILS,
+                                    HOLDS, INCONCLUSIVE, Finding, at_most, beyond_noise, equivalent, every_beyond_noise)
 from recbias.chapters.c05_neutralising_designs.study import (
     INDEX_ROWS, PAPERS, PAPERS_SET, PERSONALISED, DatasetStudy, bpref_below_one, index_draws, lead_draws, mean_draws,
 )
@@ -273,7 +273,7 @@ def measured_main(main: DatasetStudy, indices: pd.DataFrame, percentiles: int, *
     papers = indices[(indices["dataset"] == main.name) & (indices["set"] == PAPERS)].set_index("method")["index"]
     values = {name: float(papers.get(row, np.nan)) for name, row in (INDEX_NAMES | INCOMPLETE_NAMES).items()}
     for name in ("index_p1r", "index_u1r"):
-        low, high = percentile_interval(index.loc[name].to_numpy()[1:], 1 - 2 * LEVEL)
+        low, high = percentile_interval(index.loc[name].to_numpy()[1:], EQUIVALENCE_CONFIDENCE)
         values |= {f"{name}_low": float(low), f"{name}_high": float(high)}
     for name, draws in differences.items():
         values |= _draw_values(draws, name)
@@ -301,7 +301,7 @@ def measured_all_positive(second: DatasetStudy, *, n_boot: int = 200, seed: int 
     u1r = second.runs[(second.runs["label"] == "U1R") & second.runs["system"].isin(["Popularity", "Random"])]
     test = compare(u1r, ["P@10"], systems=["Popularity", "Random"], average="run").iloc[0]
     index = index_draws(mean_draws(second, "P@10", n_boot=n_boot, seed=seed), ["U1R"], PERSONALISED[PAPERS])
-    low, high = percentile_interval(index.loc["U1R"].to_numpy()[1:], 1 - 2 * LEVEL)
+    low, high = percentile_interval(index.loc["U1R"].to_numpy()[1:], EQUIVALENCE_CONFIDENCE)
     return {"second_name": second.name, "second_index_u1r": float(index.loc["U1R", 0]),
             "second_index_u1r_low": float(low), "second_index_u1r_high": float(high),
             "u1r_popularity": test["mean_a"], "u1r_random": test["mean_b"], "u1r_p": test["t_pvalue"],

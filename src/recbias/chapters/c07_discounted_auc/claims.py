@@ -10,8 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from recbias.bookkit.claims import (BOOK, BY_WORDS, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, CODE, FAILS, HOLDS,
-                                    INCONCLUSIVE, LEVEL, Finding, Number, above, all_of, at_least, equivalent,
+from recbias.bookkit.claims import (BOOK, BY_WORDS, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, CODE, EQUIVALENCE_CONFIDENCE,
+                                    FAILS, HOLDS, INCONCLUSIVE, Finding, Number, above, all_of, at_least, equivalent,
                                     measured_only, published)
 from recbias.chapters.c07_discounted_auc.study import NewUserStudy, SensitivitySearch
 from recbias.chapters.c07_discounted_auc.study import systems
@@ -25,8 +25,6 @@ OURS = "recbias chapter 7"
 #: "most": the short head's share above one half, the least that the paper's "domination" can mean
 MOST_ORIGIN = ("Bobrikov et al. 2016 Sec. 6: the short head dominates any sum of ratings (the paper's 80% is "
                "Imhonet's, set against ours as a published number)")
-#: the confidence of the intervals an equivalence reads (two one-sided tests at the book's level)
-EQUIVALENCE_CONFIDENCE = 1 - 2 * LEVEL
 #: the one-line note that stands for a table where a part of the chapter does not apply to the dataset
 NOT_APPLICABLE = "*Not computed on this dataset, which lacks what this part needs (see the text).*"
 
