@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-
 from scipy import stats
 
 from recbias import judgments
