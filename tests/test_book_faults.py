@@ -270,8 +270,10 @@ def gone(pid: int, within: float) -> bool:
 
 def start_slow_build(root: Path) -> tuple[subprocess.Popen, int]:
     """A build whose page sleeps; returns it and its kernel's pid once the kernel runs the page."""
-    pid_file = root / "kernel.pid"
-    write_book(root, {"01_slow": f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+    pid_file, partial = root / "kernel.pid", root / "kernel.pid.partial"
+    write_book(root, {"01_slow": "import os, pathlib, time\n"
+                                 f"pathlib.Path({str(partial)!r}).write_text(str(os.getpid()))\n"
+                                 f"os.replace({str(partial)!r}, {str(pid_file)!r})  # whole or not at all\n"
                                  "time.sleep(300)"})
     command = [sys.executable, "-m", "recbias.bookkit", "--root", str(root), "--no-html", "--dataset", "synthetic-small"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -297,7 +299,8 @@ def test_a_stopped_build_ends_its_kernel_and_exits_with_the_signals_code(tmp_pat
 
 
 @pytest.mark.slow
-def test_a_group_kill_takes_the_kernel_along_and_the_next_build_cleans_up(tmp_path):
+def test_a_group_kill_takes_the_kernel_along_and_the_next_build_cleans_up(tmp_path, monkeypatch):
+    monkeypatch.delenv("RECBIAS_CACHE_DIR")  # the builds use the book's own cache, data/cache
     process, kernel = start_slow_build(tmp_path)
     fits = tmp_path / "data" / "cache" / "fits"
     fits.mkdir(parents=True)
