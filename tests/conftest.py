@@ -19,7 +19,10 @@ CACHE = pytest.StashKey[tuple[str, str | None]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Point ``RECBIAS_CACHE_DIR`` at a new temporary directory, for the run."""
+    """Point ``RECBIAS_CACHE_DIR`` at a new temporary directory, in the process that starts the run (the workers
+    of pytest-xdist inherit its environment, and with it the cache)."""
+    if hasattr(config, "workerinput"):
+        return
     folder = tempfile.mkdtemp(prefix="recbias-test-cache-")
     config.stash[CACHE] = (folder, os.environ.get(CACHE_VARIABLE))
     os.environ[CACHE_VARIABLE] = folder
