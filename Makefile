@@ -1,5 +1,6 @@
 # Two entry points: `make book` builds the HTML book, `make test` runs the tests.
 # Both create (or refresh) .venv from requirements.txt first.
+# `make test` runs the tests in TEST_JOBS processes (pytest-xdist); TEST_JOBS=0 runs them in this one.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,6 +9,7 @@ DATASET ?= synthetic
 SEED ?= 0
 CHAPTERS ?=
 JOBS ?= 2
+TEST_JOBS ?= 2
 PYTEST_ARGS ?=
 CSV_THRESHOLD ?=
 CSV_DUPLICATES ?=
@@ -30,7 +32,7 @@ book: $(STAMP)
 		$(if $(CSV_COLUMNS),--csv-columns $(CSV_COLUMNS))
 
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
 
 benchmarks: $(STAMP)
 	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done

@@ -193,21 +193,28 @@ def assert_one_line_failure(result: subprocess.CompletedProcess, *fragments: str
     assert all(fragment in lines[0] for fragment in fragments), lines[0]
 
 
-@pytest.mark.slow
-def test_a_full_disk_while_committing_fails_in_one_line_and_keeps_the_last_good_page(tmp_path):
-    write_book(tmp_path, {"01_claims": FINDING})
-    assert build(tmp_path).returncode == 0
-    before = what_the_book_shows(tmp_path, "01_claims")
-    full = ("import errno, os\nreal = results.write_json\n"
-            "def full(path, value):\n"
-            "    if path.name != 'claims.json':\n"
-            "        return real(path, value)\n"
-            "    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))\n"
-            "results.write_json = full\n")
-    result = build(tmp_path, "--seed", "3", patch=full)
-    assert_one_line_failure(result, "page 01_claims", "cannot write", "claims.json", "No space left on device")
-    assert what_the_book_shows(tmp_path, "01_claims") == before
-    assert not list((tmp_path / "_build").glob(".work-*"))
+#: the book the tests below break after a good build: two pages registering a claim each (its evidence names the
+#: seed) and the scorecard; the first page records damaged claims when built with seed 3
+GOOD_BOOK = {"01_claims": FINDING + "if seed == 3:\n    import json, os\n"
+                                    "    path = os.path.join(os.environ['RECBIAS_RESULTS_DIR'], '01_claims.json')\n"
+                                    "    json.dump([{'kind': 'finding', 'key': 7}], open(path, 'w'))\n",
+             "02_other": FINDING.replace("'k'", "'k2'")}
+
+
+@pytest.fixture
+def good_build(tmp_path: Path, once) -> Path:
+    """``tmp_path`` holding a copy of a good build of :data:`GOOD_BOOK` (seed 0), built once per run."""
+
+    def make(root: Path) -> None:
+        write_book(root, GOOD_BOOK)
+        (root / "book" / "scorecard.py").write_text((Path(__file__).resolve().parents[1] / "book" / "scorecard.py")
+                                                    .read_text())
+        (root / "_toc.yml").write_text((root / "_toc.yml").read_text() + "  - file: book/scorecard\n")
+        result = build(root)
+        assert result.returncode == 0, result.stderr
+
+    shutil.copytree(once("good-build", make), tmp_path, symlinks=True, dirs_exist_ok=True)
+    return tmp_path
 
 
 def what_the_book_shows(root: Path, page: str) -> tuple[str, list[str], int]:
@@ -215,6 +222,21 @@ def what_the_book_shows(root: Path, page: str) -> tuple[str, list[str], int]:
     notebook = (root / "book" / f"{page}.ipynb").read_text()
     evidence = [c.evidence for c in load_claims(root / results.RESULTS)]
     return notebook, evidence, int(load_provenance(root / results.RESULTS)["seed"][0])
+
+
+@pytest.mark.slow
+def test_a_full_disk_while_committing_fails_in_one_line_and_keeps_the_last_good_page(good_build):
+    before = what_the_book_shows(good_build, "01_claims")
+    full = ("import errno, os\nreal = results.write_json\n"
+            "def full(path, value):\n"
+            "    if path.name != 'claims.json':\n"
+            "        return real(path, value)\n"
+            "    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))\n"
+            "results.write_json = full\n")
+    result = build(good_build, "--seed", "4", "--chapters", "1", patch=full)
+    assert_one_line_failure(result, "page 01_claims", "cannot write", "claims.json", "No space left on device")
+    assert what_the_book_shows(good_build, "01_claims") == before
+    assert not list((good_build / "_build").glob(".work-*"))
 
 
 @pytest.mark.slow
@@ -270,8 +292,10 @@ def gone(pid: int, within: float) -> bool:
 
 def start_slow_build(root: Path) -> tuple[subprocess.Popen, int]:
     """A build whose page sleeps; returns it and its kernel's pid once the kernel runs the page."""
-    pid_file = root / "kernel.pid"
-    write_book(root, {"01_slow": f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+    pid_file, partial = root / "kernel.pid", root / "kernel.pid.partial"
+    write_book(root, {"01_slow": "import os, pathlib, time\n"
+                                 f"pathlib.Path({str(partial)!r}).write_text(str(os.getpid()))\n"
+                                 f"os.replace({str(partial)!r}, {str(pid_file)!r})  # whole or not at all\n"
                                  "time.sleep(300)"})
     command = [sys.executable, "-m", "recbias.bookkit", "--root", str(root), "--no-html", "--dataset", "synthetic-small"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -297,7 +321,8 @@ def test_a_stopped_build_ends_its_kernel_and_exits_with_the_signals_code(tmp_pat
 
 
 @pytest.mark.slow
-def test_a_group_kill_takes_the_kernel_along_and_the_next_build_cleans_up(tmp_path):
+def test_a_group_kill_takes_the_kernel_along_and_the_next_build_cleans_up(tmp_path, monkeypatch):
+    monkeypatch.delenv("RECBIAS_CACHE_DIR")  # the builds use the book's own cache, data/cache
     process, kernel = start_slow_build(tmp_path)
     fits = tmp_path / "data" / "cache" / "fits"
     fits.mkdir(parents=True)
@@ -315,30 +340,20 @@ def test_a_group_kill_takes_the_kernel_along_and_the_next_build_cleans_up(tmp_pa
 
 
 @pytest.mark.slow
-def test_damaged_claims_fail_the_scorecard_instead_of_dropping_a_chapter(tmp_path):
-    write_book(tmp_path, {"01_claims": FINDING, "02_other": "pass"})
-    scorecard = Path(__file__).resolve().parents[1] / "book" / "scorecard.py"
-    (tmp_path / "book" / "scorecard.py").write_text(scorecard.read_text())
-    (tmp_path / "_toc.yml").write_text((tmp_path / "_toc.yml").read_text() + "  - file: book/scorecard\n")
-    assert build(tmp_path).returncode == 0
-    claims = tmp_path / results.RESULTS / "01_claims.json"
+def test_damaged_claims_fail_the_scorecard_instead_of_dropping_a_chapter(good_build):
+    claims = good_build / results.RESULTS / "01_claims.json"
     claims.resolve().write_text("{}")  # the committed set's own file
-    result = build(tmp_path, "--chapters", "2")
+    result = build(good_build, "--chapters", "2")
     assert_one_line_failure(result, "scorecard: ", f"{claims}: the claims should be a list")
 
 
 @pytest.mark.slow
-def test_deleted_results_links_are_restored_so_no_chapter_drops_off_the_scorecard(tmp_path):
-    write_book(tmp_path, {"01_claims": FINDING, "02_other": FINDING.replace("'k'", "'k2'")})
-    scorecard = Path(__file__).resolve().parents[1] / "book" / "scorecard.py"
-    (tmp_path / "book" / "scorecard.py").write_text(scorecard.read_text())
-    (tmp_path / "_toc.yml").write_text((tmp_path / "_toc.yml").read_text() + "  - file: book/scorecard\n")
-    assert build(tmp_path).returncode == 0
-    shutil.rmtree(tmp_path / results.RESULTS)
-    assert build(tmp_path, "--chapters", "2").returncode == 0
-    assert sorted(c.key for c in load_claims(tmp_path / results.RESULTS)) == ["k", "k2"]
-    shown = json.dumps([c.get("outputs", []) for c in json.loads((tmp_path / "book" / "scorecard.ipynb").read_text())
-                        ["cells"]])
+def test_deleted_results_links_are_restored_so_no_chapter_drops_off_the_scorecard(good_build):
+    shutil.rmtree(good_build / results.RESULTS)
+    assert build(good_build, "--chapters", "2").returncode == 0
+    assert sorted(c.key for c in load_claims(good_build / results.RESULTS)) == ["k", "k2"]
+    shown = json.dumps([c.get("outputs", []) for c in json.loads((good_build / "book" / "scorecard.ipynb")
+                                                                 .read_text())["cells"]])
     assert "All 2 built pages come from one setting" in shown and "Pages not built" not in shown
 
 
@@ -360,16 +375,12 @@ def test_cache_events_are_reported_once_at_the_terminal_never_on_the_page_and_fi
 
 
 @pytest.mark.slow
-def test_a_page_that_writes_damaged_claims_fails_and_keeps_its_last_good_set(tmp_path):
-    write_book(tmp_path, {"01_claims": FINDING + "if seed == 3:\n    import json, os\n"
-                                    "    path = os.path.join(os.environ['RECBIAS_RESULTS_DIR'], '01_claims.json')\n"
-                                    "    json.dump([{'kind': 'finding', 'key': 7}], open(path, 'w'))\n"})
-    assert build(tmp_path).returncode == 0
-    before = what_the_book_shows(tmp_path, "01_claims")
-    result = build(tmp_path, "--seed", "3")
+def test_a_page_that_writes_damaged_claims_fails_and_keeps_its_last_good_set(good_build):
+    before = what_the_book_shows(good_build, "01_claims")
+    result = build(good_build, "--seed", "3", "--chapters", "1")
     assert_one_line_failure(result, "page 01_claims recorded damaged claims: ", "claim 1: missing field(s)",
                             "_build/failed/01_claims.ipynb")
-    assert what_the_book_shows(tmp_path, "01_claims") == before
+    assert what_the_book_shows(good_build, "01_claims") == before
 
 
 def test_an_unwritable_build_directory_fails_in_one_line(tmp_path):

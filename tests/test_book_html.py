@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from test_chapters import FAST_PARAMETERS
+from smoke_pages import FAST_PARAMETERS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: a chapter that measures no running times, so that two builds of it can be compared byte for byte

@@ -4,33 +4,14 @@ table wider than the text column."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import jupytext
-import papermill
+import nbformat
 import pytest
 
-from recbias.bookkit.pipeline import page_environment
 from recbias.bookkit.tables import COLUMN_EM, table_width
+from smoke_pages import FAST_PARAMETERS, NOTEBOOK, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 GLUE_REFERENCE = re.compile(r"\{glue:text\}`([^`:]+)(?::[^`]*)?`")
-
-#: page -> parameters that keep its smoke run short (beyond dataset and seed)
-FAST_PARAMETERS: dict[str, dict] = {
-    "01_cranfield": {"compare_all": True},
-    "02_designs": {"folds": 2, "second_dataset": "", "sweep_users": 60},
-    "03_sparsity_bias": {"folds": 1, "bootstrap": 20, "sweep_users": 60, "compare_all": False},
-    "04_popularity_bias": {"folds": 2, "sweep_alphas": "0, 1", "sweep_preset": "synthetic-small", "grid_alphas": "1",
-                           "grid_selections": "0, 2", "grid_preset": "synthetic-small"},
-    "05_neutralising_designs": {"folds": 1, "target_size": 30, "percentiles": 4, "second_dataset": ""},
-    "06_sampled_metrics": {"repetitions": 20, "toy_repetitions": 100, "fig6_max_m": 60},
-    "07_discounted_auc": {"bootstrap": 30, "max_known": 10, "new_user_groups": 2},
-    "08_protocol_fidelity": {"split_seeds": 1, "bootstrap": 30, "second_dataset": "", "grid_alphas": "0.5",
-                             "grid_selections": "0, 2"},
-    "09_audit": {"systems": "mf, examples/item_mean.py:ItemMean", "compare_all": False, "bootstrap": 30},
-    "appendix_datasets": {},
-}
 
 
 def test_every_notebook_page_has_smoke_parameters():
@@ -40,7 +21,7 @@ def test_every_notebook_page_has_smoke_parameters():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", sorted(FAST_PARAMETERS))
-def test_page_executes_and_glues_what_its_prose_quotes(page, tmp_path, monkeypatch):
+def test_page_executes_and_glues_what_its_prose_quotes(page, executed_page):
     """The page runs, glues every value its prose quotes, and every table it shows fits the text column.
 
     The rule for a table: the narrowest width a browser can give it, every column as wide as its widest unbreakable
@@ -49,21 +30,8 @@ def test_page_executes_and_glues_what_its_prose_quotes(page, tmp_path, monkeypat
     the text column at a 1,280 px window, 672 px or ``COLUMN_EM`` em of the tables' font
     (:func:`recbias.bookkit.tables.table_width`).  A table above it cannot fit: the page would cut it off.
     """
-    for variable in ("RECBIAS_RESULTS_DIR", "RECBIAS_CHAPTER"):  # keep the scorecard of real builds untouched
-        monkeypatch.delenv(variable, raising=False)
-    for variable, value in page_environment(jobs=2, cores=2).items():  # as the book pipeline does
-        monkeypatch.setenv(variable, value)
     chapter = ROOT / "book" / f"{page}.py"
-    source = tmp_path / f"{page}.ipynb"
-    jupytext.write(jupytext.read(chapter), source)
-    executed = papermill.execute_notebook(
-        str(source),
-        str(tmp_path / "executed.ipynb"),
-        parameters={"dataset": "synthetic-small", "seed": 1, **FAST_PARAMETERS[page]},
-        kernel_name="python3",
-        progress_bar=False,
-        cwd=str(ROOT),
-    )
+    executed = nbformat.read(executed_page(page) / NOTEBOOK, as_version=4)
     glued = {
         output["metadata"]["scrapbook"]["name"]
         for cell in executed.cells

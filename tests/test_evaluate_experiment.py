@@ -13,6 +13,7 @@ from recbias.evaluate import evaluate_runs, mean_confidence_interval
 from recbias.ratings import Ratings
 from recbias.splits import fold_seed, make_folds, remove_test_ratings
 from recbias.recommenders import make
+from smoke_pages import RESULTS
 
 
 @pytest.fixture(scope="module")
@@ -139,27 +140,11 @@ def test_comparison_pairs_runs_across_folds_per_design(experiment: runner.Experi
 
 
 @pytest.mark.slow
-def test_chapter_2_executes_on_the_small_world(tmp_path) -> None:
-    """Chapter 2 runs end to end through the pipeline on synthetic-small and registers its claims."""
-    import shutil
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    (tmp_path / "book").mkdir()
-    (tmp_path / "book" / "intro.md").write_text("# Intro\n")
-    shutil.copy(root / "book" / "02_designs.py", tmp_path / "book" / "02_designs.py")
-    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/02_designs\n")
-    command = [
-        sys.executable, "-m", "recbias.bookkit", "--root", str(tmp_path), "--no-html", "--dataset", "synthetic-small",
-        "-p", "folds", "2", "-p", "second_dataset", "", "-p", "sweep_users", "50",
-    ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
+def test_chapter_2_executes_on_the_small_world(executed_page) -> None:
+    """Chapter 2, executed on synthetic-small (the run's one execution of the page), registers its claims."""
     from recbias.bookkit.scorecard import load_claims
 
-    claims = load_claims(tmp_path / "_build" / "results")
+    claims = load_claims(executed_page("02_designs") / RESULTS)
     keys = {c.key for c in claims}
     assert {"fig2/AR/Popularity/P@10", "fig2/1R/ceiling", "fig3/lemma-holds"} <= keys
     lemma = next(c for c in claims if c.key == "fig3/lemma-holds")
