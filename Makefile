@@ -1,6 +1,7 @@
 # Two entry points: `make book` builds the HTML book, `make test` runs the tests.
 # Both create (or refresh) .venv from requirements.txt first.
-# `make test` runs the tests in TEST_JOBS processes (pytest-xdist); TEST_JOBS=0 runs them in this one.
+# `make test` runs the tests in TEST_JOBS processes (pytest-xdist; an idle one takes tests queued for another);
+# TEST_JOBS=0 runs them in this one.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -32,7 +33,7 @@ book: $(STAMP)
 		$(if $(CSV_COLUMNS),--csv-columns $(CSV_COLUMNS))
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal $(PYTEST_ARGS)
 
 benchmarks: $(STAMP)
 	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done

@@ -2,7 +2,8 @@
 
 The run's cache of fits and simulated worlds (``RECBIAS_CACHE_DIR``) is a new temporary directory, so that no run
 depends on what earlier runs or builds left in the project's ``data/cache``; a test that needs an empty cache still
-sets its own.  Each page of the book is executed once per run (``executed_page``), for every test that reads it.
+sets its own.  With pytest-xdist, the workers share the cache and the cores.  Each page of the book is executed
+once per run (``executed_page``), for every test that reads it.
 """
 
 from __future__ import annotations
@@ -17,34 +18,44 @@ from pathlib import Path
 import pytest
 
 import smoke_pages
+from recbias.bookkit.pipeline import THREAD_VARIABLES, page_environment
 
 CACHE_VARIABLE = "RECBIAS_CACHE_DIR"
-#: the run's cache directory and the value ``RECBIAS_CACHE_DIR`` had before it
-CACHE = pytest.StashKey[tuple[str, str | None]]()
+#: the run's cache directory
+CACHE = pytest.StashKey[str]()
+#: each variable the run set, with its value before (None: unset)
+ENVIRONMENT = pytest.StashKey[dict[str, str | None]]()
 #: ``once(name, make)``: the directory ``name`` of the run, made by ``make(directory)``
 Once = Callable[[str, Callable[[Path], None]], Path]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Point ``RECBIAS_CACHE_DIR`` at a new temporary directory, in the process that starts the run (the workers
-    of pytest-xdist inherit its environment, and with it the cache)."""
+    """In the process that starts the run (the workers of pytest-xdist inherit its environment): point
+    ``RECBIAS_CACHE_DIR`` at a new temporary directory and, when several workers share the cores, give each
+    library as many threads as a page of a build of as many jobs gets (unless they are set already), since
+    threads that wait for a busy core only burn it."""
     if hasattr(config, "workerinput"):
         return
-    folder = tempfile.mkdtemp(prefix="recbias-test-cache-")
-    config.stash[CACHE] = (folder, os.environ.get(CACHE_VARIABLE))
-    os.environ[CACHE_VARIABLE] = folder
+    config.stash[CACHE] = tempfile.mkdtemp(prefix="recbias-test-cache-")
+    settings = {CACHE_VARIABLE: config.stash[CACHE]}
+    workers = len(config.getoption("tx", None) or ())  # pytest-xdist's workers (-n), none without it
+    if workers > 1:
+        threads = page_environment(jobs=workers)
+        settings |= {variable: os.environ.get(variable, threads[variable]) for variable in THREAD_VARIABLES}
+    config.stash[ENVIRONMENT] = {variable: os.environ.get(variable) for variable in settings}
+    os.environ.update(settings)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Remove the run's cache and give ``RECBIAS_CACHE_DIR`` back its value."""
-    if CACHE not in config.stash:
+    """Remove the run's cache and give the variables the run set their values back."""
+    if ENVIRONMENT not in config.stash:
         return
-    folder, before = config.stash[CACHE]
-    shutil.rmtree(folder, ignore_errors=True)
-    if before is None:
-        os.environ.pop(CACHE_VARIABLE, None)
-    else:
-        os.environ[CACHE_VARIABLE] = before
+    shutil.rmtree(config.stash[CACHE], ignore_errors=True)
+    for variable, before in config.stash[ENVIRONMENT].items():
+        if before is None:
+            os.environ.pop(variable, None)
+        else:
+            os.environ[variable] = before
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,7 @@ import pytest
 from recbias.bookkit import results
 from recbias.bookkit.results import ResultsError
 from recbias.bookkit.scorecard import load_claims, load_provenance
-from test_book_pipeline import write_book
+from test_book_pipeline import run, write_book
 
 CLAIM = {"kind": "finding", "key": "k", "label": "it holds", "source": "s", "dataset": "toy", "outcome": "holds",
          "evidence": "seen"}
@@ -194,10 +194,11 @@ def assert_one_line_failure(result: subprocess.CompletedProcess, *fragments: str
 
 
 #: the book the tests below break after a good build: two pages registering a claim each (its evidence names the
-#: seed) and the scorecard; the first page records damaged claims when built with seed 3
+#: seed) and the scorecard; the first page records damaged claims when built with seed 3 and fails with 9 folds
 GOOD_BOOK = {"01_claims": FINDING + "if seed == 3:\n    import json, os\n"
                                     "    path = os.path.join(os.environ['RECBIAS_RESULTS_DIR'], '01_claims.json')\n"
-                                    "    json.dump([{'kind': 'finding', 'key': 7}], open(path, 'w'))\n",
+                                    "    json.dump([{'kind': 'finding', 'key': 7}], open(path, 'w'))\n"
+                                    "assert n_folds < 9, 'too many folds'\n",
              "02_other": FINDING.replace("'k'", "'k2'")}
 
 
@@ -237,6 +238,21 @@ def test_a_full_disk_while_committing_fails_in_one_line_and_keeps_the_last_good_
     assert_one_line_failure(result, "page 01_claims", "cannot write", "claims.json", "No space left on device")
     assert what_the_book_shows(good_build, "01_claims") == before
     assert not list((good_build / "_build").glob(".work-*"))
+
+
+@pytest.mark.slow
+def test_a_failed_rebuild_keeps_the_last_good_page_and_its_claims(good_build):
+    page = good_build / "book" / "01_claims.ipynb"
+    claims = good_build / "_build" / "results" / "01_claims.json"
+    before = (page.read_bytes(), claims.read_bytes())
+    failed = run(good_build, "-p", "n_folds", "9", "--chapters", "1")
+    assert failed.returncode == 1 and "too many folds" in failed.stderr
+    assert (page.read_bytes(), claims.read_bytes()) == before
+    assert not list((good_build / "_build").glob(".work-*"))
+    record = json.loads((good_build / "_build" / "results" / "provenance" / "01_claims.json").read_text())
+    assert record["dataset"] == "synthetic-small" and record["parameters"]["n_folds"] == 5
+    executed = json.loads(page.read_text())
+    assert "How this page was built" in "".join(executed["cells"][0]["source"] + executed["cells"][1]["source"])
 
 
 @pytest.mark.slow

@@ -140,28 +140,6 @@ def test_a_malformed_csv_fails_once_before_any_chapter(tmp_path):
     assert "Executing" not in result.stdout
 
 
-@pytest.mark.slow
-def test_a_failed_rebuild_keeps_the_last_good_page_and_its_claims(tmp_path):
-    claim = (
-        "from recbias.bookkit.claims import Finding, is_true, register\n"
-        "register([Finding('k', 'it holds', 's', '', is_true('ok', 'it is so'), 'seen')], {'ok': True}, dataset=dataset)\n"
-        "assert n_folds < 9, 'too many folds'\n"
-    )
-    write_book(tmp_path, {"01_claims": claim})
-    assert run(tmp_path).returncode == 0
-    page = tmp_path / "book" / "01_claims.ipynb"
-    claims = tmp_path / "_build" / "results" / "01_claims.json"
-    before = (page.read_bytes(), claims.read_bytes())
-    failed = run(tmp_path, "-p", "n_folds", "9")
-    assert failed.returncode == 1 and "too many folds" in failed.stderr
-    assert (page.read_bytes(), claims.read_bytes()) == before
-    assert not list((tmp_path / "_build").glob(".work-*"))
-    record = json.loads((tmp_path / "_build" / "results" / "provenance" / "01_claims.json").read_text())
-    assert record["dataset"] == "synthetic-small" and record["parameters"]["n_folds"] == 5
-    executed = json.loads(page.read_text())
-    assert "How this page was built" in "".join(executed["cells"][0]["source"] + executed["cells"][1]["source"])
-
-
 def test_list_describes_every_parameter_and_the_csv_options(tmp_path):
     write_annotated(tmp_path)
     listed = subprocess.run([sys.executable, "-m", "recbias.bookkit", "--root", str(tmp_path), "--list"],

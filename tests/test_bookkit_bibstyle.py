@@ -28,6 +28,7 @@ def test_equal_labels_get_letters() -> None:
 
 def test_citations_use_round_brackets(tmp_path) -> None:
     from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace
 
     source = tmp_path / "source"
     source.mkdir()
@@ -39,7 +40,8 @@ def test_citations_use_round_brackets(tmp_path) -> None:
         "bibtex_reference_style = 'author_year_round'\nbibtex_default_style = 'recbias'\n"
     )
     (source / "index.rst").write_text("Page\n====\n\nAs :cite:t:`k` show, and so on :cite:p:`k`.\n\n.. bibliography::\n")
-    Sphinx(str(source), str(source), str(tmp_path / "html"), str(tmp_path / "doctrees"), "html",
-           status=None, warning=None, freshenv=True).build()
+    with docutils_namespace():  # Sphinx's nodes and directives registered for this site only
+        Sphinx(str(source), str(source), str(tmp_path / "html"), str(tmp_path / "doctrees"), "html",
+               status=None, warning=None, freshenv=True).build()
     text = re.sub(r"<[^>]+>", "", (tmp_path / "html" / "index.html").read_text())
     assert "As Krichene and Rendle (2020) show, and so on (Krichene and Rendle, 2020)." in text

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sphinx.application import Sphinx
+from sphinx.util.docutils import docutils_namespace
 
 from recbias.bookkit import offline
 
@@ -14,9 +15,10 @@ def built_page(tmp_path: Path, extensions: list[str]) -> str:
     source.mkdir(parents=True)
     (source / "conf.py").write_text(f"extensions = {extensions!r}\n")
     (source / "index.rst").write_text("Page\n====\n\nText.\n")
-    app = Sphinx(str(source), str(source), str(tmp_path / "html"), str(tmp_path / "doctrees"), "html",
-                 status=None, warning=None, freshenv=True)
-    app.build()
+    with docutils_namespace():  # Sphinx's nodes and directives registered for this site only
+        app = Sphinx(str(source), str(source), str(tmp_path / "html"), str(tmp_path / "doctrees"), "html",
+                     status=None, warning=None, freshenv=True)
+        app.build()
     return (tmp_path / "html" / "index.html").read_text()
 
 
