@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+#: processor seconds a page's kernel spends before printing (the pipeline must count them)
+KERNEL_SECONDS = 3.0
 HEADER = "# ---\n# jupyter:\n#   kernelspec:\n#     display_name: Python 3\n#     language: python\n#     name: python3\n# ---\n\n"
 
 
@@ -32,12 +34,15 @@ def test_parameters_are_injected_and_a_failing_chapter_names_itself(tmp_path):
     write_book(
         tmp_path,
         {
-            "01_fine": "print(dataset, seed, n_folds)",
+            "01_fine": f"import time\nwhile time.process_time() < {KERNEL_SECONDS}:\n    pass\nprint(dataset, seed, n_folds)",
             "02_broken": "raise ValueError('the design is impossible')",
         },
     )
     result = run(tmp_path, "--seed", "7", "-p", "n_folds", "3")
     assert result.returncode == 1
+    processor = float(re.search(r"executed 01_fine\s+[\d.]+ s\s+([\d.]+) s CPU", result.stdout).group(1))
+    assert processor >= KERNEL_SECONDS, "the page's processor time includes its kernel's"
+    assert not list((tmp_path / "book").glob("**/cpu.txt")), "the report of processor time is never delivered"
     assert "02_broken" in result.stderr
     assert "ValueError: the design is impossible" in result.stderr
     assert "cell" in result.stderr

@@ -323,6 +323,15 @@ def provenance(root: Path, dataset: str, seed: int, build: str) -> dict[str, Any
     } | ({"csv": csv_options()} if dataset.startswith("csv:") else {})
 
 
+@dataclass(frozen=True)
+class PageTime:
+    """How long a page took: ``wall`` seconds from its worker's start to its end, and the ``processor`` seconds
+    (user and system) of the worker and its kernel."""
+
+    wall: float
+    processor: float
+
+
 @dataclass
 class Run:
     """A page being executed by its worker process."""
@@ -477,8 +486,20 @@ def _outcome(build: Build, run: Run) -> str | None:
     return _failure_message(build, run, f"page {page.name} could not be executed: {cause}")
 
 
+def _processor(run: Run) -> float:
+    """The processor seconds the worker of ``run`` reported for its page (0 when it could not say); the
+    report is taken out of the staging directory, so that it is never delivered with the page."""
+    report = run.staging / worker.CPU_FILE
+    try:
+        return float(report.read_text())
+    except (OSError, ValueError):
+        return 0.0
+    finally:
+        report.unlink(missing_ok=True)
+
+
 def _run_batch(build: Build, batch: list[Page], dataset: str, seed: int, extra: dict[str, str], jobs: int,
-               timings: dict[str, float]) -> list[str]:
+               timings: dict[str, PageTime]) -> list[str]:
     """Execute ``batch`` with at most ``jobs`` workers at a time; the failure messages."""
     waiting = list(batch)
     running: list[Run] = []
@@ -488,10 +509,11 @@ def _run_batch(build: Build, batch: list[Page], dataset: str, seed: int, extra: 
             running.append(_start(build, waiting.pop(0), dataset, seed, extra))
         for run in [r for r in running if r.process.poll() is not None]:
             running.remove(run)
+            timing = PageTime(time.perf_counter() - run.started, _processor(run))
             failure = _outcome(build, run)
             if failure is None:
-                timings[run.page.name] = time.perf_counter() - run.started
-                print(f"  executed {run.page.name:<28s} {timings[run.page.name]:7.1f} s", flush=True)
+                timings[run.page.name] = timing
+                print(f"  executed {run.page.name:<28s} {timing.wall:7.1f} s {timing.processor:7.1f} s CPU", flush=True)
             else:
                 failures.append(failure)
                 print(f"  FAILED   {run.page.name}", flush=True)
@@ -501,7 +523,7 @@ def _run_batch(build: Build, batch: list[Page], dataset: str, seed: int, extra: 
 
 def execute(
     root: Path, pages: list[Page], dataset: str, seed: int, extra: dict[str, str], jobs: int, out: Path | None = None
-) -> dict[str, float]:
+) -> dict[str, PageTime]:
     """Execute ``pages`` (in parallel where ``jobs`` allows), then the scorecard.
 
     Each page runs in a worker process on a staging directory inside this build's private
@@ -520,7 +542,7 @@ def execute(
     work = (root / "_build" if out is None else out) / f"{WORK_PREFIX}{build_id}"
     build = Build(root, build_id, work, provenance(root, dataset, seed, build_id),
                   {REPORT_VARIABLE: str(work / CACHE_REPORT_FILE), **page_environment(jobs)}, out)
-    timings: dict[str, float] = {}
+    timings: dict[str, PageTime] = {}
     try:
         try:
             work.mkdir(parents=True)
@@ -756,8 +778,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"warning: {note}", file=sys.stderr)
         print(f"Executing {len(pages)} page(s) on dataset {args.dataset!r}, seed {args.seed}, {args.jobs} job(s)")
         start = time.perf_counter()
-        execute(root, pages, args.dataset, args.seed, extra, args.jobs)
-        print(f"Executed in {time.perf_counter() - start:.1f} s")
+        timings = execute(root, pages, args.dataset, args.seed, extra, args.jobs)
+        processor = sum(timing.processor for timing in timings.values())
+        print(f"Executed in {time.perf_counter() - start:.1f} s, {processor:.1f} CPU s in the pages")
         if args.no_html:
             return 0
         for page in fill_missing(root):

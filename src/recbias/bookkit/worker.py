@@ -25,6 +25,7 @@ import ctypes
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import sys
@@ -53,6 +54,8 @@ FAILURE_FILE = "failure.json"
 READS_FILE = "reads.txt"
 #: how the page was built, as its box says it: the build's record with the page's parameters and data
 RECORD_FILE = "record.json"
+#: the processor seconds the page took, user and system, of the worker and of its kernel
+CPU_FILE = "cpu.txt"
 #: exit status of a worker whose page failed (any other non-zero status is a fault of the worker itself)
 PAGE_FAILED = 1
 _PR_SET_PDEATHSIG = 1
@@ -254,6 +257,12 @@ def _stop(signum: int, frame: Any) -> None:
     os._exit(128 + signum)
 
 
+def processor_seconds() -> float:
+    """User and system seconds of this process and of the children it has waited for (the page's kernel)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build tool handles Ctrl-C and stops its workers
@@ -270,6 +279,7 @@ def main(argv: list[str]) -> int:
         cell, line = running_cell(staging / f"{spec['page']}.ipynb")
         failure = CellFailure(cell=cell, first_line=line, error=f"{type(error).__name__}: {first_line(str(error))}")
     else:
+        (staging / CPU_FILE).write_text(f"{processor_seconds():.3f}\n")
         return 0
     (staging / FAILURE_FILE).write_text(json.dumps(asdict(failure)))
     return PAGE_FAILED
