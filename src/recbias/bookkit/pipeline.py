@@ -44,7 +44,7 @@ import psutil
 import yaml
 
 import recbias
-from recbias.bookkit import results, worker
+from recbias.bookkit import results, schedule, worker
 from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE, csv_options
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
@@ -528,9 +528,11 @@ def execute(
 
     Each page runs in a worker process on a staging directory inside this build's private
     scratch directory (so concurrent builds never collide) and its outputs are committed as one
-    set (:mod:`recbias.bookkit.results`) only when every cell succeeded.  With ``out``, the pages are built
-    apart from the book: the scratch directory, each page's outputs (:func:`recbias.bookkit.results.deliver`)
-    and its failure lie in ``out``, the scorecard does not run, and nothing under the book's ``_build`` changes.
+    set (:mod:`recbias.bookkit.results`) only when every cell succeeded.  The book's own build starts
+    the longest pages first, as its last builds timed them, and records the times of this one
+    (:mod:`recbias.bookkit.schedule`).  With ``out``, the pages are built apart from the book: the scratch
+    directory, each page's outputs (:func:`recbias.bookkit.results.deliver`) and its failure lie in ``out``,
+    the scorecard does not run, and nothing under the book's ``_build`` changes.
     """
     from recbias.cache import REPORT_VARIABLE
 
@@ -549,6 +551,10 @@ def execute(
             results.write_json(work / OWNER_FILE, {"pid": os.getpid(), "started": psutil.Process().create_time()})
         except OSError as error:
             raise _fault(None, error) from None
+        if out is None:
+            by_name = {page.name: page for page in pages}
+            order = schedule.order_by_seconds(list(by_name), schedule.recorded_seconds(root / "_build", dataset))
+            pages = [by_name[name] for name in order]
         failures = _run_batch(build, pages, dataset, seed, extra, jobs, timings)
         if failures:
             raise BuildError("\n".join(failures))
@@ -562,6 +568,8 @@ def execute(
         stop_children()
         report_cache(build.cache_report)
         shutil.rmtree(work, ignore_errors=True)
+        if out is None and timings:
+            schedule.record_seconds(root / "_build", dataset, {name: t.wall for name, t in timings.items()})
     return timings
 
 
