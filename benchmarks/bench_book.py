@@ -9,10 +9,10 @@ book, so each after the first starts its pages longest first by the times the
 one before recorded, as any rebuild does (:mod:`recbias.bookkit.schedule`); the
 first build of a fresh book runs them in book order.  Printed per page: wall
 seconds and processor seconds (user and system, of the page's worker and its
-kernel, as the pipeline reports them); then the build's wall time, its
-processor seconds, the peak resident memory of the process tree (pipeline,
-workers and kernels, sampled every 0.2 s), and the speed-up of the largest
-number of jobs over one.  Then one ``run_experiment`` of chapter 2's shape
+kernel, as the pipeline reports them) and peak resident memory (of its worker
+and kernel, sampled every 0.2 s); then the build's wall time, its processor
+seconds (the pages' and the build tool's), the peak memory of the whole process tree (two pages at once with two
+jobs), and the speed-up of the largest number of jobs over one.  Then one ``run_experiment`` of chapter 2's shape
 (two folds, AI-AN, TI-AN and 1R TI-NN(99), the five systems of the papers, no
 fit cache) is profiled and the share of its time in fitting, design building,
 scoring, ranking and metrics is printed.
@@ -21,7 +21,7 @@ Targets on two quiet cores: every page at most 90 s on ``synthetic`` and
 ``ml-100k`` (150 s where a page says its papers' setting needs it); the whole
 book on ``synthetic-ml1m`` at the papers' settings within 5 minutes and 560
 processor seconds with two jobs, and at least 1.7 times faster with two jobs
-than with one; peak memory at most 8 GiB.
+than with one; every page's peak memory at most 8 GiB.
 
 Run with ``.venv/bin/python benchmarks/bench_book.py [--datasets ...] [--jobs 1 2] [--chapters ...]``.
 """
@@ -33,6 +33,7 @@ import cProfile
 import os
 import pstats
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -70,25 +71,48 @@ def scratch_book(where: Path) -> Path:
     return where
 
 
-def peak_tree_rss(process: subprocess.Popen) -> int:
-    """Wait for ``process`` and return the largest resident memory of it and its descendants, in bytes."""
+def children_seconds() -> float:
+    """User and system seconds of this process's children that have ended (a build and all it ran)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _rss(processes: list[psutil.Process]) -> int:
+    """The summed resident memory of ``processes`` (those that ended meanwhile count 0)."""
+    total = 0
+    for process in processes:
+        try:
+            total += process.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def peak_memory(process: subprocess.Popen) -> tuple[int, dict[str, int]]:
+    """Wait for the build ``process``; the peak resident memory of it and all its descendants, and per page
+    the peak of the page's worker and kernel (a worker's last argument is its staging directory, named
+    after the page), in bytes."""
     root = psutil.Process(process.pid)
-    peak = 0
+    peak, pages = 0, {}
     while process.poll() is None:
         try:
-            tree = [root, *root.children(recursive=True)]
-            peak = max(peak, sum(p.memory_info().rss for p in tree if p.is_running()))
+            workers = root.children()
+            peak = max(peak, _rss([root, *root.children(recursive=True)]))
+            for worker in workers:
+                page = Path(worker.cmdline()[-1]).name
+                pages[page] = max(pages.get(page, 0), _rss([worker, *worker.children(recursive=True)]))
         except psutil.Error:
             pass
         time.sleep(0.2)
-    return peak
+    return peak, pages
 
 
 @dataclass(frozen=True)
 class BookRun:
-    """One build's times: per page (wall, processor) seconds, and the whole build's."""
+    """One build's times and memory: per page wall and processor seconds and peak bytes, and the whole build's
+    (its processor seconds count the build tool's own too)."""
 
-    pages: dict[str, tuple[float, float]]
+    pages: dict[str, tuple[float, float, int]]
     wall: float
     processor: float
     peak: int
@@ -99,25 +123,25 @@ def time_book(root: Path, dataset: str, jobs: int, chapters: list[str] | None) -
     command = [sys.executable, "-m", "recbias.bookkit", "--root", str(root), "--no-html", "--jobs", str(jobs),
                "--dataset", dataset, *(["--chapters", *chapters] if chapters else [])]
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryFile("w+") as log:
-        start = time.perf_counter()
+        start, before = time.perf_counter(), children_seconds()
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, text=True,
                                    env=os.environ | {"RECBIAS_CACHE_DIR": cache})
-        peak = peak_tree_rss(process)
+        peak, page_peaks = peak_memory(process)
         wall = time.perf_counter() - start
         log.seek(0)
         output = log.read()
-    pages = {name: (float(seconds), float(cpu)) for name, seconds, cpu in PAGE_LINE.findall(output)}
+    pages = {name: (float(seconds), float(cpu), page_peaks.get(name, 0))
+             for name, seconds, cpu in PAGE_LINE.findall(output)}
     if process.returncode != 0 or not pages:
         raise RuntimeError(f"the book on {dataset} with {jobs} job(s) failed:\n{output[-3000:]}")
-    return BookRun(pages, wall, sum(cpu for _, cpu in pages.values()), peak)
+    return BookRun(pages, wall, children_seconds() - before, peak)
 
 
 def print_run(dataset: str, jobs: int, run: BookRun) -> None:
-    print(f"\n{dataset}, {jobs} job(s), empty cache: page          wall s    CPU s")
-    for name, (seconds, cpu) in run.pages.items():
-        print(f"  {name:<30} {seconds:8.1f} {cpu:8.1f}")
-    print(f"  {'whole build':<30} {run.wall:8.1f} {run.processor:8.1f}   peak memory {run.peak / 2**30:.2f} GiB",
-          flush=True)
+    print(f"\n{dataset}, {jobs} job(s), empty cache: page   wall s    CPU s  peak GiB")
+    for name, (seconds, cpu, peak) in run.pages.items():
+        print(f"  {name:<30} {seconds:8.1f} {cpu:8.1f} {peak / 2**30:9.2f}")
+    print(f"  {'whole build':<30} {run.wall:8.1f} {run.processor:8.1f} {run.peak / 2**30:9.2f}", flush=True)
 
 
 def stage_shares(dataset: str) -> None:
