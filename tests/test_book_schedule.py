@@ -28,7 +28,9 @@ def test_the_record_keeps_each_datasets_times_and_falls_back_on_the_dataset_buil
 
 
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"datasets": {"synthetic": {"01_a": "long"}}}',
-                                  '{"datasets": ["synthetic"]}'])
+                                  '{"datasets": ["synthetic"]}', '{"datasets": {}, "latest": ["synthetic"]}',
+                                  '{"datasets": {"synthetic": {"01_a": true}}}',
+                                  '{"datasets": {"synthetic": {"01_a": -3}}}'])
 def test_an_unreadable_record_is_no_record_and_is_replaced(tmp_path, text):
     (tmp_path / schedule.RECORD_FILE).write_text(text)
     assert schedule.recorded_seconds(tmp_path, "synthetic") == {}

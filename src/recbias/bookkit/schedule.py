@@ -57,15 +57,21 @@ def record_seconds(build_dir: Path, dataset: str, seconds: Mapping[str, float]) 
 
 
 def _read(path: Path) -> dict:
-    """The record at ``path`` if it is one (a dict of datasets, each a dict of page seconds), else ``{}``."""
+    """The record at ``path`` if it is one (a dict of datasets, each a dict of page seconds, and the name of
+    the dataset built last), else ``{}``."""
     try:
         record = json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
-    datasets = record.get("datasets") if isinstance(record, dict) else None
+    if not isinstance(record, dict) or not isinstance(record.get("latest", ""), str):
+        return {}
+    datasets = record.get("datasets")
     if not isinstance(datasets, dict) or not all(
-        isinstance(times, dict) and all(isinstance(s, (int, float)) for s in times.values())
-        for times in datasets.values()
+        isinstance(times, dict) and all(_is_seconds(s) for s in times.values()) for times in datasets.values()
     ):
         return {}
     return record
+
+
+def _is_seconds(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
