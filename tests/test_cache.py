@@ -208,6 +208,20 @@ def test_parameters_must_be_stored_under_their_names(world, tmp_path):
     assert not os.listdir(tmp_path)
 
 
+def test_recommenders_differing_only_in_a_scoring_parameter_share_one_fit(tmp_path, world, monkeypatch):
+    papers = fit_cached(make("rating-user-knn"), world, directory=tmp_path)
+    assert fit_key(make("rating-user-knn"), world) == fit_key(make("rating-user-knn-min2"), world)
+    assert fit_key(make("rating-user-knn"), world) != fit_key(make("rating-user-knn", k=10), world)
+    fresh = make("rating-user-knn-min2").fit(world)
+    monkeypatch.setattr(type(papers), "_fit", lambda self, train: pytest.fail("refitted instead of loaded"))
+    loaded = fit_cached(make("rating-user-knn-min2"), world, directory=tmp_path)
+    assert (loaded.name, loaded.min_support) == ("rating-kNN (min. 2 neighbours)", 2)  # its own, not the entry's
+    users = np.arange(world.n_users)
+    assert np.array_equal(loaded.score_users(users), fresh.score_users(users))
+    assert not np.array_equal(loaded.score_users(users), papers.score_users(users))  # control: the minimum counts
+    assert len(entries(tmp_path)) == 1
+
+
 @pytest.mark.parametrize("preset", ["rating-mf", "rating-user-knn"])
 def test_the_papers_rating_predictors_load_from_the_cache(tmp_path, world, preset, monkeypatch):
     fitted = fit_cached(make(preset), world, directory=tmp_path)

@@ -228,7 +228,10 @@ def test_rating_knn_matches_brute_force(seed, k, kept, monkeypatch):
 
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize(("k", "min_support"), [(2, 2), (3, 2), (6, 3), (None, 4)])
-def test_rating_knn_with_a_minimum_of_neighbours_matches_brute_force(seed, k, min_support):
+@pytest.mark.parametrize("kept", [True, False], ids=["predicted-at-fit", "predicted-when-scored"])
+def test_rating_knn_with_a_minimum_of_neighbours_matches_brute_force(seed, k, min_support, kept, monkeypatch):
+    if not kept:
+        monkeypatch.setattr(rating_knn, "PREDICT_ALL_BUDGET", 0)
     matrix, train = knn_world(seed)
     expected = brute_rating_knn(matrix, k, min_support)
     scores = RatingUserKNN(k=k, min_support=min_support).fit(train).score_users(np.arange(train.n_users))

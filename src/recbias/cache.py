@@ -3,7 +3,8 @@
 A fit is stored under a key that hashes everything it depends on: the
 training data content (code space, ratings, and the positive threshold when
 the recommender reads it: :meth:`Recommender.uses_positive_threshold`), the
-recommender's class and constructor parameters, the package version and an
+recommender's class and constructor parameters (but those it reads only when
+scoring, so that recommenders differing in them share one fit), the package version and an
 optional caller-chosen ``key_extra`` (e.g. dataset name and split).  A book
 rebuild therefore loads every fit it has made before.
 
@@ -129,13 +130,16 @@ def recommender_params(recommender: Recommender) -> dict[str, Any]:
 
 
 def fit_key(recommender: Recommender, train: Ratings, key_extra: Any = None) -> str:
-    """Hex sha256 naming the fit of ``recommender`` on ``train``."""
+    """Hex sha256 naming the fit of ``recommender`` on ``train``: its class, its parameters but those read only
+    when scoring (:attr:`~recbias.recommenders.base.Recommender.scoring_parameters`), the data and ``key_extra``."""
     cls = type(recommender)
+    fit_params = {name: value for name, value in recommender_params(recommender).items()
+                  if name not in cls.scoring_parameters}
     description = {
         "version": recbias.__version__,
         "layout": FIT_LAYOUT,
         "class": f"{cls.__module__}.{cls.__qualname__}",
-        "params": recommender_params(recommender),
+        "params": fit_params,
         "data": ratings_digest(train, recommender.uses_positive_threshold()),
         "extra": key_extra,
     }
@@ -299,7 +303,8 @@ def _read_sound(path: Path, redo: str) -> tuple[dict[str, Any], Any] | None:
 
 
 def _load(path: Path, recommender: Recommender, key: str, code: str) -> bool:
-    """Load the entry at ``path`` into ``recommender`` if it is sound and current; reports why not."""
+    """Load the entry at ``path`` into ``recommender`` if it is sound and current; reports why not.
+    The recommender keeps its name and its scoring parameters."""
     cls = type(recommender).__name__
     entry = _read_sound(path, f"refitting {recommender.name}")
     if entry is None:
@@ -312,9 +317,9 @@ def _load(path: Path, recommender: Recommender, key: str, code: str) -> bool:
     if header["code"] != code or type(cached) is not type(recommender):
         report(f"refitting {cls}: its code changed since its fits were cached")
         return False
-    name = recommender.name
+    own = {name: getattr(recommender, name) for name in ("name", *type(recommender).scoring_parameters)}
     vars(recommender).update(vars(cached))
-    recommender.name = name
+    vars(recommender).update(own)
     return True
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Self
+from typing import ClassVar, Self
 
 import numpy as np
 
@@ -22,6 +22,10 @@ class Recommender(ABC):
 
     #: short name used in tables and figures
     name: str = "recommender"
+
+    #: constructor parameters read only when scoring: recommenders that differ in these alone share
+    #: one fit, and the fit cache keys and loads it without them (:func:`recbias.cache.fit_key`)
+    scoring_parameters: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

@@ -27,7 +27,9 @@ neighbours.  That pass is the costliest step of the papers' set, so a fit whose
 ``users x items`` matrix fits in :data:`PREDICT_ALL_BUDGET` predicts every rating once
 and keeps them: each later score is a slice, and the fit cache shares them between
 every page that scores the same fit.  Larger data are predicted block by block
-whenever scored, in memory bounded by the block.
+whenever scored, in memory bounded by the block.  The minimum ``m`` is applied when
+scoring, to the predictions of ``m = 1`` and the neighbour counts kept beside them, so
+predictors that differ only in ``m`` share one fit.
 """
 
 from __future__ import annotations
@@ -93,12 +95,12 @@ def _predict_rows(
     deviations: np.ndarray,
     items_by_rank: np.ndarray,
     k: int,
-    min_support: int,
     out: np.ndarray,
+    support: np.ndarray,
 ) -> None:
     """``out[a, i] = means[a] + sum s (r_vi - mu_v) / sum s`` over the ``k`` most similar raters ``v`` of
-    ``i`` with ``s = similarity[a, v] > 0`` (equal similarities: lower ``v`` first), ``means[a]`` with fewer
-    than ``min_support`` of them (``1 <= min_support <= k``).
+    ``i`` with ``s = similarity[a, v] > 0`` (equal similarities: lower ``v`` first), ``means[a]`` without
+    such a rater; ``support[a, i]`` is the number of those raters, ``|N_k(a; i)|``.
 
     Walking the neighbours of ``a`` from the most similar down, each rating of a neighbour
     joins its item's sum while the item has fewer than ``k`` neighbours, which picks exactly
@@ -130,7 +132,8 @@ def _predict_rows(
                 prefix += 1
         for rank in range(n_items):
             item = items_by_rank[rank]
-            if sums[rank, 0] >= min_support:  # every neighbour taken adds a positive weight
+            support[a, item] = sums[rank, 0]
+            if sums[rank, 0] > 0:  # every neighbour taken adds a positive weight
                 out[a, item] = means[a] + sums[rank, 1] / sums[rank, 2]
             else:
                 out[a, item] = means[a]
@@ -152,9 +155,11 @@ class RatingUserKNN(Recommender):
     ``|N_k(u; i)|`` that predict an item; with fewer the item gets ``mu_u`` (module docstring), so it
     ranks between the items predicted above and below the user's mean rather than last: the kNN cannot
     judge it, which is not the same as judging it bad.  Users without training ratings score 0.
+    ``min_support`` is read only when scoring (a scoring parameter): one fit serves every minimum.
     """
 
     name = "rating-kNN"
+    scoring_parameters = ("min_support",)
 
     def __init__(self, k: int | None = 50, min_support: int = 1, seed: int = 0) -> None:
         super().__init__(seed=seed)
@@ -185,7 +190,7 @@ class RatingUserKNN(Recommender):
         self.deviations_ = sp.csr_matrix((deviations, rank_of[ratings.indices], ratings.indptr), shape=train.shape)
         self.deviations_.sort_indices()  # by popularity rank within each user
         whole = self.n_users * self.n_items <= PREDICT_ALL_BUDGET
-        self.predictions_ = self._predict(np.arange(self.n_users)) if whole else None
+        self.predictions_, self.support_ = self._predict(np.arange(self.n_users)) if whole else (None, None)
 
     def _similarity(self, users: np.ndarray) -> np.ndarray:
         """``s_uv`` of each of ``users`` to every user (0 to itself and to users without spread)."""
@@ -197,19 +202,27 @@ class RatingUserKNN(Recommender):
 
     def score_users(self, users: np.ndarray) -> np.ndarray:
         users, _ = self._check(users)
-        return self._predict(users) if self.predictions_ is None else self.predictions_[users]
+        if self.predictions_ is None:
+            predictions, support = self._predict(users)
+        else:
+            predictions, support = self.predictions_[users], self.support_[users]
+        if self.min_support == 1:
+            return predictions
+        return np.where(support >= self.min_support, predictions, self.user_means_[users, None])
 
-    def _predict(self, users: np.ndarray) -> np.ndarray:
-        """The predicted rating of every item for each of ``users`` (0 for users without training ratings),
-        in blocks of :data:`~recbias.recommenders._pairs.BLOCK_BUDGET` similarities."""
-        out = np.empty((len(users), self.n_items))
-        rows = max(1, BLOCK_BUDGET // max(self.n_users, self.n_items))
+    def _predict(self, users: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The predicted rating of every item for each of ``users`` with a minimum of one neighbour (0 for
+        users without training ratings), and the number of neighbours behind each, ``|N_k(u; i)|``; in
+        blocks of :data:`~recbias.recommenders._pairs.BLOCK_BUDGET` similarities."""
         k = self.n_users if self.k is None else self.k
+        out = np.empty((len(users), self.n_items))
+        support = np.empty((len(users), self.n_items), dtype=np.min_scalar_type(k))
+        rows = max(1, BLOCK_BUDGET // max(self.n_users, self.n_items))
         deviations = self.deviations_
         for start in range(0, len(users), rows):
             chunk = users[start : start + rows]
             _predict_rows(self._similarity(chunk), self.user_means_[chunk], deviations.indptr,
-                          deviations.indices, deviations.data, self.items_by_rank_, k, self.min_support,
-                          out[start : start + rows])
+                          deviations.indices, deviations.data, self.items_by_rank_, k,
+                          out[start : start + rows], support[start : start + rows])
         out[np.diff(deviations.indptr)[users] == 0] = 0.0
-        return out
+        return out, support
