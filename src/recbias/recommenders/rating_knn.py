@@ -202,12 +202,10 @@ class RatingUserKNN(Recommender):
 
     def score_users(self, users: np.ndarray) -> np.ndarray:
         users, _ = self._check(users)
-        if self.predictions_ is None:
-            predictions, support = self._predict(users)
-        else:
-            predictions, support = self.predictions_[users], self.support_[users]
-        if self.min_support == 1:
-            return predictions
+        if self.min_support == 1:  # every prediction stands
+            return self._predict(users)[0] if self.predictions_ is None else self.predictions_[users]
+        predictions, support = (self._predict(users) if self.predictions_ is None
+                                else (self.predictions_[users], self.support_[users]))
         return np.where(support >= self.min_support, predictions, self.user_means_[users, None])
 
     def _predict(self, users: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
