@@ -180,6 +180,7 @@ glue_table("tbl-popularity-bounds", report.orderings_bounds_table(orderings), le
 #
 # On {glue:text}`dataset-name` the best ordering learned from the training ratings is
 # {glue:text}`best-ordering`, with a 1R precision of {glue:text}`best-ordering-precision`.
+# {glue:md}`says-popularity-count-is-the-best-trained-ordering`
 # The derivation ranks items by $|PR(i)|$, and counting all ratings stands in for that only
 # as far as every item has the same share of positive ratings, which
 # {numref}`fig-popularity-ratio` examines; here the count of positive training ratings

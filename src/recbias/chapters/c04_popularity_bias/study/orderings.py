@@ -63,10 +63,15 @@ class OrderingStudy:
         summary = self.summary()
         return summary[summary["design"] == design].set_index("system")["mean"]
 
+    def comparisons(self, design: str, system: str) -> pd.DataFrame:
+        """The paired tests of ``system`` against every other ordering under ``design``: rows of ``compare``."""
+        versus = compare(self.runs, [METRIC], ("design",), baseline=system, average="run")
+        return versus[versus["design"] == design]
+
     def comparison(self, design: str, system: str, other: str) -> pd.Series:
         """The paired test of ``system`` against ``other`` under ``design``: a row of ``compare``."""
-        versus = compare(self.runs, [METRIC], ("design",), baseline=system, average="run")
-        return versus[(versus["design"] == design) & (versus["system_b"] == other)].iloc[0]
+        versus = self.comparisons(design, system)
+        return versus[versus["system_b"] == other].iloc[0]
 
     def best_trained(self, design: str) -> str:
         """The ordering learned from training data (all but the oracle) with the highest mean P@n under ``design``."""
