@@ -110,12 +110,14 @@ def elasticities(scale_ratios: float = 1.0) -> pd.DataFrame:
 def lift_frame(datasets: tuple[str, ...] = ("a", "b")) -> pd.DataFrame:
     """P@n and lift of A, B and Random under AR and 1R: AR values spread by 4 across two datasets, 1R by 1.2."""
     rows = []
+    rng = np.random.default_rng(0)
     for k, dataset in enumerate(datasets):
         for design, base, rho in (("TI-AN", 0.01, 0.001 * (1 + k)), ("1R TI-NN(99)", 0.1, 0.01)):
             for system, quality in (("A", 1.0), ("B", 2.0), ("Random", 0.1)):
                 p = base * quality * (1 + (3 if design == "TI-AN" else 0.2) * k)
+                draws = np.concatenate([[p], p * (1 + 0.05 * rng.standard_normal(40))])
                 rows.append({"dataset": dataset, "design": design, "system": system, "P": p,
-                             "P_ci": (0.8 * p, 1.2 * p), "rho": rho, "lift": p / rho,
+                             "P_ci": (0.8 * p, 1.2 * p), "P_draws": draws, "rho": rho, "lift": p / rho,
                              "lift_ci": (0.8 * p / rho, 1.2 * p / rho)})
     return pd.DataFrame(rows)
 

@@ -244,6 +244,19 @@ def test_spread_factors_are_largest_over_smallest_by_hand() -> None:
     assert list(lift.ordered(frame.iloc[[2, 0, 3, 1]])["design"]) == ["TI-AN", "TI-AN", "1R TI-NN(99)", "1R TI-NN(99)"]
 
 
+def test_the_share_of_resamples_with_the_smaller_1r_spread_counts_every_system_by_hand() -> None:
+    # resamples (after the full sample, column 0) of P@n on datasets a and b; 1R spreads 1.5, 1.5, 3, 1.5 for S and
+    # 1.5, 1.5, 1.5, 6 for T; AR spreads 2 throughout: S and T both below AR in resamples 1 and 2 only
+    one_r = {"S": ([1, 2, 2, 1, 2], [1, 3, 3, 3, 3]), "T": ([1, 2, 2, 2, 1], [1, 3, 3, 3, 6])}
+    rows = [{"dataset": d, "design": "1R TI-NN(99)", "system": s, "P_draws": np.array(v[k], float)}
+            for s, v in one_r.items() for k, d in enumerate("ab")]
+    rows += [{"dataset": d, "design": "TI-AN", "system": s, "P_draws": np.full(5, 1.0 + k)}
+             for s in one_r for k, d in enumerate("ab")]
+    frame = pd.DataFrame(rows)
+    assert lift.spread_below_share(frame, ["S", "T"]) == 0.5
+    assert lift.spread_below_share(frame, ["S"]) == 0.75 and lift.spread_below_share(frame, ["T"]) == 0.75
+
+
 def test_lift_is_precision_over_rho_on_the_same_runs(small: Ratings) -> None:
     table = lift.lift_study([small], SYSTEMS, max_an_entries=10**9, an_nonrelevant=50, base_size=30, n=5, n_boot=20,
                             seed=2, cache=False)
@@ -252,6 +265,7 @@ def test_lift_is_precision_over_rho_on_the_same_runs(small: Ratings) -> None:
     one_r = table[table["design"] == "1R TI-NN(29)"]
     np.testing.assert_allclose(one_r["rho"], 1 / 30)  # one relevant item among 30
     assert all(low <= p <= high for p, (low, high) in zip(table["P"], table["P_ci"], strict=True))
+    assert all(len(d) == 21 and d[0] == p for p, d in zip(table["P"], table["P_draws"], strict=True))
     assert lift.lift_datasets(small, 0, compare_all=False) == [small]
 
 

@@ -35,7 +35,8 @@ def lift_study(collections: Sequence[Ratings], systems: Mapping[str, str], *, ma
     """P@n and its lift over random, ``P@n / rho`` (means over the same runs), of every system on fold 0 of every
     dataset, under the TI design of :func:`recbias.evaluate.experiment.choose_designs` and 1R TI-NN(``base_size -
     1``), with intervals from a bootstrap over users.  Columns: ``dataset``, ``design``, ``system``, ``P``, ``P_ci``,
-    ``rho``, ``lift``, ``lift_ci``."""
+    ``P_draws`` (the full sample's P@n, then the resamples', the same resamples of users for both designs), ``rho``,
+    ``lift``, ``lift_ci``."""
     rows = []
     for ratings in collections:
         (fold,) = make_folds(ratings, folds=1, test_ratio=test_ratio, seed=seed)
@@ -54,7 +55,8 @@ def lift_study(collections: Sequence[Ratings], systems: Mapping[str, str], *, ma
         for (design, system), draws in precision.iterrows():
             lift = draws.to_numpy() / rho.loc[design].to_numpy()
             rows.append({"dataset": ratings.name, "design": design, "system": system, "P": draws[0],
-                         "P_ci": draw_interval(draws.to_numpy()), "rho": rho.loc[design, 0], "lift": lift[0],
+                         "P_ci": draw_interval(draws.to_numpy()), "P_draws": draws.to_numpy(),
+                         "rho": rho.loc[design, 0], "lift": lift[0],
                          "lift_ci": draw_interval(lift)})
     return pd.DataFrame(rows)
 
@@ -69,6 +71,21 @@ def spread_factors(lift: pd.DataFrame) -> pd.DataFrame:
         for value in ("P", "lift"):
             columns[(label, value)] = grouped[value].max() / grouped[value].min()
     return pd.DataFrame(columns).reindex(list(dict.fromkeys(lift["system"])))
+
+
+def spread_below_share(lift: pd.DataFrame, systems: Sequence[str]) -> float:
+    """The share of resamples in which the 1R spread of P@n across the datasets (largest over smallest) is below the
+    AR spread for every one of ``systems``: the resamples of :func:`lift_study` (``P_draws[1:]``), drawn within each
+    dataset and shared by its two designs, taken together across the datasets, which are independent."""
+    one_r = is_one_r(lift["design"]).to_numpy()
+    below = True
+    for system in systems:
+        spreads = []
+        for kind in (one_r, ~one_r):
+            draws = np.stack(lift.loc[kind & (lift["system"] == system).to_numpy(), "P_draws"].to_list())[:, 1:]
+            spreads.append(draws.max(axis=0) / draws.min(axis=0))
+        below = below & (spreads[0] < spreads[1])
+    return float(np.mean(below))
 
 
 def is_one_r(designs: pd.Series) -> pd.Series:
