@@ -18,7 +18,7 @@ import pandas as pd
 from recbias.bookkit.claims import (BOOK, BY_WORDS, CLOSE_SHARE, CLOSE_SHARE_ORIGIN, CODE, EQUIVALENCE_CONFIDENCE,
                                     FAILS, HOLDS, INCONCLUSIVE, LEVEL, LEVEL_ORIGIN, Finding, Number, all_of, at_least,
                                     beyond_noise, between, equivalent, intervals_apart, published)
-from recbias.chapters.c04_popularity_bias.study.orderings import ORACLE, OrderingStudy, relative_interval
+from recbias.chapters.c04_popularity_bias.study.orderings import COUNTS, ORACLE, OrderingStudy, relative_interval
 from recbias.chapters.c04_popularity_bias.study.ratio import ratio_trends
 from recbias.chapters.c04_popularity_bias.study.setup import ALL_RELEVANT_DESIGN, PERSONALISED
 from recbias.chapters.c04_popularity_bias.study.skew import EXACT, RATING_PREDICTORS, SWEEP_METRICS, SkewSweep, plsa_gap
@@ -40,9 +40,6 @@ GRID_DATASET = "simulation grid"
 #: at α = 0 "slightly below random", so "around" must be tighter than that gap of 23%
 AROUND_ORIGIN = (CLOSE_SHARE_ORIGIN + "; tighter than the 23% gap the paper calls \"slightly below random\" "
                  "(IRJ 2017 Sec. 5.2)")
-
-#: the trained orderings that count ratings (all, or positive only)
-COUNTS = ("Popularity", "Positive count")
 
 #: checked on the page's dataset: popularity against the other non-personalised orderings
 ORDERINGS = [

@@ -24,6 +24,8 @@ from recbias.splits import Fold, fold_seed, make_folds
 from recbias.theory import expected_popularity_precision_1r, lemma_bounds, nonpersonalised_bounds_1r
 
 ORACLE = "Test-set oracle"
+#: the orderings that count training ratings: all of them, or the positive ones only
+COUNTS = ("Popularity", "Positive count")
 
 #: where the 95% interval of an ordering's measured 1R precision lies against its closed-form bounds
 ABOVE, INSIDE, BELOW = "above", "inside", "below"
@@ -31,7 +33,7 @@ ABOVE, INSIDE, BELOW = "above", "inside", "below"
 
 def nonpersonalised_systems(held_out: Ratings, seed: int = 0) -> dict[str, Recommender]:
     """The non-personalised orderings compared with popularity; the oracle reads ``held_out``."""
-    return {"Popularity": Popularity(), "Positive count": Popularity(positive_only=True), "Mean rating": MeanRating(),
+    return {COUNTS[0]: Popularity(), COUNTS[1]: Popularity(positive_only=True), "Mean rating": MeanRating(),
             SHRUNK_MEAN_RATING: MeanRating(shrinkage=SHRINKAGE), "Random": Random(seed=seed),
             ORACLE: HeldOutPopularity(held_out)}
 
