@@ -14,14 +14,18 @@ Goal on two cores: at least 1.6 times faster on two workers than on one, on
 by the longest single task (often one fit) and by what the page's own process does alone
 (loading the data, drawing the folds, gathering the tables).
 
-Run with ``.venv/bin/python benchmarks/bench_cluster.py [--dataset synthetic-ml10m] [--folds 2]``.
+Run with ``.venv/bin/python benchmarks/bench_cluster.py [--dataset synthetic-ml10m] [--folds 2]``; with
+``--record book/measured/cluster_speedup.md`` the measurement is also written as the Markdown that the appendix on
+clusters includes, so that the page shows what the script measured and nothing typed by hand.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import time
+from pathlib import Path
 
 import pandas as pd
 
@@ -52,6 +56,7 @@ def main() -> None:
     parser.add_argument("--dataset", default="synthetic-ml10m")
     parser.add_argument("--folds", type=int, default=2, help="coin-flip folds (chapter 2 at the papers' setting: 5)")
     parser.add_argument("--memory", default="10GiB", help="memory limit of each worker")
+    parser.add_argument("--record", type=Path, help="also write the measurement as Markdown for the appendix")
     args = parser.parse_args()
     os.environ.update(dict.fromkeys(THREAD_VARIABLES, "1"))  # read by each worker as it starts: one thread each
     ratings = datasets.load(args.dataset)
@@ -65,9 +70,25 @@ def main() -> None:
     try:
         pd.testing.assert_frame_equal(one.runs, two.runs, check_exact=True)
         pd.testing.assert_frame_equal(one.reports, two.reports, check_exact=True)
+        identical = True
         print("  per-run tables identical: yes")
     except AssertionError as error:
+        identical = False
         print(f"  per-run tables identical: NO ({str(error).splitlines()[0]})")
+    if args.record is not None:
+        args.record.write_text(record(args.dataset, args.folds, one_seconds, two_seconds, identical))
+        print(f"  recorded in {args.record}")
+
+
+def record(dataset: str, folds: int, one_seconds: float, two_seconds: float, identical: bool) -> str:
+    """The measurement as the Markdown the appendix on clusters includes: when, where and how it was taken, the
+    wall seconds of each cluster, the speed-up and whether the two runs agree."""
+    tables = "give identical per-run tables" if identical else "do NOT give identical per-run tables"
+    today = datetime.date.today()
+    return (f"Measured on {today.day} {today:%B %Y}, on a machine with {os.cpu_count()} cores "
+            f"(`benchmarks/bench_cluster.py --dataset {dataset} --folds {folds}`):\n\n"
+            f"| workers | wall seconds |\n|---|---|\n| 1 | {one_seconds:.0f} |\n| 2 | {two_seconds:.0f} |\n\n"
+            f"Two workers finish {one_seconds / two_seconds:.2f} times faster, and both runs {tables}.\n")
 
 
 if __name__ == "__main__":
