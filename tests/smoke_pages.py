@@ -16,11 +16,12 @@ ROOT = Path(__file__).resolve().parents[1]
 #: the executed notebook and the directory of the claims it registered, in a page's directory
 NOTEBOOK, RESULTS = "executed.ipynb", "results"
 
-#: page -> parameters that keep its smoke run short (beyond dataset and seed)
+#: page -> parameters that keep its smoke run short (beyond dataset and seed); chapter 3's check on an
+#: ML-1M-shaped world (1M ratings) runs in every book build and on a small world in test_c03_study
 FAST_PARAMETERS: dict[str, dict] = {
     "01_cranfield": {"compare_all": True},
     "02_designs": {"folds": 2, "second_dataset": "", "sweep_users": 60},
-    "03_sparsity_bias": {"folds": 1, "bootstrap": 20, "sweep_users": 60, "compare_all": False},
+    "03_sparsity_bias": {"folds": 1, "bootstrap": 20, "sweep_users": 60, "compare_all": False, "world_check": False},
     "04_popularity_bias": {"folds": 2, "sweep_alphas": "0, 1", "sweep_preset": "synthetic-small", "grid_alphas": "1",
                            "grid_selections": "0, 2", "grid_preset": "synthetic-small"},
     "05_neutralising_designs": {"folds": 1, "target_size": 30, "percentiles": 4, "second_dataset": ""},
