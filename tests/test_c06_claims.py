@@ -3,15 +3,17 @@ values of a build that the claims read."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+import scipy.stats
 
 from recbias import datasets, sampled
-from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, evaluate
+from recbias.bookkit.claims import FAILS, HOLDS, INCONCLUSIVE, NOT_CHECKED, evaluate
 from recbias.bookkit.scorecard import AGREES
 from recbias.chapters.c06_sampled_metrics import claims
 from recbias.chapters.c06_sampled_metrics.study import cost as sc
@@ -29,7 +31,12 @@ BASE = {"reversed_pairs": 1, "kept_pairs": 6, "within_pairs": 2, "top_heavy_pair
         "bv_right": 8.5, "sampled_right": 7.25, "right_total": 9, "correction_gain": 1.25, "correction_p": 0.01,
         "correction_p_clause": "p = 0.010", "auc_kept": 3, "auc_reversed": 0, "auc_pairs": 3,
         "auc_level": "each comparison at p < 0.05 / 3", "auc_expected_gap": 4e-13, "repetitions": 100,
-        "auc_z_x": 3.1, "auc_z_y": 1.0, "auc_z_z": -1.2, "one_sample_z": 1.2}
+        "auc_z_x": 3.1, "auc_z_y": 1.0, "auc_z_z": -1.2, "one_sample_z": 1.2,
+        "top_10_x": 0.2, "top_10_y": 0.25, "top_10_z": 0.3, "bottom_half_x": 0.05, "bottom_half_y": 0.1,
+        "bottom_half_z": 0.2, "bottom_half_count_x": 250,
+        **{f"{name}{suffix}": value for name in ("top_10_z_minus_x", "top_10_z_minus_y", "top_10_y_minus_x",
+                                                 "bottom_half_y_minus_x", "bottom_half_z_minus_x")
+           for suffix, value in (("", 0.05), ("_p", 0.001), ("_points", "+5.0"), ("_p_clause", "p = 0.001"))}}
 
 
 @pytest.mark.parametrize("key, changes, outcome", [
@@ -53,6 +60,19 @@ BASE = {"reversed_pairs": 1, "kept_pairs": 6, "within_pairs": 2, "top_heavy_pair
     ("one-sample-matches-simulation", {"one_sample_z": -2.99}, HOLDS),
     ("one-sample-matches-simulation", {"one_sample_z": 3.0}, FAILS),
     ("one-sample-matches-simulation", {"one_sample_z": -3.0}, FAILS),
+    # two comparisons: each at 0.05 / 2
+    ("z-most-often-in-top-10", {"top_10_z_minus_y_p": 0.0249}, HOLDS),
+    ("z-most-often-in-top-10", {"top_10_z_minus_y_p": 0.025}, INCONCLUSIVE),
+    ("z-most-often-in-top-10", {"top_10_z_minus_x": -0.01, "top_10_z_minus_x_p": 0.0249}, FAILS),
+    ("z-most-often-in-top-10", {"top_10_z_minus_x": -0.01, "top_10_z_minus_y_p": 0.5}, FAILS),
+    ("y-more-often-in-top-10-than-x", {"top_10_y_minus_x_p": 0.049}, HOLDS),  # one comparison: at 0.05
+    ("y-more-often-in-top-10-than-x", {"top_10_y_minus_x_p": 0.05}, INCONCLUSIVE),
+    ("y-more-often-in-top-10-than-x", {"top_10_y_minus_x": 0.0, "top_10_y_minus_x_p": 1.0}, INCONCLUSIVE),
+    ("y-more-often-in-top-10-than-x", {"top_10_y_minus_x": -0.02}, FAILS),
+    ("x-least-often-in-bottom-half", {"bottom_half_z_minus_x_p": 0.03}, INCONCLUSIVE),
+    ("x-least-often-in-bottom-half", {"bottom_half_y_minus_x": -0.01}, FAILS),
+    ("x-under-300-in-bottom-half", {"bottom_half_count_x": 299}, HOLDS),
+    ("x-under-300-in-bottom-half", {"bottom_half_count_x": 300}, FAILS),
 ])
 def test_each_finding_decides_at_its_edges(key, changes, outcome) -> None:
     assert FINDINGS[key].criterion({**BASE, **changes}) == outcome
@@ -74,9 +94,29 @@ def test_the_reversal_finding_says_each_outcome_in_words(changes, outcome, says)
     assert claim.outcome == outcome and claim.sentence.startswith(says)
 
 
-def test_findings_that_say_something_say_it_for_every_outcome() -> None:
-    assert all(set(finding.says) in (set(), {HOLDS, FAILS, INCONCLUSIVE}) for finding in claims.FINDINGS)
-    assert FINDINGS["sampled-reverses-order"].says
+def test_findings_that_say_something_say_it_for_every_outcome_they_can_reach() -> None:
+    counts = {"x-under-300-in-bottom-half"}  # a bound on a count holds or fails, never within noise
+    assert all(set(finding.says) - {NOT_CHECKED} in (set(), {HOLDS, FAILS, INCONCLUSIVE})
+               for key, finding in FINDINGS.items() if key not in counts)
+    assert all(set(FINDINGS[key].says) == {HOLDS, FAILS, NOT_CHECKED} for key in counts)
+    assert FINDINGS["sampled-reverses-order"].says and all(FINDINGS[key].says for key in claims.PROFILES)
+
+
+def test_a_rank_profile_says_each_outcome_in_words() -> None:
+    said = {outcome: evaluate(FINDINGS["y-more-often-in-top-10-than-x"], {**BASE, **changes}, dataset="x").sentence
+            for outcome, changes in ((HOLDS, {}), (FAILS, {"top_10_y_minus_x": -0.05}),
+                                     (INCONCLUSIVE, {"top_10_y_minus_x_p": 0.2}))}
+    shares = "(share of users in the top 10: X 20.0%, Y 25.0%, Z 30.0%)."
+    assert said == {
+        HOLDS: f"**On this build**, as in the paper, Y ranks the held-out item in the top 10 for more users than X, "
+               f"beyond noise {shares}",
+        FAILS: f"**On this build**, unlike in the paper, Y ranks it in the top 10 for fewer users than X, beyond "
+               f"noise {shares}",
+        INCONCLUSIVE: f"**On this build**, the users do not tell beyond noise whether Y ranks the held-out item in "
+                      f"the top 10 for more users than X {shares}"}
+    unmeasured = {key: value for key, value in BASE.items() if key != "bottom_half_count_x"}
+    claim = evaluate(FINDINGS["x-under-300-in-bottom-half"], unmeasured, dataset="ml-100k")
+    assert claim.outcome == NOT_CHECKED and claim.sentence.startswith("This count of users is checked only on ML-1M")
 
 
 def test_the_evidence_reads_the_measured_values() -> None:
@@ -93,6 +133,15 @@ def test_the_evidence_reads_the_measured_values() -> None:
         "largest gap of the expectation 4e-13; for illustration, the mean of the 100 simulated repetitions is off by "
         "z = +3.1, +1.0, -1.2 (X, Y, Z) (criterion: 0 ≤ the largest gap of the expectation < 1e-10 [0: ")
     assert evidence["one-sample-matches-simulation"].startswith("z = +1.2 (criterion: -3 < its z-score < 3 [-3 and 3: three")
+    assert evidence["z-most-often-in-top-10"].startswith(
+        "share of users in the top 10: X 20.0%, Y 25.0%, Z 30.0%; Z − X +5.0 points, p = 0.001; Z − Y +5.0 points, "
+        "p = 0.001 (each comparison at p < 0.05 / 2) (criterion: the difference of the shares of users above zero "
+        "under each, p < 0.025 with the user as the unit)")
+    assert evidence["y-more-often-in-top-10-than-x"].startswith(
+        "share of users in the top 10: X 20.0%, Y 25.0%, Z 30.0%; Y − X +5.0 points, p = 0.001 (p < 0.05) (criterion: "
+        "the difference of the shares of users above zero under each, p < 0.05 ")
+    assert evidence["x-under-300-in-bottom-half"].startswith("250 of 1,500 users (criterion: X's count below 300 [300: "
+                                                             "set by the statement's words]")
     # a z-score that rounds to zero is never shown as "-0.0"
     assert evaluate(FINDINGS["one-sample-matches-simulation"], {**BASE, "one_sample_z": -0.04},
                     dataset="x").evidence.startswith("z = +0.0 ")
@@ -109,11 +158,21 @@ def test_findings_on_the_papers_protocol_say_how_a_build_departs_from_it() -> No
     by_key = {finding.key: finding for finding in claims.findings(elsewhere)}
     assert {key for key, finding in by_key.items() if finding.departs == departs} == set(claims.ON_PROTOCOL)
     assert by_key["sampled-auc-unbiased"].departs == ""  # a property of the expectation, on any protocol
+    # the rank profiles read exact ranks: only the dataset and the split matter to them, not the sampling
+    assert {key for key, finding in by_key.items() if finding.departs == departs.rsplit("; m ", 1)[0]} == set(
+        claims.PROFILES)
+    smaller_sample = SimpleNamespace(dataset="ml-1m", split=sv.LEAVE_LAST_OUT, m=50, repetitions=100)
+    by_key = {finding.key: finding for finding in claims.findings(smaller_sample)}
+    assert all(by_key[key].departs == "" for key in claims.PROFILES) and claims.on_paper_data(smaller_sample)
+    assert all(by_key[key].departs == "m 50 instead of the paper's 100" for key in claims.ON_PROTOCOL)
+    assert not claims.on_paper_data(SimpleNamespace(dataset="ml-1m", split=sv.LEAVE_ONE_RANDOM_OUT))
 
 
 def test_findings_keep_their_keys_and_name_tables_of_the_page() -> None:
     assert set(FINDINGS) == {"sampled-reverses-order", "correction-helps", "sampled-auc-keeps-order",
-                             "sampled-auc-unbiased", "one-sample-matches-simulation"}
+                             "sampled-auc-unbiased", "one-sample-matches-simulation", "z-most-often-in-top-10",
+                             "y-more-often-in-top-10-than-x", "x-least-often-in-bottom-half",
+                             "x-under-300-in-bottom-half"}
     assert set(claims.ON_PROTOCOL) < set(FINDINGS)
     names = set(re.findall(r":name: (\S+)", PAGE.read_text()))
     assert all(finding.anchor.startswith("tbl-sm-") and finding.anchor in names for finding in claims.FINDINGS)
@@ -208,7 +267,10 @@ def test_a_build_measures_every_value_its_claims_read(study) -> None:
     assert fig6 == {f"fig6/X vs Y/{name}": m for name, m in found.items() if m is not None}
     assert set(fig6) <= {n.key for n in claims.numbers("sweep")}
     assert values["table3/AUC/Z/BV 0.1/sd"] == pytest.approx(100 * study.estimates[("BV 0.1", "AUC")][:, 2].std(ddof=1))
-    outcomes = {finding.key: finding.criterion(values) for finding in claims.FINDINGS}
+    assert "bottom_half_count_x" not in values  # a count of ML-1M's users, read only on the paper's data
+    outcomes = {finding.key: finding.criterion(values) for finding in claims.FINDINGS
+                if set(finding.criterion.names) <= set(values)}
+    assert set(FINDINGS) - set(outcomes) == {"x-under-300-in-bottom-half"}
     assert outcomes["one-sample-matches-simulation"] == HOLDS  # the one sample sits at the simulated mean
     # sampled AUC is judged on its exact expectation, which is unbiased whatever the simulated repetitions say
     assert outcomes["sampled-auc-unbiased"] == HOLDS
@@ -217,3 +279,22 @@ def test_a_build_measures_every_value_its_claims_read(study) -> None:
     assert values["reversed_pairs"] + values["kept_pairs"] + values["within_pairs"] == values["top_heavy_pairs"] == 9
     assert values["correction_gain"] == pytest.approx(values["bv_right"] - values["sampled_right"])
     assert values["auc_pairs"] == 3 and values["right_total"] <= 9
+
+
+def test_the_rank_profiles_compare_shares_of_users_by_paired_tests(study) -> None:
+    ranks, sizes = study.ranks, study.sizes
+    top_10, bottom = ranks <= 10, ranks > sizes[:, None] / 2
+    z, y, x = (study.names.index(name) for name in "ZYX")
+    difference, p = sv.region_comparison(study, "top 10", "Z", "Y")
+    assert difference == pytest.approx(top_10[:, z].mean() - top_10[:, y].mean())
+    assert p == pytest.approx(scipy.stats.ttest_rel(top_10[:, z].astype(float), top_10[:, y].astype(float)).pvalue)
+    summary = sv.rank_summary(study).set_index("recommender")
+    assert summary["bottom half"].tolist() == bottom.sum(axis=0).tolist()
+    assert summary["top 10"].tolist() == top_10.sum(axis=0).tolist()
+    with pytest.raises(ValueError, match="unknown region 'top 5'"):
+        sv.in_region(study, "top 5")
+    on_ml1m = dataclasses.replace(study, dataset="ml-1m", split=sv.LEAVE_LAST_OUT)
+    cost = sc.Cost(0.1, 0.05, 0.2, 10, 100, 50, 0.1, ("cpu", 2, "1"))
+    values = claims.measured(on_ml1m, sv.agreement_counts(on_ml1m), cost)
+    assert values["bottom_half_count_x"] == int(bottom[:, x].sum())
+    assert values["top_10_z_minus_y"] == difference and values["top_10_z"] == top_10[:, z].mean()

@@ -19,16 +19,17 @@ import numpy as np
 import pandas as pd
 
 from recbias.bookkit.claims import (
-    BY_WORDS, CODE, FAILS, HOLDS, INCONCLUSIVE, LEVEL, Finding, Number, between, beyond_noise, none_of, published, some_of,
+    BY_WORDS, CODE, FAILS, HOLDS, INCONCLUSIVE, LEVEL, NOT_CHECKED, Finding, Number, below, between, beyond_noise,
+    every_beyond_noise, none_of, published, some_of,
 )
 from recbias.chapters.c06_sampled_metrics.study.cost import Cost, one_sample_z
 from recbias.chapters.c06_sampled_metrics.study.real_data import (
     METHODS, METRICS, PAPER_PROTOCOL, TOP_HEAVY, SampledStudy, auc_expected_gaps, auc_gaps, auc_order_tests,
-    comparisons, rank_summary, repetition_rights, reversal_tests,
+    comparisons, in_region, rank_summary, region_comparison, repetition_rights, reversal_tests,
 )
 from recbias.chapters.c06_sampled_metrics.study.sweep import MSweep, consistent_from
 from recbias.chapters.c06_sampled_metrics.study.toy import TOY_METRICS, TOY_RANKS, ToyStudy
-from recbias.text import fmt_p_clause
+from recbias.text import fmt_p_clause, fmt_signed
 
 PUBLISHED = Path(__file__).with_name("published.csv")
 
@@ -96,6 +97,82 @@ CORRECTION_GAIN = replace(
 #: how the real-data findings state their level (Bonferroni over the comparisons they read)
 BONFERRONI = "each comparison at p < {level:g} / {comparisons}"
 
+#: where the rank profiles come from
+PROFILE_SOURCE = "KDD 2020 Sec. 6.1, Fig. 5"
+
+#: Sec. 6.1's rank profiles of X, Y and Z on ML-1M (Fig. 5), each read as comparisons of shares of users: finding
+#: key -> the region of the ranking, the pairs (system said to place more held-out items there, the other), what
+#: the paper says and its contrary
+PROFILES = {
+    "z-most-often-in-top-10": (
+        "top 10", (("Z", "X"), ("Z", "Y")),
+        "Z ranks the held-out item in the top 10 for more users than X and than Y",
+        "Z ranks it in the top 10 for fewer users than X or than Y"),
+    "y-more-often-in-top-10-than-x": (
+        "top 10", (("Y", "X"),),
+        "Y ranks the held-out item in the top 10 for more users than X",
+        "Y ranks it in the top 10 for fewer users than X"),
+    "x-least-often-in-bottom-half": (
+        "bottom half", (("Y", "X"), ("Z", "X")),
+        "X puts the held-out item in the bottom half of the user's catalogue for fewer users than Y and than Z",
+        "X puts it there for more users than Y or than Z"),
+}
+
+#: what a rank profile says of each outcome: the statement (or its contrary) and the shares of the three systems
+PROFILE_SAYS = {
+    HOLDS: "**On this build**, as in the paper, {statement}, beyond noise (share of users in the {region}: {shares}).",
+    FAILS: "**On this build**, unlike in the paper, {contrary}, beyond noise (share of users in the {region}: "
+           "{shares}).",
+    INCONCLUSIVE: "**On this build**, the users do not tell beyond noise whether {statement} (share of users in the "
+                  "{region}: {shares}).",
+}
+#: the evidence of a rank profile: the shares, then each comparison (``tests``, one :data:`PROFILE_TEST` each)
+PROFILE_EVIDENCE = "share of users in the {region}: {shares}; {tests} ({level})"
+PROFILE_TEST = "{more} − {fewer} {{{name}_points}} points, {{{name}_p_clause}}"
+
+
+def share_name(region: str, system: str) -> str:
+    """The value name of the share of users whose held-out item ``system`` ranks in ``region``: ``top_10_z``."""
+    return f"{region.replace(' ', '_')}_{system.lower()}"
+
+
+def difference_name(region: str, more: str, fewer: str) -> str:
+    """The value name of ``more``'s share in ``region`` minus ``fewer``'s: ``top_10_z_minus_x`` (in percentage
+    points as text ``..._points``, its p-value ``..._p`` and as a clause ``..._p_clause``)."""
+    return f"{share_name(region, more)}_minus_{fewer.lower()}"
+
+
+def _profile_finding(key: str, region: str, pairs: tuple[tuple[str, str], ...], statement: str,
+                     contrary: str) -> Finding:
+    """The finding of one of :data:`PROFILES`: every comparison beyond noise, Bonferroni over its pairs."""
+    differences = [difference_name(region, more, fewer) for more, fewer in pairs]
+    shares = ", ".join("{} {{{}:.1%}}".format(system, share_name(region, system)) for system in "XYZ")
+    tests = "; ".join(PROFILE_TEST.format(more=more, fewer=fewer, name=name)
+                      for (more, fewer), name in zip(pairs, differences, strict=True))
+    level = BONFERRONI.format(level=LEVEL, comparisons=len(pairs)) if len(pairs) > 1 else "p < {:g}".format(LEVEL)
+    return Finding(
+        key, statement, PROFILE_SOURCE, "tbl-sm-rank-summary",
+        every_beyond_noise(differences, what="the difference of the shares of users", level=LEVEL / len(pairs)),
+        PROFILE_EVIDENCE.format(region=region, shares=shares, tests=tests, level=level),
+        says={outcome: template.format(statement=statement, contrary=contrary, region=region, shares=shares)
+              for outcome, template in PROFILE_SAYS.items()})
+
+
+PROFILE_FINDINGS = [_profile_finding(key, *profile) for key, profile in PROFILES.items()]
+
+BOTTOM_HALF_COUNT = Finding(
+    "x-under-300-in-bottom-half",
+    "X puts the held-out item in the bottom half of the user's catalogue for fewer than 300 of ML-1M's 6,040 users",
+    PROFILE_SOURCE, "tbl-sm-rank-summary",
+    below("bottom_half_count_x", 300, origin=BY_WORDS, what="X's count"),
+    "{bottom_half_count_x:,} of {n_users} users",
+    says={HOLDS: "**On this build**, X puts the held-out item in the bottom half for {bottom_half_count_x:,} of the "
+                 "{n_users} users, fewer than the paper's 300.",
+          FAILS: "**On this build**, X puts the held-out item in the bottom half for {bottom_half_count_x:,} of the "
+                 "{n_users} users, not fewer than the paper's 300.",
+          NOT_CHECKED: "This count of users is checked only on ML-1M under the paper's leave-last-out split, where "
+                       "the users are the paper's."})
+
 FINDINGS = [
     Finding("sampled-reverses-order",
             "the uncorrected sampled metric reverses, in expectation, the exact order of some pair of recommenders "
@@ -146,26 +223,40 @@ FINDINGS = [
             SOURCE, "tbl-sm-cost", between("one_sample_z", -SAMPLE_Z, SAMPLE_Z, open_low=True, open_high=True,
                                            what="its z-score", origin=SAMPLE_Z_ORIGIN),
             "z = {one_sample_z:+z.1f}", origin=CODE),
+    *PROFILE_FINDINGS,
+    BOTTOM_HALF_COUNT,
 ]
 
 #: the findings that rest on the paper's real-data protocol (its Sec. 6), which a build may depart from
 ON_PROTOCOL = ("sampled-reverses-order", "correction-helps", "sampled-auc-keeps-order")
 
+#: the settings of the protocol that exact ranks depend on (the rank profiles read no sample)
+DATA_SETTINGS = ("dataset", "split")
+
 #: one departure from the paper's protocol, as ``departs`` states it
 DEPARTURE = "{setting} {ours} instead of the paper's {paper}"
 
 
-def departs_text(study: SampledStudy) -> str:
-    """How the build departs from the paper's protocol (:data:`PAPER_PROTOCOL`, whose settings are fields of the
-    study), ``""`` when it does not."""
-    return "; ".join(DEPARTURE.format(setting=setting, ours=getattr(study, setting), paper=paper)
-                     for setting, paper in PAPER_PROTOCOL.items() if getattr(study, setting) != paper)
+def departs_text(study: SampledStudy, settings: tuple[str, ...] = tuple(PAPER_PROTOCOL)) -> str:
+    """How the build departs from the paper's protocol in ``settings`` (keys of :data:`PAPER_PROTOCOL`, fields of
+    the study; all of them by default), ``""`` when it does not."""
+    return "; ".join(DEPARTURE.format(setting=setting, ours=getattr(study, setting), paper=PAPER_PROTOCOL[setting])
+                     for setting in settings if getattr(study, setting) != PAPER_PROTOCOL[setting])
+
+
+def on_paper_data(study: SampledStudy) -> bool:
+    """Whether the build ranks the paper's users: its dataset under its split (:data:`DATA_SETTINGS`), where a
+    count of users compares with the paper's."""
+    return departs_text(study, DATA_SETTINGS) == ""
 
 
 def findings(study: SampledStudy) -> list[Finding]:
-    """:data:`FINDINGS`, those of :data:`ON_PROTOCOL` with the build's departures from the paper's protocol."""
-    departs = departs_text(study)
-    return [replace(finding, departs=departs) if finding.key in ON_PROTOCOL else finding for finding in FINDINGS]
+    """:data:`FINDINGS`, those of :data:`ON_PROTOCOL` with the build's departures from the paper's protocol and the
+    rank profiles (:data:`PROFILES`) with its departures from the paper's data."""
+    departs = {**dict.fromkeys(ON_PROTOCOL, departs_text(study)),
+               **dict.fromkeys(PROFILES, departs_text(study, DATA_SETTINGS))}
+    return [replace(finding, departs=departs[finding.key]) if finding.key in departs else finding
+            for finding in FINDINGS]
 
 
 def toy_measured(toy: ToyStudy) -> dict[str, float]:
@@ -215,12 +306,31 @@ def _reversal_values(study: SampledStudy) -> dict[str, Any]:
             "reversal_level": BONFERRONI.format(level=LEVEL, comparisons=len(tests))}
 
 
+def _profile_values(study: SampledStudy) -> dict[str, Any]:
+    """The shares of users per region and system, and the differences :data:`PROFILES` compare with their
+    p-values; X's count in the bottom half only on the paper's data (:func:`on_paper_data`)."""
+    values: dict[str, Any] = {}
+    for region in dict.fromkeys(region for region, *_ in PROFILES.values()):
+        shares = in_region(study, region).mean(axis=0)
+        values |= {share_name(region, system): float(share) for system, share in zip(study.names, shares, strict=True)}
+    for region, pairs, *_ in PROFILES.values():
+        for more, fewer in pairs:
+            difference, p = region_comparison(study, region, more, fewer)
+            name = difference_name(region, more, fewer)
+            values |= {name: difference, f"{name}_points": fmt_signed(100 * difference), f"{name}_p": p,
+                       f"{name}_p_clause": fmt_p_clause(p)}
+    if on_paper_data(study):
+        values["bottom_half_count_x"] = int(in_region(study, "bottom half")[:, study.names.index("X")].sum())
+    return values
+
+
 def _finding_values(study: SampledStudy, cost: Cost) -> dict[str, Any]:
     rights = repetition_rights(study).set_index("estimator")
     auc = auc_order_tests(study)
     z = auc_gaps(study)[1]
     return {
         **_reversal_values(study),
+        **_profile_values(study),
         "bv_right": float(rights.loc["BV 0.1", "top-heavy right"]),
         "sampled_right": float(rights.loc["sampled", "top-heavy right"]),
         "right_total": comparisons(study, TOP_HEAVY),

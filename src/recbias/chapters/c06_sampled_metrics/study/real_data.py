@@ -22,6 +22,7 @@ A corrected sampled metric of a fitted system on any split, the call chapter 8 u
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -172,15 +173,37 @@ def grouping_error(study: SampledStudy) -> tuple[float, int]:
     return largest, len(exact_sizes)
 
 
+#: the regions of a ranking that Sec. 6.1 counts users in: whether exact rank ``r`` among ``n`` candidates lies in it
+REGIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "top 10": lambda ranks, sizes: ranks <= 10,
+    "top 100": lambda ranks, sizes: ranks <= 100,
+    "bottom half": lambda ranks, sizes: ranks > sizes / 2,
+}
+
+
+def in_region(study: SampledStudy, region: str) -> np.ndarray:
+    """``(targets, 3)``: whether each system ranks each user's held-out item in ``region`` (:data:`REGIONS`)."""
+    if region not in REGIONS:
+        raise ValueError(f"unknown region {region!r} of a ranking; expected one of {', '.join(REGIONS)}")
+    return REGIONS[region](study.ranks, study.sizes[:, None])
+
+
 def rank_summary(study: SampledStudy) -> pd.DataFrame:
     """Users whose held-out item reaches the top 10 and 100 or lands in the bottom half, and the median rank."""
-    ranks, sizes = study.ranks, study.sizes
+    counts = {region: in_region(study, region).sum(axis=0) for region in REGIONS}
     return pd.DataFrame([
-        {"recommender": study.labels[s], "top 10": int((ranks[:, k] <= 10).sum()),
-         "top 100": int((ranks[:, k] <= 100).sum()), "bottom half": int((ranks[:, k] > sizes / 2).sum()),
-         "median rank": float(np.median(ranks[:, k]))}
+        {"recommender": study.labels[s], **{region: int(counts[region][k]) for region in REGIONS},
+         "median rank": float(np.median(study.ranks[:, k]))}
         for k, s in enumerate(study.names)
     ])
+
+
+def region_comparison(study: SampledStudy, region: str, more: str, fewer: str) -> tuple[float, float]:
+    """The share of users whose held-out item system ``more`` ranks in ``region`` minus that share for system
+    ``fewer`` (names of ``study.names``), and the p-value of the paired t-test with the user as the unit: one
+    comparison behind the rank profiles of Sec. 6.1 (Fig. 5)."""
+    inside = in_region(study, region).astype(np.float64)
+    return _paired(inside, study.names.index(more), study.names.index(fewer))
 
 
 def auc_gaps(study: SampledStudy) -> tuple[np.ndarray, np.ndarray]:
