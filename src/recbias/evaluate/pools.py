@@ -42,6 +42,7 @@ import scipy.sparse as sp
 from numba import njit
 
 from recbias.evaluate.ranking import TIE_POLICIES, check_ties
+from recbias.hashing import GOLDEN, mix
 from recbias.evaluate.scoring import score_blocks
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
@@ -87,17 +88,9 @@ class PoolRanks:
 
 
 @njit(cache=True, nogil=True)
-def _mix(x: np.uint64) -> np.uint64:
-    """The splitmix64 finaliser: a bijective scramble of 64 bits."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@njit(cache=True, nogil=True)
 def _tie_key(seed: np.uint64, user: np.int64, item: np.int64) -> np.uint64:
     """Random key of ``item`` in ``user``'s tie-breaking order (smaller comes first)."""
-    return _mix(_mix(seed ^ (np.uint64(user) * np.uint64(0x9E3779B97F4A7C15))) + np.uint64(item))
+    return mix(mix(seed ^ (np.uint64(user) * GOLDEN)) + np.uint64(item))
 
 
 @njit(cache=True, nogil=True)

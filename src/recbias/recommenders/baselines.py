@@ -10,38 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from recbias.hashing import grid_uniforms, pair_uniforms
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-def _splitmix64(x: np.ndarray) -> np.ndarray:
-    """SplitMix64 finaliser on an array of ``uint64`` (wrapping arithmetic)."""
-    z = x + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-def pair_uniforms(seed: int, users: np.ndarray, items: np.ndarray) -> np.ndarray:
-    """Uniform numbers in ``[0, 1)`` that depend only on ``(seed, user, item)``.
-
-    ``h = mix(mix(mix(seed) ^ user) ^ item)`` with the SplitMix64 mixer; the top
-    53 bits of ``h`` give the float.  No state is consumed, so the value of a pair
-    does not depend on which other pairs are scored or in what order.
-    """
-    key = _splitmix64(np.array([seed % (1 << 64)], dtype=np.uint64))
-    users = np.asarray(users).astype(np.uint64)
-    items = np.asarray(items).astype(np.uint64)
-    h = _splitmix64(_splitmix64(key ^ users) ^ items)
-    return (h >> np.uint64(11)).astype(np.float64) * 2.0**-53
-
 
 class Random(Recommender):
-    """Scores drawn uniformly at random, reproducible per ``(seed, user, item)``.
+    """Scores drawn uniformly at random, reproducible per ``(seed, user, item)`` (:mod:`recbias.hashing`).
 
     Its expected precision is the random baseline of the papers (e.g. AR
     precision ``sigma * delta``, Bellogín thesis Section 4.4).
@@ -58,8 +33,7 @@ class Random(Recommender):
 
     def score_users(self, users: np.ndarray) -> np.ndarray:
         users, _ = self._check(users)
-        items = np.arange(self.n_items)
-        return pair_uniforms(self.seed, users[:, None], items[None, :])
+        return grid_uniforms(self.seed, users, np.arange(self.n_items))
 
     def score(self, users: np.ndarray, items: np.ndarray) -> np.ndarray:
         users, items = self._check(users, items)
