@@ -177,3 +177,23 @@ def test_metrics_that_ignore_judged_items_do_not_need_their_positions(ties: str)
     with_bpref = evaluate_runs(runs, scores, ["bpref", "P@5"], ties=ties, seed=4)
     np.testing.assert_array_equal(with_bpref["bpref"].to_numpy(),
                                   M.compute_metrics(ranking.rank_positions(runs, scores, ties, seed=4), ["bpref"])["bpref"])
+
+
+def test_tie_keys_kept_across_systems_are_drawn_once_and_rank_as_fresh_ones(monkeypatch) -> None:
+    runs = random_runs(np.random.default_rng(3), n_runs=40, max_size=30)
+    rng = np.random.default_rng(4)
+    systems = [rng.integers(0, 3, len(runs.items)).astype(float) for _ in range(3)]  # many ties
+    fresh = [ranking.rank_positions(runs, scores, seed=9, first_entry=5) for scores in systems]
+    draws = []
+    original = ranking.tie_draws
+    monkeypatch.setattr(ranking, "tie_draws", lambda *args: draws.append(args) or original(*args))
+    keys = ranking.TieKeys(runs, "random", 9, first_entry=5)
+    kept = [ranking.rank_positions(runs, scores, seed=9, first_entry=5, tie_keys=keys) for scores in systems]
+    assert len(draws) == 1
+    for a, b in zip(fresh, kept, strict=True):
+        assert np.array_equal(a.positions, b.positions) and np.array_equal(a.top_entries(3), b.top_entries(3))
+    for other in ({"seed": 8, "first_entry": 5}, {"seed": 9, "first_entry": 0}):
+        with pytest.raises(ValueError, match="tie keys given for other runs"):
+            ranking.rank_positions(runs, systems[0], tie_keys=keys, **other)
+    with pytest.raises(ValueError, match="tie keys given for other runs"):
+        ranking.rank_positions(runs, systems[0], ties="optimistic", seed=9, first_entry=5, tie_keys=keys)

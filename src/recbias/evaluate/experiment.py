@@ -49,6 +49,7 @@ from recbias.evaluate import (
 )
 from recbias.evaluate import memory
 from recbias.evaluate.blocks import BLOCK_ENTRIES, RunsLayout, UserBlock, check_block_entries, user_blocks
+from recbias.evaluate.ranking import TieKeys
 from recbias.executor import Executor, InProcess, OnDask, executor
 from recbias.evaluate.statistics import Average
 from recbias.metrics import ItemPopularity, parse_metric
@@ -290,7 +291,8 @@ def _evaluate_block(
     A design's runs are its piece (cut from runs drawn whole) or, for AN designs, built here for
     the block's users; every system scores the candidates of all designs with one
     :class:`~recbias.evaluate.Candidates` pass over the block's users, and each table is ranked
-    with the block's first entry in the fold's tie-break stream (:func:`~recbias.splits.fold_seed` ``(seed, k)``).
+    with the block's first entry in the fold's tie-break stream (:func:`~recbias.splits.fold_seed` ``(seed, k)``),
+    whose draws every system shares (:class:`~recbias.evaluate.ranking.TieKeys`).
     """
     seconds = dict.fromkeys(STAGES[1:], 0.0)
     clock = time.perf_counter()
@@ -303,17 +305,20 @@ def _evaluate_block(
                                    f"{piece.n_runs} runs, its layout says {stop - first}")
         block_runs.append(piece)
     candidates = Candidates(block_runs, score_block, users=block.users)
+    tie_seed = fold_seed(seed, fold.index)
+    tie_keys = [TieKeys(runs, ties, tie_seed, first_entry)
+                for runs, first_entry in zip(block_runs, block.first_entries, strict=True)]
     seconds["design"] += time.perf_counter() - clock
     tables, scores = {}, None
     for system, fit in fitted.items():
         clock = time.perf_counter()
         scores = candidates.score(fit.recommender, out=scores)
         seconds["score"] += time.perf_counter() - clock
-        for (label, _), runs, score, (first, _), first_entry in zip(
-                designs, block_runs, scores, block.runs, block.first_entries, strict=True):
+        for (label, _), runs, score, (first, _), first_entry, keys in zip(
+                designs, block_runs, scores, block.runs, block.first_entries, tie_keys, strict=True):
             tables[(system, label)] = evaluate_runs(
-                runs, score, metrics, ties=ties, seed=fold_seed(seed, fold.index), item_popularity=item_popularity,
-                first_run=first, first_entry=first_entry, seconds=seconds)
+                runs, score, metrics, ties=ties, seed=tie_seed, item_popularity=item_popularity,
+                first_run=first, first_entry=first_entry, seconds=seconds, tie_keys=keys)
     return tables, seconds
 
 

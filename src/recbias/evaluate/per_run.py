@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from recbias.evaluate.ranking import TiePolicy, rank_positions
+from recbias.evaluate.ranking import TieKeys, TiePolicy, rank_positions
 from recbias.metrics import ItemPopularity, compute_metrics, parse_metric
 from recbias.runs import Runs
 
@@ -27,6 +27,7 @@ def evaluate_runs(
     first_run: int = 0,
     first_entry: int = 0,
     seconds: dict[str, float] | None = None,
+    tie_keys: TieKeys | None = None,
 ) -> pd.DataFrame:
     """Per-run table of one system: columns ``run``, ``user``, ``group`` and one per metric.
 
@@ -39,13 +40,15 @@ def evaluate_runs(
     ``runs`` may be a block of a larger runs object, starting at its run ``first_run`` and
     entry ``first_entry``: the ``run`` column and the random tie-break are then those of the
     larger object (:func:`~recbias.evaluate.rank_positions`).  ``seconds``, when given,
-    accumulates the time of the ``rank`` and ``metrics`` stages.
+    accumulates the time of the ``rank`` and ``metrics`` stages.  ``tie_keys``, the tie-break keys of
+    ``runs`` kept for every system evaluated on them (:class:`~recbias.evaluate.ranking.TieKeys`), are
+    drawn once for all of them.
     """
     seconds = {} if seconds is None else seconds
     if not any(parse_metric(metric).reads_judged for metric in metrics):
         runs = replace(runs, judged=runs.labels)  # the same positions for what the metrics read
     clock = time.perf_counter()
-    ranked = rank_positions(runs, scores, ties=ties, seed=seed, first_entry=first_entry)
+    ranked = rank_positions(runs, scores, ties=ties, seed=seed, first_entry=first_entry, tie_keys=tie_keys)
     seconds["rank"] = seconds.get("rank", 0.0) + time.perf_counter() - clock
     clock = time.perf_counter()
     values = compute_metrics(ranked, metrics, item_popularity)

@@ -72,6 +72,35 @@ def _tie_keys(runs: Runs, ties: str, seed: int, first_entry: int = 0) -> tuple[n
     return sign * runs.labels.astype(np.float64), sign * runs.grades
 
 
+class TieKeys:
+    """The tie-break keys of one runs object (:func:`_tie_keys`), computed on first use and then kept: every
+    system ranked on the same runs with the same policy and seed reads the same keys, drawn once.
+
+    >>> runs = Runs.from_arrays(offsets=[0, 3], users=[0], items=[0, 1, 2], labels=[True, False, False])
+    >>> keys = TieKeys(runs, "random", seed=1)
+    >>> keys()[0] is keys()[0] and bool(np.array_equal(keys()[0], tie_draws(1, 0, 3)))
+    True
+    """
+
+    def __init__(self, runs: Runs, ties: str, seed: int, first_entry: int = 0) -> None:
+        self.runs, self.ties, self.seed, self.first_entry = runs, check_ties(ties), seed, first_entry
+        self._keys: tuple[np.ndarray, np.ndarray] | None = None
+
+    def __call__(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._keys is None:
+            self._keys = _tie_keys(self.runs, self.ties, self.seed, self.first_entry)
+        return self._keys
+
+    def check(self, runs: Runs, ties: str, seed: int, first_entry: int) -> TieKeys:
+        """These keys, after checking that they are those of ``runs`` ranked with ``ties``, ``seed`` and
+        ``first_entry`` (the same candidates, labels and grades)."""
+        mine = self.runs
+        if ((self.ties, self.seed, self.first_entry) != (ties, seed, first_entry) or len(mine.items) != len(runs.items)
+                or (mine.labels is not runs.labels and ties != "random")):
+            raise ValueError("tie keys given for other runs, another tie policy, seed or first entry")
+        return self
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _count_higher_and_tied(
     scores: np.ndarray, offsets: np.ndarray, targets: np.ndarray, target_runs: np.ndarray
@@ -196,7 +225,8 @@ def rank_runs(runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: 
 
 
 def rank_positions(
-    runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: int = 0, first_entry: int = 0
+    runs: Runs, scores: np.ndarray, ties: TiePolicy = "random", seed: int = 0, first_entry: int = 0,
+    tie_keys: TieKeys | None = None,
 ) -> Ranking:
     """Where every relevant, judged or graded candidate ranks in its run, by decreasing score.
 
@@ -206,19 +236,20 @@ def rank_positions(
     top-n lists that novelty and coverage read are selected on demand (the ``n``-th
     highest score of each run, then a sort of the candidates at or above it).  When ``runs``
     are the entries from ``first_entry`` on of a larger runs object, their positions are those
-    of the larger object ranked with the same ``seed``.
+    of the larger object ranked with the same ``seed``.  ``tie_keys``, the keys of these runs
+    kept across systems (:class:`TieKeys`), spares drawing them again.
     """
     scores = _checked_scores(runs, scores, ties)
+    # the tie keys, drawn once and only if some marked entry is tied or a top-n list is read
+    keys = TieKeys(runs, ties, seed, first_entry) if tie_keys is None else tie_keys.check(runs, ties, seed, first_entry)
     marked, run_of_marked = runs.marked_entries, runs.run_of_marked
     positions, tied = _count_higher_and_tied(scores, runs.offsets, marked, run_of_marked)
-    keys: list[np.ndarray] = []  # the tie keys, drawn once and only if some marked entry is tied
     if tied.any():
-        keys.extend(_tie_keys(runs, ties, seed, first_entry))
         some = np.flatnonzero(tied)
-        positions[some] += _count_tied_before(scores, runs.offsets, marked[some], run_of_marked[some], *keys)
+        positions[some] += _count_tied_before(scores, runs.offsets, marked[some], run_of_marked[some], *keys())
 
     def top_entries(n: int) -> np.ndarray:
-        primary, secondary = keys if keys else _tie_keys(runs, ties, seed, first_entry)
+        primary, secondary = keys()
         entry_runs = runs.run_of_entry
         candidates = np.flatnonzero(scores >= _nth_highest(scores, runs.offsets, n)[entry_runs])
         counts = np.bincount(entry_runs[candidates], minlength=runs.n_runs)

@@ -22,6 +22,7 @@ from recbias.designs import build_runs, parse_design
 from recbias.evaluate import Candidates, evaluate_runs
 from recbias.evaluate.complete import TrueQuality
 from recbias.evaluate.fidelity import TruthStudy, fidelity_over_seeds, fit_field, system_field
+from recbias.evaluate.ranking import TieKeys
 from recbias.metrics.popularity import ItemPopularity
 from recbias.protocol_study.protocols import Protocol, protocols
 from recbias.protocol_study.random_items import random_item_runs, random_item_values
@@ -86,11 +87,13 @@ def fold_runs(protocol_list: Sequence[Protocol], fold: Fold, ratings: Ratings, s
 
 
 def _read_scores(drawn: FoldRuns, label: str, scores: Sequence[np.ndarray], popularity: ItemPopularity, seed: int,
-                 out: dict[str, dict[str, pd.Series]]) -> None:
-    """Put system ``label``'s per-user mean of every protocol into ``out`` (protocol -> system -> series)."""
-    for design, design_runs, design_scores in zip(drawn.designs, drawn.runs, scores, strict=False):
+                 tie_keys: Sequence[TieKeys], out: dict[str, dict[str, pd.Series]]) -> None:
+    """Put system ``label``'s per-user mean of every protocol into ``out`` (protocol -> system -> series); the
+    designs' runs are ranked with their ``tie_keys``, kept for every system."""
+    for design, design_runs, design_scores, keys in zip(drawn.designs, drawn.runs, scores, tie_keys, strict=False):
         metrics = drawn.metrics[design]
-        table = evaluate_runs(design_runs, design_scores, metrics, seed=seed, item_popularity=popularity)
+        table = evaluate_runs(design_runs, design_scores, metrics, seed=seed, item_popularity=popularity,
+                              tie_keys=keys)
         means = table.groupby("user")[metrics].mean()
         for protocol in drawn.plain:
             if protocol.design == design:
@@ -118,11 +121,12 @@ def measure_fold(
     drawn = fold_runs(protocol_list, fold, ratings, seed, truth=truth, truth_metric=truth_metric)
     candidates = drawn.candidates()
     out: dict[str, dict[str, pd.Series]] = {p.label: {} for p in protocol_list}
+    tie_keys = [TieKeys(runs, "random", seed) for runs in drawn.runs]
     random_scores, scores = {}, None
     for label, recommender in fitted.items():  # each system's scores are read before the next one's overwrite them
         readers = [drawn.complete.reader(label)] if drawn.complete is not None else []
         scores = candidates.score(recommender, readers, out=scores)
-        _read_scores(drawn, label, scores, popularity, seed, out)
+        _read_scores(drawn, label, scores, popularity, seed, tie_keys, out)
         if drawn.random_items is not None:
             random_scores[label] = scores[-1].copy()
     if drawn.complete is not None:
