@@ -139,7 +139,7 @@ def test_the_evidence_reads_the_measured_values() -> None:
         "under each, p < 0.025 with the user as the unit)")
     assert evidence["y-more-often-in-top-10-than-x"].startswith(
         "share of users in the top 10: X 20.0%, Y 25.0%, Z 30.0%; Y − X +5.0 points, p = 0.001 (p < 0.05) (criterion: "
-        "the difference of the shares above zero, p < 0.05 with the user as the unit)")
+        "the difference of the shares of users above zero, p < 0.05 with the user as the unit)")
     assert evidence["x-under-300-in-bottom-half"].startswith("250 of 1,500 users (criterion: X's count below 300 [300: "
                                                              "set by the statement's words]")
     # a z-score that rounds to zero is never shown as "-0.0"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -197,3 +198,11 @@ def test_tie_keys_kept_across_systems_are_drawn_once_and_rank_as_fresh_ones(monk
             ranking.rank_positions(runs, systems[0], tie_keys=keys, **other)
     with pytest.raises(ValueError, match="tie keys given for other runs"):
         ranking.rank_positions(runs, systems[0], ties="optimistic", seed=9, first_entry=5, tie_keys=keys)
+    # under a policy that reads the judgments, keys are those of the very labels and grades ranked
+    judged = ranking.TieKeys(runs, "optimistic", 9, first_entry=5)
+    same = ranking.rank_positions(runs, systems[0], ties="optimistic", seed=9, first_entry=5, tie_keys=judged)
+    assert np.array_equal(same.positions, ranking.rank_positions(runs, systems[0], ties="optimistic", seed=9,
+                                                                  first_entry=5).positions)
+    with pytest.raises(ValueError, match="tie keys given for other runs"):
+        ranking.rank_positions(replace(runs, grades=runs.grades * 2), systems[0], ties="optimistic", seed=9,
+                               first_entry=5, tie_keys=judged)

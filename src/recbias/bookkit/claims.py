@@ -313,12 +313,17 @@ def measured_only(*names: str, words: str) -> Criterion:
 
 def every_beyond_noise(differences: Sequence[str], *, what: str, level: float = LEVEL) -> Criterion:
     """Every ``values[d]`` above zero beyond noise, its p-value read from ``values[d + "_p"]``
-    (:func:`beyond_noise` each): holds when all are, fails when any is below zero beyond noise.
+    (:func:`beyond_noise` each): holds when all are, fails when any is below zero beyond noise.  A single
+    difference is :func:`beyond_noise` itself, in its words.
 
     >>> lead = every_beyond_noise(["lead_a", "lead_b"], what="the lead")
     >>> lead({"lead_a": 0.1, "lead_a_p": 0.01, "lead_b": 0.2, "lead_b_p": 0.2})
     'inconclusive'
+    >>> every_beyond_noise(["lead_a"], what="the lead").words
+    'the lead above zero, p < 0.05 with the user as the unit'
     """
+    if len(differences) == 1:
+        return beyond_noise(differences[0], f"{differences[0]}_p", level=level, what=what)
     return all_of(*(beyond_noise(name, f"{name}_p", level=level) for name in differences),
                   words=f"{what} above zero under each, p < {_fmt(level)} with the user as the unit")
 

@@ -42,8 +42,8 @@ import scipy.sparse as sp
 from numba import njit
 
 from recbias.evaluate.ranking import TIE_POLICIES, check_ties
-from recbias.hashing import GOLDEN, mix
 from recbias.evaluate.scoring import score_blocks
+from recbias.hashing import GOLDEN, mix
 from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 from recbias.runs import Ranking, Runs

@@ -93,10 +93,11 @@ class TieKeys:
 
     def check(self, runs: Runs, ties: str, seed: int, first_entry: int) -> TieKeys:
         """These keys, after checking that they are those of ``runs`` ranked with ``ties``, ``seed`` and
-        ``first_entry`` (the same candidates, labels and grades)."""
+        ``first_entry`` (as many candidates; under a policy that reads them, the same labels and grades)."""
         mine = self.runs
+        reads_judgments = ties != "random"
         if ((self.ties, self.seed, self.first_entry) != (ties, seed, first_entry) or len(mine.items) != len(runs.items)
-                or (mine.labels is not runs.labels and ties != "random")):
+                or reads_judgments and (mine.labels is not runs.labels or mine.grades is not runs.grades)):
             raise ValueError("tie keys given for other runs, another tie policy, seed or first entry")
         return self
 

@@ -152,8 +152,7 @@ def _profile_finding(key: str, region: str, pairs: tuple[tuple[str, str], ...], 
     level = BONFERRONI.format(level=LEVEL, comparisons=len(pairs)) if len(pairs) > 1 else "p < {:g}".format(LEVEL)
     return Finding(
         key, statement, PROFILE_SOURCE, "tbl-sm-rank-summary",
-        every_beyond_noise(differences, what="the difference of the shares of users", level=LEVEL / len(pairs))
-        if len(pairs) > 1 else beyond_noise(differences[0], f"{differences[0]}_p", what="the difference of the shares"),
+        every_beyond_noise(differences, what="the difference of the shares of users", level=LEVEL / len(pairs)),
         PROFILE_EVIDENCE.format(region=region, shares=shares, tests=tests, level=level),
         says={outcome: template.format(statement=statement, contrary=contrary, region=region, shares=shares)
               for outcome, template in PROFILE_SAYS.items()})
