@@ -287,7 +287,7 @@ def test_an_unwritable_cache_fits_in_memory_with_one_report(tmp_path, world, cou
     fit_cached(counting(seed=1), world, directory=fits)
     monkeypatch.undo()
     assert counting.fits == 2 and np.array_equal(first.item_scores_, world.item_counts().astype(float))
-    assert reports() == [f"cannot store fits in {fits} ({os.strerror(code)}); fitting in memory only"]
+    assert reports() == [f"cannot store fits in {fits} ({os.strerror(code)}); keeping them in memory only"]
     assert entries(fits) == []
 
 
@@ -420,7 +420,7 @@ def test_an_unwritable_cache_draws_worlds_in_memory_with_one_report(tmp_path, re
     first = cache.world_cached(generate, "toy", {"seed": 1}, worlds)
     cache.world_cached(generate, "toy", {"seed": 2}, worlds)
     assert generate.calls == 2 and first.n_users == 21
-    assert reports() == [f"cannot store worlds in {worlds} ({os.strerror(errno.EROFS)}); drawing them in memory only"]
+    assert reports() == [f"cannot store worlds in {worlds} ({os.strerror(errno.EROFS)}); keeping them in memory only"]
 
 
 def test_the_synthetic_presets_load_through_the_world_cache(tmp_path, monkeypatch):

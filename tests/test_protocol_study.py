@@ -15,7 +15,7 @@ from recbias.evaluate.fidelity import TruthStudy
 from recbias.ratings import Ratings
 from recbias.recommenders import make
 from recbias.runs import Runs
-from recbias.splits import make_folds
+from recbias.splits import fold_seed, make_folds
 
 
 @pytest.fixture(scope="module")
@@ -123,14 +123,23 @@ def test_a_small_study_sets_each_protocol_against_the_truth_of_the_fits_it_score
     assert not np.allclose(own.sort_index().to_numpy(), small.truth["P@10"]["Popularity"].sort_index().to_numpy())
 
 
-def test_a_plan_restricts_the_study_to_its_protocols(world, small):
-    plan = [p for p in study.protocols(world.n_items) if p.label in ("AR TI-AN P@10", "UAR P@10")]
+def test_a_plan_restricts_the_study_to_its_protocols_and_draws_them_as_the_whole_catalogue_does(world, small):
+    chosen = ["P1R(10) P@10", "sampled HR@10, corrected (BV 0.1)", "1R P@10", "UAR P@10"]
+    plan = [p for p in study.protocols(world.n_items) if p.label in chosen]
     systems = {"Random": make("random"), "Popularity": make("popularity"), "MF": make("mf")}
     part = study.truth_study(world, systems=systems, cache=False, plan=plan)
-    assert list(part.protocols) == ["AR TI-AN P@10", "UAR P@10"] and set(part.truth_of) == {"UAR P@10"}
-    # AR over the test items draws nothing at random: the same values as in the full study
-    pd.testing.assert_frame_equal(part.protocols["AR TI-AN P@10"], small.protocols["AR TI-AN P@10"])
+    assert list(part.protocols) == [p.label for p in plan] and set(part.truth_of) == {"UAR P@10"}
+    # each design keeps its seed whatever else is measured: a fifth of the catalogue, the same draws
+    for label in chosen:
+        pd.testing.assert_frame_equal(part.protocols[label], small.protocols[label])
     pd.testing.assert_frame_equal(part.truth["P@10"], small.truth["P@10"])
+
+
+def test_a_design_outside_the_catalogue_is_seeded_by_its_name():
+    own = study.draw_seed(0, "coin", 1000, "1R TI-NN(7)")
+    assert own == study.draw_seed(0, "coin", 1000, "1R TI-NN(7)") != study.draw_seed(0, "coin", 1000, "1R TI-NN(8)")
+    assert study.draw_seed(0, "coin", 1000, "TI-AN") != study.draw_seed(1, "coin", 1000, "TI-AN")
+    assert study.draw_seed(0, "uniform", 1000, "UAR TI-AN") == fold_seed(0, 1)  # its place on the uniform split
 
 
 def test_sets_measured_together_have_the_fidelity_of_each_set_measured_alone(world):

@@ -1,4 +1,4 @@
-"""On-disk cache of fitted recommenders and of generated worlds.
+"""On-disk cache of fitted recommenders, of generated worlds and of measurements.
 
 A fit is stored under a key that hashes everything it depends on: the
 training data content (code space, ratings, and the positive threshold when
@@ -18,7 +18,9 @@ cannot be written (read-only, full disk) leaves the fits in memory.
 
 Generated worlds (the synthetic presets) are kept the same way under ``worlds/``
 (:func:`world_cached`), keyed by preset and options and checked against the
-fingerprint of the simulation's code: a page loads the world another page drew.
+fingerprint of the simulation's code: a page loads the world another page drew.  Any other object is kept
+the same way with :func:`load_entry` and :func:`store_entry` (the measures of :mod:`recbias.protocol_study.stored`
+under ``measures/``).
 
 Such events are reported once each: to the file named by ``$RECBIAS_CACHE_REPORT``
 when set (the book's build tool prints it at the terminal, never on a page), else
@@ -89,6 +91,12 @@ def fits_dir() -> Path:
 def worlds_dir() -> Path:
     """Where generated worlds live: ``worlds/`` under the shared cache directory."""
     return cache_dir() / "worlds"
+
+
+def measures_dir() -> Path:
+    """Where measurements live (:mod:`recbias.protocol_study.stored`): ``measures/`` under the shared cache
+    directory."""
+    return cache_dir() / "measures"
 
 
 def report(message: str) -> None:
@@ -271,8 +279,8 @@ def _writer_alive(temporary: Path) -> bool:
 
 def remove_stale_temporaries(directory: Path | str | None = None) -> list[Path]:
     """Delete temporary files that writers killed before their rename left in ``directory`` (default: the
-    fits and the worlds directories), and lock files no process holds; returns them."""
-    folders = [Path(directory)] if directory is not None else [fits_dir(), worlds_dir()]
+    fits, the worlds and the measures directories), and lock files no process holds; returns them."""
+    folders = [Path(directory)] if directory is not None else [fits_dir(), worlds_dir(), measures_dir()]
     removed = []
     for temporary in (path for folder in folders if folder.is_dir() for path in folder.glob(".*.tmp")):
         try:
@@ -324,7 +332,7 @@ def _load(path: Path, recommender: Recommender, key: str, code: str) -> bool:
 
 
 @contextmanager
-def _making(folder: Path, key: str) -> Iterator[None]:
+def making(folder: Path, key: str) -> Iterator[None]:
     """Hold the lock of entry ``key`` (``fcntl.flock`` on ``LOCKS/<key>``) while it is made: a process that
     needs an entry another one is making waits for it and then loads it, so pages built at once (the book's
     parallel jobs) make each key once.  The holder removes the lock file before it lets go, so locks do not
@@ -370,7 +378,7 @@ def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory:
     entry, an entry under another key's name or one written by other code is refitted
     and rewritten; a cache that cannot be written keeps the fit in memory only.  Each is
     reported once (:func:`report`).  A fit that another process is making is waited for
-    and loaded (:func:`_making`).  ``directory`` overrides :func:`fits_dir`.
+    and loaded (:func:`making`).  ``directory`` overrides :func:`fits_dir`.
     """
     key = fit_key(recommender, train, key_extra)
     code = code_fingerprint(type(recommender))
@@ -378,26 +386,38 @@ def fit_cached(recommender: R, train: Ratings, key_extra: Any = None, directory:
     path = folder / f"{key}.pkl"
     if _load(path, recommender, key, code):
         return recommender
-    with _making(folder, key):
+    with making(folder, key):
         if _load(path, recommender, key, code):  # made meanwhile by a page built at once
             return recommender
         recommender.fit(train)
-        try:
-            _write_entry(path, {"key": key, "code": code}, recommender)
-        except OSError as error:
-            report(f"cannot store fits in {folder} ({error.strerror or error}); fitting in memory only")
+        store_entry(path, key, code, recommender, "fits")
     return recommender
+
+
+def load_entry(path: Path, key: str, code: str, redo: str) -> Any | None:
+    """The object stored at ``path`` under ``key`` by code of fingerprint ``code``; None when there is none or it
+    was stored under another key or by other code, or when it is damaged (reported as ``"<redo>: <why>"``)."""
+    entry = _read_sound(path, redo)
+    if entry is None:
+        return None
+    header, stored = entry
+    return stored if header["key"] == key and header["code"] == code else None
+
+
+def store_entry(path: Path, key: str, code: str, stored: Any, what: str) -> None:
+    """Keep ``stored`` at ``path`` under ``key`` and ``code`` (atomically); a cache that cannot be written is
+    reported, naming ``what`` it keeps, and the object stays in memory only."""
+    try:
+        _write_entry(path, {"key": key, "code": code}, stored)
+    except OSError as error:
+        report(f"cannot store {what} in {path.parent} ({error.strerror or error}); keeping them in memory only")
 
 
 def _load_world(path: Path, key: str, code: str) -> Ratings | None:
     """The world stored at ``path`` if it is sound and current (a damaged entry is reported)."""
-    entry = _read_sound(path, "drawing the world again")
-    if entry is None:
-        return None
-    header, cached = entry
-    if header["key"] != key or header["code"] != code or not isinstance(cached, Ratings):
-        return None
-    return replace(cached)  # validated again, and its columns read-only again (unpickled arrays are writable)
+    world = load_entry(path, key, code, "drawing the world again")
+    # validated again, and its columns read-only again (unpickled arrays are writable)
+    return replace(world) if isinstance(world, Ratings) else None
 
 
 def world_cached(generate: Callable[..., Ratings], preset: str, options: dict[str, Any],
@@ -419,13 +439,10 @@ def world_cached(generate: Callable[..., Ratings], preset: str, options: dict[st
     world = _load_world(path, key, code)
     if world is not None:
         return world
-    with _making(folder, key):
+    with making(folder, key):
         world = _load_world(path, key, code)  # drawn meanwhile by a page built at once
         if world is not None:
             return world
         world = generate(preset=preset, **options)
-        try:
-            _write_entry(path, {"key": key, "code": code}, world)
-        except OSError as error:
-            report(f"cannot store worlds in {folder} ({error.strerror or error}); drawing them in memory only")
+        store_entry(path, key, code, world, "worlds")
     return world

@@ -24,14 +24,16 @@ from recbias.evaluate.complete import TrueQuality
 from recbias.evaluate.fidelity import TruthStudy, fidelity_over_seeds, fit_field, system_field
 from recbias.evaluate.ranking import TieKeys
 from recbias.metrics.popularity import ItemPopularity
-from recbias.protocol_study.protocols import Protocol, protocols
+from recbias.protocol_study.protocols import Protocol, draw_seed, protocols
+from recbias.protocol_study import stored
 from recbias.protocol_study.random_items import random_item_runs, random_item_values
+from recbias.protocol_study.stored import SystemMeasures, reads
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
-from recbias.cache import recommender_params
+from recbias.cache import making, measures_dir, recommender_params
 from recbias.runs import Runs
 from recbias.sampled import CorrectedSample, corrected_sample
-from recbias.splits import Fold, fold_seed, make_folds
+from recbias.splits import Fold, make_folds
 
 
 @dataclass
@@ -69,16 +71,20 @@ class FoldRuns:
 
 def fold_runs(protocol_list: Sequence[Protocol], fold: Fold, ratings: Ratings, seed: int, *,
               truth: bool = False, truth_metric: str | None = None) -> FoldRuns:
-    """Draw the runs of one split: design ``k`` with seed ``fold_seed(seed, k)``, every corrected sample
-    with the next seed; with ``truth``, the world's complete relevance (ties by item code, reading
-    ``truth_metric`` beside its usual metrics) or, on Coat, the random-item runs."""
+    """Draw the runs of one split, each design and the corrected samples with their own seed
+    (:func:`~recbias.protocol_study.protocols.draw_seed`, whatever else the list holds); with ``truth``, the
+    world's complete relevance (ties by item code, reading ``truth_metric`` beside its usual metrics) or, on
+    Coat, the random-item runs."""
     train, test = fold.train, fold.test
     plain = [p for p in protocol_list if p.correction is None]
     designs = list(dict.fromkeys(p.design for p in plain))
-    runs = [build_runs(train, test, d, seed=fold_seed(seed, k), on_shortage="exclude") for k, d in enumerate(designs)]
+    split = {p.design: p.split for p in plain}
+    runs = [build_runs(train, test, d, seed=draw_seed(seed, split[d], ratings.n_items, d), on_shortage="exclude")
+            for d in designs]
     metrics = {d: [p.metric for p in plain if p.design == d] for d in designs}
     samples = {p.label: corrected_sample(train, test, metric=p.metric, method=p.correction,
-                                         m=parse_design(p.design).n_nonrelevant, seed=fold_seed(seed, len(designs)))
+                                         m=parse_design(p.design).n_nonrelevant,
+                                         seed=draw_seed(seed, p.split, ratings.n_items))
                for p in protocol_list if p.correction is not None}
     complete = (TrueQuality(train, ratings.true_relevance, seed=None, metrics=[truth_metric] if truth_metric else [])
                 if truth and ratings.true_relevance is not None else None)
@@ -86,10 +92,12 @@ def fold_runs(protocol_list: Sequence[Protocol], fold: Fold, ratings: Ratings, s
     return FoldRuns(plain, designs, runs, metrics, samples, complete, random_items)
 
 
-def _read_scores(drawn: FoldRuns, label: str, scores: Sequence[np.ndarray], popularity: ItemPopularity, seed: int,
-                 tie_keys: Sequence[TieKeys], out: dict[str, dict[str, pd.Series]]) -> None:
-    """Put system ``label``'s per-user mean of every protocol into ``out`` (protocol -> system -> series); the
-    designs' runs are ranked with their ``tie_keys``, kept for every system."""
+def _read_scores(drawn: FoldRuns, corrected: Mapping[str, Protocol], scores: Sequence[np.ndarray],
+                 popularity: ItemPopularity, seed: int,
+                 tie_keys: Sequence[TieKeys]) -> dict[tuple[str, str, str, str | None], pd.Series]:
+    """One system's per-user mean of every protocol (by :func:`.stored.reads`; the ``corrected`` ones by label)
+    from its ``scores``; the designs' runs are ranked with their ``tie_keys``, kept for every system."""
+    out = {}
     for design, design_runs, design_scores, keys in zip(drawn.designs, drawn.runs, scores, tie_keys, strict=False):
         metrics = drawn.metrics[design]
         table = evaluate_runs(design_runs, design_scores, metrics, seed=seed, item_popularity=popularity,
@@ -97,36 +105,26 @@ def _read_scores(drawn: FoldRuns, label: str, scores: Sequence[np.ndarray], popu
         means = table.groupby("user")[metrics].mean()
         for protocol in drawn.plain:
             if protocol.design == design:
-                out[protocol.label][label] = means[protocol.metric]
-    for (protocol_label, sample), sample_scores in zip(drawn.samples.items(), scores[len(drawn.designs):],
-                                                        strict=False):
-        out[protocol_label][label] = sample.values(label, sample_scores).groupby("user")["value"].mean()
+                out[reads(protocol)] = means[protocol.metric]
+    for (label, sample), sample_scores in zip(drawn.samples.items(), scores[len(drawn.designs):], strict=False):
+        out[reads(corrected[label])] = sample.values(label, sample_scores).groupby("user")["value"].mean()
+    return out
 
 
-def measure_fold(
-    protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold, ratings: Ratings, seed: int,
-    *, truth: bool = False, truth_metric: str | None = None,
-) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
-    """Per-user means (users x systems) of every protocol of one split, and with ``truth`` the truth's tables
-    (with ``truth_metric`` among them, when given).
-
-    Every system scores the fold once: one :class:`recbias.evaluate.Candidates` holds the runs of
-    every design, the draws of the corrected sampled metrics and Coat's random-item runs, and the
-    complete relevance of a simulated world reads the same score blocks
-    (:class:`recbias.evaluate.complete.TrueQuality`).  Popularity-aware metrics read the dataset's
-    positive counts (stratified recall) and the fold's training counts (IPS, SNIPS).
-    """
+def _measure(protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold, ratings: Ratings,
+             seed: int, truth: bool, truth_metric: str | None) -> dict[str, SystemMeasures]:
+    """Every system's :class:`.stored.SystemMeasures` on one split, each system scoring the split once."""
     popularity = replace(ItemPopularity.from_ratings(fold.train, fold.test, train=fold.train),
                          positive_counts=ratings.item_counts(positive_only=True))
     drawn = fold_runs(protocol_list, fold, ratings, seed, truth=truth, truth_metric=truth_metric)
     candidates = drawn.candidates()
-    out: dict[str, dict[str, pd.Series]] = {p.label: {} for p in protocol_list}
     tie_keys = [TieKeys(runs, "random", seed) for runs in drawn.runs]
-    random_scores, scores = {}, None
+    corrected = {p.label: p for p in protocol_list if p.correction is not None}
+    measures, random_scores, scores = {}, {}, None
     for label, recommender in fitted.items():  # each system's scores are read before the next one's overwrite them
         readers = [drawn.complete.reader(label)] if drawn.complete is not None else []
         scores = candidates.score(recommender, readers, out=scores)
-        _read_scores(drawn, label, scores, popularity, seed, tie_keys, out)
+        measures[label] = SystemMeasures(_read_scores(drawn, corrected, scores, popularity, seed, tie_keys))
         if drawn.random_items is not None:
             random_scores[label] = scores[-1].copy()
     if drawn.complete is not None:
@@ -136,7 +134,46 @@ def measure_fold(
                                          extra=[truth_metric] if truth_metric else [])
     else:
         true_tables = {}
-    return {label: pd.DataFrame(columns) for label, columns in out.items()}, true_tables
+    for label, system in measures.items():
+        system.truth = {metric: table[label] for metric, table in true_tables.items()}
+    return measures
+
+
+def measure_fold(
+    protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold, ratings: Ratings, seed: int,
+    *, truth: bool = False, truth_metric: str | None = None, cache: bool = False,
+) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
+    """Per-user means (users x systems) of every protocol of one split, and with ``truth`` the truth's tables
+    (with ``truth_metric`` among them, when given).
+
+    Every system scores the fold once: one :class:`recbias.evaluate.Candidates` holds the runs of
+    every design, the draws of the corrected sampled metrics and Coat's random-item runs, and the
+    complete relevance of a simulated world reads the same score blocks
+    (:class:`recbias.evaluate.complete.TrueQuality`).  Popularity-aware metrics read the dataset's
+    positive counts (stratified recall) and the fold's training counts (IPS, SNIPS).  With ``cache``, each
+    system's measures are kept (:mod:`.stored`), and a system measured on this split under every protocol of
+    the list, by this code, is not scored again; a split being measured by another process is waited for.
+    """
+    if not cache:
+        measures = _measure(protocol_list, fitted, fold, ratings, seed, truth, truth_metric)
+    else:
+        split_key = stored.fold_key(fold, ratings, seed, truth, truth_metric)
+        keys = {label: stored.system_key(split_key, recommender) for label, recommender in fitted.items()}
+        measures = {label: stored.load(keys[label], fitted[label]) for label in fitted}
+        if not all(m.covers(protocol_list, truth) for m in measures.values()):
+            with making(measures_dir(), split_key):  # measured meanwhile by a page built at once: loaded again
+                measures = {label: stored.load(keys[label], fitted[label]) for label in fitted}
+                missing = {label: fitted[label] for label, m in measures.items() if not m.covers(protocol_list, truth)}
+                if missing:
+                    fresh = _measure(protocol_list, missing, fold, ratings, seed, truth, truth_metric)
+                    for label, new in fresh.items():
+                        measures[label] = measures[label].merged(new)
+                        stored.store(keys[label], fitted[label], measures[label])
+    values = {p.label: pd.DataFrame({label: m.protocols[reads(p)] for label, m in measures.items()})
+              for p in protocol_list}
+    metrics = next(iter(measures.values())).truth if truth and measures else {}
+    return values, {metric: pd.DataFrame({label: m.truth[metric] for label, m in measures.items()})
+                    for metric in metrics}
 
 
 def truth_kind(ratings: Ratings) -> str:
@@ -184,7 +221,7 @@ def truth_study(
     coin = make_folds(ratings, folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
     coin_fit = fit_field(field, coin.train, key_extra=coin.key, cache=cache, seed=seed)
     values, truth = measure_fold([p for p in plan if p.split == "coin"], coin_fit, coin, ratings, seed, truth=True,
-                                 truth_metric=truth_metric)
+                                 truth_metric=truth_metric, cache=cache)
     uniform = [p for p in plan if p.split == "uniform"]
     try:
         uniform_fold = make_folds(ratings, method="uniform", folds=split + 1, test_ratio=test_ratio, seed=seed)[split]
@@ -194,7 +231,7 @@ def truth_study(
     if uniform and uniform_fold is not None:
         uniform_fit = fit_field(unfitted, uniform_fold.train, key_extra=uniform_fold.key, cache=cache, seed=seed)
         uniform_values, uniform_truth = measure_fold(uniform, uniform_fit, uniform_fold, ratings, seed, truth=True,
-                                                     truth_metric=truth_metric)
+                                                     truth_metric=truth_metric, cache=cache)
         values |= uniform_values
         truth_of = dict.fromkeys(uniform_values, uniform_truth)
     ordered = {p.label: values[p.label] for p in plan if p.label in values}

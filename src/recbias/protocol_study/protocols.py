@@ -3,7 +3,10 @@ with one metric."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+
+from recbias.splits import fold_seed
 
 
 @dataclass(frozen=True)
@@ -70,3 +73,21 @@ def protocols(n_items: int, sampled_m: int = 100) -> list[Protocol]:
 def families() -> dict[str, str]:
     """Protocol label -> the kind of remedy it is (``family`` of :func:`protocols`)."""
     return {p.label: p.family for p in protocols(10_000)}
+
+
+def draw_seed(seed: int, split: str, n_items: int, design: str | None = None) -> int:
+    """Seed of the runs of ``design`` drawn on a ``split`` (``None``: of the corrected samples), the same whatever
+    protocols are measured beside it, so that a protocol measured in a smaller plan (the audit's) gives the values
+    it gives in the whole catalogue: ``fold_seed(seed, k)`` with ``k`` the place of ``design`` among the designs
+    that the protocols of :func:`protocols` for ``n_items`` read on ``split`` as they are (not through a
+    correction), and the corrected samples after them; a design outside the catalogue is seeded by its name.
+
+    >>> draw_seed(0, "coin", 1000, "TI-AN") == fold_seed(0, 0), draw_seed(0, "coin", 1000) == fold_seed(0, 6)
+    (True, True)
+    """
+    known = list(dict.fromkeys(p.design for p in protocols(n_items) if p.split == split and p.correction is None))
+    if design is None:
+        return fold_seed(seed, len(known))
+    if design in known:
+        return fold_seed(seed, known.index(design))
+    return fold_seed(seed, int.from_bytes(hashlib.sha256(design.encode()).digest()[:8], "little"))
