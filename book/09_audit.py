@@ -186,7 +186,10 @@ show_table(report.flips_table(flips), left=list(flips.columns), wrap=True,
 # Which of these protocols recovers the true order of systems can only be checked where the truth
 # is known. Chapter 8 ({doc}`08_protocol_fidelity`) measures it on simulated worlds and on Coat's
 # ratings of random items; this page runs the same measurement with the same function and the same
-# rule. {glue:md}`audit-truth-source` {numref}`tbl-audit-world` sets the data beside the world that
+# rule. Each protocol draws its target sets with a seed of its own, whatever else is measured beside it,
+# so where chapter 8 reads the same truth at its default settings, this table repeats its values for
+# these protocols.
+# {glue:md}`audit-truth-source` {numref}`tbl-audit-world` sets the data beside the world that
 # stands in for them, if one was drawn. {glue:md}`audit-world-bound` Chapter 8's field of
 # {glue:text}`audit-field-size` systems, Random and Popularity among them, is fitted on
 # {glue:text}`audit-splits` random splits and as many uniform splits, and each protocol's order of the
