@@ -24,15 +24,23 @@ def world():
 def measured(monkeypatch, tmp_path):
     """The systems scored by each measurement, in order, with the cache in a fresh directory."""
     monkeypatch.setenv("RECBIAS_CACHE_DIR", str(tmp_path))
-    calls = []
+    calls = Calls()
     real = measure._measure
 
     def counting(protocol_list, fitted, *args):
         calls.append(sorted(fitted))
+        protocols.append([p.label for p in protocol_list])
         return real(protocol_list, fitted, *args)
+
+    protocols = []
+    calls.protocols = protocols
 
     monkeypatch.setattr(measure, "_measure", counting)
     return calls
+
+
+class Calls(list):
+    """The systems of each measurement (the list) and its protocols (``protocols``)."""
 
 
 def systems():
@@ -80,7 +88,7 @@ def test_only_systems_or_protocols_not_yet_measured_are_scored(world, measured):
     assert measured[1:] == [["MF"]]
     wider = [p for p in study.protocols(world.n_items) if p.label in ("AR TI-AN P@10", "1R P@10")]
     both = study.truth_study(world, systems=systems(), plan=wider)
-    assert measured[2:] == [["MF", "Popularity", "Random"]]
+    assert measured[2:] == [["MF", "Popularity", "Random"]] and measured.protocols[2:] == [["1R P@10"]]
     assert_same_study(both, study.truth_study(world, systems=systems(), plan=wider, cache=False))
     study.truth_study(world, systems=systems(), plan=plan)  # a part of what the wider plan kept
     assert len(measured) == 4

@@ -152,7 +152,8 @@ def measure_fold(
     (:class:`recbias.evaluate.complete.TrueQuality`).  Popularity-aware metrics read the dataset's
     positive counts (stratified recall) and the fold's training counts (IPS, SNIPS).  With ``cache``, each
     system's measures are kept (:mod:`.stored`), and a system measured on this split under every protocol of
-    the list, by this code, is not scored again; a split being measured by another process is waited for.
+    the list, by this code, is not scored again, and the others score only the protocols one of them lacks; a
+    split being measured by another process is waited for.
     """
     if not cache:
         measures = _measure(protocol_list, fitted, fold, ratings, seed, truth, truth_metric)
@@ -164,8 +165,10 @@ def measure_fold(
             with making(measures_dir(), split_key):  # measured meanwhile by a page built at once: loaded again
                 measures = {label: stored.load(keys[label], fitted[label]) for label in fitted}
                 missing = {label: fitted[label] for label, m in measures.items() if not m.covers(protocol_list, truth)}
-                if missing:
-                    fresh = _measure(protocol_list, missing, fold, ratings, seed, truth, truth_metric)
+                if missing:  # the protocols one of them lacks: each draws as it would in the whole list
+                    wanted = [p for p in protocol_list if any(reads(p) not in measures[label].protocols
+                                                              for label in missing)]
+                    fresh = _measure(wanted, missing, fold, ratings, seed, truth, truth_metric)
                     for label, new in fresh.items():
                         measures[label] = measures[label].merged(new)
                         stored.store(keys[label], fitted[label], measures[label])
