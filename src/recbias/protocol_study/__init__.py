@@ -3,7 +3,8 @@
 :mod:`.protocols` lists the protocols (a design on a split, read with one metric), :mod:`.random_items`
 reads Coat's truth on items drawn at random, and :mod:`.measure` measures every protocol and the truth
 on the splits of a dataset (:func:`truth_study`) and reads the fidelity of each protocol over several
-splits (:func:`protocol_fidelity`).  Fidelity itself (Kendall's tau-b with the true order, with
+splits (:func:`protocol_fidelity`), keeping what each system gave on each split in the cache
+(:mod:`.stored`).  Fidelity itself (Kendall's tau-b with the true order, with
 resamples of users) is :mod:`recbias.evaluate.fidelity`; a simulated world that stands in for data
 without a truth is :mod:`recbias.synthetic.stand_in`.
 """

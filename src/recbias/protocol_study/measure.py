@@ -5,7 +5,8 @@ protocol of :func:`~recbias.protocol_study.protocols.protocols` (or of a plan gi
 names; on each split it also reads the truth of the fits made there, so that every protocol is set
 against the truth of the very models it scored.  A split is measured in two phases: its runs
 are drawn once (:func:`fold_runs`), then every system scores them once, system after system
-(:func:`measure_fold`).  :func:`protocol_fidelity` is the whole study over several splits, read as
+(:func:`measure_fold`); what a system gave on a split is kept (:mod:`.stored`), so another page that
+measures it there reads it back.  :func:`protocol_fidelity` is the whole study over several splits, read as
 the fidelity of every protocol (:func:`recbias.evaluate.fidelity.fidelity_over_seeds`).
 """
 
