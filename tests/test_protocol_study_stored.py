@@ -29,11 +29,8 @@ def measured(monkeypatch, tmp_path):
 
     def counting(protocol_list, fitted, *args):
         calls.append(sorted(fitted))
-        protocols.append([p.label for p in protocol_list])
+        calls.protocols.append([p.label for p in protocol_list])
         return real(protocol_list, fitted, *args)
-
-    protocols = []
-    calls.protocols = protocols
 
     monkeypatch.setattr(measure, "_measure", counting)
     return calls
@@ -41,6 +38,10 @@ def measured(monkeypatch, tmp_path):
 
 class Calls(list):
     """The systems of each measurement (the list) and its protocols (``protocols``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.protocols: list[list[str]] = []
 
 
 def systems():

@@ -44,13 +44,25 @@ def _key(seed: int) -> np.uint64:
     return np.uint64(splitmix64(np.uint64(seed % (1 << 64))))
 
 
+@njit(cache=True, nogil=True)
+def _user_state(key: np.uint64, user: np.int64) -> np.uint64:
+    """The half of a pair's hash that only its user sets: ``s(key ^ user)``."""
+    return splitmix64(key ^ np.uint64(user))
+
+
+@njit(cache=True, nogil=True)
+def _uniform(state: np.uint64, item: np.int64) -> float:
+    """The number of the pair whose user half is ``state`` (:func:`_user_state`): ``s(state ^ item)``, in ``[0, 1)``."""
+    return _unit(splitmix64(state ^ np.uint64(item)))
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _grid(key: np.uint64, users: np.ndarray, items: np.ndarray) -> np.ndarray:
     out = np.empty((users.shape[0], items.shape[0]))
     for row in prange(users.shape[0]):
-        state = splitmix64(key ^ np.uint64(users[row]))
+        state = _user_state(key, users[row])  # once per row
         for column in range(items.shape[0]):
-            out[row, column] = _unit(splitmix64(state ^ np.uint64(items[column])))
+            out[row, column] = _uniform(state, items[column])
     return out
 
 
@@ -58,7 +70,7 @@ def _grid(key: np.uint64, users: np.ndarray, items: np.ndarray) -> np.ndarray:
 def _pairs(key: np.uint64, users: np.ndarray, items: np.ndarray) -> np.ndarray:
     out = np.empty(users.shape[0])
     for k in prange(users.shape[0]):
-        out[k] = _unit(splitmix64(splitmix64(key ^ np.uint64(users[k])) ^ np.uint64(items[k])))
+        out[k] = _uniform(_user_state(key, users[k]), items[k])
     return out
 
 

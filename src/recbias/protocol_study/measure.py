@@ -28,7 +28,7 @@ from recbias.metrics.popularity import ItemPopularity
 from recbias.protocol_study.protocols import Protocol, draw_seed, protocols
 from recbias.protocol_study import stored
 from recbias.protocol_study.random_items import random_item_runs, random_item_values
-from recbias.protocol_study.stored import SystemMeasures, reads
+from recbias.protocol_study.stored import Reads, SystemMeasures, reads
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
 from recbias.cache import making, measures_dir, recommender_params
@@ -95,7 +95,7 @@ def fold_runs(protocol_list: Sequence[Protocol], fold: Fold, ratings: Ratings, s
 
 def _read_scores(drawn: FoldRuns, corrected: Mapping[str, Protocol], scores: Sequence[np.ndarray],
                  popularity: ItemPopularity, seed: int,
-                 tie_keys: Sequence[TieKeys]) -> dict[tuple[str, str, str, str | None], pd.Series]:
+                 tie_keys: Sequence[TieKeys]) -> dict[Reads, pd.Series]:
     """One system's per-user mean of every protocol (by :func:`.stored.reads`; the ``corrected`` ones by label)
     from its ``scores``; the designs' runs are ranked with their ``tie_keys``, kept for every system."""
     out = {}
@@ -140,6 +140,32 @@ def _measure(protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender
     return measures
 
 
+def _kept_or_measured(protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold,
+                      ratings: Ratings, seed: int, truth: bool, truth_metric: str | None) -> dict[str, SystemMeasures]:
+    """Every system's measures on one split, read from the cache (:mod:`.stored`) where kept; the systems that
+    lack some protocol score those they lack (each draws as it would in the whole list), under the split's lock,
+    and are kept again."""
+    split_key = stored.fold_key(fold, ratings, seed, truth, truth_metric)
+    keys = {label: stored.system_key(split_key, recommender) for label, recommender in fitted.items()}
+
+    def kept() -> dict[str, SystemMeasures]:
+        return {label: stored.load(keys[label], recommender) for label, recommender in fitted.items()}
+
+    measures = kept()
+    if all(m.covers(protocol_list, truth) for m in measures.values()):
+        return measures
+    with making(measures_dir(), split_key):
+        measures = kept()  # measured meanwhile by a page built at once
+        missing = {label: fitted[label] for label, m in measures.items() if not m.covers(protocol_list, truth)}
+        if not missing:
+            return measures
+        wanted = [p for p in protocol_list if any(reads(p) not in measures[label].protocols for label in missing)]
+        for label, new in _measure(wanted, missing, fold, ratings, seed, truth, truth_metric).items():
+            measures[label] = measures[label].merged(new)
+            stored.store(keys[label], fitted[label], measures[label])
+    return measures
+
+
 def measure_fold(
     protocol_list: Sequence[Protocol], fitted: Mapping[str, Recommender], fold: Fold, ratings: Ratings, seed: int,
     *, truth: bool = False, truth_metric: str | None = None, cache: bool = False,
@@ -156,23 +182,8 @@ def measure_fold(
     the list, by this code, is not scored again, and the others score only the protocols one of them lacks; a
     split being measured by another process is waited for.
     """
-    if not cache:
-        measures = _measure(protocol_list, fitted, fold, ratings, seed, truth, truth_metric)
-    else:
-        split_key = stored.fold_key(fold, ratings, seed, truth, truth_metric)
-        keys = {label: stored.system_key(split_key, recommender) for label, recommender in fitted.items()}
-        measures = {label: stored.load(keys[label], fitted[label]) for label in fitted}
-        if not all(m.covers(protocol_list, truth) for m in measures.values()):
-            with making(measures_dir(), split_key):  # measured meanwhile by a page built at once: loaded again
-                measures = {label: stored.load(keys[label], fitted[label]) for label in fitted}
-                missing = {label: fitted[label] for label, m in measures.items() if not m.covers(protocol_list, truth)}
-                if missing:  # the protocols one of them lacks: each draws as it would in the whole list
-                    wanted = [p for p in protocol_list if any(reads(p) not in measures[label].protocols
-                                                              for label in missing)]
-                    fresh = _measure(wanted, missing, fold, ratings, seed, truth, truth_metric)
-                    for label, new in fresh.items():
-                        measures[label] = measures[label].merged(new)
-                        stored.store(keys[label], fitted[label], measures[label])
+    measures = (_kept_or_measured(protocol_list, fitted, fold, ratings, seed, truth, truth_metric) if cache
+                else _measure(protocol_list, fitted, fold, ratings, seed, truth, truth_metric))
     values = {p.label: pd.DataFrame({label: m.protocols[reads(p)] for label, m in measures.items()})
               for p in protocol_list}
     metrics = next(iter(measures.values())).truth if truth and measures else {}

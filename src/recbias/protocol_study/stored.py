@@ -38,12 +38,16 @@ MEASURING_MODULE = "recbias.protocol_study.measure"
 _truth_digests: weakref.WeakKeyDictionary[Ratings, str] = weakref.WeakKeyDictionary()
 
 
+#: what a protocol's values depend on, its label aside (:func:`reads`)
+Reads = tuple[str, str, str, str | None]
+
+
 @dataclass
 class SystemMeasures:
     """One system on one split: per-user means of each protocol (by :func:`reads`) and, when the truth was read,
     each truth metric's per-user values (in the order the truth gives them)."""
 
-    protocols: dict[tuple[str, str, str, str | None], pd.Series] = field(default_factory=dict)
+    protocols: dict[Reads, pd.Series] = field(default_factory=dict)
     truth: dict[str, pd.Series] = field(default_factory=dict)
 
     def covers(self, protocol_list: Sequence[Protocol], truth: bool) -> bool:
@@ -55,7 +59,7 @@ class SystemMeasures:
         return SystemMeasures(self.protocols | newer.protocols, newer.truth or self.truth)
 
 
-def reads(protocol: Protocol) -> tuple[str, str, str, str | None]:
+def reads(protocol: Protocol) -> Reads:
     """What a protocol's values depend on, its label aside: design, metric, split and correction."""
     return protocol.design, protocol.metric, protocol.split, protocol.correction
 

@@ -232,6 +232,8 @@ ON_PROTOCOL = ("sampled-reverses-order", "correction-helps", "sampled-auc-keeps-
 
 #: the settings of the protocol that exact ranks depend on (the rank profiles read no sample)
 DATA_SETTINGS = ("dataset", "split")
+#: the findings that rest on the paper's data (its users' exact ranks), which a build may depart from
+ON_DATA = (*PROFILES, BOTTOM_HALF_COUNT.key)
 
 #: one departure from the paper's protocol, as ``departs`` states it
 DEPARTURE = "{setting} {ours} instead of the paper's {paper}"
@@ -251,10 +253,10 @@ def on_paper_data(study: SampledStudy) -> bool:
 
 
 def findings(study: SampledStudy) -> list[Finding]:
-    """:data:`FINDINGS`, those of :data:`ON_PROTOCOL` with the build's departures from the paper's protocol and the
-    rank profiles (:data:`PROFILES`) with its departures from the paper's data."""
+    """:data:`FINDINGS`, those of :data:`ON_PROTOCOL` with the build's departures from the paper's protocol and
+    those of :data:`ON_DATA` with its departures from the paper's data."""
     departs = {**dict.fromkeys(ON_PROTOCOL, departs_text(study)),
-               **dict.fromkeys(PROFILES, departs_text(study, DATA_SETTINGS))}
+               **dict.fromkeys(ON_DATA, departs_text(study, DATA_SETTINGS))}
     return [replace(finding, departs=departs[finding.key]) if finding.key in departs else finding
             for finding in FINDINGS]
 
