@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -117,6 +118,10 @@ def test_unmeasured_claims_are_not_checked_and_keys_are_unique():
     assert "not measured on this build" in claims.evaluate(claims.Number("n2", "b", 1, 0, "x", "s"), {},
                                                            dataset="d").evidence
     assert unchecked.evidence == "not measured on this build: r2" and unchecked.sentence == claims.NOT_CHECKED_SAYS
+    departing = claims.evaluate(dataclasses.replace(FINDING, departs="dataset x instead of the paper's y"), {},
+                                dataset="x")
+    assert departing.evidence == "not measured on this build, which departs from the paper (dataset x instead of " \
+                                 "the paper's y)"
     assert claims.evaluate(FINDING, {}, dataset="d").label == "P@… falls with density"
     (checked,) = claims.register([number], {"n1": 0.505}, dataset="ml-1m")
     assert checked.verdict == report.AGREES

@@ -511,8 +511,9 @@ def stated(criterion: Criterion) -> str:
 
 def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str) -> Claim:
     """The record of ``claim`` on ``values``.  A number whose value was not measured, and a finding whose values
-    were not all measured, are recorded as :data:`NOT_CHECKED` (a number's note says why), so that pages and the
-    scorecard show what this build could not check."""
+    were not all measured, are recorded as :data:`NOT_CHECKED` (a number's note says why, a finding's departure
+    from the paper, else the values it lacks), so that pages and the scorecard show what this build could not
+    check."""
     if isinstance(claim, Number):
         if claim.key not in values:
             return Claim(kind=NUMBER, key=claim.key, label=claim.statement, source=claim.source, dataset=dataset,
@@ -525,11 +526,12 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
                      ours=float(values[claim.key]), paper=claim.value, tolerance=claim.tolerance,
                      paper_dataset=claim.paper_dataset, anchor=claim.anchor, departs=claim.departs, note=claim.note)
     missing = [name for name in claim.criterion.names if name not in values]
-    if missing:
+    if missing:  # why: the build's departure from the paper when it has one, else the values it lacks
         label = claim.statement.format_map(_Unmeasured(values))
+        why = f", which departs from the paper ({claim.departs})" if claim.departs else f": {', '.join(missing)}"
         return Claim(kind=FINDING, key=claim.key, label=label, source=claim.source, dataset=dataset,
                      outcome=NOT_CHECKED, criterion=stated(claim.criterion),
-                     evidence=f"not measured on this build: {', '.join(missing)}", anchor=claim.anchor,
+                     evidence=f"not measured on this build{why}", anchor=claim.anchor,
                      departs=claim.departs, note=claim.note, origin=claim.origin,
                      sentence=claim.says.get(NOT_CHECKED, NOT_CHECKED_SAYS).format_map(_Unmeasured(values)))
     evidence = claim.evidence.format(**values)
