@@ -528,7 +528,7 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
     missing = [name for name in claim.criterion.names if name not in values]
     if missing:  # why: the build's departure from the paper when it has one, else the values it lacks
         label = claim.statement.format_map(_Unmeasured(values))
-        why = f", which departs from the paper ({claim.departs})" if claim.departs else f": {', '.join(missing)}"
+        why = ", which departs from the paper" if claim.departs else f": {', '.join(missing)}"  # departs: shown beside
         return Claim(kind=FINDING, key=claim.key, label=label, source=claim.source, dataset=dataset,
                      outcome=NOT_CHECKED, criterion=stated(claim.criterion),
                      evidence=f"not measured on this build{why}", anchor=claim.anchor,
