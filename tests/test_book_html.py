@@ -1,5 +1,5 @@
 """The rendered book: it loads nothing from other sites (MathJax included) and identical builds give
-byte-identical pages."""
+byte-identical pages and executed notebooks."""
 
 from __future__ import annotations
 
@@ -82,10 +82,12 @@ def test_identical_builds_give_identical_pages_that_load_nothing_from_elsewhere(
     assert first.returncode == 0, first.stderr
     html = tmp_path / "_build" / "html"
     page = html / "book" / f"{CHAPTER}.html"
-    before = page.read_bytes()
+    notebook = tmp_path / "book" / f"{CHAPTER}.ipynb"  # the executed notebook, as the build leaves it
+    before, executed = page.read_bytes(), notebook.read_bytes()
     site = {path: path.read_bytes() for path in sorted(html.rglob("*")) if path.is_file()}
     assert build(tmp_path).returncode == 0
     assert page.read_bytes() == before
+    assert notebook.read_bytes() == executed and str(tmp_path).encode() not in executed
     differ = sorted(str(path.relative_to(html)) for path in site if not path.is_file() or path.read_bytes() != site[path])
     assert differ == [], f"files of the site that differ between two identical builds: {differ}"
     assert any("_sources" in path.parts for path in site)  # the notebooks readers download are compared too
