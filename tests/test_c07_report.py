@@ -67,6 +67,14 @@ def test_the_findings_table_shows_the_findings_only(outcome, verdict):
     assert table.values.tolist() == [["mishits are rare", "statement of a paper", verdict, "lowers MF by 20%"]]
 
 
+def test_the_findings_table_names_where_the_book_departs_from_the_paper():
+    checked = [Claim(kind=FINDING, key="mishits-are-negligible", label="mishits are rare", source="", dataset="toy",
+                     outcome="fails", evidence="lowers MF by 20%", departs="another step")]
+    table = report.findings_table(checked)
+    assert table.values.tolist() == [["mishits are rare", "statement of a paper", "fails where the book departs",
+                                      "lowers MF by 20% Departs: another step"]]
+
+
 # --------------------------------------------------------------------------- the Q sweep
 
 

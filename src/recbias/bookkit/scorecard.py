@@ -109,13 +109,24 @@ class Claim:
         return AGREES if abs(self.ours - self.paper) <= self.tolerance else DIFFERS
 
 
+def departure(claim: Claim) -> str:
+    """How the book's protocol or systems depart from the paper's in ``claim``, as shown after its evidence:
+    ``Departs: ...``, or "" when they do not.
+
+    >>> departure(Claim(kind="finding", key="k", label="", source="", dataset="x", departs="other systems"))
+    'Departs: other systems'
+    """
+    return f"Departs: {claim.departs}" if claim.departs else ""
+
+
 def findings_table(claims: Sequence[Claim], *, where: bool = False) -> pd.DataFrame:
     """The findings a page registered, as the page shows them: statement, whose statement it is, verdict and
-    evidence (the papers' statements first, then the book's, then the checks of our code), and with ``where``
-    the dataset each was checked on."""
+    evidence followed by the book's departure from the paper, if any (the papers' statements first, then the
+    book's, then the checks of our code), and with ``where`` the dataset each was checked on."""
     ordered = sorted(claims, key=lambda c: list(ORIGINS).index(c.origin))
+    evidence = [" ".join(filter(None, (c.evidence, departure(c)))) for c in ordered]
     table = pd.DataFrame({"statement": [c.label for c in ordered], "kind": [ORIGINS[c.origin] for c in ordered],
-                          "verdict": [c.verdict for c in ordered], "evidence": [c.evidence for c in ordered]})
+                          "verdict": [c.verdict for c in ordered], "evidence": evidence})
     return table.assign(**{"checked on": [c.dataset for c in ordered]}) if where else table
 
 
@@ -216,7 +227,7 @@ def details_html(claims: list[Claim]) -> str:
         if findings:
             rows = "".join(
                 f"<tr><td>{c.label}</td><td class='{c.outcome}'>{c.verdict}</td>"
-                f"<td>{c.evidence}{f' <em>Departs: {c.departs}</em>' if c.departs else ''}</td><td>{c.dataset}</td>"
+                f"<td>{c.evidence}{f' <em>{departure(c)}</em>' if c.departs else ''}</td><td>{c.dataset}</td>"
                 f"<td>{_link(c)}</td></tr>"
                 for c in findings
             )
