@@ -51,6 +51,22 @@ def test_claims_are_written_per_chapter_and_replaced_by_key(tmp_path, monkeypatc
     assert report.verdict_counts(loaded).to_dict() == {report.AGREES: 1, report.DIFFERS: 1, report.NOT_COMPARABLE: 0, report.HOLDS: 0, report.FAILS: 0, report.INCONCLUSIVE: 0, report.MEASURED: 0, report.DEPARTS: 0, report.NOT_CHECKED: 0}
 
 
+def test_the_claims_of_one_registration_are_stored_in_one_write_after_those_of_earlier_ones(tmp_path, monkeypatch):
+    monkeypatch.setenv(report.RESULTS_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setenv(report.CHAPTER_VARIABLE, "06_sampled_metrics")
+    number("a", 1.0, paper=1.0, tolerance=0.0, dataset="toy", paper_dataset="toy")
+    number("b", 1.0, paper=1.0, tolerance=0.0, dataset="toy", paper_dataset="toy")
+    writes = []
+    real = report.os.replace
+    monkeypatch.setattr(report.os, "replace", lambda *paths: writes.append(paths) or real(*paths))
+    keys = ["c", "a", "d"]
+    stored = claims.register([claims.Number(k, k, 1.0, 0.0, "toy", "s") for k in keys], dict.fromkeys(keys, 2.0),
+                             dataset="toy")
+    assert len(writes) == 1 and [c.chapter for c in stored] == ["06_sampled_metrics"] * 3
+    records = json.loads((tmp_path / "06_sampled_metrics.json").read_text())
+    assert [(r["key"], r["ours"]) for r in records] == [("b", 1.0), ("c", 2.0), ("a", 2.0), ("d", 2.0)]
+
+
 def test_without_a_results_dir_nothing_is_written(tmp_path, monkeypatch):
     monkeypatch.delenv(report.RESULTS_DIR_VARIABLE, raising=False)
     monkeypatch.chdir(tmp_path)

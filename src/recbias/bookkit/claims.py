@@ -548,4 +548,4 @@ def register(claims: Sequence[Finding | Number], values: Mapping[str, Any], *, d
     keys = [claim.key for claim in claims]
     if len(set(keys)) != len(keys):
         raise ValueError(f"claims registered twice: {sorted({k for k in keys if keys.count(k) > 1})}")
-    return [record(evaluate(claim, values, dataset=dataset)) for claim in claims]
+    return record([evaluate(claim, values, dataset=dataset) for claim in claims])

@@ -135,19 +135,22 @@ def paper_of(claim: Claim) -> str:
     return next((name for prefix, name in PAPERS.items() if claim.source.startswith(prefix)), claim.source)
 
 
-def record(claim: Claim) -> Claim:
-    """Store ``claim`` in the results file of the chapter being executed, if any."""
-    claim = replace(claim, chapter=os.environ.get(CHAPTER_VARIABLE, ""))
+def record(claims: Sequence[Claim]) -> list[Claim]:
+    """Store ``claims`` in the results file of the chapter being executed, if any, in one write; a stored claim
+    with the key of one of them is replaced."""
+    chapter = os.environ.get(CHAPTER_VARIABLE, "")
+    claims = [replace(claim, chapter=chapter) for claim in claims]
     results_dir = os.environ.get(RESULTS_DIR_VARIABLE)
-    if results_dir and claim.chapter:
-        _append(Path(results_dir) / f"{claim.chapter}.json", claim)
-    return claim
+    if results_dir and chapter:
+        _append(Path(results_dir) / f"{chapter}.json", claims)
+    return claims
 
 
-def _append(path: Path, record: Claim) -> None:
-    """Add ``record`` to the JSON list at ``path``, replacing a claim with the same key."""
+def _append(path: Path, claims: Sequence[Claim]) -> None:
+    """Add ``claims`` to the JSON list at ``path``, replacing those with the same keys."""
+    keys = {claim.key for claim in claims}
     records = json.loads(path.read_text()) if path.exists() else []
-    records = [r for r in records if r["key"] != record.key] + [asdict(record)]
+    records = [r for r in records if r["key"] not in keys] + [asdict(claim) for claim in claims]
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
         json.dump(records, handle, indent=1)
