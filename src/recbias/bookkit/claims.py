@@ -526,9 +526,10 @@ def evaluate(claim: Finding | Number, values: Mapping[str, Any], *, dataset: str
                      ours=float(values[claim.key]), paper=claim.value, tolerance=claim.tolerance,
                      paper_dataset=claim.paper_dataset, anchor=claim.anchor, departs=claim.departs, note=claim.note)
     missing = [name for name in claim.criterion.names if name not in values]
-    if missing:  # why: the build's departure from the paper when it has one, else the values it lacks
+    if missing:
         label = claim.statement.format_map(_Unmeasured(values))
-        why = ", which departs from the paper" if claim.departs else f": {', '.join(missing)}"  # departs: shown beside
+        # why: the build's departure from the paper (its words are shown beside), else the values it lacks
+        why = ", which departs from the paper" if claim.departs else f": {', '.join(missing)}"
         return Claim(kind=FINDING, key=claim.key, label=label, source=claim.source, dataset=dataset,
                      outcome=NOT_CHECKED, criterion=stated(claim.criterion),
                      evidence=f"not measured on this build{why}", anchor=claim.anchor,

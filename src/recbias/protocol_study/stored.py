@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 import recbias
-from recbias.cache import code_fingerprint, load_entry, measures_dir, modules_fingerprint, ratings_digest
-from recbias.cache import recommender_params, store_entry
+from recbias.cache import (code_fingerprint, load_entry, measures_dir, modules_fingerprint, ratings_digest,
+                           recommender_params, store_entry)
 from recbias.protocol_study.protocols import Protocol
 from recbias.ratings import Ratings
 from recbias.recommenders import Recommender
