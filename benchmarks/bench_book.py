@@ -99,7 +99,10 @@ def peak_memory(process: subprocess.Popen) -> tuple[int, dict[str, int]]:
             workers = root.children()
             peak = max(peak, _rss([root, *root.children(recursive=True)]))
             for worker in workers:
-                page = Path(worker.cmdline()[-1]).name
+                arguments = worker.cmdline()
+                if not arguments:  # a worker being started or reaped shows no command line
+                    continue
+                page = Path(arguments[-1]).name
                 pages[page] = max(pages.get(page, 0), _rss([worker, *worker.children(recursive=True)]))
         except psutil.Error:
             pass
