@@ -55,8 +55,8 @@ PAGE_LINE = re.compile(r"executed (\S+)\s+([\d.]+) s\s+([\d.]+) s CPU")
 
 #: (module file, profiled function) -> stage it stands for in the breakdown
 STAGES = {
-    ("runner.py", "fit_systems"): "fit",
-    ("build.py", "build_runs"): "designs",
+    ("experiment.py", "_fit_on_fold"): "fit",
+    ("experiment.py", "_design_source"): "designs",
     ("scoring.py", "score"): "score",
     ("ranking.py", "rank_positions"): "rank",
     ("spec.py", "compute_metrics"): "metrics",
@@ -157,11 +157,15 @@ def stage_shares(dataset: str) -> None:
                     metrics=["P@10", "nDCG@10", "Recall@10", "MAP", "MRR"])
     total = time.perf_counter() - start
     stats = pstats.Stats(profile).stats
+    seconds = {stage: cumulative for (path, _, function), (_, _, _, cumulative, _) in stats.items()
+               if (stage := STAGES.get((Path(path).name, function)))}
+    missing = sorted(set(STAGES.values()) - set(seconds))
+    if missing:
+        raise RuntimeError(f"no profiled function stands for the stages {missing}: update STAGES to the code")
     print(f"\nrun_experiment on {dataset} (2 folds, {', '.join(designs)}, 5 systems): {total:.1f} s")
-    for (path, _, function), (_, _, _, cumulative, _) in sorted(stats.items(), key=lambda kv: -kv[1][3]):
-        stage = STAGES.get((Path(path).name, function))
-        if stage:
-            print(f"  {stage:<8} {cumulative:7.1f} s  {cumulative / total:6.1%}")
+    for stage, spent in sorted(seconds.items(), key=lambda kv: -kv[1]):
+        print(f"  {stage:<8} {spent:7.1f} s  {spent / total:6.1%}")
+    print(f"  {'other':<8} {total - sum(seconds.values()):7.1f} s  {1 - sum(seconds.values()) / total:6.1%}")
 
 
 def main() -> None:
