@@ -57,7 +57,7 @@ def main() -> None:
         hit = advice is not None and advice.protocol in leading
         hits.append(hit)
         print(f"{name:34} advice {advice.protocol if advice else 'none':34} {'among' if hit else 'NOT among'} "
-              f"the {len(leading)} leaders ({', '.join(leading)})  {time.perf_counter() - start:.0f} s", flush=True)
+              f"the {len(leading)} leaders ({'; '.join(leading)})  {time.perf_counter() - start:.0f} s", flush=True)
     print(f"advice among chapter 8's leaders on {sum(hits)} of {len(hits)} worlds")
 
 

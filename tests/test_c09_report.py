@@ -132,7 +132,7 @@ def test_a_summary_is_strict_json_and_valid_with_every_field_described(tmp_path)
 def test_the_flipped_pairs_are_shown_with_their_protocols_joined() -> None:
     flips = pd.DataFrame({"first": ["A"], "second": ["B"], "first above under": [["X", "Y, corrected"]],
                           "second above under": [["Z"]]})
-    assert report.flips_table(flips).iloc[0].tolist() == ["A", "B", "X, Y, corrected", "Z"]
+    assert report.flips_table(flips).iloc[0].tolist() == ["A", "B", "X; Y, corrected", "Z"]
 
 
 def test_the_advice_values_name_the_protocols_and_the_caveats() -> None:
@@ -148,7 +148,7 @@ def test_the_advice_values_name_the_protocols_and_the_caveats() -> None:
                       "furthest-tau": "0.33", "popularity-index": "50%", "lifts": "A 1.80× and B 1.10×",
                       "companion": "*UAR*"}
     assert report.reversals_table(caveats).to_dict("list") == {"above": ["A"], "below": ["Popularity"],
-                                                                "reversed under": ["P1R, UAR"]}
+                                                                "reversed under": ["P1R; UAR"]}
     shared = TruthFidelity("w", {}, table().assign(rank=pd.array([1, 1, 3], dtype="Int64")))
     alone = report.advice_values(Recommendation("AR", ["sampled, corrected", "AR", "UAR"]), shared, share,
                                  caveats | {"furthest": None, "companion": None})

@@ -175,17 +175,22 @@ def advice_values(recommendation: Recommendation | None, fidelity: TruthFidelity
     return values
 
 
+#: what separates protocol labels listed in a table cell: some labels hold commas of their own
+#: ("sampled HR@10, corrected (BV 0.1)"), so a comma would not tell where one ends
+LABEL_SEPARATOR = "; "
+
+
 def flips_table(flips: pd.DataFrame) -> pd.DataFrame:
     """The pairs of systems some protocols reverse (:func:`.study.compare.flipped_pairs`), each list of protocols
-    joined for display."""
-    return flips.assign(**{column: [", ".join(labels) for labels in flips[column]]
+    joined for display by :data:`LABEL_SEPARATOR`."""
+    return flips.assign(**{column: [LABEL_SEPARATOR.join(labels) for labels in flips[column]]
                            for column in ("first above under", "second above under")})
 
 
 def reversals_table(caveats: dict[str, Any]) -> pd.DataFrame:
     """The pairs of systems the protocol to report orders and other protocols reverse, with those protocols."""
     pairs = caveats.get("reversed_pairs", pd.DataFrame(columns=["above", "below", "reversed under"]))
-    return pairs.assign(**{"reversed under": [", ".join(others) for others in pairs["reversed under"]]})
+    return pairs.assign(**{"reversed under": [LABEL_SEPARATOR.join(others) for others in pairs["reversed under"]]})
 
 
 def _plain(value: Any) -> Any:
