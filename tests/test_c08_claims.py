@@ -221,7 +221,7 @@ def test_the_values_of_the_second_truth_read_the_weakest_leader() -> None:
     values = claims.measured_second(main, second, ("world", "coat"))
     # median 0.4 in the full sample and in every resample: a is below it beyond noise, so the finding fails on a
     assert values["leaders_margin"] == pytest.approx(-0.2) and values["leaders_margin_p"] == pytest.approx(2 / 5)
-    assert values["leaders_on_second"] == ("τ on coat minus the median τ there (0.40): a -0.20 (p = 0.400), "
+    assert values["leaders_on_second"] == ("τ on coat minus the median τ there (0.40): a -0.20 (p = 0.400); "
                                            "b +0.40 (p = 0.400)")
     assert FINDING["leaders-hold-on-second-truth"].criterion(values | {"leaders_margin_p": 0.01}) == FAILS
     # the intervals are tau ± 0.15: a (0.9 against 0.2) and d (0.3 against 0.1) part, both higher on the world
