@@ -252,6 +252,8 @@ class AvailableItems:
             np.broadcast_to(blocks, shape if along else (*shape[:-1], 1)).reshape(-1, last if along else 1))
         row_ranks = np.ascontiguousarray(np.broadcast_to(ranks, shape)).reshape(-1, last)
         out = np.empty(row_ranks.shape, dtype=np.int64)  # the width the runs are merged in
+        for given in (row_blocks, row_ranks):  # views of a broadcast or copies: read-only either way, so
+            given.flags.writeable = False     # that one compiled _items_of_ranks serves both
         _items_of_ranks(self.pool_items, self.pool_offsets[self.pool_of(row_blocks)], self.shifted, self.width,
                         row_blocks, row_ranks, out)
         return out.reshape(shape)

@@ -142,9 +142,10 @@ def _dense_columns(vectors: sp.csr_matrix, squares: np.ndarray) -> tuple[np.ndar
     then exact in any order: the values are whole multiples of ``unit = 2^-s`` (``s <= 10``) and the
     rows' sums of squares (``squares``) stay below ``2^53`` units squared, which by Cauchy-Schwarz
     bounds every partial sum of the products.  The dense product is in ``float32`` when that bound
-    stays below ``2^24``, else in ``float64``.  No column qualifies otherwise.
+    stays below ``2^24``, else in ``float64``.  No column qualifies otherwise; the product, then of no
+    column, is typed ``float32`` all the same, so that one compiled :func:`_nearest_rows` serves both.
     """
-    none = (np.zeros(0, dtype=np.int64), 1.0, np.float64)
+    none = (np.zeros(0, dtype=np.int64), 1.0, np.float32)
     counts = np.bincount(vectors.indices, minlength=vectors.shape[1])
     columns = np.flatnonzero((counts >= DENSE_COLUMN_SHARE * vectors.shape[0]) & (counts > 0))
     fractions = counts[columns] / max(1, vectors.shape[0])
@@ -200,7 +201,7 @@ def _nearest(vectors: sp.csr_matrix, squares: np.ndarray, k: int, q: float) -> s
     with threadpool_limits(1, "blas"):  # the rows' loop is parallel; BLAS threads would wait beside it
         for first in range(0, n, block):
             stop = min(n, first + block)
-            products = dense[first:stop] @ dense.T if dense is not None else np.zeros((stop - first, 0))
+            products = dense[first:stop] @ dense.T if dense is not None else np.zeros((stop - first, 0), dtype)
             _nearest_rows(*arguments, first, products, unit * unit,  # products of units
                           max(1, min(stop - first, 8 * numba.get_num_threads())), columns, values, counts)
     keep = np.arange(k)[None, :] < counts[:, None]

@@ -124,6 +124,8 @@ class RatingMF(Recommender):
         by_user = rating_values(self.name, train)
         by_item = by_user.T.tocsr()
         by_item.sort_indices()
+        for side in (by_user, by_item):  # one index type for both halves: one compiled _solve_rows
+            side.indptr, side.indices = side.indptr.astype(np.int64), side.indices.astype(np.int64)
         self.mu_ = float(train.values.mean()) if train.n_ratings else 0.0
         user_centred, item_centred = by_user.data - self.mu_, by_item.data - self.mu_
         rng = np.random.default_rng(self.seed)
