@@ -12,7 +12,8 @@ seconds and processor seconds (user and system, of the page's worker and its
 kernel, as the pipeline reports them) and peak resident memory (of its worker
 and kernel, sampled every 0.2 s); then the build's wall time, its processor
 seconds (the pages' and the build tool's), the peak memory of the whole process tree (two pages at once with two
-jobs), and the speed-up of the largest number of jobs over one.  Then one ``run_experiment`` of chapter 2's shape
+jobs), the fits the build made per system (how many, their processor seconds and their share of the build's,
+from :data:`recbias.recommenders.base.FIT_LOG_VARIABLE`), and the speed-up of the largest number of jobs over one.  Then one ``run_experiment`` of chapter 2's shape
 (two folds, AI-AN, TI-AN and 1R TI-NN(99), the five systems of the papers, no
 fit cache) is profiled and the share of its time in fitting, design building,
 scoring, ranking and metrics is printed.
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
 import re
@@ -47,6 +49,7 @@ import psutil
 from recbias import datasets
 from recbias.evaluate.experiment import run_experiment
 from recbias.recommenders import PAPERS_SET
+from recbias.recommenders.base import FIT_LOG_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_FILES = ("_config.yml", "_toc.yml", "references.bib")
@@ -119,6 +122,7 @@ class BookRun:
     wall: float
     processor: float
     peak: int
+    fits: dict[str, tuple[int, float]]  # system -> fits made and their processor seconds
 
 
 def time_book(root: Path, dataset: str, jobs: int, chapters: list[str] | None) -> BookRun:
@@ -126,25 +130,44 @@ def time_book(root: Path, dataset: str, jobs: int, chapters: list[str] | None) -
     command = [sys.executable, "-m", "recbias.bookkit", "--root", str(root), "--no-html", "--jobs", str(jobs),
                "--dataset", dataset, *(["--chapters", *chapters] if chapters else [])]
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryFile("w+") as log:
+        fit_log = Path(cache) / "fits.jsonl"
         start, before = time.perf_counter(), children_seconds()
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, text=True,
-                                   env=os.environ | {"RECBIAS_CACHE_DIR": cache})
+                                   env=os.environ | {"RECBIAS_CACHE_DIR": cache, FIT_LOG_VARIABLE: str(fit_log)})
         peak, page_peaks = peak_memory(process)
         wall = time.perf_counter() - start
         log.seek(0)
         output = log.read()
+        fits = fits_by_system(fit_log.read_text() if fit_log.exists() else "")
     pages = {name: (float(seconds), float(cpu), page_peaks.get(name, 0))
              for name, seconds, cpu in PAGE_LINE.findall(output)}
     if process.returncode != 0 or not pages:
         raise RuntimeError(f"the book on {dataset} with {jobs} job(s) failed:\n{output[-3000:]}")
-    return BookRun(pages, wall, children_seconds() - before, peak)
+    return BookRun(pages, wall, children_seconds() - before, peak, fits)
+
+
+def fits_by_system(lines: str) -> dict[str, tuple[int, float]]:
+    """The fits a build made (the JSON lines of :data:`~recbias.recommenders.base.FIT_LOG_VARIABLE`): per
+    system, how many and their processor seconds, the costliest first."""
+    totals: dict[str, tuple[int, float]] = {}
+    for line in lines.splitlines():
+        fit = json.loads(line)
+        count, seconds = totals.get(fit["system"], (0, 0.0))
+        totals[fit["system"]] = (count + 1, seconds + fit["cpu"])
+    return dict(sorted(totals.items(), key=lambda item: -item[1][1]))
 
 
 def print_run(dataset: str, jobs: int, run: BookRun) -> None:
     print(f"\n{dataset}, {jobs} job(s), empty cache: page   wall s    CPU s  peak GiB")
     for name, (seconds, cpu, peak) in run.pages.items():
         print(f"  {name:<30} {seconds:8.1f} {cpu:8.1f} {peak / 2**30:9.2f}")
-    print(f"  {'whole build':<30} {run.wall:8.1f} {run.processor:8.1f} {run.peak / 2**30:9.2f}", flush=True)
+    print(f"  {'whole build':<30} {run.wall:8.1f} {run.processor:8.1f} {run.peak / 2**30:9.2f}")
+    print(f"  {'fits made, by system':<30} {'fits':>8} {'CPU s':>8} {'share':>9}")
+    for system, (count, seconds) in run.fits.items():
+        print(f"  {system:<30} {count:8d} {seconds:8.1f} {seconds / run.processor:9.1%}")
+    total = sum(seconds for _, seconds in run.fits.values())
+    print(f"  {'all fits':<30} {sum(count for count, _ in run.fits.values()):8d} {total:8.1f} "
+          f"{total / run.processor:9.1%}", flush=True)
 
 
 def stage_shares(dataset: str) -> None:

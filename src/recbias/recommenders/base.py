@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from abc import ABC, abstractmethod
 from typing import ClassVar, Self
 
@@ -9,6 +12,11 @@ import numpy as np
 
 from recbias.ratings import Ratings
 from recbias.recommenders._pairs import BLOCK_BUDGET
+
+#: a file that, when this names one, receives a JSON line per fit made: the system's name and class, its
+#: training ratings and the processor seconds of the fit (all threads); ``benchmarks/bench_book.py`` reads
+#: it to say where a build's fitting time goes
+FIT_LOG_VARIABLE = "RECBIAS_FIT_LOG"
 
 
 class Recommender(ABC):
@@ -35,8 +43,21 @@ class Recommender(ABC):
     def fit(self, train: Ratings) -> Self:
         """Learn from ``train``; returns ``self``."""
         self.n_users, self.n_items = train.shape
+        started = time.process_time()
         self._fit(train)
+        if log := os.environ.get(FIT_LOG_VARIABLE):
+            self._log_fit(log, train.n_ratings, time.process_time() - started)
         return self
+
+    def _log_fit(self, log: str, ratings: int, seconds: float) -> None:
+        """Append this fit's line to the file ``log`` (:data:`FIT_LOG_VARIABLE`); a line that cannot be
+        written is lost, never the fit."""
+        line = json.dumps({"system": self.name, "class": type(self).__name__, "ratings": ratings, "cpu": seconds})
+        try:
+            with open(log, "a") as handle:
+                handle.write(line + "\n")
+        except OSError:
+            pass
 
     @abstractmethod
     def _fit(self, train: Ratings) -> None: ...
