@@ -13,9 +13,9 @@ kernel, as the pipeline reports them) and peak resident memory (of its worker
 and kernel, sampled every 0.2 s); then the build's wall time, its processor
 seconds (the pages' and the build tool's), the peak memory of the whole process tree (two pages at once with two
 jobs), the fits the build made per system (how many, their processor seconds and their share of the build's,
-from :data:`recbias.recommenders.base.FIT_LOG_VARIABLE`), and the speed-up of the largest number of jobs over one.  Then one ``run_experiment`` of chapter 2's shape
-(two folds, AI-AN, TI-AN and 1R TI-NN(99), the five systems of the papers, no
-fit cache) is profiled and the share of its time in fitting, design building,
+from :data:`recbias.recommenders.base.FIT_LOG_VARIABLE`), and the speed-up of the largest number of jobs over one.
+Then one ``run_experiment`` of chapter 2's shape (two folds, AI-AN, TI-AN and 1R TI-NN(99), the five systems of
+the papers, no fit cache) is profiled and the share of its time in fitting, design building,
 scoring, ranking and metrics is printed.
 
 Targets on two quiet cores: every page at most 90 s on ``synthetic`` and

@@ -22,6 +22,7 @@ import time
 from recbias.bookkit.claims import LEVEL
 from recbias.chapters.c08_protocol_fidelity import study as chapter8
 from recbias.chapters.c09_audit.study import protocols, recommend
+from recbias.protocol_study import LABEL_SEPARATOR
 from recbias.ratings import Ratings
 from recbias.synthetic import generate
 
@@ -57,7 +58,8 @@ def main() -> None:
         hit = advice is not None and advice.protocol in leading
         hits.append(hit)
         print(f"{name:34} advice {advice.protocol if advice else 'none':34} {'among' if hit else 'NOT among'} "
-              f"the {len(leading)} leaders ({'; '.join(leading)})  {time.perf_counter() - start:.0f} s", flush=True)
+              f"the {len(leading)} leaders ({LABEL_SEPARATOR.join(leading)})  {time.perf_counter() - start:.0f} s",
+              flush=True)
     print(f"advice among chapter 8's leaders on {sum(hits)} of {len(hits)} worlds")
 
 

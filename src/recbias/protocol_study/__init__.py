@@ -20,9 +20,9 @@ from recbias.protocol_study.measure import (
     truth_kind,
     truth_study,
 )
-from recbias.protocol_study.protocols import Protocol, draw_seed, families, protocols
+from recbias.protocol_study.protocols import LABEL_SEPARATOR, Protocol, draw_seed, families, protocols
 from recbias.protocol_study.random_items import random_item_runs, random_item_values
 
-__all__ = ["FoldRuns", "Protocol", "draw_seed", "families", "fidelity_by_set", "fold_runs", "headline_truth",
-           "measure_fold", "merge_sets", "protocol_fidelity", "protocols", "random_item_runs", "random_item_values",
-           "truth_kind", "truth_study"]
+__all__ = ["LABEL_SEPARATOR", "FoldRuns", "Protocol", "draw_seed", "families", "fidelity_by_set", "fold_runs",
+           "headline_truth", "measure_fold", "merge_sets", "protocol_fidelity", "protocols", "random_item_runs",
+           "random_item_values", "truth_kind", "truth_study"]

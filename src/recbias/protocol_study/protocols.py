@@ -8,6 +8,10 @@ from dataclasses import dataclass
 
 from recbias.splits import fold_seed
 
+#: what separates protocol labels listed in one line or table cell: some labels hold a comma of their own
+#: ("sampled HR@10, corrected (BV 0.1)"), so a comma would not tell where one ends
+LABEL_SEPARATOR = "; "
+
 
 @dataclass(frozen=True)
 class Protocol:

@@ -23,6 +23,7 @@ from recbias.chapters.c08_protocol_fidelity.study import (agreement, change_alon
                                                           family_means, leaders, means_by, median_margin)
 from recbias.evaluate import resampled_pvalue
 from recbias.evaluate.fidelity import higher_share, paired_pvalue
+from recbias.protocol_study import LABEL_SEPARATOR
 
 #: the chapter reproduces no published number: the header of the common schema only
 PUBLISHED = Path(__file__).with_name("published.csv")
@@ -175,7 +176,7 @@ STANDARD_FIRST = "truly best system first in {share:.0%} of the user resamples u
                  "standard protocols"
 #: the evidence of the leaders on the second truth: each leader's margin over the median, with its p-value
 LEADERS_ON_SECOND = "τ on {second} minus the median τ there ({median:.2f}): {margins}"
-#: one leader's margin in that evidence; margins are joined by "; ", as some protocol labels hold a comma
+#: one leader's margin in that evidence; margins are joined by :data:`recbias.protocol_study.LABEL_SEPARATOR`
 MARGIN = "{protocol} {margin:+.2f} (p = {p:.3f})"
 
 
@@ -247,7 +248,8 @@ def measured_second(main: pd.DataFrame, second: pd.DataFrame | None, names: tupl
     rank = {FAILS: 0, INCONCLUSIVE: 1, HOLDS: 2}
     test = beyond_noise("margin", "margin_p")
     weakest = min(measured, key=lambda p: (rank[test(measured[p])], -measured[p]["margin_p"]))
-    margins = "; ".join(MARGIN.format(protocol=p, margin=m["margin"], p=m["margin_p"]) for p, m in measured.items())
+    margins = LABEL_SEPARATOR.join(MARGIN.format(protocol=p, margin=m["margin"], p=m["margin_p"])
+                                   for p, m in measured.items())
     return {"dataset": names[0], "second": names[1], "leaders_margin": measured[weakest]["margin"],
             "leaders_margin_p": measured[weakest]["margin_p"],
             "leaders_on_second": LEADERS_ON_SECOND.format(second=names[1], median=second["tau"].median(),

@@ -21,7 +21,7 @@ from recbias.chapters.c09_audit.study.profile import EXPLAINED_BY
 from recbias.chapters.c09_audit.study.protocols import explained_in
 from recbias.chapters.c09_audit.study.recommend import Recommendation, TruthFidelity
 from recbias.evaluate.fidelity import paired_pvalue
-from recbias.protocol_study import Protocol
+from recbias.protocol_study import LABEL_SEPARATOR, Protocol
 from recbias.splits import SPLITS
 from recbias.synthetic.stand_in import at_bound
 from recbias.text import and_list, fmt_number, fmt_pct, fmt_span, fmt_yes
@@ -175,14 +175,9 @@ def advice_values(recommendation: Recommendation | None, fidelity: TruthFidelity
     return values
 
 
-#: what separates protocol labels listed in a table cell: some labels hold commas of their own
-#: ("sampled HR@10, corrected (BV 0.1)"), so a comma would not tell where one ends
-LABEL_SEPARATOR = "; "
-
-
 def flips_table(flips: pd.DataFrame) -> pd.DataFrame:
     """The pairs of systems some protocols reverse (:func:`.study.compare.flipped_pairs`), each list of protocols
-    joined for display by :data:`LABEL_SEPARATOR`."""
+    joined for display by :data:`recbias.protocol_study.LABEL_SEPARATOR`."""
     return flips.assign(**{column: [LABEL_SEPARATOR.join(labels) for labels in flips[column]]
                            for column in ("first above under", "second above under")})
 
