@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import nbformat
 from papermill.exceptions import PapermillExecutionError
 
@@ -48,3 +53,21 @@ def test_the_provenance_box_lists_what_the_page_was_built_from() -> None:
     assert "commit `abc123 (with uncommitted changes)`" in box
     assert "Parameters: `seed = 7`, `dataset = 'ml-1m'`." in box and "ratings.dat `0123456789ab`" in box
     assert "uncommitted" not in worker.provenance_markdown(record | {"dirty": False})
+
+
+def test_the_worker_starts_without_the_data_stack_and_loads_it_for_a_page_that_reads_another_dataset(
+        tmp_path: Path) -> None:
+    """A worker is started for every page: importing it loads neither pandas nor scipy, and nor does recording
+    a page that read only the build's dataset, whose digests the build's record holds; a page that read another
+    dataset gets that dataset's digests too."""
+    reads = tmp_path / "reads.txt"
+    reads.write_text("synthetic\nsynthetic\n")
+    spec = {"record": {"seed": 3, "data": {"synthetic": "generated, seed 3"}}, "parameters": {}, "digested": "synthetic"}
+    code = ("import json, sys\nfrom pathlib import Path\nfrom recbias.bookkit import worker\n"
+            f"record = worker.page_record({spec!r}, Path({str(reads)!r}))\n"
+            "print(json.dumps([record['data'], sorted(m for m in ('pandas', 'scipy') if m in sys.modules)]))")
+    assert json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout) \
+        == [{"synthetic": "generated, seed 3"}, []]
+    reads.write_text("synthetic\nsynthetic-small\n")
+    assert worker.page_record(spec, reads)["data"] == {"synthetic": "generated, seed 3",
+                                                       "synthetic-small": "generated, seed 3"}

@@ -12,6 +12,7 @@ from recbias.datasets import csvfile
 from recbias.datasets.csvfile import parse_columns
 from test_datasets_support import real_data_dir
 from recbias.datasets.errors import DatasetError, MalformedLineError, MissingFileError
+from recbias.datasets.registry import dataset_label
 
 
 def write(tmp_path, text: str, name: str = "ratings.csv") -> str:
@@ -105,7 +106,7 @@ def test_duplicate_policies_keep_the_last_line_or_average(tmp_path):
 
 def test_a_csv_dataset_is_named_by_its_file_and_keeps_its_path_for_reading(tmp_path):
     name = f"csv:{tmp_path}/sub/my ratings.csv"
-    assert csvfile.dataset_label(name) == "csv:my ratings.csv" and csvfile.dataset_label("ml-1m") == "ml-1m"
+    assert dataset_label(name) == "csv:my ratings.csv" and dataset_label("ml-1m") == "ml-1m"
     info = csvfile.csv_info(name)
     assert info.name == "csv:my ratings.csv" and info.url == f"{tmp_path}/sub/my ratings.csv"
     assert info.positive_threshold is None  # set by the file's highest rating when it is read

@@ -49,7 +49,7 @@ from recbias.bookkit.loading import CSV_OPTIONS_VARIABLE, csv_options
 from recbias.bookkit.parameters import ParameterError, ParameterSpec, check_value, parse_parameters
 from recbias.bookkit.scorecard import CHAPTER_VARIABLE, RESULTS_DIR_VARIABLE
 from recbias.datasets import READS_VARIABLE
-from recbias.datasets.csvfile import dataset_label
+from recbias.datasets.registry import dataset_label
 from recbias.executor import SCHEDULER_VARIABLE
 from recbias.paths import project_root
 from recbias.ratings import Ratings
@@ -414,7 +414,7 @@ def _start(build: Build, page: Page, dataset: str, seed: int, extra: dict[str, s
         env = build.env | {CHAPTER_VARIABLE: page.name, RESULTS_DIR_VARIABLE: str(raw),
                            READS_VARIABLE: str(staging / worker.READS_FILE)}
         spec = {"page": page.name, "source": str(page.source), "root": str(build.root), "parameters": parameters,
-                "env": env, "record": build.record}
+                "env": env, "record": build.record, "digested": dataset}
         results.write_json(staging / worker.SPEC_FILE, spec)
         with open(staging / f"{page.name}.log", "w") as log:
             process = subprocess.Popen(

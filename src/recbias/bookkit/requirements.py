@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from recbias.datasets.csvfile import dataset_label
+from recbias.datasets.registry import dataset_label
 from recbias.ratings import Ratings
 
 Parameters = dict[str, Any]

@@ -14,7 +14,7 @@ Kernels talk to their worker over Unix sockets in a directory of their own, neve
 so kernels started together cannot pick the same port.
 
 The executed notebook is what readers download: it keeps no local path (a ``csv:PATH`` dataset is
-named by its file, :func:`recbias.datasets.csvfile.dataset_label`, and any other parameter naming a file
+named by its file, :func:`recbias.datasets.registry.dataset_label`, and any other parameter naming a file
 by its last part, :func:`without_directories`), no time stamp and no random cell id, so two builds of
 the same sources give the same file.
 """
@@ -42,8 +42,7 @@ import psutil
 from jupyter_client.manager import AsyncKernelManager
 from papermill.exceptions import PapermillExecutionError
 
-from recbias.datasets import digests
-from recbias.datasets.csvfile import dataset_label
+from recbias.datasets.registry import dataset_label
 
 PARAMETERS_TAG = "parameters"
 #: the tag papermill gives the cell it inserts with the values of the build's parameters
@@ -213,11 +212,16 @@ def reproducible(notebook: Any) -> None:
 
 def page_record(spec: dict[str, Any], reads: Path) -> dict[str, Any]:
     """The build's record with the page's parameters and the digests of every dataset the page read
-    (:func:`recbias.datasets.digests`), the build's dataset first."""
-    names = dict.fromkeys(reads.read_text().split()) if reads.exists() else {}
+    (:func:`recbias.datasets.digests`), the build's dataset first: the record holds its digests already
+    (``spec["digested"]``), so a page that reads no other dataset needs neither the readers nor pandas."""
+    read = dict.fromkeys(reads.read_text().split()) if reads.exists() else {}
+    others = [name for name in read if name != spec["digested"]]
     data = dict(spec["record"]["data"])
-    for name in names:
-        data |= digests(name, spec["record"]["seed"])
+    if others:
+        from recbias.datasets import digests  # imported here: see the docstring
+
+        for name in others:
+            data |= digests(name, spec["record"]["seed"])
     return spec["record"] | {"parameters": spec["parameters"], "data": data}
 
 

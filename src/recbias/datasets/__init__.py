@@ -8,27 +8,33 @@ download and always checked against pinned sha256 values (see
 :mod:`recbias.datasets.fetch` and ``data/README.md``).
 """
 
-from recbias.datasets.api import (
-    DEFAULT,
-    READS_VARIABLE,
-    available,
-    available_real,
-    digests,
-    info,
-    load,
-    load_qrels,
-    names,
-    qrels_names,
-)
-from recbias.datasets.errors import (
-    ChecksumError,
-    CorruptArchiveError,
-    DatasetError,
-    MalformedLineError,
-    MissingFileError,
-    OfflineError,
-)
-from recbias.datasets.registry import DatasetInfo
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from recbias.datasets.api import (
+        DEFAULT,
+        READS_VARIABLE,
+        available,
+        available_real,
+        digests,
+        info,
+        load,
+        load_qrels,
+        names,
+        qrels_names,
+    )
+    from recbias.datasets.errors import (
+        ChecksumError,
+        CorruptArchiveError,
+        DatasetError,
+        MalformedLineError,
+        MissingFileError,
+        OfflineError,
+    )
+    from recbias.datasets.registry import DatasetInfo
 
 __all__ = [
     "DEFAULT",
@@ -49,3 +55,22 @@ __all__ = [
     "names",
     "qrels_names",
 ]
+
+#: the module of :mod:`recbias.datasets` that defines each name of ``__all__``
+_HOMES = {"DatasetInfo": "registry"} | dict.fromkeys(
+    ("ChecksumError", "CorruptArchiveError", "DatasetError", "MalformedLineError", "MissingFileError", "OfflineError"),
+    "errors")
+
+
+def __getattr__(name: str) -> Any:
+    """Each name of ``__all__`` from its module on first use (PEP 562): importing one light module of the
+    package, such as :mod:`~recbias.datasets.registry`, loads neither the readers nor pandas."""
+    if name not in __all__:
+        raise AttributeError(f"module 'recbias.datasets' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"recbias.datasets.{_HOMES.get(name, 'api')}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -31,7 +31,7 @@ import pandas as pd
 
 from recbias.datasets.assemble import build_ratings
 from recbias.datasets.errors import DatasetError, MalformedLineError, MissingFileError
-from recbias.datasets.registry import DatasetInfo
+from recbias.datasets.registry import DatasetInfo, dataset_label
 from recbias.datasets.textcheck import check_text_file
 from recbias.datasets.tables import CSV_NONEMPTY_FIELD, DECIMAL, INTEGER, Column, TableFormat, read_table
 from recbias.ratings import Ratings
@@ -59,12 +59,6 @@ HEADER_NAMES = {
 }
 #: what to do with a (user, item) pair that appears on several lines
 DUPLICATE_POLICIES = ("error", "last", "mean")
-
-
-def dataset_label(name: str) -> str:
-    """How the book names a dataset to its readers: ``csv:PATH`` by the file's name, never its directories
-    (which would be long, and would leak the reader's folders into a page they share); others by their name."""
-    return f"csv:{Path(name.removeprefix('csv:')).name}" if name.startswith("csv:") else name
 
 
 def csv_info(name: str) -> DatasetInfo:

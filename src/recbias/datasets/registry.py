@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 #: official base URL of the GroupLens archives; ``RECBIAS_DATA_URL`` replaces it
 GROUPLENS_URL = "https://files.grouplens.org/datasets"
+
+
+def dataset_label(name: str) -> str:
+    """How the book names a dataset to its readers: ``csv:PATH`` by the file's name, never its directories
+    (which would be long, and would leak the reader's folders into a page they share); others by their name."""
+    return f"csv:{Path(name.removeprefix('csv:')).name}" if name.startswith("csv:") else name
 
 
 @dataclass(frozen=True)
