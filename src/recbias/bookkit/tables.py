@@ -18,13 +18,16 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from html.parser import HTMLParser
+from typing import TYPE_CHECKING
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.font_manager import FontProperties, findfont, get_font
 from IPython.display import HTML, Markdown, display
 from myst_nb import glue
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "COLUMN_EM",
@@ -281,7 +284,9 @@ def glue_table(name: str, frame: pd.DataFrame, formats: Mapping[str, str] | str 
     glue(name, HTML(table_html(frame, formats, table_id=name.replace("-", "_"), **options)), display=False)
 
 
-def glue_figure(name: str, figure: plt.Figure) -> None:
+def glue_figure(name: str, figure: Figure) -> None:
     """Glue ``figure`` under ``name`` for a numbered ``{glue:figure}``, and close it."""
+    import matplotlib.pyplot as plt  # imported here: a page of tables only (the scorecard) starts without pyplot
+
     glue(name, figure, display=False)
     plt.close(figure)
