@@ -4,7 +4,8 @@ For each dataset (default: ``synthetic-ml1m``, the shape of ML-1M, and
 ``ml-100k``) and each number of jobs (default: 1, then 2), the whole book is
 executed through the book pipeline, in a scratch copy of the book and on an
 empty fit cache, so that no fit made by an earlier build is reused and the
-project's own pages and results are left alone.  The builds share the scratch
+project's own pages and results are left alone; the pages read the project's
+datasets, as a build in the project does.  The builds share the scratch
 book, so each after the first starts its pages longest first by the times the
 one before recorded, as any rebuild does (:mod:`recbias.bookkit.schedule`); the
 first build of a fresh book runs them in book order.  Printed per page: wall
@@ -48,6 +49,7 @@ import psutil
 
 from recbias import datasets
 from recbias.evaluate.experiment import run_experiment
+from recbias.paths import data_dir
 from recbias.recommenders import PAPERS_SET
 from recbias.recommenders.base import FIT_LOG_VARIABLE
 
@@ -125,6 +127,14 @@ class BookRun:
     fits: dict[str, tuple[int, float]]  # system -> fits made and their processor seconds
 
 
+def build_environment(cache: str, fit_log: Path) -> dict[str, str]:
+    """The measured build's variables: the empty fit ``cache``, the ``fit_log``, and this project's datasets
+    (``RECBIAS_DATA_DIR``, else its ``data/raw``): the pages run in the scratch book, which has none, and without
+    them would skip every section on real data."""
+    return os.environ | {"RECBIAS_CACHE_DIR": cache, FIT_LOG_VARIABLE: str(fit_log),
+                         "RECBIAS_DATA_DIR": str(data_dir(ROOT))}
+
+
 def time_book(root: Path, dataset: str, jobs: int, chapters: list[str] | None) -> BookRun:
     """Execute the book (or ``chapters``) through the pipeline with ``jobs`` jobs on an empty fit cache."""
     command = [sys.executable, "-m", "recbias.bookkit", "--root", str(root), "--no-html", "--jobs", str(jobs),
@@ -133,7 +143,7 @@ def time_book(root: Path, dataset: str, jobs: int, chapters: list[str] | None) -
         fit_log = Path(cache) / "fits.jsonl"
         start, before = time.perf_counter(), children_seconds()
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, text=True,
-                                   env=os.environ | {"RECBIAS_CACHE_DIR": cache, FIT_LOG_VARIABLE: str(fit_log)})
+                                   env=build_environment(cache, fit_log))
         peak, page_peaks = peak_memory(process)
         wall = time.perf_counter() - start
         log.seek(0)

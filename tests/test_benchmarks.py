@@ -43,3 +43,14 @@ def test_the_scale_benchmark_reads_stages_from_functions_that_exist() -> None:
     scale = benchmark("bench_scale")
     assert sorted(set(scale.STAGE_OF_FUNCTION) - defined) == []
     assert set(scale.STAGE_OF_FUNCTION.values()) == set(scale.STAGES)
+
+
+def test_the_book_benchmark_builds_on_this_projects_datasets(tmp_path: Path, monkeypatch) -> None:
+    """The measured build runs in a scratch copy of the book, which holds no data: it is pointed at the project's,
+    as a build in the project would read them, so that no section on real data is skipped unseen."""
+    bench = benchmark("bench_book")
+    monkeypatch.delenv("RECBIAS_DATA_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)  # a working directory outside the project changes nothing
+    assert bench.build_environment("c", tmp_path / "f")["RECBIAS_DATA_DIR"] == str(ROOT / "data" / "raw")
+    monkeypatch.setenv("RECBIAS_DATA_DIR", str(tmp_path))
+    assert bench.build_environment("c", tmp_path / "f")["RECBIAS_DATA_DIR"] == str(tmp_path)

@@ -25,9 +25,10 @@ def project_root(start: Path | None = None) -> Path:
     return start
 
 
-def data_dir() -> Path:
-    """Directory searched first for archives and extracted files."""
-    return Path(os.environ.get("RECBIAS_DATA_DIR") or project_root() / "data" / "raw")
+def data_dir(start: Path | None = None) -> Path:
+    """Directory searched first for archives and extracted files: ``$RECBIAS_DATA_DIR``, else ``data/raw`` of the
+    project of ``start`` (default: the working directory; :func:`project_root`)."""
+    return Path(os.environ.get("RECBIAS_DATA_DIR") or project_root(start) / "data" / "raw")
 
 
 def cache_dir() -> Path:
