@@ -10,8 +10,9 @@ download and always checked against pinned sha256 values (see
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from recbias.lazy import first_use
 
 if TYPE_CHECKING:
     from recbias.datasets.api import (
@@ -56,21 +57,9 @@ __all__ = [
     "qrels_names",
 ]
 
-#: the module of :mod:`recbias.datasets` that defines each name of ``__all__``
-_HOMES = {"DatasetInfo": "registry"} | dict.fromkeys(
+# each name from its module on first use: importing one light module of the package, such as
+# :mod:`~recbias.datasets.registry`, loads neither the readers nor pandas
+_MODULES = dict.fromkeys(__all__, "api") | {"DatasetInfo": "registry"} | dict.fromkeys(
     ("ChecksumError", "CorruptArchiveError", "DatasetError", "MalformedLineError", "MissingFileError", "OfflineError"),
     "errors")
-
-
-def __getattr__(name: str) -> Any:
-    """Each name of ``__all__`` from its module on first use (PEP 562): importing one light module of the
-    package, such as :mod:`~recbias.datasets.registry`, loads neither the readers nor pandas."""
-    if name not in __all__:
-        raise AttributeError(f"module 'recbias.datasets' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"recbias.datasets.{_HOMES.get(name, 'api')}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = first_use(__name__, {name: f"{__name__}.{module}" for name, module in _MODULES.items()})
