@@ -81,6 +81,24 @@ def test_loaded_state_goes_into_the_given_object_and_keeps_its_name(tmp_path, wo
     assert np.array_equal(again.score_users(np.arange(world.n_users)), fresh.score_users(np.arange(world.n_users)))
 
 
+def owner(array: np.ndarray) -> object:
+    """The object at the end of an array's chain of bases (buffers it views)."""
+    while getattr(array, "base", None) is not None or getattr(array, "obj", None) is not None:
+        array = array.base if getattr(array, "base", None) is not None else array.obj
+    return array
+
+
+def test_a_loaded_fit_views_the_bytes_of_its_entry_aligned_and_writable(tmp_path, world):
+    """The arrays of a fit come back as views of the one buffer its file was read into, not as copies."""
+    fitted = fit_cached(make("rating-mf"), world, directory=tmp_path)
+    loaded = fit_cached(make("rating-mf"), world, directory=tmp_path)
+    arrays = {name: value for name, value in vars(loaded).items() if isinstance(value, np.ndarray)}
+    assert {"user_factors_", "item_factors_", "item_bias_"} <= set(arrays)
+    assert len({id(owner(array)) for array in arrays.values()}) == 1
+    assert all(array.flags.aligned and array.flags.writeable for array in arrays.values())
+    assert all(np.array_equal(array, getattr(fitted, name)) for name, array in arrays.items())
+
+
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "flip"])
 def test_a_damaged_entry_is_refitted_and_rewritten(tmp_path, world, counting, damage, reports):
     fits = tmp_path / "fits"

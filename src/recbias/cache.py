@@ -12,7 +12,8 @@ Each entry holds its own key and a fingerprint of the code that produced it (the
 source of the recommender's modules and of every recbias module they import, and
 the versions of the third-party packages those import).  An entry found under
 another key's name (copied or renamed) or written by other code is refitted, and
-so is a damaged one (each entry carries the sha256 of its payload).  Entries are
+so is a damaged one (each entry carries the sha256 of its payload).  The arrays of an entry are
+stored as aligned buffers beside its pickle stream (PEP 574), so a load reads them in place.  Entries are
 written to a temporary file and moved into place with ``os.replace``; a cache that
 cannot be written (read-only, full disk) leaves the fits in memory.
 
@@ -60,11 +61,15 @@ from recbias.ratings import Ratings
 from recbias.recommenders.base import Recommender
 from recbias.recommenders.factory import parameter_names
 
-_MAGIC = b"RECBIAS-FIT-2\n"
+_MAGIC = b"RECBIAS-FIT-3\n"
 #: layout of the fitted state; raised whenever a recommender's fitted attributes change, so
 #: that entries written by an older layout are refitted instead of loaded
 FIT_LAYOUT = 4
 _DIGEST_SIZE = 32
+#: bytes an entry's array buffers are aligned to, within the file and so within the buffer it is read into
+_ALIGN = 64
+#: the header of an entry lies within its first bytes
+_HEAD_LIMIT = 1 << 16
 #: file that receives the cache's reports (set by the book's build tool)
 REPORT_VARIABLE = "RECBIAS_CACHE_REPORT"
 #: a temporary file whose writer is unknown and that is older than this is left from a killed writer
@@ -221,23 +226,49 @@ def modules_fingerprint(*names: str) -> str:
     return digest.hexdigest()
 
 
+def _part_offsets(start: int, sizes: list[int]) -> list[int]:
+    """File offsets of an entry's parts of ``sizes`` bytes laid out from ``start``: the pickle stream first, then
+    each array buffer at the next multiple of :data:`_ALIGN`, so that arrays read in place are aligned."""
+    offsets, position = [], start
+    for index, size in enumerate(sizes):
+        if index:
+            position += -position % _ALIGN
+        offsets.append(position)
+        position += size
+    return offsets
+
+
 def _read_entry(path: Path) -> tuple[dict[str, Any], Any]:
-    """The header (key, code fingerprint) and the unpickled object of a verified entry; ``ValueError`` if damaged."""
-    blob = path.read_bytes()
-    end = blob.find(b"\n", len(_MAGIC))
-    if not blob.startswith(_MAGIC) or end < 0:
+    """The header (key, code fingerprint) and the unpickled object of a verified entry; ``ValueError`` if damaged.
+
+    The file is read once into one buffer, and the arrays of the object are views of it (out-of-band pickle
+    buffers, PEP 574): a large fit is neither copied out of the file's bytes nor held twice while it loads."""
+    with open(path, "rb") as stream:
+        size = os.fstat(stream.fileno()).st_size
+        blob = np.empty(size, dtype=np.uint8)
+        if stream.readinto(memoryview(blob)) != size:
+            raise ValueError(f"{path}: changed while it was read")
+    view = memoryview(blob)
+    head = bytes(view[: min(size, _HEAD_LIMIT)])
+    end = head.find(b"\n", len(_MAGIC))
+    if not head.startswith(_MAGIC) or end < 0:
         raise ValueError(f"{path}: not a fit cache entry of this version (bad header)")
     try:
-        header = json.loads(blob[len(_MAGIC):end])
+        header = json.loads(head[len(_MAGIC):end])
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise ValueError(f"{path}: not a fit cache entry (unreadable header)") from None
-    if not isinstance(header, dict) or not {"key", "code"} <= set(header):
-        raise ValueError(f"{path}: not a fit cache entry (header without key and code)")
-    body = memoryview(blob)[end + 1:]  # digest, then payload: read in place, never copied
-    payload = body[_DIGEST_SIZE:]
-    if len(body) < _DIGEST_SIZE or hashlib.sha256(payload).digest() != body[:_DIGEST_SIZE]:
+    parts = header.get("parts") if isinstance(header, dict) else None
+    if not isinstance(parts, list) or not parts or not all(type(n) is int and n >= 0 for n in parts) \
+            or not {"key", "code"} <= set(header):
+        raise ValueError(f"{path}: not a fit cache entry (header without key, code and parts)")
+    start = end + 1 + _DIGEST_SIZE
+    offsets = _part_offsets(start, parts)
+    if offsets[-1] + parts[-1] != size:
+        raise ValueError(f"{path}: {size:,} bytes where its header gives {offsets[-1] + parts[-1]:,} (truncated or damaged)")
+    if hashlib.sha256(view[start:]).digest() != view[end + 1 : start]:
         raise ValueError(f"{path}: payload does not match its checksum (truncated or damaged)")
-    return header, pickle.loads(payload)
+    pieces = [view[offset : offset + length] for offset, length in zip(offsets, parts)]
+    return {name: header[name] for name in ("key", "code")}, pickle.loads(pieces[0], buffers=pieces[1:])
 
 
 def _temporary(path: Path) -> Path:
@@ -246,17 +277,33 @@ def _temporary(path: Path) -> Path:
 
 
 def _write_entry(path: Path, header: dict[str, Any], stored: Any) -> None:
-    """Write atomically: temporary file in the same directory (the user's umask applies), then ``os.replace``."""
+    """Write atomically: temporary file in the same directory (the user's umask applies), then ``os.replace``.
+
+    The layout (:func:`_read_entry`): the magic line; the header as one JSON line, with the sizes of the parts;
+    the sha256 of all that follows; the pickle stream of ``stored``; the buffers of its arrays, each aligned
+    (:func:`_part_offsets`), written from the arrays themselves rather than copied into the stream."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = pickle.dumps(stored, protocol=pickle.HIGHEST_PROTOCOL)
+    buffers: list[pickle.PickleBuffer] = []
+    stream = pickle.dumps(stored, protocol=5, buffer_callback=buffers.append)
+    parts = [memoryview(stream), *(buffer.raw() for buffer in buffers)]
+    head = _MAGIC + json.dumps({**header, "parts": [part.nbytes for part in parts]}, sort_keys=True).encode() + b"\n"
+    start = len(head) + _DIGEST_SIZE
+    offsets = _part_offsets(start, [part.nbytes for part in parts])
+    pads = [bytes(offset - (offsets[index - 1] + parts[index - 1].nbytes) if index else 0)
+            for index, offset in enumerate(offsets)]
+    digest = hashlib.sha256()
+    for pad, part in zip(pads, parts):
+        digest.update(pad)
+        digest.update(part)
     temporary = _temporary(path)
     try:
-        with open(temporary, "xb") as stream:
-            stream.write(_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n")
-            stream.write(hashlib.sha256(payload).digest())
-            stream.write(payload)
-            stream.flush()
-            os.fsync(stream.fileno())
+        with open(temporary, "xb") as file:
+            file.write(head + digest.digest())
+            for pad, part in zip(pads, parts):
+                file.write(pad)
+                file.write(part)
+            file.flush()
+            os.fsync(file.fileno())
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
