@@ -66,10 +66,8 @@ _MAGIC = b"RECBIAS-FIT-3\n"
 #: that entries written by an older layout are refitted instead of loaded
 FIT_LAYOUT = 4
 _DIGEST_SIZE = 32
-#: bytes an entry's array buffers are aligned to, within the file and so within the buffer it is read into
+#: bytes an entry's array buffers are aligned to, within its payload and so within the buffer it is read into
 _ALIGN = 64
-#: the header of an entry lies within its first bytes
-_HEAD_LIMIT = 1 << 16
 #: file that receives the cache's reports (set by the book's build tool)
 REPORT_VARIABLE = "RECBIAS_CACHE_REPORT"
 #: a temporary file whose writer is unknown and that is older than this is left from a killed writer
@@ -226,13 +224,12 @@ def modules_fingerprint(*names: str) -> str:
     return digest.hexdigest()
 
 
-def _part_offsets(start: int, sizes: list[int]) -> list[int]:
-    """File offsets of an entry's parts of ``sizes`` bytes laid out from ``start``: the pickle stream first, then
-    each array buffer at the next multiple of :data:`_ALIGN`, so that arrays read in place are aligned."""
-    offsets, position = [], start
-    for index, size in enumerate(sizes):
-        if index:
-            position += -position % _ALIGN
+def _part_offsets(sizes: list[int]) -> list[int]:
+    """Offsets in an entry's payload of its parts of ``sizes`` bytes: the pickle stream at 0, then each array
+    buffer at the next multiple of :data:`_ALIGN`, so that arrays read in place are aligned."""
+    offsets, position = [], 0
+    for size in sizes:
+        position += -position % _ALIGN
         offsets.append(position)
         position += size
     return offsets
@@ -241,31 +238,29 @@ def _part_offsets(start: int, sizes: list[int]) -> list[int]:
 def _read_entry(path: Path) -> tuple[dict[str, Any], Any]:
     """The header (key, code fingerprint) and the unpickled object of a verified entry; ``ValueError`` if damaged.
 
-    The file is read once into one buffer, and the arrays of the object are views of it (out-of-band pickle
+    The payload is read once into one buffer, and the arrays of the object are views of it (out-of-band pickle
     buffers, PEP 574): a large fit is neither copied out of the file's bytes nor held twice while it loads."""
     with open(path, "rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
-        blob = np.empty(size, dtype=np.uint8)
-        if stream.readinto(memoryview(blob)) != size:
+        if stream.readline() != _MAGIC:
+            raise ValueError(f"{path}: not a fit cache entry of this version (bad header)")
+        try:
+            header = json.loads(stream.readline())
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ValueError(f"{path}: not a fit cache entry (unreadable header)") from None
+        parts = header.get("parts") if isinstance(header, dict) else None
+        if (not isinstance(parts, list) or not parts or not all(type(n) is int and n >= 0 for n in parts)
+                or not {"key", "code"} <= set(header)):
+            raise ValueError(f"{path}: not a fit cache entry (header without key, code and parts)")
+        digest = stream.read(_DIGEST_SIZE)
+        size = os.fstat(stream.fileno()).st_size - stream.tell()
+        offsets = _part_offsets(parts)
+        if len(digest) < _DIGEST_SIZE or offsets[-1] + parts[-1] != size:
+            raise ValueError(f"{path}: its payload is not as long as its header says (truncated or damaged)")
+        payload = np.empty(size, dtype=np.uint8)
+        if stream.readinto(memoryview(payload)) != size:
             raise ValueError(f"{path}: changed while it was read")
-    view = memoryview(blob)
-    head = bytes(view[: min(size, _HEAD_LIMIT)])
-    end = head.find(b"\n", len(_MAGIC))
-    if not head.startswith(_MAGIC) or end < 0:
-        raise ValueError(f"{path}: not a fit cache entry of this version (bad header)")
-    try:
-        header = json.loads(head[len(_MAGIC):end])
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ValueError(f"{path}: not a fit cache entry (unreadable header)") from None
-    parts = header.get("parts") if isinstance(header, dict) else None
-    if not isinstance(parts, list) or not parts or not all(type(n) is int and n >= 0 for n in parts) \
-            or not {"key", "code"} <= set(header):
-        raise ValueError(f"{path}: not a fit cache entry (header without key, code and parts)")
-    start = end + 1 + _DIGEST_SIZE
-    offsets = _part_offsets(start, parts)
-    if offsets[-1] + parts[-1] != size:
-        raise ValueError(f"{path}: {size:,} bytes where its header gives {offsets[-1] + parts[-1]:,} (truncated or damaged)")
-    if hashlib.sha256(view[start:]).digest() != view[end + 1 : start]:
+    view = memoryview(payload)
+    if hashlib.sha256(view).digest() != digest:
         raise ValueError(f"{path}: payload does not match its checksum (truncated or damaged)")
     pieces = [view[offset : offset + length] for offset, length in zip(offsets, parts)]
     return {name: header[name] for name in ("key", "code")}, pickle.loads(pieces[0], buffers=pieces[1:])
@@ -280,28 +275,27 @@ def _write_entry(path: Path, header: dict[str, Any], stored: Any) -> None:
     """Write atomically: temporary file in the same directory (the user's umask applies), then ``os.replace``.
 
     The layout (:func:`_read_entry`): the magic line; the header as one JSON line, with the sizes of the parts;
-    the sha256 of all that follows; the pickle stream of ``stored``; the buffers of its arrays, each aligned
-    (:func:`_part_offsets`), written from the arrays themselves rather than copied into the stream."""
+    the sha256 of the payload; the payload: the pickle stream of ``stored``, then the buffers of its arrays, each
+    aligned (:func:`_part_offsets`), written from the arrays themselves rather than copied into the stream."""
     path.parent.mkdir(parents=True, exist_ok=True)
     buffers: list[pickle.PickleBuffer] = []
-    stream = pickle.dumps(stored, protocol=5, buffer_callback=buffers.append)
-    parts = [memoryview(stream), *(buffer.raw() for buffer in buffers)]
-    head = _MAGIC + json.dumps({**header, "parts": [part.nbytes for part in parts]}, sort_keys=True).encode() + b"\n"
-    start = len(head) + _DIGEST_SIZE
-    offsets = _part_offsets(start, [part.nbytes for part in parts])
-    pads = [bytes(offset - (offsets[index - 1] + parts[index - 1].nbytes) if index else 0)
-            for index, offset in enumerate(offsets)]
+    parts = [memoryview(pickle.dumps(stored, protocol=5, buffer_callback=buffers.append))]
+    parts += [buffer.raw() for buffer in buffers]
+    sizes = [part.nbytes for part in parts]
+    offsets = _part_offsets(sizes)
+    pieces: list[bytes | memoryview] = []
+    for part, offset, end in zip(parts, offsets, [0] + [o + n for o, n in zip(offsets, sizes)]):
+        pieces += [bytes(offset - end), part]  # the padding that aligns the part, then the part
     digest = hashlib.sha256()
-    for pad, part in zip(pads, parts):
-        digest.update(pad)
-        digest.update(part)
+    for piece in pieces:
+        digest.update(piece)
     temporary = _temporary(path)
     try:
         with open(temporary, "xb") as file:
-            file.write(head + digest.digest())
-            for pad, part in zip(pads, parts):
-                file.write(pad)
-                file.write(part)
+            file.write(_MAGIC + json.dumps({**header, "parts": sizes}, sort_keys=True).encode() + b"\n")
+            file.write(digest.digest())
+            for piece in pieces:
+                file.write(piece)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)

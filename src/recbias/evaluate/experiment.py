@@ -346,11 +346,13 @@ def _block_tasks(
 
 #: the columns that head a per-run table, naming what each row was measured on
 LABELS = ("dataset", "fold", "design", "system")
+#: one (system, design) table of a fold and its values of :data:`LABELS`
+LabelledTable = tuple[tuple[str, int, str, str], pd.DataFrame]
 
 
 def _tables(designs: Sequence[str], systems: Sequence[str], fold: Fold, dataset: str,
             blocks: Sequence[tuple[dict[tuple[str, str], pd.DataFrame], dict[str, float]]],
-            ) -> list[tuple[tuple[str, int, str, str], pd.DataFrame]]:
+            ) -> list[LabelledTable]:
     """The tables of a fold's blocks, one per (system, design) in that order, blocks in user order, each with its
     values of :data:`LABELS`."""
     return [((dataset, fold.index, design, system),
@@ -358,12 +360,12 @@ def _tables(designs: Sequence[str], systems: Sequence[str], fold: Fold, dataset:
             for system in systems for design in designs]
 
 
-def _labelled(tables: Sequence[tuple[tuple[str, int, str, str], pd.DataFrame]], categorical: bool) -> pd.DataFrame:
+def _labelled(tables: Sequence[LabelledTable], categorical: bool) -> pd.DataFrame:
     """The ``tables`` one after the other, headed by the columns of :data:`LABELS` holding each table's labels:
     ``fold`` as integers, the others as categories in order of first appearance (``categorical``) or as strings.
 
-    The labels are laid out once, from one code per row, rather than written into every table and concatenated
-    as strings (on an experiment of 4 million runs, 0.07 s instead of 1.6 s).
+    Each label column is laid out once for all rows, from one code per row, rather than written into every table
+    as a string and concatenated (Arrow strings, row by row).
     """
     table = pd.concat([part for _, part in tables], ignore_index=True)
     lengths = [len(part) for _, part in tables]
@@ -485,7 +487,8 @@ def run_experiment(
                     seconds[stage] += value
             tables.extend(_tables(names, list(systems), fold, ratings.name, results))
             n_blocks += len(results)
-    return Experiment(runs=_labelled(tables, categorical=True), reports=pd.DataFrame(reports), seconds=seconds, blocks=n_blocks)
+    return Experiment(runs=_labelled(tables, categorical=True), reports=pd.DataFrame(reports), seconds=seconds,
+                      blocks=n_blocks)
 
 
 def _fit_on_fold(label: str, system: str | Recommender, fold: Fold, cache: bool, seed: int) -> Fitted:
